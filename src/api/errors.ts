@@ -1,0 +1,100 @@
+// Every failure mpay reports is one of these classes. The exit code of each kind lives here and only here
+// (design.md, "Contract with scripts").
+
+export const exitCodes = {
+  unexpected: 1,
+  usage: 2,
+  auth: 3,
+  validation: 4,
+  state: 5,
+  precondition: 6,
+  server: 7,
+  network: 8,
+} as const;
+
+export type ErrorKind = keyof typeof exitCodes;
+export type FieldErrors = Record<string, string[]>;
+
+export interface ErrorJson {
+  error: { kind: ErrorKind; status: number | null; message: string; fields: FieldErrors; hint?: string };
+}
+
+export class MpayError extends Error {
+  readonly kind: ErrorKind = 'unexpected';
+  /** HTTP status when the failure came from a response. */
+  status: number | null = null;
+  fields: FieldErrors = {};
+  /** One line telling the user what to do next. */
+  hint?: string;
+
+  constructor(message: string, opts: { status?: number | null; fields?: FieldErrors; hint?: string; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.status = opts.status ?? null;
+    this.fields = opts.fields ?? {};
+    this.hint = opts.hint;
+  }
+
+  get exitCode(): number {
+    return exitCodes[this.kind];
+  }
+
+  toJSON(): ErrorJson {
+    return {
+      error: {
+        kind: this.kind,
+        status: this.status,
+        message: this.message,
+        fields: this.fields,
+        ...(this.hint ? { hint: this.hint } : {}),
+      },
+    };
+  }
+}
+
+export class UnexpectedError extends MpayError {
+  override readonly kind = 'unexpected' as const;
+}
+/** Bad flags or input, rejected before any request. */
+export class UsageError extends MpayError {
+  override readonly kind = 'usage' as const;
+}
+export class AuthError extends MpayError {
+  override readonly kind = 'auth' as const;
+}
+export class ValidationError extends MpayError {
+  override readonly kind = 'validation' as const;
+}
+/** 404: the transaction is not in status initiated. */
+export class StateError extends MpayError {
+  override readonly kind = 'state' as const;
+}
+export class PreconditionError extends MpayError {
+  override readonly kind = 'precondition' as const;
+}
+/** 5xx, or a body that is not the JSON the spec describes. */
+export class ServerError extends MpayError {
+  override readonly kind = 'server' as const;
+}
+export class NetworkError extends MpayError {
+  override readonly kind = 'network' as const;
+  /** True when the request may have reached the server (time-out or reset after sending). */
+  ambiguous = false;
+}
+
+/** The error class for an HTTP failure status, per design.md's table. */
+export function errorForStatus(status: number): new (...args: ConstructorParameters<typeof MpayError>) => MpayError {
+  if (status === 401 || status === 403) return AuthError;
+  if (status === 422 || status === 400) return ValidationError;
+  if (status === 404) return StateError;
+  if (status === 412) return PreconditionError;
+  if (status >= 500) return ServerError;
+  return UnexpectedError;
+}
+
+/** Wraps anything thrown into an MpayError so that callers print one thing, never a stack. */
+export function toMpayError(err: unknown): MpayError {
+  if (err instanceof MpayError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new UnexpectedError(message, { cause: err });
+}

@@ -1,0 +1,255 @@
+// The wire: one zod schema per object of the Merchant Payments API spec, with its exact field names
+// (typos included: minimum_deposite, weckly_deposite, faild_url, desposit_status, getway_configuration,
+// has_token). Parsing is lenient where the spec allows it: unknown fields are kept, numbers may come as
+// strings, and fields the spec calls optional, null or a placeholder never fail a parse.
+import { z } from 'zod';
+
+/** A number that may arrive as a numeric string ("10.00"), as `amount` does in initiate responses. */
+export const looseNumber = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
+  z.number(),
+);
+
+/** A boolean that some deployments send as 0/1 or "0"/"1". */
+export const looseBoolean = z.preprocess((v) => {
+  if (v === 0 || v === '0' || v === 'false') return false;
+  if (v === 1 || v === '1' || v === 'true') return true;
+  return v;
+}, z.boolean());
+
+/** A string that may be omitted, null, or a placeholder: we keep whatever came. */
+const maybeString = z.string().nullish();
+
+export const transactionStatuses = ['initiated', 'pending', 'success', 'failed', 'cancelled'] as const;
+export const TransactionStatus = z.enum(transactionStatuses);
+export type TransactionStatus = z.infer<typeof TransactionStatus>;
+
+export const Country = z.looseObject({
+  id: looseNumber,
+  name: z.string(),
+  code: z.string(),
+  dial_code: maybeString,
+  flag: maybeString,
+});
+export type Country = z.infer<typeof Country>;
+
+export const Currency = z.looseObject({
+  id: looseNumber,
+  name: z.string(),
+  code: z.string(),
+  symbol: maybeString,
+  usd_exchange_rate: looseNumber.nullish(),
+  minimum_deposite: looseNumber.nullish(),
+  maximum_deposite: looseNumber.nullish(),
+  country: Country.nullish(),
+});
+export type Currency = z.infer<typeof Currency>;
+
+export const LookupCurrency = z.looseObject({ currency_code: z.string(), country: Country.nullish() });
+
+export const Gateway = z.looseObject({
+  id: looseNumber,
+  name: z.string(),
+  logo: maybeString,
+  payment_method: maybeString,
+  is_crypto: looseNumber.nullish(),
+  comments: maybeString,
+  lookup_currency: z.array(LookupCurrency).nullish(),
+});
+export type Gateway = z.infer<typeof Gateway>;
+
+export const GatewayType = z.enum(['collection', 'disbursement']);
+
+export const GatewayConfiguration = z.looseObject({
+  id: looseNumber,
+  primary_key: maybeString,
+  type: z.string(),
+  api_key: maybeString,
+  api_user: maybeString,
+  payment_server_url: maybeString,
+  minimum_fees: looseNumber.nullish(),
+  fee_in_percentage: looseNumber.nullish(),
+  comments: maybeString,
+  awaiting_comments: maybeString,
+  status: maybeString,
+  gateway: Gateway,
+});
+export type GatewayConfiguration = z.infer<typeof GatewayConfiguration>;
+
+export const MerchantService = z.looseObject({
+  id: looseNumber,
+  site_id: z.union([z.string(), z.number()]).transform(String),
+  item_name: maybeString,
+  service_name: maybeString,
+  service_type: maybeString,
+  success_url: maybeString,
+  faild_url: maybeString,
+  notification_url: maybeString,
+  description: maybeString,
+  logo_url: maybeString,
+  city: maybeString,
+  email: maybeString,
+  service_status: maybeString,
+  status: maybeString,
+  desposit_status: looseBoolean.nullish(),
+  withdraw_status: looseBoolean.nullish(),
+  who_pays_for_fee: maybeString,
+});
+export type MerchantService = z.infer<typeof MerchantService>;
+
+export const MerchantCurrency = Currency.extend({
+  type: maybeString,
+  usd_equivalence: looseNumber.nullish(),
+  freemium_amount: looseNumber.nullish(),
+  weckly_deposite: looseNumber.nullish(),
+  min_withdraw: looseNumber.nullish(),
+  max_withdraw: looseNumber.nullish(),
+  weekly_withdraw: looseNumber.nullish(),
+  transfer_fee: looseNumber.nullish(),
+  swap_min_fee: looseNumber.nullish(),
+  swap_rate: looseNumber.nullish(),
+  deposite: looseBoolean.nullish(),
+  withdraw: looseBoolean.nullish(),
+  is_display: looseBoolean.nullish(),
+  status: maybeString,
+  swap_status: looseBoolean.nullish(),
+  merchant_status: maybeString,
+  total_balance: looseNumber.nullish(),
+  service: MerchantService.nullish(),
+  getway_configuration: z.array(GatewayConfiguration).nullish(),
+});
+export type MerchantCurrency = z.infer<typeof MerchantCurrency>;
+
+export const InitiatedPayment = z.looseObject({
+  currency: Currency.nullish(),
+  gateway_configuration: z.array(GatewayConfiguration),
+  merchant_service: MerchantService.nullish(),
+  has_token: z.string().min(1),
+  amount: z.union([z.string(), z.number()]).transform(String),
+  customer_email: maybeString,
+  customer_transaction_id: z.union([z.string(), z.number()]).transform(String),
+  country: Country.nullish(),
+});
+export type InitiatedPayment = z.infer<typeof InitiatedPayment>;
+
+export const Transaction = z.looseObject({
+  id: looseNumber,
+  uuid: maybeString,
+  transaction_id: z.string(),
+  status: z.string(),
+  amount: looseNumber.nullish(),
+  currency_code: maybeString,
+  net_amount: looseNumber.nullish(),
+  fee_amount: looseNumber.nullish(),
+  transaction_date: maybeString,
+  transaction_datetime: maybeString,
+  payment_method: maybeString,
+  gateway_response: z.unknown().optional(),
+  service: MerchantService.nullish(),
+  gateway_config: GatewayConfiguration.nullish(),
+});
+export type Transaction = z.infer<typeof Transaction>;
+
+export const StatusUpdateResult = z.looseObject({
+  transaction_id: z.string(),
+  customer_transaction_id: z.union([z.string(), z.number()]).transform(String),
+  type: maybeString,
+  status: z.string(),
+  amount: looseNumber.nullish(),
+  initiate_amount: looseNumber.nullish(),
+  usd_equivalence: looseNumber.nullish(),
+  currency_code: maybeString,
+  fee_amount: looseNumber.nullish(),
+  payment_method: maybeString,
+  transaction_date: maybeString,
+  transaction_time_utc: maybeString,
+});
+export type StatusUpdateResult = z.infer<typeof StatusUpdateResult>;
+
+export const WalletAddressUpdateResult = z.looseObject({
+  country_id: looseNumber.nullish(),
+  gateway_id: looseNumber,
+  currency_code: maybeString,
+  wallet_address: z.string(),
+  code: maybeString,
+  network: maybeString,
+  status: maybeString,
+});
+export type WalletAddressUpdateResult = z.infer<typeof WalletAddressUpdateResult>;
+
+export const TokenData = z.looseObject({ token: z.string().min(1) });
+
+/** The success envelope shared by every endpoint. */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.looseObject({ success: z.literal(true), message: z.string().nullish(), data });
+}
+
+// The three failure shapes of the spec's Errors section.
+/** Shape A: 404, 500 (`errors: []`) and 412 (`data: []`). */
+export const FailureA = z.looseObject({
+  success: z.literal(false),
+  message: z.string(),
+  errors: z.array(z.unknown()).optional(),
+  data: z.array(z.unknown()).optional(),
+});
+/** Shape B: 422 with per-field messages, and 401 without `errors`. */
+export const FailureB = z.looseObject({
+  status: z.literal(false),
+  message: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+});
+/** Public list failures. */
+export const FailurePublic = z.looseObject({
+  success: z.literal(false),
+  message: z.string(),
+  error_code: looseNumber,
+});
+export const Failure = z.union([FailureB, FailurePublic, FailureA]);
+export type Failure = z.infer<typeof Failure>;
+
+// Requests. Field names are the spec's; the CLI validates its own input before building these.
+export const TokenRequest = z.object({ merchant_key: z.string().min(1) });
+
+export const InitiateRequest = z.object({
+  merchant_key: z.string(),
+  site_id: z.union([z.string(), z.number()]),
+  api_key: z.string(),
+  currency_code: z.string(),
+  country_code: z.string(),
+  customer_first_name: z.string(),
+  customer_last_name: z.string().optional(),
+  customer_phone: z.string(),
+  customer_email: z.string(),
+  customer_transaction_id: z.string(),
+  amount: z.union([z.string(), z.number()]),
+});
+export type InitiateRequest = z.infer<typeof InitiateRequest>;
+
+export const DepositProcessedRequest = z.object({
+  hash_token: z.string(),
+  phone_number: z.string(),
+  receiver_email: z.string().optional(),
+});
+export type DepositProcessedRequest = z.infer<typeof DepositProcessedRequest>;
+
+export const WithdrawProcessedRequest = DepositProcessedRequest.extend({
+  customer_email: z.string(),
+  otp: z.union([z.string(), z.number()]).optional(),
+});
+export type WithdrawProcessedRequest = z.infer<typeof WithdrawProcessedRequest>;
+
+export const StatusUpdateRequest = z.object({
+  hash_token: z.string(),
+  status: TransactionStatus,
+  gateway_id: z.union([z.string(), z.number()]),
+});
+export type StatusUpdateRequest = z.infer<typeof StatusUpdateRequest>;
+
+export const WalletUpdateRequest = z.object({
+  hash_token: z.string(),
+  gateway_id: z.union([z.string(), z.number()]),
+});
+export type WalletUpdateRequest = z.infer<typeof WalletUpdateRequest>;
+
+/** Withdraw processed answers either "code sent" (`data: []`) or the processed Transaction. */
+export const WithdrawProcessedData = z.union([z.array(z.unknown()).max(0), Transaction]);

@@ -1,0 +1,57 @@
+// Fault injection, so tests (and curious support engineers) can see how mpay behaves when the API or the
+// network misbehaves. Asked per request with a header, or for a share of all requests at start-up.
+
+export const faultKinds = ['500', 'html', 'malformed', 'empty', 'shape', 'slow', 'drop', 'drop-after', '401'] as const;
+export type Fault = (typeof faultKinds)[number];
+
+export const faultHeader = 'x-mpay-sandbox-fault';
+export const delayHeader = 'x-mpay-sandbox-delay';
+
+export interface FaultOptions {
+  /** faults applied to a share of requests when no header asks for one */
+  faults?: Fault[];
+  /** share of requests, 0..1, that get one of `faults` */
+  rate?: number;
+  /** how long `slow` waits before answering, in ms */
+  slowMs?: number;
+  random?: () => number;
+}
+
+export function isFault(v: string): v is Fault {
+  return (faultKinds as readonly string[]).includes(v);
+}
+
+/** The fault for one request: the header's if it names one, else a random pick at the configured rate. */
+export function pickFault(header: string | string[] | undefined, opts: FaultOptions): Fault | undefined {
+  const asked = Array.isArray(header) ? header[0] : header;
+  if (asked && isFault(asked)) return asked;
+  const pool = opts.faults ?? [];
+  if (pool.length === 0 || !opts.rate) return undefined;
+  const random = opts.random ?? Math.random;
+  if (random() >= opts.rate) return undefined;
+  return pool[Math.floor(random() * pool.length)] ?? pool[0];
+}
+
+/** The canned answer of a fault that replaces the real one. */
+export function faultReply(fault: Fault): { status: number; type: string; body: string } | undefined {
+  switch (fault) {
+    case '500':
+      return { status: 500, type: 'application/json', body: JSON.stringify({ success: false, message: 'Server Error', errors: [] }) };
+    case 'html':
+      return {
+        status: 502,
+        type: 'text/html',
+        body: '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+      };
+    case 'malformed':
+      return { status: 200, type: 'application/json', body: '{"success":true,"message":"ok","data":[{"id":1,' };
+    case 'empty':
+      return { status: 200, type: 'application/json', body: '' };
+    case 'shape':
+      return { status: 200, type: 'application/json', body: JSON.stringify({ ok: 1, result: 'not the documented shape' }) };
+    case '401':
+      return { status: 401, type: 'application/json', body: JSON.stringify({ status: false, message: 'UnAuthenticated User' }) };
+    default:
+      return undefined;
+  }
+}

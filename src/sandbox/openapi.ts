@@ -1,0 +1,172 @@
+// The OpenAPI 3.1 document of the API, generated from the wire schemas in api/schemas.ts (OpenAPI 3.1
+// speaks JSON Schema 2020-12, which is what zod emits), so the documentation cannot drift from the parser.
+import { z } from 'zod';
+import * as s from '../api/schemas.js';
+
+const schema = (t: z.ZodType, io: 'input' | 'output' = 'output') =>
+  z.toJSONSchema(t, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' });
+
+const components = {
+  Country: s.Country,
+  Currency: s.Currency,
+  MerchantCurrency: s.MerchantCurrency,
+  MerchantService: s.MerchantService,
+  GatewayConfiguration: s.GatewayConfiguration,
+  Gateway: s.Gateway,
+  InitiatedPayment: s.InitiatedPayment,
+  Transaction: s.Transaction,
+  StatusUpdateResult: s.StatusUpdateResult,
+  WalletAddressUpdateResult: s.WalletAddressUpdateResult,
+  FailureA: s.FailureA,
+  FailureB: s.FailureB,
+  FailurePublic: s.FailurePublic,
+};
+
+const ref = (name: keyof typeof components) => ({ $ref: `#/components/schemas/${name}` });
+const success = (data: object) => ({
+  description: 'Success',
+  content: {
+    'application/json': {
+      schema: { type: 'object', required: ['success', 'message', 'data'], properties: { success: { const: true }, message: { type: 'string' }, data } },
+    },
+  },
+});
+const failure = (description: string, name: 'FailureA' | 'FailureB' | 'FailurePublic') => ({
+  description,
+  content: { 'application/json': { schema: ref(name) } },
+});
+const bodies = (t: z.ZodType, encodings: string[]) => ({
+  required: true,
+  content: Object.fromEntries(encodings.map((e) => [e, { schema: schema(t, 'input') }])),
+});
+const all = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+const formFirst = ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'];
+const bearer = [{ bearer: [] }];
+
+export const gapReadings = [
+  'Encoding: token generate, status update and wallet address update are sent as multipart/form-data by mpay; every other POST as JSON. This server accepts JSON, urlencoded and multipart on every POST.',
+  'HTTP status of a token generate failure: 422, with shape B and errors.merchant_key.',
+  'Body of the 403 (invalid merchant_key, site_id or api_key on withdraw initiate): shape A, {success:false, message, errors:[]}.',
+  'Deposit initiate reports an unknown currency as a 422 on currency_code; withdraw initiate as the 412 "This currency is not exits".',
+  'Amount bounds are enforced at initiate: minimum_deposite/maximum_deposite for deposits, min_withdraw/max_withdraw and the merchant balance for withdrawals, as a 422 on amount.',
+  'Withdraw processed: without otp the server sends a one-time code to customer_email and answers 200 with data []; with the right otp it processes the withdrawal (200 with the Transaction); a wrong otp is a 422 on otp. The sandbox code is 123456, also written to its log.',
+  'Processed (deposit and withdraw) moves the transaction from initiated to pending; status update sets the given status and binds the gateway_id, which must be one of the gateway configurations returned by initiate (422 otherwise).',
+  'Withdraw processed on a withdrawal already paid is a 422 on hash_token, checked before the status.',
+  'A processed withdrawal reduces the merchant balance of its currency.',
+  'Token lifetime: tokens do not expire in the sandbox; POST /_sandbox/revoke-tokens revokes them all, for tests of token refresh.',
+  'Successful responses are 200.',
+];
+
+export function openApiDocument(serverUrl?: string): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Merchant Payments REST API (mpay sandbox)',
+      version: 'v1',
+      description: `Generated from mpay's wire schemas. Readings of the spec's gaps:\n\n${gapReadings.map((g) => `- ${g}`).join('\n')}`,
+    },
+    servers: serverUrl ? [{ url: serverUrl }] : [],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: Object.fromEntries(Object.entries(components).map(([k, v]) => [k, schema(v)])),
+    },
+    paths: {
+      '/restapi/v1/public/currencies': {
+        get: { summary: 'Supported currencies', responses: { 200: success({ type: 'array', items: ref('Currency') }), 500: failure('List failure', 'FailurePublic') } },
+      },
+      '/restapi/v1/public/countries': {
+        get: { summary: 'Supported countries', responses: { 200: success({ type: 'array', items: ref('Country') }), 500: failure('List failure', 'FailurePublic') } },
+      },
+      '/restapi/v1/auth/merchant/token/generate': {
+        post: {
+          summary: 'Exchange a merchant key for a bearer token',
+          requestBody: bodies(s.TokenRequest, formFirst),
+          responses: { 200: success({ type: 'object', properties: { token: { type: 'string' } } }), 422: failure('Invalid merchant key', 'FailureB') },
+        },
+      },
+      '/restapi/v1/merchant/currencies': {
+        get: {
+          summary: "The merchant's currencies, balances and services",
+          security: bearer,
+          responses: { 200: success({ type: 'array', items: ref('MerchantCurrency') }), 401: failure('UnAuthenticated User', 'FailureB'), 500: failure('Server error', 'FailureA') },
+        },
+      },
+      '/restapi/v1/payments/initiate': {
+        post: {
+          summary: 'Deposit initiate',
+          security: bearer,
+          requestBody: bodies(s.InitiateRequest, all),
+          responses: { 200: success(ref('InitiatedPayment')), 401: failure('UnAuthenticated User', 'FailureB'), 422: failure('Validation failed.', 'FailureB'), 500: failure('Server error', 'FailureA') },
+        },
+      },
+      '/restapi/v1/payments/processed': {
+        post: {
+          summary: 'Deposit processed',
+          security: bearer,
+          requestBody: bodies(s.DepositProcessedRequest, all),
+          responses: { 200: success(ref('Transaction')), 404: failure('Transaction status is not initiated.', 'FailureA'), 422: failure('Validation failed.', 'FailureB') },
+        },
+      },
+      '/restapi/v1/payments/status/update': {
+        post: {
+          summary: 'Payment status update',
+          security: bearer,
+          requestBody: bodies(s.StatusUpdateRequest, formFirst),
+          responses: { 200: success(ref('StatusUpdateResult')), 404: failure('Transaction status is not initiated.', 'FailureA'), 422: failure('Validation failed.', 'FailureB') },
+        },
+      },
+      '/restapi/v1/payments/crypto/wallet/address/update': {
+        post: {
+          summary: 'Crypto wallet address update',
+          security: bearer,
+          requestBody: bodies(s.WalletUpdateRequest, formFirst),
+          responses: { 200: success(ref('WalletAddressUpdateResult')), 404: failure('Transaction status is not initiated.', 'FailureA'), 422: failure('Validation failed.', 'FailureB') },
+        },
+      },
+      '/restapi/v1/payments/withdraw/initiate': {
+        post: {
+          summary: 'Withdraw initiate',
+          security: bearer,
+          requestBody: bodies(s.InitiateRequest, all),
+          responses: {
+            200: success(ref('InitiatedPayment')),
+            401: failure('UnAuthenticated User', 'FailureB'),
+            403: failure('Invalid merchant credentials', 'FailureA'),
+            412: failure('This currency is not exits', 'FailureA'),
+            422: failure('Validation failed.', 'FailureB'),
+            500: failure('Server error', 'FailureA'),
+          },
+        },
+      },
+      '/restapi/v1/payments/withdraw/processed': {
+        post: {
+          summary: 'Withdraw processed (sends a one-time code, then processes with it)',
+          security: bearer,
+          requestBody: bodies(s.WithdrawProcessedRequest, all),
+          responses: {
+            200: success({ oneOf: [{ type: 'array', maxItems: 0 }, ref('Transaction')] }),
+            404: failure('Transaction status is not initiated.', 'FailureA'),
+            412: failure('This currency is not exits', 'FailureA'),
+            422: failure('Validation failed.', 'FailureB'),
+            500: failure('Server error', 'FailureA'),
+          },
+        },
+      },
+    },
+  };
+}
+
+/** A readable page for people: the endpoints and the readings, with a link to the JSON document. */
+export function documentationPage(doc: Record<string, unknown>): string {
+  const esc = (t: string) => t.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  const paths = doc.paths as Record<string, Record<string, { summary: string; responses: Record<string, unknown> }>>;
+  const rows = Object.entries(paths)
+    .flatMap(([p, ops]) => Object.entries(ops).map(([m, op]) => `<tr><td><code>${m.toUpperCase()}</code></td><td><code>${esc(p)}</code></td><td>${esc(op.summary)}</td><td>${Object.keys(op.responses).join(', ')}</td></tr>`))
+    .join('\n');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Merchant Payments API: mpay sandbox</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left}</style></head>
+<body><h1>Merchant Payments API</h1><p>The mpay sandbox. Machine-readable: <a href="/restapi/documentation/openapi.json">openapi.json</a> (OpenAPI 3.1).</p>
+<table><tr><th>Method</th><th>Path</th><th>What</th><th>Statuses</th></tr>
+${rows}</table>
+<h2>Readings of the spec's gaps</h2><ul>${gapReadings.map((g) => `<li>${esc(g)}</li>`).join('')}</ul></body></html>`;
+}

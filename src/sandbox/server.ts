@@ -1,0 +1,127 @@
+// The sandbox's HTTP face (fastify 5): routes, body encodings, bearer checks and fault injection.
+// The rules themselves live in state.ts.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import { SandboxState, messages, shapeA, validationFailure, type Reply } from './state.js';
+import { delayHeader, faultHeader, faultReply, pickFault, type Fault, type FaultOptions } from './faults.js';
+import { documentationPage, openApiDocument } from './openapi.js';
+
+export interface SandboxOptions extends FaultOptions {
+  dataFile?: string;
+  /** where log lines (one-time codes, faults) go; silent when absent */
+  log?: (line: string) => void;
+}
+
+export interface RunningSandbox {
+  url: string;
+  app: FastifyInstance;
+  state: SandboxState;
+  close(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    fault?: Fault;
+  }
+}
+
+const prefix = '/restapi/v1';
+
+export async function buildSandbox(opts: SandboxOptions = {}): Promise<{ app: FastifyInstance; state: SandboxState }> {
+  const log = opts.log ?? (() => {});
+  const state = new SandboxState({ dataFile: opts.dataFile, log });
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  await app.register(formbody);
+  await app.register(multipart, { attachFieldsToBody: 'keyValues' });
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (!req.url.startsWith(prefix)) return;
+    const fault = pickFault(req.headers[faultHeader], opts);
+    if (!fault) return;
+    req.fault = fault;
+    log(`fault ${fault} on ${req.method} ${req.url}`);
+    if (fault === 'drop') {
+      req.raw.socket.destroy();
+      return reply.hijack();
+    }
+    if (fault === 'slow') {
+      const asked = Number(req.headers[delayHeader]);
+      await new Promise((r) => setTimeout(r, Number.isFinite(asked) && asked > 0 ? asked : (opts.slowMs ?? 3000)));
+      return;
+    }
+    const canned = faultReply(fault);
+    if (canned) return reply.code(canned.status).type(canned.type).send(canned.body);
+  });
+
+  // A body fastify cannot parse is the client's fault: answer in the API's own validation shape.
+  app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const r = validationFailure({ body: [err.message] });
+      return reply.code(r.status).send(r.body);
+    }
+    const r = shapeA(500, messages.serverError);
+    return reply.code(r.status).send(r.body);
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ success: false, message: `Route ${req.method}:${req.url} not found`, errors: [] }));
+
+  const send = (req: FastifyRequest, reply: FastifyReply, r: Reply) => {
+    // drop-after: the server has acted (state changed) but the client never hears back.
+    if (req.fault === 'drop-after') {
+      reply.hijack();
+      req.raw.socket.destroy();
+      return;
+    }
+    return reply.code(r.status).send(r.body);
+  };
+  const requireBearer = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!state.isAuthorized(req.headers.authorization)) {
+      return reply.code(401).send({ status: false, message: messages.unauthenticated });
+    }
+  };
+  const body = (req: FastifyRequest): Record<string, unknown> =>
+    req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+
+  app.get(`${prefix}/public/currencies`, (req, reply) => send(req, reply, state.publicCurrencies()));
+  app.get(`${prefix}/public/countries`, (req, reply) => send(req, reply, state.publicCountries()));
+  app.post(`${prefix}/auth/merchant/token/generate`, (req, reply) => send(req, reply, state.generateToken(body(req))));
+  const protectedRoute = { preHandler: requireBearer };
+  app.get(`${prefix}/merchant/currencies`, protectedRoute, (req, reply) => send(req, reply, state.merchantCurrencies()));
+  // The spec's initiate parameter notes name this path for the same list.
+  app.get(`${prefix}/public/merchant/currencies`, protectedRoute, (req, reply) => send(req, reply, state.merchantCurrencies()));
+  app.post(`${prefix}/payments/initiate`, protectedRoute, (req, reply) => send(req, reply, state.initiate('deposit', body(req))));
+  app.post(`${prefix}/payments/processed`, protectedRoute, (req, reply) => send(req, reply, state.depositProcessed(body(req))));
+  app.post(`${prefix}/payments/status/update`, protectedRoute, (req, reply) => send(req, reply, state.updateStatus(body(req))));
+  app.post(`${prefix}/payments/crypto/wallet/address/update`, protectedRoute, (req, reply) => send(req, reply, state.updateWallet(body(req))));
+  app.post(`${prefix}/payments/withdraw/initiate`, protectedRoute, (req, reply) => send(req, reply, state.initiate('withdraw', body(req))));
+  app.post(`${prefix}/payments/withdraw/processed`, protectedRoute, (req, reply) => send(req, reply, state.withdrawProcessed(body(req))));
+
+  app.get('/restapi/documentation/openapi.json', (req) => openApiDocument(`${req.protocol}://${req.host}`));
+  app.get('/restapi/documentation', (req, reply) => reply.type('text/html').send(documentationPage(openApiDocument(`${req.protocol}://${req.host}`))));
+
+  // Sandbox-only routes, outside /restapi/v1: inspection and token revocation for tests.
+  app.get('/_sandbox/health', async () => ({ ok: true }));
+  app.get('/_sandbox/transactions', async () => state.list());
+  app.post('/_sandbox/revoke-tokens', async () => ({ revoked: state.revokeTokens() }));
+
+  return { app, state };
+}
+
+export async function startSandbox(opts: SandboxOptions & { port?: number; host?: string } = {}): Promise<RunningSandbox> {
+  const { app, state } = await buildSandbox(opts);
+  const host = opts.host ?? '127.0.0.1';
+  await app.listen({ port: opts.port ?? 4010, host });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    app,
+    state,
+    async close() {
+      await app.close();
+      await state.flush();
+    },
+  };
+}
