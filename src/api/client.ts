@@ -1,0 +1,409 @@
+// The typed client: one method per endpoint of the spec, on got. Every response is parsed with the wire
+// schemas and every failure becomes one of the typed errors in errors.ts. Knows nothing of terminals.
+import got, { HTTPError, RequestError, TimeoutError, type Got, type Response, type OptionsInit } from 'got';
+import { z } from 'zod';
+import {
+  AuthError,
+  MpayError,
+  NetworkError,
+  ServerError,
+  UsageError,
+  errorForStatus,
+  type FieldErrors,
+} from './errors.js';
+import * as s from './schemas.js';
+import { redactHeaders, redactText, redactValue } from './redact.js';
+import { proxyAgents } from './proxy.js';
+
+export interface Credentials {
+  merchantKey?: string;
+  siteId?: string;
+  apiKey?: string;
+}
+
+/** Where the client keeps its bearer token between runs: config implements it, tests may pass a Map. */
+export interface TokenStore {
+  get(): string | undefined;
+  set(token: string): void;
+  clear(): void;
+}
+
+/** A request as the client would send it, for --dry-run. Secrets are redacted by the caller's choice. */
+export interface PreparedRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  encoding: 'none' | 'json' | 'multipart';
+  body?: Record<string, string>;
+}
+
+/** Thrown instead of sending when the client runs dry; commands print it and exit 0. */
+export class DryRun extends Error {
+  constructor(readonly request: PreparedRequest) {
+    super('dry run');
+  }
+}
+
+export interface ClientOptions {
+  /** the part before /restapi/v1 */
+  baseUrl: string;
+  credentials?: Credentials;
+  tokens?: TokenStore;
+  /** per request, connect included */
+  timeoutMs?: number;
+  /** where --debug lines go */
+  debug?: (line: string) => void;
+  dryRun?: boolean;
+  /** first back-off delay of a retry, doubled each time */
+  retryBaseMs?: number;
+  retries?: number;
+  userAgent?: string;
+  /** extra headers on every request (the sandbox's fault header in tests) */
+  headers?: Record<string, string>;
+}
+
+export type WithdrawProcessedResult =
+  | { otpSent: true; message: string }
+  | { otpSent: false; message: string; transaction: s.Transaction };
+
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+export function isLoopback(hostname: string): boolean {
+  return loopbackHosts.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');
+}
+
+/** Checks a base URL: a parsable http(s) URL, and plain http only to a loopback host. */
+export function checkBaseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`Invalid base URL: ${raw}`, { hint: 'Give the scheme and host, e.g. https://api.example.com' });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`Unsupported scheme in base URL: ${url.protocol}`);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    throw new UsageError(`Refusing plain http:// to ${url.hostname}: credentials would cross the network unencrypted`, {
+      hint: 'Use https://, or http:// only for a loopback host such as 127.0.0.1',
+    });
+  }
+  return url;
+}
+
+type Encoding = 'none' | 'json' | 'multipart';
+interface Call<T extends z.ZodType> {
+  method: 'GET' | 'POST';
+  path: string;
+  data: T;
+  encoding: Encoding;
+  body?: Record<string, unknown>;
+  bearer: boolean;
+  /** GETs and token generate only: never a money-moving POST */
+  retry: boolean;
+}
+
+const networkCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET', 'ERR_GOT_REQUEST_ERROR']);
+const unsentEvents = new Set(['lookup', 'connect', 'secureConnect']);
+
+export class Client {
+  readonly baseUrl: URL;
+  private readonly http: Got;
+  private readonly opts: ClientOptions;
+
+  constructor(opts: ClientOptions) {
+    this.opts = opts;
+    this.baseUrl = checkBaseUrl(opts.baseUrl);
+    const timeoutMs = opts.timeoutMs ?? 30_000;
+    const retryBase = opts.retryBaseMs ?? 250;
+    const debug = opts.debug;
+    this.http = got.extend({
+      prefixUrl: new URL('restapi/v1/', this.baseUrl.href.endsWith('/') ? this.baseUrl : new URL(this.baseUrl.href + '/')).href,
+      responseType: 'text',
+      // The connect phase gets its own, shorter limit so that an unreachable host fails fast.
+      timeout: { connect: Math.min(timeoutMs, 10_000), request: timeoutMs },
+      agent: proxyAgents(this.baseUrl.href),
+      headers: { 'user-agent': opts.userAgent ?? 'mpay-cli', accept: 'application/json', ...opts.headers },
+      retry: {
+        limit: 0,
+        statusCodes: [500, 502, 503, 504],
+        calculateDelay: ({ attemptCount, computedValue }) => (computedValue === 0 ? 0 : retryBase * 2 ** (attemptCount - 1)),
+      },
+      hooks: {
+        beforeRequest: debug
+          ? [
+              (o) => {
+                const headers = redactHeaders(o.headers as Record<string, unknown>);
+                debug(`> ${o.method} ${String(o.url)}`);
+                for (const [k, v] of Object.entries(headers)) debug(`> ${k}: ${String(v)}`);
+                const shown = (o.context as { shownBody?: string }).shownBody;
+                if (shown) debug(`> ${shown}`);
+              },
+            ]
+          : [],
+        beforeRetry: debug ? [(err, n) => debug(`! retry ${n} after ${err.code ?? err.message}`)] : [],
+        afterResponse: debug
+          ? [
+              (res: Response) => {
+                debug(`< ${res.statusCode} ${res.statusMessage ?? ''} (${res.timings.phases.total ?? '?'} ms)`);
+                for (const [k, v] of Object.entries(redactHeaders(res.headers))) debug(`< ${k}: ${String(v)}`);
+                if (typeof res.body === 'string' && res.body) debug(`< ${redactText(res.body)}`);
+                return res;
+              },
+            ]
+          : [],
+      },
+    });
+  }
+
+  // Public ----------------------------------------------------------------------------------------------
+
+  publicCurrencies(): Promise<s.Currency[]> {
+    return this.call({ method: 'GET', path: 'public/currencies', data: z.array(s.Currency), encoding: 'none', bearer: false, retry: true });
+  }
+
+  publicCountries(): Promise<s.Country[]> {
+    return this.call({ method: 'GET', path: 'public/countries', data: z.array(s.Country), encoding: 'none', bearer: false, retry: true });
+  }
+
+  /** Exchanges the merchant key for a bearer token and stores it. A rejected key is an auth error. */
+  async generateToken(merchantKey = this.opts.credentials?.merchantKey): Promise<string> {
+    if (!merchantKey) throw new UsageError('No merchant key', { hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY' });
+    try {
+      const data = await this.call({
+        method: 'POST',
+        path: 'auth/merchant/token/generate',
+        data: s.TokenData,
+        encoding: 'multipart',
+        body: { merchant_key: merchantKey },
+        bearer: false,
+        retry: true,
+      });
+      this.opts.tokens?.set(data.token);
+      return data.token;
+    } catch (err) {
+      if (err instanceof MpayError && err.kind === 'validation' && err.fields.merchant_key) {
+        throw new AuthError(`Merchant key rejected: ${err.fields.merchant_key.join(' ')}`, {
+          status: err.status,
+          fields: err.fields,
+          hint: 'Check the Merchant Key under your merchant profile, then run `mpay login` again',
+        });
+      }
+      throw err;
+    }
+  }
+
+  // Merchant --------------------------------------------------------------------------------------------
+
+  merchantCurrencies(): Promise<s.MerchantCurrency[]> {
+    return this.call({ method: 'GET', path: 'merchant/currencies', data: z.array(s.MerchantCurrency), encoding: 'none', bearer: true, retry: true });
+  }
+
+  depositInitiate(req: Omit<s.InitiateRequest, 'merchant_key' | 'site_id' | 'api_key'>): Promise<s.InitiatedPayment> {
+    return this.post('payments/initiate', s.InitiatedPayment, 'json', { ...this.merchantFields(), ...req });
+  }
+
+  withdrawInitiate(req: Omit<s.InitiateRequest, 'merchant_key' | 'site_id' | 'api_key'>): Promise<s.InitiatedPayment> {
+    return this.post('payments/withdraw/initiate', s.InitiatedPayment, 'json', { ...this.merchantFields(), ...req });
+  }
+
+  depositProcessed(req: s.DepositProcessedRequest): Promise<s.Transaction> {
+    return this.post('payments/processed', s.Transaction, 'json', req);
+  }
+
+  statusUpdate(req: s.StatusUpdateRequest): Promise<s.StatusUpdateResult> {
+    return this.post('payments/status/update', s.StatusUpdateResult, 'multipart', req);
+  }
+
+  walletUpdate(req: s.WalletUpdateRequest): Promise<s.WalletAddressUpdateResult> {
+    return this.post('payments/crypto/wallet/address/update', s.WalletAddressUpdateResult, 'multipart', req);
+  }
+
+  async withdrawProcessed(req: s.WithdrawProcessedRequest): Promise<WithdrawProcessedResult> {
+    const { message, data } = await this.call({
+      method: 'POST',
+      path: 'payments/withdraw/processed',
+      data: s.WithdrawProcessedData,
+      encoding: 'json',
+      body: req,
+      bearer: true,
+      retry: false,
+      whole: true,
+    });
+    if (Array.isArray(data)) return { otpSent: true, message: message ?? 'A one-time code was sent to the customer email' };
+    return { otpSent: false, message: message ?? '', transaction: data };
+  }
+
+  /**
+   * Checks merchant key, site id and API key without creating anything: a withdraw initiate that carries
+   * only the credentials. The API answers 403 for bad credentials, or a 422 on the missing customer
+   * fields (and on merchant_key or site_id when those are wrong) for good ones.
+   */
+  async probeCredentials(): Promise<{ ok: true } | { ok: false; error: MpayError }> {
+    try {
+      await this.post('payments/withdraw/initiate', s.InitiatedPayment, 'json', this.merchantFields());
+      return { ok: true };
+    } catch (err) {
+      if (!(err instanceof MpayError)) throw err;
+      if (err.kind === 'validation') {
+        const bad = ['merchant_key', 'site_id', 'api_key'].filter((f) => err.fields[f]);
+        if (bad.length === 0) return { ok: true };
+        return { ok: false, error: new AuthError(`Rejected: ${bad.map((f) => `${f} (${err.fields[f]!.join(' ')})`).join(', ')}`, { status: err.status, fields: err.fields }) };
+      }
+      return { ok: false, error: err };
+    }
+  }
+
+  // Plumbing --------------------------------------------------------------------------------------------
+
+  private merchantFields() {
+    const c = this.opts.credentials ?? {};
+    const missing = (['merchantKey', 'siteId', 'apiKey'] as const).filter((k) => !c[k]);
+    if (missing.length > 0) {
+      throw new UsageError(`Missing credentials: ${missing.join(', ')}`, { hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID and MPAY_API_KEY' });
+    }
+    // site_id is an integer in the spec; a numeric one goes out as a JSON number.
+    const siteId = /^\d+$/.test(c.siteId!) ? Number(c.siteId) : c.siteId!;
+    return { merchant_key: c.merchantKey!, site_id: siteId, api_key: c.apiKey! };
+  }
+
+  private post<T extends z.ZodType>(path: string, data: T, encoding: Encoding, body: object): Promise<z.infer<T>> {
+    return this.call({ method: 'POST', path, data, encoding, body: body as Record<string, unknown>, bearer: true, retry: false });
+  }
+
+  private call<T extends z.ZodType>(c: Call<T> & { whole: true }): Promise<{ message?: string | null; data: z.infer<T> }>;
+  private call<T extends z.ZodType>(c: Call<T>): Promise<z.infer<T>>;
+  private async call<T extends z.ZodType>(c: Call<T> & { whole?: boolean }): Promise<unknown> {
+    const run = async (token: string | undefined) => {
+      const res = await this.send(c, token);
+      const parsed = s.envelope(c.data).safeParse(res.json);
+      if (!parsed.success) {
+        throw new ServerError(`The API answered ${c.method} /${c.path} with JSON that is not what the spec describes`, {
+          status: res.status,
+          hint: 'Run again with --debug to see the body',
+        });
+      }
+      return c.whole ? parsed.data : parsed.data.data;
+    };
+    if (!c.bearer) return run(undefined);
+    let token = this.opts.tokens?.get();
+    if (!token && this.opts.dryRun) token = '<ACCESS_TOKEN>';
+    const fresh = !token;
+    if (!token) token = await this.generateToken();
+    try {
+      return await run(token);
+    } catch (err) {
+      // Token lifetime is not specified: a 401 on a cached token earns one new token and one repeat.
+      if (err instanceof AuthError && err.status === 401 && !fresh && this.opts.credentials?.merchantKey) {
+        this.opts.tokens?.clear();
+        this.opts.debug?.('! 401 on a cached token: generating a new one and repeating once');
+        return run(await this.generateToken());
+      }
+      throw err;
+    }
+  }
+
+  /** Builds the request the client would send: used by --dry-run and by the sender itself. */
+  prepare(c: Pick<Call<z.ZodType>, 'method' | 'path' | 'encoding' | 'body'>, token?: string): PreparedRequest {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (c.encoding === 'json') headers['content-type'] = 'application/json';
+    const body = c.body
+      ? Object.fromEntries(Object.entries(c.body).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]))
+      : undefined;
+    return { method: c.method, url: new URL(c.path, this.http.defaults.options.prefixUrl).href, headers, encoding: c.encoding, body };
+  }
+
+  private async send(c: Call<z.ZodType>, token: string | undefined): Promise<{ status: number; json: unknown }> {
+    if (this.opts.dryRun && c.method === 'POST') throw new DryRun(this.prepare(c, token));
+    const req: OptionsInit = { method: c.method, headers: {} };
+    if (token) req.headers = { authorization: `Bearer ${token}` };
+    if (c.body) {
+      const fields = this.prepare(c).body ?? {};
+      if (c.encoding === 'multipart') {
+        const form = new FormData();
+        for (const [k, v] of Object.entries(fields)) form.set(k, v);
+        req.body = form;
+      } else {
+        req.json = Object.fromEntries(Object.entries(c.body).filter(([, v]) => v !== undefined && v !== null));
+      }
+      req.context = { shownBody: JSON.stringify(redactValue(fields)) };
+    }
+    if (c.retry && (this.opts.retries ?? 2) > 0) {
+      req.retry = { limit: this.opts.retries ?? 2, methods: [c.method] };
+    }
+    let res: Response<string>;
+    try {
+      res = (await this.http(c.path, req)) as Response<string>;
+    } catch (err) {
+      if (err instanceof HTTPError) return this.failure(err.response as Response<string>, c);
+      throw this.networkError(err, c);
+    }
+    return { status: res.statusCode, json: this.json(res, c) };
+  }
+
+  private json(res: Response<string>, c: Call<z.ZodType>): unknown {
+    const text = res.body ?? '';
+    if (text.trim() === '') {
+      throw new ServerError(`The API answered ${c.method} /${c.path} with an empty body (HTTP ${res.statusCode})`, { status: res.statusCode });
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      const type = String(res.headers['content-type'] ?? 'unknown type');
+      const what = /html/i.test(type) || /^\s*</.test(text) ? 'an HTML page' : 'a body that is not JSON';
+      throw new ServerError(`The API answered ${c.method} /${c.path} with ${what} (HTTP ${res.statusCode})`, {
+        status: res.statusCode,
+        hint: 'A proxy or load balancer may be in the way; run with --debug to see the body',
+      });
+    }
+  }
+
+  private failure(res: Response<string>, c: Call<z.ZodType>): never {
+    const status = res.statusCode;
+    const ErrorClass = errorForStatus(status);
+    let body: unknown;
+    try {
+      body = this.json(res, c);
+    } catch (err) {
+      // A non-JSON failure keeps the class its status earns (an HTML 401 is still auth), except 5xx.
+      if (status >= 500 || !(err instanceof MpayError)) throw err;
+      throw new ErrorClass(`HTTP ${status} from ${c.method} /${c.path}: ${err.message}`, { status });
+    }
+    const parsed = s.Failure.safeParse(body);
+    const message = parsed.success ? parsed.data.message : `HTTP ${status} from ${c.method} /${c.path}`;
+    let fields: FieldErrors = {};
+    if (parsed.success && 'errors' in parsed.data && parsed.data.errors && !Array.isArray(parsed.data.errors)) {
+      fields = parsed.data.errors as FieldErrors;
+    }
+    throw new ErrorClass(message, { status, fields, hint: hintFor(status) });
+  }
+
+  private networkError(err: unknown, c: Call<z.ZodType>): MpayError {
+    if (err instanceof MpayError) return err;
+    const e = err as RequestError;
+    const code = e.code ?? '';
+    const sent = !(err instanceof TimeoutError ? unsentEvents.has(err.event) : ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code));
+    if (err instanceof RequestError && (err instanceof TimeoutError || networkCodes.has(code) || /socket hang up|other side closed/i.test(e.message))) {
+      const what = err instanceof TimeoutError ? `timed out (${err.event})` : code === 'ECONNREFUSED' ? 'connection refused' : e.message;
+      const ne = new NetworkError(`${c.method} ${this.baseUrl.origin}/restapi/v1/${c.path}: ${what}`, {
+        cause: err,
+        hint: code === 'ECONNREFUSED' ? 'Is the server running? For the local sandbox: `mpay sandbox`' : 'Check the network, or raise --timeout',
+      });
+      ne.ambiguous = c.method === 'POST' && sent;
+      return ne;
+    }
+    if (err instanceof RequestError && /certificate|self.signed|CERT_|UNABLE_TO_VERIFY/i.test(`${code} ${e.message}`)) {
+      return new NetworkError(`TLS verification failed for ${this.baseUrl.host}: ${e.message}`, {
+        cause: err,
+        hint: 'For a private CA, point NODE_EXTRA_CA_CERTS at its certificate',
+      });
+    }
+    return new NetworkError(`${c.method} /${c.path} failed: ${e?.message ?? String(err)}`, { cause: err });
+  }
+}
+
+function hintFor(status: number): string | undefined {
+  if (status === 401) return 'The bearer token was refused: run `mpay token` to get a new one, or `mpay login` again';
+  if (status === 403) return 'Check the merchant key, site id and API key: `mpay doctor`';
+  if (status === 404) return 'The transaction is no longer in status initiated; `mpay history show` tells what mpay knows of it';
+  if (status >= 500) return 'The server failed; try again later, with --debug to see the body';
+  return undefined;
+}

@@ -1,0 +1,137 @@
+// What every mpay command shares: the global flags of design.md, the run context (config, client,
+// prompter), and the one place where errors become a message, a JSON object and an exit code.
+import { Command, Flags, type Interfaces } from '@oclif/core';
+import { MpayError, UsageError, toMpayError } from '../api/errors.js';
+import type { Client, PreparedRequest } from '../api/client.js';
+import type { Context } from '../config/context.js';
+import type { Prompter } from '../flows/prompter.js';
+import { clean } from '../ui/output.js';
+
+export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
+export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
+
+export const outputFlags = {
+  csv: Flags.boolean({ description: 'print CSV on stdout', exclusive: ['json'] }),
+  columns: Flags.string({ description: 'comma-separated columns to show (table and CSV)' }),
+  filter: Flags.string({ description: 'keep rows where KEY=VALUE (repeatable; case-insensitive)', multiple: true }),
+};
+
+export abstract class BaseCommand<T extends typeof Command> extends Command {
+  static override baseFlags = {
+    profile: Flags.string({ description: 'stored profile to use', env: 'MPAY_PROFILE', helpGroup: 'GLOBAL' }),
+    env: Flags.string({ description: 'environment', options: ['sandbox', 'stage', 'live'], env: 'MPAY_ENV', helpGroup: 'GLOBAL' }),
+    'base-url': Flags.string({ description: "override the environment's base URL (the part before /restapi/v1)", env: 'MPAY_BASE_URL', helpGroup: 'GLOBAL' }),
+    json: Flags.boolean({ description: 'print exactly one JSON document on stdout', helpGroup: 'GLOBAL' }),
+    debug: Flags.boolean({ description: 'print every HTTP request and response on stderr, secrets redacted', env: 'MPAY_DEBUG', helpGroup: 'GLOBAL' }),
+    'no-input': Flags.boolean({ description: 'never prompt; a missing value is an error (default without a terminal, or with CI=true)', helpGroup: 'GLOBAL' }),
+    yes: Flags.boolean({ char: 'y', description: 'skip confirmations', helpGroup: 'GLOBAL' }),
+    timeout: Flags.string({ description: 'seconds one request may take', env: 'MPAY_TIMEOUT', helpGroup: 'GLOBAL' }),
+  };
+
+  protected flags!: BaseFlags<T>;
+  protected args!: BaseArgs<T>;
+  private _context?: Context;
+
+  public override async init(): Promise<void> {
+    await super.init();
+    const { args, flags } = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    });
+    this.flags = flags as BaseFlags<T>;
+    this.args = args as BaseArgs<T>;
+  }
+
+  /** True when mpay may ask questions: a terminal on stdin, and neither --no-input nor CI=true. */
+  protected get interactive(): boolean {
+    return !this.flags['no-input'] && process.env.CI !== 'true' && Boolean(process.stdin.isTTY);
+  }
+
+  protected get jsonMode(): boolean {
+    return Boolean(this.flags.json);
+  }
+
+  /** A line for a person, on stderr so stdout stays for results. */
+  protected note(line: string): void {
+    process.stderr.write(`${line}\n`);
+  }
+
+  protected context(): Context {
+    if (!this._context) {
+      // A lazy import keeps conf (and its JSON-schema validator) out of commands that never need it.
+      throw new Error('context() called before loadContext()');
+    }
+    return this._context;
+  }
+
+  protected async loadContext(): Promise<Context> {
+    if (this._context) return this._context;
+    const { resolveContext } = await import('../config/context.js');
+    const timeout = this.flags.timeout === undefined ? undefined : Number(this.flags.timeout);
+    if (timeout !== undefined && (!Number.isFinite(timeout) || timeout <= 0)) {
+      throw new UsageError(`Invalid --timeout "${this.flags.timeout}"`, { hint: 'Give seconds, e.g. --timeout 30' });
+    }
+    this._context = resolveContext({ profile: this.flags.profile, env: this.flags.env, baseUrl: this.flags['base-url'], timeout });
+    for (const w of this._context.store.warnings) this.warn(w);
+    return this._context;
+  }
+
+  protected async client(opts: { dryRun?: boolean; headers?: Record<string, string> } = {}): Promise<Client> {
+    const ctx = await this.loadContext();
+    const { Client } = await import('../api/client.js');
+    return new Client({
+      baseUrl: ctx.baseUrl,
+      credentials: ctx.credentials,
+      tokens: ctx.tokens,
+      timeoutMs: ctx.timeoutMs,
+      debug: this.flags.debug ? (line) => process.stderr.write(`${clean(line)}\n`) : undefined,
+      dryRun: opts.dryRun,
+      retryBaseMs: process.env.MPAY_RETRY_BASE_MS ? Number(process.env.MPAY_RETRY_BASE_MS) : undefined,
+      userAgent: `mpay-cli/${this.config.version} node/${process.version}`,
+      headers: opts.headers,
+    });
+  }
+
+  protected async prompter(): Promise<Prompter> {
+    const { InquirerPrompter } = await import('../ui/prompter.js');
+    return new InquirerPrompter();
+  }
+
+  /** Prints one result: the JSON document with --json, else what `human` renders. */
+  protected async emit(data: unknown, human: () => Promise<string> | string): Promise<void> {
+    if (this.jsonMode) {
+      process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+      return;
+    }
+    const text = await human();
+    if (text) process.stdout.write(`${text}\n`);
+  }
+
+  /** --dry-run output: the request, redacted, and the same as a curl command line. */
+  protected async emitDryRun(req: PreparedRequest): Promise<void> {
+    const { dryRunView } = await import('../ui/dry-run.js');
+    const view = dryRunView(req);
+    await this.emit({ dry_run: true, request: view.request, curl: view.curl }, () => `${view.text}\n\n${view.curl}`);
+  }
+
+  protected override async catch(err: Error & { oclif?: { exit?: number }; code?: string }): Promise<void> {
+    if (err.constructor?.name === 'DryRun') {
+      await this.emitDryRun((err as unknown as { request: PreparedRequest }).request);
+      return;
+    }
+    // this.exit() and --help/--version travel as errors too: let oclif have them.
+    if (err.oclif?.exit === 0 || err.code === 'EEXIT') throw err;
+    let e: MpayError;
+    if (err instanceof MpayError) e = err;
+    else if (err.oclif?.exit === 2 || /^(Flag|Args|Parse|Required|Unexpected|Nonexistent|FailedFlagValidation)/.test(err.constructor?.name ?? '')) {
+      e = new UsageError(err.message.split('\n')[0] ?? 'Invalid usage', { hint: `See \`mpay ${this.id?.replace(/:/g, ' ') ?? ''} --help\`` });
+    } else e = toMpayError(err);
+    if (this.flags?.json || process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(e.toJSON(), null, 2)}\n`);
+    process.stderr.write(`mpay: ${clean(e.message)}\n`);
+    if (e.hint && !this.flags?.json) process.stderr.write(`hint: ${clean(e.hint)}\n`);
+    if (e.kind === 'unexpected' && (this.flags?.debug || process.env.MPAY_DEBUG === '1')) process.stderr.write(`${(e.cause as Error)?.stack ?? e.stack}\n`);
+    process.exitCode = e.exitCode;
+  }
+}

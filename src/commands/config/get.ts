@@ -1,0 +1,17 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../../cli/base-command.js';
+import { settings } from './list.js';
+
+export default class ConfigGet extends BaseCommand<typeof ConfigGet> {
+  static override summary = 'Print one setting of the current profile';
+  static override examples = ['<%= config.bin %> config get stage.base_url', '<%= config.bin %> config get env --profile acme'];
+  static override args = {
+    key: Args.string({ description: 'setting', required: true, options: ['env', 'timeout', 'sandbox.base_url', 'stage.base_url', 'live.base_url', 'config_dir'] }),
+  };
+
+  async run(): Promise<void> {
+    const all = await settings(this.flags.profile);
+    const value = all[this.args.key] ?? null;
+    await this.emit({ [this.args.key]: value }, () => (value === null ? '' : String(value)));
+  }
+}

@@ -1,0 +1,40 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../../cli/base-command.js';
+import { UsageError } from '../../api/errors.js';
+
+export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
+  static override summary = 'Set a setting of the current profile (env, timeout, <env>.base_url)';
+  static override examples = [
+    '<%= config.bin %> config set stage.base_url https://stage.example.com',
+    '<%= config.bin %> config set env stage',
+    '<%= config.bin %> config set timeout 60 --profile acme',
+  ];
+  static override args = {
+    key: Args.string({ description: 'setting', required: true, options: ['env', 'timeout', 'sandbox.base_url', 'stage.base_url', 'live.base_url'] }),
+    value: Args.string({ description: 'value', required: true }),
+  };
+
+  async run(): Promise<void> {
+    const { ConfigStore, isEnvironment } = await import('../../config/store.js');
+    const { checkBaseUrl } = await import('../../api/client.js');
+    const store = new ConfigStore();
+    const name = this.flags.profile ?? store.currentProfile();
+    const p = { ...store.profile(name) };
+    const { key, value } = this.args;
+    if (key === 'env') {
+      if (!isEnvironment(value)) throw new UsageError(`Unknown environment "${value}"`, { hint: 'One of sandbox, stage, live' });
+      p.env = value;
+    } else if (key === 'timeout') {
+      const n = Number(value);
+      if (!Number.isFinite(n) || n <= 0) throw new UsageError(`Invalid timeout "${value}"`, { hint: 'Seconds, e.g. 30' });
+      p.timeout = n;
+    } else {
+      const env = key.split('.')[0]!;
+      if (!isEnvironment(env)) throw new UsageError(`Unknown setting ${key}`);
+      checkBaseUrl(value);
+      p.baseUrls = { ...p.baseUrls, [env]: value.replace(/\/+$/, '') };
+    }
+    store.saveProfile(name, p);
+    await this.emit({ profile: name, key, value }, () => `${name}: ${key} = ${value}`);
+  }
+}

@@ -1,0 +1,67 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { UsageError } from '../api/errors.js';
+
+export default class Sandbox extends BaseCommand<typeof Sandbox> {
+  static override summary = 'Serve the whole Merchant Payments API locally, with a demo merchant';
+  static override description = `A faithful local implementation of the API for trying mpay, reproducing issues and testing scripts with no network and no account. State lives in memory unless --data names a file. The demo merchant's one-time code for withdrawals is 123456, also written to this log as if e-mailed.
+
+Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|html|malformed|empty|shape|slow|drop|drop-after|401 (X-Mpay-Sandbox-Delay: ms for slow), or for a share of all requests with --fault and --fault-rate.`;
+  static override examples = [
+    '<%= config.bin %> sandbox',
+    '<%= config.bin %> sandbox --port 0 --data ./sandbox-state.json',
+    '<%= config.bin %> sandbox --fault 500 --fault html --fault-rate 0.2',
+  ];
+  static override flags = {
+    port: Flags.integer({ description: 'port to listen on (0 for any free port)', default: 4010, min: 0, max: 65535 }),
+    host: Flags.string({ description: 'address to listen on', default: '127.0.0.1' }),
+    data: Flags.string({ description: 'file that keeps the state across restarts (written atomically)' }),
+    fault: Flags.string({ description: 'fault to inject into a share of requests (repeatable)', multiple: true, options: ['500', 'html', 'malformed', 'empty', 'shape', 'slow', 'drop', 'drop-after', '401'] }),
+    'fault-rate': Flags.string({ description: 'share of requests that get a fault, 0 to 1', default: '0.1' }),
+    'slow-ms': Flags.integer({ description: 'how long a slow answer waits', default: 3000 }),
+  };
+
+  async run(): Promise<void> {
+    const rate = Number(this.flags['fault-rate']);
+    if (!(rate >= 0 && rate <= 1)) throw new UsageError(`--fault-rate must be between 0 and 1, not ${this.flags['fault-rate']}`);
+    const { startSandbox } = await import('../sandbox/server.js');
+    const { demoMerchant } = await import('../sandbox/seed.js');
+    const stamp = () => new Date().toISOString().slice(11, 19);
+    const sb = await startSandbox({
+      port: this.flags.port,
+      host: this.flags.host,
+      dataFile: this.flags.data,
+      faults: this.flags.fault as never,
+      rate: this.flags.fault ? rate : 0,
+      slowMs: this.flags['slow-ms'],
+      log: (line) => process.stderr.write(`[sandbox ${stamp()}] ${line}\n`),
+    });
+    const info = { url: sb.url, base_url: sb.url, documentation: `${sb.url}/restapi/documentation`, merchant_key: demoMerchant.merchantKey, site_id: demoMerchant.siteId, api_key: demoMerchant.apiKey, otp: demoMerchant.otp };
+    if (this.jsonMode) process.stdout.write(`${JSON.stringify(info)}\n`);
+    else {
+      process.stdout.write(
+        [
+          `mpay sandbox listening on ${sb.url}`,
+          `  API docs:     ${info.documentation}`,
+          `  merchant key: ${demoMerchant.merchantKey}`,
+          `  site id:      ${demoMerchant.siteId}`,
+          `  API key:      ${demoMerchant.apiKey}`,
+          `  one-time code for withdrawals: ${demoMerchant.otp}`,
+          '',
+          `Try: mpay login --env sandbox --base-url ${sb.url} --merchant-key ${demoMerchant.merchantKey} --site-id ${demoMerchant.siteId} --api-key ${demoMerchant.apiKey}`,
+          'Ctrl-C stops it.',
+          '',
+        ].join('\n'),
+      );
+    }
+    await new Promise<void>((resolve) => {
+      const stop = async (signal: string) => {
+        process.stderr.write(`[sandbox ${stamp()}] ${signal}: stopping\n`);
+        await sb.close();
+        resolve();
+      };
+      process.once('SIGINT', () => void stop('SIGINT'));
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+    });
+  }
+}

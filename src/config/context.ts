@@ -1,0 +1,70 @@
+// The effective settings of one run: flag, else environment variable, else profile, else default.
+import { UsageError } from '../api/errors.js';
+import type { Credentials, TokenStore } from '../api/client.js';
+import { ConfigStore, defaultBaseUrls, isEnvironment, type Environment, type Profile } from './store.js';
+
+export interface ContextInputs {
+  profile?: string;
+  env?: string;
+  baseUrl?: string;
+  /** seconds */
+  timeout?: number;
+}
+
+export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
+
+export interface Context {
+  store: ConfigStore;
+  profileName: string;
+  profile: Profile;
+  env: Environment;
+  baseUrl: string;
+  credentials: Credentials;
+  credentialSources: Record<keyof Credentials, Source>;
+  timeoutMs: number;
+  tokens: TokenStore;
+}
+
+export const defaultTimeoutSeconds = 30;
+
+export function resolveContext(inputs: ContextInputs, environ: NodeJS.ProcessEnv = process.env, store = new ConfigStore(environ)): Context {
+  const profileName = inputs.profile ?? environ.MPAY_PROFILE ?? store.currentProfile();
+  const profile = store.profile(profileName) ?? {};
+  const envName = inputs.env ?? environ.MPAY_ENV ?? profile.env ?? 'sandbox';
+  if (!isEnvironment(envName)) throw new UsageError(`Unknown environment "${envName}"`, { hint: 'Use --env sandbox, stage or live' });
+  const baseUrl = inputs.baseUrl ?? environ.MPAY_BASE_URL ?? profile.baseUrls?.[envName] ?? defaultBaseUrls[envName];
+  if (!baseUrl) {
+    throw new UsageError(`No base URL for the ${envName} environment`, {
+      hint: `Run \`mpay config set ${envName}.base_url https://…\`, or pass --base-url / MPAY_BASE_URL`,
+    });
+  }
+  const pick = (envVar: string, fromProfile: string | undefined): [string | undefined, Source] => {
+    const v = environ[envVar];
+    if (v) return [v, 'env'];
+    if (fromProfile) return [fromProfile, 'profile'];
+    return [undefined, 'none'];
+  };
+  const [merchantKey, mkSrc] = pick('MPAY_MERCHANT_KEY', profile.merchantKey);
+  const [siteId, siteSrc] = pick('MPAY_SITE_ID', profile.siteId);
+  const [apiKey, akSrc] = pick('MPAY_API_KEY', profile.apiKey);
+
+  const timeoutRaw = inputs.timeout ?? (environ.MPAY_TIMEOUT ? Number(environ.MPAY_TIMEOUT) : undefined) ?? profile.timeout ?? defaultTimeoutSeconds;
+  if (!Number.isFinite(timeoutRaw) || timeoutRaw <= 0) throw new UsageError(`Invalid timeout: ${String(environ.MPAY_TIMEOUT ?? inputs.timeout)}`, { hint: 'Give seconds, e.g. --timeout 30' });
+
+  const normalizedBase = baseUrl.replace(/\/+$/, '');
+  return {
+    store,
+    profileName,
+    profile,
+    env: envName,
+    baseUrl: normalizedBase,
+    credentials: { merchantKey, siteId, apiKey },
+    credentialSources: { merchantKey: mkSrc, siteId: siteSrc, apiKey: akSrc },
+    timeoutMs: Math.round(timeoutRaw * 1000),
+    tokens: {
+      get: () => store.token(profileName, envName, normalizedBase)?.token,
+      set: (t) => store.setToken(profileName, envName, normalizedBase, t),
+      clear: () => store.clearToken(profileName, envName, normalizedBase),
+    },
+  };
+}
