@@ -6,24 +6,69 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        Buffer: 'readonly',
+      },
+    },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   {
     // The one direction of imports (design.md): api/ knows nothing above it; flows/ never touch inquirer or oclif.
     files: ['src/api/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/ui/**', '**/flows/**', '**/commands/**', '**/journal/**', '**/config/**', '@oclif/*', '@inquirer/*', 'inquirer'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            '**/ui/**',
+            '**/flows/**',
+            '**/commands/**',
+            '**/journal/**',
+            '**/config/**',
+            '@oclif/*',
+            '@inquirer/*',
+            'inquirer',
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/flows/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/ui/**', '**/commands/**', '@oclif/*', '@inquirer/*', 'inquirer'] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['**/ui/**', '**/commands/**', '@oclif/*', '@inquirer/*', 'inquirer'] },
+      ],
+    },
   },
   {
     files: ['src/sandbox/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/api/client*', '**/flows/**', '**/commands/**', '**/ui/**', '**/config/**', '**/journal/**'] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            '**/api/client*',
+            '**/flows/**',
+            '**/commands/**',
+            '**/ui/**',
+            '**/config/**',
+            '**/journal/**',
+          ],
+        },
+      ],
+    },
   },
 );

@@ -63,12 +63,13 @@ export interface ClientOptions {
 }
 
 export type WithdrawProcessedResult =
-  | { otpSent: true; message: string }
-  | { otpSent: false; message: string; transaction: s.Transaction };
+  { otpSent: true; message: string } | { otpSent: false; message: string; transaction: s.Transaction };
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 export function isLoopback(hostname: string): boolean {
-  return loopbackHosts.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');
+  return (
+    loopbackHosts.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost')
+  );
 }
 
 /** Checks a base URL: a parsable http(s) URL, and plain http only to a loopback host. */
@@ -77,13 +78,19 @@ export function checkBaseUrl(raw: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`Invalid base URL: ${raw}`, { hint: 'Give the scheme and host, e.g. https://api.example.com' });
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`Unsupported scheme in base URL: ${url.protocol}`);
-  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-    throw new UsageError(`Refusing plain http:// to ${url.hostname}: credentials would cross the network unencrypted`, {
-      hint: 'Use https://, or http:// only for a loopback host such as 127.0.0.1',
+    throw new UsageError(`Invalid base URL: ${raw}`, {
+      hint: 'Give the scheme and host, e.g. https://api.example.com',
     });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new UsageError(`Unsupported scheme in base URL: ${url.protocol}`);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    throw new UsageError(
+      `Refusing plain http:// to ${url.hostname}: credentials would cross the network unencrypted`,
+      {
+        hint: 'Use https://, or http:// only for a loopback host such as 127.0.0.1',
+      },
+    );
   }
   return url;
 }
@@ -100,7 +107,19 @@ interface Call<T extends z.ZodType> {
   retry: boolean;
 }
 
-const networkCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET', 'ERR_GOT_REQUEST_ERROR']);
+const networkCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'ERR_GOT_REQUEST_ERROR',
+]);
 const unsentEvents = new Set(['lookup', 'connect', 'secureConnect']);
 
 export class Client {
@@ -115,7 +134,10 @@ export class Client {
     const retryBase = opts.retryBaseMs ?? 250;
     const debug = opts.debug;
     this.http = got.extend({
-      prefixUrl: new URL('restapi/v1/', this.baseUrl.href.endsWith('/') ? this.baseUrl : new URL(this.baseUrl.href + '/')).href,
+      prefixUrl: new URL(
+        'restapi/v1/',
+        this.baseUrl.href.endsWith('/') ? this.baseUrl : new URL(this.baseUrl.href + '/'),
+      ).href,
       responseType: 'text',
       // The connect phase gets its own, shorter limit so that an unreachable host fails fast.
       timeout: { connect: Math.min(timeoutMs, 10_000), request: timeoutMs },
@@ -124,7 +146,8 @@ export class Client {
       retry: {
         limit: 0,
         statusCodes: [500, 502, 503, 504],
-        calculateDelay: ({ attemptCount, computedValue }) => (computedValue === 0 ? 0 : retryBase * 2 ** (attemptCount - 1)),
+        calculateDelay: ({ attemptCount, computedValue }) =>
+          computedValue === 0 ? 0 : retryBase * 2 ** (attemptCount - 1),
       },
       hooks: {
         beforeRequest: debug
@@ -142,8 +165,11 @@ export class Client {
         afterResponse: debug
           ? [
               (res: Response) => {
-                debug(`< ${res.statusCode} ${res.statusMessage ?? ''} (${res.timings.phases.total ?? '?'} ms)`);
-                for (const [k, v] of Object.entries(redactHeaders(res.headers))) debug(`< ${k}: ${String(v)}`);
+                debug(
+                  `< ${res.statusCode} ${res.statusMessage ?? ''} (${res.timings.phases.total ?? '?'} ms)`,
+                );
+                for (const [k, v] of Object.entries(redactHeaders(res.headers)))
+                  debug(`< ${k}: ${String(v)}`);
                 if (typeof res.body === 'string' && res.body) debug(`< ${redactText(res.body)}`);
                 return res;
               },
@@ -156,16 +182,31 @@ export class Client {
   // Public ----------------------------------------------------------------------------------------------
 
   publicCurrencies(): Promise<s.Currency[]> {
-    return this.call({ method: 'GET', path: 'public/currencies', data: z.array(s.Currency), encoding: 'none', bearer: false, retry: true });
+    return this.call({
+      method: 'GET',
+      path: 'public/currencies',
+      data: z.array(s.Currency),
+      encoding: 'none',
+      bearer: false,
+      retry: true,
+    });
   }
 
   publicCountries(): Promise<s.Country[]> {
-    return this.call({ method: 'GET', path: 'public/countries', data: z.array(s.Country), encoding: 'none', bearer: false, retry: true });
+    return this.call({
+      method: 'GET',
+      path: 'public/countries',
+      data: z.array(s.Country),
+      encoding: 'none',
+      bearer: false,
+      retry: true,
+    });
   }
 
   /** Exchanges the merchant key for a bearer token and stores it. A rejected key is an auth error. */
   async generateToken(merchantKey = this.opts.credentials?.merchantKey): Promise<string> {
-    if (!merchantKey) throw new UsageError('No merchant key', { hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY' });
+    if (!merchantKey)
+      throw new UsageError('No merchant key', { hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY' });
     try {
       const data = await this.call({
         method: 'POST',
@@ -193,15 +234,29 @@ export class Client {
   // Merchant --------------------------------------------------------------------------------------------
 
   merchantCurrencies(): Promise<s.MerchantCurrency[]> {
-    return this.call({ method: 'GET', path: 'merchant/currencies', data: z.array(s.MerchantCurrency), encoding: 'none', bearer: true, retry: true });
+    return this.call({
+      method: 'GET',
+      path: 'merchant/currencies',
+      data: z.array(s.MerchantCurrency),
+      encoding: 'none',
+      bearer: true,
+      retry: true,
+    });
   }
 
-  depositInitiate(req: Omit<s.InitiateRequest, 'merchant_key' | 'site_id' | 'api_key'>): Promise<s.InitiatedPayment> {
+  depositInitiate(
+    req: Omit<s.InitiateRequest, 'merchant_key' | 'site_id' | 'api_key'>,
+  ): Promise<s.InitiatedPayment> {
     return this.post('payments/initiate', s.InitiatedPayment, 'json', { ...this.merchantFields(), ...req });
   }
 
-  withdrawInitiate(req: Omit<s.InitiateRequest, 'merchant_key' | 'site_id' | 'api_key'>): Promise<s.InitiatedPayment> {
-    return this.post('payments/withdraw/initiate', s.InitiatedPayment, 'json', { ...this.merchantFields(), ...req });
+  withdrawInitiate(
+    req: Omit<s.InitiateRequest, 'merchant_key' | 'site_id' | 'api_key'>,
+  ): Promise<s.InitiatedPayment> {
+    return this.post('payments/withdraw/initiate', s.InitiatedPayment, 'json', {
+      ...this.merchantFields(),
+      ...req,
+    });
   }
 
   depositProcessed(req: s.DepositProcessedRequest): Promise<s.Transaction> {
@@ -227,7 +282,8 @@ export class Client {
       retry: false,
       whole: true,
     });
-    if (Array.isArray(data)) return { otpSent: true, message: message ?? 'A one-time code was sent to the customer email' };
+    if (Array.isArray(data))
+      return { otpSent: true, message: message ?? 'A one-time code was sent to the customer email' };
     return { otpSent: false, message: message ?? '', transaction: data };
   }
 
@@ -245,7 +301,13 @@ export class Client {
       if (err.kind === 'validation') {
         const bad = ['merchant_key', 'site_id', 'api_key'].filter((f) => err.fields[f]);
         if (bad.length === 0) return { ok: true };
-        return { ok: false, error: new AuthError(`Rejected: ${bad.map((f) => `${f} (${err.fields[f]!.join(' ')})`).join(', ')}`, { status: err.status, fields: err.fields }) };
+        return {
+          ok: false,
+          error: new AuthError(
+            `Rejected: ${bad.map((f) => `${f} (${err.fields[f]!.join(' ')})`).join(', ')}`,
+            { status: err.status, fields: err.fields },
+          ),
+        };
       }
       return { ok: false, error: err };
     }
@@ -257,28 +319,48 @@ export class Client {
     const c = this.opts.credentials ?? {};
     const missing = (['merchantKey', 'siteId', 'apiKey'] as const).filter((k) => !c[k]);
     if (missing.length > 0) {
-      throw new UsageError(`Missing credentials: ${missing.join(', ')}`, { hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID and MPAY_API_KEY' });
+      throw new UsageError(`Missing credentials: ${missing.join(', ')}`, {
+        hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID and MPAY_API_KEY',
+      });
     }
     // site_id is an integer in the spec; a numeric one goes out as a JSON number.
     const siteId = /^\d+$/.test(c.siteId!) ? Number(c.siteId) : c.siteId!;
     return { merchant_key: c.merchantKey!, site_id: siteId, api_key: c.apiKey! };
   }
 
-  private post<T extends z.ZodType>(path: string, data: T, encoding: Encoding, body: object): Promise<z.infer<T>> {
-    return this.call({ method: 'POST', path, data, encoding, body: body as Record<string, unknown>, bearer: true, retry: false });
+  private post<T extends z.ZodType>(
+    path: string,
+    data: T,
+    encoding: Encoding,
+    body: object,
+  ): Promise<z.infer<T>> {
+    return this.call({
+      method: 'POST',
+      path,
+      data,
+      encoding,
+      body: body as Record<string, unknown>,
+      bearer: true,
+      retry: false,
+    });
   }
 
-  private call<T extends z.ZodType>(c: Call<T> & { whole: true }): Promise<{ message?: string | null; data: z.infer<T> }>;
+  private call<T extends z.ZodType>(
+    c: Call<T> & { whole: true },
+  ): Promise<{ message?: string | null; data: z.infer<T> }>;
   private call<T extends z.ZodType>(c: Call<T>): Promise<z.infer<T>>;
   private async call<T extends z.ZodType>(c: Call<T> & { whole?: boolean }): Promise<unknown> {
     const run = async (token: string | undefined) => {
       const res = await this.send(c, token);
       const parsed = s.envelope(c.data).safeParse(res.json);
       if (!parsed.success) {
-        throw new ServerError(`The API answered ${c.method} /${c.path} with JSON that is not what the spec describes`, {
-          status: res.status,
-          hint: 'Run again with --debug to see the body',
-        });
+        throw new ServerError(
+          `The API answered ${c.method} /${c.path} with JSON that is not what the spec describes`,
+          {
+            status: res.status,
+            hint: 'Run again with --debug to see the body',
+          },
+        );
       }
       return c.whole ? parsed.data : parsed.data.data;
     };
@@ -301,17 +383,33 @@ export class Client {
   }
 
   /** Builds the request the client would send: used by --dry-run and by the sender itself. */
-  prepare(c: Pick<Call<z.ZodType>, 'method' | 'path' | 'encoding' | 'body'>, token?: string): PreparedRequest {
+  prepare(
+    c: Pick<Call<z.ZodType>, 'method' | 'path' | 'encoding' | 'body'>,
+    token?: string,
+  ): PreparedRequest {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (token) headers.authorization = `Bearer ${token}`;
     if (c.encoding === 'json') headers['content-type'] = 'application/json';
     const body = c.body
-      ? Object.fromEntries(Object.entries(c.body).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]))
+      ? Object.fromEntries(
+          Object.entries(c.body)
+            .filter(([, v]) => v !== undefined && v !== null)
+            .map(([k, v]) => [k, String(v)]),
+        )
       : undefined;
-    return { method: c.method, url: new URL(c.path, this.http.defaults.options.prefixUrl).href, headers, encoding: c.encoding, body };
+    return {
+      method: c.method,
+      url: new URL(c.path, this.http.defaults.options.prefixUrl).href,
+      headers,
+      encoding: c.encoding,
+      body,
+    };
   }
 
-  private async send(c: Call<z.ZodType>, token: string | undefined): Promise<{ status: number; json: unknown }> {
+  private async send(
+    c: Call<z.ZodType>,
+    token: string | undefined,
+  ): Promise<{ status: number; json: unknown }> {
     if (this.opts.dryRun && c.method === 'POST') throw new DryRun(this.prepare(c, token));
     const req: OptionsInit = { method: c.method, headers: {} };
     if (token) req.headers = { authorization: `Bearer ${token}` };
@@ -322,7 +420,9 @@ export class Client {
         for (const [k, v] of Object.entries(fields)) form.set(k, v);
         req.body = form;
       } else {
-        req.json = Object.fromEntries(Object.entries(c.body).filter(([, v]) => v !== undefined && v !== null));
+        req.json = Object.fromEntries(
+          Object.entries(c.body).filter(([, v]) => v !== undefined && v !== null),
+        );
       }
       req.context = { shownBody: JSON.stringify(redactValue(fields)) };
     }
@@ -342,7 +442,10 @@ export class Client {
   private json(res: Response<string>, c: Call<z.ZodType>): unknown {
     const text = res.body ?? '';
     if (text.trim() === '') {
-      throw new ServerError(`The API answered ${c.method} /${c.path} with an empty body (HTTP ${res.statusCode})`, { status: res.statusCode });
+      throw new ServerError(
+        `The API answered ${c.method} /${c.path} with an empty body (HTTP ${res.statusCode})`,
+        { status: res.statusCode },
+      );
     }
     try {
       return JSON.parse(text);
@@ -370,7 +473,12 @@ export class Client {
     const parsed = s.Failure.safeParse(body);
     const message = parsed.success ? parsed.data.message : `HTTP ${status} from ${c.method} /${c.path}`;
     let fields: FieldErrors = {};
-    if (parsed.success && 'errors' in parsed.data && parsed.data.errors && !Array.isArray(parsed.data.errors)) {
+    if (
+      parsed.success &&
+      'errors' in parsed.data &&
+      parsed.data.errors &&
+      !Array.isArray(parsed.data.errors)
+    ) {
       fields = parsed.data.errors as FieldErrors;
     }
     throw new ErrorClass(message, { status, fields, hint: hintFor(status) });
@@ -380,17 +488,35 @@ export class Client {
     if (err instanceof MpayError) return err;
     const e = err as RequestError;
     const code = e.code ?? '';
-    const sent = !(err instanceof TimeoutError ? unsentEvents.has(err.event) : ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code));
-    if (err instanceof RequestError && (err instanceof TimeoutError || networkCodes.has(code) || /socket hang up|other side closed/i.test(e.message))) {
-      const what = err instanceof TimeoutError ? `timed out (${err.event})` : code === 'ECONNREFUSED' ? 'connection refused' : e.message;
+    const sent = !(err instanceof TimeoutError
+      ? unsentEvents.has(err.event)
+      : ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code));
+    if (
+      err instanceof RequestError &&
+      (err instanceof TimeoutError ||
+        networkCodes.has(code) ||
+        /socket hang up|other side closed/i.test(e.message))
+    ) {
+      const what =
+        err instanceof TimeoutError
+          ? `timed out (${err.event})`
+          : code === 'ECONNREFUSED'
+            ? 'connection refused'
+            : e.message;
       const ne = new NetworkError(`${c.method} ${this.baseUrl.origin}/restapi/v1/${c.path}: ${what}`, {
         cause: err,
-        hint: code === 'ECONNREFUSED' ? 'Is the server running? For the local sandbox: `mpay sandbox`' : 'Check the network, or raise --timeout',
+        hint:
+          code === 'ECONNREFUSED'
+            ? 'Is the server running? For the local sandbox: `mpay sandbox`'
+            : 'Check the network, or raise --timeout',
       });
       ne.ambiguous = c.method === 'POST' && sent;
       return ne;
     }
-    if (err instanceof RequestError && /certificate|self.signed|CERT_|UNABLE_TO_VERIFY/i.test(`${code} ${e.message}`)) {
+    if (
+      err instanceof RequestError &&
+      /certificate|self.signed|CERT_|UNABLE_TO_VERIFY/i.test(`${code} ${e.message}`)
+    ) {
       return new NetworkError(`TLS verification failed for ${this.baseUrl.host}: ${e.message}`, {
         cause: err,
         hint: 'For a private CA, point NODE_EXTRA_CA_CERTS at its certificate',
@@ -401,9 +527,11 @@ export class Client {
 }
 
 function hintFor(status: number): string | undefined {
-  if (status === 401) return 'The bearer token was refused: run `mpay token` to get a new one, or `mpay login` again';
+  if (status === 401)
+    return 'The bearer token was refused: run `mpay token` to get a new one, or `mpay login` again';
   if (status === 403) return 'Check the merchant key, site id and API key: `mpay doctor`';
-  if (status === 404) return 'The transaction is no longer in status initiated; `mpay history show` tells what mpay knows of it';
+  if (status === 404)
+    return 'The transaction is no longer in status initiated; `mpay history show` tells what mpay knows of it';
   if (status >= 500) return 'The server failed; try again later, with --debug to see the body';
   return undefined;
 }

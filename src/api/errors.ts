@@ -27,7 +27,10 @@ export class MpayError extends Error {
   /** One line telling the user what to do next. */
   hint?: string;
 
-  constructor(message: string, opts: { status?: number | null; fields?: FieldErrors; hint?: string; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    opts: { status?: number | null; fields?: FieldErrors; hint?: string; cause?: unknown } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = new.target.name;
     this.status = opts.status ?? null;
@@ -83,7 +86,9 @@ export class NetworkError extends MpayError {
 }
 
 /** The error class for an HTTP failure status, per design.md's table. */
-export function errorForStatus(status: number): new (...args: ConstructorParameters<typeof MpayError>) => MpayError {
+export function errorForStatus(
+  status: number,
+): new (...args: ConstructorParameters<typeof MpayError>) => MpayError {
   if (status === 401 || status === 403) return AuthError;
   if (status === 422 || status === 400) return ValidationError;
   if (status === 404) return StateError;

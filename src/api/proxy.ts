@@ -10,5 +10,7 @@ export function proxyFor(url: string): string | undefined {
 export function proxyAgents(url: string): { http?: HttpProxyAgent; https?: HttpsProxyAgent } | undefined {
   const proxy = proxyFor(url);
   if (!proxy) return undefined;
-  return url.startsWith('https:') ? { https: new HttpsProxyAgent({ proxy, keepAlive: false }) } : { http: new HttpProxyAgent({ proxy, keepAlive: false }) };
+  return url.startsWith('https:')
+    ? { https: new HttpsProxyAgent({ proxy, keepAlive: false }) }
+    : { http: new HttpProxyAgent({ proxy, keepAlive: false }) };
 }

@@ -1,7 +1,8 @@
 // Secrets never reach a log, an error message or a dry-run: every place that shows a request or a
 // response passes it through here first.
 
-const secretKeys = /^(merchant_key|api_key|otp|token|access_token|refresh_token|authorization|password|secret)$/i;
+const secretKeys =
+  /^(merchant_key|api_key|otp|token|access_token|refresh_token|authorization|password|secret)$/i;
 export const redacted = '***';
 
 /** Shows the first and last characters of a secret, enough to tell two keys apart. */
@@ -16,7 +17,10 @@ export function redactValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactValue);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, secretKeys.test(k) && v != null && v !== '' ? redacted : redactValue(v)]),
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+        k,
+        secretKeys.test(k) && v != null && v !== '' ? redacted : redactValue(v),
+      ]),
     );
   }
   return value;
@@ -25,7 +29,8 @@ export function redactValue(value: unknown): unknown {
 export function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(headers).map(([k, v]) => {
-      if (k.toLowerCase() === 'authorization' && typeof v === 'string') return [k, v.replace(/^(Bearer\s+).*/i, `$1${redacted}`)];
+      if (k.toLowerCase() === 'authorization' && typeof v === 'string')
+        return [k, v.replace(/^(Bearer\s+).*/i, `$1${redacted}`)];
       if (/cookie|api[-_]?key|token/i.test(k)) return [k, redacted];
       return [k, v];
     }),

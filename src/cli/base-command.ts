@@ -7,25 +7,50 @@ import type { Context } from '../config/context.js';
 import type { Prompter } from '../flows/prompter.js';
 import { clean } from '../ui/output.js';
 
-export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
+export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
+  (typeof BaseCommand)['baseFlags'] & T['flags']
+>;
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
 
 export const outputFlags = {
   csv: Flags.boolean({ description: 'print CSV on stdout', exclusive: ['json'] }),
   columns: Flags.string({ description: 'comma-separated columns to show (table and CSV)' }),
-  filter: Flags.string({ description: 'keep rows where KEY=VALUE (repeatable; case-insensitive)', multiple: true }),
+  filter: Flags.string({
+    description: 'keep rows where KEY=VALUE (repeatable; case-insensitive)',
+    multiple: true,
+  }),
 };
 
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override baseFlags = {
     profile: Flags.string({ description: 'stored profile to use', env: 'MPAY_PROFILE', helpGroup: 'GLOBAL' }),
-    env: Flags.string({ description: 'environment', options: ['sandbox', 'stage', 'live'], env: 'MPAY_ENV', helpGroup: 'GLOBAL' }),
-    'base-url': Flags.string({ description: "override the environment's base URL (the part before /restapi/v1)", env: 'MPAY_BASE_URL', helpGroup: 'GLOBAL' }),
+    env: Flags.string({
+      description: 'environment',
+      options: ['sandbox', 'stage', 'live'],
+      env: 'MPAY_ENV',
+      helpGroup: 'GLOBAL',
+    }),
+    'base-url': Flags.string({
+      description: "override the environment's base URL (the part before /restapi/v1)",
+      env: 'MPAY_BASE_URL',
+      helpGroup: 'GLOBAL',
+    }),
     json: Flags.boolean({ description: 'print exactly one JSON document on stdout', helpGroup: 'GLOBAL' }),
-    debug: Flags.boolean({ description: 'print every HTTP request and response on stderr, secrets redacted', env: 'MPAY_DEBUG', helpGroup: 'GLOBAL' }),
-    'no-input': Flags.boolean({ description: 'never prompt; a missing value is an error (default without a terminal, or with CI=true)', helpGroup: 'GLOBAL' }),
+    debug: Flags.boolean({
+      description: 'print every HTTP request and response on stderr, secrets redacted',
+      env: 'MPAY_DEBUG',
+      helpGroup: 'GLOBAL',
+    }),
+    'no-input': Flags.boolean({
+      description: 'never prompt; a missing value is an error (default without a terminal, or with CI=true)',
+      helpGroup: 'GLOBAL',
+    }),
     yes: Flags.boolean({ char: 'y', description: 'skip confirmations', helpGroup: 'GLOBAL' }),
-    timeout: Flags.string({ description: 'seconds one request may take', env: 'MPAY_TIMEOUT', helpGroup: 'GLOBAL' }),
+    timeout: Flags.string({
+      description: 'seconds one request may take',
+      env: 'MPAY_TIMEOUT',
+      helpGroup: 'GLOBAL',
+    }),
   };
 
   protected flags!: BaseFlags<T>;
@@ -71,9 +96,16 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const { resolveContext } = await import('../config/context.js');
     const timeout = this.flags.timeout === undefined ? undefined : Number(this.flags.timeout);
     if (timeout !== undefined && (!Number.isFinite(timeout) || timeout <= 0)) {
-      throw new UsageError(`Invalid --timeout "${this.flags.timeout}"`, { hint: 'Give seconds, e.g. --timeout 30' });
+      throw new UsageError(`Invalid --timeout "${this.flags.timeout}"`, {
+        hint: 'Give seconds, e.g. --timeout 30',
+      });
     }
-    this._context = resolveContext({ profile: this.flags.profile, env: this.flags.env, baseUrl: this.flags['base-url'], timeout });
+    this._context = resolveContext({
+      profile: this.flags.profile,
+      env: this.flags.env,
+      baseUrl: this.flags['base-url'],
+      timeout,
+    });
     for (const w of this._context.store.warnings) this.warn(w);
     return this._context;
   }
@@ -113,7 +145,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected async emitDryRun(req: PreparedRequest): Promise<void> {
     const { dryRunView } = await import('../ui/dry-run.js');
     const view = dryRunView(req);
-    await this.emit({ dry_run: true, request: view.request, curl: view.curl }, () => `${view.text}\n\n${view.curl}`);
+    await this.emit(
+      { dry_run: true, request: view.request, curl: view.curl },
+      () => `${view.text}\n\n${view.curl}`,
+    );
   }
 
   protected override async catch(err: Error & { oclif?: { exit?: number }; code?: string }): Promise<void> {
@@ -125,13 +160,22 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (err.oclif?.exit === 0 || err.code === 'EEXIT') throw err;
     let e: MpayError;
     if (err instanceof MpayError) e = err;
-    else if (err.oclif?.exit === 2 || /^(Flag|Args|Parse|Required|Unexpected|Nonexistent|FailedFlagValidation)/.test(err.constructor?.name ?? '')) {
-      e = new UsageError(err.message.split('\n')[0] ?? 'Invalid usage', { hint: `See \`mpay ${this.id?.replace(/:/g, ' ') ?? ''} --help\`` });
+    else if (
+      err.oclif?.exit === 2 ||
+      /^(Flag|Args|Parse|Required|Unexpected|Nonexistent|FailedFlagValidation)/.test(
+        err.constructor?.name ?? '',
+      )
+    ) {
+      e = new UsageError(err.message.split('\n')[0] ?? 'Invalid usage', {
+        hint: `See \`mpay ${this.id?.replace(/:/g, ' ') ?? ''} --help\``,
+      });
     } else e = toMpayError(err);
-    if (this.flags?.json || process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(e.toJSON(), null, 2)}\n`);
+    if (this.flags?.json || process.argv.includes('--json'))
+      process.stdout.write(`${JSON.stringify(e.toJSON(), null, 2)}\n`);
     process.stderr.write(`mpay: ${clean(e.message)}\n`);
     if (e.hint && !this.flags?.json) process.stderr.write(`hint: ${clean(e.hint)}\n`);
-    if (e.kind === 'unexpected' && (this.flags?.debug || process.env.MPAY_DEBUG === '1')) process.stderr.write(`${(e.cause as Error)?.stack ?? e.stack}\n`);
+    if (e.kind === 'unexpected' && (this.flags?.debug || process.env.MPAY_DEBUG === '1'))
+      process.stderr.write(`${(e.cause as Error)?.stack ?? e.stack}\n`);
     process.exitCode = e.exitCode;
   }
 }

@@ -1,6 +1,14 @@
 // Shared by the list commands: --filter, --columns, then JSON, CSV or a table.
 import { UsageError } from '../api/errors.js';
-import { FilterSyntaxError, applyFilters, parseFilters, renderCsv, renderTable, selectColumns, type Column } from '../ui/output.js';
+import {
+  FilterSyntaxError,
+  applyFilters,
+  parseFilters,
+  renderCsv,
+  renderTable,
+  selectColumns,
+  type Column,
+} from '../ui/output.js';
 
 export interface ListFlags {
   json?: boolean;
@@ -9,12 +17,18 @@ export interface ListFlags {
   filter?: string[];
 }
 
-export async function listOutput<T>(_cmd: unknown, rows: T[], columns: Column<T>[], flags: ListFlags): Promise<void> {
+export async function listOutput<T>(
+  _cmd: unknown,
+  rows: T[],
+  columns: Column<T>[],
+  flags: ListFlags,
+): Promise<void> {
   let filters: Array<[string, string]>;
   try {
     filters = parseFilters(flags.filter);
   } catch (err) {
-    if (err instanceof FilterSyntaxError) throw new UsageError(err.message, { hint: 'Example: --filter code=GHS' });
+    if (err instanceof FilterSyntaxError)
+      throw new UsageError(err.message, { hint: 'Example: --filter code=GHS' });
     throw err;
   }
   const kept = applyFilters(rows, filters, columns);

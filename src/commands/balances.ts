@@ -1,7 +1,11 @@
 import Currencies from './currencies.js';
 
 export default class Balances extends Currencies {
-  static override summary = "The merchant's currencies with balances, limits and gateways (same as `currencies --merchant`)";
-  static override examples = ['<%= config.bin %> balances', '<%= config.bin %> balances --columns code,total_balance --json'];
+  static override summary =
+    "The merchant's currencies with balances, limits and gateways (same as `currencies --merchant`)";
+  static override examples = [
+    '<%= config.bin %> balances',
+    '<%= config.bin %> balances --columns code,total_balance --json',
+  ];
   protected override merchantByDefault = true;
 }

@@ -25,16 +25,25 @@ export const merchantColumns: Column<MerchantCurrency>[] = [
   { key: 'country', header: 'Country', get: (c) => c.country?.code },
   { key: 'total_balance', header: 'Balance' },
   { key: 'deposite', header: 'Deposit' },
-  { key: 'deposit_limits', header: 'Deposit min–max', get: (c) => `${c.minimum_deposite ?? '?'}–${c.maximum_deposite ?? '?'}` },
+  {
+    key: 'deposit_limits',
+    header: 'Deposit min–max',
+    get: (c) => `${c.minimum_deposite ?? '?'}–${c.maximum_deposite ?? '?'}`,
+  },
   { key: 'withdraw', header: 'Withdraw' },
-  { key: 'withdraw_limits', header: 'Withdraw min–max', get: (c) => `${c.min_withdraw ?? '?'}–${c.max_withdraw ?? '?'}` },
+  {
+    key: 'withdraw_limits',
+    header: 'Withdraw min–max',
+    get: (c) => `${c.min_withdraw ?? '?'}–${c.max_withdraw ?? '?'}`,
+  },
   { key: 'service', header: 'Service', get: (c) => c.service?.service_name },
   { key: 'collection', header: 'Deposit gateways', get: (c) => gatewayNames(c, 'collection') },
   { key: 'disbursement', header: 'Withdraw gateways', get: (c) => gatewayNames(c, 'disbursement') },
 ];
 
 export default class Currencies extends BaseCommand<typeof Currencies> {
-  static override summary = 'List supported currencies, or with --merchant your own with balances, limits and gateways';
+  static override summary =
+    'List supported currencies, or with --merchant your own with balances, limits and gateways';
   static override examples = [
     '<%= config.bin %> currencies',
     '<%= config.bin %> currencies --merchant',
@@ -43,7 +52,10 @@ export default class Currencies extends BaseCommand<typeof Currencies> {
     '<%= config.bin %> currencies --csv',
   ];
   static override flags = {
-    merchant: Flags.boolean({ char: 'm', description: "the merchant's currencies (bearer token): balance, limits, switches, service, gateways" }),
+    merchant: Flags.boolean({
+      char: 'm',
+      description: "the merchant's currencies (bearer token): balance, limits, switches, service, gateways",
+    }),
     ...outputFlags,
   };
 
@@ -52,7 +64,8 @@ export default class Currencies extends BaseCommand<typeof Currencies> {
 
   async run(): Promise<void> {
     const client = await this.client();
-    if (this.flags.merchant || this.merchantByDefault) await listOutput(this, await client.merchantCurrencies(), merchantColumns, this.flags);
+    if (this.flags.merchant || this.merchantByDefault)
+      await listOutput(this, await client.merchantCurrencies(), merchantColumns, this.flags);
     else await listOutput(this, await client.publicCurrencies(), publicColumns, this.flags);
   }
 }

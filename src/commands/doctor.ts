@@ -12,11 +12,16 @@ interface Check {
 }
 
 export default class Doctor extends BaseCommand<typeof Doctor> {
-  static override summary = 'Check that the base URL, merchant key, site id and API key work, and what is open to them';
+  static override summary =
+    'Check that the base URL, merchant key, site id and API key work, and what is open to them';
   static override description = `One line per check. Exits 0 only when every check passes; otherwise with the exit code of the first failure's kind (3 auth, 8 network, …; 6 when a check finds nothing open, such as no gateway for withdrawals).
 
 The API key check sends a withdraw initiate that carries only the credentials: the API rejects it for the missing customer fields, so nothing is created, and answers 403 when a credential is wrong.`;
-  static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --profile acme --env stage', '<%= config.bin %> doctor --json | jq .checks'];
+  static override examples = [
+    '<%= config.bin %> doctor',
+    '<%= config.bin %> doctor --profile acme --env stage',
+    '<%= config.bin %> doctor --json | jq .checks',
+  ];
 
   async run(): Promise<void> {
     const ctx = await this.loadContext();
@@ -25,7 +30,10 @@ The API key check sends a withdraw initiate that carries only the credentials: t
     const checks: Check[] = [];
     const add = (c: Check) => {
       checks.push(c);
-      if (!this.jsonMode) process.stderr.write(`${c.ok ? '✓' : '✗'} ${c.name}: ${clean(c.detail)}${!c.ok && c.hint ? `\n    hint: ${clean(c.hint)}` : ''}\n`);
+      if (!this.jsonMode)
+        process.stderr.write(
+          `${c.ok ? '✓' : '✗'} ${c.name}: ${clean(c.detail)}${!c.ok && c.hint ? `\n    hint: ${clean(c.hint)}` : ''}\n`,
+        );
     };
     const fail = (name: string, err: unknown): Check => {
       const e = toMpayError(err);
@@ -41,7 +49,11 @@ The API key check sends a withdraw initiate that carries only the credentials: t
       kind: 'usage',
     });
     const proxy = proxyFor(ctx.baseUrl);
-    add({ name: 'proxy and CA', ok: true, detail: `${proxy ? `proxy ${proxy.replace(/\/\/[^@/]*@/, '//***@')}` : 'no proxy'}; ${process.env.NODE_EXTRA_CA_CERTS ? `extra CA ${process.env.NODE_EXTRA_CA_CERTS}` : 'system CAs'}` });
+    add({
+      name: 'proxy and CA',
+      ok: true,
+      detail: `${proxy ? `proxy ${proxy.replace(/\/\/[^@/]*@/, '//***@')}` : 'no proxy'}; ${process.env.NODE_EXTRA_CA_CERTS ? `extra CA ${process.env.NODE_EXTRA_CA_CERTS}` : 'system CAs'}`,
+    });
 
     const client = await this.client();
     try {
@@ -53,13 +65,23 @@ The API key check sends a withdraw initiate that carries only the credentials: t
     }
     const missing = (['merchantKey', 'siteId', 'apiKey'] as const).filter((k) => !ctx.credentials[k]);
     if (missing.length > 0) {
-      add({ name: 'credentials', ok: false, detail: `missing ${missing.join(', ')}`, hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID, MPAY_API_KEY', kind: 'usage' });
+      add({
+        name: 'credentials',
+        ok: false,
+        detail: `missing ${missing.join(', ')}`,
+        hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID, MPAY_API_KEY',
+        kind: 'usage',
+      });
       return this.finish(checks);
     }
     try {
       ctx.tokens.clear();
       await client.generateToken();
-      add({ name: 'merchant key', ok: true, detail: `accepted (${ctx.credentialSources.merchantKey}); token cached` });
+      add({
+        name: 'merchant key',
+        ok: true,
+        detail: `accepted (${ctx.credentialSources.merchantKey}); token cached`,
+      });
     } catch (err) {
       add(fail('merchant key', err));
       return this.finish(checks);
@@ -81,15 +103,41 @@ The API key check sends a withdraw initiate that carries only the credentials: t
       kind: 'auth',
     });
     const probe = await client.probeCredentials();
-    add(probe.ok ? { name: 'API key', ok: true, detail: 'merchant key, site id and API key accepted by withdraw initiate (nothing created)' } : fail('API key', probe.error));
+    add(
+      probe.ok
+        ? {
+            name: 'API key',
+            ok: true,
+            detail: 'merchant key, site id and API key accepted by withdraw initiate (nothing created)',
+          }
+        : fail('API key', probe.error),
+    );
 
     const deposits = currencies.filter((c) => c.deposite).map((c) => c.code);
     const withdrawals = currencies.filter((c) => c.withdraw).map((c) => c.code);
-    add({ name: 'deposits', ok: deposits.length > 0, detail: `enabled for ${deposits.join(', ') || 'no currency'}${this.off(currencies, 'deposite')}`, kind: 'precondition' });
-    add({ name: 'withdrawals', ok: withdrawals.length > 0, detail: `enabled for ${withdrawals.join(', ') || 'no currency'}${this.off(currencies, 'withdraw')}`, kind: 'precondition' });
+    add({
+      name: 'deposits',
+      ok: deposits.length > 0,
+      detail: `enabled for ${deposits.join(', ') || 'no currency'}${this.off(currencies, 'deposite')}`,
+      kind: 'precondition',
+    });
+    add({
+      name: 'withdrawals',
+      ok: withdrawals.length > 0,
+      detail: `enabled for ${withdrawals.join(', ') || 'no currency'}${this.off(currencies, 'withdraw')}`,
+      kind: 'precondition',
+    });
     for (const type of ['collection', 'disbursement'] as const) {
       const per = currencies
-        .map((c) => [c.code, (c.getway_configuration ?? []).filter((g) => g.type === type && (g.status ?? 'active') === 'active').length] as const)
+        .map(
+          (c) =>
+            [
+              c.code,
+              (c.getway_configuration ?? []).filter(
+                (g) => g.type === type && (g.status ?? 'active') === 'active',
+              ).length,
+            ] as const,
+        )
         .filter(([, n]) => n > 0);
       add({
         name: `${type} gateways`,
@@ -108,7 +156,10 @@ The API key check sends a withdraw initiate that carries only the credentials: t
 
   private async finish(checks: Check[]): Promise<void> {
     const ok = checks.every((c) => c.ok);
-    if (this.jsonMode) process.stdout.write(`${JSON.stringify({ ok, checks: checks.map(({ kind: _k, ...c }) => c) }, null, 2)}\n`);
+    if (this.jsonMode)
+      process.stdout.write(
+        `${JSON.stringify({ ok, checks: checks.map(({ kind: _k, ...c }) => c) }, null, 2)}\n`,
+      );
     else process.stderr.write(ok ? 'All checks passed.\n' : 'Some checks failed.\n');
     const first = checks.find((c) => !c.ok);
     if (first) process.exitCode = exitCodes[first.kind ?? 'unexpected'];

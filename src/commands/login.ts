@@ -16,8 +16,13 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
     'MPAY_MERCHANT_KEY=… MPAY_SITE_ID=… MPAY_API_KEY=… <%= config.bin %> login --profile acme --env live --base-url https://api.example.com',
   ];
   static override flags = {
-    'merchant-key': Flags.string({ description: 'merchant key (prefer --merchant-key-stdin or MPAY_MERCHANT_KEY)' }),
-    'merchant-key-stdin': Flags.boolean({ description: 'read the merchant key from stdin', exclusive: ['merchant-key'] }),
+    'merchant-key': Flags.string({
+      description: 'merchant key (prefer --merchant-key-stdin or MPAY_MERCHANT_KEY)',
+    }),
+    'merchant-key-stdin': Flags.boolean({
+      description: 'read the merchant key from stdin',
+      exclusive: ['merchant-key'],
+    }),
     'site-id': Flags.string({ description: 'site id of the service' }),
     'api-key': Flags.string({ description: 'API key of the service (or MPAY_API_KEY)' }),
     'no-verify': Flags.boolean({ description: 'save without checking the key against the API' }),
@@ -31,14 +36,26 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
     const profileName = this.flags.profile ?? store.currentProfile();
     const existing = store.profile(profileName) ?? {};
     const ask = this.interactive ? await this.prompter() : undefined;
-    const need = async (value: string | undefined, flag: string, message: string, secret = false, def?: string): Promise<string> => {
+    const need = async (
+      value: string | undefined,
+      flag: string,
+      message: string,
+      secret = false,
+      def?: string,
+    ): Promise<string> => {
       if (value) return value;
       if (!ask) {
         if (def) return def;
-        throw new UsageError(`Missing ${flag}`, { hint: `Pass ${flag} (or the MPAY_* variable); there is no terminal to ask on` });
+        throw new UsageError(`Missing ${flag}`, {
+          hint: `Pass ${flag} (or the MPAY_* variable); there is no terminal to ask on`,
+        });
       }
       const validate = (v: string) => (v.trim() ? true : 'Required');
-      return (secret ? await ask.password({ message, validate }) : await ask.input({ message, default: def, validate })).trim();
+      return (
+        secret
+          ? await ask.password({ message, validate })
+          : await ask.input({ message, default: def, validate })
+      ).trim();
     };
 
     let merchantKey = this.flags['merchant-key'] ?? process.env.MPAY_MERCHANT_KEY;
@@ -60,10 +77,27 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
     }
     envName ??= existing.env ?? 'sandbox';
     if (!isEnvironment(envName)) throw new UsageError(`Unknown environment "${envName}"`);
-    const baseUrl = await need(this.flags['base-url'] ?? process.env.MPAY_BASE_URL, '--base-url', `Base URL of the ${envName} API (before /restapi/v1)`, false, existing.baseUrls?.[envName] ?? defaultBaseUrls[envName]);
+    const baseUrl = await need(
+      this.flags['base-url'] ?? process.env.MPAY_BASE_URL,
+      '--base-url',
+      `Base URL of the ${envName} API (before /restapi/v1)`,
+      false,
+      existing.baseUrls?.[envName] ?? defaultBaseUrls[envName],
+    );
     merchantKey = await need(merchantKey, '--merchant-key-stdin', 'Merchant key', true);
-    const siteId = await need(this.flags['site-id'] ?? process.env.MPAY_SITE_ID, '--site-id', 'Site ID', false, existing.siteId);
-    const apiKey = await need(this.flags['api-key'] ?? process.env.MPAY_API_KEY, '--api-key', 'API key', true);
+    const siteId = await need(
+      this.flags['site-id'] ?? process.env.MPAY_SITE_ID,
+      '--site-id',
+      'Site ID',
+      false,
+      existing.siteId,
+    );
+    const apiKey = await need(
+      this.flags['api-key'] ?? process.env.MPAY_API_KEY,
+      '--api-key',
+      'API key',
+      true,
+    );
 
     const profile = {
       ...existing,
@@ -73,14 +107,31 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
       siteId,
       apiKey,
     };
-    const client = new Client({ baseUrl, credentials: { merchantKey, siteId, apiKey }, timeoutMs: (Number(this.flags.timeout) || 30) * 1000, debug: this.flags.debug ? (l) => process.stderr.write(`${l}\n`) : undefined });
+    const client = new Client({
+      baseUrl,
+      credentials: { merchantKey, siteId, apiKey },
+      timeoutMs: (Number(this.flags.timeout) || 30) * 1000,
+      debug: this.flags.debug ? (l) => process.stderr.write(`${l}\n`) : undefined,
+    });
     let token: string | undefined;
     if (!this.flags['no-verify']) token = await client.generateToken(merchantKey);
     store.saveProfile(profileName, profile);
     store.setCurrentProfile(profileName);
     const ctx = resolveContext({ profile: profileName, env: envName, baseUrl }, {}, store);
     if (token) ctx.tokens.set(token);
-    const data = { profile: profileName, env: envName, base_url: ctx.baseUrl, merchant_key: mask(merchantKey), site_id: siteId, verified: Boolean(token), config: store.path };
-    await this.emit(data, () => `Logged in: profile ${profileName}, ${envName} at ${ctx.baseUrl}, merchant key ${mask(merchantKey)}${token ? ' (accepted by the API)' : ' (not verified)'}.\nNext: mpay doctor`);
+    const data = {
+      profile: profileName,
+      env: envName,
+      base_url: ctx.baseUrl,
+      merchant_key: mask(merchantKey),
+      site_id: siteId,
+      verified: Boolean(token),
+      config: store.path,
+    };
+    await this.emit(
+      data,
+      () =>
+        `Logged in: profile ${profileName}, ${envName} at ${ctx.baseUrl}, merchant key ${mask(merchantKey)}${token ? ' (accepted by the API)' : ' (not verified)'}.\nNext: mpay doctor`,
+    );
   }
 }

@@ -13,17 +13,27 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
     '<%= config.bin %> sandbox --fault 500 --fault html --fault-rate 0.2',
   ];
   static override flags = {
-    port: Flags.integer({ description: 'port to listen on (0 for any free port)', default: 4010, min: 0, max: 65535 }),
+    port: Flags.integer({
+      description: 'port to listen on (0 for any free port)',
+      default: 4010,
+      min: 0,
+      max: 65535,
+    }),
     host: Flags.string({ description: 'address to listen on', default: '127.0.0.1' }),
     data: Flags.string({ description: 'file that keeps the state across restarts (written atomically)' }),
-    fault: Flags.string({ description: 'fault to inject into a share of requests (repeatable)', multiple: true, options: ['500', 'html', 'malformed', 'empty', 'shape', 'slow', 'drop', 'drop-after', '401'] }),
+    fault: Flags.string({
+      description: 'fault to inject into a share of requests (repeatable)',
+      multiple: true,
+      options: ['500', 'html', 'malformed', 'empty', 'shape', 'slow', 'drop', 'drop-after', '401'],
+    }),
     'fault-rate': Flags.string({ description: 'share of requests that get a fault, 0 to 1', default: '0.1' }),
     'slow-ms': Flags.integer({ description: 'how long a slow answer waits', default: 3000 }),
   };
 
   async run(): Promise<void> {
     const rate = Number(this.flags['fault-rate']);
-    if (!(rate >= 0 && rate <= 1)) throw new UsageError(`--fault-rate must be between 0 and 1, not ${this.flags['fault-rate']}`);
+    if (!(rate >= 0 && rate <= 1))
+      throw new UsageError(`--fault-rate must be between 0 and 1, not ${this.flags['fault-rate']}`);
     const { startSandbox } = await import('../sandbox/server.js');
     const { demoMerchant } = await import('../sandbox/seed.js');
     const stamp = () => new Date().toISOString().slice(11, 19);
@@ -36,7 +46,15 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
       slowMs: this.flags['slow-ms'],
       log: (line) => process.stderr.write(`[sandbox ${stamp()}] ${line}\n`),
     });
-    const info = { url: sb.url, base_url: sb.url, documentation: `${sb.url}/restapi/documentation`, merchant_key: demoMerchant.merchantKey, site_id: demoMerchant.siteId, api_key: demoMerchant.apiKey, otp: demoMerchant.otp };
+    const info = {
+      url: sb.url,
+      base_url: sb.url,
+      documentation: `${sb.url}/restapi/documentation`,
+      merchant_key: demoMerchant.merchantKey,
+      site_id: demoMerchant.siteId,
+      api_key: demoMerchant.apiKey,
+      otp: demoMerchant.otp,
+    };
     if (this.jsonMode) process.stdout.write(`${JSON.stringify(info)}\n`);
     else {
       process.stdout.write(

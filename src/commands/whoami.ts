@@ -8,7 +8,8 @@ export default class Whoami extends BaseCommand<typeof Whoami> {
 
   async run(): Promise<void> {
     const ctx = await this.loadContext();
-    const fp = (s?: string) => (s ? `sha256:${createHash('sha256').update(s).digest('hex').slice(0, 12)}` : null);
+    const fp = (s?: string) =>
+      s ? `sha256:${createHash('sha256').update(s).digest('hex').slice(0, 12)}` : null;
     const data = {
       profile: ctx.profileName,
       env: ctx.env,

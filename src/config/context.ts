@@ -27,12 +27,18 @@ export interface Context {
 
 export const defaultTimeoutSeconds = 30;
 
-export function resolveContext(inputs: ContextInputs, environ: NodeJS.ProcessEnv = process.env, store = new ConfigStore(environ)): Context {
+export function resolveContext(
+  inputs: ContextInputs,
+  environ: NodeJS.ProcessEnv = process.env,
+  store = new ConfigStore(environ),
+): Context {
   const profileName = inputs.profile ?? environ.MPAY_PROFILE ?? store.currentProfile();
   const profile = store.profile(profileName) ?? {};
   const envName = inputs.env ?? environ.MPAY_ENV ?? profile.env ?? 'sandbox';
-  if (!isEnvironment(envName)) throw new UsageError(`Unknown environment "${envName}"`, { hint: 'Use --env sandbox, stage or live' });
-  const baseUrl = inputs.baseUrl ?? environ.MPAY_BASE_URL ?? profile.baseUrls?.[envName] ?? defaultBaseUrls[envName];
+  if (!isEnvironment(envName))
+    throw new UsageError(`Unknown environment "${envName}"`, { hint: 'Use --env sandbox, stage or live' });
+  const baseUrl =
+    inputs.baseUrl ?? environ.MPAY_BASE_URL ?? profile.baseUrls?.[envName] ?? defaultBaseUrls[envName];
   if (!baseUrl) {
     throw new UsageError(`No base URL for the ${envName} environment`, {
       hint: `Run \`mpay config set ${envName}.base_url https://…\`, or pass --base-url / MPAY_BASE_URL`,
@@ -48,8 +54,15 @@ export function resolveContext(inputs: ContextInputs, environ: NodeJS.ProcessEnv
   const [siteId, siteSrc] = pick('MPAY_SITE_ID', profile.siteId);
   const [apiKey, akSrc] = pick('MPAY_API_KEY', profile.apiKey);
 
-  const timeoutRaw = inputs.timeout ?? (environ.MPAY_TIMEOUT ? Number(environ.MPAY_TIMEOUT) : undefined) ?? profile.timeout ?? defaultTimeoutSeconds;
-  if (!Number.isFinite(timeoutRaw) || timeoutRaw <= 0) throw new UsageError(`Invalid timeout: ${String(environ.MPAY_TIMEOUT ?? inputs.timeout)}`, { hint: 'Give seconds, e.g. --timeout 30' });
+  const timeoutRaw =
+    inputs.timeout ??
+    (environ.MPAY_TIMEOUT ? Number(environ.MPAY_TIMEOUT) : undefined) ??
+    profile.timeout ??
+    defaultTimeoutSeconds;
+  if (!Number.isFinite(timeoutRaw) || timeoutRaw <= 0)
+    throw new UsageError(`Invalid timeout: ${String(environ.MPAY_TIMEOUT ?? inputs.timeout)}`, {
+      hint: 'Give seconds, e.g. --timeout 30',
+    });
 
   const normalizedBase = baseUrl.replace(/\/+$/, '');
   return {

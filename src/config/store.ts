@@ -55,7 +55,12 @@ export class ConfigStore {
       const fw = ensurePrivateFile(join(this.dir, name));
       if (fw) this.warnings.push(fw);
     }
-    const common = { cwd: this.dir, configFileMode: fileMode, clearInvalidConfig: false, accessPropertiesByDotNotation: false } as const;
+    const common = {
+      cwd: this.dir,
+      configFileMode: fileMode,
+      clearInvalidConfig: false,
+      accessPropertiesByDotNotation: false,
+    } as const;
     this.conf = new Conf<ConfigShape>({ ...common, configName: 'config', defaults: { profiles: {} } });
     this.tokenConf = new Conf<Record<string, CachedToken>>({ ...common, configName: 'tokens' });
   }
@@ -89,7 +94,8 @@ export class ConfigStore {
     if (!(name in all)) return false;
     delete all[name];
     this.conf.set('profiles', all);
-    for (const key of Object.keys(this.tokenConf.store)) if (key.startsWith(`${name}|`)) this.tokenConf.delete(key);
+    for (const key of Object.keys(this.tokenConf.store))
+      if (key.startsWith(`${name}|`)) this.tokenConf.delete(key);
     if (this.currentProfile() === name) this.conf.delete('currentProfile');
     return true;
   }

@@ -25,7 +25,11 @@ export class ScriptedPrompter implements Prompter {
     return this.answers.shift()!;
   }
 
-  async input(o: { message: string; default?: string; validate?: (v: string) => true | string }): Promise<string> {
+  async input(o: {
+    message: string;
+    default?: string;
+    validate?: (v: string) => true | string;
+  }): Promise<string> {
     const raw = this.next(o.message);
     const v = raw === '' && o.default !== undefined ? o.default : String(raw);
     const ok = o.validate?.(v) ?? true;
@@ -40,7 +44,10 @@ export class ScriptedPrompter implements Prompter {
   async select<T>(o: { message: string; choices: Choice<T>[] }): Promise<T> {
     const raw = this.next(o.message);
     const found = o.choices.find((c) => String(c.value) === String(raw) || c.name === String(raw));
-    if (!found) throw new Error(`ScriptedPrompter: "${String(raw)}" is not a choice of "${o.message}": ${o.choices.map((c) => String(c.value)).join(', ')}`);
+    if (!found)
+      throw new Error(
+        `ScriptedPrompter: "${String(raw)}" is not a choice of "${o.message}": ${o.choices.map((c) => String(c.value)).join(', ')}`,
+      );
     return found.value;
   }
 

@@ -1,7 +1,17 @@
 // Fault injection, so tests (and curious support engineers) can see how mpay behaves when the API or the
 // network misbehaves. Asked per request with a header, or for a share of all requests at start-up.
 
-export const faultKinds = ['500', 'html', 'malformed', 'empty', 'shape', 'slow', 'drop', 'drop-after', '401'] as const;
+export const faultKinds = [
+  '500',
+  'html',
+  'malformed',
+  'empty',
+  'shape',
+  'slow',
+  'drop',
+  'drop-after',
+  '401',
+] as const;
 export type Fault = (typeof faultKinds)[number];
 
 export const faultHeader = 'x-mpay-sandbox-fault';
@@ -33,10 +43,25 @@ export function pickFault(header: string | string[] | undefined, opts: FaultOpti
 }
 
 /** The canned answer of a fault that replaces the real one. */
-export function faultReply(fault: Fault): { status: number; type: string; body: string } | undefined {
+export function faultReply(
+  fault: Fault,
+  path = '',
+): { status: number; type: string; body: string } | undefined {
   switch (fault) {
     case '500':
-      return { status: 500, type: 'application/json', body: JSON.stringify({ success: false, message: 'Server Error', errors: [] }) };
+      // The public lists fail in their own shape (spec, Errors).
+      if (path.includes('/public/') && !path.includes('/merchant/')) {
+        return {
+          status: 500,
+          type: 'application/json',
+          body: JSON.stringify({ success: false, message: 'Failed to fetch the list', error_code: 500 }),
+        };
+      }
+      return {
+        status: 500,
+        type: 'application/json',
+        body: JSON.stringify({ success: false, message: 'Server Error', errors: [] }),
+      };
     case 'html':
       return {
         status: 502,
@@ -44,13 +69,25 @@ export function faultReply(fault: Fault): { status: number; type: string; body: 
         body: '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
       };
     case 'malformed':
-      return { status: 200, type: 'application/json', body: '{"success":true,"message":"ok","data":[{"id":1,' };
+      return {
+        status: 200,
+        type: 'application/json',
+        body: '{"success":true,"message":"ok","data":[{"id":1,',
+      };
     case 'empty':
       return { status: 200, type: 'application/json', body: '' };
     case 'shape':
-      return { status: 200, type: 'application/json', body: JSON.stringify({ ok: 1, result: 'not the documented shape' }) };
+      return {
+        status: 200,
+        type: 'application/json',
+        body: JSON.stringify({ ok: 1, result: 'not the documented shape' }),
+      };
     case '401':
-      return { status: 401, type: 'application/json', body: JSON.stringify({ status: false, message: 'UnAuthenticated User' }) };
+      return {
+        status: 401,
+        type: 'application/json',
+        body: JSON.stringify({ status: false, message: 'UnAuthenticated User' }),
+      };
     default:
       return undefined;
   }

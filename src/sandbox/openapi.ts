@@ -27,7 +27,11 @@ const success = (data: object) => ({
   description: 'Success',
   content: {
     'application/json': {
-      schema: { type: 'object', required: ['success', 'message', 'data'], properties: { success: { const: true }, message: { type: 'string' }, data } },
+      schema: {
+        type: 'object',
+        required: ['success', 'message', 'data'],
+        properties: { success: { const: true }, message: { type: 'string' }, data },
+      },
     },
   },
 });
@@ -72,23 +76,42 @@ export function openApiDocument(serverUrl?: string): Record<string, unknown> {
     },
     paths: {
       '/restapi/v1/public/currencies': {
-        get: { summary: 'Supported currencies', responses: { 200: success({ type: 'array', items: ref('Currency') }), 500: failure('List failure', 'FailurePublic') } },
+        get: {
+          summary: 'Supported currencies',
+          responses: {
+            200: success({ type: 'array', items: ref('Currency') }),
+            500: failure('List failure', 'FailurePublic'),
+          },
+        },
       },
       '/restapi/v1/public/countries': {
-        get: { summary: 'Supported countries', responses: { 200: success({ type: 'array', items: ref('Country') }), 500: failure('List failure', 'FailurePublic') } },
+        get: {
+          summary: 'Supported countries',
+          responses: {
+            200: success({ type: 'array', items: ref('Country') }),
+            500: failure('List failure', 'FailurePublic'),
+          },
+        },
       },
       '/restapi/v1/auth/merchant/token/generate': {
         post: {
           summary: 'Exchange a merchant key for a bearer token',
           requestBody: bodies(s.TokenRequest, formFirst),
-          responses: { 200: success({ type: 'object', properties: { token: { type: 'string' } } }), 422: failure('Invalid merchant key', 'FailureB') },
+          responses: {
+            200: success({ type: 'object', properties: { token: { type: 'string' } } }),
+            422: failure('Invalid merchant key', 'FailureB'),
+          },
         },
       },
       '/restapi/v1/merchant/currencies': {
         get: {
           summary: "The merchant's currencies, balances and services",
           security: bearer,
-          responses: { 200: success({ type: 'array', items: ref('MerchantCurrency') }), 401: failure('UnAuthenticated User', 'FailureB'), 500: failure('Server error', 'FailureA') },
+          responses: {
+            200: success({ type: 'array', items: ref('MerchantCurrency') }),
+            401: failure('UnAuthenticated User', 'FailureB'),
+            500: failure('Server error', 'FailureA'),
+          },
         },
       },
       '/restapi/v1/payments/initiate': {
@@ -96,7 +119,12 @@ export function openApiDocument(serverUrl?: string): Record<string, unknown> {
           summary: 'Deposit initiate',
           security: bearer,
           requestBody: bodies(s.InitiateRequest, all),
-          responses: { 200: success(ref('InitiatedPayment')), 401: failure('UnAuthenticated User', 'FailureB'), 422: failure('Validation failed.', 'FailureB'), 500: failure('Server error', 'FailureA') },
+          responses: {
+            200: success(ref('InitiatedPayment')),
+            401: failure('UnAuthenticated User', 'FailureB'),
+            422: failure('Validation failed.', 'FailureB'),
+            500: failure('Server error', 'FailureA'),
+          },
         },
       },
       '/restapi/v1/payments/processed': {
@@ -104,7 +132,11 @@ export function openApiDocument(serverUrl?: string): Record<string, unknown> {
           summary: 'Deposit processed',
           security: bearer,
           requestBody: bodies(s.DepositProcessedRequest, all),
-          responses: { 200: success(ref('Transaction')), 404: failure('Transaction status is not initiated.', 'FailureA'), 422: failure('Validation failed.', 'FailureB') },
+          responses: {
+            200: success(ref('Transaction')),
+            404: failure('Transaction status is not initiated.', 'FailureA'),
+            422: failure('Validation failed.', 'FailureB'),
+          },
         },
       },
       '/restapi/v1/payments/status/update': {
@@ -112,7 +144,11 @@ export function openApiDocument(serverUrl?: string): Record<string, unknown> {
           summary: 'Payment status update',
           security: bearer,
           requestBody: bodies(s.StatusUpdateRequest, formFirst),
-          responses: { 200: success(ref('StatusUpdateResult')), 404: failure('Transaction status is not initiated.', 'FailureA'), 422: failure('Validation failed.', 'FailureB') },
+          responses: {
+            200: success(ref('StatusUpdateResult')),
+            404: failure('Transaction status is not initiated.', 'FailureA'),
+            422: failure('Validation failed.', 'FailureB'),
+          },
         },
       },
       '/restapi/v1/payments/crypto/wallet/address/update': {
@@ -120,7 +156,11 @@ export function openApiDocument(serverUrl?: string): Record<string, unknown> {
           summary: 'Crypto wallet address update',
           security: bearer,
           requestBody: bodies(s.WalletUpdateRequest, formFirst),
-          responses: { 200: success(ref('WalletAddressUpdateResult')), 404: failure('Transaction status is not initiated.', 'FailureA'), 422: failure('Validation failed.', 'FailureB') },
+          responses: {
+            200: success(ref('WalletAddressUpdateResult')),
+            404: failure('Transaction status is not initiated.', 'FailureA'),
+            422: failure('Validation failed.', 'FailureB'),
+          },
         },
       },
       '/restapi/v1/payments/withdraw/initiate': {
@@ -158,10 +198,19 @@ export function openApiDocument(serverUrl?: string): Record<string, unknown> {
 
 /** A readable page for people: the endpoints and the readings, with a link to the JSON document. */
 export function documentationPage(doc: Record<string, unknown>): string {
-  const esc = (t: string) => t.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-  const paths = doc.paths as Record<string, Record<string, { summary: string; responses: Record<string, unknown> }>>;
+  const esc = (t: string) =>
+    t.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  const paths = doc.paths as Record<
+    string,
+    Record<string, { summary: string; responses: Record<string, unknown> }>
+  >;
   const rows = Object.entries(paths)
-    .flatMap(([p, ops]) => Object.entries(ops).map(([m, op]) => `<tr><td><code>${m.toUpperCase()}</code></td><td><code>${esc(p)}</code></td><td>${esc(op.summary)}</td><td>${Object.keys(op.responses).join(', ')}</td></tr>`))
+    .flatMap(([p, ops]) =>
+      Object.entries(ops).map(
+        ([m, op]) =>
+          `<tr><td><code>${m.toUpperCase()}</code></td><td><code>${esc(p)}</code></td><td>${esc(op.summary)}</td><td>${Object.keys(op.responses).join(', ')}</td></tr>`,
+      ),
+    )
     .join('\n');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Merchant Payments API: mpay sandbox</title>
 <style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left}</style></head>

@@ -28,7 +28,9 @@ declare module 'fastify' {
 
 const prefix = '/restapi/v1';
 
-export async function buildSandbox(opts: SandboxOptions = {}): Promise<{ app: FastifyInstance; state: SandboxState }> {
+export async function buildSandbox(
+  opts: SandboxOptions = {},
+): Promise<{ app: FastifyInstance; state: SandboxState }> {
   const log = opts.log ?? (() => {});
   const state = new SandboxState({ dataFile: opts.dataFile, log });
   const app = Fastify({ logger: false, forceCloseConnections: true });
@@ -47,10 +49,12 @@ export async function buildSandbox(opts: SandboxOptions = {}): Promise<{ app: Fa
     }
     if (fault === 'slow') {
       const asked = Number(req.headers[delayHeader]);
-      await new Promise((r) => setTimeout(r, Number.isFinite(asked) && asked > 0 ? asked : (opts.slowMs ?? 3000)));
+      await new Promise((r) =>
+        setTimeout(r, Number.isFinite(asked) && asked > 0 ? asked : (opts.slowMs ?? 3000)),
+      );
       return;
     }
-    const canned = faultReply(fault);
+    const canned = faultReply(fault, req.url);
     if (canned) return reply.code(canned.status).type(canned.type).send(canned.body);
   });
 
@@ -64,7 +68,9 @@ export async function buildSandbox(opts: SandboxOptions = {}): Promise<{ app: Fa
     const r = shapeA(500, messages.serverError);
     return reply.code(r.status).send(r.body);
   });
-  app.setNotFoundHandler((req, reply) => reply.code(404).send({ success: false, message: `Route ${req.method}:${req.url} not found`, errors: [] }));
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send({ success: false, message: `Route ${req.method}:${req.url} not found`, errors: [] }),
+  );
 
   const send = (req: FastifyRequest, reply: FastifyReply, r: Reply) => {
     // drop-after: the server has acted (state changed) but the client never hears back.
@@ -81,24 +87,46 @@ export async function buildSandbox(opts: SandboxOptions = {}): Promise<{ app: Fa
     }
   };
   const body = (req: FastifyRequest): Record<string, unknown> =>
-    req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+    req.body && typeof req.body === 'object' && !Array.isArray(req.body)
+      ? (req.body as Record<string, unknown>)
+      : {};
 
   app.get(`${prefix}/public/currencies`, (req, reply) => send(req, reply, state.publicCurrencies()));
   app.get(`${prefix}/public/countries`, (req, reply) => send(req, reply, state.publicCountries()));
-  app.post(`${prefix}/auth/merchant/token/generate`, (req, reply) => send(req, reply, state.generateToken(body(req))));
+  app.post(`${prefix}/auth/merchant/token/generate`, (req, reply) =>
+    send(req, reply, state.generateToken(body(req))),
+  );
   const protectedRoute = { preHandler: requireBearer };
-  app.get(`${prefix}/merchant/currencies`, protectedRoute, (req, reply) => send(req, reply, state.merchantCurrencies()));
+  app.get(`${prefix}/merchant/currencies`, protectedRoute, (req, reply) =>
+    send(req, reply, state.merchantCurrencies()),
+  );
   // The spec's initiate parameter notes name this path for the same list.
-  app.get(`${prefix}/public/merchant/currencies`, protectedRoute, (req, reply) => send(req, reply, state.merchantCurrencies()));
-  app.post(`${prefix}/payments/initiate`, protectedRoute, (req, reply) => send(req, reply, state.initiate('deposit', body(req))));
-  app.post(`${prefix}/payments/processed`, protectedRoute, (req, reply) => send(req, reply, state.depositProcessed(body(req))));
-  app.post(`${prefix}/payments/status/update`, protectedRoute, (req, reply) => send(req, reply, state.updateStatus(body(req))));
-  app.post(`${prefix}/payments/crypto/wallet/address/update`, protectedRoute, (req, reply) => send(req, reply, state.updateWallet(body(req))));
-  app.post(`${prefix}/payments/withdraw/initiate`, protectedRoute, (req, reply) => send(req, reply, state.initiate('withdraw', body(req))));
-  app.post(`${prefix}/payments/withdraw/processed`, protectedRoute, (req, reply) => send(req, reply, state.withdrawProcessed(body(req))));
+  app.get(`${prefix}/public/merchant/currencies`, protectedRoute, (req, reply) =>
+    send(req, reply, state.merchantCurrencies()),
+  );
+  app.post(`${prefix}/payments/initiate`, protectedRoute, (req, reply) =>
+    send(req, reply, state.initiate('deposit', body(req))),
+  );
+  app.post(`${prefix}/payments/processed`, protectedRoute, (req, reply) =>
+    send(req, reply, state.depositProcessed(body(req))),
+  );
+  app.post(`${prefix}/payments/status/update`, protectedRoute, (req, reply) =>
+    send(req, reply, state.updateStatus(body(req))),
+  );
+  app.post(`${prefix}/payments/crypto/wallet/address/update`, protectedRoute, (req, reply) =>
+    send(req, reply, state.updateWallet(body(req))),
+  );
+  app.post(`${prefix}/payments/withdraw/initiate`, protectedRoute, (req, reply) =>
+    send(req, reply, state.initiate('withdraw', body(req))),
+  );
+  app.post(`${prefix}/payments/withdraw/processed`, protectedRoute, (req, reply) =>
+    send(req, reply, state.withdrawProcessed(body(req))),
+  );
 
   app.get('/restapi/documentation/openapi.json', (req) => openApiDocument(`${req.protocol}://${req.host}`));
-  app.get('/restapi/documentation', (req, reply) => reply.type('text/html').send(documentationPage(openApiDocument(`${req.protocol}://${req.host}`))));
+  app.get('/restapi/documentation', (req, reply) =>
+    reply.type('text/html').send(documentationPage(openApiDocument(`${req.protocol}://${req.host}`))),
+  );
 
   // Sandbox-only routes, outside /restapi/v1: inspection and token revocation for tests.
   app.get('/_sandbox/health', async () => ({ ok: true }));
@@ -108,7 +136,9 @@ export async function buildSandbox(opts: SandboxOptions = {}): Promise<{ app: Fa
   return { app, state };
 }
 
-export async function startSandbox(opts: SandboxOptions & { port?: number; host?: string } = {}): Promise<RunningSandbox> {
+export async function startSandbox(
+  opts: SandboxOptions & { port?: number; host?: string } = {},
+): Promise<RunningSandbox> {
   const { app, state } = await buildSandbox(opts);
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ port: opts.port ?? 4010, host });

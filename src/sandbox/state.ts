@@ -5,9 +5,22 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFile, open, rename } from 'node:fs/promises';
-import type { InitiatedPayment, StatusUpdateResult, Transaction, WalletAddressUpdateResult } from '../api/schemas.js';
+import type {
+  InitiatedPayment,
+  StatusUpdateResult,
+  Transaction,
+  WalletAddressUpdateResult,
+} from '../api/schemas.js';
 import { transactionStatuses } from '../api/schemas.js';
-import { countries, currencies, demoMerchant, gatewayConfiguration, gateways, service, type CurrencySeed } from './seed.js';
+import {
+  countries,
+  currencies,
+  demoMerchant,
+  gatewayConfiguration,
+  gateways,
+  service,
+  type CurrencySeed,
+} from './seed.js';
 
 export type Kind = 'deposit' | 'withdraw';
 
@@ -62,7 +75,10 @@ export function validationFailure(errors: Record<string, string[]>): Reply {
 export function shapeA(status: number, message: string): Reply {
   return { status, body: { success: false, message, errors: [] } };
 }
-const ok = (message: string, data: unknown): Reply => ({ status: 200, body: { success: true, message, data } });
+const ok = (message: string, data: unknown): Reply => ({
+  status: 200,
+  body: { success: true, message, data },
+});
 
 type Body = Record<string, unknown>;
 const str = (v: unknown): string | undefined => {
@@ -167,7 +183,8 @@ export class SandboxState {
   generateToken(body: Body): Reply {
     const key = str(body.merchant_key);
     if (!key) return validationFailure({ merchant_key: [requiredMessage('merchant_key')] });
-    if (key !== demoMerchant.merchantKey) return validationFailure({ merchant_key: ['The selected merchant key is invalid.'] });
+    if (key !== demoMerchant.merchantKey)
+      return validationFailure({ merchant_key: ['The selected merchant key is invalid.'] });
     const token = randomBytes(24).toString('hex');
     this.tokens.add(token);
     this.changed();
@@ -190,7 +207,10 @@ export class SandboxState {
   // Reads -----------------------------------------------------------------------------------------------
 
   publicCurrencies(): Reply {
-    return ok('Currencies fetched successfully.', currencies.map((c) => c.currency));
+    return ok(
+      'Currencies fetched successfully.',
+      currencies.map((c) => c.currency),
+    );
   }
 
   publicCountries(): Reply {
@@ -242,7 +262,8 @@ export class SandboxState {
 
     // Credentials: withdraw answers 403 for any of the three (spec, Authentication 3); deposit a 422 on the field.
     const badCreds: string[] = [];
-    if (str(body.merchant_key) && str(body.merchant_key) !== demoMerchant.merchantKey) badCreds.push('merchant_key');
+    if (str(body.merchant_key) && str(body.merchant_key) !== demoMerchant.merchantKey)
+      badCreds.push('merchant_key');
     if (str(body.site_id) && str(body.site_id) !== demoMerchant.siteId) badCreds.push('site_id');
     if (str(body.api_key) && str(body.api_key) !== demoMerchant.apiKey) badCreds.push('api_key');
     if (kind === 'withdraw' && badCreds.length > 0) {
@@ -251,10 +272,12 @@ export class SandboxState {
     for (const f of badCreds) add(f, `The selected ${f.replace(/_/g, ' ')} is invalid.`);
 
     const email = str(body.customer_email);
-    if (email && !emailPattern.test(email)) add('customer_email', 'The customer email must be a valid email address.');
+    if (email && !emailPattern.test(email))
+      add('customer_email', 'The customer email must be a valid email address.');
     const amountText = str(body.amount);
     const amount = amountText === undefined ? NaN : Number(amountText);
-    if (amountText !== undefined && (!Number.isFinite(amount) || amount <= 0)) add('amount', 'The amount must be a positive number.');
+    if (amountText !== undefined && (!Number.isFinite(amount) || amount <= 0))
+      add('amount', 'The amount must be a positive number.');
 
     const code = str(body.currency_code)?.toUpperCase();
     const cc = str(body.country_code)?.toUpperCase();
@@ -268,7 +291,8 @@ export class SandboxState {
     if (seed && Number.isFinite(amount) && amount > 0) this.checkAmount(kind, seed, amount, add);
 
     const reference = str(body.customer_transaction_id);
-    if (reference && this.references.has(reference)) add('customer_transaction_id', 'The customer transaction id has already been taken.');
+    if (reference && this.references.has(reference))
+      add('customer_transaction_id', 'The customer transaction id has already been taken.');
     if (Object.keys(errors).length > 0) return validationFailure(errors);
     if (!seed || !reference || !email) return shapeA(500, messages.serverError); // unreachable: checked above
 
@@ -307,20 +331,32 @@ export class SandboxState {
       customer_transaction_id: reference,
       country: seed.currency.country,
     };
-    return ok(kind === 'deposit' ? 'Payment initiated successfully.' : 'Withdraw initiated successfully.', data);
+    return ok(
+      kind === 'deposit' ? 'Payment initiated successfully.' : 'Withdraw initiated successfully.',
+      data,
+    );
   }
 
-  private checkAmount(kind: Kind, seed: CurrencySeed, amount: number, add: (f: string, m: string) => void): void {
+  private checkAmount(
+    kind: Kind,
+    seed: CurrencySeed,
+    amount: number,
+    add: (f: string, m: string) => void,
+  ): void {
     const { currency: c, limits } = seed;
     if (kind === 'deposit') {
       if (!limits.deposite) return add('currency_code', 'Deposits are disabled for this currency.');
-      if (amount < (c.minimum_deposite ?? 0)) add('amount', `The amount must be at least ${c.minimum_deposite}.`);
-      if (amount > (c.maximum_deposite ?? Infinity)) add('amount', `The amount may not be greater than ${c.maximum_deposite}.`);
+      if (amount < (c.minimum_deposite ?? 0))
+        add('amount', `The amount must be at least ${c.minimum_deposite}.`);
+      if (amount > (c.maximum_deposite ?? Infinity))
+        add('amount', `The amount may not be greater than ${c.maximum_deposite}.`);
     } else {
       if (!limits.withdraw) return add('currency_code', 'Withdrawals are disabled for this currency.');
       if (amount < limits.min_withdraw) add('amount', `The amount must be at least ${limits.min_withdraw}.`);
-      if (amount > limits.max_withdraw) add('amount', `The amount may not be greater than ${limits.max_withdraw}.`);
-      if (amount > (this.balances.get(c.code) ?? 0)) add('amount', 'The merchant balance is insufficient for this amount.');
+      if (amount > limits.max_withdraw)
+        add('amount', `The amount may not be greater than ${limits.max_withdraw}.`);
+      if (amount > (this.balances.get(c.code) ?? 0))
+        add('amount', 'The merchant balance is insufficient for this amount.');
     }
   }
 
@@ -346,7 +382,8 @@ export class SandboxState {
     const text = str(raw);
     if (text === undefined) return { gateway_id: [requiredMessage('gateway_id')] };
     if (!/^\d+$/.test(text)) return { gateway_id: ['The gateway id must be an integer.'] };
-    if (!this.gatewayIds(tx).includes(Number(text))) return { gateway_id: ['The selected gateway id is invalid.'] };
+    if (!this.gatewayIds(tx).includes(Number(text)))
+      return { gateway_id: ['The selected gateway id is invalid.'] };
     return {};
   }
 
@@ -354,7 +391,8 @@ export class SandboxState {
     const status = str(body.status);
     const statusErrors: Record<string, string[]> = {};
     if (!status) statusErrors.status = [requiredMessage('status')];
-    else if (!(transactionStatuses as readonly string[]).includes(status)) statusErrors.status = ['The selected status is invalid.'];
+    else if (!(transactionStatuses as readonly string[]).includes(status))
+      statusErrors.status = ['The selected status is invalid.'];
     const tx = this.find(body, statusErrors);
     if ('body' in tx) return tx;
     if (tx.status !== 'initiated') return shapeA(404, messages.notInitiated);
@@ -416,17 +454,21 @@ export class SandboxState {
   private processed(kind: Kind, body: Body): Reply {
     const extra: Record<string, string[]> = {};
     if (!str(body.phone_number)) extra.phone_number = [requiredMessage('phone_number')];
-    if (kind === 'withdraw' && !str(body.customer_email)) extra.customer_email = [requiredMessage('customer_email')];
+    if (kind === 'withdraw' && !str(body.customer_email))
+      extra.customer_email = [requiredMessage('customer_email')];
     const receiver = str(body.receiver_email);
-    if (receiver && !emailPattern.test(receiver)) extra.receiver_email = ['The receiver email must be a valid email address.'];
+    if (receiver && !emailPattern.test(receiver))
+      extra.receiver_email = ['The receiver email must be a valid email address.'];
     const tx = this.find(body, extra);
     if ('body' in tx) return tx;
     if (tx.kind !== kind) return validationFailure({ hash_token: ['The selected hash token is invalid.'] });
-    if (kind === 'withdraw' && tx.paid) return validationFailure({ hash_token: ['This payment has already been done.'] });
+    if (kind === 'withdraw' && tx.paid)
+      return validationFailure({ hash_token: ['This payment has already been done.'] });
     if (tx.status !== 'initiated') return shapeA(404, messages.notInitiated);
     const seed = currencies.find((c) => c.currency.code === tx.currency_code);
     if (kind === 'withdraw') {
-      if (!seed || !seed.limits.withdraw) return { status: 412, body: { success: false, message: messages.currencyMissing, data: [] } };
+      if (!seed || !seed.limits.withdraw)
+        return { status: 412, body: { success: false, message: messages.currencyMissing, data: [] } };
       const otp = str(body.otp);
       if (otp === undefined) {
         tx.otp_sent = true;
@@ -434,7 +476,8 @@ export class SandboxState {
         this.log(`one-time code ${demoMerchant.otp} sent to ${str(body.customer_email)} for ${tx.reference}`);
         return ok(messages.otpSent, []);
       }
-      if (!tx.otp_sent || otp !== demoMerchant.otp) return validationFailure({ otp: ['The otp is invalid.'] });
+      if (!tx.otp_sent || otp !== demoMerchant.otp)
+        return validationFailure({ otp: ['The otp is invalid.'] });
       if (tx.amount > (this.balances.get(tx.currency_code) ?? 0)) {
         return validationFailure({ amount: ['The merchant balance is insufficient for this amount.'] });
       }
@@ -446,7 +489,10 @@ export class SandboxState {
     tx.processed_at = new Date().toISOString();
     this.changed();
     if (receiver) this.log(`confirmation sent to ${receiver} for ${tx.reference}`);
-    return ok(kind === 'deposit' ? 'Payment processed successfully.' : 'Withdraw processed successfully.', this.transaction(tx));
+    return ok(
+      kind === 'deposit' ? 'Payment processed successfully.' : 'Withdraw processed successfully.',
+      this.transaction(tx),
+    );
   }
 
   private fee(amount: number, minimum: number, percent: number): number {
@@ -454,12 +500,19 @@ export class SandboxState {
   }
 
   private transaction(tx: StoredTransaction): Transaction {
-    const config = gatewayConfiguration(tx.gateway_id!, tx.kind === 'deposit' ? 'collection' : 'disbursement');
+    const config = gatewayConfiguration(
+      tx.gateway_id!,
+      tx.kind === 'deposit' ? 'collection' : 'disbursement',
+    );
     const gw = gateways.find((g) => g.id === tx.gateway_id)!;
     const seed = currencies.find((c) => c.currency.code === tx.currency_code)!;
     // A crypto gateway settles in its coin: the spec's example Transaction carries a crypto amount.
-    const amount = gw.coinUsd ? round(tx.amount / (seed.currency.usd_exchange_rate ?? 1) / gw.coinUsd, 8) : tx.amount;
-    const fee = gw.coinUsd ? round((amount * (config.fee_in_percentage ?? 0)) / 100, 8) : this.fee(amount, config.minimum_fees ?? 0, config.fee_in_percentage ?? 0);
+    const amount = gw.coinUsd
+      ? round(tx.amount / (seed.currency.usd_exchange_rate ?? 1) / gw.coinUsd, 8)
+      : tx.amount;
+    const fee = gw.coinUsd
+      ? round((amount * (config.fee_in_percentage ?? 0)) / 100, 8)
+      : this.fee(amount, config.minimum_fees ?? 0, config.fee_in_percentage ?? 0);
     const when = new Date(tx.processed_at ?? tx.created_at);
     return {
       id: tx.id,

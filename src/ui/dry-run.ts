@@ -11,11 +11,18 @@ export function dryRunView(req: PreparedRequest) {
   const parts = ['curl', '-sS', '-X', req.method, shellQuote(req.url)];
   for (const [k, v] of Object.entries(headers)) parts.push('-H', shellQuote(`${k}: ${v}`));
   if (body && req.encoding === 'json') parts.push('--data', shellQuote(JSON.stringify(body)));
-  if (body && req.encoding === 'multipart') for (const [k, v] of Object.entries(body)) parts.push('-F', shellQuote(`${k}=${v}`));
+  if (body && req.encoding === 'multipart')
+    for (const [k, v] of Object.entries(body)) parts.push('-F', shellQuote(`${k}=${v}`));
   const text = [
     `${req.method} ${req.url}`,
     ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-    ...(body ? ['', `(${req.encoding === 'multipart' ? 'multipart/form-data' : 'application/json'})`, JSON.stringify(body, null, 2)] : []),
+    ...(body
+      ? [
+          '',
+          `(${req.encoding === 'multipart' ? 'multipart/form-data' : 'application/json'})`,
+          JSON.stringify(body, null, 2),
+        ]
+      : []),
   ].join('\n');
   return { request: { ...req, headers, body }, curl: parts.join(' '), text };
 }

@@ -3,12 +3,21 @@
 // sequence. Knows no HTTP.
 
 // C0 controls but tab and newline, DEL, C1 controls, and the escape sequences they start.
-// eslint-disable-next-line no-control-regex
-const escapeSequence = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const escapeSequence =
+  // eslint-disable-next-line no-control-regex
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** A string safe to print on a terminal: escape and control characters become visible `\xNN` text. */
 export function clean(text: string): string {
-  return text.replace(escapeSequence, (m) => [...m].map((ch) => (ch.charCodeAt(0) < 0x20 || (ch.charCodeAt(0) >= 0x7f && ch.charCodeAt(0) <= 0x9f) ? `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}` : ch)).join(''));
+  return text.replace(escapeSequence, (m) =>
+    [...m]
+      .map((ch) =>
+        ch.charCodeAt(0) < 0x20 || (ch.charCodeAt(0) >= 0x7f && ch.charCodeAt(0) <= 0x9f)
+          ? `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`
+          : ch,
+      )
+      .join(''),
+  );
 }
 
 export interface Column<T> {
@@ -25,9 +34,14 @@ export function cellText(v: unknown): string {
 }
 
 /** Flat key/value view of a row for --filter and --columns: nested objects as dotted keys. */
-export function flatten(obj: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+export function flatten(
+  obj: unknown,
+  prefix = '',
+  out: Record<string, unknown> = {},
+): Record<string, unknown> {
   if (obj && typeof obj === 'object' && !Array.isArray(obj)) {
-    for (const [k, v] of Object.entries(obj as Record<string, unknown>)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+    for (const [k, v] of Object.entries(obj as Record<string, unknown>))
+      flatten(v, prefix ? `${prefix}.${k}` : k, out);
   } else {
     out[prefix] = obj;
   }

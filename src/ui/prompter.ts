@@ -4,7 +4,11 @@ import type { Choice, Prompter } from '../flows/prompter.js';
 const context = { output: process.stderr, clearPromptOnDone: false };
 
 export class InquirerPrompter implements Prompter {
-  async input(o: { message: string; default?: string; validate?: (v: string) => true | string }): Promise<string> {
+  async input(o: {
+    message: string;
+    default?: string;
+    validate?: (v: string) => true | string;
+  }): Promise<string> {
     const { input } = await import('@inquirer/prompts');
     return input({ message: o.message, default: o.default, validate: o.validate }, context);
   }

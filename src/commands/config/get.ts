@@ -4,9 +4,16 @@ import { settings } from './list.js';
 
 export default class ConfigGet extends BaseCommand<typeof ConfigGet> {
   static override summary = 'Print one setting of the current profile';
-  static override examples = ['<%= config.bin %> config get stage.base_url', '<%= config.bin %> config get env --profile acme'];
+  static override examples = [
+    '<%= config.bin %> config get stage.base_url',
+    '<%= config.bin %> config get env --profile acme',
+  ];
   static override args = {
-    key: Args.string({ description: 'setting', required: true, options: ['env', 'timeout', 'sandbox.base_url', 'stage.base_url', 'live.base_url', 'config_dir'] }),
+    key: Args.string({
+      description: 'setting',
+      required: true,
+      options: ['env', 'timeout', 'sandbox.base_url', 'stage.base_url', 'live.base_url', 'config_dir'],
+    }),
   };
 
   async run(): Promise<void> {

@@ -8,7 +8,11 @@ export async function settings(profileFlag?: string): Promise<Record<string, str
   const store = new ConfigStore();
   const name = profileFlag ?? store.currentProfile();
   const p = store.profile(name) ?? {};
-  const out: Record<string, string | number | null> = { profile: name, env: p.env ?? 'sandbox', timeout: p.timeout ?? defaultTimeoutSeconds };
+  const out: Record<string, string | number | null> = {
+    profile: name,
+    env: p.env ?? 'sandbox',
+    timeout: p.timeout ?? defaultTimeoutSeconds,
+  };
   for (const e of environments) out[`${e}.base_url`] = p.baseUrls?.[e] ?? defaultBaseUrls[e] ?? null;
   out.config_dir = store.dir;
   return out;
@@ -16,7 +20,10 @@ export async function settings(profileFlag?: string): Promise<Record<string, str
 
 export default class ConfigList extends BaseCommand<typeof ConfigList> {
   static override summary = 'List the settings of the current profile (no secrets)';
-  static override examples = ['<%= config.bin %> config list', '<%= config.bin %> config list --profile acme --json'];
+  static override examples = [
+    '<%= config.bin %> config list',
+    '<%= config.bin %> config list --profile acme --json',
+  ];
 
   async run(): Promise<void> {
     const all = await settings(this.flags.profile);

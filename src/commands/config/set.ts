@@ -10,7 +10,11 @@ export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
     '<%= config.bin %> config set timeout 60 --profile acme',
   ];
   static override args = {
-    key: Args.string({ description: 'setting', required: true, options: ['env', 'timeout', 'sandbox.base_url', 'stage.base_url', 'live.base_url'] }),
+    key: Args.string({
+      description: 'setting',
+      required: true,
+      options: ['env', 'timeout', 'sandbox.base_url', 'stage.base_url', 'live.base_url'],
+    }),
     value: Args.string({ description: 'value', required: true }),
   };
 
@@ -22,11 +26,13 @@ export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
     const p = { ...store.profile(name) };
     const { key, value } = this.args;
     if (key === 'env') {
-      if (!isEnvironment(value)) throw new UsageError(`Unknown environment "${value}"`, { hint: 'One of sandbox, stage, live' });
+      if (!isEnvironment(value))
+        throw new UsageError(`Unknown environment "${value}"`, { hint: 'One of sandbox, stage, live' });
       p.env = value;
     } else if (key === 'timeout') {
       const n = Number(value);
-      if (!Number.isFinite(n) || n <= 0) throw new UsageError(`Invalid timeout "${value}"`, { hint: 'Seconds, e.g. 30' });
+      if (!Number.isFinite(n) || n <= 0)
+        throw new UsageError(`Invalid timeout "${value}"`, { hint: 'Seconds, e.g. 30' });
       p.timeout = n;
     } else {
       const env = key.split('.')[0]!;

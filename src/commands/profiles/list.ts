@@ -26,7 +26,11 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
             { key: 'current', header: '', get: (r) => (r.current ? '*' : '') },
             { key: 'name', header: 'Profile' },
             { key: 'env', header: 'Env' },
-            { key: 'base_url', header: 'Base URL', get: (r) => (r.base_urls as Record<string, string>)[r.env] ?? '(default)' },
+            {
+              key: 'base_url',
+              header: 'Base URL',
+              get: (r) => (r.base_urls as Record<string, string>)[r.env] ?? '(default)',
+            },
             { key: 'merchant_key', header: 'Merchant key' },
             { key: 'site_id', header: 'Site ID' },
             { key: 'api_key', header: 'API key' },

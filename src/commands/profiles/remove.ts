@@ -12,7 +12,9 @@ export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
     const store = new ConfigStore();
     if (!store.profile(this.args.name)) throw new UsageError(`No profile named "${this.args.name}"`);
     if (!this.flags.yes && this.interactive) {
-      const ok = await (await this.prompter()).confirm({ message: `Remove profile ${this.args.name} and its credentials?`, default: false });
+      const ok = await (
+        await this.prompter()
+      ).confirm({ message: `Remove profile ${this.args.name} and its credentials?`, default: false });
       if (!ok) {
         this.note('Kept.');
         return;

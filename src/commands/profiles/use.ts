@@ -11,7 +11,9 @@ export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
     const { ConfigStore } = await import('../../config/store.js');
     const store = new ConfigStore();
     if (!store.profile(this.args.name)) {
-      throw new UsageError(`No profile named "${this.args.name}"`, { hint: `Known: ${Object.keys(store.profiles()).join(', ') || 'none; run `mpay login`'}` });
+      throw new UsageError(`No profile named "${this.args.name}"`, {
+        hint: `Known: ${Object.keys(store.profiles()).join(', ') || 'none; run `mpay login`'}`,
+      });
     }
     store.setCurrentProfile(this.args.name);
     await this.emit({ current: this.args.name }, () => `Now using profile ${this.args.name}.`);

@@ -1,0 +1,77 @@
+// Test helpers: a real sandbox on an ephemeral loopback port, and the real bin/run.js in a child process
+// with a temporary config folder. Nothing here mocks the network.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../src/sandbox/server.js';
+import { demoMerchant } from '../src/sandbox/seed.js';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+export const bin = join(root, 'bin', 'run.js');
+
+export function tempDir(prefix = 'mpay-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function sandbox(opts: SandboxOptions = {}): Promise<RunningSandbox & { logs: string[] }> {
+  const logs: string[] = [];
+  const sb = await startSandbox({ port: 0, host: '127.0.0.1', log: (l) => logs.push(l), ...opts });
+  return Object.assign(sb, { logs });
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json: () => any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** The environment a script would have: a private config folder, credentials of the demo merchant. */
+export function cliEnv(
+  sb: { url: string } | undefined,
+  configDir: string,
+  extra: Record<string, string | undefined> = {},
+) {
+  return {
+    MPAY_CONFIG_DIR: configDir,
+    ...(sb ? { MPAY_BASE_URL: sb.url } : {}),
+    MPAY_MERCHANT_KEY: demoMerchant.merchantKey,
+    MPAY_SITE_ID: demoMerchant.siteId,
+    MPAY_API_KEY: demoMerchant.apiKey,
+    MPAY_RETRY_BASE_MS: '20',
+    ...extra,
+  };
+}
+
+export function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, ...opts.env })) {
+      if (v !== undefined && !k.startsWith('MPAY_') && k !== 'CI') env[k] = v;
+    }
+    for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
+    env.NO_COLOR = '1';
+    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 25_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+export const noStack = (s: string) => !/\n\s+at .+:\d+:\d+\)?/.test(s);
