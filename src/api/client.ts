@@ -105,6 +105,7 @@ interface Call<T extends z.ZodType> {
   bearer: boolean;
   /** GETs and token generate only: never a money-moving POST */
   retry: boolean;
+  dryRunExempt?: boolean;
 }
 
 const networkCodes = new Set([
@@ -204,7 +205,7 @@ export class Client {
   }
 
   /** Exchanges the merchant key for a bearer token and stores it. A rejected key is an auth error. */
-  async generateToken(merchantKey = this.opts.credentials?.merchantKey): Promise<string> {
+  async generateToken(merchantKey = this.opts.credentials?.merchantKey, implicit = false): Promise<string> {
     if (!merchantKey)
       throw new UsageError('No merchant key', { hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY' });
     try {
@@ -216,6 +217,8 @@ export class Client {
         body: { merchant_key: merchantKey },
         bearer: false,
         retry: true,
+        // A dry run of another call still needs a real token to show; it moves no money.
+        dryRunExempt: implicit,
       });
       this.opts.tokens?.set(data.token);
       return data.token;
@@ -366,9 +369,8 @@ export class Client {
     };
     if (!c.bearer) return run(undefined);
     let token = this.opts.tokens?.get();
-    if (!token && this.opts.dryRun) token = '<ACCESS_TOKEN>';
     const fresh = !token;
-    if (!token) token = await this.generateToken();
+    if (!token) token = await this.generateToken(undefined, true);
     try {
       return await run(token);
     } catch (err) {
@@ -376,7 +378,7 @@ export class Client {
       if (err instanceof AuthError && err.status === 401 && !fresh && this.opts.credentials?.merchantKey) {
         this.opts.tokens?.clear();
         this.opts.debug?.('! 401 on a cached token: generating a new one and repeating once');
-        return run(await this.generateToken());
+        return run(await this.generateToken(undefined, true));
       }
       throw err;
     }
@@ -410,7 +412,7 @@ export class Client {
     c: Call<z.ZodType>,
     token: string | undefined,
   ): Promise<{ status: number; json: unknown }> {
-    if (this.opts.dryRun && c.method === 'POST') throw new DryRun(this.prepare(c, token));
+    if (this.opts.dryRun && c.method === 'POST' && !c.dryRunExempt) throw new DryRun(this.prepare(c, token));
     const req: OptionsInit = { method: c.method, headers: {} };
     if (token) req.headers = { authorization: `Bearer ${token}` };
     if (c.body) {
@@ -424,7 +426,7 @@ export class Client {
           Object.entries(c.body).filter(([, v]) => v !== undefined && v !== null),
         );
       }
-      req.context = { shownBody: JSON.stringify(redactValue(fields)) };
+      req.context = { shownBody: JSON.stringify(redactValue(req.json ?? fields)) };
     }
     if (c.retry && (this.opts.retries ?? 2) > 0) {
       req.retry = { limit: this.opts.retries ?? 2, methods: [c.method] };

@@ -103,7 +103,8 @@ export async function renderTable<T>(rows: T[], columns: Column<T>[]): Promise<s
 export async function renderRecord(obj: Record<string, unknown>): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const table = new Table({ style: { head: [], border: [] } });
-  for (const [k, v] of Object.entries(flatten(obj))) table.push({ [k]: clean(cellText(v)) });
+  for (const [k, v] of Object.entries(flatten(obj)))
+    if (v !== undefined && v !== null) table.push({ [k]: clean(cellText(v)) });
   return table.toString();
 }
 

@@ -1,0 +1,39 @@
+import { BaseCommand } from './base-command.js';
+import { customerFlags, flowDeps, inputsFrom } from './flow.js';
+import { Flags } from '@oclif/core';
+import type { Kind } from '../journal/journal.js';
+import { renderRecord } from '../ui/output.js';
+
+/** `mpay deposit initiate` and `mpay withdraw initiate`. */
+export abstract class InitiateCommand extends BaseCommand<typeof InitiateCommand> {
+  static override flags = {
+    ...customerFlags,
+    'dry-run': Flags.boolean({
+      description: 'print the request (redacted, and as curl) instead of sending it',
+    }),
+  };
+  protected abstract kind: Kind;
+
+  async run(): Promise<void> {
+    const { initiateOnly } = await import('../flows/payment.js');
+    const ctx = await this.loadContext();
+    const client = await this.client({ dryRun: this.flags['dry-run'] });
+    const deps = await flowDeps(ctx, client, this.interactive ? await this.prompter() : undefined, {
+      yes: this.flags.yes,
+      force: this.flags.force,
+      command: `mpay ${this.kind}`,
+    });
+    const p = await initiateOnly(this.kind, inputsFrom(this.flags), deps);
+    await this.emit(p, () =>
+      renderRecord({
+        has_token: p.has_token,
+        customer_transaction_id: p.customer_transaction_id,
+        amount: `${p.amount} ${p.currency?.code ?? ''}`,
+        country: p.country?.code,
+        customer_email: p.customer_email,
+        gateways: p.gateway_configuration.map((c) => `${c.gateway.id} ${c.gateway.name}`).join(', '),
+        next: `mpay status ${p.has_token} --status initiated --gateway <ID>`,
+      }),
+    );
+  }
+}

@@ -1,0 +1,42 @@
+import { Args, Flags } from '@oclif/core';
+import { StepCommand } from './step-command.js';
+import { flowSummary, inputsFrom, processFlags } from './flow.js';
+import type { Kind } from '../journal/journal.js';
+
+/** `mpay deposit process <hash>` and `mpay withdraw process <hash>`. */
+export abstract class ProcessCommand extends StepCommand<typeof ProcessCommand> {
+  static override args = {
+    hash_token: Args.string({
+      description: 'hash token from initiate (or the reference, when mpay started it)',
+      required: true,
+    }),
+  };
+  static override flags = {
+    ...processFlags,
+    email: Flags.string({
+      description: 'customer e-mail (withdraw: the one-time code goes there; default from the journal)',
+    }),
+    otp: Flags.string({ description: 'the one-time code (withdraw)' }),
+    'otp-stdin': Flags.boolean({
+      description: 'read the one-time code from stdin (withdraw)',
+      exclusive: ['otp'],
+    }),
+    'dry-run': Flags.boolean({
+      description: 'print the request (redacted, and as curl) instead of sending it',
+    }),
+  };
+  protected abstract kind: Kind;
+
+  async run(): Promise<void> {
+    const { processStage } = await import('../flows/payment.js');
+    const deps = await this.deps(this.flags['dry-run'], `mpay ${this.kind}`);
+    const { record } = await this.record(deps, this.args.hash_token, this.kind);
+    const inputs = inputsFrom(this.flags);
+    if (this.flags['otp-stdin']) {
+      const { text } = await import('node:stream/consumers');
+      inputs.otp = (await text(process.stdin)).trim();
+    }
+    const result = await processStage(record, inputs, deps);
+    await this.emit(result, () => flowSummary(result));
+  }
+}

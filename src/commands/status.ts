@@ -1,0 +1,53 @@
+import { Args, Flags } from '@oclif/core';
+import { StepCommand } from '../cli/step-command.js';
+import { UsageError } from '../api/errors.js';
+import { renderRecord } from '../ui/output.js';
+
+export default class Status extends StepCommand<typeof Status> {
+  static override summary = "Update a transaction's status (payment status update)";
+  static override description =
+    'Only a transaction in status initiated can be updated (exit 5 otherwise). The gateway must be one of those initiate returned; the journal supplies it when mpay chose one.';
+  static override examples = [
+    '<%= config.bin %> status 3f9a…c2 --status initiated --gateway 1',
+    '<%= config.bin %> status mpay-d-lx2k9-1a2b3c --status cancelled --json',
+  ];
+  static override args = {
+    hash_token: Args.string({
+      description: 'hash token (or the reference, when mpay started it)',
+      required: true,
+    }),
+  };
+  static override flags = {
+    status: Flags.string({
+      description: 'new status',
+      options: ['initiated', 'pending', 'success', 'failed', 'cancelled'],
+      required: true,
+    }),
+    gateway: Flags.string({ description: 'gateway id (default: the one in the journal)' }),
+    'dry-run': Flags.boolean({
+      description: 'print the request (redacted, and as curl) instead of sending it',
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { statusStep } = await import('../flows/payment.js');
+    const { checked, fields } = await import('../flows/inputs.js');
+    const deps = await this.deps(this.flags['dry-run'], 'mpay');
+    const { record } = await this.record(deps, this.args.hash_token);
+    const gateway =
+      this.flags.gateway ?? (record.gateway_id === undefined ? undefined : String(record.gateway_id));
+    if (!gateway)
+      throw new UsageError('Missing --gateway', {
+        fields: { gateway_id: ['required'] },
+        hint: 'The journal has no gateway for this transaction',
+      });
+    const r = await statusStep(
+      record,
+      record.hash_token!,
+      Number(checked(fields.gateway, gateway)),
+      this.flags.status as never,
+      deps,
+    );
+    await this.emit(r, () => renderRecord(r));
+  }
+}

@@ -1,0 +1,44 @@
+import { Args, Flags } from '@oclif/core';
+import { StepCommand } from '../cli/step-command.js';
+import { UsageError } from '../api/errors.js';
+import { renderRecord } from '../ui/output.js';
+
+export default class Wallet extends StepCommand<typeof Wallet> {
+  static override summary =
+    'Update the crypto wallet address of a transaction (it must be in status initiated)';
+  static override examples = [
+    '<%= config.bin %> wallet 3f9a…c2 --gateway 5',
+    '<%= config.bin %> wallet mpay-d-lx2k9-1a2b3c --json',
+  ];
+  static override args = {
+    hash_token: Args.string({
+      description: 'hash token (or the reference, when mpay started it)',
+      required: true,
+    }),
+  };
+  static override flags = {
+    gateway: Flags.string({ description: 'gateway id (default: the one in the journal)' }),
+    'dry-run': Flags.boolean({
+      description: 'print the request (redacted, and as curl) instead of sending it',
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { walletStep } = await import('../flows/payment.js');
+    const { checked, fields } = await import('../flows/inputs.js');
+    const deps = await this.deps(this.flags['dry-run'], 'mpay');
+    const { record } = await this.record(deps, this.args.hash_token);
+    const gateway =
+      this.flags.gateway ?? (record.gateway_id === undefined ? undefined : String(record.gateway_id));
+    if (!gateway)
+      throw new UsageError('Missing --gateway', {
+        fields: { gateway_id: ['required'] },
+        hint: 'The journal has no gateway for this transaction',
+      });
+    const w = await walletStep(record, record.hash_token!, Number(checked(fields.gateway, gateway)), deps);
+    await this.emit(w, async () => {
+      await deps.reporter?.address(w.wallet_address, /^(0x|T)/.test(w.wallet_address));
+      return renderRecord(w);
+    });
+  }
+}

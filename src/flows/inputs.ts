@@ -1,0 +1,146 @@
+// Checks of every value a person or a script gives, before any request: a bad value is a usage error
+// that names its flag. The spec gives no formats for phones, emails or references, so these are the
+// forms a payment API can be expected to take, and no wider.
+import { UsageError } from '../api/errors.js';
+
+export interface Field {
+  /** the flag that carries it, for the error message */
+  flag: string;
+  /** the API field, for the JSON error's `fields` */
+  field: string;
+  check: (v: string) => string | undefined;
+  normalize?: (v: string) => string;
+}
+
+// eslint-disable-next-line no-control-regex
+const control = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+const limit = (n: number) => (v: string) => (v.length > n ? `at most ${n} characters` : undefined);
+const pattern = (re: RegExp, what: string) => (v: string) => (re.test(v) ? undefined : what);
+
+export const fields = {
+  amount: {
+    flag: '--amount',
+    field: 'amount',
+    check: pattern(
+      /^(?:0|[1-9]\d{0,11})(?:\.\d{1,2})?$/,
+      'a positive decimal with up to 2 decimals, no sign, commas or exponent (e.g. 25 or 25.50)',
+    ),
+    normalize: (v: string) => v.trim(),
+  },
+  currency: {
+    flag: '--currency',
+    field: 'currency_code',
+    check: pattern(/^[A-Z]{3,5}$/, 'a currency code of 3 to 5 letters, e.g. GHS'),
+    normalize: (v: string) => v.trim().toUpperCase(),
+  },
+  country: {
+    flag: '--country',
+    field: 'country_code',
+    check: pattern(/^[A-Z]{2}$/, 'an ISO 2-letter country code, e.g. GH'),
+    normalize: (v: string) => v.trim().toUpperCase(),
+  },
+  firstName: {
+    flag: '--first-name',
+    field: 'customer_first_name',
+    check: (v: string) => name(v),
+    normalize: (v: string) => v.trim(),
+  },
+  lastName: {
+    flag: '--last-name',
+    field: 'customer_last_name',
+    check: (v: string) => name(v),
+    normalize: (v: string) => v.trim(),
+  },
+  phone: {
+    flag: '--phone',
+    field: 'customer_phone',
+    check: pattern(
+      /^\+?[1-9]\d{5,14}$/,
+      'a phone number of 6 to 15 digits, international format recommended, e.g. +233201234567',
+    ),
+    normalize: (v: string) => v.trim().replace(/[\s().-]/g, ''),
+  },
+  email: {
+    flag: '--email',
+    field: 'customer_email',
+    check: (v: string) => email(v),
+    normalize: (v: string) => v.trim(),
+  },
+  receiverEmail: {
+    flag: '--receiver-email',
+    field: 'receiver_email',
+    check: (v: string) => email(v),
+    normalize: (v: string) => v.trim(),
+  },
+  reference: {
+    flag: '--reference',
+    field: 'customer_transaction_id',
+    check: pattern(
+      /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/,
+      'letters, digits and . _ : - (up to 64), starting with a letter or digit',
+    ),
+  },
+  hashToken: {
+    flag: 'HASH_TOKEN',
+    field: 'hash_token',
+    check: pattern(/^[A-Za-z0-9]{8,128}$/, 'letters and digits only (8 to 128), as initiate returned it'),
+  },
+  gateway: {
+    flag: '--gateway',
+    field: 'gateway_id',
+    check: pattern(/^[1-9]\d{0,9}$/, 'a gateway id, a positive whole number'),
+  },
+  otp: {
+    flag: '--otp',
+    field: 'otp',
+    check: pattern(/^\d{4,8}$/, 'the one-time code: 4 to 8 digits'),
+    normalize: (v: string) => v.trim(),
+  },
+} satisfies Record<string, Field>;
+
+export type FieldName = keyof typeof fields;
+export const phoneNumber: Field = { ...fields.phone, flag: '--phone-number', field: 'phone_number' };
+
+function name(v: string): string | undefined {
+  if (!v) return 'must not be empty';
+  if (control.test(v)) return 'must not contain control or formatting characters';
+  if (!/^[\p{L}\p{M}][\p{L}\p{M}' .-]*$/u.test(v))
+    return 'letters, spaces, apostrophes, dots and hyphens only';
+  return limit(100)(v);
+}
+
+function email(v: string): string | undefined {
+  if (v.length > 254) return 'at most 254 characters';
+  if (
+    control.test(v) ||
+    !/^[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/.test(
+      v,
+    )
+  ) {
+    return 'an e-mail address such as ama@example.com';
+  }
+  return undefined;
+}
+
+/** The reason a value is bad, or undefined; for prompts' validate callbacks. */
+export function problem(f: Field, raw: string): string | undefined {
+  const v = f.normalize ? f.normalize(raw) : raw;
+  return f.check(v);
+}
+
+/** The normalized value, or a usage error naming the flag. */
+export function checked(f: Field, raw: string): string {
+  const v = f.normalize ? f.normalize(raw) : raw;
+  const why = f.check(v);
+  if (why) {
+    const shown = JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+    throw new UsageError(`Invalid ${f.flag} ${shown}: ${why}`, { fields: { [f.field]: [why] } });
+  }
+  return v;
+}
+
+/** A reference unique enough to never collide: time, then randomness. */
+export function newReference(kind: 'deposit' | 'withdraw', random: () => string): string {
+  return `mpay-${kind === 'deposit' ? 'd' : 'w'}-${Date.now().toString(36)}-${random()}`;
+}

@@ -1,0 +1,165 @@
+// The durable local record of every transaction mpay starts: one append-only JSON-lines file per
+// profile and environment. Each step is written before it is sent and again when its outcome is known,
+// with fsync, so a crash, a dropped connection or Ctrl-C never loses a hash token or a reference that
+// reached the server. Appends of one line each are atomic on local file systems, so several mpay
+// processes can share a journal. No secret is ever written here.
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type Kind = 'deposit' | 'withdraw';
+/** `gateway` is local: the gateway the user chose, recorded so that a resumed flow keeps it. */
+export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'processed';
+export type Outcome = 'sent' | 'ok' | 'failed' | 'ambiguous';
+
+export interface JournalEvent {
+  at: string;
+  reference: string;
+  kind: Kind;
+  step: Step;
+  outcome: Outcome;
+  hash_token?: string;
+  /** facts learned at this step: amount, currency, gateway, status, customer contact, error */
+  data?: Record<string, unknown>;
+}
+
+export interface StepRecord {
+  step: Step;
+  outcome: Outcome;
+  at: string;
+  detail?: string;
+}
+
+export interface JournalRecord {
+  reference: string;
+  kind: Kind;
+  hash_token?: string;
+  amount?: string;
+  currency?: string;
+  country?: string;
+  customer?: { first_name?: string; last_name?: string; phone?: string; email?: string };
+  gateway_id?: number;
+  gateway_name?: string;
+  wallet_address?: string;
+  /** the transaction status as last seen from the API, or as mpay's steps imply */
+  status?: string;
+  transaction_id?: string;
+  created_at: string;
+  updated_at: string;
+  steps: StepRecord[];
+}
+
+const forbidden = /^(merchant_key|api_key|otp|token|authorization)$/i;
+
+/** What flows need of a journal; transactions mpay did not start use the NullJournal. */
+export interface JournalLike {
+  append(event: Omit<JournalEvent, 'at'>): JournalEvent;
+  find(key: string): JournalRecord | undefined;
+}
+
+export class NullJournal implements JournalLike {
+  append(event: Omit<JournalEvent, 'at'>): JournalEvent {
+    return { at: new Date().toISOString(), ...event };
+  }
+  find(): undefined {
+    return undefined;
+  }
+}
+
+export class Journal implements JournalLike {
+  readonly file: string;
+
+  constructor(dir: string, profile: string, env: string) {
+    const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
+    mkdirSync(join(dir, 'journal'), { recursive: true, mode: 0o700 });
+    this.file = join(dir, 'journal', `${safe(profile)}.${safe(env)}.jsonl`);
+  }
+
+  append(event: Omit<JournalEvent, 'at'>): JournalEvent {
+    const full: JournalEvent = { at: new Date().toISOString(), ...event };
+    if (full.data) {
+      // Belt and braces: a secret never lands on disk, even if a caller passes one.
+      full.data = Object.fromEntries(
+        Object.entries(full.data).filter(([k, v]) => !forbidden.test(k) && v !== undefined),
+      );
+    }
+    const fd = openSync(this.file, 'a', 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(full)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    return full;
+  }
+
+  events(): JournalEvent[] {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    const out: JournalEvent[] = [];
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        out.push(JSON.parse(line) as JournalEvent);
+      } catch {
+        // A line cut short by a crash mid-write: skip it, keep the rest.
+      }
+    }
+    return out;
+  }
+
+  /** Every transaction, folded from its events, oldest first. */
+  records(): JournalRecord[] {
+    const byRef = new Map<string, JournalRecord>();
+    for (const e of this.events()) {
+      let r = byRef.get(e.reference);
+      if (!r) {
+        r = { reference: e.reference, kind: e.kind, created_at: e.at, updated_at: e.at, steps: [] };
+        byRef.set(e.reference, r);
+      }
+      fold(r, e);
+    }
+    return [...byRef.values()];
+  }
+
+  /** Finds a record by hash token or reference. */
+  find(key: string): JournalRecord | undefined {
+    return this.records().find((r) => r.hash_token === key || r.reference === key);
+  }
+}
+
+function fold(r: JournalRecord, e: JournalEvent): void {
+  r.updated_at = e.at;
+  if (e.hash_token) r.hash_token = e.hash_token;
+  const d = e.data ?? {};
+  if (typeof d.amount === 'string') r.amount = d.amount;
+  if (typeof d.currency === 'string') r.currency = d.currency;
+  if (typeof d.country === 'string') r.country = d.country;
+  if (d.customer && typeof d.customer === 'object')
+    r.customer = { ...r.customer, ...(d.customer as JournalRecord['customer']) };
+  if (typeof d.gateway_id === 'number') r.gateway_id = d.gateway_id;
+  if (typeof d.gateway_name === 'string') r.gateway_name = d.gateway_name;
+  if (typeof d.wallet_address === 'string') r.wallet_address = d.wallet_address;
+  if (typeof d.transaction_id === 'string') r.transaction_id = d.transaction_id;
+  if (typeof d.status === 'string') r.status = d.status;
+  const last = r.steps.at(-1);
+  const detail =
+    typeof d.error === 'string' ? d.error : typeof d.message === 'string' ? d.message : undefined;
+  // A step's 'sent' line and its outcome line make one step record.
+  if (last && last.step === e.step && last.outcome === 'sent' && e.outcome !== 'sent') {
+    last.outcome = e.outcome;
+    last.at = e.at;
+    last.detail = detail;
+  } else {
+    r.steps.push({ step: e.step, outcome: e.outcome, at: e.at, detail });
+  }
+}
+
+/** Whether a step ended well in a record. */
+export function stepDone(r: JournalRecord, step: Step): boolean {
+  return r.steps.some((s) => s.step === step && s.outcome === 'ok');
+}

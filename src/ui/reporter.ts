@@ -1,0 +1,37 @@
+// How a flow shows its progress: step titles and notes on stderr, a spinner while waiting on the network
+// (on a terminal only), and a wallet address as a QR code for crypto.
+import type { Reporter } from '../flows/payment.js';
+import { clean } from './output.js';
+
+export class TerminalReporter implements Reporter {
+  private readonly tty = Boolean(process.stderr.isTTY);
+
+  step(title: string): void {
+    process.stderr.write(`${this.tty ? '\u001b[1m' : ''}→ ${clean(title)}${this.tty ? '\u001b[22m' : ''}\n`);
+  }
+
+  info(line: string): void {
+    process.stderr.write(`${clean(line)}\n`);
+  }
+
+  async wait<T>(label: string, work: Promise<T>): Promise<T> {
+    if (!this.tty) return work;
+    const { ux } = await import('@oclif/core');
+    ux.action.start(`  ${label}`, undefined, { stdout: false });
+    try {
+      const r = await work;
+      ux.action.stop('done');
+      return r;
+    } catch (err) {
+      ux.action.stop('failed');
+      throw err;
+    }
+  }
+
+  async address(address: string, asQr: boolean): Promise<void> {
+    if (!asQr || !this.tty) return;
+    const { default: qr } = await import('qrcode-terminal');
+    const code = await new Promise<string>((resolve) => qr.generate(address, { small: true }, resolve));
+    process.stderr.write(`${code}\n`);
+  }
+}
