@@ -26,6 +26,7 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
       multiple: true,
       options: ['500', 'html', 'malformed', 'empty', 'shape', 'slow', 'drop', 'drop-after', '401'],
     }),
+    'fault-path': Flags.string({ description: 'apply --fault only to paths containing this text (repeatable)', multiple: true }),
     'fault-rate': Flags.string({ description: 'share of requests that get a fault, 0 to 1', default: '0.1' }),
     'slow-ms': Flags.integer({ description: 'how long a slow answer waits', default: 3000 }),
   };
@@ -43,6 +44,7 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
       dataFile: this.flags.data,
       faults: this.flags.fault as never,
       rate: this.flags.fault ? rate : 0,
+      faultPaths: this.flags['fault-path'],
       slowMs: this.flags['slow-ms'],
       log: (line) => process.stderr.write(`[sandbox ${stamp()}] ${line}\n`),
     });

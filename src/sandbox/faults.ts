@@ -22,6 +22,8 @@ export interface FaultOptions {
   faults?: Fault[];
   /** share of requests, 0..1, that get one of `faults` */
   rate?: number;
+  /** when set, start-up faults apply only to requests whose path contains one of these */
+  faultPaths?: string[];
   /** how long `slow` waits before answering, in ms */
   slowMs?: number;
   random?: () => number;
@@ -32,11 +34,12 @@ export function isFault(v: string): v is Fault {
 }
 
 /** The fault for one request: the header's if it names one, else a random pick at the configured rate. */
-export function pickFault(header: string | string[] | undefined, opts: FaultOptions): Fault | undefined {
+export function pickFault(header: string | string[] | undefined, opts: FaultOptions, path = ''): Fault | undefined {
   const asked = Array.isArray(header) ? header[0] : header;
   if (asked && isFault(asked)) return asked;
   const pool = opts.faults ?? [];
   if (pool.length === 0 || !opts.rate) return undefined;
+  if (opts.faultPaths && !opts.faultPaths.some((p) => path.includes(p))) return undefined;
   const random = opts.random ?? Math.random;
   if (random() >= opts.rate) return undefined;
   return pool[Math.floor(random() * pool.length)] ?? pool[0];

@@ -39,7 +39,7 @@ export async function buildSandbox(
 
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith(prefix)) return;
-    const fault = pickFault(req.headers[faultHeader], opts);
+    const fault = pickFault(req.headers[faultHeader], opts, req.url);
     if (!fault) return;
     req.fault = fault;
     log(`fault ${fault} on ${req.method} ${req.url}`);
