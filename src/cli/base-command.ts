@@ -173,8 +173,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (this.flags?.json || process.argv.includes('--json'))
       process.stdout.write(`${JSON.stringify(e.toJSON(), null, 2)}\n`);
     process.stderr.write(`mpay: ${clean(e.message)}\n`);
-    for (const [field, msgs] of Object.entries(e.fields))
-      process.stderr.write(`  ${clean(field)}: ${clean(msgs.join(' '))}\n`);
+    if (!this.flags?.json)
+      for (const [field, msgs] of Object.entries(e.fields))
+        process.stderr.write(`  ${clean(field)}: ${clean(msgs.join(' '))}\n`);
     if (e.hint && !this.flags?.json) process.stderr.write(`hint: ${clean(e.hint)}\n`);
     if (e.kind === 'unexpected' && (this.flags?.debug || process.env.MPAY_DEBUG === '1'))
       process.stderr.write(`${(e.cause as Error)?.stack ?? e.stack}\n`);
