@@ -82,7 +82,9 @@ describe('read commands', () => {
     expect(r.stderr).toMatch(/authorization: Bearer \*\*\*/);
     expect(r.stderr).toMatch(/"merchant_key":"\*\*\*"/);
     expect(r.stderr).toMatch(/"token":"\*\*\*"/);
-    const token = (Object.values(JSON.parse(readFileSync(join(dir, 'tokens.json'), 'utf8')))[0] as { token: string }).token;
+    const token = (
+      Object.values(JSON.parse(readFileSync(join(dir, 'tokens.json'), 'utf8')))[0] as { token: string }
+    ).token;
     expect(r.stderr).not.toContain(token);
     expect(r.stderr).not.toContain(demoMerchant.merchantKey);
   });
@@ -93,11 +95,15 @@ describe('read commands', () => {
     expect(r.code).toBe(0);
     const out = r.json();
     expect(out.request.body.merchant_key).toBe('***');
-    expect(out.curl).toMatch(/^curl -sS -X POST '.*\/auth\/merchant\/token\/generate' .*-F 'merchant_key=\*\*\*'/);
+    expect(out.curl).toMatch(
+      /^curl -sS -X POST '.*\/auth\/merchant\/token\/generate' .*-F 'merchant_key=\*\*\*'/,
+    );
   });
 
   it('refuses plain http to a host that is not loopback, before sending', async () => {
-    const r = await run(['countries', '--json', '--base-url', 'http://api.example.com'], { env: cliEnv(undefined, tempDir()) });
+    const r = await run(['countries', '--json', '--base-url', 'http://api.example.com'], {
+      env: cliEnv(undefined, tempDir()),
+    });
     expect(r.code).toBe(2);
     expect(r.json().error.kind).toBe('usage');
     expect(r.stderr).toMatch(/Refusing plain http/);
@@ -142,13 +148,20 @@ describe('error kinds and exit codes', () => {
   ];
   for (const [fault, code, kind, extra] of cases) {
     it(`${fault} → exit ${code} (${kind}), one line on stderr, no stack`, async () => {
-      const sb = await sandbox({ faults: [fault as never], rate: 1, faultPaths: ['/merchant/currencies'], slowMs: 2000 });
+      const sb = await sandbox({
+        faults: [fault as never],
+        rate: 1,
+        faultPaths: ['/merchant/currencies'],
+        slowMs: 2000,
+      });
       try {
         const r = await run(['currencies', '--merchant', '--json', ...extra], { env: cliEnv(sb, tempDir()) });
         expect(r.code).toBe(code);
         const { error } = r.json();
         expect(error.kind).toBe(kind);
-        expect(Object.keys(error).sort()).toEqual(expect.arrayContaining(['fields', 'kind', 'message', 'status']));
+        expect(Object.keys(error).sort()).toEqual(
+          expect.arrayContaining(['fields', 'kind', 'message', 'status']),
+        );
         expect(noStack(r.stderr)).toBe(true);
         const human = await run(['currencies', '--merchant', ...extra], { env: cliEnv(sb, tempDir()) });
         expect(human.code).toBe(code);
@@ -162,14 +175,21 @@ describe('error kinds and exit codes', () => {
   }
 
   it('connection refused → exit 8 after retries', async () => {
-    const r = await run(['countries', '--json', '--debug'], { env: cliEnv({ url: 'http://127.0.0.1:9' }, tempDir()) });
+    const r = await run(['countries', '--json', '--debug'], {
+      env: cliEnv({ url: 'http://127.0.0.1:9' }, tempDir()),
+    });
     expect(r.code).toBe(8);
     expect(r.json().error.message).toMatch(/connection refused/);
     expect(r.stderr.match(/! retry/g)).toHaveLength(2);
   });
 
   it('GETs are retried on a 5xx and succeed when the server recovers', async () => {
-    const sb = await sandbox({ faults: ['500'], rate: 0.5, faultPaths: ['/public/countries'], random: sequence([0.1, 0, 0.9]) });
+    const sb = await sandbox({
+      faults: ['500'],
+      rate: 0.5,
+      faultPaths: ['/public/countries'],
+      random: sequence([0.1, 0, 0.9]),
+    });
     try {
       const r = await run(['countries', '--json', '--debug'], { env: cliEnv(sb, tempDir()) });
       expect(r.code).toBe(0);
@@ -200,29 +220,70 @@ describe('login, profiles, config, whoami, doctor', () => {
   });
   afterAll(() => sb.close());
 
-  const bare = (dir: string, extra: Record<string, string> = {}) => ({ MPAY_CONFIG_DIR: dir, MPAY_RETRY_BASE_MS: '20', ...extra });
+  const bare = (dir: string, extra: Record<string, string> = {}) => ({
+    MPAY_CONFIG_DIR: dir,
+    MPAY_RETRY_BASE_MS: '20',
+    ...extra,
+  });
 
   it('login --merchant-key-stdin checks the key, saves a 0600 profile, and masks it in every listing', async () => {
     const dir = tempDir();
-    const login = await run(['login', '--merchant-key-stdin', '--site-id', '1', '--api-key', demoMerchant.apiKey, '--env', 'sandbox', '--base-url', sb.url, '--json'], {
-      env: bare(dir),
-      input: `${demoMerchant.merchantKey}\n`,
-    });
+    const login = await run(
+      [
+        'login',
+        '--merchant-key-stdin',
+        '--site-id',
+        '1',
+        '--api-key',
+        demoMerchant.apiKey,
+        '--env',
+        'sandbox',
+        '--base-url',
+        sb.url,
+        '--json',
+      ],
+      {
+        env: bare(dir),
+        input: `${demoMerchant.merchantKey}\n`,
+      },
+    );
     expect(login.code).toBe(0);
     expect(login.json()).toMatchObject({ profile: 'default', env: 'sandbox', verified: true });
     expect(login.stdout).not.toContain(demoMerchant.merchantKey);
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
     const list = await run(['profiles', 'list', '--json'], { env: bare(dir) });
-    expect(list.json()[0]).toMatchObject({ name: 'default', current: true, merchant_key: 'mk_…emo', api_key: 'ak_…emo' });
+    expect(list.json()[0]).toMatchObject({
+      name: 'default',
+      current: true,
+      merchant_key: 'mk_…emo',
+      api_key: 'ak_…emo',
+    });
     expect(list.stdout).not.toContain(demoMerchant.merchantKey);
     const who = await run(['whoami', '--json'], { env: bare(dir) });
-    expect(who.json()).toMatchObject({ profile: 'default', env: 'sandbox', base_url: sb.url, cached_token: true, merchant_key_from: 'profile' });
+    expect(who.json()).toMatchObject({
+      profile: 'default',
+      env: 'sandbox',
+      base_url: sb.url,
+      cached_token: true,
+      merchant_key_from: 'profile',
+    });
     expect(who.json().merchant_key_fingerprint).toMatch(/^sha256:[0-9a-f]{12}$/);
     const doctor = await run(['doctor', '--json'], { env: bare(dir) });
     expect(doctor.code).toBe(0);
     expect(doctor.json().ok).toBe(true);
     expect(doctor.json().checks.map((c: { name: string }) => c.name)).toEqual(
-      expect.arrayContaining(['base URL', 'API reachable', 'merchant key', 'bearer token', 'site id', 'API key', 'deposits', 'withdrawals', 'collection gateways', 'disbursement gateways']),
+      expect.arrayContaining([
+        'base URL',
+        'API reachable',
+        'merchant key',
+        'bearer token',
+        'site id',
+        'API key',
+        'deposits',
+        'withdrawals',
+        'collection gateways',
+        'disbursement gateways',
+      ]),
     );
     // The probe created nothing.
     expect(sb.state.list()).toHaveLength(0);
@@ -230,13 +291,29 @@ describe('login, profiles, config, whoami, doctor', () => {
 
   it('login refuses a wrong key and saves nothing', async () => {
     const dir = tempDir();
-    const r = await run(['login', '--merchant-key-stdin', '--site-id', '1', '--api-key', 'x', '--env', 'sandbox', '--base-url', sb.url], { env: bare(dir), input: 'wrong' });
+    const r = await run(
+      [
+        'login',
+        '--merchant-key-stdin',
+        '--site-id',
+        '1',
+        '--api-key',
+        'x',
+        '--env',
+        'sandbox',
+        '--base-url',
+        sb.url,
+      ],
+      { env: bare(dir), input: 'wrong' },
+    );
     expect(r.code).toBe(3);
     expect((await run(['profiles', 'list', '--json'], { env: bare(dir) })).json()).toEqual([]);
   });
 
   it('login without a terminal names the missing flag', async () => {
-    const r = await run(['login', '--env', 'sandbox', '--base-url', sb.url, '--json'], { env: bare(tempDir()) });
+    const r = await run(['login', '--env', 'sandbox', '--base-url', sb.url, '--json'], {
+      env: bare(tempDir()),
+    });
     expect(r.code).toBe(2);
     expect(r.json().error.message).toMatch(/--merchant-key-stdin/);
   });
@@ -254,20 +331,38 @@ describe('login, profiles, config, whoami, doctor', () => {
   it('profiles use/remove and config set/get/list', async () => {
     const dir = tempDir();
     for (const p of ['one', 'two']) {
-      const r = await run(['login', '--profile', p, '--env', 'sandbox', '--base-url', sb.url, '--site-id', '1', '--no-verify'], { env: bare(dir, { MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' }) });
+      const r = await run(
+        ['login', '--profile', p, '--env', 'sandbox', '--base-url', sb.url, '--site-id', '1', '--no-verify'],
+        { env: bare(dir, { MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' }) },
+      );
       expect(r.code).toBe(0);
     }
     expect((await run(['whoami', '--json'], { env: bare(dir) })).json().profile).toBe('two');
     expect((await run(['profiles', 'use', 'one'], { env: bare(dir) })).code).toBe(0);
     expect((await run(['whoami', '--json'], { env: bare(dir) })).json().profile).toBe('one');
     expect((await run(['profiles', 'use', 'nope'], { env: bare(dir) })).code).toBe(2);
-    expect((await run(['config', 'set', 'stage.base_url', 'https://stage.example.com'], { env: bare(dir) })).code).toBe(0);
-    expect((await run(['config', 'get', 'stage.base_url'], { env: bare(dir) })).stdout.trim()).toBe('https://stage.example.com');
-    expect((await run(['config', 'set', 'live.base_url', 'http://api.example.com'], { env: bare(dir) })).code).toBe(2);
+    expect(
+      (await run(['config', 'set', 'stage.base_url', 'https://stage.example.com'], { env: bare(dir) })).code,
+    ).toBe(0);
+    expect((await run(['config', 'get', 'stage.base_url'], { env: bare(dir) })).stdout.trim()).toBe(
+      'https://stage.example.com',
+    );
+    expect(
+      (await run(['config', 'set', 'live.base_url', 'http://api.example.com'], { env: bare(dir) })).code,
+    ).toBe(2);
     const list = await run(['config', 'list', '--json'], { env: bare(dir) });
-    expect(list.json()).toMatchObject({ profile: 'one', env: 'sandbox', 'stage.base_url': 'https://stage.example.com', 'live.base_url': null });
+    expect(list.json()).toMatchObject({
+      profile: 'one',
+      env: 'sandbox',
+      'stage.base_url': 'https://stage.example.com',
+      'live.base_url': null,
+    });
     expect((await run(['profiles', 'remove', 'two', '--yes'], { env: bare(dir) })).code).toBe(0);
-    expect((await run(['profiles', 'list', '--json'], { env: bare(dir) })).json().map((p: { name: string }) => p.name)).toEqual(['one']);
+    expect(
+      (await run(['profiles', 'list', '--json'], { env: bare(dir) }))
+        .json()
+        .map((p: { name: string }) => p.name),
+    ).toEqual(['one']);
     const noUrl = await run(['countries', '--env', 'live', '--json'], { env: bare(dir) });
     expect(noUrl.code).toBe(2);
     expect(noUrl.json().error.hint).toMatch(/config set live.base_url/);
@@ -292,7 +387,12 @@ describe('login, profiles, config, whoami, doctor', () => {
 describe('help', () => {
   it('every command has a summary and examples', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'));
-    const commands = Object.values(manifest.commands) as Array<{ id: string; summary?: string; description?: string; examples?: string[] }>;
+    const commands = Object.values(manifest.commands) as Array<{
+      id: string;
+      summary?: string;
+      description?: string;
+      examples?: string[];
+    }>;
     expect(commands.length).toBeGreaterThan(20);
     for (const c of commands) {
       expect(c.summary ?? c.description, c.id).toBeTruthy();

@@ -26,7 +26,10 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
       multiple: true,
       options: ['500', 'html', 'malformed', 'empty', 'shape', 'slow', 'drop', 'drop-after', '401'],
     }),
-    'fault-path': Flags.string({ description: 'apply --fault only to paths containing this text (repeatable)', multiple: true }),
+    'fault-path': Flags.string({
+      description: 'apply --fault only to paths containing this text (repeatable)',
+      multiple: true,
+    }),
     'fault-rate': Flags.string({ description: 'share of requests that get a fault, 0 to 1', default: '0.1' }),
     'slow-ms': Flags.integer({ description: 'how long a slow answer waits', default: 3000 }),
   };

@@ -325,10 +325,12 @@ function ambiguityHint(deps: FlowDeps, kind: Kind, step: Step, reference: string
   return `The connection failed after the ${step} request was sent, so it may have been applied (${ids}). Nothing was re-sent. Check with \`mpay history show ${reference}\` before \`${cmd} --resume ${reference}\`; a step already applied answers "not initiated" (exit 5).`;
 }
 
+/** `gateway` is the one asked for by flag, if any: recorded so that a resumed flow keeps it. */
 export async function initiateStep(
   kind: Kind,
   g: Gathered['request'],
   deps: FlowDeps,
+  gateway?: number,
 ): Promise<InitiatedPayment> {
   const { customer_first_name, customer_last_name, customer_phone, customer_email } = g;
   return journaled(
@@ -347,6 +349,7 @@ export async function initiateStep(
           phone: customer_phone,
           email: customer_email,
         },
+        gateway_id: gateway,
       },
     },
     `Initiating the ${title(kind)}`,
@@ -514,7 +517,12 @@ export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowD
   await confirmLive(kind, deps);
 
   rep.step('Initiate');
-  const initiated = await initiateStep(kind, r, deps);
+  const initiated = await initiateStep(
+    kind,
+    r,
+    deps,
+    inputs.gateway === undefined ? undefined : Number(inputs.gateway),
+  );
   rep.info(`  hash token ${initiated.has_token}`);
   const record: JournalRecord = deps.journal.find(r.customer_transaction_id)!;
   return continueFlow(record, initiated.gateway_configuration, inputs, deps, { initiated });
@@ -576,7 +584,7 @@ async function continueFlow(
     name: gateway?.name ?? record.gateway_name ?? String(gatewayId),
     payment_method: gateway?.payment_method,
   };
-  if (record.gateway_id !== gatewayId) {
+  if (!stepDone(record, 'gateway') || record.gateway_id !== gatewayId) {
     // A local step: the choice is recorded so that a resumed flow keeps it.
     deps.journal.append({
       reference: record.reference,

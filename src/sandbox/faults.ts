@@ -34,7 +34,11 @@ export function isFault(v: string): v is Fault {
 }
 
 /** The fault for one request: the header's if it names one, else a random pick at the configured rate. */
-export function pickFault(header: string | string[] | undefined, opts: FaultOptions, path = ''): Fault | undefined {
+export function pickFault(
+  header: string | string[] | undefined,
+  opts: FaultOptions,
+  path = '',
+): Fault | undefined {
   const asked = Array.isArray(header) ? header[0] : header;
   if (asked && isFault(asked)) return asked;
   const pool = opts.faults ?? [];

@@ -4,7 +4,15 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { SandboxState, messages, shapeA, validationFailure, type Reply } from './state.js';
-import { delayHeader, faultHeader, faultReply, pickFault, type Fault, type FaultOptions } from './faults.js';
+import {
+  delayHeader,
+  faultHeader,
+  faultReply,
+  isFault,
+  pickFault,
+  type Fault,
+  type FaultOptions,
+} from './faults.js';
 import { documentationPage, openApiDocument } from './openapi.js';
 
 export interface SandboxOptions extends FaultOptions {
@@ -132,6 +140,15 @@ export async function buildSandbox(
   app.get('/_sandbox/health', async () => ({ ok: true }));
   app.get('/_sandbox/transactions', async () => state.list());
   app.post('/_sandbox/revoke-tokens', async () => ({ revoked: state.revokeTokens() }));
+  // Changes the start-up faults while running, e.g. {"rate": 0} to let a stopped flow resume.
+  app.post('/_sandbox/faults', async (req) => {
+    const b = body(req);
+    if (Array.isArray(b.faults))
+      opts.faults = b.faults.filter((f): f is Fault => typeof f === 'string' && isFault(f));
+    if (typeof b.rate === 'number') opts.rate = b.rate;
+    if (Array.isArray(b.faultPaths)) opts.faultPaths = b.faultPaths.map(String);
+    return { faults: opts.faults ?? [], rate: opts.rate ?? 0, faultPaths: opts.faultPaths ?? null };
+  });
 
   return { app, state };
 }
