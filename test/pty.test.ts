@@ -1,0 +1,146 @@
+// The interactive flows as a person meets them: bin/run.js in a real pseudo-terminal (tmux), keys sent
+// one answer at a time, the screen read back.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { bin, cliEnv, sandbox, tempDir } from './helpers.js';
+
+type Sb = Awaited<ReturnType<typeof sandbox>>;
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+class Tmux {
+  private readonly socket: string;
+  constructor(name: string) {
+    this.socket = `mpay-test-${process.pid}-${name}`;
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+  }
+
+  start(args: string[], env: Record<string, string>): void {
+    const vars = Object.entries({ ...env, TERM: 'xterm-256color', NO_COLOR: '1' })
+      .map(([k, v]) => `${k}=${quote(v)}`)
+      .join(' ');
+    const cmd = `env -u CI ${vars} ${quote(process.execPath)} ${quote(bin)} ${args.map(quote).join(' ')}; echo "EXIT=$?"; sleep 120`;
+    this.tmux('new-session', '-d', '-x', '160', '-y', '50', '-s', 'main', cmd);
+  }
+
+  screen(): string {
+    return this.tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', 'main');
+  }
+
+  async waitFor(re: RegExp, timeoutMs = 15_000): Promise<string> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const s = this.screen();
+      if (re.test(s)) return s;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${re}; screen:\n${s}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Types text (literally), then presses Enter. */
+  answer(text: string): void {
+    if (text) this.tmux('send-keys', '-t', 'main', '-l', text);
+    this.tmux('send-keys', '-t', 'main', 'Enter');
+  }
+
+  keys(...keys: string[]): void {
+    this.tmux('send-keys', '-t', 'main', ...keys);
+  }
+
+  kill(): void {
+    try {
+      this.tmux('kill-server');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+describe('interactive flows in a pseudo-terminal', () => {
+  let sb: Sb;
+  beforeAll(async () => {
+    sb = await sandbox();
+  });
+  afterAll(() => sb.close());
+
+  it('a USDT deposit: prompts, a gateway picked from a list, the wallet address with its QR code', async () => {
+    const t = new Tmux('deposit');
+    try {
+      t.start(['deposit'], cliEnv(sb, tempDir()));
+      await t.waitFor(/Currency/);
+      // Deposit currencies in seed order: GHS, NGN, KES, XAF, USD, CAD.
+      t.keys('Down', 'Down', 'Down', 'Down');
+      await t.waitFor(/❯ USD/);
+      t.keys('Enter');
+      await t.waitFor(/Amount in USD \(1–10000\)/);
+      t.answer('abc');
+      await t.waitFor(/positive decimal/);
+      t.keys('C-u');
+      t.answer('100');
+      await t.waitFor(/Customer first name/);
+      t.answer('Ama');
+      await t.waitFor(/Customer last name/);
+      t.answer('Mensah');
+      await t.waitFor(/Customer phone \(\+1…\)/);
+      t.answer('+15551234567');
+      await t.waitFor(/Customer e-mail/);
+      t.answer('ama@example.com');
+      await t.waitFor(/Reference \(customer_transaction_id\)/);
+      t.answer('pty-dep-1');
+      await t.waitFor(/Gateway/);
+      await t.waitFor(/❯ 5\s+USDT \(TRC20\)/);
+      t.keys('Enter');
+      await t.waitFor(/Phone number for the payment/);
+      t.answer('');
+      await t.waitFor(/Receiver e-mail/);
+      t.answer('');
+      const screen = await t.waitFor(/EXIT=\d+/);
+      expect(screen).toMatch(/EXIT=0/);
+      expect(screen).toMatch(/Wallet address update \(usdt-trc20\)/);
+      expect(screen).toMatch(/send to T[1-9A-HJ-NP-Za-km-z]{33} \(USDT on TRC20\)/);
+      expect(screen).toMatch(/[▄▀█]{10,}/); // the QR code
+      expect(screen).toMatch(/Done: deposit TXN\w+ is pending/);
+      expect(sb.state.list().find((x) => x.reference === 'pty-dep-1')?.status).toBe('pending');
+    } finally {
+      t.kill();
+    }
+  });
+
+  it('a withdrawal: the one-time code asked masked, a wrong code first, then the right one', async () => {
+    const t = new Tmux('withdraw');
+    try {
+      t.start(['withdraw', '--currency', 'GHS', '--country', 'GH'], cliEnv(sb, tempDir()));
+      await t.waitFor(/Amount in GHS/);
+      t.answer('30');
+      await t.waitFor(/Customer first name/);
+      t.answer('Kofi');
+      await t.waitFor(/Customer last name/);
+      t.answer('');
+      await t.waitFor(/Customer phone/);
+      t.answer('+233201234567');
+      await t.waitFor(/Customer e-mail/);
+      t.answer('kofi@example.com');
+      await t.waitFor(/Reference/);
+      t.answer('pty-wd-1');
+      await t.waitFor(/❯ 1\s+MTN Mobile Money/);
+      t.keys('Enter');
+      await t.waitFor(/Phone number for the payment/);
+      t.answer('');
+      await t.waitFor(/Receiver e-mail/);
+      t.answer('');
+      await t.waitFor(/One-time code sent to kofi@example.com/);
+      t.answer('000000');
+      await t.waitFor(/wrong code .* 2 tries left/);
+      t.answer('123456');
+      const screen = await t.waitFor(/EXIT=\d+/);
+      expect(screen).toMatch(/EXIT=0/);
+      expect(screen).toMatch(/\*{6}/);
+      expect(screen).not.toMatch(/(?<!\d)123456(?!\d)/);
+      expect(screen).toMatch(/Done: withdraw TXN\w+ is pending/);
+    } finally {
+      t.kill();
+    }
+  });
+});

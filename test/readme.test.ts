@@ -1,0 +1,34 @@
+// The README's curl walkthrough of a deposit and a withdraw, run as written against a sandbox.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { root, sandbox } from './helpers.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+it('the README curl walkthrough does a full deposit and a full withdraw', async () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const block = /<!-- readme-curl:start -->\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(block).toBeTruthy();
+  const script = `set -euo pipefail\n${block!.replace('http://127.0.0.1:4010', sb.url)}`;
+  const { stdout } = await promisify(execFile)('bash', ['-c', script], { timeout: 20_000 });
+  const lines = stdout.trim().split('\n');
+  expect(lines).toEqual([
+    expect.stringMatching(/^T[1-9A-HJ-NP-Za-km-z]{33}$/),
+    'initiated',
+    'pending',
+    'initiated',
+    expect.stringMatching(/sent to the customer email/),
+    'pending',
+  ]);
+  expect(sb.state.list().map((t) => `${t.kind}:${t.status}`)).toEqual([
+    'deposit:pending',
+    'withdraw:pending',
+  ]);
+});
