@@ -32,6 +32,11 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
     }),
     'fault-rate': Flags.string({ description: 'share of requests that get a fault, 0 to 1', default: '0.1' }),
     'slow-ms': Flags.integer({ description: 'how long a slow answer waits', default: 3000 }),
+    'tls-cert': Flags.string({
+      description: 'serve HTTPS with this PEM certificate',
+      dependsOn: ['tls-key'],
+    }),
+    'tls-key': Flags.string({ description: 'PEM private key of --tls-cert', dependsOn: ['tls-cert'] }),
   };
 
   async run(): Promise<void> {
@@ -40,6 +45,11 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
       throw new UsageError(`--fault-rate must be between 0 and 1, not ${this.flags['fault-rate']}`);
     const { startSandbox } = await import('../sandbox/server.js');
     const { demoMerchant } = await import('../sandbox/seed.js');
+    const { readFileSync } = await import('node:fs');
+    const tls =
+      this.flags['tls-cert'] && this.flags['tls-key']
+        ? { cert: readFileSync(this.flags['tls-cert']), key: readFileSync(this.flags['tls-key']) }
+        : undefined;
     const stamp = () => new Date().toISOString().slice(11, 19);
     const sb = await startSandbox({
       port: this.flags.port,
@@ -49,6 +59,7 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
       rate: this.flags.fault ? rate : 0,
       faultPaths: this.flags['fault-path'],
       slowMs: this.flags['slow-ms'],
+      tls,
       log: (line) => process.stderr.write(`[sandbox ${stamp()}] ${line}\n`),
     });
     const info = {

@@ -17,6 +17,8 @@ import { documentationPage, openApiDocument } from './openapi.js';
 
 export interface SandboxOptions extends FaultOptions {
   dataFile?: string;
+  /** serve HTTPS with this PEM key and certificate (for tests of TLS and private CAs) */
+  tls?: { key: string | Buffer; cert: string | Buffer };
   /** where log lines (one-time codes, faults) go; silent when absent */
   log?: (line: string) => void;
 }
@@ -41,7 +43,11 @@ export async function buildSandbox(
 ): Promise<{ app: FastifyInstance; state: SandboxState }> {
   const log = opts.log ?? (() => {});
   const state = new SandboxState({ dataFile: opts.dataFile, log });
-  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const app = (
+    opts.tls
+      ? Fastify({ logger: false, forceCloseConnections: true, https: opts.tls })
+      : Fastify({ logger: false, forceCloseConnections: true })
+  ) as FastifyInstance;
   await app.register(formbody);
   await app.register(multipart, { attachFieldsToBody: 'keyValues' });
 
@@ -163,7 +169,7 @@ export async function startSandbox(
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${port}`,
+    url: `${opts.tls ? 'https' : 'http'}://${shownHost}:${port}`,
     app,
     state,
     async close() {

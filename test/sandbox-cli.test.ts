@@ -1,0 +1,177 @@
+// `mpay sandbox` as a process: it prints its URL and the demo credentials, serves, keeps state in --data,
+// and stops cleanly on Ctrl-C (SIGINT).
+import { expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bin, cliEnv, run, tempDir } from './helpers.js';
+
+function startSandboxProcess(args: string[]) {
+  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}${err}`)), 10_000);
+    child.stdout.on('data', () => {
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { child, url, exited, output: () => out, errors: () => err };
+}
+
+it('prints its URL and the demo credentials, serves the API, keeps --data, stops on SIGINT', async () => {
+  const data = join(tempDir(), 'state.json');
+  const sb = startSandboxProcess(['--data', data]);
+  const url = await sb.url;
+  expect(sb.output()).toMatch(/merchant key: mk_sandbox_demo/);
+  expect(sb.output()).toMatch(/site id:\s+1/);
+  expect(sb.output()).toMatch(/API key:\s+ak_sandbox_demo/);
+  const dep = await run(
+    [
+      'deposit',
+      '--currency',
+      'GHS',
+      '--country',
+      'GH',
+      '--amount',
+      '10',
+      '--first-name',
+      'Ama',
+      '--phone',
+      '+233201234567',
+      '--email',
+      'ama@example.com',
+      '--gateway',
+      '1',
+      '--reference',
+      'proc-1',
+      '--json',
+    ],
+    {
+      env: cliEnv({ url }, tempDir()),
+    },
+  );
+  expect(dep.code).toBe(0);
+  sb.child.kill('SIGINT');
+  expect(await sb.exited).toBe(0);
+  expect(sb.errors()).toMatch(/SIGINT: stopping/);
+  expect(existsSync(`${data}.${sb.child.pid}.tmp`)).toBe(false);
+  const saved = JSON.parse(readFileSync(data, 'utf8'));
+  expect(
+    saved.transactions.map((t: { reference: string; status: string }) => `${t.reference}:${t.status}`),
+  ).toEqual(['proc-1:pending']);
+
+  // A second run on the same file knows the transaction: its reference is taken.
+  const again = startSandboxProcess(['--data', data]);
+  const url2 = await again.url;
+  const dup = await run(
+    [
+      'deposit',
+      'initiate',
+      '--currency',
+      'GHS',
+      '--country',
+      'GH',
+      '--amount',
+      '10',
+      '--first-name',
+      'Ama',
+      '--phone',
+      '+233201234567',
+      '--email',
+      'ama@example.com',
+      '--reference',
+      'proc-1',
+      '--json',
+    ],
+    {
+      env: cliEnv({ url: url2 }, tempDir()),
+    },
+  );
+  expect(dup.code).toBe(4);
+  again.child.kill('SIGTERM');
+  expect(await again.exited).toBe(0);
+});
+
+it('--json prints the sandbox facts as one JSON line', async () => {
+  const sb = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const line = await new Promise<string>((resolve) => sb.stdout.once('data', (d) => resolve(String(d))));
+  expect(JSON.parse(line)).toMatchObject({
+    merchant_key: 'mk_sandbox_demo',
+    site_id: '1',
+    api_key: 'ak_sandbox_demo',
+    otp: '123456',
+  });
+  sb.kill('SIGINT');
+  await new Promise((r) => sb.on('close', r));
+});
+
+it('history filters by kind, status, reference and date', async () => {
+  const dir = tempDir();
+  const { sandbox } = await import('./helpers.js');
+  const s = await sandbox();
+  try {
+    const env = cliEnv(s, dir);
+    const common = [
+      '--country',
+      'GH',
+      '--currency',
+      'GHS',
+      '--first-name',
+      'Ama',
+      '--phone',
+      '+233201234567',
+      '--email',
+      'ama@example.com',
+      '--gateway',
+      '1',
+      '--json',
+    ];
+    expect((await run(['deposit', '--amount', '10', '--reference', 'h-dep', ...common], { env })).code).toBe(
+      0,
+    );
+    expect((await run(['withdraw', '--amount', '10', '--reference', 'h-wd', ...common], { env })).code).toBe(
+      0,
+    );
+    const refs = async (...args: string[]) =>
+      (await run(['history', ...args, '--json'], { env }))
+        .json()
+        .map((r: { reference: string }) => r.reference);
+    expect(await refs()).toEqual(['h-dep', 'h-wd']);
+    expect(await refs('--kind', 'withdraw')).toEqual(['h-wd']);
+    expect(await refs('--status', 'pending')).toEqual(['h-dep']);
+    expect(await refs('--status', 'initiated')).toEqual(['h-wd']);
+    expect(await refs('--reference', 'h-dep')).toEqual(['h-dep']);
+    expect(await refs('--since', '2999-01-01')).toEqual([]);
+    expect(await refs('--until', new Date().toISOString().slice(0, 10))).toEqual(['h-dep', 'h-wd']);
+    const csv = await run(['history', '--csv', '--columns', 'reference,kind,status'], { env });
+    expect(csv.stdout.trim().split('\n')).toEqual([
+      'reference,kind,status',
+      'h-dep,deposit,pending',
+      'h-wd,withdraw,initiated',
+    ]);
+    expect((await run(['history', '--since', 'yesterday'], { env })).code).toBe(2);
+    // No secret in the journal.
+    const journal = readFileSync(join(dir, 'journal', 'default.sandbox.jsonl'), 'utf8');
+    expect(journal).not.toMatch(/mk_sandbox_demo|ak_sandbox_demo|"otp":|"token":|"api_key":|"merchant_key":/);
+  } finally {
+    await s.close();
+  }
+});
+
+it('shell completion is wired in', async () => {
+  const r = await run(['autocomplete', 'bash'], { env: { MPAY_CONFIG_DIR: tempDir(), HOME: tempDir() } });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/mpay/);
+});
