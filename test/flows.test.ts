@@ -2,7 +2,7 @@
 // bin/run.js non-interactively with flags and --json; every single step; resume after a stop at each
 // step; the live confirmation; the spec's error rows reached from the flows; the wallet rule.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../src/api/client.js';
+import { Client, memoryTokens } from '../src/api/client.js';
 import { Journal } from '../src/journal/journal.js';
 import { ScriptedPrompter } from '../src/flows/prompter.js';
 import { runPaymentFlow, type FlowDeps } from '../src/flows/payment.js';
@@ -13,7 +13,6 @@ import { cliEnv, noStack, run, sandbox, tempDir } from './helpers.js';
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
 function deps(sb: { url: string }, prompter?: ScriptedPrompter, over: Partial<FlowDeps> = {}): FlowDeps {
-  let token: string | undefined;
   return {
     client: new Client({
       baseUrl: sb.url,
@@ -22,7 +21,7 @@ function deps(sb: { url: string }, prompter?: ScriptedPrompter, over: Partial<Fl
         siteId: demoMerchant.siteId,
         apiKey: demoMerchant.apiKey,
       },
-      tokens: { get: () => token, set: (t) => (token = t), clear: () => (token = undefined) },
+      tokens: memoryTokens(),
     }),
     journal: new Journal(tempDir(), 'default', 'sandbox'),
     prompter,
@@ -409,6 +408,14 @@ describe('flows through bin/run.js without a terminal', () => {
   });
 });
 
+/** The server recovers: its start-up faults stop; its transactions stay. */
+const healFaults = (sb: { url: string }) =>
+  fetch(`${sb.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rate: 0 }),
+  });
+
 describe('resume after a stop at each step', () => {
   // A sandbox fails one path with a 500 (the server did not act); then its faults are switched off.
   for (const [step, path, gateway, currency] of [
@@ -435,12 +442,7 @@ describe('resume after a stop at each step', () => {
           { env },
         );
         expect(stopped.code).toBe(7);
-        // The server recovers; the transaction and the journal stay.
-        await fetch(`${sb.url}/_sandbox/faults`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ rate: 0 }),
-        });
+        await healFaults(sb);
         const resumed = await run(['deposit', '--resume', ref, '--json'], { env });
         expect(resumed.code).toBe(0);
         expect(resumed.json()).toMatchObject({ status: 'pending', reference: ref });
@@ -460,11 +462,7 @@ describe('resume after a stop at each step', () => {
       });
       expect(stopped.code).toBe(8);
       expect(stopped.json().error.hint).toMatch(/reference resume-init/);
-      await fetch(`${sb.url}/_sandbox/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ rate: 0 }),
-      });
+      await healFaults(sb);
       const resumed = await run(['deposit', '--resume', 'resume-init', '--json'], { env });
       expect(resumed.code).toBe(0);
       expect(sb.state.list().filter((t) => t.reference === 'resume-init')).toHaveLength(1);
@@ -485,11 +483,7 @@ describe('resume after a stop at each step', () => {
       expect(hist.json().steps).toEqual([
         expect.objectContaining({ step: 'initiate', outcome: 'ambiguous' }),
       ]);
-      await fetch(`${sb.url}/_sandbox/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ rate: 0 }),
-      });
+      await healFaults(sb);
       const resumed = await run(['deposit', '--resume', 'resume-amb', '--json'], { env });
       expect(resumed.code).toBe(4);
       expect(resumed.json().error.fields.customer_transaction_id).toBeDefined();

@@ -28,6 +28,12 @@ export interface TokenStore {
   clear(): void;
 }
 
+/** A token kept for this process only: the demo and tests, which must not touch the user's config. */
+export function memoryTokens(): TokenStore {
+  let token: string | undefined;
+  return { get: () => token, set: (t) => (token = t), clear: () => (token = undefined) };
+}
+
 /** A request as the client would send it, for --dry-run. Secrets are redacted by the caller's choice. */
 export interface PreparedRequest {
   method: 'GET' | 'POST';

@@ -5,6 +5,7 @@ import { MpayError, UsageError, toMpayError } from '../api/errors.js';
 import type { Client, PreparedRequest } from '../api/client.js';
 import type { Context } from '../config/context.js';
 import type { Prompter } from '../flows/prompter.js';
+import type { FlowDeps } from '../flows/payment.js';
 import { clean } from '../ui/output.js';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
@@ -123,6 +124,18 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       retryBaseMs: process.env.MPAY_RETRY_BASE_MS ? Number(process.env.MPAY_RETRY_BASE_MS) : undefined,
       userAgent: `mpay-cli/${this.config.version} node/${process.version}`,
       headers: opts.headers,
+    });
+  }
+
+  /** What a flow needs: client, journal, prompter (on a terminal only), reporter. */
+  protected async flowDeps(opts: { dryRun?: boolean; force?: boolean; command: string }): Promise<FlowDeps> {
+    const ctx = await this.loadContext();
+    const client = await this.client({ dryRun: opts.dryRun });
+    const { flowDeps } = await import('./flow.js');
+    return flowDeps(ctx, client, this.interactive ? await this.prompter() : undefined, {
+      yes: this.flags.yes,
+      force: opts.force,
+      command: opts.command,
     });
   }
 

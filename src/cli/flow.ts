@@ -75,6 +75,13 @@ export function inputsFrom(f: FlagBag): FlowInputs {
   };
 }
 
+/** --otp, or the code read from stdin with --otp-stdin. */
+export async function otpInput(flags: { otp?: string; 'otp-stdin'?: boolean }): Promise<string | undefined> {
+  if (!flags['otp-stdin']) return flags.otp;
+  const { text } = await import('node:stream/consumers');
+  return (await text(process.stdin)).trim();
+}
+
 export async function flowDeps(
   ctx: Context,
   client: Client,

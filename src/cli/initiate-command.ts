@@ -1,5 +1,5 @@
 import { BaseCommand } from './base-command.js';
-import { customerFlags, flowDeps, inputsFrom } from './flow.js';
+import { customerFlags, inputsFrom } from './flow.js';
 import { Flags } from '@oclif/core';
 import type { Kind } from '../journal/journal.js';
 import { renderRecord } from '../ui/output.js';
@@ -16,10 +16,8 @@ export abstract class InitiateCommand extends BaseCommand<typeof InitiateCommand
 
   async run(): Promise<void> {
     const { initiateOnly } = await import('../flows/payment.js');
-    const ctx = await this.loadContext();
-    const client = await this.client({ dryRun: this.flags['dry-run'] });
-    const deps = await flowDeps(ctx, client, this.interactive ? await this.prompter() : undefined, {
-      yes: this.flags.yes,
+    const deps = await this.flowDeps({
+      dryRun: this.flags['dry-run'],
       force: this.flags.force,
       command: `mpay ${this.kind}`,
     });

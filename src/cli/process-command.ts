@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { StepCommand } from './step-command.js';
-import { flowSummary, inputsFrom, processFlags } from './flow.js';
+import { flowSummary, inputsFrom, otpInput, processFlags } from './flow.js';
 import type { Kind } from '../journal/journal.js';
 
 /** `mpay deposit process <hash>` and `mpay withdraw process <hash>`. */
@@ -29,13 +29,9 @@ export abstract class ProcessCommand extends StepCommand<typeof ProcessCommand> 
 
   async run(): Promise<void> {
     const { processStage } = await import('../flows/payment.js');
-    const deps = await this.deps(this.flags['dry-run'], `mpay ${this.kind}`);
+    const deps = await this.flowDeps({ dryRun: this.flags['dry-run'], command: `mpay ${this.kind}` });
     const { record } = await this.record(deps, this.args.hash_token, this.kind);
-    const inputs = inputsFrom(this.flags);
-    if (this.flags['otp-stdin']) {
-      const { text } = await import('node:stream/consumers');
-      inputs.otp = (await text(process.stdin)).trim();
-    }
+    const inputs = { ...inputsFrom(this.flags), otp: await otpInput(this.flags) };
     const result = await processStage(record, inputs, deps);
     await this.emit(result, () => flowSummary(result));
   }

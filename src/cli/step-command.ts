@@ -3,19 +3,21 @@
 import type { Command } from '@oclif/core';
 import { UsageError } from '../api/errors.js';
 import { BaseCommand } from './base-command.js';
-import { flowDeps } from './flow.js';
 import type { FlowDeps } from '../flows/payment.js';
 import type { JournalRecord, Kind } from '../journal/journal.js';
 
 export abstract class StepCommand<T extends typeof Command> extends BaseCommand<T> {
-  protected async deps(dryRun: boolean, command: string): Promise<FlowDeps> {
-    const ctx = await this.loadContext();
-    const client = await this.client({ dryRun });
-    return flowDeps(ctx, client, this.interactive ? await this.prompter() : undefined, {
-      yes: this.flags.yes,
-      force: (this.flags as { force?: boolean }).force,
-      command,
-    });
+  /** --gateway, else the gateway the journal recorded, else a usage error. */
+  protected async gatewayFor(record: JournalRecord, flag: string | undefined): Promise<number> {
+    const { checked, fields } = await import('../flows/inputs.js');
+    const gateway = flag ?? (record.gateway_id === undefined ? undefined : String(record.gateway_id));
+    if (!gateway) {
+      throw new UsageError('Missing --gateway', {
+        fields: { gateway_id: ['required'] },
+        hint: 'The journal has no gateway for this transaction',
+      });
+    }
+    return Number(checked(fields.gateway, gateway));
   }
 
   /**

@@ -13,7 +13,7 @@ export default class Demo extends BaseCommand<typeof Demo> {
   async run(): Promise<void> {
     const { startSandbox } = await import('../sandbox/server.js');
     const { demoMerchant } = await import('../sandbox/seed.js');
-    const { Client } = await import('../api/client.js');
+    const { Client, memoryTokens } = await import('../api/client.js');
     const { Journal } = await import('../journal/journal.js');
     const { ScriptedPrompter } = await import('../flows/prompter.js');
     const { runPaymentFlow } = await import('../flows/payment.js');
@@ -25,7 +25,6 @@ export default class Demo extends BaseCommand<typeof Demo> {
       this.note(
         `Sandbox on ${sb.url} (demo merchant ${demoMerchant.merchantKey}, site ${demoMerchant.siteId})`,
       );
-      let token: string | undefined;
       const client = new Client({
         baseUrl: sb.url,
         credentials: {
@@ -33,7 +32,7 @@ export default class Demo extends BaseCommand<typeof Demo> {
           siteId: demoMerchant.siteId,
           apiKey: demoMerchant.apiKey,
         },
-        tokens: { get: () => token, set: (t) => (token = t), clear: () => (token = undefined) },
+        tokens: memoryTokens(),
         // Show each request as it goes out, secrets redacted; responses are summed up by the steps.
         debug: (line) => {
           if (line.startsWith('> POST') || line.startsWith('> GET'))

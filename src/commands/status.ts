@@ -1,6 +1,5 @@
 import { Args, Flags } from '@oclif/core';
 import { StepCommand } from '../cli/step-command.js';
-import { UsageError } from '../api/errors.js';
 import { renderRecord } from '../ui/output.js';
 
 export default class Status extends StepCommand<typeof Status> {
@@ -31,23 +30,10 @@ export default class Status extends StepCommand<typeof Status> {
 
   async run(): Promise<void> {
     const { statusStep } = await import('../flows/payment.js');
-    const { checked, fields } = await import('../flows/inputs.js');
-    const deps = await this.deps(this.flags['dry-run'], 'mpay');
+    const deps = await this.flowDeps({ dryRun: this.flags['dry-run'], command: 'mpay' });
     const { record } = await this.record(deps, this.args.hash_token);
-    const gateway =
-      this.flags.gateway ?? (record.gateway_id === undefined ? undefined : String(record.gateway_id));
-    if (!gateway)
-      throw new UsageError('Missing --gateway', {
-        fields: { gateway_id: ['required'] },
-        hint: 'The journal has no gateway for this transaction',
-      });
-    const r = await statusStep(
-      record,
-      record.hash_token!,
-      Number(checked(fields.gateway, gateway)),
-      this.flags.status as never,
-      deps,
-    );
+    const gateway = await this.gatewayFor(record, this.flags.gateway);
+    const r = await statusStep(record, record.hash_token!, gateway, this.flags.status as never, deps);
     await this.emit(r, () => renderRecord(r));
   }
 }

@@ -1,6 +1,5 @@
 import { Args, Flags } from '@oclif/core';
 import { StepCommand } from '../cli/step-command.js';
-import { UsageError } from '../api/errors.js';
 import { renderRecord } from '../ui/output.js';
 
 export default class Wallet extends StepCommand<typeof Wallet> {
@@ -25,17 +24,10 @@ export default class Wallet extends StepCommand<typeof Wallet> {
 
   async run(): Promise<void> {
     const { walletStep } = await import('../flows/payment.js');
-    const { checked, fields } = await import('../flows/inputs.js');
-    const deps = await this.deps(this.flags['dry-run'], 'mpay');
+    const deps = await this.flowDeps({ dryRun: this.flags['dry-run'], command: 'mpay' });
     const { record } = await this.record(deps, this.args.hash_token);
-    const gateway =
-      this.flags.gateway ?? (record.gateway_id === undefined ? undefined : String(record.gateway_id));
-    if (!gateway)
-      throw new UsageError('Missing --gateway', {
-        fields: { gateway_id: ['required'] },
-        hint: 'The journal has no gateway for this transaction',
-      });
-    const w = await walletStep(record, record.hash_token!, Number(checked(fields.gateway, gateway)), deps);
+    const gateway = await this.gatewayFor(record, this.flags.gateway);
+    const w = await walletStep(record, record.hash_token!, gateway, deps);
     await this.emit(w, async () => {
       await deps.reporter?.address(w.wallet_address, /^(0x|T)/.test(w.wallet_address));
       return renderRecord(w);
