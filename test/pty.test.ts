@@ -2,7 +2,7 @@
 // one answer at a time, the screen read back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { bin, cliEnv, sandbox, tempDir } from './helpers.js';
+import { bin, cliEnv, run, sandbox, tempDir } from './helpers.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -142,5 +142,54 @@ describe('interactive flows in a pseudo-terminal', () => {
     } finally {
       t.kill();
     }
+  });
+
+  it('Ctrl-C at the gateway prompt loses nothing: the journal has the initiate, and --resume finishes', async () => {
+    const t = new Tmux('cancel');
+    const dir = tempDir();
+    try {
+      t.start(
+        [
+          'deposit',
+          '--currency',
+          'GHS',
+          '--country',
+          'GH',
+          '--amount',
+          '12',
+          '--first-name',
+          'Ama',
+          '--last-name',
+          'M',
+          '--phone',
+          '+233201234567',
+          '--email',
+          'ama@example.com',
+          '--reference',
+          'pty-cancel',
+        ],
+        cliEnv(sb, dir),
+      );
+      await t.waitFor(/Gateway/);
+      await t.waitFor(/❯ 1\s+MTN Mobile Money/);
+      t.keys('C-c');
+      const screen = await t.waitFor(/EXIT=\d+/);
+      expect(screen).toMatch(/mpay: cancelled/);
+      expect(screen).toMatch(/EXIT=130/);
+    } finally {
+      t.kill();
+    }
+    const show = await run(['history', 'show', 'pty-cancel', '--json'], { env: cliEnv(sb, dir) });
+    expect(show.json()).toMatchObject({
+      reference: 'pty-cancel',
+      status: 'initiated',
+      next: 'mpay deposit --resume pty-cancel',
+    });
+    const resumed = await run(['deposit', '--resume', 'pty-cancel', '--gateway', '3', '--json'], {
+      env: cliEnv(sb, dir),
+    });
+    expect(resumed.code).toBe(0);
+    expect(resumed.json()).toMatchObject({ status: 'pending', gateway: { id: 3 } });
+    expect(sb.state.list().filter((x) => x.reference === 'pty-cancel')).toHaveLength(1);
   });
 });

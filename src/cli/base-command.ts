@@ -169,6 +169,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       await this.emitDryRun((err as unknown as { request: PreparedRequest }).request);
       return;
     }
+    // Ctrl-C at a prompt: nothing more is sent; what was sent is in the journal.
+    if (err.name === 'ExitPromptError' || err.constructor?.name === 'ExitPromptError') {
+      process.stderr.write('\nmpay: cancelled\n');
+      process.exitCode = 130;
+      return;
+    }
     // this.exit() and --help/--version travel as errors too: let oclif have them.
     if (err.oclif?.exit === 0 || err.code === 'EEXIT') throw err;
     let e: MpayError;
