@@ -8,6 +8,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
   );
 } else {
-  const { execute } = await import('@oclif/core');
+  const { execute } = await import('../dist/execute.js');
   await execute({ dir: import.meta.url });
 }

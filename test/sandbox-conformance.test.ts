@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import * as s from '../src/api/schemas.js';
 import { envelope } from '../src/api/schemas.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
@@ -490,6 +490,9 @@ describe('sandbox conformance', () => {
       expect(done.status).toBe(200);
       expect(envelope(s.Transaction).parse(done.json).data.status).toBe('pending');
       expect(sb.state.balance('GHS')).toBe(before - 40);
+      // The merchant currency list shows the new balance (it is cached only until a balance changes).
+      const list = await a.request('GET', 'merchant/currencies', { token });
+      expect(list.json.data.find((c: { code: string }) => c.code === 'GHS').total_balance).toBe(before - 40);
       const twice = await a.request('POST', 'payments/withdraw/processed', {
         body: { ...body, otp: demoMerchant.otp },
         token,

@@ -1,7 +1,7 @@
 // The typed client: one method per endpoint of the spec, on got. Every response is parsed with the wire
 // schemas and every failure becomes one of the typed errors in errors.ts. Knows nothing of terminals.
 import got, { HTTPError, RequestError, TimeoutError, type Got, type Response, type OptionsInit } from 'got';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   AuthError,
   MpayError,
@@ -24,14 +24,22 @@ export interface Credentials {
 /** Where the client keeps its bearer token between runs: config implements it, tests may pass a Map. */
 export interface TokenStore {
   get(): string | undefined;
-  set(token: string): void;
-  clear(): void;
+  set(token: string): void | Promise<void>;
+  clear(): void | Promise<void>;
 }
 
 /** A token kept for this process only: the demo and tests, which must not touch the user's config. */
 export function memoryTokens(): TokenStore {
   let token: string | undefined;
-  return { get: () => token, set: (t) => (token = t), clear: () => (token = undefined) };
+  return {
+    get: () => token,
+    set: (t) => {
+      token = t;
+    },
+    clear: () => {
+      token = undefined;
+    },
+  };
 }
 
 /** A request as the client would send it, for --dry-run. Secrets are redacted by the caller's choice. */
@@ -45,6 +53,7 @@ export interface PreparedRequest {
 
 /** Thrown instead of sending when the client runs dry; commands print it and exit 0. */
 export class DryRun extends Error {
+  readonly isDryRun = true;
   constructor(readonly request: PreparedRequest) {
     super('dry run');
   }
@@ -102,7 +111,7 @@ export function checkBaseUrl(raw: string): URL {
 }
 
 type Encoding = 'none' | 'json' | 'multipart';
-interface Call<T extends z.ZodType> {
+interface Call<T extends z.ZodMiniType> {
   method: 'GET' | 'POST';
   path: string;
   data: T;
@@ -226,7 +235,7 @@ export class Client {
         // A dry run of another call still needs a real token to show; it moves no money.
         dryRunExempt: implicit,
       });
-      this.opts.tokens?.set(data.token);
+      await this.opts.tokens?.set(data.token);
       return data.token;
     } catch (err) {
       if (err instanceof MpayError && err.kind === 'validation' && err.fields.merchant_key) {
@@ -337,7 +346,7 @@ export class Client {
     return { merchant_key: c.merchantKey!, site_id: siteId, api_key: c.apiKey! };
   }
 
-  private post<T extends z.ZodType>(
+  private post<T extends z.ZodMiniType>(
     path: string,
     data: T,
     encoding: Encoding,
@@ -354,11 +363,11 @@ export class Client {
     });
   }
 
-  private call<T extends z.ZodType>(
+  private call<T extends z.ZodMiniType>(
     c: Call<T> & { whole: true },
   ): Promise<{ message?: string | null; data: z.infer<T> }>;
-  private call<T extends z.ZodType>(c: Call<T>): Promise<z.infer<T>>;
-  private async call<T extends z.ZodType>(c: Call<T> & { whole?: boolean }): Promise<unknown> {
+  private call<T extends z.ZodMiniType>(c: Call<T>): Promise<z.infer<T>>;
+  private async call<T extends z.ZodMiniType>(c: Call<T> & { whole?: boolean }): Promise<unknown> {
     const run = async (token: string | undefined) => {
       const res = await this.send(c, token);
       const parsed = s.envelope(c.data).safeParse(res.json);
@@ -382,7 +391,7 @@ export class Client {
     } catch (err) {
       // Token lifetime is not specified: a 401 on a cached token earns one new token and one repeat.
       if (err instanceof AuthError && err.status === 401 && !fresh && this.opts.credentials?.merchantKey) {
-        this.opts.tokens?.clear();
+        await this.opts.tokens?.clear();
         this.opts.debug?.('! 401 on a cached token: generating a new one and repeating once');
         return run(await this.generateToken(undefined, true));
       }
@@ -392,7 +401,7 @@ export class Client {
 
   /** Builds the request the client would send: used by --dry-run and by the sender itself. */
   prepare(
-    c: Pick<Call<z.ZodType>, 'method' | 'path' | 'encoding' | 'body'>,
+    c: Pick<Call<z.ZodMiniType>, 'method' | 'path' | 'encoding' | 'body'>,
     token?: string,
   ): PreparedRequest {
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -415,7 +424,7 @@ export class Client {
   }
 
   private async send(
-    c: Call<z.ZodType>,
+    c: Call<z.ZodMiniType>,
     token: string | undefined,
   ): Promise<{ status: number; json: unknown }> {
     if (this.opts.dryRun && c.method === 'POST' && !c.dryRunExempt) throw new DryRun(this.prepare(c, token));
@@ -447,7 +456,7 @@ export class Client {
     return { status: res.statusCode, json: this.json(res, c) };
   }
 
-  private json(res: Response<string>, c: Call<z.ZodType>): unknown {
+  private json(res: Response<string>, c: Call<z.ZodMiniType>): unknown {
     const text = res.body ?? '';
     if (text.trim() === '') {
       throw new ServerError(
@@ -467,7 +476,7 @@ export class Client {
     }
   }
 
-  private failure(res: Response<string>, c: Call<z.ZodType>): never {
+  private failure(res: Response<string>, c: Call<z.ZodMiniType>): never {
     const status = res.statusCode;
     const ErrorClass = errorForStatus(status);
     let body: unknown;
@@ -492,7 +501,7 @@ export class Client {
     throw new ErrorClass(message, { status, fields, hint: hintFor(status) });
   }
 
-  private networkError(err: unknown, c: Call<z.ZodType>): MpayError {
+  private networkError(err: unknown, c: Call<z.ZodMiniType>): MpayError {
     if (err instanceof MpayError) return err;
     const e = err as RequestError;
     const code = e.code ?? '';

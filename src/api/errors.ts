@@ -32,10 +32,14 @@ export class MpayError extends Error {
     opts: { status?: number | null; fields?: FieldErrors; hint?: string; cause?: unknown } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.name = new.target.name;
     this.status = opts.status ?? null;
     this.fields = opts.fields ?? {};
     this.hint = opts.hint;
+  }
+
+  // A getter: the subclass's kind is set after this constructor runs, and bundling renames classes.
+  override get name(): string {
+    return `MpayError(${this.kind})`;
   }
 
   get exitCode(): number {

@@ -1,6 +1,8 @@
 // What every mpay command shares: the global flags of design.md, the run context (config, client,
 // prompter), and the one place where errors become a message, a JSON object and an exit code.
-import { Command, Flags, type Interfaces } from '@oclif/core';
+import { Command } from '@oclif/core/command';
+import * as Flags from '@oclif/core/flags';
+import type * as Interfaces from '@oclif/core/interfaces';
 import { MpayError, UsageError, toMpayError } from '../api/errors.js';
 import type { Client, PreparedRequest } from '../api/client.js';
 import type { Context } from '../config/context.js';
@@ -165,12 +167,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   protected override async catch(err: Error & { oclif?: { exit?: number }; code?: string }): Promise<void> {
-    if (err.constructor?.name === 'DryRun') {
+    // Checks go by marker and name properties, never by class name: the bundle renames classes.
+    if ((err as { isDryRun?: boolean }).isDryRun) {
       await this.emitDryRun((err as unknown as { request: PreparedRequest }).request);
       return;
     }
     // Ctrl-C at a prompt: nothing more is sent; what was sent is in the journal.
-    if (err.name === 'ExitPromptError' || err.constructor?.name === 'ExitPromptError') {
+    if (err.name === 'ExitPromptError') {
       process.stderr.write('\nmpay: cancelled\n');
       process.exitCode = 130;
       return;
@@ -179,12 +182,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (err.oclif?.exit === 0 || err.code === 'EEXIT') throw err;
     let e: MpayError;
     if (err instanceof MpayError) e = err;
-    else if (
-      err.oclif?.exit === 2 ||
-      /^(Flag|Args|Parse|Required|Unexpected|Nonexistent|FailedFlagValidation)/.test(
-        err.constructor?.name ?? '',
-      )
-    ) {
+    // oclif's parse errors (unknown flag, missing argument, bad option) carry exit code 2.
+    else if (err.oclif?.exit === 2) {
       e = new UsageError(err.message.split('\n')[0] ?? 'Invalid usage', {
         hint: `See \`mpay ${this.id?.replace(/:/g, ' ') ?? ''} --help\``,
       });

@@ -1,6 +1,6 @@
 // What the deposit, withdraw, status and wallet commands share: their flags, the dependencies a flow
 // needs, and how a flow's result is printed.
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import type { FlowDeps, FlowInputs, FlowResult } from '../flows/payment.js';
 import type { Context } from '../config/context.js';
 import type { Client } from '../api/client.js';

@@ -1,6 +1,6 @@
 import { BaseCommand } from './base-command.js';
 import { customerFlags, inputsFrom } from './flow.js';
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import type { Kind } from '../journal/journal.js';
 import { renderRecord } from '../ui/output.js';
 

@@ -1,5 +1,5 @@
 // `mpay deposit` and `mpay withdraw`: the whole flow, guided, or resumed.
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { BaseCommand } from './base-command.js';
 import { flowFlags, flowSummary, inputsFrom, otpInput } from './flow.js';
 import type { Kind } from '../journal/journal.js';

@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { StepCommand } from './step-command.js';
 import { flowSummary, inputsFrom, otpInput, processFlags } from './flow.js';
 import type { Kind } from '../journal/journal.js';

@@ -1,6 +1,6 @@
 // The one-step commands: deposit/withdraw initiate and process, status, wallet. They share the context
 // set-up and the lookup of what the journal knows of a hash token.
-import type { Command } from '@oclif/core';
+import type { Command } from '@oclif/core/command';
 import { UsageError } from '../api/errors.js';
 import { BaseCommand } from './base-command.js';
 import type { FlowDeps } from '../flows/payment.js';

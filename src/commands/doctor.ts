@@ -75,7 +75,7 @@ The API key check sends a withdraw initiate that carries only the credentials: t
       return this.finish(checks);
     }
     try {
-      ctx.tokens.clear();
+      await ctx.tokens.clear();
       await client.generateToken();
       add({
         name: 'merchant key',

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { text } from 'node:stream/consumers';
 import { BaseCommand } from '../cli/base-command.js';
 import { UsageError } from '../api/errors.js';
@@ -115,10 +115,10 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
     });
     let token: string | undefined;
     if (!this.flags['no-verify']) token = await client.generateToken(merchantKey);
-    store.saveProfile(profileName, profile);
-    store.setCurrentProfile(profileName);
+    await store.saveProfile(profileName, profile);
+    await store.setCurrentProfile(profileName);
     const ctx = resolveContext({ profile: profileName, env: envName, baseUrl }, {}, store);
-    if (token) ctx.tokens.set(token);
+    if (token) await ctx.tokens.set(token);
     const data = {
       profile: profileName,
       env: envName,

@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { StepCommand } from '../cli/step-command.js';
 import { renderRecord } from '../ui/output.js';
 

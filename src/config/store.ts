@@ -1,5 +1,8 @@
-// Profiles, environments, credentials and the token cache, kept with conf (atomic writes, 0600 files).
-import Conf from 'conf';
+// Profiles, environments, credentials and the token cache. Writes go through conf (atomic, 0600 files);
+// reads parse the same JSON files directly, because conf loads a JSON-schema validator that would cost
+// every read-only command tens of milliseconds at start-up (docs/performance.md).
+import type Conf from 'conf';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir, ensurePrivateDir, ensurePrivateFile, fileMode } from './paths.js';
 
@@ -44,8 +47,7 @@ export type SettingKey = (typeof settingKeys)[number];
 export class ConfigStore {
   readonly dir: string;
   readonly warnings: string[] = [];
-  private readonly conf: Conf<ConfigShape>;
-  private readonly tokenConf: Conf<Record<string, CachedToken>>;
+  private readonly confs = new Map<string, Promise<Conf<Record<string, unknown>>>>();
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.dir = configDir(env);
@@ -55,48 +57,72 @@ export class ConfigStore {
       const fw = ensurePrivateFile(join(this.dir, name));
       if (fw) this.warnings.push(fw);
     }
-    const common = {
-      cwd: this.dir,
-      configFileMode: fileMode,
-      clearInvalidConfig: false,
-      accessPropertiesByDotNotation: false,
-    } as const;
-    this.conf = new Conf<ConfigShape>({ ...common, configName: 'config', defaults: { profiles: {} } });
-    this.tokenConf = new Conf<Record<string, CachedToken>>({ ...common, configName: 'tokens' });
   }
 
   get path(): string {
-    return this.conf.path;
+    return join(this.dir, 'config.json');
+  }
+
+  private read<T>(name: 'config' | 'tokens'): Partial<T> {
+    try {
+      return JSON.parse(readFileSync(join(this.dir, `${name}.json`), 'utf8')) as Partial<T>;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError) return {};
+      throw err;
+    }
+  }
+
+  private conf(name: 'config' | 'tokens'): Promise<Conf<Record<string, unknown>>> {
+    let c = this.confs.get(name);
+    if (!c) {
+      c = import('conf').then(
+        ({ default: Conf }) =>
+          new Conf<Record<string, unknown>>({
+            cwd: this.dir,
+            configName: name,
+            configFileMode: fileMode,
+            clearInvalidConfig: false,
+            accessPropertiesByDotNotation: false,
+          }),
+      );
+      this.confs.set(name, c);
+    }
+    return c;
   }
 
   currentProfile(): string {
-    return this.conf.get('currentProfile') ?? 'default';
+    return this.read<ConfigShape>('config').currentProfile ?? 'default';
   }
 
-  setCurrentProfile(name: string): void {
-    this.conf.set('currentProfile', name);
+  async setCurrentProfile(name: string): Promise<void> {
+    (await this.conf('config')).set('currentProfile', name);
   }
 
   profiles(): Record<string, Profile> {
-    return this.conf.get('profiles') ?? {};
+    return this.read<ConfigShape>('config').profiles ?? {};
   }
 
   profile(name: string): Profile | undefined {
     return this.profiles()[name];
   }
 
-  saveProfile(name: string, profile: Profile): void {
-    this.conf.set('profiles', { ...this.profiles(), [name]: profile });
+  async saveProfile(name: string, profile: Profile): Promise<void> {
+    const c = await this.conf('config');
+    c.set('profiles', {
+      ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}),
+      [name]: profile,
+    });
   }
 
-  removeProfile(name: string): boolean {
-    const all = this.profiles();
+  async removeProfile(name: string): Promise<boolean> {
+    const c = await this.conf('config');
+    const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
     if (!(name in all)) return false;
     delete all[name];
-    this.conf.set('profiles', all);
-    for (const key of Object.keys(this.tokenConf.store))
-      if (key.startsWith(`${name}|`)) this.tokenConf.delete(key);
-    if (this.currentProfile() === name) this.conf.delete('currentProfile');
+    c.set('profiles', all);
+    const tokens = await this.conf('tokens');
+    for (const key of Object.keys(tokens.store)) if (key.startsWith(`${name}|`)) tokens.delete(key);
+    if (c.get('currentProfile') === name) c.delete('currentProfile');
     return true;
   }
 
@@ -107,14 +133,17 @@ export class ConfigStore {
   }
 
   token(profile: string, env: string, baseUrl: string): CachedToken | undefined {
-    return this.tokenConf.get(this.tokenKey(profile, env, baseUrl));
+    return this.read<Record<string, CachedToken>>('tokens')[this.tokenKey(profile, env, baseUrl)];
   }
 
-  setToken(profile: string, env: string, baseUrl: string, token: string): void {
-    this.tokenConf.set(this.tokenKey(profile, env, baseUrl), { token, createdAt: new Date().toISOString() });
+  async setToken(profile: string, env: string, baseUrl: string, token: string): Promise<void> {
+    (await this.conf('tokens')).set(this.tokenKey(profile, env, baseUrl), {
+      token,
+      createdAt: new Date().toISOString(),
+    });
   }
 
-  clearToken(profile: string, env: string, baseUrl: string): void {
-    this.tokenConf.delete(this.tokenKey(profile, env, baseUrl));
+  async clearToken(profile: string, env: string, baseUrl: string): Promise<void> {
+    (await this.conf('tokens')).delete(this.tokenKey(profile, env, baseUrl));
   }
 }

@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 document of the API, generated from the wire schemas in api/schemas.ts (OpenAPI 3.1
 // speaks JSON Schema 2020-12, which is what zod emits), so the documentation cannot drift from the parser.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import * as s from '../api/schemas.js';
 
-const schema = (t: z.ZodType, io: 'input' | 'output' = 'output') =>
+const schema = (t: z.ZodMiniType, io: 'input' | 'output' = 'output') =>
   z.toJSONSchema(t, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' });
 
 const components = {
@@ -39,7 +39,7 @@ const failure = (description: string, name: 'FailureA' | 'FailureB' | 'FailurePu
   description,
   content: { 'application/json': { schema: ref(name) } },
 });
-const bodies = (t: z.ZodType, encodings: string[]) => ({
+const bodies = (t: z.ZodMiniType, encodings: string[]) => ({
   required: true,
   content: Object.fromEntries(encodings.map((e) => [e, { schema: schema(t, 'input') }])),
 });

@@ -48,28 +48,25 @@ export async function buildSandbox(
       ? Fastify({ logger: false, forceCloseConnections: true, https: opts.tls })
       : Fastify({ logger: false, forceCloseConnections: true })
   ) as FastifyInstance;
-  await app.register(formbody);
-  await app.register(multipart, { attachFieldsToBody: 'keyValues' });
-
-  app.addHook('onRequest', async (req, reply) => {
-    if (!req.url.startsWith(prefix)) return;
-    const fault = pickFault(req.headers[faultHeader], opts, req.url);
-    if (!fault) return;
+  // Hooks in callback style: the common case (no fault, a valid bearer) costs no promise per request.
+  app.addHook('onRequest', (req, reply, done) => {
+    const fault = req.url.startsWith(prefix) ? pickFault(req.headers[faultHeader], opts, req.url) : undefined;
+    if (!fault) return done();
     req.fault = fault;
     log(`fault ${fault} on ${req.method} ${req.url}`);
     if (fault === 'drop') {
+      reply.hijack();
       req.raw.socket.destroy();
-      return reply.hijack();
+      return;
     }
     if (fault === 'slow') {
       const asked = Number(req.headers[delayHeader]);
-      await new Promise((r) =>
-        setTimeout(r, Number.isFinite(asked) && asked > 0 ? asked : (opts.slowMs ?? 3000)),
-      );
+      setTimeout(done, Number.isFinite(asked) && asked > 0 ? asked : (opts.slowMs ?? 3000));
       return;
     }
     const canned = faultReply(fault, req.url);
-    if (canned) return reply.code(canned.status).type(canned.type).send(canned.body);
+    if (canned) reply.code(canned.status).type(canned.type).send(canned.body);
+    else done();
   });
 
   // A body fastify cannot parse is the client's fault: answer in the API's own validation shape.
@@ -93,12 +90,12 @@ export async function buildSandbox(
       req.raw.socket.destroy();
       return;
     }
+    if (r.raw !== undefined) return reply.code(r.status).type('application/json; charset=utf-8').send(r.raw);
     return reply.code(r.status).send(r.body);
   };
-  const requireBearer = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!state.isAuthorized(req.headers.authorization)) {
-      return reply.code(401).send({ status: false, message: messages.unauthenticated });
-    }
+  const requireBearer = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (state.isAuthorized(req.headers.authorization)) return done();
+    reply.code(401).send({ status: false, message: messages.unauthenticated });
   };
   const body = (req: FastifyRequest): Record<string, unknown> =>
     req.body && typeof req.body === 'object' && !Array.isArray(req.body)
@@ -107,9 +104,6 @@ export async function buildSandbox(
 
   app.get(`${prefix}/public/currencies`, (req, reply) => send(req, reply, state.publicCurrencies()));
   app.get(`${prefix}/public/countries`, (req, reply) => send(req, reply, state.publicCountries()));
-  app.post(`${prefix}/auth/merchant/token/generate`, (req, reply) =>
-    send(req, reply, state.generateToken(body(req))),
-  );
   const protectedRoute = { preHandler: requireBearer };
   app.get(`${prefix}/merchant/currencies`, protectedRoute, (req, reply) =>
     send(req, reply, state.merchantCurrencies()),
@@ -118,24 +112,34 @@ export async function buildSandbox(
   app.get(`${prefix}/public/merchant/currencies`, protectedRoute, (req, reply) =>
     send(req, reply, state.merchantCurrencies()),
   );
-  app.post(`${prefix}/payments/initiate`, protectedRoute, (req, reply) =>
-    send(req, reply, state.initiate('deposit', body(req))),
-  );
-  app.post(`${prefix}/payments/processed`, protectedRoute, (req, reply) =>
-    send(req, reply, state.depositProcessed(body(req))),
-  );
-  app.post(`${prefix}/payments/status/update`, protectedRoute, (req, reply) =>
-    send(req, reply, state.updateStatus(body(req))),
-  );
-  app.post(`${prefix}/payments/crypto/wallet/address/update`, protectedRoute, (req, reply) =>
-    send(req, reply, state.updateWallet(body(req))),
-  );
-  app.post(`${prefix}/payments/withdraw/initiate`, protectedRoute, (req, reply) =>
-    send(req, reply, state.initiate('withdraw', body(req))),
-  );
-  app.post(`${prefix}/payments/withdraw/processed`, protectedRoute, (req, reply) =>
-    send(req, reply, state.withdrawProcessed(body(req))),
-  );
+  // The POST routes take JSON, urlencoded and multipart bodies. The body plugins live in this scope
+  // only: @fastify/multipart adds three hooks to every request of its scope, which GETs do not need.
+  await app.register(async (api) => {
+    await api.register(formbody);
+    await api.register(multipart, { attachFieldsToBody: 'keyValues' });
+    api.post(`${prefix}/auth/merchant/token/generate`, (req, reply) =>
+      send(req, reply, state.generateToken(body(req))),
+    );
+    // The money-moving POSTs; a token for protected routes is checked first.
+    api.post(`${prefix}/payments/initiate`, protectedRoute, (req, reply) =>
+      send(req, reply, state.initiate('deposit', body(req))),
+    );
+    api.post(`${prefix}/payments/processed`, protectedRoute, (req, reply) =>
+      send(req, reply, state.depositProcessed(body(req))),
+    );
+    api.post(`${prefix}/payments/status/update`, protectedRoute, (req, reply) =>
+      send(req, reply, state.updateStatus(body(req))),
+    );
+    api.post(`${prefix}/payments/crypto/wallet/address/update`, protectedRoute, (req, reply) =>
+      send(req, reply, state.updateWallet(body(req))),
+    );
+    api.post(`${prefix}/payments/withdraw/initiate`, protectedRoute, (req, reply) =>
+      send(req, reply, state.initiate('withdraw', body(req))),
+    );
+    api.post(`${prefix}/payments/withdraw/processed`, protectedRoute, (req, reply) =>
+      send(req, reply, state.withdrawProcessed(body(req))),
+    );
+  });
 
   app.get('/restapi/documentation/openapi.json', (req) => openApiDocument(`${req.protocol}://${req.host}`));
   app.get('/restapi/documentation', (req, reply) =>

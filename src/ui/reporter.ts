@@ -1,5 +1,6 @@
 // How a flow shows its progress: step titles and notes on stderr, a spinner while waiting on the network
 // (on a terminal only), and a wallet address as a QR code for crypto.
+import { action } from '@oclif/core/ux';
 import type { Reporter } from '../flows/payment.js';
 import { clean } from './output.js';
 
@@ -16,14 +17,13 @@ export class TerminalReporter implements Reporter {
 
   async wait<T>(label: string, work: Promise<T>): Promise<T> {
     if (!this.tty) return work;
-    const { ux } = await import('@oclif/core');
-    ux.action.start(`  ${label}`, undefined, { stdout: false });
+    action.start(`  ${label}`, undefined, { stdout: false });
     try {
       const r = await work;
-      ux.action.stop('done');
+      action.stop('done');
       return r;
     } catch (err) {
-      ux.action.stop('failed');
+      action.stop('failed');
       throw err;
     }
   }

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { BaseCommand } from '../../cli/base-command.js';
 import { UsageError } from '../../api/errors.js';
 
@@ -40,7 +40,7 @@ export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
       checkBaseUrl(value);
       p.baseUrls = { ...p.baseUrls, [env]: value.replace(/\/+$/, '') };
     }
-    store.saveProfile(name, p);
+    await store.saveProfile(name, p);
     await this.emit({ profile: name, key, value }, () => `${name}: ${key} = ${value}`);
   }
 }

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { BaseCommand, outputFlags } from '../../cli/base-command.js';
 import { listOutput } from '../../cli/list-output.js';
 import { UsageError } from '../../api/errors.js';

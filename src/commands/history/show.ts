@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { BaseCommand } from '../../cli/base-command.js';
 import { UsageError } from '../../api/errors.js';
 import { renderRecord, renderTable } from '../../ui/output.js';

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { BaseCommand } from '../../cli/base-command.js';
 import { UsageError } from '../../api/errors.js';
 
@@ -20,7 +20,7 @@ export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
         return;
       }
     }
-    store.removeProfile(this.args.name);
+    await store.removeProfile(this.args.name);
     await this.emit({ removed: this.args.name }, () => `Removed profile ${this.args.name}.`);
   }
 }

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { BaseCommand } from '../../cli/base-command.js';
 import { UsageError } from '../../api/errors.js';
 
@@ -15,7 +15,7 @@ export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
         hint: `Known: ${Object.keys(store.profiles()).join(', ') || 'none; run `mpay login`'}`,
       });
     }
-    store.setCurrentProfile(this.args.name);
+    await store.setCurrentProfile(this.args.name);
     await this.emit({ current: this.args.name }, () => `Now using profile ${this.args.name}.`);
   }
 }

@@ -1,0 +1,291 @@
+#!/usr/bin/env node
+// npm run bench [-- --quick]: start-up, round trips and sandbox throughput, as ratios to baselines
+// measured in the same run (node -e 0, curl, a bare fastify route). Commands are interleaved round by
+// round so that a slow moment of the machine spreads over all of them. Writes bench/results.json.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'run.js');
+const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+const rounds = quick ? 3 : 15;
+const loadSeconds = quick ? 1 : 3;
+
+const targets = { version: 1.8, countries: 2.5, sandboxGet: 0.7, sandboxPost: 0.4, rssMb: 80 };
+
+/** Starts a child that prints one JSON line with its URL, and waits for that line. */
+function startServer(args) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve({ child, info: JSON.parse(line) });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const stats = (xs) => ({
+  median: +median(xs).toFixed(1),
+  min: +Math.min(...xs).toFixed(1),
+  max: +Math.max(...xs).toFixed(1),
+  runs: xs.length,
+});
+
+function timeOnce(cmd, args, env) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+/** Peak RSS in MB of one run, from GNU time (a separate, untimed run). */
+function peakRss(cmd, args, env) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  const kb = Number(r.stderr.trim().split('\n').pop());
+  return Number.isFinite(kb) ? +(kb / 1024).toFixed(1) : null;
+}
+
+async function load(url, opts = {}) {
+  const r = await autocannon({ url, duration: loadSeconds, connections: 50, pipelining: 1, ...opts });
+  return {
+    rps: Math.round(r.requests.average),
+    p99_ms: r.latency.p99,
+    errors: r.errors + r.non2xx,
+    timeouts: r.timeouts,
+  };
+}
+
+const sandbox = await startServer([bin, 'sandbox', '--port', '0', '--json']);
+const bare = await startServer([join(root, 'scripts', 'bench-bare.js')]);
+try {
+  const base = sandbox.info.url;
+  const configDir = mkdtempSync(join(tmpdir(), 'mpay-bench-'));
+  const env = {
+    ...process.env,
+    MPAY_CONFIG_DIR: configDir,
+    MPAY_BASE_URL: base,
+    MPAY_MERCHANT_KEY: sandbox.info.merchant_key,
+    MPAY_SITE_ID: sandbox.info.site_id,
+    MPAY_API_KEY: sandbox.info.api_key,
+  };
+  // A cached token, as a merchant who ran `mpay token` once has.
+  spawnSync(process.execPath, [bin, 'token'], { env });
+  const token = JSON.parse(
+    spawnSync(process.execPath, [bin, 'token', '--json'], { env, encoding: 'utf8' }).stdout,
+  ).token;
+  const hasCurl = spawnSync('curl', ['--version']).status === 0;
+
+  const commands = {
+    'node -e 0': [process.execPath, ['-e', '0']],
+    'mpay --version': [process.execPath, [bin, '--version']],
+    'mpay --help': [process.execPath, [bin, '--help']],
+    'mpay deposit --help': [process.execPath, [bin, 'deposit', '--help']],
+    'mpay countries --json': [process.execPath, [bin, 'countries', '--json']],
+    'mpay currencies --merchant --json': [process.execPath, [bin, 'currencies', '--merchant', '--json']],
+    ...(hasCurl
+      ? {
+          'curl countries': ['curl', ['-sSf', `${base}/restapi/v1/public/countries`]],
+          'curl merchant currencies': [
+            'curl',
+            ['-sSf', '-H', `Authorization: Bearer ${token}`, `${base}/restapi/v1/merchant/currencies`],
+          ],
+        }
+      : {}),
+  };
+  const times = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  for (const [cmd, args] of Object.values(commands)) timeOnce(cmd, args, env); // warm the file cache
+  for (let i = 0; i < rounds; i++)
+    for (const [k, [cmd, args]] of Object.entries(commands)) times[k].push(timeOnce(cmd, args, env));
+  const startup = Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, stats(xs)]));
+  const nodeMs = startup['node -e 0'].median;
+  const rss = Object.fromEntries(
+    Object.entries(commands)
+      .filter(([k]) => k.startsWith('mpay') || k === 'node -e 0')
+      .map(([k, [cmd, args]]) => [k, peakRss(cmd, args, env)]),
+  );
+
+  // The sandbox under load, beside bare fastify routes measured the same way: one with a tiny body, and
+  // one per endpoint answering a fixed body of the same bytes (the cost of the bytes on loopback is the
+  // same for both; what differs is the sandbox's own work). Interleaved, round by round.
+  let seq = 0;
+  const initiateBody = () =>
+    JSON.stringify({
+      merchant_key: sandbox.info.merchant_key,
+      site_id: 1,
+      api_key: sandbox.info.api_key,
+      currency_code: 'GHS',
+      country_code: 'GH',
+      customer_first_name: 'Bench',
+      customer_phone: '+233201234567',
+      customer_email: 'bench@example.com',
+      customer_transaction_id: `bench-${process.pid}-${++seq}`,
+      amount: '10',
+    });
+  const auth = { authorization: `Bearer ${token}` };
+  const post = (url, headers) => ({
+    url,
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    requests: [{ setupRequest: (req) => ({ ...req, body: initiateBody() }) }],
+  });
+  const endpoints = {
+    'GET /public/currencies': { url: `${base}/restapi/v1/public/currencies` },
+    'GET /merchant/currencies': { url: `${base}/restapi/v1/merchant/currencies`, headers: auth },
+    'POST /payments/initiate': post(`${base}/restapi/v1/payments/initiate`, auth),
+  };
+  // The same bytes for the bare routes: each endpoint's answer, taken once.
+  const sameBytes = {};
+  for (const [name, ep] of Object.entries(endpoints)) {
+    const res = await fetch(ep.url, {
+      method: ep.method ?? 'GET',
+      headers: ep.headers ? { ...ep.headers } : undefined,
+      body: ep.method === 'POST' ? initiateBody() : undefined,
+    });
+    const key = name.replace(/\W+/g, '_');
+    await fetch(`${bare.info.url}/static/${key}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: await res.text(),
+    });
+    sameBytes[name] =
+      ep.method === 'POST'
+        ? post(`${bare.info.url}/echo/${key}`, {})
+        : { url: `${bare.info.url}/static/${key}` };
+  }
+  const runs = { bare: [] };
+  for (const name of Object.keys(endpoints)) {
+    runs[name] = [];
+    runs[`${name} (bare, same bytes)`] = [];
+  }
+  for (let round = 0; round < (quick ? 1 : 3); round++) {
+    runs.bare.push(await load(`${bare.info.url}/bare`));
+    for (const [name, ep] of Object.entries(endpoints)) {
+      const { url, ...o } = ep;
+      runs[name].push(await load(url, o));
+      const { url: bareUrl, ...bo } = sameBytes[name];
+      runs[`${name} (bare, same bytes)`].push(await load(bareUrl, bo));
+    }
+  }
+  const throughput = Object.fromEntries(
+    Object.entries(runs).map(([k, rs]) => [
+      k,
+      {
+        rps: Math.round(median(rs.map((r) => r.rps))),
+        p99_ms: median(rs.map((r) => r.p99_ms)),
+        errors: rs.reduce((n, r) => n + r.errors, 0),
+      },
+    ]),
+  );
+  const bareRps = throughput.bare.rps;
+
+  const ratio = (x, y) => +(x / y).toFixed(2);
+  const results = {
+    date: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model,
+      memory_gb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    },
+    quick,
+    rounds,
+    load_seconds: loadSeconds,
+    startup_ms: startup,
+    startup_ratio_to_node: Object.fromEntries(
+      Object.entries(startup).map(([k, v]) => [k, ratio(v.median, nodeMs)]),
+    ),
+    round_trip_ratio_to_curl: hasCurl
+      ? {
+          'mpay countries --json': ratio(
+            startup['mpay countries --json'].median,
+            startup['curl countries'].median,
+          ),
+          'mpay currencies --merchant --json': ratio(
+            startup['mpay currencies --merchant --json'].median,
+            startup['curl merchant currencies'].median,
+          ),
+        }
+      : null,
+    peak_rss_mb: rss,
+    sandbox: Object.fromEntries(
+      Object.entries(throughput).map(([k, v]) => [
+        k,
+        {
+          ...v,
+          ratio_to_bare: ratio(v.rps, bareRps),
+          ...(endpoints[k]
+            ? { ratio_to_bare_same_bytes: ratio(v.rps, throughput[`${k} (bare, same bytes)`].rps) }
+            : {}),
+        },
+      ]),
+    ),
+  };
+  const checks = {
+    'mpay --version ≤ 1.8x node': results.startup_ratio_to_node['mpay --version'] <= targets.version,
+    'mpay countries --json ≤ 2.5x node':
+      results.startup_ratio_to_node['mpay countries --json'] <= targets.countries,
+    'sandbox GET ≥ 70% of a bare route with the same bytes':
+      Math.min(
+        results.sandbox['GET /public/currencies'].ratio_to_bare_same_bytes,
+        results.sandbox['GET /merchant/currencies'].ratio_to_bare_same_bytes,
+      ) >= targets.sandboxGet,
+    'sandbox POST initiate ≥ 40% of a bare POST route with the same bytes':
+      results.sandbox['POST /payments/initiate'].ratio_to_bare_same_bytes >= targets.sandboxPost,
+    'sandbox GET /public/currencies ≥ 70% of the tiny bare route':
+      results.sandbox['GET /public/currencies'].ratio_to_bare >= targets.sandboxGet,
+    'peak RSS of countries < 80 MB': (rss['mpay countries --json'] ?? Infinity) < targets.rssMb,
+  };
+  results.targets_met = checks;
+
+  mkdirSync(join(root, 'bench'), { recursive: true });
+  writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+
+  const pad = (s, n) => String(s).padEnd(n);
+  console.log(
+    `mpay bench${quick ? ' (quick: figures are indicative only)' : ''}, ${results.machine.cpus} cores, node ${process.version}, ${rounds} rounds\n`,
+  );
+  console.log(
+    `${pad('command', 36)}${pad('median ms', 11)}${pad('min', 8)}${pad('max', 8)}${pad('x node', 8)}peak RSS MB`,
+  );
+  for (const [k, v] of Object.entries(startup))
+    console.log(
+      `${pad(k, 36)}${pad(v.median, 11)}${pad(v.min, 8)}${pad(v.max, 8)}${pad(results.startup_ratio_to_node[k], 8)}${rss[k] ?? ''}`,
+    );
+  if (results.round_trip_ratio_to_curl)
+    console.log(
+      `\nround trip as a ratio to curl: ${Object.entries(results.round_trip_ratio_to_curl)
+        .map(([k, v]) => `${k} ${v}x`)
+        .join(', ')}`,
+    );
+  console.log(
+    `\n${pad('sandbox (autocannon, 50 connections)', 50)}${pad('req/s', 9)}${pad('p99 ms', 8)}${pad('errors', 8)}${pad('x bare', 8)}x same bytes`,
+  );
+  for (const [k, v] of Object.entries(results.sandbox))
+    console.log(
+      `${pad(k, 50)}${pad(v.rps, 9)}${pad(v.p99_ms, 8)}${pad(v.errors, 8)}${pad(v.ratio_to_bare, 8)}${v.ratio_to_bare_same_bytes ?? ''}`,
+    );
+  console.log('\ntargets:');
+  for (const [k, ok] of Object.entries(checks)) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${k}`);
+  console.log(`\nwritten to bench/results.json`);
+} finally {
+  sandbox.child.kill('SIGINT');
+  bare.child.kill('SIGINT');
+}
