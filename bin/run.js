@@ -1,13 +1,32 @@
 #!/usr/bin/env node
-// `mpay --version` is what scripts call most to check for the tool: answer it without loading oclif.
+// Start-up is most of what mpay costs a script that calls it in a loop (docs/performance.md), so:
+// `mpay --version` answers without loading anything, and mpay's own commands load the bundled CLI
+// (dist/mpay.cjs) with a V8 code cache, which Node 20 does not keep for us.
+import { readFileSync } from 'node:fs';
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-  const { readFileSync } = await import('node:fs');
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(
     `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
   );
 } else {
-  const { execute } = await import('../dist/execute.js');
+  const { loadBundle } = await import('./load-cached.js');
+  const { execute } = loadBundle(new URL('../dist/mpay.cjs', import.meta.url), ownCommand(argv));
   await execute({ dir: import.meta.url });
+}
+
+/**
+ * Whether argv names one of mpay's own commands (or only flags, such as --help). A plugin's command
+ * (autocomplete) is loaded by oclif with import(), which a code-cached script cannot do on Node 20.
+ */
+function ownCommand(args) {
+  const first = args.find((a) => !a.startsWith('-'));
+  if (first === undefined) return true;
+  try {
+    const manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', import.meta.url), 'utf8'));
+    return Object.keys(manifest.commands).some((id) => id.split(':')[0] === first);
+  } catch {
+    return false;
+  }
 }

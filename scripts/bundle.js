@@ -1,62 +1,65 @@
-// Bundles oclif's runner and each command, with the libraries they load, into dist/ with esbuild: Node
-// 20 has no compile cache, and loading hundreds of small modules (oclif ~100 files, zod ~95, got ~40)
-// was most of the start-up time. Shared code goes into chunks, so the runner and the commands share one
-// copy of @oclif/core; dynamic imports stay lazy chunks. See docs/performance.md.
+// Bundles the CLI with esbuild (docs/performance.md). Node 20 has no module compile cache, and loading
+// and compiling hundreds of small modules (oclif ~100 files, zod ~95, got ~40) was most of the start-up
+// time. So:
+//   dist/mpay.cjs  oclif's runner, every command class, got, zod/mini and mpay's own code (the sandbox
+//                  too), in one CommonJS file that bin/run.js runs with a V8 code cache
+//                  (dist/mpay.cjs.v8cache). esbuild wraps each module so that it runs on first use.
+// What only some commands need stays out and loads from node_modules when used: inquirer (prompts),
+// cli-table3 (tables), conf (config writes), fastify (the sandbox), qrcode-terminal.
 import { build } from 'esbuild';
-import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = join(root, 'src');
-const walk = (dir) =>
-  readdirSync(dir).flatMap((f) =>
-    statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)],
-  );
-const entryPoints = walk(join(src, 'commands')).filter((f) => f.endsWith('.ts'));
-// Modules that tests and other tools import from dist by path keep their own entry.
-entryPoints.push(join(src, 'sandbox', 'server.ts'), join(src, 'execute.ts'));
+const lazyPackages = [
+  '@inquirer/prompts',
+  'cli-table3',
+  'conf',
+  'fastify',
+  '@fastify/formbody',
+  '@fastify/multipart',
+  'qrcode-terminal',
+];
 
-rmSync(join(root, 'dist'), { recursive: true, force: true });
-const result = await build({
-  entryPoints,
-  outdir: join(root, 'dist'),
-  outbase: src,
+// got's optional features that mpay never uses: see scripts/stubs/got-unused.js.
+const stubGotUnused = {
+  name: 'stub-got-unused',
+  setup(b) {
+    b.onResolve({ filter: /^(http2-wrapper|cacheable-request|cacheable-lookup)$/ }, () => ({
+      path: join(root, 'scripts', 'stubs', 'got-unused.js'),
+    }));
+  },
+};
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   minify: true,
-  sourcemap: false,
   metafile: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  // oclif requires these only to run TypeScript sources in development; never in a built CLI.
-  external: ['typescript', 'ts-node'],
-  // Some bundled CommonJS packages call require(); give ES modules one.
-  banner: {
-    js: "import { createRequire as __mpayRequire } from 'node:module'; const require = __mpayRequire(import.meta.url);",
-  },
   logLevel: 'warning',
+};
+
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+const main = await build({
+  ...common,
+  entryPoints: [join(src, 'execute.ts')],
+  outfile: join(root, 'dist', 'mpay.cjs'),
+  plugins: [stubGotUnused],
+  // typescript and ts-node: oclif requires them only to run TypeScript sources in development.
+  external: ['typescript', 'ts-node', ...lazyPackages],
 });
-// Which packages each output file holds: the start-up test reads it to tell what a command loads.
+// Which packages each output file holds: the start-up test reads it.
+const outputs = main.metafile.outputs;
+const packages = (o) => [
+  ...new Set(Object.keys(o.inputs).map((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i)?.[1] ?? 'mpay')),
+];
 writeFileSync(
   join(root, 'dist', 'bundle-meta.json'),
-  JSON.stringify(
-    Object.fromEntries(
-      Object.entries(result.metafile.outputs).map(([file, o]) => [
-        file,
-        [
-          ...new Set(
-            Object.keys(o.inputs).map((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i)?.[1] ?? 'mpay'),
-          ),
-        ],
-      ]),
-    ),
-  ),
+  JSON.stringify(Object.fromEntries(Object.entries(outputs).map(([f, o]) => [f, packages(o)]))),
 );
-const out = Object.entries(result.metafile.outputs);
-const size = out.reduce((n, [, o]) => n + o.bytes, 0);
-console.error(
-  `bundle: ${entryPoints.length} entries, ${out.length} files, ${(size / 1024).toFixed(0)} KiB in ${relative(root, join(root, 'dist'))}/`,
-);
+for (const [file, o] of Object.entries(outputs))
+  console.error(`bundle: ${file} ${(o.bytes / 1024).toFixed(0)} KiB`);

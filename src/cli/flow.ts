@@ -1,6 +1,7 @@
 // What the deposit, withdraw, status and wallet commands share: their flags, the dependencies a flow
 // needs, and how a flow's result is printed.
 import * as Flags from '@oclif/core/flags';
+import { text } from 'node:stream/consumers';
 import type { FlowDeps, FlowInputs, FlowResult } from '../flows/payment.js';
 import type { Context } from '../config/context.js';
 import type { Client } from '../api/client.js';
@@ -78,7 +79,6 @@ export function inputsFrom(f: FlagBag): FlowInputs {
 /** --otp, or the code read from stdin with --otp-stdin. */
 export async function otpInput(flags: { otp?: string; 'otp-stdin'?: boolean }): Promise<string | undefined> {
   if (!flags['otp-stdin']) return flags.otp;
-  const { text } = await import('node:stream/consumers');
   return (await text(process.stdin)).trim();
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as Flags from '@oclif/core/flags';
 import { BaseCommand } from '../cli/base-command.js';
 import { UsageError } from '../api/errors.js';
@@ -45,7 +46,6 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
       throw new UsageError(`--fault-rate must be between 0 and 1, not ${this.flags['fault-rate']}`);
     const { startSandbox } = await import('../sandbox/server.js');
     const { demoMerchant } = await import('../sandbox/seed.js');
-    const { readFileSync } = await import('node:fs');
     const tls =
       this.flags['tls-cert'] && this.flags['tls-key']
         ? { cert: readFileSync(this.flags['tls-cert']), key: readFileSync(this.flags['tls-key']) }

@@ -2,6 +2,7 @@
 // reads parse the same JSON files directly, because conf loads a JSON-schema validator that would cost
 // every read-only command tens of milliseconds at start-up (docs/performance.md).
 import type Conf from 'conf';
+import { importLazily } from '../lazy-import.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir, ensurePrivateDir, ensurePrivateFile, fileMode } from './paths.js';
@@ -75,7 +76,7 @@ export class ConfigStore {
   private conf(name: 'config' | 'tokens'): Promise<Conf<Record<string, unknown>>> {
     let c = this.confs.get(name);
     if (!c) {
-      c = import('conf').then(
+      c = importLazily<typeof import('conf')>('conf').then(
         ({ default: Conf }) =>
           new Conf<Record<string, unknown>>({
             cwd: this.dir,

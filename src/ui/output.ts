@@ -1,6 +1,7 @@
 // Rendering of results: tables on a terminal, JSON and CSV for scripts. Every string that came from the
 // server or the user passes through `clean` before it reaches a terminal, so none can carry an escape
 // sequence. Knows no HTTP.
+import { importLazily } from '../lazy-import.js';
 
 // C0 controls but tab and newline, DEL, C1 controls, and the escape sequences they start.
 const escapeSequence =
@@ -19,6 +20,9 @@ export function clean(text: string): string {
       .join(''),
   );
 }
+
+const loadTable = async () =>
+  (await importLazily<{ default: typeof import('cli-table3') }>('cli-table3')).default;
 
 export interface Column<T> {
   key: string;
@@ -89,7 +93,7 @@ function value<T>(row: T, c: Column<T>): unknown {
 }
 
 export async function renderTable<T>(rows: T[], columns: Column<T>[]): Promise<string> {
-  const { default: Table } = await import('cli-table3');
+  const Table = await loadTable();
   const table = new Table({
     head: columns.map((c) => c.header ?? c.key),
     style: { head: [], border: [] },
@@ -101,7 +105,7 @@ export async function renderTable<T>(rows: T[], columns: Column<T>[]): Promise<s
 
 /** A two-column key/value table for one object. */
 export async function renderRecord(obj: Record<string, unknown>): Promise<string> {
-  const { default: Table } = await import('cli-table3');
+  const Table = await loadTable();
   const table = new Table({ style: { head: [], border: [] } });
   for (const [k, v] of Object.entries(flatten(obj)))
     if (v !== undefined && v !== null) table.push({ [k]: clean(cellText(v)) });

@@ -1,5 +1,8 @@
 // The terminal Prompter, on @inquirer/prompts. Prompts draw on stderr so that stdout stays the result.
 import type { Choice, Prompter } from '../flows/prompter.js';
+import { importLazily } from '../lazy-import.js';
+
+const prompts = () => importLazily<typeof import('@inquirer/prompts')>('@inquirer/prompts');
 
 const context = { output: process.stderr, clearPromptOnDone: false };
 
@@ -9,22 +12,22 @@ export class InquirerPrompter implements Prompter {
     default?: string;
     validate?: (v: string) => true | string;
   }): Promise<string> {
-    const { input } = await import('@inquirer/prompts');
+    const { input } = await prompts();
     return input({ message: o.message, default: o.default, validate: o.validate }, context);
   }
 
   async password(o: { message: string; validate?: (v: string) => true | string }): Promise<string> {
-    const { password } = await import('@inquirer/prompts');
+    const { password } = await prompts();
     return password({ message: o.message, mask: '*', validate: o.validate }, context);
   }
 
   async select<T>(o: { message: string; choices: Choice<T>[]; default?: T }): Promise<T> {
-    const { select } = await import('@inquirer/prompts');
+    const { select } = await prompts();
     return select<T>({ message: o.message, choices: o.choices, default: o.default, pageSize: 12 }, context);
   }
 
   async confirm(o: { message: string; default?: boolean }): Promise<boolean> {
-    const { confirm } = await import('@inquirer/prompts');
+    const { confirm } = await prompts();
     return confirm({ message: o.message, default: o.default }, context);
   }
 }

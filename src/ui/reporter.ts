@@ -2,6 +2,7 @@
 // (on a terminal only), and a wallet address as a QR code for crypto.
 import { action } from '@oclif/core/ux';
 import type { Reporter } from '../flows/payment.js';
+import { importLazily } from '../lazy-import.js';
 import { clean } from './output.js';
 
 export class TerminalReporter implements Reporter {
@@ -30,7 +31,9 @@ export class TerminalReporter implements Reporter {
 
   async address(address: string, asQr: boolean): Promise<void> {
     if (!asQr || !this.tty) return;
-    const { default: qr } = await import('qrcode-terminal');
+    const { default: qr } = await importLazily<{ default: typeof import('qrcode-terminal') }>(
+      'qrcode-terminal',
+    );
     const code = await new Promise<string>((resolve) => qr.generate(address, { small: true }, resolve));
     process.stderr.write(`${code}\n`);
   }
