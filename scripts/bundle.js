@@ -19,7 +19,7 @@ const lazyPackages = [
   'conf',
   'fastify',
   '@fastify/formbody',
-  '@fastify/multipart',
+  '@fastify/busboy',
   'qrcode-terminal',
 ];
 

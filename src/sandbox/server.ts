@@ -2,7 +2,7 @@
 // The rules themselves live in state.ts.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
+import { acceptMultipart } from './multipart.js';
 import { SandboxState, messages, shapeA, validationFailure, type Reply } from './state.js';
 import {
   delayHeader,
@@ -112,11 +112,10 @@ export async function buildSandbox(
   app.get(`${prefix}/public/merchant/currencies`, protectedRoute, (req, reply) =>
     send(req, reply, state.merchantCurrencies()),
   );
-  // The POST routes take JSON, urlencoded and multipart bodies. The body plugins live in this scope
-  // only: @fastify/multipart adds three hooks to every request of its scope, which GETs do not need.
+  // The POST routes take JSON, urlencoded and multipart bodies.
   await app.register(async (api) => {
     await api.register(formbody);
-    await api.register(multipart, { attachFieldsToBody: 'keyValues' });
+    acceptMultipart(api);
     api.post(`${prefix}/auth/merchant/token/generate`, (req, reply) =>
       send(req, reply, state.generateToken(body(req))),
     );
