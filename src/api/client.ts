@@ -2,16 +2,9 @@
 // schemas and every failure becomes one of the typed errors in errors.ts. Knows nothing of terminals.
 import got, { HTTPError, RequestError, TimeoutError, type Got, type Response, type OptionsInit } from 'got';
 import * as z from 'zod/mini';
-import {
-  AuthError,
-  MpayError,
-  NetworkError,
-  ServerError,
-  UsageError,
-  errorForStatus,
-  type FieldErrors,
-} from './errors.js';
+import { AuthError, MpayError, NetworkError, UsageError } from './errors.js';
 import * as s from './schemas.js';
+import { failureError, successData } from './response.js';
 import { redactHeaders, redactText, redactValue } from './redact.js';
 import { proxyAgents } from './proxy.js';
 
@@ -370,17 +363,8 @@ export class Client {
   private async call<T extends z.ZodMiniType>(c: Call<T> & { whole?: boolean }): Promise<unknown> {
     const run = async (token: string | undefined) => {
       const res = await this.send(c, token);
-      const parsed = s.envelope(c.data).safeParse(res.json);
-      if (!parsed.success) {
-        throw new ServerError(
-          `The API answered ${c.method} /${c.path} with JSON that is not what the spec describes`,
-          {
-            status: res.status,
-            hint: 'Run again with --debug to see the body',
-          },
-        );
-      }
-      return c.whole ? parsed.data : parsed.data.data;
+      const parsed = successData(`${c.method} /${c.path}`, res.status, res.contentType, res.text, c.data);
+      return c.whole ? parsed : parsed.data;
     };
     if (!c.bearer) return run(undefined);
     let token = this.opts.tokens?.get();
@@ -426,7 +410,7 @@ export class Client {
   private async send(
     c: Call<z.ZodMiniType>,
     token: string | undefined,
-  ): Promise<{ status: number; json: unknown }> {
+  ): Promise<{ status: number; contentType?: string; text: string }> {
     if (this.opts.dryRun && c.method === 'POST' && !c.dryRunExempt) throw new DryRun(this.prepare(c, token));
     const req: OptionsInit = { method: c.method, headers: {} };
     if (token) req.headers = { authorization: `Bearer ${token}` };
@@ -450,55 +434,13 @@ export class Client {
     try {
       res = (await this.http(c.path, req)) as Response<string>;
     } catch (err) {
-      if (err instanceof HTTPError) return this.failure(err.response as Response<string>, c);
+      if (err instanceof HTTPError) {
+        const r = err.response as Response<string>;
+        throw failureError(`${c.method} /${c.path}`, r.statusCode, r.headers['content-type'], r.body ?? '');
+      }
       throw this.networkError(err, c);
     }
-    return { status: res.statusCode, json: this.json(res, c) };
-  }
-
-  private json(res: Response<string>, c: Call<z.ZodMiniType>): unknown {
-    const text = res.body ?? '';
-    if (text.trim() === '') {
-      throw new ServerError(
-        `The API answered ${c.method} /${c.path} with an empty body (HTTP ${res.statusCode})`,
-        { status: res.statusCode },
-      );
-    }
-    try {
-      return JSON.parse(text);
-    } catch {
-      const type = String(res.headers['content-type'] ?? 'unknown type');
-      const what = /html/i.test(type) || /^\s*</.test(text) ? 'an HTML page' : 'a body that is not JSON';
-      throw new ServerError(`The API answered ${c.method} /${c.path} with ${what} (HTTP ${res.statusCode})`, {
-        status: res.statusCode,
-        hint: 'A proxy or load balancer may be in the way; run with --debug to see the body',
-      });
-    }
-  }
-
-  private failure(res: Response<string>, c: Call<z.ZodMiniType>): never {
-    const status = res.statusCode;
-    const ErrorClass = errorForStatus(status);
-    let body: unknown;
-    try {
-      body = this.json(res, c);
-    } catch (err) {
-      // A non-JSON failure keeps the class its status earns (an HTML 401 is still auth), except 5xx.
-      if (status >= 500 || !(err instanceof MpayError)) throw err;
-      throw new ErrorClass(`HTTP ${status} from ${c.method} /${c.path}: ${err.message}`, { status });
-    }
-    const parsed = s.Failure.safeParse(body);
-    const message = parsed.success ? parsed.data.message : `HTTP ${status} from ${c.method} /${c.path}`;
-    let fields: FieldErrors = {};
-    if (
-      parsed.success &&
-      'errors' in parsed.data &&
-      parsed.data.errors &&
-      !Array.isArray(parsed.data.errors)
-    ) {
-      fields = parsed.data.errors as FieldErrors;
-    }
-    throw new ErrorClass(message, { status, fields, hint: hintFor(status) });
+    return { status: res.statusCode, contentType: res.headers['content-type'], text: res.body ?? '' };
   }
 
   private networkError(err: unknown, c: Call<z.ZodMiniType>): MpayError {
@@ -541,14 +483,4 @@ export class Client {
     }
     return new NetworkError(`${c.method} /${c.path} failed: ${e?.message ?? String(err)}`, { cause: err });
   }
-}
-
-function hintFor(status: number): string | undefined {
-  if (status === 401)
-    return 'The bearer token was refused: run `mpay token` to get a new one, or `mpay login` again';
-  if (status === 403) return 'Check the merchant key, site id and API key: `mpay doctor`';
-  if (status === 404)
-    return 'The transaction is no longer in status initiated; `mpay history show` tells what mpay knows of it';
-  if (status >= 500) return 'The server failed; try again later, with --debug to see the body';
-  return undefined;
 }

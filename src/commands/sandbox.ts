@@ -7,7 +7,7 @@ export default class Sandbox extends BaseCommand<typeof Sandbox> {
   static override summary = 'Serve the whole Merchant Payments API locally, with a demo merchant';
   static override description = `A faithful local implementation of the API for trying mpay, reproducing issues and testing scripts with no network and no account. State lives in memory unless --data names a file. The demo merchant's one-time code for withdrawals is 123456, also written to this log as if e-mailed.
 
-Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|html|malformed|empty|shape|slow|drop|drop-after|401 (X-Mpay-Sandbox-Delay: ms for slow), or for a share of all requests with --fault and --fault-rate.`;
+Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|html|malformed|empty|shape|slow|drop|drop-after|401|escapes (X-Mpay-Sandbox-Delay: ms for slow), or for a share of all requests with --fault and --fault-rate.`;
   static override examples = [
     '<%= config.bin %> sandbox',
     '<%= config.bin %> sandbox --port 0 --data ./sandbox-state.json',
@@ -25,7 +25,7 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
     fault: Flags.string({
       description: 'fault to inject into a share of requests (repeatable)',
       multiple: true,
-      options: ['500', 'html', 'malformed', 'empty', 'shape', 'slow', 'drop', 'drop-after', '401'],
+      options: ['500', 'html', 'malformed', 'empty', 'shape', 'slow', 'drop', 'drop-after', '401', 'escapes'],
     }),
     'fault-path': Flags.string({
       description: 'apply --fault only to paths containing this text (repeatable)',

@@ -11,6 +11,7 @@ export const faultKinds = [
   'drop',
   'drop-after',
   '401',
+  'escapes',
 ] as const;
 export type Fault = (typeof faultKinds)[number];
 
@@ -98,4 +99,13 @@ export function faultReply(
     default:
       return undefined;
   }
+}
+
+/** The `escapes` fault: the real answer, with terminal escape sequences in every string it holds. */
+export function withEscapes(value: unknown): unknown {
+  if (typeof value === 'string') return `\u001b[31m\u001b]0;pwned\u0007${value}\u001b[0m`;
+  if (Array.isArray(value)) return value.map(withEscapes);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withEscapes(v)]));
+  return value;
 }

@@ -10,6 +10,7 @@ import {
   faultReply,
   isFault,
   pickFault,
+  withEscapes,
   type Fault,
   type FaultOptions,
 } from './faults.js';
@@ -50,6 +51,8 @@ export async function buildSandbox(
   ) as FastifyInstance;
   // Hooks in callback style: the common case (no fault, a valid bearer) costs no promise per request.
   app.addHook('onRequest', (req, reply, done) => {
+    if (req.url.startsWith(prefix))
+      state.count(`${req.method} ${req.url.slice(prefix.length).split('?')[0]}`);
     const fault = req.url.startsWith(prefix) ? pickFault(req.headers[faultHeader], opts, req.url) : undefined;
     if (!fault) return done();
     req.fault = fault;
@@ -61,7 +64,19 @@ export async function buildSandbox(
     }
     if (fault === 'slow') {
       const asked = Number(req.headers[delayHeader]);
-      setTimeout(done, Number.isFinite(asked) && asked > 0 ? asked : (opts.slowMs ?? 3000));
+      setTimeout(
+        () => {
+          // A client that gave up (time-out, killed) before the delay ended never reached the API:
+          // nothing is done for it. That is the case a resumed flow must be able to send again.
+          if (req.raw.socket.destroyed) {
+            log(`client gone during slow ${req.method} ${req.url}: not acted on`);
+            reply.hijack();
+            return;
+          }
+          done();
+        },
+        Number.isFinite(asked) && asked > 0 ? asked : (opts.slowMs ?? 3000),
+      );
       return;
     }
     const canned = faultReply(fault, req.url);
@@ -89,6 +104,9 @@ export async function buildSandbox(
       reply.hijack();
       req.raw.socket.destroy();
       return;
+    }
+    if (req.fault === 'escapes') {
+      return reply.code(r.status).send(withEscapes(r.raw !== undefined ? JSON.parse(r.raw) : r.body));
     }
     if (r.raw !== undefined) return reply.code(r.status).type('application/json; charset=utf-8').send(r.raw);
     return reply.code(r.status).send(r.body);
@@ -148,6 +166,8 @@ export async function buildSandbox(
   // Sandbox-only routes, outside /restapi/v1: inspection and token revocation for tests.
   app.get('/_sandbox/health', async () => ({ ok: true }));
   app.get('/_sandbox/transactions', async () => state.list());
+  // How many requests each API route received, e.g. {"POST /payments/initiate": 1}.
+  app.get('/_sandbox/requests', async () => state.requestCounts());
   app.post('/_sandbox/revoke-tokens', async () => ({ revoked: state.revokeTokens() }));
   // Changes the start-up faults while running, e.g. {"rate": 0} to let a stopped flow resume.
   app.post('/_sandbox/faults', async (req) => {

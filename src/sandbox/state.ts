@@ -570,6 +570,17 @@ export class SandboxState {
     };
   }
 
+  private readonly requests = new Map<string, number>();
+
+  /** Counts a request by method and path: tests check that a money-moving POST was sent once. */
+  count(route: string): void {
+    this.requests.set(route, (this.requests.get(route) ?? 0) + 1);
+  }
+
+  requestCounts(): Record<string, number> {
+    return Object.fromEntries(this.requests);
+  }
+
   /** What the sandbox holds, for tests and the `_sandbox` inspection route. */
   list(): StoredTransaction[] {
     return [...this.byHash.values()].map((t) => ({ ...t }));

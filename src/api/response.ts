@@ -1,0 +1,85 @@
+// Turns one HTTP answer (status, content type, body text) into the spec's data or a typed error. Pure, so
+// that property tests can feed it any status and any bytes: it returns, or throws an MpayError, and
+// nothing else.
+import * as z from 'zod/mini';
+import { MpayError, ServerError, errorForStatus, type FieldErrors } from './errors.js';
+import * as s from './schemas.js';
+
+/** `what` names the call in messages: "GET /public/countries". */
+export function parseJsonBody(
+  what: string,
+  status: number,
+  contentType: string | undefined,
+  text: string,
+): unknown {
+  if (text.trim() === '')
+    throw new ServerError(`The API answered ${what} with an empty body (HTTP ${status})`, { status });
+  try {
+    return JSON.parse(text);
+  } catch {
+    const html = /html/i.test(contentType ?? '') || /^\s*</.test(text);
+    throw new ServerError(
+      `The API answered ${what} with ${html ? 'an HTML page' : 'a body that is not JSON'} (HTTP ${status})`,
+      {
+        status,
+        hint: 'A proxy or load balancer may be in the way; run with --debug to see the body',
+      },
+    );
+  }
+}
+
+function hintFor(status: number): string | undefined {
+  if (status === 401)
+    return 'The bearer token was refused: run `mpay token` to get a new one, or `mpay login` again';
+  if (status === 403) return 'Check the merchant key, site id and API key: `mpay doctor`';
+  if (status === 404)
+    return 'The transaction is no longer in status initiated; `mpay history show` tells what mpay knows of it';
+  if (status >= 500) return 'The server failed; try again later, with --debug to see the body';
+  return undefined;
+}
+
+/** The typed error of a failure status, with the API's message and per-field messages when it sent them. */
+export function failureError(
+  what: string,
+  status: number,
+  contentType: string | undefined,
+  text: string,
+): MpayError {
+  const ErrorClass = errorForStatus(status);
+  let body: unknown;
+  try {
+    body = parseJsonBody(what, status, contentType, text);
+  } catch (err) {
+    // A failure that is not JSON keeps the class its status earns (an HTML 401 is still auth), but 5xx.
+    if (status >= 500) return err as MpayError;
+    return new ErrorClass(`HTTP ${status} from ${what}: ${(err as Error).message}`, {
+      status,
+      hint: hintFor(status),
+    });
+  }
+  const parsed = s.Failure.safeParse(body);
+  const message = parsed.success ? parsed.data.message : `HTTP ${status} from ${what}`;
+  let fields: FieldErrors = {};
+  if (parsed.success && 'errors' in parsed.data && parsed.data.errors && !Array.isArray(parsed.data.errors)) {
+    fields = parsed.data.errors as FieldErrors;
+  }
+  return new ErrorClass(message, { status, fields, hint: hintFor(status) });
+}
+
+/** A 2xx answer's envelope, checked against the data schema of the call. */
+export function successData<T extends z.ZodMiniType>(
+  what: string,
+  status: number,
+  contentType: string | undefined,
+  text: string,
+  data: T,
+): { message?: string | null; data: z.infer<T> } {
+  const parsed = s.envelope(data).safeParse(parseJsonBody(what, status, contentType, text));
+  if (!parsed.success) {
+    throw new ServerError(`The API answered ${what} with JSON that is not what the spec describes`, {
+      status,
+      hint: 'Run again with --debug to see the body',
+    });
+  }
+  return parsed.data as { message?: string | null; data: z.infer<T> };
+}
