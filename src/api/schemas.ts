@@ -184,7 +184,8 @@ export const WalletAddressUpdateResult = z.looseObject({
 });
 export type WalletAddressUpdateResult = z.infer<typeof WalletAddressUpdateResult>;
 
-export const TokenData = z.looseObject({ token: z.string().check(z.minLength(1)) });
+// The token goes into an Authorization header: printable ASCII only, or it is not a token.
+export const TokenData = z.looseObject({ token: z.string().check(z.regex(/^[\x21-\x7e]+$/)) });
 
 /** The success envelope shared by every endpoint. */
 export function envelope<T extends z.ZodMiniType>(data: T) {

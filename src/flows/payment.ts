@@ -204,6 +204,8 @@ interface Gathered {
 async function gather(kind: Kind, inputs: FlowInputs, deps: FlowDeps): Promise<Gathered> {
   // Cheap local checks first, so a bad flag fails before any request.
   for (const [k, f] of Object.entries({
+    currency: fields.currency,
+    country: fields.country,
     amount: fields.amount,
     firstName: fields.firstName,
     lastName: fields.lastName,
