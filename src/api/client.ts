@@ -417,9 +417,16 @@ export class Client {
     if (c.body) {
       const fields = this.prepare(c).body ?? {};
       if (c.encoding === 'multipart') {
+        // Encoded once into bytes (the platform's Request does the multipart encoding), so that a
+        // retry of token generate re-sends the same body; a FormData stream is spent after one try.
         const form = new FormData();
         for (const [k, v] of Object.entries(fields)) form.set(k, v);
-        req.body = form;
+        const encoded = new Request('http://mpay.invalid/', { method: 'POST', body: form });
+        req.body = Buffer.from(await encoded.arrayBuffer());
+        req.headers = {
+          ...req.headers,
+          'content-type': encoded.headers.get('content-type') ?? 'multipart/form-data',
+        };
       } else {
         req.json = Object.fromEntries(
           Object.entries(c.body).filter(([, v]) => v !== undefined && v !== null),
