@@ -110,7 +110,9 @@ describe('read commands', () => {
   });
 
   it('a rejected merchant key is an auth error (exit 3) with the JSON error object', async () => {
-    const r = await run(['token', '--json'], { env: cliEnv(sb, tempDir(), { MPAY_MERCHANT_KEY: 'wrong' }) });
+    const r = await run(['token', '--json', '--debug'], {
+      env: cliEnv(sb, tempDir(), { MPAY_MERCHANT_KEY: 'mk_secret_7f3a9c' }),
+    });
     expect(r.code).toBe(3);
     expect(r.json()).toEqual({
       error: {
@@ -121,8 +123,15 @@ describe('read commands', () => {
         hint: expect.any(String),
       },
     });
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => !/^[<>!] /.test(l)),
+    ).toHaveLength(1);
     expect(noStack(r.stderr)).toBe(true);
+    // The rejected key is in neither the error nor the --debug trace.
+    expect(r.stdout + r.stderr).not.toContain('mk_secret_7f3a9c');
   });
 
   it('credentials from the environment are never written to disk', async () => {
@@ -368,6 +377,16 @@ describe('login, profiles, config, whoami, doctor', () => {
     const noUrl = await run(['countries', '--env', 'live', '--json'], { env: bare(dir) });
     expect(noUrl.code).toBe(2);
     expect(noUrl.json().error.hint).toMatch(/config set live.base_url/);
+  });
+
+  it('a tokens file left readable by others is tightened with a warning', async () => {
+    const dir = tempDir();
+    expect((await run(['token'], { env: cliEnv(sb, dir) })).code).toBe(0);
+    const { chmodSync } = await import('node:fs');
+    chmodSync(join(dir, 'tokens.json'), 0o644);
+    const r = await run(['whoami'], { env: bare(dir) });
+    expect(r.stderr).toMatch(/tokens.json was mode 644; set it to 600/);
+    expect(statSync(join(dir, 'tokens.json')).mode & 0o777).toBe(0o600);
   });
 
   it('a config folder left readable by others is tightened with a warning', async () => {

@@ -91,12 +91,31 @@ export class ConfigStore {
     return c;
   }
 
+  /**
+   * Runs a write under a lock on the config folder: conf reads, changes and rewrites a whole file, so two
+   * mpay processes writing at once (scripts in parallel) would otherwise lose one of the changes.
+   */
+  private async locked<T>(write: () => T): Promise<T> {
+    const { lock } = await import('proper-lockfile');
+    const release = await lock(this.dir, {
+      lockfilePath: join(this.dir, '.lock'),
+      retries: { retries: 100, minTimeout: 5, maxTimeout: 50 },
+      stale: 10_000,
+    });
+    try {
+      return write();
+    } finally {
+      await release();
+    }
+  }
+
   currentProfile(): string {
     return this.read<ConfigShape>('config').currentProfile ?? 'default';
   }
 
   async setCurrentProfile(name: string): Promise<void> {
-    (await this.conf('config')).set('currentProfile', name);
+    const c = await this.conf('config');
+    await this.locked(() => c.set('currentProfile', name));
   }
 
   profiles(): Record<string, Profile> {
@@ -109,22 +128,26 @@ export class ConfigStore {
 
   async saveProfile(name: string, profile: Profile): Promise<void> {
     const c = await this.conf('config');
-    c.set('profiles', {
-      ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}),
-      [name]: profile,
-    });
+    await this.locked(() =>
+      c.set('profiles', {
+        ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}),
+        [name]: profile,
+      }),
+    );
   }
 
   async removeProfile(name: string): Promise<boolean> {
     const c = await this.conf('config');
-    const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
-    if (!(name in all)) return false;
-    delete all[name];
-    c.set('profiles', all);
     const tokens = await this.conf('tokens');
-    for (const key of Object.keys(tokens.store)) if (key.startsWith(`${name}|`)) tokens.delete(key);
-    if (c.get('currentProfile') === name) c.delete('currentProfile');
-    return true;
+    return this.locked(() => {
+      const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
+      if (!(name in all)) return false;
+      delete all[name];
+      c.set('profiles', all);
+      for (const key of Object.keys(tokens.store)) if (key.startsWith(`${name}|`)) tokens.delete(key);
+      if (c.get('currentProfile') === name) c.delete('currentProfile');
+      return true;
+    });
   }
 
   // Tokens are cached per profile, environment and base URL, so a sandbox on another port never gets
@@ -138,13 +161,14 @@ export class ConfigStore {
   }
 
   async setToken(profile: string, env: string, baseUrl: string, token: string): Promise<void> {
-    (await this.conf('tokens')).set(this.tokenKey(profile, env, baseUrl), {
-      token,
-      createdAt: new Date().toISOString(),
-    });
+    const c = await this.conf('tokens');
+    await this.locked(() =>
+      c.set(this.tokenKey(profile, env, baseUrl), { token, createdAt: new Date().toISOString() }),
+    );
   }
 
   async clearToken(profile: string, env: string, baseUrl: string): Promise<void> {
-    (await this.conf('tokens')).delete(this.tokenKey(profile, env, baseUrl));
+    const c = await this.conf('tokens');
+    await this.locked(() => c.delete(this.tokenKey(profile, env, baseUrl)));
   }
 }

@@ -1,0 +1,339 @@
+// Nothing lost: mpay killed with SIGKILL at each step of both flows resumes to exactly one transaction;
+// several mpay processes at once share the journal and the config without corrupting either; the
+// sandbox keeps its answers right under concurrent load and its --data file survives SIGKILL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { bin, cliEnv, run, sandbox, tempDir } from './helpers.js';
+import { demoMerchant } from '../src/sandbox/seed.js';
+
+type Sb = Awaited<ReturnType<typeof sandbox>>;
+const until = async (cond: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('kill -9 at each step, then --resume', () => {
+  let sb: Sb;
+  beforeAll(async () => {
+    sb = await sandbox({ slowMs: 4000 });
+  });
+  afterAll(() => sb.close());
+  const setFaults = (body: object) =>
+    fetch(`${sb.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  /** Starts `args`, waits until the request to `path` is held by the sandbox, and kills mpay with SIGKILL. */
+  async function killAt(args: string[], env: Record<string, string>, path: string): Promise<void> {
+    await setFaults({ faults: ['slow'], rate: 1, faultPaths: [path] });
+    const seen = sb.logs.length;
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((r) => child.on('close', r));
+    try {
+      await until(() => sb.logs.slice(seen).some((l) => l.startsWith('fault slow') && l.includes(path)));
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+      await setFaults({ rate: 0 });
+    }
+  }
+
+  const deposit = (ref: string) => [
+    'deposit',
+    '--currency',
+    'USD',
+    '--country',
+    'US',
+    '--amount',
+    '50',
+    '--first-name',
+    'Ama',
+    '--phone',
+    '+15551234567',
+    '--email',
+    'ama@example.com',
+    '--gateway',
+    '5',
+    '--reference',
+    ref,
+    '--json',
+  ];
+  const withdraw = (ref: string) => [
+    'withdraw',
+    '--currency',
+    'GHS',
+    '--country',
+    'GH',
+    '--amount',
+    '12',
+    '--first-name',
+    'Kofi',
+    '--phone',
+    '+233201234567',
+    '--email',
+    'kofi@example.com',
+    '--gateway',
+    '1',
+    '--reference',
+    ref,
+    '--json',
+  ];
+
+  for (const [step, path] of [
+    ['initiate', '/payments/initiate'],
+    ['wallet', '/crypto/wallet/address/update'],
+    ['status', '/payments/status/update'],
+    ['processed', '/payments/processed'],
+  ] as const) {
+    it(`deposit killed at ${step}`, async () => {
+      const env = cliEnv(sb, tempDir());
+      const ref = `kill-dep-${step}`;
+      await killAt(deposit(ref), env, path);
+      const journal = await run(['history', 'show', ref, '--json'], { env });
+      expect(journal.json().steps.at(-1)).toMatchObject({ step, outcome: 'sent' });
+      const resumed = await run(['deposit', '--resume', ref, '--json'], { env });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.json()).toMatchObject({ status: 'pending', reference: ref });
+      expect(sb.state.list().filter((t) => t.reference === ref)).toHaveLength(1);
+    });
+  }
+
+  for (const [step, path] of [
+    ['initiate', '/payments/withdraw/initiate'],
+    ['status', '/payments/status/update'],
+    ['otp', '/payments/withdraw/processed'],
+  ] as const) {
+    it(`withdraw killed at ${step}`, async () => {
+      const env = cliEnv(sb, tempDir());
+      const ref = `kill-wd-${step}`;
+      await killAt(withdraw(ref), env, path);
+      const resumed = await run(['withdraw', '--resume', ref, '--otp', demoMerchant.otp, '--json'], { env });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.json()).toMatchObject({ status: 'pending', reference: ref });
+      expect(sb.state.list().filter((t) => t.reference === ref)).toHaveLength(1);
+    });
+  }
+
+  it('withdraw killed while confirming with the code', async () => {
+    const env = cliEnv(sb, tempDir());
+    const ref = 'kill-wd-processed';
+    const stopped = await run(withdraw(ref), { env });
+    expect(stopped.json().next).toBe('otp');
+    await killAt(
+      ['withdraw', 'process', ref, '--otp', demoMerchant.otp, '--json'],
+      env,
+      '/payments/withdraw/processed',
+    );
+    const resumed = await run(['withdraw', '--resume', ref, '--otp', demoMerchant.otp, '--json'], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.json().status).toBe('pending');
+    expect(sb.state.list().filter((t) => t.reference === ref && t.paid)).toHaveLength(1);
+  });
+});
+
+describe('several mpay processes at once', () => {
+  let sb: Sb;
+  beforeAll(async () => {
+    sb = await sandbox();
+  });
+  afterAll(() => sb.close());
+
+  it('flows in parallel share one journal and one token cache, and corrupt neither', async () => {
+    const dir = tempDir();
+    const env = cliEnv(sb, dir);
+    const n = 6;
+    const results = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        run(
+          [
+            'deposit',
+            '--currency',
+            'GHS',
+            '--country',
+            'GH',
+            '--amount',
+            '10',
+            '--first-name',
+            'Ama',
+            '--phone',
+            '+233201234567',
+            '--email',
+            'ama@example.com',
+            '--gateway',
+            '1',
+            '--reference',
+            `par-${i}`,
+            '--json',
+          ],
+          { env },
+        ),
+      ),
+    );
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const file = join(dir, 'journal', 'default.sandbox.jsonl');
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();
+    const history = (await run(['history', '--json'], { env })).json();
+    expect(history).toHaveLength(n);
+    for (const r of history)
+      expect(r.steps.map((s: { step: string; outcome: string }) => `${s.step}:${s.outcome}`)).toEqual([
+        'initiate:ok',
+        'gateway:ok',
+        'status:ok',
+        'processed:ok',
+      ]);
+    expect(() => JSON.parse(readFileSync(join(dir, 'tokens.json'), 'utf8'))).not.toThrow();
+  }, 60_000);
+
+  it('logins in parallel each keep their profile', async () => {
+    const dir = tempDir();
+    const n = 8;
+    const results = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        run(
+          [
+            'login',
+            '--profile',
+            `p${i}`,
+            '--env',
+            'sandbox',
+            '--base-url',
+            sb.url,
+            '--site-id',
+            '1',
+            '--json',
+          ],
+          {
+            env: {
+              MPAY_CONFIG_DIR: dir,
+              MPAY_MERCHANT_KEY: demoMerchant.merchantKey,
+              MPAY_API_KEY: demoMerchant.apiKey,
+            },
+          },
+        ),
+      ),
+    );
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const profiles = (await run(['profiles', 'list', '--json'], { env: { MPAY_CONFIG_DIR: dir } })).json();
+    expect(profiles.map((p: { name: string }) => p.name).sort()).toEqual(
+      Array.from({ length: n }, (_, i) => `p${i}`).sort(),
+    );
+    const tokens = JSON.parse(readFileSync(join(dir, 'tokens.json'), 'utf8'));
+    expect(Object.keys(tokens)).toHaveLength(n);
+  }, 60_000);
+});
+
+describe('the sandbox under load', () => {
+  it('concurrent initiates, distinct and with one reference: exactly the right transactions, no 500', async () => {
+    const sb = await sandbox();
+    try {
+      const token = (
+        await (
+          await fetch(`${sb.url}/restapi/v1/auth/merchant/token/generate`, {
+            method: 'POST',
+            body: new URLSearchParams({ merchant_key: demoMerchant.merchantKey }),
+          })
+        ).json()
+      ).data.token;
+      const initiate = (ref: string) =>
+        fetch(`${sb.url}/restapi/v1/payments/initiate`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            merchant_key: demoMerchant.merchantKey,
+            site_id: 1,
+            api_key: demoMerchant.apiKey,
+            currency_code: 'GHS',
+            country_code: 'GH',
+            customer_first_name: 'L',
+            customer_phone: '+233201234567',
+            customer_email: 'l@example.com',
+            customer_transaction_id: ref,
+            amount: '10',
+          }),
+        }).then((r) => r.status);
+      const distinct = Array.from({ length: 300 }, (_, i) => initiate(`load-${i}`));
+      const same = Array.from({ length: 100 }, () => initiate('load-same'));
+      const [d, s] = await Promise.all([Promise.all(distinct), Promise.all(same)]);
+      expect(d.every((c) => c === 200)).toBe(true);
+      expect(s.filter((c) => c === 200)).toHaveLength(1);
+      expect(s.filter((c) => c === 422)).toHaveLength(99);
+      const refs = sb.state.list().map((t) => t.reference);
+      expect(refs).toHaveLength(301);
+      expect(new Set(refs).size).toBe(301);
+    } finally {
+      await sb.close();
+    }
+  }, 60_000);
+
+  it('--data survives a kill -9 in the middle of writes', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'state.json');
+    const start = () => {
+      const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', '--data', data], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      const url = new Promise<string>((resolve) =>
+        child.stdout.once('data', (d) => resolve(JSON.parse(String(d)).url)),
+      );
+      return { child, url };
+    };
+    const first = start();
+    const url = await first.url;
+    const token = (
+      await (
+        await fetch(`${url}/restapi/v1/auth/merchant/token/generate`, {
+          method: 'POST',
+          body: new URLSearchParams({ merchant_key: demoMerchant.merchantKey }),
+        })
+      ).json()
+    ).data.token;
+    const sent: string[] = [];
+    const burst = Array.from({ length: 400 }, (_, i) => {
+      const ref = `crash-${i}`;
+      sent.push(ref);
+      return fetch(`${url}/restapi/v1/payments/initiate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          merchant_key: demoMerchant.merchantKey,
+          site_id: 1,
+          api_key: demoMerchant.apiKey,
+          currency_code: 'GHS',
+          country_code: 'GH',
+          customer_first_name: 'C',
+          customer_phone: '+233201234567',
+          customer_email: 'c@example.com',
+          customer_transaction_id: ref,
+          amount: '10',
+        }),
+      }).catch(() => undefined);
+    });
+    // Kill once the file has been written at least once and requests are still arriving.
+    await until(() => readdirSync(dir).includes('state.json'));
+    first.child.kill('SIGKILL');
+    await Promise.all(burst);
+    const saved = JSON.parse(readFileSync(data, 'utf8'));
+    expect(Array.isArray(saved.transactions)).toBe(true);
+    for (const t of saved.transactions) expect(sent).toContain(t.reference);
+    // It starts again from the file, and knows what the file holds.
+    const second = start();
+    const url2 = await second.url;
+    try {
+      const list = await (await fetch(`${url2}/_sandbox/transactions`)).json();
+      expect(list).toHaveLength(saved.transactions.length);
+    } finally {
+      second.child.kill('SIGINT');
+    }
+  }, 60_000);
+});
