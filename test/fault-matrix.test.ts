@@ -212,3 +212,47 @@ describe('connection refused', () => {
     },
   );
 });
+
+describe('doctor and login under faults', () => {
+  it('doctor reports the failing check and exits with its kind', async () => {
+    const env = cliEnv(sb, tempDir(), { MPAY_RETRY_BASE_MS: '10' });
+    for (const [fault, path, code, check] of [
+      ['500', '/public/countries', 7, 'API reachable'],
+      ['drop', '/public/countries', 8, 'API reachable'],
+      ['html', '/merchant/currencies', 7, 'bearer token'],
+      ['401', '/merchant/currencies', 3, 'bearer token'],
+    ] as const) {
+      await setFaults({ faults: [fault], rate: 1, faultPaths: [path] });
+      const r = await run(['doctor', '--json', '--timeout', '0.5'], { env });
+      await setFaults({ rate: 0 });
+      expect(r.code, `${fault} on ${path}`).toBe(code);
+      const failed = r.json().checks.filter((c: { ok: boolean }) => !c.ok);
+      expect(failed.map((c: { name: string }) => c.name)).toEqual([check]);
+      expect(noStack(r.stderr)).toBe(true);
+    }
+  });
+
+  it('login saves nothing when the token request fails', async () => {
+    const dir = tempDir();
+    for (const [fault, code] of [
+      ['500', 7],
+      ['drop', 8],
+      ['malformed', 7],
+    ] as const) {
+      await setFaults({ faults: [fault], rate: 1, faultPaths: ['/token/generate'] });
+      const r = await run(['login', '--env', 'sandbox', '--base-url', sb.url, '--site-id', '1', '--json'], {
+        env: {
+          MPAY_CONFIG_DIR: dir,
+          MPAY_MERCHANT_KEY: demoMerchant.merchantKey,
+          MPAY_API_KEY: demoMerchant.apiKey,
+          MPAY_RETRY_BASE_MS: '10',
+        },
+      });
+      await setFaults({ rate: 0 });
+      expect(r.code, fault).toBe(code);
+      expect((await run(['profiles', 'list', '--json'], { env: { MPAY_CONFIG_DIR: dir } })).json()).toEqual(
+        [],
+      );
+    }
+  });
+});
