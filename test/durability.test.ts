@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { bin, cliEnv, run, sandbox, tempDir } from './helpers.js';
+import { apiInitiate, apiToken, bin, cliEnv, customerArgs, run, sandbox, tempDir } from './helpers.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -50,42 +50,19 @@ describe('kill -9 at each step, then --resume', () => {
 
   const deposit = (ref: string) => [
     'deposit',
-    '--currency',
-    'USD',
-    '--country',
-    'US',
-    '--amount',
-    '50',
-    '--first-name',
-    'Ama',
-    '--phone',
-    '+15551234567',
-    '--email',
-    'ama@example.com',
-    '--gateway',
-    '5',
-    '--reference',
-    ref,
+    ...customerArgs({
+      currency: 'USD',
+      country: 'US',
+      amount: '50',
+      phone: '+15551234567',
+      gateway: '5',
+      reference: ref,
+    }),
     '--json',
   ];
   const withdraw = (ref: string) => [
     'withdraw',
-    '--currency',
-    'GHS',
-    '--country',
-    'GH',
-    '--amount',
-    '12',
-    '--first-name',
-    'Kofi',
-    '--phone',
-    '+233201234567',
-    '--email',
-    'kofi@example.com',
-    '--gateway',
-    '1',
-    '--reference',
-    ref,
+    ...customerArgs({ amount: '12', 'first-name': 'Kofi', email: 'kofi@example.com', reference: ref }),
     '--json',
   ];
 
@@ -154,29 +131,7 @@ describe('several mpay processes at once', () => {
     const n = 6;
     const results = await Promise.all(
       Array.from({ length: n }, (_, i) =>
-        run(
-          [
-            'deposit',
-            '--currency',
-            'GHS',
-            '--country',
-            'GH',
-            '--amount',
-            '10',
-            '--first-name',
-            'Ama',
-            '--phone',
-            '+233201234567',
-            '--email',
-            'ama@example.com',
-            '--gateway',
-            '1',
-            '--reference',
-            `par-${i}`,
-            '--json',
-          ],
-          { env },
-        ),
+        run(['deposit', ...customerArgs({ reference: `par-${i}` }), '--json'], { env }),
       ),
     );
     for (const r of results) expect(r.code, r.stderr).toBe(0);
@@ -237,31 +192,8 @@ describe('the sandbox under load', () => {
   it('concurrent initiates, distinct and with one reference: exactly the right transactions, no 500', async () => {
     const sb = await sandbox();
     try {
-      const token = (
-        await (
-          await fetch(`${sb.url}/restapi/v1/auth/merchant/token/generate`, {
-            method: 'POST',
-            body: new URLSearchParams({ merchant_key: demoMerchant.merchantKey }),
-          })
-        ).json()
-      ).data.token;
-      const initiate = (ref: string) =>
-        fetch(`${sb.url}/restapi/v1/payments/initiate`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            merchant_key: demoMerchant.merchantKey,
-            site_id: 1,
-            api_key: demoMerchant.apiKey,
-            currency_code: 'GHS',
-            country_code: 'GH',
-            customer_first_name: 'L',
-            customer_phone: '+233201234567',
-            customer_email: 'l@example.com',
-            customer_transaction_id: ref,
-            amount: '10',
-          }),
-        }).then((r) => r.status);
+      const token = await apiToken(sb.url);
+      const initiate = (ref: string) => apiInitiate(sb.url, token, ref).then((r) => r.status);
       const distinct = Array.from({ length: 300 }, (_, i) => initiate(`load-${i}`));
       const same = Array.from({ length: 100 }, () => initiate('load-same'));
       const [d, s] = await Promise.all([Promise.all(distinct), Promise.all(same)]);
@@ -290,34 +222,12 @@ describe('the sandbox under load', () => {
     };
     const first = start();
     const url = await first.url;
-    const token = (
-      await (
-        await fetch(`${url}/restapi/v1/auth/merchant/token/generate`, {
-          method: 'POST',
-          body: new URLSearchParams({ merchant_key: demoMerchant.merchantKey }),
-        })
-      ).json()
-    ).data.token;
+    const token = await apiToken(url);
     const sent: string[] = [];
     const burst = Array.from({ length: 400 }, (_, i) => {
       const ref = `crash-${i}`;
       sent.push(ref);
-      return fetch(`${url}/restapi/v1/payments/initiate`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          merchant_key: demoMerchant.merchantKey,
-          site_id: 1,
-          api_key: demoMerchant.apiKey,
-          currency_code: 'GHS',
-          country_code: 'GH',
-          customer_first_name: 'C',
-          customer_phone: '+233201234567',
-          customer_email: 'c@example.com',
-          customer_transaction_id: ref,
-          amount: '10',
-        }),
-      }).catch(() => undefined);
+      return apiInitiate(url, token, ref).catch(() => undefined);
     });
     // Kill once the file has been written at least once and requests are still arriving.
     await until(() => readdirSync(dir).includes('state.json'));

@@ -2,7 +2,7 @@
 // kind of design.md, no stack trace, how many times each request was sent (GETs and token generate are
 // retried; a money-moving POST never is), and what the journal holds afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, noStack, run, sandbox, tempDir } from './helpers.js';
+import { apiInitiate, apiToken, cliEnv, customerArgs, noStack, run, sandbox, tempDir } from './helpers.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -39,52 +39,11 @@ const counts = () => ({ ...sb.state.requestCounts() });
 
 /** A transaction in status initiated, made through the API with no fault, for the one-step commands. */
 async function initiated(kind: 'deposit' | 'withdraw'): Promise<string> {
-  const token = (
-    await (
-      await fetch(`${sb.url}/restapi/v1/auth/merchant/token/generate`, {
-        method: 'POST',
-        body: new URLSearchParams({ merchant_key: demoMerchant.merchantKey }),
-      })
-    ).json()
-  ).data.token;
-  const res = await fetch(
-    `${sb.url}/restapi/v1/payments/${kind === 'deposit' ? 'initiate' : 'withdraw/initiate'}`,
-    {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        merchant_key: demoMerchant.merchantKey,
-        site_id: 1,
-        api_key: demoMerchant.apiKey,
-        currency_code: 'GHS',
-        country_code: 'GH',
-        customer_first_name: 'Ama',
-        customer_phone: '+233201234567',
-        customer_email: 'ama@example.com',
-        customer_transaction_id: `fm-${process.pid}-${++seq}`,
-        amount: '10',
-      }),
-    },
-  );
+  const res = await apiInitiate(sb.url, await apiToken(sb.url), `fm-${process.pid}-${++seq}`, kind);
   return (await res.json()).data.has_token;
 }
 
-const flow = [
-  '--currency',
-  'GHS',
-  '--country',
-  'GH',
-  '--amount',
-  '10',
-  '--first-name',
-  'Ama',
-  '--phone',
-  '+233201234567',
-  '--email',
-  'ama@example.com',
-  '--gateway',
-  '1',
-];
+const flow = customerArgs();
 
 interface Case {
   name: string;

@@ -8,7 +8,7 @@ import { ScriptedPrompter } from '../src/flows/prompter.js';
 import { runPaymentFlow, type FlowDeps } from '../src/flows/payment.js';
 import { walletReason } from '../src/flows/wallet-rule.js';
 import { demoMerchant, gateways } from '../src/sandbox/seed.js';
-import { cliEnv, noStack, run, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, noStack, run, sandbox, tempDir } from './helpers.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
@@ -30,23 +30,9 @@ function deps(sb: { url: string }, prompter?: ScriptedPrompter, over: Partial<Fl
   };
 }
 
-const customerFlags = (over: Record<string, string> = {}) => {
-  const f: Record<string, string> = {
-    currency: 'GHS',
-    country: 'GH',
-    amount: '25',
-    'first-name': 'Ama',
-    'last-name': 'Mensah',
-    phone: '+233201234567',
-    email: 'ama@example.com',
-    gateway: '1',
-    ...over,
-  };
-  // An empty value leaves the flag out (the initiate commands take no --gateway).
-  return Object.entries(f)
-    .filter(([, v]) => v !== '')
-    .flatMap(([k, v]) => [`--${k}`, v]);
-};
+/** The flows' customer flags: a GHS deposit of 25 to Ama Mensah by gateway 1 unless told otherwise. */
+const customerFlags = (over: Record<string, string> = {}) =>
+  customerArgs({ amount: '25', 'last-name': 'Mensah', ...over });
 
 describe('flows with scripted Prompter answers', () => {
   let sb: Sb;

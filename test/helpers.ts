@@ -75,3 +75,54 @@ export function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
 }
 
 export const noStack = (s: string) => !/\n\s+at .+:\d+:\d+\)?/.test(s);
+
+/** The customer flags of a GHS deposit or withdraw; an empty value leaves a flag out. */
+export function customerArgs(over: Record<string, string> = {}): string[] {
+  const f: Record<string, string> = {
+    currency: 'GHS',
+    country: 'GH',
+    amount: '10',
+    'first-name': 'Ama',
+    phone: '+233201234567',
+    email: 'ama@example.com',
+    gateway: '1',
+    ...over,
+  };
+  return Object.entries(f)
+    .filter(([, v]) => v !== '')
+    .flatMap(([k, v]) => [`--${k}`, v]);
+}
+
+/** A bearer token straight from the API, for tests that set the scene without the CLI. */
+export async function apiToken(url: string): Promise<string> {
+  const res = await fetch(`${url}/restapi/v1/auth/merchant/token/generate`, {
+    method: 'POST',
+    body: new URLSearchParams({ merchant_key: demoMerchant.merchantKey }),
+  });
+  return (await res.json()).data.token;
+}
+
+/** An initiate straight to the API (deposit unless told), with the demo merchant's credentials. */
+export function apiInitiate(
+  url: string,
+  token: string,
+  reference: string,
+  kind: 'deposit' | 'withdraw' = 'deposit',
+): Promise<Response> {
+  return fetch(`${url}/restapi/v1/payments/${kind === 'deposit' ? 'initiate' : 'withdraw/initiate'}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      merchant_key: demoMerchant.merchantKey,
+      site_id: 1,
+      api_key: demoMerchant.apiKey,
+      currency_code: 'GHS',
+      country_code: 'GH',
+      customer_first_name: 'Ama',
+      customer_phone: '+233201234567',
+      customer_email: 'ama@example.com',
+      customer_transaction_id: reference,
+      amount: '10',
+    }),
+  });
+}

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bin, cliEnv, run, tempDir } from './helpers.js';
+import { bin, cliEnv, customerArgs, run, tempDir } from './helpers.js';
 
 function startSandboxProcess(args: string[]) {
   const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', ...args], {
@@ -35,31 +35,9 @@ it('prints its URL and the demo credentials, serves the API, keeps --data, stops
   expect(sb.output()).toMatch(/merchant key: mk_sandbox_demo/);
   expect(sb.output()).toMatch(/site id:\s+1/);
   expect(sb.output()).toMatch(/API key:\s+ak_sandbox_demo/);
-  const dep = await run(
-    [
-      'deposit',
-      '--currency',
-      'GHS',
-      '--country',
-      'GH',
-      '--amount',
-      '10',
-      '--first-name',
-      'Ama',
-      '--phone',
-      '+233201234567',
-      '--email',
-      'ama@example.com',
-      '--gateway',
-      '1',
-      '--reference',
-      'proc-1',
-      '--json',
-    ],
-    {
-      env: cliEnv({ url }, tempDir()),
-    },
-  );
+  const dep = await run(['deposit', ...customerArgs({ reference: 'proc-1' }), '--json'], {
+    env: cliEnv({ url }, tempDir()),
+  });
   expect(dep.code).toBe(0);
   sb.child.kill('SIGINT');
   expect(await sb.exited).toBe(0);
@@ -74,25 +52,7 @@ it('prints its URL and the demo credentials, serves the API, keeps --data, stops
   const again = startSandboxProcess(['--data', data]);
   const url2 = await again.url;
   const dup = await run(
-    [
-      'deposit',
-      'initiate',
-      '--currency',
-      'GHS',
-      '--country',
-      'GH',
-      '--amount',
-      '10',
-      '--first-name',
-      'Ama',
-      '--phone',
-      '+233201234567',
-      '--email',
-      'ama@example.com',
-      '--reference',
-      'proc-1',
-      '--json',
-    ],
+    ['deposit', 'initiate', ...customerArgs({ gateway: '', reference: 'proc-1' }), '--json'],
     {
       env: cliEnv({ url: url2 }, tempDir()),
     },
@@ -123,27 +83,8 @@ it('history filters by kind, status, reference and date', async () => {
   const s = await sandbox();
   try {
     const env = cliEnv(s, dir);
-    const common = [
-      '--country',
-      'GH',
-      '--currency',
-      'GHS',
-      '--first-name',
-      'Ama',
-      '--phone',
-      '+233201234567',
-      '--email',
-      'ama@example.com',
-      '--gateway',
-      '1',
-      '--json',
-    ];
-    expect((await run(['deposit', '--amount', '10', '--reference', 'h-dep', ...common], { env })).code).toBe(
-      0,
-    );
-    expect((await run(['withdraw', '--amount', '10', '--reference', 'h-wd', ...common], { env })).code).toBe(
-      0,
-    );
+    expect((await run(['deposit', ...customerArgs({ reference: 'h-dep' }), '--json'], { env })).code).toBe(0);
+    expect((await run(['withdraw', ...customerArgs({ reference: 'h-wd' }), '--json'], { env })).code).toBe(0);
     const refs = async (...args: string[]) =>
       (await run(['history', ...args, '--json'], { env }))
         .json()
