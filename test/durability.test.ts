@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiInitiate, apiToken, bin, cliEnv, customerArgs, run, sandbox, tempDir } from './helpers.js';
+import {
+  apiInitiate,
+  apiToken,
+  setFaults,
+  bin,
+  cliEnv,
+  customerArgs,
+  run,
+  sandbox,
+  tempDir,
+} from './helpers.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -23,16 +33,10 @@ describe('kill -9 at each step, then --resume', () => {
     sb = await sandbox({ slowMs: 4000 });
   });
   afterAll(() => sb.close());
-  const setFaults = (body: object) =>
-    fetch(`${sb.url}/_sandbox/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
 
   /** Starts `args`, waits until the request to `path` is held by the sandbox, and kills mpay with SIGKILL. */
   async function killAt(args: string[], env: Record<string, string>, path: string): Promise<void> {
-    await setFaults({ faults: ['slow'], rate: 1, faultPaths: [path] });
+    await setFaults(sb, { faults: ['slow'], rate: 1, faultPaths: [path] });
     const seen = sb.logs.length;
     const child = spawn(process.execPath, [bin, ...args], {
       env: { ...process.env, ...env },
@@ -44,7 +48,7 @@ describe('kill -9 at each step, then --resume', () => {
     } finally {
       child.kill('SIGKILL');
       await exited;
-      await setFaults({ rate: 0 });
+      await setFaults(sb, { rate: 0 });
     }
   }
 

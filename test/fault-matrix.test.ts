@@ -2,7 +2,17 @@
 // kind of design.md, no stack trace, how many times each request was sent (GETs and token generate are
 // retried; a money-moving POST never is), and what the journal holds afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiInitiate, apiToken, cliEnv, customerArgs, noStack, run, sandbox, tempDir } from './helpers.js';
+import {
+  apiInitiate,
+  apiToken,
+  setFaults,
+  cliEnv,
+  customerArgs,
+  noStack,
+  run,
+  sandbox,
+  tempDir,
+} from './helpers.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -29,12 +39,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const setFaults = (body: object) =>
-  fetch(`${sb.url}/_sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
 const counts = () => ({ ...sb.state.requestCounts() });
 
 /** A transaction in status initiated, made through the API with no fault, for the one-step commands. */
@@ -112,14 +116,14 @@ describe.each(cases)('$name', (c) => {
   it.each(faults)('%s → exit %i (%s)', async (fault, code, kind) => {
     const dir = tempDir();
     const env = cliEnv(sb, dir, { MPAY_RETRY_BASE_MS: '10' });
-    await setFaults({ rate: 0 });
+    await setFaults(sb, { rate: 0 });
     // A cached token, so that a 401 earns the one refresh-and-repeat of design.md.
     expect((await run(['token'], { env })).code).toBe(0);
     const args = await c.args();
     const before = counts();
-    await setFaults({ faults: [fault], rate: 1, faultPaths: [c.route.split(' ')[1]!] });
+    await setFaults(sb, { faults: [fault], rate: 1, faultPaths: [c.route.split(' ')[1]!] });
     const r = await run([...args, '--json', '--timeout', '0.5'], { env });
-    await setFaults({ rate: 0 });
+    await setFaults(sb, { rate: 0 });
     expect(r.code, r.stderr).toBe(code);
     expect(r.json().error.kind).toBe(kind);
     expect(noStack(r.stderr)).toBe(true);
@@ -181,9 +185,9 @@ describe('doctor and login under faults', () => {
       ['html', '/merchant/currencies', 7, 'bearer token'],
       ['401', '/merchant/currencies', 3, 'bearer token'],
     ] as const) {
-      await setFaults({ faults: [fault], rate: 1, faultPaths: [path] });
+      await setFaults(sb, { faults: [fault], rate: 1, faultPaths: [path] });
       const r = await run(['doctor', '--json', '--timeout', '0.5'], { env });
-      await setFaults({ rate: 0 });
+      await setFaults(sb, { rate: 0 });
       expect(r.code, `${fault} on ${path}`).toBe(code);
       const failed = r.json().checks.filter((c: { ok: boolean }) => !c.ok);
       expect(failed.map((c: { name: string }) => c.name)).toEqual([check]);
@@ -198,7 +202,7 @@ describe('doctor and login under faults', () => {
       ['drop', 8],
       ['malformed', 7],
     ] as const) {
-      await setFaults({ faults: [fault], rate: 1, faultPaths: ['/token/generate'] });
+      await setFaults(sb, { faults: [fault], rate: 1, faultPaths: ['/token/generate'] });
       const r = await run(['login', '--env', 'sandbox', '--base-url', sb.url, '--site-id', '1', '--json'], {
         env: {
           MPAY_CONFIG_DIR: dir,
@@ -207,7 +211,7 @@ describe('doctor and login under faults', () => {
           MPAY_RETRY_BASE_MS: '10',
         },
       });
-      await setFaults({ rate: 0 });
+      await setFaults(sb, { rate: 0 });
       expect(r.code, fault).toBe(code);
       expect((await run(['profiles', 'list', '--json'], { env: { MPAY_CONFIG_DIR: dir } })).json()).toEqual(
         [],

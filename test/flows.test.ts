@@ -8,7 +8,7 @@ import { ScriptedPrompter } from '../src/flows/prompter.js';
 import { runPaymentFlow, type FlowDeps } from '../src/flows/payment.js';
 import { walletReason } from '../src/flows/wallet-rule.js';
 import { demoMerchant, gateways } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, noStack, run, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, noStack, run, sandbox, setFaults, tempDir } from './helpers.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
@@ -395,12 +395,7 @@ describe('flows through bin/run.js without a terminal', () => {
 });
 
 /** The server recovers: its start-up faults stop; its transactions stay. */
-const healFaults = (sb: { url: string }) =>
-  fetch(`${sb.url}/_sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ rate: 0 }),
-  });
+const healFaults = (sb: { url: string }) => setFaults(sb, { rate: 0 });
 
 describe('resume after a stop at each step', () => {
   // A sandbox fails one path with a 500 (the server did not act); then its faults are switched off.

@@ -126,3 +126,15 @@ export function apiInitiate(
     }),
   });
 }
+
+/** Changes a running sandbox's faults through its own route, e.g. { rate: 0 } to switch them off. */
+export function setFaults(
+  sb: { url: string },
+  body: { faults?: string[]; rate?: number; faultPaths?: string[] },
+): Promise<Response> {
+  return fetch(`${sb.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
