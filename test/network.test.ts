@@ -48,6 +48,19 @@ describe('TLS with a private CA', () => {
     expect(r.json().error.message).toMatch(/TLS verification failed|self.signed/i);
   });
 
+  it('HTTPS_PROXY tunnels TLS through the proxy, which sees the host and nothing else', async () => {
+    const proxy = await connectProxy();
+    try {
+      const r = await run(['currencies', '--merchant', '--json'], {
+        env: cliEnv(sb, tempDir(), { NODE_EXTRA_CA_CERTS: ca, HTTPS_PROXY: proxy.url }),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(proxy.seen).toContain(`CONNECT ${new URL(sb.url).host}`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('NODE_EXTRA_CA_CERTS makes the same request succeed', async () => {
     const r = await run(['currencies', '--merchant', '--json'], {
       env: cliEnv(sb, tempDir(), { NODE_EXTRA_CA_CERTS: ca }),
@@ -57,34 +70,48 @@ describe('TLS with a private CA', () => {
   });
 });
 
+/** A forward proxy that tunnels with CONNECT, as corporate proxies do for HTTPS (and as hpagent asks). */
+async function connectProxy(): Promise<{ url: string; seen: string[]; close: () => Promise<unknown> }> {
+  const seen: string[] = [];
+  const proxy: Server = createServer((_req, res) => res.writeHead(405).end());
+  proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    seen.push(`${req.method} ${req.url}`);
+    const [host, port] = req.url!.split(':');
+    const upstream = connect(Number(port), host!, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    // Either side closing ends the tunnel, so that close() below does not wait on it.
+    upstream.on('error', () => client.destroy());
+    upstream.on('close', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+    client.on('close', () => upstream.destroy());
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const addr = proxy.address();
+  return {
+    url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`,
+    seen,
+    close: () => new Promise((r) => proxy.close(r)),
+  };
+}
+
 describe('HTTP proxy', () => {
   let sb: Awaited<ReturnType<typeof sandbox>>;
-  let proxy: Server;
+  let proxy: Awaited<ReturnType<typeof connectProxy>>;
   let proxyUrl: string;
-  const seen: string[] = [];
+  let seen: string[];
   beforeAll(async () => {
     sb = await sandbox();
-    // A forward proxy that tunnels with CONNECT, as corporate proxies do for HTTPS (and as hpagent asks).
-    proxy = createServer((_req, res) => res.writeHead(405).end());
-    proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-      seen.push(`${req.method} ${req.url}`);
-      const [host, port] = req.url!.split(':');
-      const upstream = connect(Number(port), host!, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-      client.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    const addr = proxy.address();
-    proxyUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    proxy = await connectProxy();
+    proxyUrl = proxy.url;
+    seen = proxy.seen;
   });
   afterAll(async () => {
     await sb.close();
-    await new Promise((r) => proxy.close(r));
+    await proxy.close();
   });
 
   it('HTTP_PROXY tunnels requests through the proxy; NO_PROXY bypasses it', async () => {
