@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { bin, cliEnv, run, sandbox, tempDir } from './helpers.js';
+import { demoMerchant } from '../src/sandbox/seed.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -191,5 +192,40 @@ describe('interactive flows in a pseudo-terminal', () => {
     expect(resumed.code).toBe(0);
     expect(resumed.json()).toMatchObject({ status: 'pending', gateway: { id: 3 } });
     expect(sb.state.list().filter((x) => x.reference === 'pty-cancel')).toHaveLength(1);
+  });
+
+  it('login asks for environment, base URL, merchant key (masked), site id and API key, then checks them', async () => {
+    const t = new Tmux('login');
+    const dir = tempDir();
+    try {
+      t.start(['login'], { MPAY_CONFIG_DIR: dir });
+      await t.waitFor(/Environment/);
+      t.keys('Enter'); // sandbox, the first choice
+      await t.waitFor(/Base URL of the sandbox API/);
+      t.keys('C-u');
+      t.answer(sb.url);
+      await t.waitFor(/Merchant key/);
+      t.answer(demoMerchant.merchantKey);
+      await t.waitFor(/Site ID/);
+      t.answer('1');
+      await t.waitFor(/API key/);
+      t.answer(demoMerchant.apiKey);
+      const screen = await t.waitFor(/EXIT=\d+/);
+      expect(screen).toMatch(/EXIT=0/);
+      expect(screen).toMatch(
+        /Logged in: profile default, sandbox at http:\/\/127\.0\.0\.1:\d+, merchant key mk_…emo \(accepted by the API\)/,
+      );
+      expect(screen).not.toContain(demoMerchant.merchantKey);
+      expect(screen).not.toContain(demoMerchant.apiKey);
+    } finally {
+      t.kill();
+    }
+    const who = await run(['whoami', '--json'], { env: { MPAY_CONFIG_DIR: dir } });
+    expect(who.json()).toMatchObject({
+      profile: 'default',
+      env: 'sandbox',
+      base_url: sb.url,
+      cached_token: true,
+    });
   });
 });
