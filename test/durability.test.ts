@@ -122,6 +122,50 @@ describe('kill -9 at each step, then --resume', () => {
   });
 });
 
+describe('a step the server applied but whose answer was lost', () => {
+  for (const [kind, path, args, hintStep] of [
+    ['deposit', '/payments/processed', [], 'processed'],
+    ['withdraw', '/payments/withdraw/processed', ['--otp', demoMerchant.otp], 'processed'],
+  ] as const) {
+    it(`${kind}: --resume says the earlier ${hintStep} was most likely applied, and sends nothing more`, async () => {
+      const sb = await sandbox();
+      try {
+        const env = cliEnv(sb, tempDir());
+        const ref = `applied-${kind}`;
+        const flowArgs =
+          kind === 'deposit'
+            ? customerArgs({ reference: ref })
+            : customerArgs({ reference: ref, amount: '12' });
+        if (kind === 'withdraw') {
+          // Stop once the code is sent, then lose the answer of the confirmation.
+          expect((await run(['withdraw', ...flowArgs, '--json'], { env })).json().next).toBe('otp');
+        }
+        await setFaults(sb, { faults: ['drop-after'], rate: 1, faultPaths: [path] });
+        const lost = await run(
+          kind === 'deposit'
+            ? ['deposit', ...flowArgs, '--json']
+            : ['withdraw', 'process', ref, ...args, '--json'],
+          { env },
+        );
+        expect(lost.code).toBe(8);
+        await setFaults(sb, { rate: 0 });
+        const before = sb.state.requestCounts()[`POST ${path}`];
+        const resumed = await run([kind, '--resume', ref, ...args, '--json'], { env });
+        expect(resumed.code).toBe(kind === 'deposit' ? 5 : 4);
+        expect(resumed.json().error.hint).toMatch(
+          new RegExp(
+            `earlier ${hintStep} request for ${ref} was sent and its answer lost; the API's answer now says it was most likely applied`,
+          ),
+        );
+        expect(sb.state.requestCounts()[`POST ${path}`]).toBe((before ?? 0) + 1);
+        expect(sb.state.list().filter((t) => t.reference === ref)).toHaveLength(1);
+      } finally {
+        await sb.close();
+      }
+    });
+  }
+});
+
 describe('several mpay processes at once', () => {
   let sb: Sb;
   beforeAll(async () => {

@@ -468,6 +468,9 @@ describe('resume after a stop at each step', () => {
       const resumed = await run(['deposit', '--resume', 'resume-amb', '--json'], { env });
       expect(resumed.code).toBe(4);
       expect(resumed.json().error.fields.customer_transaction_id).toBeDefined();
+      expect(resumed.json().error.hint).toMatch(
+        /earlier initiate request for resume-amb was sent and its answer lost.*most likely applied.*ask the provider/,
+      );
       expect(sb.state.list().filter((t) => t.reference === 'resume-amb')).toHaveLength(1);
     } finally {
       await sb.close();

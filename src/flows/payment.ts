@@ -327,6 +327,37 @@ function ambiguityHint(deps: FlowDeps, kind: Kind, step: Step, reference: string
   return `The connection failed after the ${step} request was sent, so it may have been applied (${ids}). Nothing was re-sent. Check with \`mpay history show ${reference}\` before \`${cmd} --resume ${reference}\`; a step already applied answers "not initiated" (exit 5).`;
 }
 
+/** Whether an earlier attempt at this step was sent and its outcome never came back (killed, dropped). */
+function earlierAttemptUnknown(record: JournalRecord, steps: Step[]): boolean {
+  const last = [...record.steps].reverse().find((s) => steps.includes(s.step));
+  return last?.outcome === 'sent' || last?.outcome === 'ambiguous';
+}
+
+/**
+ * Runs a step that an earlier, unanswered attempt may already have applied. When the API's refusal says
+ * exactly that (the transaction is no longer initiated, the payment is already done, the reference is
+ * taken), the error says so in words, instead of leaving a support engineer to guess.
+ */
+async function repeatOfUnknown<T>(record: JournalRecord, steps: Step[], run: () => Promise<T>): Promise<T> {
+  const unknown = earlierAttemptUnknown(record, steps);
+  try {
+    return await run();
+  } catch (err) {
+    if (!unknown || !(err instanceof MpayError)) throw err;
+    const applied =
+      err.kind === 'state' ||
+      (err.kind === 'validation' &&
+        (err.fields.customer_transaction_id !== undefined ||
+          /already been done/i.test((err.fields.hash_token ?? []).join(' '))));
+    if (applied) {
+      err.hint = `An earlier ${steps.join('/')} request for ${record.reference} was sent and its answer lost; the API's answer now says it was most likely applied. Nothing else was sent.${
+        record.hash_token ? '' : ' mpay never got the hash token: ask the provider with the reference.'
+      }`;
+    }
+    throw err;
+  }
+}
+
 /** `gateway` is the one asked for by flag, if any: recorded so that a resumed flow keeps it. */
 export async function initiateStep(
   kind: Kind,
@@ -640,7 +671,9 @@ export async function processStage(
     { optional: true },
   );
   if (record.kind === 'deposit') {
-    result.transaction = await depositProcessStep(record, hash, phone!, receiverEmail, deps);
+    result.transaction = await repeatOfUnknown(record, ['processed'], () =>
+      depositProcessStep(record, hash, phone!, receiverEmail, deps),
+    );
     return done(result, rep);
   }
   const email = (await ask(
@@ -662,7 +695,9 @@ async function finishWithdraw(
   const rep = deps.reporter ?? silentReporter;
   // The code is asked for once; a resumed flow whose code was already sent goes straight to it.
   if (!stepDone(record, 'otp')) {
-    const first = await withdrawProcessStep(record, req, deps);
+    const first = await repeatOfUnknown(record, ['otp', 'processed'], () =>
+      withdrawProcessStep(record, req, deps),
+    );
     if (!first.otpSent) {
       result.transaction = first.transaction;
       return done(result, rep);
@@ -673,7 +708,9 @@ async function finishWithdraw(
   }
   if (inputs.otp !== undefined) {
     const otp = checked(fields.otp, inputs.otp);
-    const res = await withdrawProcessStep(record, { ...req, otp }, deps);
+    const res = await repeatOfUnknown(record, ['processed'], () =>
+      withdrawProcessStep(record, { ...req, otp }, deps),
+    );
     if (res.otpSent) throw new UsageError('The API sent a new code instead of taking the one given');
     result.transaction = res.transaction;
     return done(result, rep);
@@ -747,19 +784,21 @@ export async function resumeFlow(
       `Resuming ${record.reference}: initiate had no answer; sending it again with the same reference`,
     );
     const c = record.customer ?? {};
-    const initiated = await initiateStep(
-      kind,
-      {
-        currency_code: record.currency!,
-        country_code: record.country!,
-        customer_first_name: c.first_name!,
-        customer_last_name: c.last_name,
-        customer_phone: c.phone!,
-        customer_email: c.email!,
-        customer_transaction_id: record.reference,
-        amount: record.amount!,
-      },
-      deps,
+    const initiated = await repeatOfUnknown(record, ['initiate'], () =>
+      initiateStep(
+        kind,
+        {
+          currency_code: record.currency!,
+          country_code: record.country!,
+          customer_first_name: c.first_name!,
+          customer_last_name: c.last_name,
+          customer_phone: c.phone!,
+          customer_email: c.email!,
+          customer_transaction_id: record.reference,
+          amount: record.amount!,
+        },
+        deps,
+      ),
     );
     return continueFlow(deps.journal.find(record.reference)!, initiated.gateway_configuration, inputs, deps, {
       initiated,
