@@ -76,8 +76,17 @@ export function inputsFrom(f: FlagBag): FlowInputs {
   };
 }
 
+export const otpFlags = {
+  otp: Flags.string({ description: 'the one-time code, when you already have it' }),
+  'otp-stdin': Flags.boolean({ description: 'read the one-time code from stdin', exclusive: ['otp'] }),
+};
+export interface OtpFlags {
+  otp?: string;
+  'otp-stdin'?: boolean;
+}
+
 /** --otp, or the code read from stdin with --otp-stdin. */
-export async function otpInput(flags: { otp?: string; 'otp-stdin'?: boolean }): Promise<string | undefined> {
+export async function otpInput(flags: OtpFlags): Promise<string | undefined> {
   if (!flags['otp-stdin']) return flags.otp;
   return (await text(process.stdin)).trim();
 }

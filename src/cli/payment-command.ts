@@ -1,18 +1,10 @@
 // `mpay deposit` and `mpay withdraw`: the whole flow, guided, or resumed.
-import * as Flags from '@oclif/core/flags';
 import { BaseCommand } from './base-command.js';
-import { flowFlags, flowSummary, inputsFrom, otpInput } from './flow.js';
+import { flowFlags, flowSummary, inputsFrom, otpInput, type OtpFlags } from './flow.js';
 import type { Kind } from '../journal/journal.js';
 
 export abstract class PaymentCommand extends BaseCommand<typeof PaymentCommand> {
-  static override flags = {
-    ...flowFlags,
-    otp: Flags.string({ description: 'the one-time code (withdraw), when you already have it' }),
-    'otp-stdin': Flags.boolean({
-      description: 'read the one-time code from stdin (withdraw)',
-      exclusive: ['otp'],
-    }),
-  };
+  static override flags = flowFlags;
 
   protected abstract kind: Kind;
 
@@ -23,7 +15,8 @@ export abstract class PaymentCommand extends BaseCommand<typeof PaymentCommand> 
       force: this.flags.force,
       command: `mpay ${this.kind}`,
     });
-    const inputs = { ...inputsFrom(this.flags), otp: await otpInput(this.flags) };
+    // Only withdraw declares --otp and --otp-stdin (otpFlags); for a deposit both are absent.
+    const inputs = { ...inputsFrom(this.flags), otp: await otpInput(this.flags as OtpFlags) };
     const result = this.flags.resume
       ? await resumeFlow(this.kind, this.flags.resume, inputs, deps)
       : await runPaymentFlow(this.kind, inputs, deps);

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { StepCommand } from './step-command.js';
-import { flowSummary, inputsFrom, otpInput, processFlags } from './flow.js';
+import { flowSummary, inputsFrom, otpInput, processFlags, type OtpFlags } from './flow.js';
 import type { Kind } from '../journal/journal.js';
 
 /** `mpay deposit process <hash>` and `mpay withdraw process <hash>`. */
@@ -14,14 +14,6 @@ export abstract class ProcessCommand extends StepCommand<typeof ProcessCommand> 
   };
   static override flags = {
     ...processFlags,
-    email: Flags.string({
-      description: 'customer e-mail (withdraw: the one-time code goes there; default from the journal)',
-    }),
-    otp: Flags.string({ description: 'the one-time code (withdraw)' }),
-    'otp-stdin': Flags.boolean({
-      description: 'read the one-time code from stdin (withdraw)',
-      exclusive: ['otp'],
-    }),
     'dry-run': Flags.boolean({
       description: 'print the request (redacted, and as curl) instead of sending it',
     }),
@@ -32,7 +24,8 @@ export abstract class ProcessCommand extends StepCommand<typeof ProcessCommand> 
     const { processStage } = await import('../flows/payment.js');
     const deps = await this.flowDeps({ dryRun: this.flags['dry-run'], command: `mpay ${this.kind}` });
     const { record } = await this.record(deps, this.args.hash_token, this.kind);
-    const inputs = { ...inputsFrom(this.flags), otp: await otpInput(this.flags) };
+    // Only withdraw process declares --email, --otp and --otp-stdin.
+    const inputs = { ...inputsFrom(this.flags), otp: await otpInput(this.flags as OtpFlags) };
     const result = await processStage(record, inputs, deps);
     await this.emit(result, () => flowSummary(result));
   }

@@ -1,4 +1,5 @@
 import { PaymentCommand } from '../../cli/payment-command.js';
+import { flowFlags, otpFlags } from '../../cli/flow.js';
 
 export default class Withdraw extends PaymentCommand {
   static override summary = 'Run the whole withdraw flow, with the one-time code sent to the customer';
@@ -9,5 +10,6 @@ export default class Withdraw extends PaymentCommand {
     '<%= config.bin %> withdraw process 3f9a…c2 --otp 123456',
     'echo 123456 | <%= config.bin %> withdraw --resume mpay-w-lx2k9-1a2b3c --otp-stdin',
   ];
+  static override flags = { ...flowFlags, ...otpFlags };
   protected kind = 'withdraw' as const;
 }

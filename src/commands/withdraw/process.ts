@@ -1,4 +1,6 @@
+import * as Flags from '@oclif/core/flags';
 import { ProcessCommand } from '../../cli/process-command.js';
+import { otpFlags } from '../../cli/flow.js';
 
 export default class WithdrawProcess extends ProcessCommand {
   static override summary = 'Withdraw processed only: sends the one-time code, then confirms with it';
@@ -8,5 +10,12 @@ export default class WithdrawProcess extends ProcessCommand {
     '<%= config.bin %> withdraw process 3f9a…c2 --otp 123456',
     '<%= config.bin %> withdraw process 3f9a…c2 --phone-number +233201234567 --email kofi@example.com   # sends the code',
   ];
+  static override flags = {
+    ...ProcessCommand.flags,
+    email: Flags.string({
+      description: 'customer e-mail, where the one-time code goes (default: from the journal)',
+    }),
+    ...otpFlags,
+  };
   protected kind = 'withdraw' as const;
 }
