@@ -15,6 +15,13 @@ export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
 >;
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
 
+/** On every command that sends a POST. */
+export const dryRunFlag = {
+  'dry-run': Flags.boolean({
+    description: 'print the request (redacted, and as curl) instead of sending it',
+  }),
+};
+
 export const outputFlags = {
   csv: Flags.boolean({ description: 'print CSV on stdout', exclusive: ['json'] }),
   columns: Flags.string({ description: 'comma-separated columns to show (table and CSV)' }),

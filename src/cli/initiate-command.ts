@@ -1,6 +1,5 @@
-import { BaseCommand } from './base-command.js';
+import { BaseCommand, dryRunFlag } from './base-command.js';
 import { customerFlags, inputsFrom } from './flow.js';
-import * as Flags from '@oclif/core/flags';
 import type { Kind } from '../journal/journal.js';
 import { renderRecord } from '../ui/output.js';
 
@@ -8,9 +7,7 @@ import { renderRecord } from '../ui/output.js';
 export abstract class InitiateCommand extends BaseCommand<typeof InitiateCommand> {
   static override flags = {
     ...customerFlags,
-    'dry-run': Flags.boolean({
-      description: 'print the request (redacted, and as curl) instead of sending it',
-    }),
+    ...dryRunFlag,
   };
   protected abstract kind: Kind;
 

@@ -17,12 +17,7 @@ export interface ListFlags {
   filter?: string[];
 }
 
-export async function listOutput<T>(
-  _cmd: unknown,
-  rows: T[],
-  columns: Column<T>[],
-  flags: ListFlags,
-): Promise<void> {
+export async function listOutput<T>(rows: T[], columns: Column<T>[], flags: ListFlags): Promise<void> {
   let filters: Array<[string, string]>;
   try {
     filters = parseFilters(flags.filter);

@@ -1,8 +1,8 @@
 import * as Args from '@oclif/core/args';
-import * as Flags from '@oclif/core/flags';
 import { StepCommand } from './step-command.js';
 import { flowSummary, inputsFrom, otpInput, processFlags, type OtpFlags } from './flow.js';
 import type { Kind } from '../journal/journal.js';
+import { dryRunFlag } from './base-command.js';
 
 /** `mpay deposit process <hash>` and `mpay withdraw process <hash>`. */
 export abstract class ProcessCommand extends StepCommand<typeof ProcessCommand> {
@@ -14,9 +14,7 @@ export abstract class ProcessCommand extends StepCommand<typeof ProcessCommand> 
   };
   static override flags = {
     ...processFlags,
-    'dry-run': Flags.boolean({
-      description: 'print the request (redacted, and as curl) instead of sending it',
-    }),
+    ...dryRunFlag,
   };
   protected abstract kind: Kind;
 

@@ -23,6 +23,6 @@ export default class Countries extends BaseCommand<typeof Countries> {
   async run(): Promise<void> {
     const client = await this.client();
     const rows = await client.publicCountries();
-    await listOutput(this, rows, columns, this.flags);
+    await listOutput(rows, columns, this.flags);
   }
 }

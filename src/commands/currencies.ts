@@ -65,7 +65,7 @@ export default class Currencies extends BaseCommand<typeof Currencies> {
   async run(): Promise<void> {
     const client = await this.client();
     if (this.flags.merchant || this.merchantByDefault)
-      await listOutput(this, await client.merchantCurrencies(), merchantColumns, this.flags);
-    else await listOutput(this, await client.publicCurrencies(), publicColumns, this.flags);
+      await listOutput(await client.merchantCurrencies(), merchantColumns, this.flags);
+    else await listOutput(await client.publicCurrencies(), publicColumns, this.flags);
   }
 }

@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { StepCommand } from '../cli/step-command.js';
 import { renderRecord } from '../ui/output.js';
+import { dryRunFlag } from '../cli/base-command.js';
 
 export default class Status extends StepCommand<typeof Status> {
   static override summary = "Update a transaction's status (payment status update)";
@@ -24,9 +25,7 @@ export default class Status extends StepCommand<typeof Status> {
       required: true,
     }),
     gateway: Flags.string({ description: 'gateway id (default: the one in the journal)' }),
-    'dry-run': Flags.boolean({
-      description: 'print the request (redacted, and as curl) instead of sending it',
-    }),
+    ...dryRunFlag,
   };
 
   async run(): Promise<void> {

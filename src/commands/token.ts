@@ -1,5 +1,5 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand } from '../cli/base-command.js';
+import { BaseCommand, dryRunFlag } from '../cli/base-command.js';
 import { mask } from '../api/redact.js';
 
 export default class Token extends BaseCommand<typeof Token> {
@@ -14,9 +14,7 @@ export default class Token extends BaseCommand<typeof Token> {
   ];
   static override flags = {
     show: Flags.boolean({ description: 'print the whole token' }),
-    'dry-run': Flags.boolean({
-      description: 'print the request (redacted, and as curl) instead of sending it',
-    }),
+    ...dryRunFlag,
   };
 
   async run(): Promise<void> {

@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { StepCommand } from '../cli/step-command.js';
 import { renderRecord } from '../ui/output.js';
+import { dryRunFlag } from '../cli/base-command.js';
 
 export default class Wallet extends StepCommand<typeof Wallet> {
   static override summary =
@@ -18,9 +19,7 @@ export default class Wallet extends StepCommand<typeof Wallet> {
   };
   static override flags = {
     gateway: Flags.string({ description: 'gateway id (default: the one in the journal)' }),
-    'dry-run': Flags.boolean({
-      description: 'print the request (redacted, and as curl) instead of sending it',
-    }),
+    ...dryRunFlag,
   };
 
   async run(): Promise<void> {

@@ -66,6 +66,6 @@ export default class History extends BaseCommand<typeof History> {
       .filter((r) => !this.flags.reference || r.reference === this.flags.reference)
       .filter((r) => !since || r.created_at.slice(0, 10) >= since)
       .filter((r) => !until || r.created_at.slice(0, 10) <= until);
-    await listOutput(this, rows, historyColumns, this.flags);
+    await listOutput(rows, historyColumns, this.flags);
   }
 }
