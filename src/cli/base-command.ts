@@ -93,34 +93,21 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     process.stderr.write(`${line}\n`);
   }
 
-  protected context(): Context {
-    if (!this._context) {
-      // A lazy import keeps conf (and its JSON-schema validator) out of commands that never need it.
-      throw new Error('context() called before loadContext()');
-    }
-    return this._context;
-  }
-
   protected async loadContext(): Promise<Context> {
     if (this._context) return this._context;
     const { resolveContext } = await import('../config/context.js');
-    const timeout = this.flags.timeout === undefined ? undefined : Number(this.flags.timeout);
-    if (timeout !== undefined && (!Number.isFinite(timeout) || timeout <= 0)) {
-      throw new UsageError(`Invalid --timeout "${this.flags.timeout}"`, {
-        hint: 'Give seconds, e.g. --timeout 30',
-      });
-    }
     this._context = resolveContext({
       profile: this.flags.profile,
       env: this.flags.env,
       baseUrl: this.flags['base-url'],
-      timeout,
+      // The flag carries MPAY_TIMEOUT too (oclif reads it); resolveContext checks the value.
+      timeout: this.flags.timeout,
     });
     for (const w of this._context.store.warnings) this.warn(w);
     return this._context;
   }
 
-  protected async client(opts: { dryRun?: boolean; headers?: Record<string, string> } = {}): Promise<Client> {
+  protected async client(opts: { dryRun?: boolean } = {}): Promise<Client> {
     const ctx = await this.loadContext();
     const { Client } = await import('../api/client.js');
     return new Client({
@@ -132,7 +119,6 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       dryRun: opts.dryRun,
       retryBaseMs: process.env.MPAY_RETRY_BASE_MS ? Number(process.env.MPAY_RETRY_BASE_MS) : undefined,
       userAgent: `mpay-cli/${this.config.version} node/${process.version}`,
-      headers: opts.headers,
     });
   }
 

@@ -29,7 +29,7 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
   };
 
   async run(): Promise<void> {
-    const { resolveContext } = await import('../config/context.js');
+    const { parseTimeout, resolveContext } = await import('../config/context.js');
     const { ConfigStore, defaultBaseUrls, isEnvironment } = await import('../config/store.js');
     const { Client } = await import('../api/client.js');
     const store = new ConfigStore();
@@ -110,7 +110,7 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
     const client = new Client({
       baseUrl,
       credentials: { merchantKey, siteId, apiKey },
-      timeoutMs: (Number(this.flags.timeout) || 30) * 1000,
+      timeoutMs: parseTimeout(this.flags.timeout),
       debug: this.flags.debug ? (l) => process.stderr.write(`${l}\n`) : undefined,
     });
     let token: string | undefined;

@@ -7,8 +7,8 @@ export interface ContextInputs {
   profile?: string;
   env?: string;
   baseUrl?: string;
-  /** seconds */
-  timeout?: number;
+  /** seconds, as given (a flag's text or a number) */
+  timeout?: string | number;
 }
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
@@ -26,6 +26,17 @@ export interface Context {
 }
 
 export const defaultTimeoutSeconds = 30;
+
+/** Seconds as given by flag, variable or profile (default 30), in ms; anything else is a usage error. */
+export function parseTimeout(given: string | number | undefined): number {
+  const seconds = Number(given ?? defaultTimeoutSeconds);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`Invalid --timeout / MPAY_TIMEOUT "${String(given)}": expected seconds`, {
+      hint: 'Give seconds, e.g. --timeout 30',
+    });
+  }
+  return Math.round(seconds * 1000);
+}
 
 export function resolveContext(
   inputs: ContextInputs,
@@ -54,15 +65,7 @@ export function resolveContext(
   const [siteId, siteSrc] = pick('MPAY_SITE_ID', profile.siteId);
   const [apiKey, akSrc] = pick('MPAY_API_KEY', profile.apiKey);
 
-  const timeoutRaw =
-    inputs.timeout ??
-    (environ.MPAY_TIMEOUT ? Number(environ.MPAY_TIMEOUT) : undefined) ??
-    profile.timeout ??
-    defaultTimeoutSeconds;
-  if (!Number.isFinite(timeoutRaw) || timeoutRaw <= 0)
-    throw new UsageError(`Invalid timeout: ${String(environ.MPAY_TIMEOUT ?? inputs.timeout)}`, {
-      hint: 'Give seconds, e.g. --timeout 30',
-    });
+  const timeoutMs = parseTimeout(inputs.timeout ?? environ.MPAY_TIMEOUT ?? profile.timeout);
 
   const normalizedBase = baseUrl.replace(/\/+$/, '');
   return {
@@ -73,7 +76,7 @@ export function resolveContext(
     baseUrl: normalizedBase,
     credentials: { merchantKey, siteId, apiKey },
     credentialSources: { merchantKey: mkSrc, siteId: siteSrc, apiKey: akSrc },
-    timeoutMs: Math.round(timeoutRaw * 1000),
+    timeoutMs,
     tokens: {
       get: () => store.token(profileName, envName, normalizedBase)?.token,
       set: (t) => store.setToken(profileName, envName, normalizedBase, t),
