@@ -210,6 +210,18 @@ describe('error kinds and exit codes', () => {
     }
   });
 
+  it('a timeout that is not seconds is a usage error, from the flag or the variable', async () => {
+    const flag = await run(['countries', '--timeout', 'abc', '--json'], {
+      env: cliEnv(undefined, tempDir()),
+    });
+    expect(flag.code).toBe(2);
+    expect(flag.json().error.message).toBe('Invalid --timeout / MPAY_TIMEOUT "abc": expected seconds');
+    const variable = await run(['countries', '--json'], {
+      env: cliEnv(undefined, tempDir(), { MPAY_TIMEOUT: '-1' }),
+    });
+    expect(variable.code).toBe(2);
+  });
+
   it('bad flags are usage errors (exit 2)', async () => {
     const r = await run(['currencies', '--nope', '--json'], { env: cliEnv(undefined, tempDir()) });
     expect(r.code).toBe(2);
