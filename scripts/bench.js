@@ -3,7 +3,7 @@
 // measured in the same run (node -e 0, curl, a bare fastify route). Commands are interleaved round by
 // round so that a slow moment of the machine spreads over all of them. Writes bench/results.json.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,14 +51,29 @@ function timeOnce(cmd, args, env) {
   return ms;
 }
 
-/** Peak RSS in MB of one run, from GNU time (a separate, untimed run). */
+/**
+ * Peak RSS in MB of one run (a separate, untimed run): from GNU time where it is installed, else from
+ * the Node process itself (process.resourceUsage at exit, loaded with --import).
+ */
+const gnuTime = existsSync('/usr/bin/time') && process.env.BENCH_RSS_FROM_NODE !== '1';
+const rssHook = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.stderr.write('\\nmpay-bench-rss ' + process.resourceUsage().maxRSS + '\\n'))")}`;
 function peakRss(cmd, args, env) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], {
+  if (gnuTime) {
+    const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+    });
+    const kb = Number(r.stderr.trim().split('\n').pop());
+    return Number.isFinite(kb) ? +(kb / 1024).toFixed(1) : null;
+  }
+  if (cmd !== process.execPath) return null;
+  const r = spawnSync(cmd, ['--import', rssHook, ...args], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
   });
-  const kb = Number(r.stderr.trim().split('\n').pop());
+  const kb = Number(/mpay-bench-rss (\d+)/.exec(r.stderr)?.[1]);
   return Number.isFinite(kb) ? +(kb / 1024).toFixed(1) : null;
 }
 
