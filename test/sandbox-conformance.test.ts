@@ -554,13 +554,30 @@ describe('sandbox conformance', () => {
       ).rejects.toThrow();
       expect(sb.state.list().some((t) => t.reference === body.customer_transaction_id)).toBe(true);
     });
-    it('slow waits for the asked delay', async () => {
-      const t0 = Date.now();
-      const r = await a.request('GET', 'public/countries', {
-        headers: { 'x-mpay-sandbox-fault': 'slow', 'x-mpay-sandbox-delay': '300' },
+    it('slow holds the answer: a client that gives up first gets nothing, and the server does not act for it', async () => {
+      const headers = {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'x-mpay-sandbox-fault': 'slow',
+        'x-mpay-sandbox-delay': '1500',
+      };
+      const body = customer();
+      const gaveUp = fetch(`${sb.url}/restapi/v1/payments/initiate`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(200),
       });
-      expect(r.status).toBe(200);
-      expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+      await expect(gaveUp).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 1600));
+      expect(sb.state.list().some((t) => t.reference === body.customer_transaction_id)).toBe(false);
+      expect(sb.logs.some((l) => l.startsWith('client gone during slow POST'))).toBe(true);
+      // A client that waits gets the real answer.
+      const waited = await a.request('GET', 'public/countries', {
+        headers: { 'x-mpay-sandbox-fault': 'slow', 'x-mpay-sandbox-delay': '100' },
+      });
+      expect(waited.status).toBe(200);
+      expect(waited.json.data.length).toBeGreaterThan(0);
     });
     it('a start-up fault rate applies to a share of requests', async () => {
       const faulty = await sandbox({ faults: ['500'], rate: 0.5 });
