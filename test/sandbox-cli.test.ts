@@ -111,8 +111,19 @@ it('history filters by kind, status, reference and date', async () => {
   }
 });
 
-it('shell completion is wired in', async () => {
-  const r = await run(['autocomplete', 'bash'], { env: { MPAY_CONFIG_DIR: tempDir(), HOME: tempDir() } });
+it('shell completion is wired in, and the bash completion knows the commands', async () => {
+  const home = tempDir();
+  const r = await run(['autocomplete', 'bash'], { env: { MPAY_CONFIG_DIR: tempDir(), HOME: home } });
   expect(r.code).toBe(0);
-  expect(r.stdout).toMatch(/mpay/);
+  expect(r.stdout).toMatch(/mpay autocomplete script bash/);
+  const script = await run(['autocomplete', 'script', 'bash'], {
+    env: { MPAY_CONFIG_DIR: tempDir(), HOME: home },
+  });
+  expect(script.stdout).toMatch(/MPAY_AC_BASH_SETUP_PATH=/);
+  const functions = readFileSync(
+    join(home, '.cache', 'mpay', 'autocomplete', 'functions', 'bash', 'mpay.bash'),
+    'utf8',
+  );
+  for (const id of ['deposit', 'withdraw', 'currencies', 'doctor', 'history'])
+    expect(functions).toContain(id);
 });
