@@ -65,8 +65,6 @@ export const Gateway = z.looseObject({
 });
 export type Gateway = z.infer<typeof Gateway>;
 
-export const GatewayType = z.enum(['collection', 'disbursement']);
-
 export const GatewayConfiguration = z.looseObject({
   id: looseNumber,
   primary_key: maybeString,

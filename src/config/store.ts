@@ -43,7 +43,6 @@ export function isEnvironment(v: string): v is Environment {
 
 /** Settings that `mpay config set` accepts, with where they live in a profile. */
 export const settingKeys = ['env', 'timeout', 'sandbox.base_url', 'stage.base_url', 'live.base_url'] as const;
-export type SettingKey = (typeof settingKeys)[number];
 
 export class ConfigStore {
   readonly dir: string;

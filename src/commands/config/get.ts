@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args';
 import { BaseCommand } from '../../cli/base-command.js';
 import { settings } from './list.js';
+import { settingKeys } from '../../config/store.js';
 
 export default class ConfigGet extends BaseCommand<typeof ConfigGet> {
   static override summary = 'Print one setting of the current profile';
@@ -12,7 +13,7 @@ export default class ConfigGet extends BaseCommand<typeof ConfigGet> {
     key: Args.string({
       description: 'setting',
       required: true,
-      options: ['env', 'timeout', 'sandbox.base_url', 'stage.base_url', 'live.base_url', 'config_dir'],
+      options: [...settingKeys, 'config_dir'],
     }),
   };
 

@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args';
 import { BaseCommand } from '../../cli/base-command.js';
 import { UsageError } from '../../api/errors.js';
+import { settingKeys } from '../../config/store.js';
 
 export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
   static override summary = 'Set a setting of the current profile (env, timeout, <env>.base_url)';
@@ -13,7 +14,7 @@ export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
     key: Args.string({
       description: 'setting',
       required: true,
-      options: ['env', 'timeout', 'sandbox.base_url', 'stage.base_url', 'live.base_url'],
+      options: [...settingKeys],
     }),
     value: Args.string({ description: 'value', required: true }),
   };
