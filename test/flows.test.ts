@@ -159,10 +159,11 @@ describe('flows with scripted Prompter answers', () => {
       reference: 'live-no',
     };
     await expect(runPaymentFlow('deposit', inputs, d)).rejects.toMatchObject({
-      kind: 'usage',
-      message: expect.stringMatching(/Cancelled/),
+      kind: 'cancelled',
+      exitCode: 130,
+      message: expect.stringMatching(/Cancelled .*nothing was sent/),
     });
-    expect(p.asked).toEqual(['This is the LIVE environment and moves real money. Send this deposit?']);
+    expect(p.asked).toEqual(['LIVE environment, real money: this deposit of 20 GHS. Send it?']);
     expect(sb.state.list().some((t) => t.reference === 'live-no')).toBe(false);
   });
 });

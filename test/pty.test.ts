@@ -2,7 +2,7 @@
 // one answer at a time, the screen read back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { bin, cliEnv, run, sandbox, tempDir } from './helpers.js';
+import { apiInitiate, apiToken, bin, cliEnv, run, sandbox, tempDir } from './helpers.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -227,5 +227,30 @@ describe('interactive flows in a pseudo-terminal', () => {
       base_url: sb.url,
       cached_token: true,
     });
+  });
+  it('a live status update answered "n" at the confirmation: cancelled, exit 130, nothing sent', async () => {
+    const token = await apiToken(sb.url);
+    const hash = (await (await apiInitiate(sb.url, token, 'pty-live-no')).json()).data.has_token as string;
+    const counts = async () =>
+      ((await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>)[
+        'POST /payments/status/update'
+      ] ?? 0;
+    const before = await counts();
+    const t = new Tmux('live-no');
+    try {
+      t.start(
+        ['status', hash, '--status', 'failed', '--gateway', '1'],
+        cliEnv(sb, tempDir(), { MPAY_ENV: 'live' }),
+      );
+      await t.waitFor(/LIVE environment, real money: Updating the status to failed/);
+      t.answer('n');
+      const screen = await t.waitFor(/EXIT=\d+/);
+      expect(screen).toMatch(/EXIT=130/);
+      expect(screen).toMatch(/mpay: Cancelled at the live confirmation; nothing was sent/);
+      expect(await counts()).toBe(before);
+      expect(sb.state.list().find((x) => x.reference === 'pty-live-no')?.status).toBe('initiated');
+    } finally {
+      t.kill();
+    }
   });
 });

@@ -136,6 +136,11 @@ export class Client {
   private readonly http: Got;
   private readonly opts: ClientOptions;
 
+  /** True when POSTs are shown, not sent (--dry-run). */
+  get dryRun(): boolean {
+    return Boolean(this.opts.dryRun);
+  }
+
   constructor(opts: ClientOptions) {
     this.opts = opts;
     this.baseUrl = checkBaseUrl(opts.baseUrl);

@@ -10,6 +10,8 @@ export const exitCodes = {
   precondition: 6,
   server: 7,
   network: 8,
+  local: 9,
+  cancelled: 130,
 } as const;
 
 export type ErrorKind = keyof typeof exitCodes;
@@ -99,6 +101,18 @@ export function errorForStatus(
   if (status === 412) return PreconditionError;
   if (status >= 500) return ServerError;
   return UnexpectedError;
+}
+
+/**
+ * One of mpay's own files (config.json, the journal) cannot be read or written. Nothing was sent; the
+ * message names the file and what to do, and the file is left as it was.
+ */
+export class LocalFileError extends MpayError {
+  override readonly kind = 'local' as const;
+}
+/** Ctrl-C, or a confirmation answered no: nothing more was sent. */
+export class CancelledError extends MpayError {
+  override readonly kind = 'cancelled' as const;
 }
 
 /** Wraps anything thrown into an MpayError so that callers print one thing, never a stack. */

@@ -3,8 +3,8 @@
 import { Command } from '@oclif/core/command';
 import * as Flags from '@oclif/core/flags';
 import type * as Interfaces from '@oclif/core/interfaces';
-import { MpayError, UsageError, toMpayError } from '../api/errors.js';
-import type { Client, PreparedRequest } from '../api/client.js';
+import { CancelledError, MpayError, UsageError, toMpayError } from '../api/errors.js';
+import type { Client, PreparedRequest, TokenStore } from '../api/client.js';
 import type { Context } from '../config/context.js';
 import type { Prompter } from '../flows/prompter.js';
 import type { FlowDeps } from '../flows/payment.js';
@@ -30,6 +30,22 @@ export const outputFlags = {
     multiple: true,
   }),
 };
+
+/** A token store that reads the cache but keeps new tokens in memory: --dry-run writes no file. */
+function readOnlyTokens(cache: TokenStore): TokenStore {
+  let token: string | undefined;
+  let cleared = false;
+  return {
+    get: () => token ?? (cleared ? undefined : cache.get()),
+    set: (t) => {
+      token = t;
+    },
+    clear: () => {
+      token = undefined;
+      cleared = true;
+    },
+  };
+}
 
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override baseFlags = {
@@ -113,7 +129,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return new Client({
       baseUrl: ctx.baseUrl,
       credentials: ctx.credentials,
-      tokens: ctx.tokens,
+      // A dry run writes nothing: a token it needs is kept for this process only.
+      tokens: opts.dryRun ? readOnlyTokens(ctx.tokens) : ctx.tokens,
       timeoutMs: ctx.timeoutMs,
       debug: this.flags.debug ? (line) => process.stderr.write(`${clean(line)}\n`) : undefined,
       dryRun: opts.dryRun,
@@ -165,16 +182,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       await this.emitDryRun((err as unknown as { request: PreparedRequest }).request);
       return;
     }
-    // Ctrl-C at a prompt: nothing more is sent; what was sent is in the journal.
-    if (err.name === 'ExitPromptError') {
-      process.stderr.write('\nmpay: cancelled\n');
-      process.exitCode = 130;
-      return;
-    }
     // this.exit() and --help/--version travel as errors too: let oclif have them.
     if (err.oclif?.exit === 0 || err.code === 'EEXIT') throw err;
     let e: MpayError;
     if (err instanceof MpayError) e = err;
+    // Ctrl-C at a prompt: nothing more is sent; what was sent is in the journal.
+    else if (err.name === 'ExitPromptError') {
+      process.stderr.write('\n');
+      e = new CancelledError('cancelled; nothing more was sent');
+    }
     // oclif's parse errors (unknown flag, missing argument, bad option) carry exit code 2.
     else if (err.oclif?.exit === 2) {
       e = new UsageError(err.message.split('\n')[0] ?? 'Invalid usage', {

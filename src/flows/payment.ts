@@ -4,7 +4,7 @@
 // value is a usage error naming its flag. Single steps are exported for the one-step commands.
 import { randomBytes } from 'node:crypto';
 import type { Client, WithdrawProcessedResult } from '../api/client.js';
-import { MpayError, NetworkError, UsageError, ValidationError } from '../api/errors.js';
+import { CancelledError, MpayError, NetworkError, UsageError, ValidationError } from '../api/errors.js';
 import type {
   GatewayConfiguration,
   InitiatedPayment,
@@ -63,6 +63,8 @@ export interface FlowDeps {
   force?: boolean;
   /** the command line that resumes, for messages: `mpay deposit` */
   command?: string;
+  /** set once the person confirmed a live request in this run, so that a flow asks once */
+  liveConfirmed?: boolean;
 }
 
 export interface FlowResult {
@@ -277,6 +279,10 @@ async function journaled<T>(
   call: () => Promise<T>,
   outcome: (r: T) => { hash_token?: string; data?: Record<string, unknown> } = () => ({}),
 ): Promise<T> {
+  // A dry run sends nothing, so it has nothing to confirm or journal: the client throws its DryRun
+  // signal with the request it would have sent.
+  if (deps.client.dryRun) return call();
+  await confirmLive(deps, `${label} (${at.reference})`);
   deps.journal.append({ ...at, outcome: 'sent' });
   let result: T;
   try {
@@ -547,7 +553,7 @@ export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowD
     `  ${r.amount} ${r.currency_code} (${r.country_code}) ${kind === 'deposit' ? 'from' : 'to'} ${r.customer_first_name}${r.customer_last_name ? ` ${r.customer_last_name}` : ''}, ${r.customer_phone}, ${r.customer_email}`,
   );
   rep.info(`  reference ${r.customer_transaction_id}; ${deps.env} environment`);
-  await confirmLive(kind, deps);
+  await confirmLive(deps, `this ${title(kind)} of ${r.amount} ${r.currency_code}`);
 
   rep.step('Initiate');
   const initiated = await initiateStep(
@@ -568,21 +574,28 @@ export async function initiateOnly(
   deps: FlowDeps,
 ): Promise<InitiatedPayment> {
   const g = await gather(kind, inputs, deps);
-  await confirmLive(kind, deps);
+  await confirmLive(deps, `this ${title(kind)} initiate of ${g.request.amount} ${g.request.currency_code}`);
   return initiateStep(kind, g.request, deps);
 }
 
-async function confirmLive(kind: Kind, deps: FlowDeps): Promise<void> {
-  if (deps.env !== 'live' || deps.yes) return;
+/**
+ * The one gate in front of every request that moves money in the live environment: the flows, --resume
+ * and each single step pass through it (journaled() calls it before anything is written or sent). It asks
+ * once per run on a terminal, and needs --yes without one.
+ */
+async function confirmLive(deps: FlowDeps, what: string): Promise<void> {
+  if (deps.env !== 'live' || deps.yes || deps.liveConfirmed || deps.client.dryRun) return;
   if (!deps.prompter)
-    throw new UsageError(`A live ${title(kind)} moves real money: pass --yes to confirm`, {
-      hint: 'Or run it on a terminal to be asked',
-    });
+    throw new UsageError(
+      `Nothing was sent: ${what} would move real money in the live environment: pass --yes to confirm`,
+      { hint: 'Or run it on a terminal to be asked' },
+    );
   const ok = await deps.prompter.confirm({
-    message: `This is the LIVE environment and moves real money. Send this ${title(kind)}?`,
+    message: `LIVE environment, real money: ${what}. Send it?`,
     default: false,
   });
-  if (!ok) throw new UsageError('Cancelled; nothing was sent');
+  if (!ok) throw new CancelledError('Cancelled at the live confirmation; nothing was sent');
+  deps.liveConfirmed = true;
 }
 
 /** The steps after initiate, skipping those the journal says are done. */
@@ -617,7 +630,7 @@ async function continueFlow(
     name: gateway?.name ?? record.gateway_name ?? String(gatewayId),
     payment_method: gateway?.payment_method,
   };
-  if (!stepDone(record, 'gateway') || record.gateway_id !== gatewayId) {
+  if (!deps.client.dryRun && (!stepDone(record, 'gateway') || record.gateway_id !== gatewayId)) {
     // A local step: the choice is recorded so that a resumed flow keeps it.
     deps.journal.append({
       reference: record.reference,
@@ -778,6 +791,7 @@ export async function resumeFlow(
       { hint: `mpay history show ${record.reference}` },
     );
   }
+  await confirmLive(deps, `resuming the ${title(kind)} ${record.reference}`);
   if (!record.hash_token) {
     // Initiate never answered: send it again with the same reference; the API refuses a duplicate.
     rep.step(

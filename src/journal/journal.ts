@@ -4,7 +4,7 @@
 // reached the server. Appends of one line each are atomic on local file systems, so several mpay
 // processes can share a journal. No secret is ever written here.
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export type Kind = 'deposit' | 'withdraw';
 /** `gateway` is local: the gateway the user chose, recorded so that a resumed flow keeps it. */
@@ -70,11 +70,12 @@ export class Journal implements JournalLike {
 
   constructor(dir: string, profile: string, env: string) {
     const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
-    mkdirSync(join(dir, 'journal'), { recursive: true, mode: 0o700 });
+    // The folder is made at the first append, so that reading (history, a dry run) leaves no trace.
     this.file = join(dir, 'journal', `${safe(profile)}.${safe(env)}.jsonl`);
   }
 
   append(event: Omit<JournalEvent, 'at'>): JournalEvent {
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
     const full: JournalEvent = { at: new Date().toISOString(), ...event };
     if (full.data) {
       // Belt and braces: a secret never lands on disk, even if a caller passes one.

@@ -1,0 +1,208 @@
+// No accidental money movement: a dry run leaves nothing on disk (journal, token cache) and sends no
+// money-moving request, and every path that would move money in the live environment (the flows,
+// --resume and each single step) asks first, or needs --yes without a terminal. Declining is
+// `cancelled` (exit 130) with nothing sent. Each case drives bin/run.js and then looks at the disk and at
+// the sandbox's own request counts.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, memoryTokens } from '../src/api/client.js';
+import { Journal } from '../src/journal/journal.js';
+import { ScriptedPrompter } from '../src/flows/prompter.js';
+import { runPaymentFlow, statusStep } from '../src/flows/payment.js';
+import { demoMerchant } from '../src/sandbox/seed.js';
+import { apiInitiate, apiToken, cliEnv, customerArgs, run, sandbox, tempDir } from './helpers.js';
+
+type Sb = Awaited<ReturnType<typeof sandbox>>;
+
+const moneyRoutes = [
+  'POST /payments/initiate',
+  'POST /payments/withdraw/initiate',
+  'POST /payments/processed',
+  'POST /payments/withdraw/processed',
+  'POST /payments/status/update',
+  'POST /payments/crypto/wallet/address/update',
+];
+
+async function moneySends(sb: Sb): Promise<number> {
+  const counts = (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>;
+  return moneyRoutes.reduce((n, r) => n + (counts[r] ?? 0), 0);
+}
+
+/** Every file under the config folder with its bytes: what "writes nothing" is checked against. */
+function diskState(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    if (!existsSync(d)) return;
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name !== '.lock') out[p.slice(dir.length)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('--dry-run leaves no trace', () => {
+  let sb: Sb;
+  beforeAll(async () => {
+    sb = await sandbox();
+  });
+  afterAll(() => sb.close());
+
+  const fresh: Array<[string, string[]]> = [
+    ['token', ['token']],
+    ['deposit initiate', ['deposit', 'initiate', ...customerArgs({ reference: 'dry-di', gateway: '' })]],
+    ['withdraw initiate', ['withdraw', 'initiate', ...customerArgs({ reference: 'dry-wi', gateway: '' })]],
+    ['deposit (flow)', ['deposit', ...customerArgs({ reference: 'dry-d' })]],
+    ['withdraw (flow)', ['withdraw', ...customerArgs({ reference: 'dry-w' })]],
+  ];
+  for (const [name, args] of fresh) {
+    it(`${name}: no journal, no token cache, nothing sent that moves money; --resume finds nothing`, async () => {
+      const cfg = tempDir();
+      const before = await moneySends(sb);
+      const r = await run([...args, '--dry-run', '--json'], { env: cliEnv(sb, cfg) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json()).toMatchObject({ dry_run: true });
+      expect(await moneySends(sb)).toBe(before);
+      expect(diskState(cfg)).toEqual({});
+      expect(existsSync(join(cfg, 'journal'))).toBe(false);
+      if (name.startsWith('deposit')) {
+        const ref = name === 'deposit initiate' ? 'dry-di' : 'dry-d';
+        const resumed = await run(['deposit', '--resume', ref, '--json'], { env: cliEnv(sb, cfg) });
+        expect(resumed.code).toBe(2);
+        expect(resumed.json().error.message).toMatch(/Nothing in the journal/);
+        expect(await moneySends(sb)).toBe(before);
+      }
+    });
+  }
+
+  it('the single steps on a journaled transaction leave its journal byte for byte as it was', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(sb, cfg);
+    const started = await run(
+      ['deposit', 'initiate', ...customerArgs({ reference: 'dry-steps', gateway: '' }), '--json'],
+      {
+        env,
+      },
+    );
+    expect(started.code, started.stderr).toBe(0);
+    const before = diskState(cfg);
+    expect(Object.keys(before).some((f) => f.includes('journal'))).toBe(true);
+    const sends = await moneySends(sb);
+    for (const args of [
+      ['status', 'dry-steps', '--status', 'initiated', '--gateway', '1'],
+      ['wallet', 'dry-steps', '--gateway', '2'],
+      ['deposit', 'process', 'dry-steps'],
+      ['deposit', '--resume', 'dry-steps', '--gateway', '1'],
+    ]) {
+      const r = await run([...args, '--dry-run', '--json'], { env });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.json().dry_run).toBe(true);
+    }
+    expect(await moneySends(sb)).toBe(sends);
+    expect(diskState(cfg)).toEqual(before);
+  });
+});
+
+describe('live: nothing moves money unconfirmed', () => {
+  let sb: Sb;
+  let cfg: string;
+  let env: Record<string, string | undefined>;
+  beforeAll(async () => {
+    sb = await sandbox();
+    cfg = tempDir();
+    env = cliEnv(sb, cfg, { MPAY_ENV: 'live' });
+  });
+  afterAll(() => sb.close());
+
+  it('every money path without a terminal and without --yes is refused before anything is sent', async () => {
+    // The scene, set up with --yes: a withdrawal stopped at its one-time code, a deposit initiated.
+    const w = await run(['withdraw', ...customerArgs({ reference: 'live-w' }), '--yes', '--json'], { env });
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.json().next).toBe('otp');
+    const d = await run(
+      ['deposit', 'initiate', ...customerArgs({ reference: 'live-d', gateway: '' }), '--yes', '--json'],
+      {
+        env,
+      },
+    );
+    expect(d.code, d.stderr).toBe(0);
+    const hash = d.json().has_token as string;
+    const journalBefore = diskState(cfg);
+    const sends = await moneySends(sb);
+    const paths: string[][] = [
+      ['deposit', ...customerArgs({ reference: 'live-new' })],
+      ['withdraw', ...customerArgs({ reference: 'live-new-w' })],
+      ['deposit', 'initiate', ...customerArgs({ reference: 'live-new-i', gateway: '' })],
+      ['withdraw', 'initiate', ...customerArgs({ reference: 'live-new-wi', gateway: '' })],
+      ['deposit', '--resume', 'live-d', '--gateway', '1'],
+      ['withdraw', '--resume', 'live-w', '--otp', demoMerchant.otp],
+      ['withdraw', 'process', 'live-w', '--otp', demoMerchant.otp],
+      ['status', hash, '--status', 'failed', '--gateway', '1'],
+      ['wallet', hash, '--gateway', '2'],
+      ['deposit', 'process', hash],
+    ];
+    for (const args of paths) {
+      const r = await run([...args, '--json'], { env });
+      expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(2);
+      expect(r.json().error.message).toMatch(/^Nothing was sent: .* live environment: pass --yes/);
+    }
+    expect(await moneySends(sb)).toBe(sends);
+    expect(diskState(cfg)).toEqual(journalBefore);
+    // With --yes the same resume goes through.
+    const ok = await run(['withdraw', '--resume', 'live-w', '--otp', demoMerchant.otp, '--yes', '--json'], {
+      env,
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.json().status).toBe('pending');
+  });
+
+  it('answering no at the live confirmation is cancelled: exit 130 semantics, nothing sent, nothing journaled', async () => {
+    const client = new Client({
+      baseUrl: sb.url,
+      credentials: {
+        merchantKey: demoMerchant.merchantKey,
+        siteId: demoMerchant.siteId,
+        apiKey: demoMerchant.apiKey,
+      },
+      tokens: memoryTokens(),
+    });
+    const journal = new Journal(tempDir(), 'default', 'live');
+    const sends = await moneySends(sb);
+    const p = new ScriptedPrompter([false]);
+    const err = await runPaymentFlow(
+      'deposit',
+      {
+        currency: 'GHS',
+        country: 'GH',
+        amount: '10',
+        firstName: 'A',
+        lastName: 'B',
+        phone: '+233201234567',
+        email: 'a@b.co',
+        reference: 'live-no',
+        gateway: '1',
+      },
+      { client, journal, prompter: p, env: 'live' },
+    ).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'cancelled', exitCode: 130 });
+    expect((err as Error).message).toMatch(/nothing was sent/);
+    expect(p.asked[0]).toMatch(/LIVE environment/);
+    // A single step asks too.
+    const token = await apiToken(sb.url);
+    const hash = (await (await apiInitiate(sb.url, token, 'live-step-no')).json()).data.has_token as string;
+    const before = await moneySends(sb);
+    const step = await statusStep({ reference: 'live-step-no', kind: 'deposit' }, hash, 1, 'failed', {
+      client,
+      journal,
+      prompter: new ScriptedPrompter([false]),
+      env: 'live',
+    }).catch((e: unknown) => e);
+    expect(step).toMatchObject({ kind: 'cancelled' });
+    expect(await moneySends(sb)).toBe(before);
+    expect(sends).toBeLessThan(before);
+    expect(journal.records()).toEqual([]);
+  });
+});
