@@ -1,5 +1,6 @@
 // Secrets never reach a log, an error message or a dry-run: every place that shows a request or a
 // response passes it through here first.
+import { createHash } from 'node:crypto';
 
 const secretKeys =
   /^(merchant_key|api_key|otp|token|access_token|refresh_token|authorization|password|secret)$/i;
@@ -10,6 +11,14 @@ export function mask(secret: string | undefined | null): string {
   if (!secret) return '';
   if (secret.length <= 8) return '*'.repeat(secret.length);
   return `${secret.slice(0, 3)}…${secret.slice(-3)}`;
+}
+
+/**
+ * A short, stable fingerprint of a secret (sha256, 12 hex digits): enough to tell two keys apart and to
+ * key a cache by, without ever writing the secret itself.
+ */
+export function fingerprint(secret: string): string {
+  return `sha256:${createHash('sha256').update(secret).digest('hex').slice(0, 12)}`;
 }
 
 /** A deep copy of a JSON-like value with the values of secret keys replaced. */

@@ -4,11 +4,12 @@ import { Command } from '@oclif/core/command';
 import * as Flags from '@oclif/core/flags';
 import type * as Interfaces from '@oclif/core/interfaces';
 import { CancelledError, MpayError, UsageError, toMpayError } from '../api/errors.js';
-import type { Client, PreparedRequest, TokenStore } from '../api/client.js';
+import type { Client, PreparedRequest } from '../api/client.js';
 import type { Context } from '../config/context.js';
-import type { Prompter } from '../flows/prompter.js';
 import type { FlowDeps } from '../flows/payment.js';
 import { clean } from '../ui/output.js';
+import { Factory } from '../factory.js';
+import { systemIO, type IO } from '../io.js';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BaseCommand)['baseFlags'] & T['flags']
@@ -30,22 +31,6 @@ export const outputFlags = {
     multiple: true,
   }),
 };
-
-/** A token store that reads the cache but keeps new tokens in memory: --dry-run writes no file. */
-function readOnlyTokens(cache: TokenStore): TokenStore {
-  let token: string | undefined;
-  let cleared = false;
-  return {
-    get: () => token ?? (cleared ? undefined : cache.get()),
-    set: (t) => {
-      token = t;
-    },
-    clear: () => {
-      token = undefined;
-      cleared = true;
-    },
-  };
-}
 
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override baseFlags = {
@@ -81,7 +66,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected flags!: BaseFlags<T>;
   protected args!: BaseArgs<T>;
-  private _context?: Context;
+  /** the one IO object of this process */
+  protected readonly io: IO = systemIO();
+  private _factory?: Factory;
 
   public override async init(): Promise<void> {
     await super.init();
@@ -95,9 +82,28 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.args = args as BaseArgs<T>;
   }
 
+  /** Everything a command depends on comes from here (src/factory.ts). */
+  protected get factory(): Factory {
+    this._factory ??= new Factory(
+      this.io,
+      {
+        profile: this.flags.profile,
+        env: this.flags.env,
+        baseUrl: this.flags['base-url'],
+        // The flag carries MPAY_TIMEOUT too (oclif reads it); resolveContext checks the value.
+        timeout: this.flags.timeout,
+        debug: this.flags.debug,
+        noInput: this.flags['no-input'],
+        yes: this.flags.yes,
+      },
+      `mpay-cli/${this.config.version} node/${process.version}`,
+    );
+    return this._factory;
+  }
+
   /** True when mpay may ask questions: a terminal on stdin, and neither --no-input nor CI=true. */
   protected get interactive(): boolean {
-    return !this.flags['no-input'] && process.env.CI !== 'true' && Boolean(process.stdin.isTTY);
+    return this.io.canPrompt(this.flags['no-input']);
   }
 
   protected get jsonMode(): boolean {
@@ -106,64 +112,30 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** A line for a person, on stderr so stdout stays for results. */
   protected note(line: string): void {
-    process.stderr.write(`${line}\n`);
+    this.io.note(line);
   }
 
-  protected async loadContext(): Promise<Context> {
-    if (this._context) return this._context;
-    const { resolveContext } = await import('../config/context.js');
-    this._context = resolveContext({
-      profile: this.flags.profile,
-      env: this.flags.env,
-      baseUrl: this.flags['base-url'],
-      // The flag carries MPAY_TIMEOUT too (oclif reads it); resolveContext checks the value.
-      timeout: this.flags.timeout,
-    });
-    for (const w of this._context.store.warnings) this.warn(w);
-    return this._context;
+  protected loadContext(): Promise<Context> {
+    return this.factory.context();
   }
 
-  protected async client(opts: { dryRun?: boolean } = {}): Promise<Client> {
-    const ctx = await this.loadContext();
-    const { Client } = await import('../api/client.js');
-    return new Client({
-      baseUrl: ctx.baseUrl,
-      credentials: ctx.credentials,
-      // A dry run writes nothing: a token it needs is kept for this process only.
-      tokens: opts.dryRun ? readOnlyTokens(ctx.tokens) : ctx.tokens,
-      timeoutMs: ctx.timeoutMs,
-      debug: this.flags.debug ? (line) => process.stderr.write(`${clean(line)}\n`) : undefined,
-      dryRun: opts.dryRun,
-      retryBaseMs: process.env.MPAY_RETRY_BASE_MS ? Number(process.env.MPAY_RETRY_BASE_MS) : undefined,
-      userAgent: `mpay-cli/${this.config.version} node/${process.version}`,
-    });
+  protected client(opts: { dryRun?: boolean } = {}): Promise<Client> {
+    return this.factory.client(opts);
   }
 
   /** What a flow needs: client, journal, prompter (on a terminal only), reporter. */
-  protected async flowDeps(opts: { dryRun?: boolean; force?: boolean; command: string }): Promise<FlowDeps> {
-    const ctx = await this.loadContext();
-    const client = await this.client({ dryRun: opts.dryRun });
-    const { flowDeps } = await import('./flow.js');
-    return flowDeps(ctx, client, this.interactive ? await this.prompter() : undefined, {
-      yes: this.flags.yes,
-      force: opts.force,
-      command: opts.command,
-    });
-  }
-
-  protected async prompter(): Promise<Prompter> {
-    const { InquirerPrompter } = await import('../ui/prompter.js');
-    return new InquirerPrompter();
+  protected flowDeps(opts: { dryRun?: boolean; force?: boolean; command: string }): Promise<FlowDeps> {
+    return this.factory.flowDeps(opts);
   }
 
   /** Prints one result: the JSON document with --json, else what `human` renders. */
   protected async emit(data: unknown, human: () => Promise<string> | string): Promise<void> {
     if (this.jsonMode) {
-      process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+      this.io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
       return;
     }
     const text = await human();
-    if (text) process.stdout.write(`${text}\n`);
+    if (text) this.io.stdout.write(`${text}\n`);
   }
 
   /** --dry-run output: the request, redacted, and the same as a curl command line. */
@@ -188,7 +160,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (err instanceof MpayError) e = err;
     // Ctrl-C at a prompt: nothing more is sent; what was sent is in the journal.
     else if (err.name === 'ExitPromptError') {
-      process.stderr.write('\n');
+      this.io.stderr.write('\n');
       e = new CancelledError('cancelled; nothing more was sent');
     }
     // oclif's parse errors (unknown flag, missing argument, bad option) carry exit code 2.
@@ -198,14 +170,14 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       });
     } else e = toMpayError(err);
     if (this.flags?.json || process.argv.includes('--json'))
-      process.stdout.write(`${JSON.stringify(e.toJSON(), null, 2)}\n`);
-    process.stderr.write(`mpay: ${clean(e.message)}\n`);
+      this.io.stdout.write(`${JSON.stringify(e.toJSON(), null, 2)}\n`);
+    this.io.stderr.write(`mpay: ${clean(e.message)}\n`);
     if (!this.flags?.json)
       for (const [field, msgs] of Object.entries(e.fields))
-        process.stderr.write(`  ${clean(field)}: ${clean(msgs.join(' '))}\n`);
-    if (e.hint && !this.flags?.json) process.stderr.write(`hint: ${clean(e.hint)}\n`);
+        this.io.stderr.write(`  ${clean(field)}: ${clean(msgs.join(' '))}\n`);
+    if (e.hint && !this.flags?.json) this.io.stderr.write(`hint: ${clean(e.hint)}\n`);
     if (e.kind === 'unexpected' && (this.flags?.debug || process.env.MPAY_DEBUG === '1'))
-      process.stderr.write(`${(e.cause as Error)?.stack ?? e.stack}\n`);
+      this.io.stderr.write(`${(e.cause as Error)?.stack ?? e.stack}\n`);
     process.exitCode = e.exitCode;
   }
 }

@@ -2,10 +2,8 @@
 // needs, and how a flow's result is printed.
 import * as Flags from '@oclif/core/flags';
 import { text } from 'node:stream/consumers';
-import type { FlowDeps, FlowInputs, FlowResult } from '../flows/payment.js';
-import type { Context } from '../config/context.js';
-import type { Client } from '../api/client.js';
-import type { Prompter } from '../flows/prompter.js';
+import type { Readable } from 'node:stream';
+import type { FlowInputs, FlowResult } from '../flows/payment.js';
 import { renderRecord } from '../ui/output.js';
 
 export const customerFlags = {
@@ -86,29 +84,9 @@ export interface OtpFlags {
 }
 
 /** --otp, or the code read from stdin with --otp-stdin. */
-export async function otpInput(flags: OtpFlags): Promise<string | undefined> {
+export async function otpInput(flags: OtpFlags, stdin: Readable): Promise<string | undefined> {
   if (!flags['otp-stdin']) return flags.otp;
-  return (await text(process.stdin)).trim();
-}
-
-export async function flowDeps(
-  ctx: Context,
-  client: Client,
-  prompter: Prompter | undefined,
-  opts: { yes?: boolean; force?: boolean; command: string; journal?: boolean },
-): Promise<FlowDeps> {
-  const { Journal } = await import('../journal/journal.js');
-  const { TerminalReporter } = await import('../ui/reporter.js');
-  return {
-    client,
-    journal: new Journal(ctx.store.dir, ctx.profileName, ctx.env),
-    prompter,
-    reporter: new TerminalReporter(),
-    env: ctx.env,
-    yes: opts.yes,
-    force: opts.force,
-    command: opts.command,
-  };
+  return (await text(stdin)).trim();
 }
 
 /** The flow's result: the whole object with --json, else its key facts. */

@@ -16,7 +16,7 @@ export abstract class PaymentCommand extends BaseCommand<typeof PaymentCommand> 
       command: `mpay ${this.kind}`,
     });
     // Only withdraw declares --otp and --otp-stdin (otpFlags); for a deposit both are absent.
-    const inputs = { ...inputsFrom(this.flags), otp: await otpInput(this.flags as OtpFlags) };
+    const inputs = { ...inputsFrom(this.flags), otp: await otpInput(this.flags as OtpFlags, this.io.stdin) };
     const result = this.flags.resume
       ? await resumeFlow(this.kind, this.flags.resume, inputs, deps)
       : await runPaymentFlow(this.kind, inputs, deps);

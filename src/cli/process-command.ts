@@ -23,7 +23,7 @@ export abstract class ProcessCommand extends StepCommand<typeof ProcessCommand> 
     const deps = await this.flowDeps({ dryRun: this.flags['dry-run'], command: `mpay ${this.kind}` });
     const { record } = await this.record(deps, this.args.hash_token, this.kind);
     // Only withdraw process declares --email, --otp and --otp-stdin.
-    const inputs = { ...inputsFrom(this.flags), otp: await otpInput(this.flags as OtpFlags) };
+    const inputs = { ...inputsFrom(this.flags), otp: await otpInput(this.flags as OtpFlags, this.io.stdin) };
     const result = await processStage(record, inputs, deps);
     await this.emit(result, () => flowSummary(result));
   }

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BaseCommand } from '../cli/base-command.js';
 import { flowSummary } from '../cli/flow.js';
-import { clean } from '../ui/output.js';
 
 export default class Demo extends BaseCommand<typeof Demo> {
   static override summary = 'Run a deposit and a withdraw end to end against a sandbox started in-process';
@@ -13,11 +12,9 @@ export default class Demo extends BaseCommand<typeof Demo> {
   async run(): Promise<void> {
     const { startSandbox } = await import('../sandbox/server.js');
     const { demoMerchant } = await import('../sandbox/seed.js');
-    const { Client, memoryTokens } = await import('../api/client.js');
-    const { Journal } = await import('../journal/journal.js');
+    const { memoryTokens } = await import('../api/client.js');
     const { ScriptedPrompter } = await import('../flows/prompter.js');
     const { runPaymentFlow } = await import('../flows/payment.js');
-    const { TerminalReporter } = await import('../ui/reporter.js');
     const dir = mkdtempSync(join(tmpdir(), 'mpay-demo-'));
     const sandboxLog: string[] = [];
     const sb = await startSandbox({ port: 0, host: '127.0.0.1', log: (l) => sandboxLog.push(l) });
@@ -25,7 +22,7 @@ export default class Demo extends BaseCommand<typeof Demo> {
       this.note(
         `Sandbox on ${sb.url} (demo merchant ${demoMerchant.merchantKey}, site ${demoMerchant.siteId})`,
       );
-      const client = new Client({
+      const client = await this.factory.client({
         baseUrl: sb.url,
         credentials: {
           merchantKey: demoMerchant.merchantKey,
@@ -35,16 +32,13 @@ export default class Demo extends BaseCommand<typeof Demo> {
         tokens: memoryTokens(),
         // Show each request as it goes out, secrets redacted; responses are summed up by the steps.
         debug: (line) => {
-          if (line.startsWith('> POST') || line.startsWith('> GET'))
-            process.stderr.write(`    ${clean(line.slice(2))}\n`);
-          else if (line.startsWith('> {')) process.stderr.write(`    ${clean(line.slice(2))}\n`);
+          if (/^> (POST|GET|\{)/.test(line)) this.io.stderr.write(`    ${line.slice(2)}\n`);
         },
       });
-      const reporter = new TerminalReporter();
       const base = {
         client,
-        journal: new Journal(dir, 'demo', 'sandbox'),
-        reporter,
+        journal: await this.factory.journal({ dir, profile: 'demo', env: 'sandbox' }),
+        reporter: await this.factory.reporter(),
         env: 'sandbox',
         yes: true,
         command: 'mpay',

@@ -13,6 +13,7 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
     '<%= config.bin %> login',
     'printf %s "$MERCHANT_KEY" | <%= config.bin %> login --merchant-key-stdin --site-id 1 --env stage --base-url https://stage.example.com',
     '<%= config.bin %> login --env sandbox --merchant-key mk_sandbox_demo --site-id 1 --api-key ak_sandbox_demo',
+    '<%= config.bin %> login --force   # config.json is damaged: keep it aside and start anew',
     'MPAY_MERCHANT_KEY=… MPAY_SITE_ID=… MPAY_API_KEY=… <%= config.bin %> login --profile acme --env live --base-url https://api.example.com',
   ];
   static override flags = {
@@ -26,16 +27,23 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
     'site-id': Flags.string({ description: 'site id of the service' }),
     'api-key': Flags.string({ description: 'API key of the service (or MPAY_API_KEY)' }),
     'no-verify': Flags.boolean({ description: 'save without checking the key against the API' }),
+    force: Flags.boolean({
+      description: 'when config.json is damaged, move it aside (config.json.bak-<time>) and start a new one',
+    }),
   };
 
   async run(): Promise<void> {
-    const { parseTimeout, resolveContext } = await import('../config/context.js');
-    const { ConfigStore, defaultBaseUrls, isEnvironment } = await import('../config/store.js');
-    const { Client } = await import('../api/client.js');
-    const store = new ConfigStore();
+    const { resolveContext } = await import('../config/context.js');
+    const { defaultBaseUrls, isEnvironment } = await import('../config/store.js');
+    const { memoryTokens } = await import('../api/client.js');
+    const store = await this.factory.store();
+    if (store.damaged && this.flags.force) {
+      const aside = store.moveDamagedConfigAside();
+      this.io.warn(`${store.damaged?.file ?? store.path} could not be read; moved it aside to ${aside}`);
+    }
     const profileName = this.flags.profile ?? store.currentProfile();
     const existing = store.profile(profileName) ?? {};
-    const ask = this.interactive ? await this.prompter() : undefined;
+    const ask = await this.factory.prompter();
     const need = async (
       value: string | undefined,
       flag: string,
@@ -60,7 +68,7 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
 
     let merchantKey = this.flags['merchant-key'] ?? process.env.MPAY_MERCHANT_KEY;
     if (this.flags['merchant-key-stdin']) {
-      merchantKey = (await text(process.stdin)).trim();
+      merchantKey = (await text(this.io.stdin)).trim();
       if (!merchantKey) throw new UsageError('Nothing on stdin for --merchant-key-stdin');
     }
     let envName = this.flags.env ?? process.env.MPAY_ENV;
@@ -107,11 +115,12 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
       siteId,
       apiKey,
     };
-    const client = new Client({
+    // Built by the factory like every client (user agent, time-out, retries, --debug cleaned of escape
+    // sequences), for the server and merchant being logged in to; the token is saved only once accepted.
+    const client = await this.factory.client({
       baseUrl,
       credentials: { merchantKey, siteId, apiKey },
-      timeoutMs: parseTimeout(this.flags.timeout),
-      debug: this.flags.debug ? (l) => process.stderr.write(`${l}\n`) : undefined,
+      tokens: memoryTokens(),
     });
     let token: string | undefined;
     if (!this.flags['no-verify']) token = await client.generateToken(merchantKey);

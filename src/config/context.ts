@@ -1,7 +1,15 @@
 // The effective settings of one run: flag, else environment variable, else profile, else default.
 import { UsageError } from '../api/errors.js';
 import type { Credentials, TokenStore } from '../api/client.js';
-import { ConfigStore, defaultBaseUrls, isEnvironment, type Environment, type Profile } from './store.js';
+import { fingerprint } from '../api/redact.js';
+import {
+  ConfigStore,
+  defaultBaseUrls,
+  isEnvironment,
+  type Environment,
+  type Profile,
+  type TokenScope,
+} from './store.js';
 
 export interface ContextInputs {
   profile?: string;
@@ -77,10 +85,21 @@ export function resolveContext(
     credentials: { merchantKey, siteId, apiKey },
     credentialSources: { merchantKey: mkSrc, siteId: siteSrc, apiKey: akSrc },
     timeoutMs,
-    tokens: {
-      get: () => store.token(profileName, envName, normalizedBase)?.token,
-      set: (t) => store.setToken(profileName, envName, normalizedBase, t),
-      clear: () => store.clearToken(profileName, envName, normalizedBase),
-    },
+    tokens: tokenCache(store, { profile: profileName, env: envName, baseUrl: normalizedBase }, merchantKey),
+  };
+}
+
+/** The token cache of one scope, for the merchant key in effect; with no key there is nothing to use. */
+function tokenCache(
+  store: ConfigStore,
+  scope: Omit<TokenScope, 'keyFingerprint'>,
+  merchantKey: string | undefined,
+): TokenStore {
+  if (!merchantKey) return { get: () => undefined, set: () => {}, clear: () => {} };
+  const full = { ...scope, keyFingerprint: fingerprint(merchantKey) };
+  return {
+    get: () => store.token(full)?.token,
+    set: (t) => store.setToken(full, t),
+    clear: () => store.clearToken(full),
   };
 }

@@ -3,7 +3,8 @@
 // every read-only command tens of milliseconds at start-up (docs/performance.md).
 import type Conf from 'conf';
 import { importLazily } from '../lazy-import.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { LocalFileError } from '../api/errors.js';
 import { join } from 'node:path';
 import { configDir, ensurePrivateDir, ensurePrivateFile, fileMode } from './paths.js';
 
@@ -32,9 +33,46 @@ interface ConfigShape {
   profiles: Record<string, Profile>;
 }
 
-interface CachedToken {
+export interface CachedToken {
   token: string;
   createdAt: string;
+}
+
+/** What a cached token is valid for. */
+export interface TokenScope {
+  profile: string;
+  env: string;
+  baseUrl: string;
+  /** fingerprint() of the merchant key that made the token */
+  keyFingerprint: string;
+}
+
+/** Why a JSON file of mpay's is not usable (not JSON, or not an object), or undefined when it is fine or absent. */
+function inspect(file: string): { file: string; reason: string } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return { file, reason: (err as Error).message };
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      return { file, reason: 'it is JSON but not an object' };
+    const profiles = (value as { profiles?: unknown }).profiles;
+    if (profiles !== undefined && (!profiles || typeof profiles !== 'object' || Array.isArray(profiles)))
+      return { file, reason: '"profiles" is not an object' };
+    return undefined;
+  } catch (err) {
+    return { file, reason: `not valid JSON: ${(err as Error).message}` };
+  }
+}
+
+function damagedConfigError(d: { file: string; reason: string }): LocalFileError {
+  return new LocalFileError(`Cannot read ${d.file} (${d.reason}); it was left as it is`, {
+    hint: 'Mend it by hand (it is JSON), or run `mpay login --force` to move it aside as config.json.bak-<time> and start a new one',
+  });
 }
 
 export function isEnvironment(v: string): v is Environment {
@@ -49,6 +87,9 @@ export class ConfigStore {
   readonly warnings: string[] = [];
   private readonly confs = new Map<string, Promise<Conf<Record<string, unknown>>>>();
 
+  /** set when config.json is there but not readable as mpay's settings: every read then fails */
+  readonly damaged?: { file: string; reason: string };
+
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.dir = configDir(env);
     const w = ensurePrivateDir(this.dir);
@@ -57,6 +98,16 @@ export class ConfigStore {
       const fw = ensurePrivateFile(join(this.dir, name));
       if (fw) this.warnings.push(fw);
     }
+    const tokens = inspect(join(this.dir, 'tokens.json'));
+    if (tokens) {
+      // A cache is disposable: a damaged one is dropped and the next command gets a new token.
+      rmSync(tokens.file, { force: true });
+      this.warnings.push(
+        `the token cache ${tokens.file} was damaged (${tokens.reason}) and has been discarded; a new token will be requested`,
+      );
+    }
+    // config.json holds credentials a person typed: never rewritten or dropped, only reported.
+    this.damaged = inspect(this.path);
   }
 
   get path(): string {
@@ -64,12 +115,29 @@ export class ConfigStore {
   }
 
   private read<T>(name: 'config' | 'tokens'): Partial<T> {
+    if (name === 'config' && this.damaged) throw damagedConfigError(this.damaged);
     try {
       return JSON.parse(readFileSync(join(this.dir, `${name}.json`), 'utf8')) as Partial<T>;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError) return {};
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      if (err instanceof SyntaxError) {
+        // Damaged since this process opened the store (another process writing): report, never rewrite.
+        throw damagedConfigError({ file: join(this.dir, `${name}.json`), reason: err.message });
+      }
       throw err;
     }
+  }
+
+  /**
+   * `mpay login --force`: moves a damaged config.json aside (config.json.bak-<time>, kept for the person
+   * to recover from) so that a new one can be written. Returns the new name.
+   */
+  moveDamagedConfigAside(now = new Date()): string | undefined {
+    if (!this.damaged) return undefined;
+    const aside = `${this.path}.bak-${now.toISOString().replace(/[:.]/g, '-')}`;
+    renameSync(this.path, aside);
+    (this as { damaged?: unknown }).damaged = undefined;
+    return aside;
   }
 
   private conf(name: 'config' | 'tokens'): Promise<Conf<Record<string, unknown>>> {
@@ -149,25 +217,36 @@ export class ConfigStore {
     });
   }
 
-  // Tokens are cached per profile, environment and base URL, so a sandbox on another port never gets
-  // a token from a different server.
-  private tokenKey(profile: string, env: string, baseUrl: string): string {
-    return `${profile}|${env}|${baseUrl}`;
+  // A token is cached per profile, environment, base URL and merchant-key fingerprint: a sandbox on
+  // another port never gets a token from a different server, and a token is only ever used with the key
+  // that made it (MPAY_MERCHANT_KEY for another merchant gets its own token, never the stored one's).
+  private tokenKey(scope: TokenScope): string {
+    return `${scope.profile}|${scope.env}|${scope.baseUrl}|${scope.keyFingerprint}`;
   }
 
-  token(profile: string, env: string, baseUrl: string): CachedToken | undefined {
-    return this.read<Record<string, CachedToken>>('tokens')[this.tokenKey(profile, env, baseUrl)];
+  token(scope: TokenScope): CachedToken | undefined {
+    return this.read<Record<string, CachedToken>>('tokens')[this.tokenKey(scope)];
   }
 
-  async setToken(profile: string, env: string, baseUrl: string, token: string): Promise<void> {
+  /** The tokens cached for a profile, environment and base URL, with the fingerprints of their keys. */
+  cachedTokens(scope: Omit<TokenScope, 'keyFingerprint'>): Array<CachedToken & { keyFingerprint: string }> {
+    const prefix = `${scope.profile}|${scope.env}|${scope.baseUrl}|`;
+    return Object.entries(this.read<Record<string, CachedToken>>('tokens'))
+      .filter((e): e is [string, CachedToken] => e[0].startsWith(prefix) && typeof e[1]?.token === 'string')
+      .map(([k, v]) => ({ ...v, keyFingerprint: k.slice(prefix.length) }));
+  }
+
+  async setToken(scope: TokenScope, token: string): Promise<void> {
     const c = await this.conf('tokens');
-    await this.locked(() =>
-      c.set(this.tokenKey(profile, env, baseUrl), { token, createdAt: new Date().toISOString() }),
-    );
+    await this.locked(() => {
+      // An entry of the older layout (no key fingerprint) can never be used again: drop it.
+      c.delete(`${scope.profile}|${scope.env}|${scope.baseUrl}`);
+      c.set(this.tokenKey(scope), { token, createdAt: new Date().toISOString() });
+    });
   }
 
-  async clearToken(profile: string, env: string, baseUrl: string): Promise<void> {
+  async clearToken(scope: TokenScope): Promise<void> {
     const c = await this.conf('tokens');
-    await this.locked(() => c.delete(this.tokenKey(profile, env, baseUrl)));
+    await this.locked(() => c.delete(this.tokenKey(scope)));
   }
 }

@@ -3,7 +3,16 @@
 // with fsync, so a crash, a dropped connection or Ctrl-C never loses a hash token or a reference that
 // reached the server. Appends of one line each are atomic on local file systems, so several mpay
 // processes can share a journal. No secret is ever written here.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export type Kind = 'deposit' | 'withdraw';
@@ -68,7 +77,13 @@ export class NullJournal implements JournalLike {
 export class Journal implements JournalLike {
   readonly file: string;
 
-  constructor(dir: string, profile: string, env: string) {
+  constructor(
+    dir: string,
+    profile: string,
+    env: string,
+    /** told once per damaged line: the file and the line number */
+    private readonly warn: (message: string) => void = () => {},
+  ) {
     const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
     // The folder is made at the first append, so that reading (history, a dry run) leaves no trace.
     this.file = join(dir, 'journal', `${safe(profile)}.${safe(env)}.jsonl`);
@@ -83,15 +98,21 @@ export class Journal implements JournalLike {
         Object.entries(full.data).filter(([k, v]) => !forbidden.test(k) && v !== undefined),
       );
     }
-    const fd = openSync(this.file, 'a', 0o600);
+    const fd = openSync(this.file, 'a+', 0o600);
     try {
-      writeSync(fd, `${JSON.stringify(full)}\n`);
+      // A line torn by a crash has no newline: start on a fresh line so this record stays whole.
+      const size = fstatSync(fd).size;
+      const last = Buffer.alloc(1);
+      const torn = size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
+      writeSync(fd, `${torn ? '\n' : ''}${JSON.stringify(full)}\n`);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
     return full;
   }
+
+  private readonly warned = new Set<number>();
 
   events(): JournalEvent[] {
     let text: string;
@@ -102,14 +123,24 @@ export class Journal implements JournalLike {
       throw err;
     }
     const out: JournalEvent[] = [];
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
+    text.split('\n').forEach((line, i) => {
+      if (!line.trim()) return;
+      let event: unknown;
       try {
-        out.push(JSON.parse(line) as JournalEvent);
+        event = JSON.parse(line);
       } catch {
-        // A line cut short by a crash mid-write: skip it, keep the rest.
+        event = undefined;
       }
-    }
+      if (isEvent(event)) {
+        out.push(event);
+      } else if (!this.warned.has(i)) {
+        // A line cut short by a crash mid-write, or edited by hand: skip it, keep every other record.
+        this.warned.add(i);
+        this.warn(
+          `${this.file} line ${i + 1} is damaged and was skipped; the other records are intact (the line is left in the file)`,
+        );
+      }
+    });
     return out;
   }
 
@@ -131,6 +162,18 @@ export class Journal implements JournalLike {
   find(key: string): JournalRecord | undefined {
     return this.records().find((r) => r.hash_token === key || r.reference === key);
   }
+}
+
+function isEvent(v: unknown): v is JournalEvent {
+  if (!v || typeof v !== 'object') return false;
+  const e = v as Partial<JournalEvent>;
+  return (
+    typeof e.reference === 'string' &&
+    (e.kind === 'deposit' || e.kind === 'withdraw') &&
+    typeof e.step === 'string' &&
+    typeof e.outcome === 'string' &&
+    typeof e.at === 'string'
+  );
 }
 
 function fold(r: JournalRecord, e: JournalEvent): void {

@@ -3,17 +3,22 @@
 import { action } from '@oclif/core/ux';
 import type { Reporter } from '../flows/payment.js';
 import { importLazily } from '../lazy-import.js';
+import type { IO } from '../io.js';
 import { clean } from './output.js';
 
 export class TerminalReporter implements Reporter {
-  private readonly tty = Boolean(process.stderr.isTTY);
+  private readonly tty: boolean;
+
+  constructor(private readonly io: IO) {
+    this.tty = io.stderrIsTTY;
+  }
 
   step(title: string): void {
-    process.stderr.write(`${this.tty ? '\u001b[1m' : ''}→ ${clean(title)}${this.tty ? '\u001b[22m' : ''}\n`);
+    this.io.stderr.write(`${this.tty ? '\u001b[1m' : ''}→ ${clean(title)}${this.tty ? '\u001b[22m' : ''}\n`);
   }
 
   info(line: string): void {
-    process.stderr.write(`${clean(line)}\n`);
+    this.io.note(line);
   }
 
   async wait<T>(label: string, work: Promise<T>): Promise<T> {
@@ -35,6 +40,6 @@ export class TerminalReporter implements Reporter {
       'qrcode-terminal',
     );
     const code = await new Promise<string>((resolve) => qr.generate(address, { small: true }, resolve));
-    process.stderr.write(`${code}\n`);
+    this.io.stderr.write(`${code}\n`);
   }
 }

@@ -18,7 +18,7 @@ export default class ConfigGet extends BaseCommand<typeof ConfigGet> {
   };
 
   async run(): Promise<void> {
-    const all = await settings(this.flags.profile);
+    const all = await settings(await this.factory.store(), this.flags.profile);
     const value = all[this.args.key] ?? null;
     await this.emit({ [this.args.key]: value }, () => (value === null ? '' : String(value)));
   }

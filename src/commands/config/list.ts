@@ -1,11 +1,14 @@
 import { BaseCommand } from '../../cli/base-command.js';
 import { renderRecord } from '../../ui/output.js';
+import type { ConfigStore } from '../../config/store.js';
 
 /** The settings of a profile, defaults filled in, secrets left out. */
-export async function settings(profileFlag?: string): Promise<Record<string, string | number | null>> {
-  const { ConfigStore, defaultBaseUrls, environments } = await import('../../config/store.js');
+export async function settings(
+  store: ConfigStore,
+  profileFlag?: string,
+): Promise<Record<string, string | number | null>> {
+  const { defaultBaseUrls, environments } = await import('../../config/store.js');
   const { defaultTimeoutSeconds } = await import('../../config/context.js');
-  const store = new ConfigStore();
   const name = profileFlag ?? store.currentProfile();
   const p = store.profile(name) ?? {};
   const out: Record<string, string | number | null> = {
@@ -26,7 +29,7 @@ export default class ConfigList extends BaseCommand<typeof ConfigList> {
   ];
 
   async run(): Promise<void> {
-    const all = await settings(this.flags.profile);
+    const all = await settings(await this.factory.store(), this.flags.profile);
     await this.emit(all, () => renderRecord(all));
   }
 }

@@ -20,9 +20,9 @@ export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
   };
 
   async run(): Promise<void> {
-    const { ConfigStore, isEnvironment } = await import('../../config/store.js');
+    const { isEnvironment } = await import('../../config/store.js');
     const { checkBaseUrl } = await import('../../api/client.js');
-    const store = new ConfigStore();
+    const store = await this.factory.store();
     const name = this.flags.profile ?? store.currentProfile();
     const p = { ...store.profile(name) };
     const { key, value } = this.args;

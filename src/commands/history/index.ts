@@ -50,7 +50,6 @@ export default class History extends BaseCommand<typeof History> {
 
   async run(): Promise<void> {
     const ctx = await this.loadContext();
-    const { Journal } = await import('../../journal/journal.js');
     const day = (v: string | undefined, flag: string) => {
       if (v === undefined) return undefined;
       if (!/^\d{4}-\d\d-\d\d$/.test(v) || Number.isNaN(Date.parse(v)))
@@ -59,7 +58,7 @@ export default class History extends BaseCommand<typeof History> {
     };
     const since = day(this.flags.since, '--since');
     const until = day(this.flags.until, '--until');
-    const rows = new Journal(ctx.store.dir, ctx.profileName, ctx.env)
+    const rows = (await this.factory.journal())
       .records()
       .filter((r) => !this.flags.kind || r.kind === this.flags.kind)
       .filter((r) => !this.flags.status || r.status === this.flags.status)

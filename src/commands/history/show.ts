@@ -13,8 +13,8 @@ export default class HistoryShow extends BaseCommand<typeof HistoryShow> {
 
   async run(): Promise<void> {
     const ctx = await this.loadContext();
-    const { Journal, stepDone } = await import('../../journal/journal.js');
-    const r = new Journal(ctx.store.dir, ctx.profileName, ctx.env).find(this.args.key);
+    const { stepDone } = await import('../../journal/journal.js');
+    const r = (await this.factory.journal()).find(this.args.key);
     if (!r)
       throw new UsageError(`Nothing in the journal for "${this.args.key}"`, {
         hint: `Profile ${ctx.profileName}, ${ctx.env}: see \`mpay history\``,

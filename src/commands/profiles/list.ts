@@ -7,8 +7,7 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
   static override examples = ['<%= config.bin %> profiles list', '<%= config.bin %> profiles list --json'];
 
   async run(): Promise<void> {
-    const { ConfigStore } = await import('../../config/store.js');
-    const store = new ConfigStore();
+    const store = await this.factory.store();
     const current = store.currentProfile();
     const rows = Object.entries(store.profiles()).map(([name, p]) => ({
       name,

@@ -8,13 +8,13 @@ export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
   static override args = { name: Args.string({ description: 'profile name', required: true }) };
 
   async run(): Promise<void> {
-    const { ConfigStore } = await import('../../config/store.js');
-    const store = new ConfigStore();
+    const store = await this.factory.store();
     if (!store.profile(this.args.name)) throw new UsageError(`No profile named "${this.args.name}"`);
     if (!this.flags.yes && this.interactive) {
-      const ok = await (
-        await this.prompter()
-      ).confirm({ message: `Remove profile ${this.args.name} and its credentials?`, default: false });
+      const ok = await (await this.factory.prompter())!.confirm({
+        message: `Remove profile ${this.args.name} and its credentials?`,
+        default: false,
+      });
       if (!ok) {
         this.note('Kept.');
         return;

@@ -8,8 +8,7 @@ export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   static override args = { name: Args.string({ description: 'profile name', required: true }) };
 
   async run(): Promise<void> {
-    const { ConfigStore } = await import('../../config/store.js');
-    const store = new ConfigStore();
+    const store = await this.factory.store();
     if (!store.profile(this.args.name)) {
       throw new UsageError(`No profile named "${this.args.name}"`, {
         hint: `Known: ${Object.keys(store.profiles()).join(', ') || 'none; run `mpay login`'}`,

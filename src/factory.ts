@@ -1,0 +1,147 @@
+// The one place that builds what commands depend on (design.md, "io + factory"): the configuration
+// store, the run's context, the API client, the journal, the prompter and the reporter. Every client
+// gets the same user agent, time-out, retry base and escape-cleaned --debug output; every warning about
+// mpay's own files reaches the person once, through the IO object. Heavy modules load on first use.
+import type { Client, Credentials, TokenStore } from './api/client.js';
+import type { Context } from './config/context.js';
+import type { ConfigStore } from './config/store.js';
+import type { FlowDeps, Reporter } from './flows/payment.js';
+import type { Prompter } from './flows/prompter.js';
+import type { IO } from './io.js';
+import type { Journal } from './journal/journal.js';
+import { clean } from './ui/output.js';
+
+/** The global flags of design.md that shape dependencies. */
+export interface GlobalOptions {
+  profile?: string;
+  env?: string;
+  baseUrl?: string;
+  timeout?: string;
+  debug?: boolean;
+  noInput?: boolean;
+  yes?: boolean;
+}
+
+/** What a caller may set on a client; everything else comes from the context and the global flags. */
+export interface ClientRequest {
+  dryRun?: boolean;
+  /** another server or merchant than the context's: login before it saves, the demo's own sandbox */
+  baseUrl?: string;
+  credentials?: Credentials;
+  tokens?: TokenStore;
+  /** where --debug lines go instead of stderr (already cleaned of escape sequences) */
+  debug?: (line: string) => void;
+}
+
+export class Factory {
+  private storeMemo?: ConfigStore;
+  private contextMemo?: Context;
+
+  constructor(
+    readonly io: IO,
+    readonly globals: GlobalOptions,
+    readonly userAgent: string,
+    private readonly environ: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  async store(): Promise<ConfigStore> {
+    if (!this.storeMemo) {
+      const { ConfigStore } = await import('./config/store.js');
+      this.storeMemo = new ConfigStore(this.environ);
+      for (const w of this.storeMemo.warnings) this.io.warn(w);
+    }
+    return this.storeMemo;
+  }
+
+  async context(): Promise<Context> {
+    if (!this.contextMemo) {
+      const { resolveContext } = await import('./config/context.js');
+      this.contextMemo = resolveContext(
+        {
+          profile: this.globals.profile,
+          env: this.globals.env,
+          baseUrl: this.globals.baseUrl,
+          timeout: this.globals.timeout,
+        },
+        this.environ,
+        await this.store(),
+      );
+    }
+    return this.contextMemo;
+  }
+
+  async client(req: ClientRequest = {}): Promise<Client> {
+    const { Client } = await import('./api/client.js');
+    const { parseTimeout } = await import('./config/context.js');
+    // The context is read only when the caller did not bring its own server and merchant.
+    const ctx = req.baseUrl && req.credentials ? undefined : await this.context();
+    const sink =
+      req.debug ?? (this.globals.debug ? (line: string) => this.io.stderr.write(`${line}\n`) : undefined);
+    const tokens = req.tokens ?? ctx!.tokens;
+    return new Client({
+      baseUrl: req.baseUrl ?? ctx!.baseUrl,
+      credentials: req.credentials ?? ctx!.credentials,
+      // A dry run writes nothing: a token it needs is kept for this process only.
+      tokens: req.dryRun ? readOnlyTokens(tokens) : tokens,
+      timeoutMs: ctx?.timeoutMs ?? parseTimeout(this.globals.timeout ?? this.environ.MPAY_TIMEOUT),
+      debug: sink ? (line) => sink(clean(line)) : undefined,
+      dryRun: req.dryRun,
+      retryBaseMs: this.environ.MPAY_RETRY_BASE_MS ? Number(this.environ.MPAY_RETRY_BASE_MS) : undefined,
+      userAgent: this.userAgent,
+    });
+  }
+
+  /** The journal of the context's profile and environment (or of another folder: the demo's). */
+  async journal(where?: { dir: string; profile: string; env: string }): Promise<Journal> {
+    const { Journal } = await import('./journal/journal.js');
+    let w = where;
+    if (!w) {
+      const ctx = await this.context();
+      w = { dir: ctx.store.dir, profile: ctx.profileName, env: ctx.env };
+    }
+    return new Journal(w.dir, w.profile, w.env, (m) => this.io.warn(m));
+  }
+
+  /** The terminal prompter, or undefined when mpay must not ask (no terminal, --no-input, CI). */
+  async prompter(): Promise<Prompter | undefined> {
+    if (!this.io.canPrompt(this.globals.noInput)) return undefined;
+    const { InquirerPrompter } = await import('./ui/prompter.js');
+    return new InquirerPrompter(this.io);
+  }
+
+  async reporter(): Promise<Reporter> {
+    const { TerminalReporter } = await import('./ui/reporter.js');
+    return new TerminalReporter(this.io);
+  }
+
+  /** What a flow needs: client, journal, prompter (on a terminal only), reporter. */
+  async flowDeps(opts: { dryRun?: boolean; force?: boolean; command: string }): Promise<FlowDeps> {
+    const ctx = await this.context();
+    return {
+      client: await this.client({ dryRun: opts.dryRun }),
+      journal: await this.journal(),
+      prompter: await this.prompter(),
+      reporter: await this.reporter(),
+      env: ctx.env,
+      yes: this.globals.yes,
+      force: opts.force,
+      command: opts.command,
+    };
+  }
+}
+
+/** A token store that reads the cache but keeps new tokens in memory: --dry-run writes no file. */
+function readOnlyTokens(cache: TokenStore): TokenStore {
+  let token: string | undefined;
+  let cleared = false;
+  return {
+    get: () => token ?? (cleared ? undefined : cache.get()),
+    set: (t) => {
+      token = t;
+    },
+    clear: () => {
+      token = undefined;
+      cleared = true;
+    },
+  };
+}
