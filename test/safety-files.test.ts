@@ -1,7 +1,7 @@
 // What mpay keeps on disk, and what it does when that goes wrong: a cached token is used only with the
 // merchant key that made it; a damaged token cache, config.json or journal line gives a clear way out and
 // loses nothing. Each case drives bin/run.js against a real sandbox, then reads the files.
-import { existsSync, readFileSync, readdirSync, writeFileSync, appendFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -234,6 +234,7 @@ describe('one place builds clients', () => {
       expect(r.code).toBe(7);
       // The body was shown, with its escapes made visible, and no raw control byte reached the terminal.
       expect(r.stderr).toMatch(/< <html>\\x1b\]0;pwned\\x07\\x1b\[31mgateway error/);
+      // eslint-disable-next-line no-control-regex -- the bytes this test looks for
       expect(r.stderr + r.stdout).not.toMatch(/[\u001b\u009b\u0007]/);
       // The factory's client: mpay's user agent, and the retry settings of every other client.
       expect(r.stderr).toMatch(/> user-agent: mpay-cli\/\d/);

@@ -49,7 +49,6 @@ export default class History extends BaseCommand<typeof History> {
   };
 
   async run(): Promise<void> {
-    const ctx = await this.loadContext();
     const day = (v: string | undefined, flag: string) => {
       if (v === undefined) return undefined;
       if (!/^\d{4}-\d\d-\d\d$/.test(v) || Number.isNaN(Date.parse(v)))
