@@ -1,14 +1,31 @@
-// Loads a CommonJS bundle with a V8 code cache beside it (<bundle>.v8cache): the compiled code of the
-// functions a run used, so that the next run skips parsing and compiling them. This is what
-// v8-compile-cache does for require(); Node 20 has no built-in module compile cache. V8 rejects a cache
-// made by another V8 version or for another source; the bundle then compiles as usual and the cache is
-// written anew. MPAY_NO_CODE_CACHE=1 loads the plain way.
+// Loads a CommonJS bundle with a V8 code cache: the compiled code of the functions a run used, so that
+// the next run skips parsing and compiling them. This is what v8-compile-cache does for require(); Node
+// 20 has no built-in module compile cache.
+//
+// V8 itself checks only the *length* of the source against a cache (and its own version and flags), so
+// a same-length change to the bundle would run the old compiled code. The cache file's name therefore
+// carries a sha256 of the bundle's text and the Node version and architecture: a cache made for other
+// bytes or another Node is never even read. It lives beside the bundle when that folder is writable, else
+// in the user's cache folder ($XDG_CACHE_HOME/mpay, or the platform's); where neither can be written mpay
+// runs without one and never spends the time to build a cache it could not keep. MPAY_NO_CODE_CACHE=1
+// loads the plain way.
 //
 // On Node 20 a script loaded from a code cache cannot run import() (its callback is lost), so the bundle
 // imports the packages it leaves out through globalThis.__mpayImport, defined here (src/lazy-import.ts).
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
@@ -17,14 +34,19 @@ export function loadBundle(url, cached = true) {
   const require = createRequire(filename);
   if (!cached || process.env.MPAY_NO_CODE_CACHE === '1') return require(filename);
   globalThis.__mpayImport = (specifier) => import(specifier);
-  const cacheFile = `${filename}.v8cache`;
+  const source = readFileSync(filename, 'utf8');
+  const name = cacheName(filename, source);
+  const places = [dirname(filename), userCacheDir()].filter(Boolean);
   let cachedData;
-  try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    // no cache yet: this run makes one
+  for (const dir of places) {
+    try {
+      cachedData = readFileSync(join(dir, name));
+      break;
+    } catch {
+      // not cached there
+    }
   }
-  const script = new vm.Script(Module.wrap(readFileSync(filename, 'utf8')), { filename, cachedData });
+  const script = new vm.Script(Module.wrap(source), { filename, cachedData });
   // Registered before it runs, so that oclif's own require() of the bundle finds this same module.
   const mod = new Module(filename);
   mod.filename = filename;
@@ -33,16 +55,67 @@ export function loadBundle(url, cached = true) {
   script.runInThisContext().call(mod.exports, mod.exports, require, mod, filename, dirname(filename));
   mod.loaded = true;
   if (!cachedData || script.cachedDataRejected) {
+    const dir = places.find(writable);
     // At exit the cache holds the functions the run compiled too, not only the top level.
-    process.once('exit', () => {
-      try {
-        const tmp = `${cacheFile}.${process.pid}`;
-        writeFileSync(tmp, script.createCachedData());
-        renameSync(tmp, cacheFile);
-      } catch {
-        // a read-only install: run without a cache
-      }
-    });
+    if (dir) process.once('exit', () => writeCache(dir, name, filename, script));
   }
   return mod.exports;
+}
+
+/** mpay.cjs.<sha256 of the text, 16 hex>.<node version>-<arch>.v8cache */
+export function cacheName(filename, source) {
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
+  return `${basename(filename)}.${hash}.${process.version}-${process.arch}.v8cache`;
+}
+
+/** $XDG_CACHE_HOME/mpay, else the platform's cache folder for mpay. */
+export function userCacheDir(env = process.env) {
+  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'mpay');
+  const home = homedir();
+  if (!home) return undefined;
+  if (process.platform === 'darwin') return join(home, 'Library', 'Caches', 'mpay');
+  if (process.platform === 'win32')
+    return join(env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'), 'mpay', 'Cache');
+  return join(home, '.cache', 'mpay');
+}
+
+/** Whether a cache could be kept in dir (made if missing): asked of the file system, nothing written. */
+function writable(dir) {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch (err) {
+    if (err.code !== 'ENOENT') return false;
+  }
+  // A missing user cache folder is made only when its parent can take it.
+  try {
+    let parent = dirname(dir);
+    for (;;) {
+      try {
+        accessSync(parent, constants.W_OK);
+        break;
+      } catch (err) {
+        if (err.code !== 'ENOENT' || dirname(parent) === parent) return false;
+        parent = dirname(parent);
+      }
+    }
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function writeCache(dir, name, filename, script) {
+  try {
+    const tmp = join(dir, `${name}.${process.pid}.tmp`);
+    writeFileSync(tmp, script.createCachedData());
+    renameSync(tmp, join(dir, name));
+    // Caches of older bundles or other Node versions are never read again: drop them.
+    const prefix = `${basename(filename)}.`;
+    for (const f of readdirSync(dir))
+      if (f.startsWith(prefix) && f.endsWith('.v8cache') && f !== name) rmSync(join(dir, f), { force: true });
+  } catch {
+    // the folder turned out not to take it: run without a cache
+  }
 }

@@ -3,7 +3,7 @@
 // time. So:
 //   dist/mpay.cjs  oclif's runner, every command class, got, zod/mini and mpay's own code (the sandbox
 //                  too), in one CommonJS file that bin/run.js runs with a V8 code cache
-//                  (dist/mpay.cjs.v8cache). esbuild wraps each module so that it runs on first use.
+//                  (bin/load-cached.js). esbuild wraps each module so that it runs on first use.
 // What only some commands need stays out and loads from node_modules when used: inquirer (prompts),
 // cli-table3 (tables), conf (config writes), fastify (the sandbox), qrcode-terminal.
 import { build } from 'esbuild';

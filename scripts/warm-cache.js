@@ -1,4 +1,4 @@
-// Makes dist/mpay.cjs.v8cache at build time, from a run that goes through oclif, a command, got and the
+// Makes the V8 code cache of dist/mpay.cjs (named after the bundle's hash and the Node version) at build time, from a run that goes through oclif, a command, got and the
 // error path (it calls a port where nothing listens), so that the first real run is already fast.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,4 +22,4 @@ if (r.status !== 8) {
   console.error(`warm-cache: expected exit 8 from a refused connection, got ${r.status}\n${r.stderr}`);
   process.exit(1);
 }
-console.error('warm-cache: dist/mpay.cjs.v8cache written');
+console.error('warm-cache: V8 code cache of dist/mpay.cjs written');

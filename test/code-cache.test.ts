@@ -1,0 +1,117 @@
+// The V8 code cache of bin/load-cached.js: a cache is only ever used for the exact bytes and the Node
+// that made it, and a read-only install neither writes nor pays for building a cache it cannot keep.
+// The loader runs in child processes on a small bundle of the test's own; the read-only cases run as an
+// unprivileged user, because root writes through any file mode.
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { root, tempDir } from './helpers.js';
+
+const loader = join(root, 'bin', 'load-cached.js');
+const recorder = join(root, 'test', 'fixtures', 'record-writes.cjs');
+const root_ = process.getuid?.() === 0;
+const nobody = 65534;
+
+/** A folder with the loader, a runner and a bundle whose value is `v`. */
+function scene(v: string): { dir: string; dist: string; bundle: string } {
+  const dir = tempDir('mpay-cc-');
+  chmodSync(dir, 0o755);
+  const dist = join(dir, 'dist');
+  mkdirSync(dist);
+  copyFileSync(loader, join(dir, 'load-cached.js'));
+  writeFileSync(
+    join(dir, 'run.mjs'),
+    "import { loadBundle } from './load-cached.js';\nconsole.log(loadBundle(new URL('./dist/b.cjs', import.meta.url)).v);\n",
+  );
+  const bundle = join(dist, 'b.cjs');
+  writeFileSync(bundle, `module.exports = { v: ${JSON.stringify(v)} + [1, 2].map((x) => x * 2).join() };\n`);
+  return { dir, dist, bundle };
+}
+
+/** Runs the scene's runner (as nobody when the test runs as root), returning stdout and what was recorded. */
+function load(dir: string, env: Record<string, string>, unprivileged = false) {
+  const log = join(dir, `record-${Math.random().toString(36).slice(2)}.log`);
+  writeFileSync(log, '');
+  chmodSync(log, 0o666);
+  const args = ['--require', recorder, join(dir, 'run.mjs')];
+  const [cmd, argv] =
+    unprivileged && root_
+      ? ['setpriv', [`--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups', process.execPath, ...args]]
+      : [process.execPath, args];
+  const r = spawnSync(cmd, argv as string[], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...env, RECORD_LOG: log },
+  });
+  expect(r.status, r.stderr).toBe(0);
+  const recorded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  return { out: r.stdout.trim(), recorded };
+}
+
+describe('the V8 code cache', () => {
+  it('a same-length edit to the bundle runs the new code, and the old cache is dropped', () => {
+    const { dir, dist, bundle } = scene('AAAA');
+    const env = { HOME: dir, XDG_CACHE_HOME: join(dir, 'xdg') };
+    expect(load(dir, env).out).toBe('AAAA2,4');
+    const first = readdirSync(dist).filter((f) => f.endsWith('.v8cache'));
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatch(
+      new RegExp(
+        `^b\\.cjs\\.[0-9a-f]{16}\\.${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8cache$`,
+      ),
+    );
+    // A second run uses that cache and builds none.
+    const again = load(dir, env);
+    expect(again.out).toBe('AAAA2,4');
+    expect(again.recorded).not.toContain('createCachedData');
+    // The same length, other bytes: V8 alone would accept the old cache and print AAAA.
+    const text = readFileSync(bundle, 'utf8');
+    writeFileSync(bundle, text.replace('AAAA', 'BBBB'));
+    expect(readFileSync(bundle, 'utf8').length).toBe(text.length);
+    expect(load(dir, env).out).toBe('BBBB2,4');
+    const after = readdirSync(dist).filter((f) => f.endsWith('.v8cache'));
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(first[0]);
+  });
+
+  it('a read-only dist/ with a writable user cache folder: the cache goes there, dist/ is never written', () => {
+    const { dir, dist } = scene('RO');
+    chmodSync(dist, 0o555);
+    const xdg = join(dir, 'xdg');
+    mkdirSync(xdg, { mode: 0o700 });
+    if (root_) chownSync(xdg, nobody, nobody);
+    const env = { HOME: join(dir, 'nohome'), XDG_CACHE_HOME: xdg };
+    const first = load(dir, env, true);
+    expect(first.out).toBe('RO2,4');
+    expect(first.recorded).toContain('createCachedData');
+    expect(first.recorded.filter((l) => l !== 'createCachedData').every((l) => l.includes(xdg))).toBe(true);
+    expect(readdirSync(dist)).toEqual(['b.cjs']);
+    expect(readdirSync(join(xdg, 'mpay')).filter((f) => f.endsWith('.v8cache'))).toHaveLength(1);
+    const second = load(dir, env, true);
+    expect(second.out).toBe('RO2,4');
+    expect(second.recorded).toEqual([]);
+  });
+
+  it('a read-only dist/ and no writable cache folder: no write attempt and no cache built, run after run', () => {
+    const { dir, dist } = scene('NONE');
+    chmodSync(dist, 0o555);
+    const locked = join(dir, 'locked');
+    mkdirSync(locked, { mode: 0o555 });
+    const env = { HOME: locked, XDG_CACHE_HOME: join(locked, 'cache') };
+    for (let i = 0; i < 2; i++) {
+      const r = load(dir, env, true);
+      expect(r.out).toBe('NONE2,4');
+      expect(r.recorded).toEqual([]);
+    }
+    expect(readdirSync(dist)).toEqual(['b.cjs']);
+    expect(readdirSync(locked)).toEqual([]);
+  });
+});
