@@ -25,6 +25,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS files (a test's --require preload).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The one direction of imports (design.md): api/ knows nothing above it; flows/ never touch inquirer or oclif.
     files: ['src/api/**/*.ts'],
     rules: {
