@@ -66,6 +66,7 @@ export class Factory {
         this.environ,
         await this.store(),
       );
+      for (const n of this.contextMemo.notes) this.io.warn(n);
     }
     return this.contextMemo;
   }

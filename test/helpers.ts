@@ -1,7 +1,7 @@
 // Test helpers: a real sandbox on an ephemeral loopback port, and the real bin/run.js in a child process
 // with a temporary config folder. Nothing here mocks the network.
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,41 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   timeoutMs?: number;
+  /** run as an unprivileged user (nobody) when the tests run as root, who writes through any file mode */
+  unprivileged?: boolean;
+}
+
+export const isRoot = process.getuid?.() === 0;
+export const nobody = 65534;
+
+/** Gives a folder (and what is in it) to the user that `unprivileged` runs as. */
+export function giveToUnprivileged(dir: string): void {
+  if (isRoot) execFileSync('chown', ['-R', `${nobody}:${nobody}`, dir]);
+}
+
+/** A self-signed certificate for 127.0.0.1 and localhost, made with openssl for one test run. */
+export function selfSignedCert(): { key: string; cert: string; certFile: string } {
+  const dir = tempDir();
+  const certFile = join(dir, 'cert.pem');
+  const keyFile = join(dir, 'key.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+    ].concat(['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost']),
+    { stdio: 'ignore' },
+  );
+  return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
 }
 
 /** The environment a script would have: a private config folder, credentials of the demo merchant. */
@@ -59,7 +94,14 @@ export function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
     }
     for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
     env.NO_COLOR = '1';
-    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [cmd, argv] =
+      opts.unprivileged && isRoot
+        ? [
+            'setpriv',
+            [`--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups', process.execPath, bin, ...args],
+          ]
+        : [process.execPath, [bin, ...args]];
+    const child = spawn(cmd, argv, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

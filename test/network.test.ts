@@ -1,43 +1,21 @@
 // What crosses the network besides plain requests: HTTPS with a private CA, an HTTP proxy with NO_PROXY,
 // and what start-up loads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bin, cliEnv, root, run, sandbox, tempDir } from './helpers.js';
+import { bin, cliEnv, root, run, sandbox, selfSignedCert, tempDir } from './helpers.js';
 
 describe('TLS with a private CA', () => {
   let sb: Awaited<ReturnType<typeof sandbox>>;
   let ca: string;
   beforeAll(async () => {
-    const dir = tempDir();
-    ca = join(dir, 'cert.pem');
-    const key = join(dir, 'key.pem');
     // A self-signed certificate for the loopback names, made here for this test.
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        ca,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      ],
-      { stdio: 'ignore' },
-    );
-    sb = await sandbox({ tls: { key: readFileSync(key), cert: readFileSync(ca) } });
+    const made = selfSignedCert();
+    ca = made.certFile;
+    sb = await sandbox({ tls: { key: made.key, cert: made.cert } });
   });
   afterAll(() => sb.close());
 

@@ -2,7 +2,7 @@
 // schemas and every failure becomes one of the typed errors in errors.ts. Knows nothing of terminals.
 import got, { HTTPError, RequestError, TimeoutError, type Got, type Response, type OptionsInit } from 'got';
 import * as z from 'zod/mini';
-import { AuthError, MpayError, NetworkError, UsageError } from './errors.js';
+import { AuthError, MpayError, NetworkError, ServerError, UsageError } from './errors.js';
 import * as s from './schemas.js';
 import { failureError, successData } from './response.js';
 import { redactHeaders, redactText, redactValue } from './redact.js';
@@ -80,6 +80,16 @@ export function isLoopback(hostname: string): boolean {
   );
 }
 
+/**
+ * A base URL as mpay keeps it: no trailing slash, and without the /restapi/v1 that mpay adds itself (the
+ * commonest mistake when copying the URL from the API's documentation). `stripped` says it was there.
+ */
+export function normalizeBaseUrl(raw: string): { url: string; stripped: boolean } {
+  const trimmed = raw.trim().replace(/\/+$/, '');
+  const url = trimmed.replace(/\/restapi\/v1$/i, '');
+  return { url, stripped: url !== trimmed };
+}
+
 /** Checks a base URL: a parsable http(s) URL, and plain http only to a loopback host. */
 export function checkBaseUrl(raw: string): URL {
   let url: URL;
@@ -130,6 +140,7 @@ const networkCodes = new Set([
   'ERR_GOT_REQUEST_ERROR',
 ]);
 const unsentEvents = new Set(['lookup', 'connect', 'secureConnect']);
+const redirectRefused = 'ERR_MPAY_REDIRECT_REFUSED';
 
 export class Client {
   readonly baseUrl: URL;
@@ -175,6 +186,20 @@ export class Client {
               },
             ]
           : [],
+        beforeRedirect: [
+          (options, response) => {
+            // got already drops Authorization when the host changes; a downgrade to plain http is
+            // refused outright, so that nothing of the merchant's crosses the network unencrypted.
+            const to = new URL(String(options.url));
+            const from = new URL(response.url);
+            if (from.protocol === 'https:' && to.protocol === 'http:') {
+              throw Object.assign(new Error(`refused a redirect from ${from.origin} to plain ${to.origin}`), {
+                code: redirectRefused,
+              });
+            }
+            debug?.(`! redirect ${response.statusCode} to ${to.href}`);
+          },
+        ],
         beforeRetry: debug ? [(err, n) => debug(`! retry ${n} after ${err.code ?? err.message}`)] : [],
         afterResponse: debug
           ? [
@@ -417,7 +442,9 @@ export class Client {
     token: string | undefined,
   ): Promise<{ status: number; contentType?: string; text: string }> {
     if (this.opts.dryRun && c.method === 'POST' && !c.dryRunExempt) throw new DryRun(this.prepare(c, token));
-    const req: OptionsInit = { method: c.method, headers: {} };
+    // A POST carries credentials or moves money: a redirect of one is reported, never followed (a 307 or
+    // 308 would re-send the body, merchant and API keys included, to wherever it points).
+    const req: OptionsInit = { method: c.method, headers: {}, followRedirect: c.method !== 'POST' };
     if (token) req.headers = { authorization: `Bearer ${token}` };
     if (c.body) {
       const fields = this.prepare(c).body ?? {};
@@ -452,6 +479,15 @@ export class Client {
       }
       throw this.networkError(err, c);
     }
+    if (res.statusCode >= 300 && res.statusCode < 400) {
+      throw new ServerError(
+        `The API answered ${c.method} /${c.path} with a redirect (HTTP ${res.statusCode}) to ${res.headers.location ?? 'nowhere'}; mpay does not follow a redirect of a POST`,
+        {
+          status: res.statusCode,
+          hint: 'Check the base URL (scheme, host and path): `mpay config get <env>.base_url`, or --base-url',
+        },
+      );
+    }
     return { status: res.statusCode, contentType: res.headers['content-type'], text: res.body ?? '' };
   }
 
@@ -459,6 +495,11 @@ export class Client {
     if (err instanceof MpayError) return err;
     const e = err as RequestError;
     const code = e.code ?? '';
+    if (code === redirectRefused) {
+      return new ServerError(`${c.method} /${c.path}: ${e.message}`, {
+        hint: 'The server sent mpay from https to http; check the base URL, or ask who runs the server',
+      });
+    }
     const sent = !(err instanceof TimeoutError
       ? unsentEvents.has(err.event)
       : ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code));

@@ -38,6 +38,21 @@ function hintFor(status: number): string | undefined {
   return undefined;
 }
 
+function isShapeA(body: unknown): boolean {
+  const b = body as { success?: unknown; message?: unknown } | null;
+  return !!b && typeof b === 'object' && b.success === false && typeof b.message === 'string';
+}
+
+function notFound(what: string, status: number): MpayError {
+  return new ServerError(
+    `Not found: ${what} is not a route of the API here (HTTP ${status}); check the base URL`,
+    {
+      status,
+      hint: 'The base URL is the part before /restapi/v1, e.g. https://api.example.com: `mpay config get <env>.base_url`, or --base-url',
+    },
+  );
+}
+
 /** The typed error of a failure status, with the API's message and per-field messages when it sent them. */
 export function failureError(
   what: string,
@@ -50,6 +65,7 @@ export function failureError(
   try {
     body = parseJsonBody(what, status, contentType, text);
   } catch (err) {
+    if (status === 404) return notFound(what, status);
     // A failure that is not JSON keeps the class its status earns (an HTML 401 is still auth), but 5xx.
     if (status >= 500) return err as MpayError;
     return new ErrorClass(`HTTP ${status} from ${what}: ${(err as Error).message}`, {
@@ -58,6 +74,9 @@ export function failureError(
     });
   }
   const parsed = s.Failure.safeParse(body);
+  // The API's 404 means "transaction not initiated", in its own shape A. Any other 404 (a framework's
+  // route-not-found, a proxy's page) means the request went to the wrong place.
+  if (status === 404 && !isShapeA(body)) return notFound(what, status);
   const message = parsed.success ? parsed.data.message : `HTTP ${status} from ${what}`;
   let fields: FieldErrors = {};
   if (parsed.success && 'errors' in parsed.data && parsed.data.errors && !Array.isArray(parsed.data.errors)) {

@@ -35,7 +35,7 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
   async run(): Promise<void> {
     const { resolveContext } = await import('../config/context.js');
     const { defaultBaseUrls, isEnvironment } = await import('../config/store.js');
-    const { memoryTokens } = await import('../api/client.js');
+    const { checkBaseUrl, memoryTokens, normalizeBaseUrl } = await import('../api/client.js');
     const store = await this.factory.store();
     if (store.damaged && this.flags.force) {
       const aside = store.moveDamagedConfigAside();
@@ -85,13 +85,16 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
     }
     envName ??= existing.env ?? 'sandbox';
     if (!isEnvironment(envName)) throw new UsageError(`Unknown environment "${envName}"`);
-    const baseUrl = await need(
+    const givenBaseUrl = await need(
       this.flags['base-url'] ?? process.env.MPAY_BASE_URL,
       '--base-url',
       `Base URL of the ${envName} API (before /restapi/v1)`,
       false,
       existing.baseUrls?.[envName] ?? defaultBaseUrls[envName],
     );
+    const { url: baseUrl, stripped } = normalizeBaseUrl(givenBaseUrl);
+    if (stripped) this.io.warn(`the base URL ends in /restapi/v1, which mpay adds itself; saving ${baseUrl}`);
+    checkBaseUrl(baseUrl);
     merchantKey = await need(merchantKey, '--merchant-key-stdin', 'Merchant key', true);
     const siteId = await need(
       this.flags['site-id'] ?? process.env.MPAY_SITE_ID,
@@ -110,7 +113,7 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
     const profile = {
       ...existing,
       env: envName,
-      baseUrls: { ...existing.baseUrls, [envName]: baseUrl.replace(/\/+$/, '') },
+      baseUrls: { ...existing.baseUrls, [envName]: baseUrl },
       merchantKey,
       siteId,
       apiKey,

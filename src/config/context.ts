@@ -1,6 +1,6 @@
 // The effective settings of one run: flag, else environment variable, else profile, else default.
 import { UsageError } from '../api/errors.js';
-import type { Credentials, TokenStore } from '../api/client.js';
+import { normalizeBaseUrl, type Credentials, type TokenStore } from '../api/client.js';
 import { fingerprint } from '../api/redact.js';
 import {
   ConfigStore,
@@ -31,6 +31,8 @@ export interface Context {
   credentialSources: Record<keyof Credentials, Source>;
   timeoutMs: number;
   tokens: TokenStore;
+  /** things the person should know about the settings in effect (a base URL that was corrected) */
+  notes: string[];
 }
 
 export const defaultTimeoutSeconds = 30;
@@ -75,7 +77,10 @@ export function resolveContext(
 
   const timeoutMs = parseTimeout(inputs.timeout ?? environ.MPAY_TIMEOUT ?? profile.timeout);
 
-  const normalizedBase = baseUrl.replace(/\/+$/, '');
+  const { url: normalizedBase, stripped } = normalizeBaseUrl(baseUrl);
+  const notes = stripped
+    ? [`the base URL ${baseUrl} ends in /restapi/v1, which mpay adds itself; using ${normalizedBase}`]
+    : [];
   return {
     store,
     profileName,
@@ -85,6 +90,7 @@ export function resolveContext(
     credentials: { merchantKey, siteId, apiKey },
     credentialSources: { merchantKey: mkSrc, siteId: siteSrc, apiKey: akSrc },
     timeoutMs,
+    notes,
     tokens: tokenCache(store, { profile: profileName, env: envName, baseUrl: normalizedBase }, merchantKey),
   };
 }

@@ -283,7 +283,13 @@ async function journaled<T>(
   // signal with the request it would have sent.
   if (deps.client.dryRun) return call();
   await confirmLive(deps, `${label} (${at.reference})`);
-  deps.journal.append({ ...at, outcome: 'sent' });
+  try {
+    deps.journal.append({ ...at, outcome: 'sent' });
+  } catch (err) {
+    // No record, no request: a payment mpay could not find again must never be sent.
+    if (err instanceof MpayError) err.message = `Nothing was sent: ${err.message}`;
+    throw err;
+  }
   let result: T;
   try {
     result = await (deps.reporter ?? silentReporter).wait(label, call());

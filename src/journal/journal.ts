@@ -14,6 +14,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { LocalFileError } from '../api/errors.js';
 
 export type Kind = 'deposit' | 'withdraw';
 /** `gateway` is local: the gateway the user chose, recorded so that a resumed flow keeps it. */
@@ -90,7 +91,6 @@ export class Journal implements JournalLike {
   }
 
   append(event: Omit<JournalEvent, 'at'>): JournalEvent {
-    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
     const full: JournalEvent = { at: new Date().toISOString(), ...event };
     if (full.data) {
       // Belt and braces: a secret never lands on disk, even if a caller passes one.
@@ -98,7 +98,13 @@ export class Journal implements JournalLike {
         Object.entries(full.data).filter(([k, v]) => !forbidden.test(k) && v !== undefined),
       );
     }
-    const fd = openSync(this.file, 'a+', 0o600);
+    let fd: number;
+    try {
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+      fd = openSync(this.file, 'a+', 0o600);
+    } catch (err) {
+      throw this.unwritable(err);
+    }
     try {
       // A line torn by a crash has no newline: start on a fresh line so this record stays whole.
       const size = fstatSync(fd).size;
@@ -106,10 +112,20 @@ export class Journal implements JournalLike {
       const torn = size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
       writeSync(fd, `${torn ? '\n' : ''}${JSON.stringify(full)}\n`);
       fsyncSync(fd);
+    } catch (err) {
+      throw this.unwritable(err);
     } finally {
       closeSync(fd);
     }
     return full;
+  }
+
+  private unwritable(err: unknown): LocalFileError {
+    const e = err as NodeJS.ErrnoException;
+    return new LocalFileError(`Cannot write the journal ${this.file} (${e.code ?? e.message})`, {
+      cause: err,
+      hint: 'Free disk space or make the folder writable: mpay records every money-moving request before it sends it',
+    });
   }
 
   private readonly warned = new Set<number>();

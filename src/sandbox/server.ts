@@ -94,8 +94,10 @@ export async function buildSandbox(
     const r = shapeA(500, messages.serverError);
     return reply.code(r.status).send(r.body);
   });
+  // An unknown route answers as a web framework does (Laravel's shape), not in the API's shape A: shape A's
+  // 404 means "transaction not initiated", and a client must be able to tell a wrong base URL from it.
   app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send({ success: false, message: `Route ${req.method}:${req.url} not found`, errors: [] }),
+    reply.code(404).send({ message: `The route ${req.url.replace(/^\//, '')} could not be found.` }),
   );
 
   const send = (req: FastifyRequest, reply: FastifyReply, r: Reply) => {

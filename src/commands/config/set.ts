@@ -21,7 +21,7 @@ export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
 
   async run(): Promise<void> {
     const { isEnvironment } = await import('../../config/store.js');
-    const { checkBaseUrl } = await import('../../api/client.js');
+    const { checkBaseUrl, normalizeBaseUrl } = await import('../../api/client.js');
     const store = await this.factory.store();
     const name = this.flags.profile ?? store.currentProfile();
     const p = { ...store.profile(name) };
@@ -38,8 +38,10 @@ export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
     } else {
       const env = key.split('.')[0]!;
       if (!isEnvironment(env)) throw new UsageError(`Unknown setting ${key}`);
-      checkBaseUrl(value);
-      p.baseUrls = { ...p.baseUrls, [env]: value.replace(/\/+$/, '') };
+      const { url, stripped } = normalizeBaseUrl(value);
+      if (stripped) this.io.warn(`${value} ends in /restapi/v1, which mpay adds itself; saving ${url}`);
+      checkBaseUrl(url);
+      p.baseUrls = { ...p.baseUrls, [env]: url };
     }
     await store.saveProfile(name, p);
     await this.emit({ profile: name, key, value }, () => `${name}: ${key} = ${value}`);
