@@ -124,6 +124,7 @@ export class Factory {
       prompter: await this.prompter(),
       reporter: await this.reporter(),
       env: ctx.env,
+      walletGateways: ctx.profile.walletGateways?.[ctx.env],
       yes: this.globals.yes,
       force: opts.force,
       command: opts.command,

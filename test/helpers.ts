@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../src/sandbox/server.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
+import { Client, memoryTokens } from '../src/api/client.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const bin = join(root, 'bin', 'run.js');
@@ -133,6 +134,19 @@ export function customerArgs(over: Record<string, string> = {}): string[] {
   return Object.entries(f)
     .filter(([, v]) => v !== '')
     .flatMap(([k, v]) => [`--${k}`, v]);
+}
+
+/** A client of the demo merchant on a sandbox, its token kept in memory: for in-process flow tests. */
+export function demoClient(url: string): Client {
+  return new Client({
+    baseUrl: url,
+    credentials: {
+      merchantKey: demoMerchant.merchantKey,
+      siteId: demoMerchant.siteId,
+      apiKey: demoMerchant.apiKey,
+    },
+    tokens: memoryTokens(),
+  });
 }
 
 /** A bearer token straight from the API, for tests that set the scene without the CLI. */

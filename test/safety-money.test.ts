@@ -6,12 +6,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, memoryTokens } from '../src/api/client.js';
 import { Journal } from '../src/journal/journal.js';
 import { ScriptedPrompter } from '../src/flows/prompter.js';
 import { runPaymentFlow, statusStep } from '../src/flows/payment.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { apiInitiate, apiToken, cliEnv, customerArgs, run, sandbox, tempDir } from './helpers.js';
+import { apiInitiate, apiToken, cliEnv, customerArgs, run, sandbox, tempDir, demoClient } from './helpers.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
@@ -160,15 +159,7 @@ describe('live: nothing moves money unconfirmed', () => {
   });
 
   it('answering no at the live confirmation is cancelled: exit 130 semantics, nothing sent, nothing journaled', async () => {
-    const client = new Client({
-      baseUrl: sb.url,
-      credentials: {
-        merchantKey: demoMerchant.merchantKey,
-        siteId: demoMerchant.siteId,
-        apiKey: demoMerchant.apiKey,
-      },
-      tokens: memoryTokens(),
-    });
+    const client = demoClient(sb.url);
     const journal = new Journal(tempDir(), 'default', 'live');
     const sends = await moneySends(sb);
     const p = new ScriptedPrompter([false]);

@@ -1,6 +1,6 @@
 import { BaseCommand } from '../cli/base-command.js';
 import { exitCodes, toMpayError, type ErrorKind } from '../api/errors.js';
-import type { MerchantCurrency } from '../api/schemas.js';
+import type { Gateway, MerchantCurrency } from '../api/schemas.js';
 import { clean } from '../ui/output.js';
 
 interface Check {
@@ -27,6 +27,7 @@ The API key check sends a withdraw initiate that carries only the credentials: t
     const ctx = await this.loadContext();
     const { proxyFor } = await import('../api/proxy.js');
     const { isLoopback } = await import('../api/client.js');
+    const { walletReason } = await import('../flows/wallet-rule.js');
     const checks: Check[] = [];
     const add = (c: Check) => {
       checks.push(c);
@@ -146,7 +147,33 @@ The API key check sends a withdraw initiate that carries only the credentials: t
         kind: 'precondition',
       });
     }
+    add(this.walletCheck(ctx.profile.walletGateways?.[ctx.env], ctx.env, currencies, walletReason));
     return this.finish(checks);
+  }
+
+  /** Which of the merchant's gateways get the wallet address update, and why: the list or the rule. */
+  private walletCheck(
+    listed: number[] | undefined,
+    env: string,
+    currencies: MerchantCurrency[],
+    reason: typeof import('../flows/wallet-rule.js').walletReason,
+  ): Check {
+    const byId = new Map<number, Gateway>();
+    for (const c of currencies)
+      for (const g of c.getway_configuration ?? []) byId.set(Number(g.gateway.id), g.gateway);
+    const services = currencies.map((c) => c.service);
+    const needing = [...byId.values()]
+      .map((g) => [g, reason(g, { listed, services })] as const)
+      .filter(([, why]) => why !== undefined)
+      .map(([g, why]) => `${g.id} ${g.name}${why === 'listed' ? '' : ` (${why})`}`);
+    const unknown = (listed ?? []).filter((id) => !byId.has(id));
+    return {
+      name: 'wallet gateways',
+      ok: true,
+      detail: listed?.length
+        ? `from the profile's list for ${env}: ${needing.join(', ') || 'none open'}${unknown.length ? `; not open to this merchant: ${unknown.join(', ')}` : ''}`
+        : `by the built-in rule: ${needing.join(', ') || 'none'}; \`mpay config set ${env}.wallet_gateways IDS\` settles it`,
+    };
   }
 
   private off(currencies: MerchantCurrency[], key: 'deposite' | 'withdraw'): string {

@@ -12,6 +12,7 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
     '<%= config.bin %> sandbox',
     '<%= config.bin %> sandbox --port 0 --data ./sandbox-state.json',
     '<%= config.bin %> sandbox --fault 500 --fault html --fault-rate 0.2',
+    '<%= config.bin %> sandbox --seed alt   # gateways spelled another way, to test rules against',
   ];
   static override flags = {
     port: Flags.integer({
@@ -22,6 +23,12 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
     }),
     host: Flags.string({ description: 'address to listen on', default: '127.0.0.1' }),
     data: Flags.string({ description: 'file that keeps the state across restarts (written atomically)' }),
+    seed: Flags.string({
+      description:
+        'data set: demo, or alt (the same kinds of gateway with other ids, names and field spellings)',
+      options: ['demo', 'alt'],
+      default: 'demo',
+    }),
     fault: Flags.string({
       description: 'fault to inject into a share of requests (repeatable)',
       multiple: true,
@@ -55,6 +62,7 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
       port: this.flags.port,
       host: this.flags.host,
       dataFile: this.flags.data,
+      seed: this.flags.seed as 'demo' | 'alt',
       faults: this.flags.fault as never,
       rate: this.flags.fault ? rate : 0,
       faultPaths: this.flags['fault-path'],

@@ -26,6 +26,8 @@ export interface Profile {
   apiKey?: string;
   /** seconds */
   timeout?: number;
+  /** per environment, the gateway ids that need the wallet address update (settles the wallet rule) */
+  walletGateways?: Partial<Record<Environment, number[]>>;
 }
 
 interface ConfigShape {
@@ -80,7 +82,25 @@ export function isEnvironment(v: string): v is Environment {
 }
 
 /** Settings that `mpay config set` accepts, with where they live in a profile. */
-export const settingKeys = ['env', 'timeout', 'sandbox.base_url', 'stage.base_url', 'live.base_url'] as const;
+export const settingKeys = [
+  'env',
+  'timeout',
+  'sandbox.base_url',
+  'stage.base_url',
+  'live.base_url',
+  'wallet_gateways',
+  'sandbox.wallet_gateways',
+  'stage.wallet_gateways',
+  'live.wallet_gateways',
+] as const;
+
+/** "2, 5,12" → [2, 5, 12]; "" or "none" → [] (the rule decides again); anything else undefined. */
+export function parseGatewayList(text: string): number[] | undefined {
+  const t = text.trim();
+  if (t === '' || t.toLowerCase() === 'none') return [];
+  const parts = t.split(/[\s,]+/);
+  return parts.every((p) => /^\d+$/.test(p)) ? parts.map(Number) : undefined;
+}
 
 export class ConfigStore {
   readonly dir: string;

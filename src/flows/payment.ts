@@ -9,6 +9,7 @@ import type {
   GatewayConfiguration,
   InitiatedPayment,
   MerchantCurrency,
+  MerchantService,
   StatusUpdateResult,
   Transaction,
   TransactionStatus,
@@ -17,7 +18,7 @@ import type {
 import { stepDone, type JournalLike, type JournalRecord, type Kind, type Step } from '../journal/journal.js';
 import { checked, fields, newReference, phoneNumber, problem, type Field } from './inputs.js';
 import type { Prompter } from './prompter.js';
-import { isCrypto, needsWalletUpdate, walletReason } from './wallet-rule.js';
+import { isCrypto, needsWalletUpdate, walletReason, type WalletContext } from './wallet-rule.js';
 
 export interface FlowInputs {
   currency?: string;
@@ -65,6 +66,8 @@ export interface FlowDeps {
   command?: string;
   /** set once the person confirmed a live request in this run, so that a flow asks once */
   liveConfirmed?: boolean;
+  /** the profile's wallet_gateways for this environment: when set, it settles the wallet rule */
+  walletGateways?: number[];
 }
 
 export interface FlowResult {
@@ -496,6 +499,7 @@ async function chooseGateway(
   configs: GatewayConfiguration[],
   inputs: FlowInputs,
   deps: FlowDeps,
+  wallet: WalletContext,
 ): Promise<GatewayConfiguration> {
   if (configs.length === 0) throw new UsageError('Initiate returned no gateway configuration to choose from');
   if (inputs.gateway !== undefined) {
@@ -519,7 +523,7 @@ async function chooseGateway(
   return deps.prompter.select({
     message: 'Gateway',
     choices: configs.map((c) => ({
-      name: `${c.gateway.id}  ${c.gateway.name}  (${c.gateway.payment_method ?? '?'}; fee ${c.fee_in_percentage ?? 0}%, min ${c.minimum_fees ?? 0})${walletReason(c.gateway) ? '  needs a wallet address' : ''}`,
+      name: `${c.gateway.id}  ${c.gateway.name}  (${c.gateway.payment_method ?? '?'}; fee ${c.fee_in_percentage ?? 0}%, min ${c.minimum_fees ?? 0})${walletReason(c.gateway, wallet) ? '  needs a wallet address' : ''}`,
       value: c,
     })),
   });
@@ -611,18 +615,24 @@ async function continueFlow(
   inputs: FlowInputs,
   deps: FlowDeps,
   partial: Partial<FlowResult> = {},
+  /** the merchant service of the transaction's currency, when known without an initiate answer */
+  service?: MerchantService,
 ): Promise<FlowResult> {
   const rep = deps.reporter ?? silentReporter;
   const kind = record.kind;
   const hash = record.hash_token!;
   const result: FlowResult = { kind, reference: record.reference, hash_token: hash, ...partial };
+  const walletCtx: WalletContext = {
+    listed: deps.walletGateways,
+    services: [partial.initiated?.merchant_service, service],
+  };
 
   // Gateway: chosen now, or known from the journal when resuming.
   let gatewayId =
     inputs.gateway !== undefined ? Number(checked(fields.gateway, inputs.gateway)) : record.gateway_id;
   let gateway = configs?.find((c) => Number(c.gateway.id) === gatewayId)?.gateway;
   if (configs && (!gateway || gatewayId === undefined)) {
-    const chosen = await chooseGateway(configs, inputs, deps);
+    const chosen = await chooseGateway(configs, inputs, deps, walletCtx);
     gateway = chosen.gateway;
     gatewayId = Number(chosen.gateway.id);
   }
@@ -648,9 +658,14 @@ async function continueFlow(
     });
   }
 
-  const wallet = gateway ? needsWalletUpdate(gateway, inputs.wallet) : (inputs.wallet ?? false);
+  const wallet = gateway ? needsWalletUpdate(gateway, inputs.wallet, walletCtx) : (inputs.wallet ?? false);
   if (wallet && !stepDone(record, 'wallet')) {
-    rep.step(`Wallet address update (${gateway ? (walletReason(gateway) ?? 'asked for') : 'asked for'})`);
+    const why = inputs.wallet
+      ? 'asked for'
+      : gateway
+        ? (walletReason(gateway, walletCtx) ?? 'asked for')
+        : 'asked for';
+    rep.step(`Wallet address update (${why})`);
     result.wallet = await walletStep(record, hash, gatewayId, deps);
     rep.info(
       `  send to ${result.wallet.wallet_address}${result.wallet.network ? ` (${result.wallet.code ?? ''} on ${result.wallet.network})` : ''}`,
@@ -828,8 +843,9 @@ export async function resumeFlow(
   // The journal keeps the gateway id, not its record: the merchant currency list has the record, which
   // the wallet rule reads.
   const list = await rep.wait('Reading the merchant currencies', deps.client.merchantCurrencies());
-  const configs = list
-    .find((c) => c.code === record.currency && (!record.country || c.country?.code === record.country))
-    ?.getway_configuration?.filter((g) => g.type === gatewayType(kind));
-  return continueFlow(record, configs, inputs, deps);
+  const currency = list.find(
+    (c) => c.code === record.currency && (!record.country || c.country?.code === record.country),
+  );
+  const configs = currency?.getway_configuration?.filter((g) => g.type === gatewayType(kind));
+  return continueFlow(record, configs, inputs, deps, {}, currency?.service ?? undefined);
 }

@@ -59,6 +59,9 @@ export const gapReadings = [
   'A processed withdrawal reduces the merchant balance of its currency.',
   'Token lifetime: tokens do not expire in the sandbox; POST /_sandbox/revoke-tokens revokes them all, for tests of token refresh.',
   'Successful responses are 200.',
+  'The wallet address update "must be called before" the status update for the gateways the spec lists (the service, USDT on TRC20, USDC on ERC20, the card on-ramps, the interbank e-transfer): a status update on such a gateway before it is a 422 on wallet_address. Other gateways take a wallet update too, but need none.',
+  'An unknown route answers 404 as a web framework does, {message: "The route … could not be found."}, not in shape A, whose 404 means that a transaction is not in status initiated.',
+  'Two data sets (mpay sandbox --seed demo|alt): the same kinds of gateway, the second with other ids, names and field spellings (numbers as strings, nulls, extra fields).',
 ];
 
 export function openApiDocument(serverUrl?: string): Record<string, unknown> {

@@ -1,6 +1,9 @@
-// The sandbox's demo merchant (design.md): credentials, its currencies in several countries, and one
-// gateway of each kind the spec names, for collection (deposit) and disbursement (withdraw).
-import type { Country, Currency, Gateway, GatewayConfiguration, MerchantService } from '../api/schemas.js';
+// The sandbox's data sets (design.md): the demo merchant's credentials, its currencies in several
+// countries, and one gateway of each kind the spec names, for collection (deposit) and disbursement
+// (withdraw). `demo` is written in the spellings of the spec's examples; `alt` (seed-alt.ts) spells the
+// same kinds of gateway the way another deployment might, so that mpay's rules are tested on data that was
+// not written to match them.
+import type { Country, Currency, MerchantService } from '../api/schemas.js';
 
 export const demoMerchant = {
   merchantKey: 'mk_sandbox_demo',
@@ -20,148 +23,205 @@ export const countries: Country[] = [
   { id: 6, name: 'Canada', code: 'CA', dial_code: '+1', flag: flagUrl('CA') },
 ];
 
-const country = (code: string): Country => {
-  const found = countries.find((c) => c.code === code);
+export const country = (code: string, list: Country[] = countries): Country => {
+  const found = list.find((c) => c.code === code);
   if (!found) throw new Error(`seed: no country ${code}`);
   return found;
 };
 
-/** How a sandbox gateway settles, used to shape wallet address answers and crypto amounts. */
-export interface GatewaySeed extends Gateway {
-  /** coin code and network for crypto gateways; rail name otherwise */
+/** One gateway: how it settles (the sandbox's own truth) and its record as the API shows it. */
+export interface GatewaySeed {
+  id: number;
+  /** the Gateway record as this data set spells it: ids or flags as strings, nulls, extra fields */
+  record: Record<string, unknown> & { name: string };
+  crypto: boolean;
+  /** coin code for crypto gateways */
   coin?: string;
+  /** chain for crypto gateways; rail name otherwise */
   network: string;
   /** USD price of one coin, for crypto amounts */
   coinUsd?: number;
+  /** one of the spec's list: the wallet address update must come before the status update */
+  walletRequired: boolean;
+  minimumFees: number;
+  feePercent: number;
+}
+
+export interface CurrencySeed {
+  currency: Currency;
+  /** merchant-specific limits and switches */
+  limits: {
+    weckly_deposite: number;
+    min_withdraw: number;
+    max_withdraw: number;
+    weekly_withdraw: number;
+    deposite: boolean;
+    withdraw: boolean;
+  };
+  balance: number;
+  /** gateway ids open for collection (deposit) and disbursement (withdraw) */
+  collection: number[];
+  disbursement: number[];
+}
+
+export interface Seed {
+  name: string;
+  countries: Country[];
+  gateways: GatewaySeed[];
+  service: MerchantService;
+  currencies: CurrencySeed[];
+  /** how this data set spells a record it sends (numbers as strings, extra fields); demo sends as is */
+  spell?: (kind: 'currency' | 'config' | 'merchantCurrency', record: Record<string, unknown>) => unknown;
+}
+
+/** A demo gateway: the record in the spec's spellings, fees by kind. */
+function demo(
+  g: { id: number; name: string; logo: string; payment_method: string; comments: string; network: string },
+  opts: { crypto?: boolean; coin?: string; coinUsd?: number; usd?: boolean; wallet?: boolean } = {},
+): GatewaySeed {
+  const crypto = Boolean(opts.crypto);
+  return {
+    id: g.id,
+    record: {
+      id: g.id,
+      name: g.name,
+      logo: g.logo,
+      payment_method: g.payment_method,
+      is_crypto: crypto ? 1 : 0,
+      comments: g.comments,
+      lookup_currency: opts.usd ? [{ currency_code: 'USD', country: country('US') }] : null,
+    },
+    crypto,
+    coin: opts.coin,
+    network: g.network,
+    coinUsd: opts.coinUsd,
+    walletRequired: Boolean(opts.wallet),
+    minimumFees: crypto ? 1 : 0.5,
+    feePercent: g.payment_method === 'mobile_money' ? 1.5 : 2,
+  };
 }
 
 export const gateways: GatewaySeed[] = [
-  {
+  demo({
     id: 1,
     name: 'MTN Mobile Money',
     logo: 'gateways/mtn.png',
     payment_method: 'mobile_money',
-    is_crypto: 0,
     comments: 'Mobile money (MTN)',
-    lookup_currency: null,
     network: 'MTN',
-  },
-  {
-    id: 2,
-    name: 'MPay Wallet',
-    logo: 'gateways/mpay.png',
-    payment_method: 'service_wallet',
-    is_crypto: 0,
-    comments: "The service's own wallet",
-    lookup_currency: null,
-    network: 'INTERNAL',
-  },
-  {
+  }),
+  demo(
+    {
+      id: 2,
+      name: 'MPay Wallet',
+      logo: 'gateways/mpay.png',
+      payment_method: 'service_wallet',
+      comments: "The service's own wallet",
+      network: 'INTERNAL',
+    },
+    { wallet: true },
+  ),
+  demo({
     id: 3,
     name: 'Vodafone Cash',
     logo: 'gateways/vodafone.png',
     payment_method: 'mobile_money',
-    is_crypto: 0,
     comments: 'Mobile money (Vodafone)',
-    lookup_currency: null,
     network: 'VODAFONE',
-  },
-  {
-    id: 4,
-    name: 'Ethereum',
-    logo: 'gateways/eth.png',
-    payment_method: 'crypto',
-    is_crypto: 1,
-    comments: 'Ether on the Ethereum main network',
-    lookup_currency: [{ currency_code: 'USD', country: country('US') }],
-    coin: 'ETH',
-    network: 'ERC20',
-    coinUsd: 3000,
-  },
-  {
-    id: 5,
-    name: 'USDT (TRC20)',
-    logo: 'gateways/usdt.png',
-    payment_method: 'crypto',
-    is_crypto: 1,
-    comments: 'Tether on Tron',
-    lookup_currency: [{ currency_code: 'USD', country: country('US') }],
-    coin: 'USDT',
-    network: 'TRC20',
-    coinUsd: 1,
-  },
-  {
-    id: 6,
-    name: 'MoonPay Card On-Ramp',
-    logo: 'gateways/moonpay.png',
-    payment_method: 'card_onramp',
-    is_crypto: 0,
-    comments: 'Card on-ramp by a third-party provider',
-    lookup_currency: null,
-    network: 'CARD',
-  },
-  {
-    id: 7,
-    name: 'Transak Card On-Ramp',
-    logo: 'gateways/transak.png',
-    payment_method: 'card_onramp',
-    is_crypto: 0,
-    comments: 'Card on-ramp by a third-party provider',
-    lookup_currency: null,
-    network: 'CARD',
-  },
-  {
-    id: 8,
-    name: 'Banxa Card On-Ramp',
-    logo: 'gateways/banxa.png',
-    payment_method: 'card_onramp',
-    is_crypto: 0,
-    comments: 'Card on-ramp by a third-party provider',
-    lookup_currency: null,
-    network: 'CARD',
-  },
-  {
+  }),
+  demo(
+    {
+      id: 4,
+      name: 'Ethereum',
+      logo: 'gateways/eth.png',
+      payment_method: 'crypto',
+      comments: 'Ether on the Ethereum main network',
+      network: 'ERC20',
+    },
+    { crypto: true, coin: 'ETH', coinUsd: 3000, usd: true },
+  ),
+  demo(
+    {
+      id: 5,
+      name: 'USDT (TRC20)',
+      logo: 'gateways/usdt.png',
+      payment_method: 'crypto',
+      comments: 'Tether on Tron',
+      network: 'TRC20',
+    },
+    { crypto: true, coin: 'USDT', coinUsd: 1, usd: true, wallet: true },
+  ),
+  demo(
+    {
+      id: 6,
+      name: 'MoonPay Card On-Ramp',
+      logo: 'gateways/moonpay.png',
+      payment_method: 'card_onramp',
+      comments: 'Card on-ramp by a third-party provider',
+      network: 'CARD',
+    },
+    { wallet: true },
+  ),
+  demo(
+    {
+      id: 7,
+      name: 'Transak Card On-Ramp',
+      logo: 'gateways/transak.png',
+      payment_method: 'card_onramp',
+      comments: 'Card on-ramp by a third-party provider',
+      network: 'CARD',
+    },
+    { wallet: true },
+  ),
+  demo(
+    {
+      id: 8,
+      name: 'Banxa Card On-Ramp',
+      logo: 'gateways/banxa.png',
+      payment_method: 'card_onramp',
+      comments: 'Card on-ramp by a third-party provider',
+      network: 'CARD',
+    },
+    { wallet: true },
+  ),
+  demo({
     id: 9,
     name: 'M-Pesa',
     logo: 'gateways/mpesa.png',
     payment_method: 'mobile_money',
-    is_crypto: 0,
     comments: 'Mobile money (Safaricom)',
-    lookup_currency: null,
     network: 'MPESA',
-  },
-  {
+  }),
+  demo({
     id: 10,
     name: 'Orange Money',
     logo: 'gateways/orange.png',
     payment_method: 'mobile_money',
-    is_crypto: 0,
     comments: 'Mobile money (Orange)',
-    lookup_currency: null,
     network: 'ORANGE',
-  },
-  {
-    id: 11,
-    name: 'USDC (ERC20)',
-    logo: 'gateways/usdc.png',
-    payment_method: 'crypto',
-    is_crypto: 1,
-    comments: 'USD Coin on Ethereum',
-    lookup_currency: [{ currency_code: 'USD', country: country('US') }],
-    coin: 'USDC',
-    network: 'ERC20',
-    coinUsd: 1,
-  },
-  {
-    id: 12,
-    name: 'Interac e-Transfer',
-    logo: 'gateways/interac.png',
-    payment_method: 'interbank_etransfer',
-    is_crypto: 0,
-    comments: 'Interbank e-transfer',
-    lookup_currency: null,
-    network: 'INTERAC',
-  },
+  }),
+  demo(
+    {
+      id: 11,
+      name: 'USDC (ERC20)',
+      logo: 'gateways/usdc.png',
+      payment_method: 'crypto',
+      comments: 'USD Coin on Ethereum',
+      network: 'ERC20',
+    },
+    { crypto: true, coin: 'USDC', coinUsd: 1, usd: true, wallet: true },
+  ),
+  demo(
+    {
+      id: 12,
+      name: 'Interac e-Transfer',
+      logo: 'gateways/interac.png',
+      payment_method: 'interbank_etransfer',
+      comments: 'Interbank e-transfer',
+      network: 'INTERAC',
+    },
+    { wallet: true },
+  ),
 ];
 
 export const service: MerchantService = {
@@ -183,23 +243,6 @@ export const service: MerchantService = {
   withdraw_status: true,
   who_pays_for_fee: 'user',
 };
-
-export interface CurrencySeed {
-  currency: Currency;
-  /** merchant-specific limits and switches */
-  limits: {
-    weckly_deposite: number;
-    min_withdraw: number;
-    max_withdraw: number;
-    weekly_withdraw: number;
-    deposite: boolean;
-    withdraw: boolean;
-  };
-  balance: number;
-  /** gateway ids open for collection (deposit) and disbursement (withdraw) */
-  collection: number[];
-  disbursement: number[];
-}
 
 const currency = (
   id: number,
@@ -308,26 +351,38 @@ export const currencies: CurrencySeed[] = [
   },
 ];
 
+export const demoSeed: Seed = { name: 'demo', countries, gateways, service, currencies };
+
+/** The data sets `mpay sandbox --seed` offers. */
+export const seedNames = ['demo', 'alt'] as const;
+export type SeedName = (typeof seedNames)[number];
+
+export async function loadSeed(name: SeedName): Promise<Seed> {
+  if (name === 'demo') return demoSeed;
+  return (await import('./seed-alt.js')).altSeed;
+}
+
 /** A gateway configuration as the API shows it to a merchant: secrets hidden behind placeholders. */
 export function gatewayConfiguration(
+  seed: Seed,
   gatewayId: number,
   type: 'collection' | 'disbursement',
-): GatewayConfiguration {
-  const gw = gateways.find((g) => g.id === gatewayId);
-  if (!gw) throw new Error(`seed: no gateway ${gatewayId}`);
-  const { coin: _coin, network: _network, coinUsd: _coinUsd, ...gateway } = gw;
-  return {
+): Record<string, unknown> & { gateway: GatewaySeed['record'] } {
+  const gw = seed.gateways.find((g) => g.id === gatewayId);
+  if (!gw) throw new Error(`seed ${seed.name}: no gateway ${gatewayId}`);
+  const config = {
     id: gatewayId * 10 + (type === 'collection' ? 1 : 2),
-    primary_key: gw.is_crypto ? 'N/A' : null,
+    primary_key: gw.crypto ? 'N/A' : null,
     type,
     api_key: '********',
     api_user: '********',
     payment_server_url: 'N/A',
-    minimum_fees: gw.is_crypto ? 1 : 0.5,
-    fee_in_percentage: gw.payment_method === 'mobile_money' ? 1.5 : 2,
+    minimum_fees: gw.minimumFees,
+    fee_in_percentage: gw.feePercent,
     comments: null,
     awaiting_comments: 'Awaiting confirmation from the gateway',
     status: 'active',
-    gateway,
+    gateway: gw.record,
   };
+  return (seed.spell?.('config', config) ?? config) as typeof config;
 }

@@ -15,9 +15,12 @@ import {
   type FaultOptions,
 } from './faults.js';
 import { documentationPage, openApiDocument } from './openapi.js';
+import { loadSeed, type SeedName } from './seed.js';
 
 export interface SandboxOptions extends FaultOptions {
   dataFile?: string;
+  /** the data set to serve: demo (default) or alt, whose records use other spellings and ids */
+  seed?: SeedName;
   /** serve HTTPS with this PEM key and certificate (for tests of TLS and private CAs) */
   tls?: { key: string | Buffer; cert: string | Buffer };
   /** where log lines (one-time codes, faults) go; silent when absent */
@@ -43,7 +46,7 @@ export async function buildSandbox(
   opts: SandboxOptions = {},
 ): Promise<{ app: FastifyInstance; state: SandboxState }> {
   const log = opts.log ?? (() => {});
-  const state = new SandboxState({ dataFile: opts.dataFile, log });
+  const state = new SandboxState({ dataFile: opts.dataFile, log, seed: await loadSeed(opts.seed ?? 'demo') });
   const app = (
     opts.tls
       ? Fastify({ logger: false, forceCloseConnections: true, https: opts.tls })

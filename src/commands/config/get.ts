@@ -19,7 +19,10 @@ export default class ConfigGet extends BaseCommand<typeof ConfigGet> {
 
   async run(): Promise<void> {
     const all = await settings(await this.factory.store(), this.flags.profile);
-    const value = all[this.args.key] ?? null;
-    await this.emit({ [this.args.key]: value }, () => (value === null ? '' : String(value)));
+    // Bare wallet_gateways is the list of the environment in effect (--env, MPAY_ENV, or the profile's).
+    const key =
+      this.args.key === 'wallet_gateways' ? `${this.flags.env ?? all.env}.wallet_gateways` : this.args.key;
+    const value = all[key] ?? null;
+    await this.emit({ [key]: value }, () => (value === null ? '' : String(value)));
   }
 }

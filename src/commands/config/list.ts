@@ -17,6 +17,7 @@ export async function settings(
     timeout: p.timeout ?? defaultTimeoutSeconds,
   };
   for (const e of environments) out[`${e}.base_url`] = p.baseUrls?.[e] ?? defaultBaseUrls[e] ?? null;
+  for (const e of environments) out[`${e}.wallet_gateways`] = p.walletGateways?.[e]?.join(',') ?? null;
   out.config_dir = store.dir;
   return out;
 }
