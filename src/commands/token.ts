@@ -5,7 +5,7 @@ import { mask } from '../api/redact.js';
 export default class Token extends BaseCommand<typeof Token> {
   static override summary = 'Generate a bearer token from the merchant key and cache it';
   static override description =
-    'The token is cached per profile, environment and base URL; other commands reuse it and get a new one when the API refuses it. It is printed masked unless --show or --json is given.';
+    'The token is cached per profile, environment, base URL and merchant key (by a fingerprint, never the key itself), and used only with the key that made it; other commands reuse it and get a new one when the API refuses it. It is printed masked unless --show or --json is given.';
   static override examples = [
     '<%= config.bin %> token',
     '<%= config.bin %> token --show',

@@ -48,10 +48,11 @@ export function parseTimeout(given: string | number | undefined): number {
   return Math.round(seconds * 1000);
 }
 
+/** The store comes from the Factory (src/factory.ts), the one place that opens it. */
 export function resolveContext(
   inputs: ContextInputs,
-  environ: NodeJS.ProcessEnv = process.env,
-  store = new ConfigStore(environ),
+  environ: NodeJS.ProcessEnv,
+  store: ConfigStore,
 ): Context {
   const profileName = inputs.profile ?? environ.MPAY_PROFILE ?? store.currentProfile();
   const profile = store.profile(profileName) ?? {};
