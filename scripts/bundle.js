@@ -7,7 +7,7 @@
 // What only some commands need stays out and loads from node_modules when used: inquirer (prompts),
 // cli-table3 (tables), conf (config writes), fastify (the sandbox), qrcode-terminal.
 import { build } from 'esbuild';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -52,14 +52,6 @@ const main = await build({
   // typescript and ts-node: oclif requires them only to run TypeScript sources in development.
   external: ['typescript', 'ts-node', ...lazyPackages],
 });
-// Which packages each output file holds: the start-up test reads it.
 const outputs = main.metafile.outputs;
-const packages = (o) => [
-  ...new Set(Object.keys(o.inputs).map((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i)?.[1] ?? 'mpay')),
-];
-writeFileSync(
-  join(root, 'dist', 'bundle-meta.json'),
-  JSON.stringify(Object.fromEntries(Object.entries(outputs).map(([f, o]) => [f, packages(o)]))),
-);
 for (const [file, o] of Object.entries(outputs))
   console.error(`bundle: ${file} ${(o.bytes / 1024).toFixed(0)} KiB`);

@@ -1,8 +1,8 @@
-// The one module bin/run.js loads: oclif's runner and every command class, bundled into dist/execute.js
-// so that Node reads one file instead of hundreds (docs/performance.md). The command classes are light:
-// each loads what it needs (got, zod, inquirer, fastify, cli-table3, conf) with a dynamic import, which
-// the bundle keeps as a separate, lazily loaded chunk. oclif finds the commands here through the
-// "explicit" command strategy in package.json; a test checks that every file in commands/ is listed.
+// The one module bin/run.js loads: oclif's runner and every command class, bundled into dist/mpay.cjs so
+// that Node reads one file instead of hundreds (docs/performance.md). The command classes are light: they
+// load what they need with dynamic imports, which esbuild wraps to run on first use (inquirer, cli-table3,
+// conf, fastify and qrcode-terminal stay in node_modules and load from there). oclif finds the commands
+// here through the "explicit" command strategy in package.json.
 import Balances from './commands/balances.js';
 import ConfigGet from './commands/config/get.js';
 import ConfigList from './commands/config/list.js';

@@ -64,10 +64,7 @@ export interface ClientOptions {
   dryRun?: boolean;
   /** first back-off delay of a retry, doubled each time */
   retryBaseMs?: number;
-  retries?: number;
   userAgent?: string;
-  /** extra headers on every request (the sandbox's fault header in tests) */
-  headers?: Record<string, string>;
 }
 
 export type WithdrawProcessedResult =
@@ -167,7 +164,7 @@ export class Client {
       // The connect phase gets its own, shorter limit so that an unreachable host fails fast.
       timeout: { connect: Math.min(timeoutMs, 10_000), request: timeoutMs },
       agent: proxyAgents(this.baseUrl.href),
-      headers: { 'user-agent': opts.userAgent ?? 'mpay-cli', accept: 'application/json', ...opts.headers },
+      headers: { 'user-agent': opts.userAgent ?? 'mpay-cli', accept: 'application/json' },
       retry: {
         limit: 0,
         statusCodes: [500, 502, 503, 504],
@@ -466,9 +463,8 @@ export class Client {
       }
       req.context = { shownBody: JSON.stringify(redactValue(req.json ?? fields)) };
     }
-    if (c.retry && (this.opts.retries ?? 2) > 0) {
-      req.retry = { limit: this.opts.retries ?? 2, methods: [c.method] };
-    }
+    // Two more tries for GETs and token generate; never for a money-moving POST.
+    if (c.retry) req.retry = { limit: 2, methods: [c.method] };
     let res: Response<string>;
     try {
       res = (await this.http(c.path, req)) as Response<string>;

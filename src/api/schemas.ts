@@ -5,6 +5,7 @@
 // zod/mini: the same zod 4 schemas, in a tree-shakable form that costs a tenth of the classic API at
 // start-up (docs/performance.md).
 import * as z from 'zod/mini';
+import { transactionStatuses } from './enums.js';
 
 /** A number that may arrive as a numeric string ("10.00"), as `amount` does in initiate responses. */
 export const looseNumber = z.pipe(
@@ -27,7 +28,6 @@ export const looseBoolean = z.pipe(
 /** A string that may be omitted, null, or a placeholder: we keep whatever came. */
 const maybeString = z.nullish(z.string());
 
-export const transactionStatuses = ['initiated', 'pending', 'success', 'failed', 'cancelled'] as const;
 export const TransactionStatus = z.enum(transactionStatuses);
 export type TransactionStatus = z.infer<typeof TransactionStatus>;
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as Flags from '@oclif/core/flags';
 import { BaseCommand } from '../cli/base-command.js';
 import { UsageError } from '../api/errors.js';
+import { faultKinds, isFault } from '../sandbox/faults.js';
 
 export default class Sandbox extends BaseCommand<typeof Sandbox> {
   static override summary = 'Serve the whole Merchant Payments API locally, with a demo merchant';
@@ -32,7 +33,7 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
     fault: Flags.string({
       description: 'fault to inject into a share of requests (repeatable)',
       multiple: true,
-      options: ['500', 'html', 'malformed', 'empty', 'shape', 'slow', 'drop', 'drop-after', '401', 'escapes'],
+      options: [...faultKinds],
     }),
     'fault-path': Flags.string({
       description: 'apply --fault only to paths containing this text (repeatable)',
@@ -63,7 +64,7 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
       host: this.flags.host,
       dataFile: this.flags.data,
       seed: this.flags.seed as 'demo' | 'alt',
-      faults: this.flags.fault as never,
+      faults: this.flags.fault?.filter(isFault),
       rate: this.flags.fault ? rate : 0,
       faultPaths: this.flags['fault-path'],
       slowMs: this.flags['slow-ms'],

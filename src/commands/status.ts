@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { StepCommand } from '../cli/step-command.js';
+import { isTransactionStatus, transactionStatuses } from '../api/enums.js';
 import { renderRecord } from '../ui/output.js';
 import { dryRunFlag } from '../cli/base-command.js';
 
@@ -21,7 +22,7 @@ export default class Status extends StepCommand<typeof Status> {
   static override flags = {
     status: Flags.string({
       description: 'new status',
-      options: ['initiated', 'pending', 'success', 'failed', 'cancelled'],
+      options: [...transactionStatuses],
       required: true,
     }),
     gateway: Flags.string({ description: 'gateway id (default: the one in the journal)' }),
@@ -33,7 +34,9 @@ export default class Status extends StepCommand<typeof Status> {
     const deps = await this.flowDeps({ dryRun: this.flags['dry-run'], command: 'mpay' });
     const { record } = await this.record(deps, this.args.hash_token);
     const gateway = await this.gatewayFor(record, this.flags.gateway);
-    const r = await statusStep(record, record.hash_token!, gateway, this.flags.status as never, deps);
+    // oclif has checked it against the same list; the guard tells TypeScript so.
+    if (!isTransactionStatus(this.flags.status)) throw new Error(`unreachable: ${this.flags.status}`);
+    const r = await statusStep(record, record.hash_token!, gateway, this.flags.status, deps);
     await this.emit(r, () => renderRecord(r));
   }
 }

@@ -99,7 +99,6 @@ export const fields = {
   },
 } satisfies Record<string, Field>;
 
-export type FieldName = keyof typeof fields;
 export const phoneNumber: Field = { ...fields.phone, flag: '--phone-number', field: 'phone_number' };
 
 function name(v: string): string | undefined {

@@ -4,6 +4,7 @@
 // value is a usage error naming its flag. Single steps are exported for the one-step commands.
 import { randomBytes } from 'node:crypto';
 import type { Client, WithdrawProcessedResult } from '../api/client.js';
+import { gatewayTypeOf as gatewayType } from '../api/enums.js';
 import { CancelledError, MpayError, NetworkError, UsageError, ValidationError } from '../api/errors.js';
 import type {
   GatewayConfiguration,
@@ -124,10 +125,6 @@ function limitsOf(kind: Kind, c: MerchantCurrency): { min?: number | null; max?:
 
 function enabled(kind: Kind, c: MerchantCurrency): boolean {
   return (kind === 'deposit' ? c.deposite : c.withdraw) !== false;
-}
-
-function gatewayType(kind: Kind): 'collection' | 'disbursement' {
-  return kind === 'deposit' ? 'collection' : 'disbursement';
 }
 
 async function chooseCurrency(
@@ -493,6 +490,11 @@ export async function withdrawProcessStep(
   );
 }
 
+/** "1 MTN Mobile Money, 2 MPay Wallet": the gateways a hint offers. */
+function gatewayList(configs: GatewayConfiguration[]): string {
+  return configs.map((c) => `${c.gateway.id} ${c.gateway.name}`).join(', ');
+}
+
 // Gateways ----------------------------------------------------------------------------------------------
 
 async function chooseGateway(
@@ -508,7 +510,7 @@ async function chooseGateway(
     if (!found) {
       throw new UsageError(`Gateway ${id} is not one of those initiate returned`, {
         fields: { gateway_id: ['not offered'] },
-        hint: `Offered: ${configs.map((c) => `${c.gateway.id} ${c.gateway.name}`).join(', ')}`,
+        hint: `Offered: ${gatewayList(configs)}`,
       });
     }
     return found;
@@ -517,7 +519,7 @@ async function chooseGateway(
   if (!deps.prompter) {
     throw new UsageError('Missing --gateway', {
       fields: { gateway_id: ['required'] },
-      hint: `Offered: ${configs.map((c) => `${c.gateway.id} ${c.gateway.name}`).join(', ')}`,
+      hint: `Offered: ${gatewayList(configs)}`,
     });
   }
   return deps.prompter.select({
@@ -540,14 +542,14 @@ function precheckGateway(kind: Kind, currency: MerchantCurrency, inputs: FlowInp
     ) {
       throw new UsageError(`Gateway ${inputs.gateway} is not open to ${title(kind)}s in ${currency.code}`, {
         fields: { gateway_id: ['not offered'] },
-        hint: `Open: ${configs.map((c) => `${c.gateway.id} ${c.gateway.name}`).join(', ')}`,
+        hint: `Open: ${gatewayList(configs)}`,
       });
     }
     return;
   }
   throw new UsageError('Missing --gateway', {
     fields: { gateway_id: ['required'] },
-    hint: `Open to ${title(kind)}s in ${currency.code}: ${configs.map((c) => `${c.gateway.id} ${c.gateway.name}`).join(', ')}`,
+    hint: `Open to ${title(kind)}s in ${currency.code}: ${gatewayList(configs)}`,
   });
 }
 

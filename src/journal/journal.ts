@@ -15,8 +15,9 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LocalFileError } from '../api/errors.js';
+import type { PaymentKind } from '../api/enums.js';
 
-export type Kind = 'deposit' | 'withdraw';
+export type Kind = PaymentKind;
 /** `gateway` is local: the gateway the user chose, recorded so that a resumed flow keeps it. */
 export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'processed';
 export type Outcome = 'sent' | 'ok' | 'failed' | 'ambiguous';

@@ -4,6 +4,7 @@
 // same kinds of gateway the way another deployment might, so that mpay's rules are tested on data that was
 // not written to match them.
 import type { Country, Currency, MerchantService } from '../api/schemas.js';
+import type { GatewayType } from '../api/enums.js';
 
 export const demoMerchant = {
   merchantKey: 'mk_sandbox_demo',
@@ -366,7 +367,7 @@ export async function loadSeed(name: SeedName): Promise<Seed> {
 export function gatewayConfiguration(
   seed: Seed,
   gatewayId: number,
-  type: 'collection' | 'disbursement',
+  type: GatewayType,
 ): Record<string, unknown> & { gateway: GatewaySeed['record'] } {
   const gw = seed.gateways.find((g) => g.id === gatewayId);
   if (!gw) throw new Error(`seed ${seed.name}: no gateway ${gatewayId}`);

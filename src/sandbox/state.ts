@@ -6,10 +6,10 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync
 import { dirname } from 'node:path';
 import { writeFile, open, rename } from 'node:fs/promises';
 import type { StatusUpdateResult, Transaction, WalletAddressUpdateResult } from '../api/schemas.js';
-import { transactionStatuses } from '../api/schemas.js';
+import { gatewayTypeOf, isTransactionStatus, type PaymentKind } from '../api/enums.js';
 import { demoMerchant, demoSeed, gatewayConfiguration, type CurrencySeed, type Seed } from './seed.js';
 
-export type Kind = 'deposit' | 'withdraw';
+type Kind = PaymentKind;
 
 export interface Reply {
   status: number;
@@ -349,7 +349,7 @@ export class SandboxState {
     if (Object.keys(errors).length > 0) return validationFailure(errors);
     if (!seed || !reference || !email) return shapeA(500, messages.serverError); // unreachable: checked above
 
-    const type = kind === 'deposit' ? 'collection' : 'disbursement';
+    const type = gatewayTypeOf(kind);
     const ids = kind === 'deposit' ? seed.collection : seed.disbursement;
     const now = new Date();
     const tx: StoredTransaction = {
@@ -443,8 +443,7 @@ export class SandboxState {
     const status = str(body.status);
     const statusErrors: Record<string, string[]> = {};
     if (!status) statusErrors.status = [requiredMessage('status')];
-    else if (!(transactionStatuses as readonly string[]).includes(status))
-      statusErrors.status = ['The selected status is invalid.'];
+    else if (!isTransactionStatus(status)) statusErrors.status = ['The selected status is invalid.'];
     const tx = this.find(body, statusErrors);
     if (isReply(tx)) return tx;
     if (tx.status !== 'initiated') return shapeA(404, messages.notInitiated);
@@ -463,7 +462,7 @@ export class SandboxState {
     const data: StatusUpdateResult = {
       transaction_id: tx.transaction_id,
       customer_transaction_id: tx.reference,
-      type: tx.kind === 'deposit' ? 'collection' : 'disbursement',
+      type: gatewayTypeOf(tx.kind),
       status: tx.status,
       amount: tx.amount,
       initiate_amount: tx.amount,
@@ -556,7 +555,7 @@ export class SandboxState {
   }
 
   private transaction(tx: StoredTransaction): Transaction {
-    const type = tx.kind === 'deposit' ? 'collection' : 'disbursement';
+    const type = gatewayTypeOf(tx.kind);
     const config = gatewayConfiguration(this.seed, tx.gateway_id!, type);
     const gw = this.gateway(tx.gateway_id!);
     const seed = this.currencySeed(tx.currency_code);
