@@ -5,7 +5,7 @@
 import type { Client, Credentials, TokenStore } from './api/client.js';
 import type { Context } from './config/context.js';
 import type { ConfigStore } from './config/store.js';
-import type { FlowDeps, Reporter } from './flows/payment.js';
+import type { FlowDeps, Reporter } from './flows/types.js';
 import type { Prompter } from './flows/prompter.js';
 import type { IO } from './io.js';
 import type { Journal } from './journal/journal.js';

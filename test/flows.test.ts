@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal } from '../src/journal/journal.js';
 import { ScriptedPrompter } from '../src/flows/prompter.js';
-import { runPaymentFlow, type FlowDeps } from '../src/flows/payment.js';
+import { runPaymentFlow } from '../src/flows/payment.js';
+import type { FlowDeps } from '../src/flows/types.js';
 import { walletReason } from '../src/flows/wallet-rule.js';
 import { Gateway } from '../src/api/schemas.js';
 import { demoMerchant, gateways } from '../src/sandbox/seed.js';

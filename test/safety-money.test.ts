@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal } from '../src/journal/journal.js';
 import { ScriptedPrompter } from '../src/flows/prompter.js';
-import { runPaymentFlow, statusStep } from '../src/flows/payment.js';
+import { runPaymentFlow } from '../src/flows/payment.js';
+import { statusStep } from '../src/flows/steps.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { apiInitiate, apiToken, cliEnv, customerArgs, run, sandbox, tempDir, demoClient } from './helpers.js';
 

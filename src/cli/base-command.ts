@@ -6,7 +6,7 @@ import type * as Interfaces from '@oclif/core/interfaces';
 import { CancelledError, MpayError, UsageError, toMpayError } from '../api/errors.js';
 import type { Client, PreparedRequest } from '../api/client.js';
 import type { Context } from '../config/context.js';
-import type { FlowDeps } from '../flows/payment.js';
+import type { FlowDeps } from '../flows/types.js';
 import { clean } from '../ui/output.js';
 import { Factory } from '../factory.js';
 import { systemIO, type IO } from '../io.js';

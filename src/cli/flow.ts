@@ -3,7 +3,7 @@
 import * as Flags from '@oclif/core/flags';
 import { text } from 'node:stream/consumers';
 import type { Readable } from 'node:stream';
-import type { FlowInputs, FlowResult } from '../flows/payment.js';
+import type { FlowInputs, FlowResult } from '../flows/types.js';
 import { renderRecord } from '../ui/output.js';
 
 export const customerFlags = {

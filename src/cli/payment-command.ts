@@ -9,7 +9,8 @@ export abstract class PaymentCommand extends BaseCommand<typeof PaymentCommand> 
   protected abstract kind: Kind;
 
   async run(): Promise<void> {
-    const { runPaymentFlow, resumeFlow } = await import('../flows/payment.js');
+    const { runPaymentFlow } = await import('../flows/payment.js');
+    const { resumeFlow } = await import('../flows/resume.js');
     const deps = await this.flowDeps({
       dryRun: this.flags['dry-run'],
       force: this.flags.force,

@@ -3,7 +3,7 @@
 import type { Command } from '@oclif/core/command';
 import { UsageError } from '../api/errors.js';
 import { BaseCommand } from './base-command.js';
-import type { FlowDeps } from '../flows/payment.js';
+import type { FlowDeps } from '../flows/types.js';
 import type { JournalRecord, Kind } from '../journal/journal.js';
 
 export abstract class StepCommand<T extends typeof Command> extends BaseCommand<T> {

@@ -30,7 +30,7 @@ export default class Status extends StepCommand<typeof Status> {
   };
 
   async run(): Promise<void> {
-    const { statusStep } = await import('../flows/payment.js');
+    const { statusStep } = await import('../flows/steps.js');
     const deps = await this.flowDeps({ dryRun: this.flags['dry-run'], command: 'mpay' });
     const { record } = await this.record(deps, this.args.hash_token);
     const gateway = await this.gatewayFor(record, this.flags.gateway);

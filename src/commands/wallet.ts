@@ -23,7 +23,7 @@ export default class Wallet extends StepCommand<typeof Wallet> {
   };
 
   async run(): Promise<void> {
-    const { walletStep } = await import('../flows/payment.js');
+    const { walletStep } = await import('../flows/steps.js');
     const deps = await this.flowDeps({ dryRun: this.flags['dry-run'], command: 'mpay' });
     const { record } = await this.record(deps, this.args.hash_token);
     const gateway = await this.gatewayFor(record, this.flags.gateway);

@@ -1,7 +1,7 @@
 // How a flow shows its progress: step titles and notes on stderr, a spinner while waiting on the network
 // (on a terminal only), and a wallet address as a QR code for crypto.
 import { action } from '@oclif/core/ux';
-import type { Reporter } from '../flows/payment.js';
+import type { Reporter } from '../flows/types.js';
 import { importLazily } from '../lazy-import.js';
 import type { IO } from '../io.js';
 import { clean } from './output.js';

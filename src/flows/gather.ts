@@ -1,0 +1,190 @@
+// Asking and parsing a flow's inputs, once: a flag's value, else a prompt's answer, else a usage error
+// naming the flag. The currency is chosen from the merchant's own list and the amount checked against
+// its limits before anything is sent.
+import { randomBytes } from 'node:crypto';
+import { UsageError } from '../api/errors.js';
+import type { MerchantCurrency } from '../api/schemas.js';
+import { type Kind } from '../journal/journal.js';
+import { checked, fields, newReference, phoneNumber, problem, type Field } from './inputs.js';
+
+import { silentReporter, title, type FlowDeps, type FlowInputs } from './types.js';
+
+// Inputs ---------------------------------------------------------------------------------------------
+
+/** A flag's value, else a prompt's answer, else a usage error naming the flag. */
+export async function ask(
+  deps: FlowDeps,
+  f: Field,
+  given: string | undefined,
+  message: string,
+  opts: { default?: string; optional?: boolean } = {},
+): Promise<string | undefined> {
+  if (given !== undefined && given !== '') return checked(f, given);
+  if (!deps.prompter) {
+    if (opts.default !== undefined) return checked(f, opts.default);
+    if (opts.optional) return undefined;
+    throw new UsageError(`Missing ${f.flag}`, {
+      fields: { [f.field]: ['required'] },
+      hint: `Pass ${f.flag}; with no terminal (or --no-input) mpay does not ask`,
+    });
+  }
+  const answer = await deps.prompter.input({
+    message,
+    default: opts.default,
+    validate: (v) => (opts.optional && v.trim() === '' ? true : (problem(f, v) ?? true)),
+  });
+  if (opts.optional && answer.trim() === '') return undefined;
+  return checked(f, answer);
+}
+
+export function limitsOf(kind: Kind, c: MerchantCurrency): { min?: number | null; max?: number | null } {
+  return kind === 'deposit'
+    ? { min: c.minimum_deposite, max: c.maximum_deposite }
+    : { min: c.min_withdraw, max: c.max_withdraw };
+}
+
+function enabled(kind: Kind, c: MerchantCurrency): boolean {
+  return (kind === 'deposit' ? c.deposite : c.withdraw) !== false;
+}
+
+async function chooseCurrency(
+  kind: Kind,
+  inputs: FlowInputs,
+  deps: FlowDeps,
+  list: MerchantCurrency[],
+): Promise<MerchantCurrency> {
+  const code = inputs.currency === undefined ? undefined : checked(fields.currency, inputs.currency);
+  const country = inputs.country === undefined ? undefined : checked(fields.country, inputs.country);
+  const open = list.filter((c) => enabled(kind, c));
+  const matches = open.filter((c) => (!code || c.code === code) && (!country || c.country?.code === country));
+  if (code && matches.length === 1) return matches[0]!;
+  if (code && matches.length === 0) {
+    const known = list.find((c) => c.code === code);
+    if (!deps.force) {
+      throw new UsageError(
+        known
+          ? `${kind === 'deposit' ? 'Deposits' : 'Withdrawals'} are not enabled for ${code}${country ? ` in ${country}` : ''}`
+          : `${code}${country ? ` in ${country}` : ''} is not one of the merchant's currencies`,
+        {
+          fields: { currency_code: ['not available'] },
+          hint: `Open to ${title(kind)}s: ${open.map((c) => `${c.code} (${c.country?.code ?? '?'})`).join(', ') || 'none'}; --force sends it anyway`,
+        },
+      );
+    }
+    return { ...(known ?? ({ id: 0, name: code, code } as MerchantCurrency)), country: known?.country };
+  }
+  if (!deps.prompter) {
+    if (!code)
+      throw new UsageError('Missing --currency', {
+        fields: { currency_code: ['required'] },
+        hint: `One of: ${open.map((c) => c.code).join(', ')}`,
+      });
+    throw new UsageError(`${code} is offered in several countries: pass --country`, {
+      fields: { country_code: ['required'] },
+    });
+  }
+  const choices = (matches.length ? matches : open).map((c) => {
+    const l = limitsOf(kind, c);
+    return {
+      name: `${c.code}  ${c.name} (${c.country?.code ?? '?'})  limits ${l.min ?? '?'}–${l.max ?? '?'}${c.total_balance != null ? `  balance ${c.total_balance}` : ''}`,
+      value: c,
+    };
+  });
+  if (choices.length === 0) throw new UsageError(`No currency is open to ${title(kind)}s for this merchant`);
+  return deps.prompter.select({ message: 'Currency', choices });
+}
+
+function checkAmount(kind: Kind, amount: string, c: MerchantCurrency, deps: FlowDeps): string | undefined {
+  const n = Number(amount);
+  const { min, max } = limitsOf(kind, c);
+  const balance = kind === 'withdraw' ? c.total_balance : undefined;
+  let why: string | undefined;
+  if (min != null && n < min) why = `below the ${title(kind)} minimum of ${min} ${c.code}`;
+  else if (max != null && n > max) why = `above the ${title(kind)} maximum of ${max} ${c.code}`;
+  else if (balance != null && n > balance) why = `above the merchant balance of ${balance} ${c.code}`;
+  if (why && deps.force) {
+    deps.reporter?.info(`warning: ${amount} is ${why}; sending anyway (--force)`);
+    return undefined;
+  }
+  return why;
+}
+
+export interface Gathered {
+  currency: MerchantCurrency;
+  request: {
+    currency_code: string;
+    country_code: string;
+    customer_first_name: string;
+    customer_last_name?: string;
+    customer_phone: string;
+    customer_email: string;
+    customer_transaction_id: string;
+    amount: string;
+  };
+}
+
+export async function gather(kind: Kind, inputs: FlowInputs, deps: FlowDeps): Promise<Gathered> {
+  // Cheap local checks first, so a bad flag fails before any request.
+  for (const [k, f] of Object.entries({
+    currency: fields.currency,
+    country: fields.country,
+    amount: fields.amount,
+    firstName: fields.firstName,
+    lastName: fields.lastName,
+    phone: fields.phone,
+    email: fields.email,
+    reference: fields.reference,
+    gateway: fields.gateway,
+    receiverEmail: fields.receiverEmail,
+    otp: fields.otp,
+  })) {
+    const v = inputs[k as keyof FlowInputs];
+    if (typeof v === 'string') checked(f, v);
+  }
+  if (inputs.phoneNumber !== undefined) checked(phoneNumber, inputs.phoneNumber);
+  const list = await (deps.reporter ?? silentReporter).wait(
+    'Reading the merchant currencies',
+    deps.client.merchantCurrencies(),
+  );
+  const currency = await chooseCurrency(kind, inputs, deps, list);
+  const l = limitsOf(kind, currency);
+  const amountField: Field = {
+    ...fields.amount,
+    check: (v) => fields.amount.check(v) ?? checkAmount(kind, v, currency, deps),
+  };
+  const amount = (await ask(
+    deps,
+    amountField,
+    inputs.amount,
+    `Amount in ${currency.code} (${l.min ?? '?'}–${l.max ?? '?'})`,
+  ))!;
+  const firstName = (await ask(deps, fields.firstName, inputs.firstName, 'Customer first name'))!;
+  const lastName = await ask(deps, fields.lastName, inputs.lastName, 'Customer last name (optional)', {
+    optional: true,
+  });
+  const dial = currency.country?.dial_code ?? undefined;
+  const phone = (await ask(deps, fields.phone, inputs.phone, `Customer phone${dial ? ` (${dial}…)` : ''}`))!;
+  const email = (await ask(deps, fields.email, inputs.email, 'Customer e-mail'))!;
+  const reference = (await ask(
+    deps,
+    fields.reference,
+    inputs.reference,
+    'Reference (customer_transaction_id)',
+    {
+      default: newReference(kind, () => randomBytes(3).toString('hex')),
+    },
+  ))!;
+  return {
+    currency,
+    request: {
+      currency_code: currency.code,
+      country_code: checked(fields.country, inputs.country ?? currency.country?.code ?? ''),
+      customer_first_name: firstName,
+      customer_last_name: lastName,
+      customer_phone: phone,
+      customer_email: email,
+      customer_transaction_id: reference,
+      amount,
+    },
+  };
+}

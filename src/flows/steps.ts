@@ -1,0 +1,256 @@
+// The API calls of a flow, each journaled: a 'sent' line before the request and an outcome line after,
+// behind the one live-money confirmation (confirmLive). A dry run neither confirms nor journals. Exported
+// one by one for the single-step commands.
+import type { WithdrawProcessedResult } from '../api/client.js';
+import { CancelledError, MpayError, NetworkError, UsageError } from '../api/errors.js';
+import type {
+  InitiatedPayment,
+  StatusUpdateResult,
+  Transaction,
+  TransactionStatus,
+  WalletAddressUpdateResult,
+} from '../api/schemas.js';
+import { type JournalRecord, type Kind, type Step } from '../journal/journal.js';
+
+import type { Gathered } from './gather.js';
+import { silentReporter, title, type FlowDeps } from './types.js';
+
+// Journaled steps -----------------------------------------------------------------------------------
+
+/** Runs one API call between a 'sent' line and its outcome line in the journal. */
+async function journaled<T>(
+  deps: FlowDeps,
+  at: { reference: string; kind: Kind; step: Step; hash_token?: string; data?: Record<string, unknown> },
+  label: string,
+  call: () => Promise<T>,
+  outcome: (r: T) => { hash_token?: string; data?: Record<string, unknown> } = () => ({}),
+): Promise<T> {
+  // A dry run sends nothing, so it has nothing to confirm or journal: the client throws its DryRun
+  // signal with the request it would have sent.
+  if (deps.client.dryRun) return call();
+  await confirmLive(deps, `${label} (${at.reference})`);
+  try {
+    deps.journal.append({ ...at, outcome: 'sent' });
+  } catch (err) {
+    // No record, no request: a payment mpay could not find again must never be sent.
+    if (err instanceof MpayError) err.message = `Nothing was sent: ${err.message}`;
+    throw err;
+  }
+  let result: T;
+  try {
+    result = await (deps.reporter ?? silentReporter).wait(label, call());
+  } catch (err) {
+    const ambiguous = err instanceof NetworkError && err.ambiguous;
+    deps.journal.append({
+      reference: at.reference,
+      kind: at.kind,
+      step: at.step,
+      hash_token: at.hash_token,
+      outcome: ambiguous ? 'ambiguous' : 'failed',
+      data: {
+        error: describe(err),
+        status: err instanceof MpayError && err.kind === 'state' ? 'not initiated' : undefined,
+      },
+    });
+    if (ambiguous && err instanceof MpayError)
+      err.hint = ambiguityHint(deps, at.kind, at.step, at.reference, at.hash_token);
+    throw err;
+  }
+  const o = outcome(result);
+  deps.journal.append({
+    reference: at.reference,
+    kind: at.kind,
+    step: at.step,
+    outcome: 'ok',
+    hash_token: o.hash_token ?? at.hash_token,
+    data: o.data,
+  });
+  return result;
+}
+
+/** An error as one line for the journal: the message and the API's per-field messages. */
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const fields =
+    err instanceof MpayError ? Object.entries(err.fields).map(([f, m]) => `${f}: ${m.join(' ')}`) : [];
+  return [err.message, ...fields].join(' ');
+}
+
+function ambiguityHint(deps: FlowDeps, kind: Kind, step: Step, reference: string, hash?: string): string {
+  const cmd = deps.command ?? `mpay ${kind}`;
+  const ids = `reference ${reference}${hash ? `, hash token ${hash}` : ''}`;
+  if (step === 'initiate') {
+    return `The connection failed after the request was sent, so the ${title(kind)} may exist (${ids}). Nothing was re-sent. \`mpay history show ${reference}\` shows what is known; \`${cmd} --resume ${reference}\` sends initiate again with the same reference, which the API refuses as a duplicate if the first one arrived.`;
+  }
+  return `The connection failed after the ${step} request was sent, so it may have been applied (${ids}). Nothing was re-sent. Check with \`mpay history show ${reference}\` before \`${cmd} --resume ${reference}\`; a step already applied answers "not initiated" (exit 5).`;
+}
+
+/** Whether an earlier attempt at this step was sent and its outcome never came back (killed, dropped). */
+function earlierAttemptUnknown(record: JournalRecord, steps: Step[]): boolean {
+  const last = [...record.steps].reverse().find((s) => steps.includes(s.step));
+  return last?.outcome === 'sent' || last?.outcome === 'ambiguous';
+}
+
+/**
+ * Runs a step that an earlier, unanswered attempt may already have applied. When the API's refusal says
+ * exactly that (the transaction is no longer initiated, the payment is already done, the reference is
+ * taken), the error says so in words, instead of leaving a support engineer to guess.
+ */
+export async function repeatOfUnknown<T>(
+  record: JournalRecord,
+  steps: Step[],
+  run: () => Promise<T>,
+): Promise<T> {
+  const unknown = earlierAttemptUnknown(record, steps);
+  try {
+    return await run();
+  } catch (err) {
+    if (!unknown || !(err instanceof MpayError)) throw err;
+    const applied =
+      err.kind === 'state' ||
+      (err.kind === 'validation' &&
+        (err.fields.customer_transaction_id !== undefined ||
+          /already been done/i.test((err.fields.hash_token ?? []).join(' '))));
+    if (applied) {
+      err.hint = `An earlier ${steps.join('/')} request for ${record.reference} was sent and its answer lost; the API's answer now says it was most likely applied. Nothing else was sent.${
+        record.hash_token ? '' : ' mpay never got the hash token: ask the provider with the reference.'
+      }`;
+    }
+    throw err;
+  }
+}
+
+/** `gateway` is the one asked for by flag, if any: recorded so that a resumed flow keeps it. */
+export async function initiateStep(
+  kind: Kind,
+  g: Gathered['request'],
+  deps: FlowDeps,
+  gateway?: number,
+): Promise<InitiatedPayment> {
+  const { customer_first_name, customer_last_name, customer_phone, customer_email } = g;
+  return journaled(
+    deps,
+    {
+      reference: g.customer_transaction_id,
+      kind,
+      step: 'initiate',
+      data: {
+        amount: g.amount,
+        currency: g.currency_code,
+        country: g.country_code,
+        customer: {
+          first_name: customer_first_name,
+          last_name: customer_last_name,
+          phone: customer_phone,
+          email: customer_email,
+        },
+        gateway_id: gateway,
+      },
+    },
+    `Initiating the ${title(kind)}`,
+    () => (kind === 'deposit' ? deps.client.depositInitiate(g) : deps.client.withdrawInitiate(g)),
+    (p) => ({
+      hash_token: p.has_token,
+      data: { status: 'initiated', gateways: p.gateway_configuration.map((c) => c.gateway.id) },
+    }),
+  );
+}
+
+export async function walletStep(
+  r: Pick<JournalRecord, 'reference' | 'kind'>,
+  hash: string,
+  gatewayId: number,
+  deps: FlowDeps,
+): Promise<WalletAddressUpdateResult> {
+  return journaled(
+    deps,
+    {
+      reference: r.reference,
+      kind: r.kind,
+      step: 'wallet',
+      hash_token: hash,
+      data: { gateway_id: gatewayId },
+    },
+    'Updating the wallet address',
+    () => deps.client.walletUpdate({ hash_token: hash, gateway_id: gatewayId }),
+    (w) => ({ data: { wallet_address: w.wallet_address } }),
+  );
+}
+
+export async function statusStep(
+  r: Pick<JournalRecord, 'reference' | 'kind'>,
+  hash: string,
+  gatewayId: number,
+  status: TransactionStatus,
+  deps: FlowDeps,
+): Promise<StatusUpdateResult> {
+  return journaled(
+    deps,
+    {
+      reference: r.reference,
+      kind: r.kind,
+      step: 'status',
+      hash_token: hash,
+      data: { gateway_id: gatewayId },
+    },
+    `Updating the status to ${status}`,
+    () => deps.client.statusUpdate({ hash_token: hash, status, gateway_id: gatewayId }),
+    (s) => ({ data: { status: s.status, transaction_id: s.transaction_id } }),
+  );
+}
+
+export async function depositProcessStep(
+  r: Pick<JournalRecord, 'reference' | 'kind'>,
+  hash: string,
+  phone: string,
+  receiverEmail: string | undefined,
+  deps: FlowDeps,
+): Promise<Transaction> {
+  return journaled(
+    deps,
+    { reference: r.reference, kind: 'deposit', step: 'processed', hash_token: hash },
+    'Processing the deposit',
+    () =>
+      deps.client.depositProcessed({ hash_token: hash, phone_number: phone, receiver_email: receiverEmail }),
+    (t) => ({ data: { status: t.status, transaction_id: t.transaction_id } }),
+  );
+}
+
+export async function withdrawProcessStep(
+  r: Pick<JournalRecord, 'reference' | 'kind'>,
+  req: { hash: string; phone: string; email: string; receiverEmail?: string; otp?: string },
+  deps: FlowDeps,
+): Promise<WithdrawProcessedResult> {
+  return journaled(
+    deps,
+    { reference: r.reference, kind: 'withdraw', step: req.otp ? 'processed' : 'otp', hash_token: req.hash },
+    req.otp ? 'Confirming the withdrawal with the one-time code' : 'Processing the withdrawal',
+    () =>
+      deps.client.withdrawProcessed({
+        hash_token: req.hash,
+        phone_number: req.phone,
+        customer_email: req.email,
+        receiver_email: req.receiverEmail,
+        otp: req.otp,
+      }),
+    (res) =>
+      res.otpSent
+        ? { data: { message: res.message } }
+        : { data: { status: res.transaction.status, transaction_id: res.transaction.transaction_id } },
+  );
+}
+
+export async function confirmLive(deps: FlowDeps, what: string): Promise<void> {
+  if (deps.env !== 'live' || deps.yes || deps.liveConfirmed || deps.client.dryRun) return;
+  if (!deps.prompter)
+    throw new UsageError(
+      `Nothing was sent: ${what} would move real money in the live environment: pass --yes to confirm`,
+      { hint: 'Or run it on a terminal to be asked' },
+    );
+  const ok = await deps.prompter.confirm({
+    message: `LIVE environment, real money: ${what}. Send it?`,
+    default: false,
+  });
+  if (!ok) throw new CancelledError('Cancelled at the live confirmation; nothing was sent');
+  deps.liveConfirmed = true;
+}

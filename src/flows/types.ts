@@ -1,0 +1,79 @@
+// What the flows share: their inputs, dependencies and result, and how they report progress. The terminal
+// implementations (inquirer prompter, reporter) live in ui/; flows see only these interfaces.
+import type { Client } from '../api/client.js';
+import type {
+  InitiatedPayment,
+  StatusUpdateResult,
+  Transaction,
+  WalletAddressUpdateResult,
+} from '../api/schemas.js';
+import { type JournalLike, type Kind } from '../journal/journal.js';
+import type { Prompter } from './prompter.js';
+
+export interface FlowInputs {
+  currency?: string;
+  country?: string;
+  amount?: string;
+  firstName?: string;
+  lastName?: string;
+  phone?: string;
+  email?: string;
+  reference?: string;
+  gateway?: string;
+  receiverEmail?: string;
+  phoneNumber?: string;
+  /** --wallet / --no-wallet: overrides the wallet rule */
+  wallet?: boolean;
+  otp?: string;
+}
+
+/** How a flow tells a person what is happening; the terminal one lives in ui/. */
+export interface Reporter {
+  step(title: string): void;
+  info(line: string): void;
+  wait<T>(label: string, work: Promise<T>): Promise<T>;
+  address(address: string, asQr: boolean): Promise<void>;
+}
+
+export const silentReporter: Reporter = {
+  step: () => {},
+  info: () => {},
+  wait: (_l, w) => w,
+  address: async () => {},
+};
+
+export interface FlowDeps {
+  client: Client;
+  journal: JournalLike;
+  /** absent when mpay must not ask (no terminal, --no-input, CI) */
+  prompter?: Prompter;
+  reporter?: Reporter;
+  env: string;
+  yes?: boolean;
+  /** send an amount outside the merchant currency's limits anyway */
+  force?: boolean;
+  /** the command line that resumes, for messages: `mpay deposit` */
+  command?: string;
+  /** set once the person confirmed a live request in this run, so that a flow asks once */
+  liveConfirmed?: boolean;
+  /** the profile's wallet_gateways for this environment: when set, it settles the wallet rule */
+  walletGateways?: number[];
+}
+
+export interface FlowResult {
+  kind: Kind;
+  reference: string;
+  hash_token?: string;
+  status?: string;
+  gateway?: { id: number; name: string; payment_method?: string | null };
+  initiated?: InitiatedPayment;
+  wallet?: WalletAddressUpdateResult;
+  status_update?: StatusUpdateResult;
+  transaction?: Transaction;
+  /** what the flow waits for when it stopped early */
+  next?: 'otp';
+  resume?: string;
+  message?: string;
+}
+
+export const title = (k: Kind) => (k === 'deposit' ? 'deposit' : 'withdrawal');
