@@ -41,7 +41,10 @@ export class Factory {
     readonly io: IO,
     readonly globals: GlobalOptions,
     readonly userAgent: string,
-    private readonly environ: NodeJS.ProcessEnv = process.env,
+    /** the environment variables of the run (MPAY_*, proxies, DISPLAY) */
+    readonly environ: NodeJS.ProcessEnv = process.env,
+    /** the clock: timestamps of tokens and journal lines come from here */
+    readonly now: () => Date = () => new Date(),
   ) {}
 
   async store(): Promise<ConfigStore> {
@@ -106,7 +109,7 @@ export class Factory {
   /** The terminal prompter, or undefined when mpay must not ask (no terminal, --no-input, CI). */
   async prompter(): Promise<Prompter | undefined> {
     if (!this.io.canPrompt(this.globals.noInput)) return undefined;
-    const { InquirerPrompter } = await import('./ui/prompter.js');
+    const { InquirerPrompter } = await import('./ui/inquirer-prompter.js');
     return new InquirerPrompter(this.io);
   }
 

@@ -1,7 +1,9 @@
 // The one object that touches the process's streams (design.md, "io + factory"): stdout for results,
-// stderr for people, stdin for answers, and what they are (terminals or not, colour, width). Commands,
-// the reporter and the prompter write through it; a test can hand in one made of plain streams.
-import type { Readable, Writable } from 'node:stream';
+// stderr for people, stdin for answers, and what they are (terminals or not, colour, width), plus the
+// exit code. Commands, the reporter and the prompter write through it. memoryIO() is the same object
+// made of plain streams, for running a command in-process in a test.
+import { PassThrough, Writable, type Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { clean } from './ui/output.js';
 
 export interface IO {
@@ -13,33 +15,109 @@ export interface IO {
   readonly stdinIsTTY: boolean;
   /** CI=true: never prompt, even on a terminal */
   readonly ci: boolean;
+  /** colour and bold on stderr: a terminal, and neither NO_COLOR nor TERM=dumb (FORCE_COLOR forces it) */
+  readonly colour: boolean;
   /** columns of the terminal on stdout (80 when it is not one) */
   readonly width: number;
   /** whether mpay may ask: stdin is a terminal, not CI, and --no-input was not given */
   canPrompt(noInput?: boolean): boolean;
+  /** a result on stdout, with a newline */
+  out(text: string): void;
   /** one line for a person on stderr, escape sequences from outside made visible */
   note(line: string): void;
   /** `mpay: warning: …` on stderr */
   warn(message: string): void;
+  /** all of stdin, for --otp-stdin and --merchant-key-stdin */
+  readStdin(): Promise<string>;
+  /** the process's exit code (set once a command knows it) */
+  exitCode: number;
 }
 
-export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
-  const io: IO = {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    stdoutIsTTY: Boolean(process.stdout.isTTY),
-    stderrIsTTY: Boolean(process.stderr.isTTY),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
-    ci: env.CI === 'true' || env.CI === '1',
-    width: process.stdout.columns || 80,
-    canPrompt: (noInput = false) => !noInput && !io.ci && io.stdinIsTTY,
-    note: (line) => {
-      process.stderr.write(`${clean(line)}\n`);
+interface Streams {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  width: number;
+}
+
+function makeIO(
+  s: Streams,
+  env: NodeJS.ProcessEnv,
+  exit: { get: () => number; set: (n: number) => void },
+): IO {
+  const ci = env.CI === 'true' || env.CI === '1';
+  const colour =
+    env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0'
+      ? true
+      : s.stderrIsTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb';
+  return {
+    ...s,
+    ci,
+    colour,
+    canPrompt: (noInput = false) => !noInput && !ci && s.stdinIsTTY,
+    out: (line) => void s.stdout.write(`${line}\n`),
+    note: (line) => void s.stderr.write(`${clean(line)}\n`),
+    warn: (message) => void s.stderr.write(`mpay: warning: ${clean(message)}\n`),
+    readStdin: () => text(s.stdin),
+    get exitCode() {
+      return exit.get();
     },
-    warn: (message) => {
-      process.stderr.write(`mpay: warning: ${clean(message)}\n`);
+    set exitCode(n: number) {
+      exit.set(n);
     },
   };
-  return io;
+}
+
+/** The process's own streams. Made once, by the oclif shell (src/shell/base-command.ts). */
+export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
+  return makeIO(
+    {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdin: process.stdin,
+      stdoutIsTTY: Boolean(process.stdout.isTTY),
+      stderrIsTTY: Boolean(process.stderr.isTTY),
+      stdinIsTTY: Boolean(process.stdin.isTTY),
+      width: process.stdout.columns || 80,
+    },
+    env,
+    { get: () => Number(process.exitCode ?? 0), set: (n) => (process.exitCode = n) },
+  );
+}
+
+/** An IO of plain in-memory streams: what a command printed is read back with stdoutText()/stderrText(). */
+export function memoryIO(
+  opts: { stdin?: string; tty?: boolean; width?: number; env?: NodeJS.ProcessEnv } = {},
+): IO & { stdoutText(): string; stderrText(): string } {
+  const chunks = { out: [] as string[], err: [] as string[] };
+  const sink = (into: string[]) =>
+    new Writable({
+      write(chunk: Buffer | string, _enc, done) {
+        into.push(chunk.toString());
+        done();
+      },
+    });
+  const stdin = new PassThrough();
+  stdin.end(opts.stdin ?? '');
+  let code = 0;
+  const io = makeIO(
+    {
+      stdout: sink(chunks.out),
+      stderr: sink(chunks.err),
+      stdin,
+      stdoutIsTTY: Boolean(opts.tty),
+      stderrIsTTY: Boolean(opts.tty),
+      stdinIsTTY: Boolean(opts.tty),
+      width: opts.width ?? 80,
+    },
+    opts.env ?? {},
+    { get: () => code, set: (n) => (code = n) },
+  );
+  return Object.assign(io, {
+    stdoutText: () => chunks.out.join(''),
+    stderrText: () => chunks.err.join(''),
+  });
 }

@@ -1,14 +1,5 @@
-import { BaseCommand, outputFlags } from '../cli/base-command.js';
-import { listOutput } from '../cli/list-output.js';
-import type { Country } from '../api/schemas.js';
-import type { Column } from '../ui/output.js';
-
-const columns: Column<Country>[] = [
-  { key: 'code', header: 'Code' },
-  { key: 'name', header: 'Name' },
-  { key: 'dial_code', header: 'Dial code' },
-  { key: 'id', header: 'ID' },
-];
+import { BaseCommand } from '../shell/base-command.js';
+import { listOptionsFrom, outputFlags } from '../shell/flags.js';
 
 export default class Countries extends BaseCommand<typeof Countries> {
   static override summary = 'List the countries the API supports (public)';
@@ -21,8 +12,7 @@ export default class Countries extends BaseCommand<typeof Countries> {
   static override flags = { ...outputFlags };
 
   async run(): Promise<void> {
-    const client = await this.client();
-    const rows = await client.publicCountries();
-    await listOutput(rows, columns, this.flags);
+    const { runCountries } = await import('../run/lists.js');
+    await runCountries(listOptionsFrom(this.flags), this.factory);
   }
 }

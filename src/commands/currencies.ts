@@ -1,45 +1,6 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, outputFlags } from '../cli/base-command.js';
-import { listOutput } from '../cli/list-output.js';
-import type { Currency, MerchantCurrency } from '../api/schemas.js';
-import type { Column } from '../ui/output.js';
-
-const publicColumns: Column<Currency>[] = [
-  { key: 'code', header: 'Code' },
-  { key: 'name', header: 'Name' },
-  { key: 'symbol', header: 'Symbol' },
-  { key: 'country', header: 'Country', get: (c) => c.country?.code },
-  { key: 'usd_exchange_rate', header: 'Per USD' },
-  { key: 'minimum_deposite', header: 'Min deposit' },
-  { key: 'maximum_deposite', header: 'Max deposit' },
-];
-
-const gatewayNames = (c: MerchantCurrency, type: string) =>
-  (c.getway_configuration ?? [])
-    .filter((g) => g.type === type)
-    .map((g) => `${g.gateway.name} (${g.gateway.id})`)
-    .join(', ');
-
-export const merchantColumns: Column<MerchantCurrency>[] = [
-  { key: 'code', header: 'Code' },
-  { key: 'country', header: 'Country', get: (c) => c.country?.code },
-  { key: 'total_balance', header: 'Balance' },
-  { key: 'deposite', header: 'Deposit' },
-  {
-    key: 'deposit_limits',
-    header: 'Deposit min–max',
-    get: (c) => `${c.minimum_deposite ?? '?'}–${c.maximum_deposite ?? '?'}`,
-  },
-  { key: 'withdraw', header: 'Withdraw' },
-  {
-    key: 'withdraw_limits',
-    header: 'Withdraw min–max',
-    get: (c) => `${c.min_withdraw ?? '?'}–${c.max_withdraw ?? '?'}`,
-  },
-  { key: 'service', header: 'Service', get: (c) => c.service?.service_name },
-  { key: 'collection', header: 'Deposit gateways', get: (c) => gatewayNames(c, 'collection') },
-  { key: 'disbursement', header: 'Withdraw gateways', get: (c) => gatewayNames(c, 'disbursement') },
-];
+import { BaseCommand } from '../shell/base-command.js';
+import { listOptionsFrom, outputFlags } from '../shell/flags.js';
 
 export default class Currencies extends BaseCommand<typeof Currencies> {
   static override summary =
@@ -63,9 +24,8 @@ export default class Currencies extends BaseCommand<typeof Currencies> {
   protected merchantByDefault = false;
 
   async run(): Promise<void> {
-    const client = await this.client();
-    if (this.flags.merchant || this.merchantByDefault)
-      await listOutput(await client.merchantCurrencies(), merchantColumns, this.flags);
-    else await listOutput(await client.publicCurrencies(), publicColumns, this.flags);
+    const { runCurrencies } = await import('../run/lists.js');
+    const merchant = this.flags.merchant || this.merchantByDefault;
+    await runCurrencies({ ...listOptionsFrom(this.flags), merchant }, this.factory);
   }
 }

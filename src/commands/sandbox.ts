@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand } from '../cli/base-command.js';
-import { UsageError } from '../api/errors.js';
+import { BaseCommand } from '../shell/base-command.js';
 import { faultKinds, isFault } from '../sandbox/faults.js';
+import type { SeedName } from '../sandbox/seed.js';
 
 export default class Sandbox extends BaseCommand<typeof Sandbox> {
   static override summary = 'Serve the whole Merchant Payments API locally, with a demo merchant';
@@ -49,62 +48,23 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
   };
 
   async run(): Promise<void> {
-    const rate = Number(this.flags['fault-rate']);
-    if (!(rate >= 0 && rate <= 1))
-      throw new UsageError(`--fault-rate must be between 0 and 1, not ${this.flags['fault-rate']}`);
-    const { startSandbox } = await import('../sandbox/server.js');
-    const { demoMerchant } = await import('../sandbox/seed.js');
-    const tls =
-      this.flags['tls-cert'] && this.flags['tls-key']
-        ? { cert: readFileSync(this.flags['tls-cert']), key: readFileSync(this.flags['tls-key']) }
-        : undefined;
-    const stamp = () => new Date().toISOString().slice(11, 19);
-    const sb = await startSandbox({
-      port: this.flags.port,
-      host: this.flags.host,
-      dataFile: this.flags.data,
-      seed: this.flags.seed as 'demo' | 'alt',
-      faults: this.flags.fault?.filter(isFault),
-      rate: this.flags.fault ? rate : 0,
-      faultPaths: this.flags['fault-path'],
-      slowMs: this.flags['slow-ms'],
-      tls,
-      log: (line) => process.stderr.write(`[sandbox ${stamp()}] ${line}\n`),
-    });
-    const info = {
-      url: sb.url,
-      base_url: sb.url,
-      documentation: `${sb.url}/restapi/documentation`,
-      merchant_key: demoMerchant.merchantKey,
-      site_id: demoMerchant.siteId,
-      api_key: demoMerchant.apiKey,
-      otp: demoMerchant.otp,
-    };
-    if (this.jsonMode) process.stdout.write(`${JSON.stringify(info)}\n`);
-    else {
-      process.stdout.write(
-        [
-          `mpay sandbox listening on ${sb.url}`,
-          `  API docs:     ${info.documentation}`,
-          `  merchant key: ${demoMerchant.merchantKey}`,
-          `  site id:      ${demoMerchant.siteId}`,
-          `  API key:      ${demoMerchant.apiKey}`,
-          `  one-time code for withdrawals: ${demoMerchant.otp}`,
-          '',
-          `Try: mpay login --env sandbox --base-url ${sb.url} --merchant-key ${demoMerchant.merchantKey} --site-id ${demoMerchant.siteId} --api-key ${demoMerchant.apiKey}`,
-          'Ctrl-C stops it.',
-          '',
-        ].join('\n'),
-      );
-    }
-    await new Promise<void>((resolve) => {
-      const stop = async (signal: string) => {
-        process.stderr.write(`[sandbox ${stamp()}] ${signal}: stopping\n`);
-        await sb.close();
-        resolve();
-      };
-      process.once('SIGINT', () => void stop('SIGINT'));
-      process.once('SIGTERM', () => void stop('SIGTERM'));
-    });
+    const { runSandbox } = await import('../run/sandbox.js');
+    const f = this.flags;
+    await runSandbox(
+      {
+        json: f.json,
+        port: f.port,
+        host: f.host,
+        data: f.data,
+        seed: f.seed as SeedName,
+        faults: f.fault?.filter(isFault),
+        faultPaths: f['fault-path'],
+        faultRate: f['fault-rate'],
+        slowMs: f['slow-ms'],
+        tlsCert: f['tls-cert'],
+        tlsKey: f['tls-key'],
+      },
+      this.factory,
+    );
   }
 }

@@ -1,11 +1,10 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { StepCommand } from '../cli/step-command.js';
+import { BaseCommand } from '../shell/base-command.js';
 import { isTransactionStatus, transactionStatuses } from '../api/enums.js';
-import { renderRecord } from '../ui/output.js';
-import { dryRunFlag } from '../cli/base-command.js';
+import { dryRunFlag } from '../shell/flags.js';
 
-export default class Status extends StepCommand<typeof Status> {
+export default class Status extends BaseCommand<typeof Status> {
   static override summary = "Update a transaction's status (payment status update)";
   static override description =
     'Only a transaction in status initiated can be updated (exit 5 otherwise). The gateway must be one of those initiate returned; the journal supplies it when mpay chose one.';
@@ -30,13 +29,13 @@ export default class Status extends StepCommand<typeof Status> {
   };
 
   async run(): Promise<void> {
-    const { statusStep } = await import('../flows/steps.js');
-    const deps = await this.flowDeps({ dryRun: this.flags['dry-run'], command: 'mpay' });
-    const { record } = await this.record(deps, this.args.hash_token);
-    const gateway = await this.gatewayFor(record, this.flags.gateway);
-    // oclif has checked it against the same list; the guard tells TypeScript so.
+    const { runStatus } = await import('../run/steps.js');
+    // oclif has checked --status against the same list; the guard tells TypeScript so.
     if (!isTransactionStatus(this.flags.status)) throw new Error(`unreachable: ${this.flags.status}`);
-    const r = await statusStep(record, record.hash_token!, gateway, this.flags.status, deps);
-    await this.emit(r, () => renderRecord(r));
+    const { json, status, gateway } = this.flags;
+    await runStatus(
+      { json, dryRun: this.flags['dry-run'], key: this.args.hash_token, status, gateway },
+      this.factory,
+    );
   }
 }

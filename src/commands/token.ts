@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, dryRunFlag } from '../cli/base-command.js';
-import { mask } from '../api/redact.js';
+import { BaseCommand } from '../shell/base-command.js';
+import { dryRunFlag } from '../shell/flags.js';
 
 export default class Token extends BaseCommand<typeof Token> {
   static override summary = 'Generate a bearer token from the merchant key and cache it';
@@ -18,20 +18,10 @@ export default class Token extends BaseCommand<typeof Token> {
   };
 
   async run(): Promise<void> {
-    const ctx = await this.loadContext();
-    const client = await this.client({ dryRun: this.flags['dry-run'] });
-    const token = await client.generateToken();
-    const data = {
-      token,
-      profile: ctx.profileName,
-      env: ctx.env,
-      base_url: ctx.baseUrl,
-      created_at: new Date().toISOString(),
-    };
-    await this.emit(data, () =>
-      this.flags.show
-        ? token
-        : `Token ${mask(token)} cached for profile ${ctx.profileName} (${ctx.env}, ${ctx.baseUrl}). Use --show to print it.`,
+    const { runToken } = await import('../run/account.js');
+    await runToken(
+      { json: this.flags.json, dryRun: this.flags['dry-run'], show: this.flags.show },
+      this.factory,
     );
   }
 }

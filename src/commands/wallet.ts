@@ -1,10 +1,9 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { StepCommand } from '../cli/step-command.js';
-import { renderRecord } from '../ui/output.js';
-import { dryRunFlag } from '../cli/base-command.js';
+import { BaseCommand } from '../shell/base-command.js';
+import { dryRunFlag } from '../shell/flags.js';
 
-export default class Wallet extends StepCommand<typeof Wallet> {
+export default class Wallet extends BaseCommand<typeof Wallet> {
   static override summary =
     'Update the crypto wallet address of a transaction (it must be in status initiated)';
   static override examples = [
@@ -23,14 +22,11 @@ export default class Wallet extends StepCommand<typeof Wallet> {
   };
 
   async run(): Promise<void> {
-    const { walletStep } = await import('../flows/steps.js');
-    const deps = await this.flowDeps({ dryRun: this.flags['dry-run'], command: 'mpay' });
-    const { record } = await this.record(deps, this.args.hash_token);
-    const gateway = await this.gatewayFor(record, this.flags.gateway);
-    const w = await walletStep(record, record.hash_token!, gateway, deps);
-    await this.emit(w, async () => {
-      await deps.reporter?.address(w.wallet_address, /^(0x|T)/.test(w.wallet_address));
-      return renderRecord(w);
-    });
+    const { runWallet } = await import('../run/steps.js');
+    const { json, gateway } = this.flags;
+    await runWallet(
+      { json, dryRun: this.flags['dry-run'], key: this.args.hash_token, gateway },
+      this.factory,
+    );
   }
 }

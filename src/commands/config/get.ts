@@ -1,6 +1,5 @@
 import * as Args from '@oclif/core/args';
-import { BaseCommand } from '../../cli/base-command.js';
-import { settings } from './list.js';
+import { BaseCommand } from '../../shell/base-command.js';
 import { settingKeys } from '../../config/store.js';
 
 export default class ConfigGet extends BaseCommand<typeof ConfigGet> {
@@ -18,11 +17,8 @@ export default class ConfigGet extends BaseCommand<typeof ConfigGet> {
   };
 
   async run(): Promise<void> {
-    const all = await settings(await this.factory.store(), this.flags.profile);
-    // Bare wallet_gateways is the list of the environment in effect (--env, MPAY_ENV, or the profile's).
-    const key =
-      this.args.key === 'wallet_gateways' ? `${this.flags.env ?? all.env}.wallet_gateways` : this.args.key;
-    const value = all[key] ?? null;
-    await this.emit({ [key]: value }, () => (value === null ? '' : String(value)));
+    const { runConfigGet } = await import('../../run/settings.js');
+    const { json, profile, env } = this.flags;
+    await runConfigGet({ json, profile, env, key: this.args.key }, this.factory);
   }
 }

@@ -1,26 +1,4 @@
-import { BaseCommand } from '../../cli/base-command.js';
-import { renderRecord } from '../../ui/output.js';
-import type { ConfigStore } from '../../config/store.js';
-
-/** The settings of a profile, defaults filled in, secrets left out. */
-export async function settings(
-  store: ConfigStore,
-  profileFlag?: string,
-): Promise<Record<string, string | number | null>> {
-  const { defaultBaseUrls, environments } = await import('../../config/store.js');
-  const { defaultTimeoutSeconds } = await import('../../config/context.js');
-  const name = profileFlag ?? store.currentProfile();
-  const p = store.profile(name) ?? {};
-  const out: Record<string, string | number | null> = {
-    profile: name,
-    env: p.env ?? 'sandbox',
-    timeout: p.timeout ?? defaultTimeoutSeconds,
-  };
-  for (const e of environments) out[`${e}.base_url`] = p.baseUrls?.[e] ?? defaultBaseUrls[e] ?? null;
-  for (const e of environments) out[`${e}.wallet_gateways`] = p.walletGateways?.[e]?.join(',') ?? null;
-  out.config_dir = store.dir;
-  return out;
-}
+import { BaseCommand } from '../../shell/base-command.js';
 
 export default class ConfigList extends BaseCommand<typeof ConfigList> {
   static override summary = 'List the settings of the current profile (no secrets)';
@@ -30,7 +8,7 @@ export default class ConfigList extends BaseCommand<typeof ConfigList> {
   ];
 
   async run(): Promise<void> {
-    const all = await settings(await this.factory.store(), this.flags.profile);
-    await this.emit(all, () => renderRecord(all));
+    const { runConfigList } = await import('../../run/settings.js');
+    await runConfigList({ json: this.flags.json, profile: this.flags.profile }, this.factory);
   }
 }

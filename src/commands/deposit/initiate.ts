@@ -1,11 +1,22 @@
-import { InitiateCommand } from '../../cli/initiate-command.js';
+import { BaseCommand } from '../../shell/base-command.js';
+import { customerFlags, dryRunFlag, inputsFrom } from '../../shell/flags.js';
 
-export default class DepositInitiate extends InitiateCommand {
+export default class DepositInitiate extends BaseCommand<typeof DepositInitiate> {
   static override summary =
     'Deposit initiate only: prints the initiated payment with its hash token and gateways';
   static override examples = [
     '<%= config.bin %> deposit initiate --currency GHS --country GH --amount 25 --first-name Ama --phone +233201234567 --email ama@example.com',
     '<%= config.bin %> deposit initiate --currency GHS --amount 25 --first-name Ama --phone +233201234567 --email ama@example.com --json | jq -r .has_token',
   ];
-  protected kind = 'deposit' as const;
+  static override flags = { ...customerFlags, ...dryRunFlag };
+
+  async run(): Promise<void> {
+    const { runInitiate } = await import('../../run/payment.js');
+    const f = this.flags;
+    await runInitiate(
+      'deposit',
+      { json: f.json, dryRun: f['dry-run'], force: f.force, inputs: inputsFrom(f) },
+      this.factory,
+    );
+  }
 }

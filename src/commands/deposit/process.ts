@@ -1,10 +1,31 @@
-import { ProcessCommand } from '../../cli/process-command.js';
+import * as Args from '@oclif/core/args';
+import { BaseCommand } from '../../shell/base-command.js';
+import { dryRunFlag, inputsFrom, processFlags } from '../../shell/flags.js';
 
-export default class DepositProcess extends ProcessCommand {
+export default class DepositProcess extends BaseCommand<typeof DepositProcess> {
   static override summary = 'Deposit processed only (the transaction must be in status initiated)';
   static override examples = [
     '<%= config.bin %> deposit process 3f9a…c2',
     '<%= config.bin %> deposit process 3f9a…c2 --phone-number +233201234567 --receiver-email ops@example.com --json',
   ];
-  protected kind = 'deposit' as const;
+  static override args = {
+    hash_token: Args.string({
+      description: 'hash token from initiate (or the reference, when mpay started it)',
+      required: true,
+    }),
+  };
+  static override flags = {
+    ...processFlags,
+    ...dryRunFlag,
+  };
+
+  async run(): Promise<void> {
+    const { runProcess } = await import('../../run/steps.js');
+    const f = this.flags;
+    await runProcess(
+      'deposit',
+      { json: f.json, dryRun: f['dry-run'], key: this.args.hash_token, inputs: inputsFrom(f) },
+      this.factory,
+    );
+  }
 }

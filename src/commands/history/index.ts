@@ -1,32 +1,6 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, outputFlags } from '../../cli/base-command.js';
-import { listOutput } from '../../cli/list-output.js';
-import { UsageError } from '../../api/errors.js';
-import type { JournalRecord } from '../../journal/journal.js';
-import type { Column } from '../../ui/output.js';
-
-export const historyColumns: Column<JournalRecord>[] = [
-  { key: 'created_at', header: 'Started', get: (r) => r.created_at.slice(0, 19).replace('T', ' ') },
-  { key: 'kind', header: 'Kind' },
-  { key: 'reference', header: 'Reference' },
-  { key: 'amount', header: 'Amount', get: (r) => `${r.amount ?? ''} ${r.currency ?? ''}`.trim() },
-  {
-    key: 'gateway',
-    header: 'Gateway',
-    get: (r) => (r.gateway_id === undefined ? '' : `${r.gateway_id} ${r.gateway_name ?? ''}`.trim()),
-  },
-  { key: 'status', header: 'Status' },
-  {
-    key: 'last_step',
-    header: 'Last step',
-    get: (r) => (r.steps.length ? `${r.steps.at(-1)!.step} ${r.steps.at(-1)!.outcome}` : ''),
-  },
-  {
-    key: 'hash_token',
-    header: 'Hash token',
-    get: (r) => (r.hash_token ? `${r.hash_token.slice(0, 12)}…` : ''),
-  },
-];
+import { BaseCommand } from '../../shell/base-command.js';
+import { listOptionsFrom, outputFlags } from '../../shell/flags.js';
 
 export default class History extends BaseCommand<typeof History> {
   static override summary =
@@ -49,21 +23,8 @@ export default class History extends BaseCommand<typeof History> {
   };
 
   async run(): Promise<void> {
-    const day = (v: string | undefined, flag: string) => {
-      if (v === undefined) return undefined;
-      if (!/^\d{4}-\d\d-\d\d$/.test(v) || Number.isNaN(Date.parse(v)))
-        throw new UsageError(`Invalid ${flag} "${v}": expected YYYY-MM-DD`);
-      return v;
-    };
-    const since = day(this.flags.since, '--since');
-    const until = day(this.flags.until, '--until');
-    const rows = (await this.factory.journal())
-      .records()
-      .filter((r) => !this.flags.kind || r.kind === this.flags.kind)
-      .filter((r) => !this.flags.status || r.status === this.flags.status)
-      .filter((r) => !this.flags.reference || r.reference === this.flags.reference)
-      .filter((r) => !since || r.created_at.slice(0, 10) >= since)
-      .filter((r) => !until || r.created_at.slice(0, 10) <= until);
-    await listOutput(rows, historyColumns, this.flags);
+    const { runHistory } = await import('../../run/history.js');
+    const { kind, status, reference, since, until } = this.flags;
+    await runHistory({ ...listOptionsFrom(this.flags), kind, status, reference, since, until }, this.factory);
   }
 }

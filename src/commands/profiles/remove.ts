@@ -1,6 +1,5 @@
 import * as Args from '@oclif/core/args';
-import { BaseCommand } from '../../cli/base-command.js';
-import { UsageError } from '../../api/errors.js';
+import { BaseCommand } from '../../shell/base-command.js';
 
 export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
   static override summary = 'Remove a stored profile and its cached tokens';
@@ -8,19 +7,7 @@ export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
   static override args = { name: Args.string({ description: 'profile name', required: true }) };
 
   async run(): Promise<void> {
-    const store = await this.factory.store();
-    if (!store.profile(this.args.name)) throw new UsageError(`No profile named "${this.args.name}"`);
-    if (!this.flags.yes && this.interactive) {
-      const ok = await (await this.factory.prompter())!.confirm({
-        message: `Remove profile ${this.args.name} and its credentials?`,
-        default: false,
-      });
-      if (!ok) {
-        this.note('Kept.');
-        return;
-      }
-    }
-    await store.removeProfile(this.args.name);
-    await this.emit({ removed: this.args.name }, () => `Removed profile ${this.args.name}.`);
+    const { runProfilesRemove } = await import('../../run/settings.js');
+    await runProfilesRemove({ json: this.flags.json, name: this.args.name }, this.factory);
   }
 }

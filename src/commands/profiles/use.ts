@@ -1,6 +1,5 @@
 import * as Args from '@oclif/core/args';
-import { BaseCommand } from '../../cli/base-command.js';
-import { UsageError } from '../../api/errors.js';
+import { BaseCommand } from '../../shell/base-command.js';
 
 export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   static override summary = 'Make a stored profile the current one';
@@ -8,13 +7,7 @@ export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   static override args = { name: Args.string({ description: 'profile name', required: true }) };
 
   async run(): Promise<void> {
-    const store = await this.factory.store();
-    if (!store.profile(this.args.name)) {
-      throw new UsageError(`No profile named "${this.args.name}"`, {
-        hint: `Known: ${Object.keys(store.profiles()).join(', ') || 'none; run `mpay login`'}`,
-      });
-    }
-    await store.setCurrentProfile(this.args.name);
-    await this.emit({ current: this.args.name }, () => `Now using profile ${this.args.name}.`);
+    const { runProfilesUse } = await import('../../run/settings.js');
+    await runProfilesUse({ json: this.flags.json, name: this.args.name }, this.factory);
   }
 }

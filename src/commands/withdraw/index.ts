@@ -1,7 +1,7 @@
-import { PaymentCommand } from '../../cli/payment-command.js';
-import { flowFlags, otpFlags } from '../../cli/flow.js';
+import { BaseCommand } from '../../shell/base-command.js';
+import { flowFlags, inputsFrom, otpFlags } from '../../shell/flags.js';
 
-export default class Withdraw extends PaymentCommand {
+export default class Withdraw extends BaseCommand<typeof Withdraw> {
   static override summary = 'Run the whole withdraw flow, with the one-time code sent to the customer';
   static override description = `Like \`mpay deposit\`, then processed sends a one-time code to the customer e-mail: mpay asks for it (masked, up to three tries), or takes --otp / --otp-stdin. Without a terminal and without a code, it stops once the code is sent, exits 0, and prints "next": "otp" with the hash token and the command that finishes it.`;
   static override examples = [
@@ -11,5 +11,21 @@ export default class Withdraw extends PaymentCommand {
     'echo 123456 | <%= config.bin %> withdraw --resume mpay-w-lx2k9-1a2b3c --otp-stdin',
   ];
   static override flags = { ...flowFlags, ...otpFlags };
-  protected kind = 'withdraw' as const;
+
+  async run(): Promise<void> {
+    const { runPayment } = await import('../../run/payment.js');
+    const f = this.flags;
+    await runPayment(
+      'withdraw',
+      {
+        json: f.json,
+        dryRun: f['dry-run'],
+        force: f.force,
+        resume: f.resume,
+        otpStdin: f['otp-stdin'],
+        inputs: inputsFrom(f),
+      },
+      this.factory,
+    );
+  }
 }

@@ -1,10 +1,21 @@
-import { InitiateCommand } from '../../cli/initiate-command.js';
+import { BaseCommand } from '../../shell/base-command.js';
+import { customerFlags, dryRunFlag, inputsFrom } from '../../shell/flags.js';
 
-export default class WithdrawInitiate extends InitiateCommand {
+export default class WithdrawInitiate extends BaseCommand<typeof WithdrawInitiate> {
   static override summary =
     'Withdraw initiate only: prints the initiated payment with its hash token and gateways';
   static override examples = [
     '<%= config.bin %> withdraw initiate --currency GHS --amount 40 --first-name Kofi --phone +233201234567 --email kofi@example.com --json',
   ];
-  protected kind = 'withdraw' as const;
+  static override flags = { ...customerFlags, ...dryRunFlag };
+
+  async run(): Promise<void> {
+    const { runInitiate } = await import('../../run/payment.js');
+    const f = this.flags;
+    await runInitiate(
+      'withdraw',
+      { json: f.json, dryRun: f['dry-run'], force: f.force, inputs: inputsFrom(f) },
+      this.factory,
+    );
+  }
 }

@@ -1,8 +1,9 @@
 import * as Flags from '@oclif/core/flags';
-import { ProcessCommand } from '../../cli/process-command.js';
-import { otpFlags } from '../../cli/flow.js';
+import * as Args from '@oclif/core/args';
+import { BaseCommand } from '../../shell/base-command.js';
+import { dryRunFlag, inputsFrom, otpFlags, processFlags } from '../../shell/flags.js';
 
-export default class WithdrawProcess extends ProcessCommand {
+export default class WithdrawProcess extends BaseCommand<typeof WithdrawProcess> {
   static override summary = 'Withdraw processed only: sends the one-time code, then confirms with it';
   static override description =
     'When the journal shows the code was already sent, goes straight to confirming with --otp (or asks for it on a terminal).';
@@ -10,12 +11,34 @@ export default class WithdrawProcess extends ProcessCommand {
     '<%= config.bin %> withdraw process 3f9a…c2 --otp 123456',
     '<%= config.bin %> withdraw process 3f9a…c2 --phone-number +233201234567 --email kofi@example.com   # sends the code',
   ];
+  static override args = {
+    hash_token: Args.string({
+      description: 'hash token from initiate (or the reference, when mpay started it)',
+      required: true,
+    }),
+  };
   static override flags = {
-    ...ProcessCommand.flags,
+    ...processFlags,
+    ...dryRunFlag,
     email: Flags.string({
       description: 'customer e-mail, where the one-time code goes (default: from the journal)',
     }),
     ...otpFlags,
   };
-  protected kind = 'withdraw' as const;
+
+  async run(): Promise<void> {
+    const { runProcess } = await import('../../run/steps.js');
+    const f = this.flags;
+    await runProcess(
+      'withdraw',
+      {
+        json: f.json,
+        dryRun: f['dry-run'],
+        key: this.args.hash_token,
+        otpStdin: f['otp-stdin'],
+        inputs: inputsFrom(f),
+      },
+      this.factory,
+    );
+  }
 }

@@ -1,10 +1,24 @@
-// What the deposit, withdraw, status and wallet commands share: their flags, the dependencies a flow
-// needs, and how a flow's result is printed.
+// The flag tables the oclif commands share, and the one place each turns into the Options a run function
+// takes (src/run/). Knows oclif; holds no business logic.
 import * as Flags from '@oclif/core/flags';
-import { text } from 'node:stream/consumers';
-import type { Readable } from 'node:stream';
-import type { FlowInputs, FlowResult } from '../flows/types.js';
-import { renderRecord } from '../ui/output.js';
+import type { FlowInputs } from '../flows/types.js';
+import type { ListOptions } from '../ui/list-output.js';
+
+/** On every command that sends a POST. */
+export const dryRunFlag = {
+  'dry-run': Flags.boolean({
+    description: 'print the request (redacted, and as curl) instead of sending it',
+  }),
+};
+
+export const outputFlags = {
+  csv: Flags.boolean({ description: 'print CSV on stdout', exclusive: ['json'] }),
+  columns: Flags.string({ description: 'comma-separated columns to show (table and CSV)' }),
+  filter: Flags.string({
+    description: 'keep rows where KEY=VALUE (repeatable; case-insensitive)',
+    multiple: true,
+  }),
+};
 
 export const customerFlags = {
   currency: Flags.string({ description: 'currency code, from the merchant currency list (e.g. GHS)' }),
@@ -40,7 +54,12 @@ export const flowFlags = {
   }),
 };
 
-interface FlagBag {
+export const otpFlags = {
+  otp: Flags.string({ description: 'the one-time code, when you already have it' }),
+  'otp-stdin': Flags.boolean({ description: 'read the one-time code from stdin', exclusive: ['otp'] }),
+};
+
+interface FlowFlagValues {
   currency?: string;
   country?: string;
   amount?: string;
@@ -56,7 +75,8 @@ interface FlagBag {
   otp?: string;
 }
 
-export function inputsFrom(f: FlagBag): FlowInputs {
+/** The flow's inputs, named as the flows name them. */
+export function inputsFrom(f: FlowFlagValues): FlowInputs {
   return {
     currency: f.currency,
     country: f.country,
@@ -74,36 +94,11 @@ export function inputsFrom(f: FlagBag): FlowInputs {
   };
 }
 
-export const otpFlags = {
-  otp: Flags.string({ description: 'the one-time code, when you already have it' }),
-  'otp-stdin': Flags.boolean({ description: 'read the one-time code from stdin', exclusive: ['otp'] }),
-};
-export interface OtpFlags {
-  otp?: string;
-  'otp-stdin'?: boolean;
-}
-
-/** --otp, or the code read from stdin with --otp-stdin. */
-export async function otpInput(flags: OtpFlags, stdin: Readable): Promise<string | undefined> {
-  if (!flags['otp-stdin']) return flags.otp;
-  return (await text(stdin)).trim();
-}
-
-/** The flow's result: the whole object with --json, else its key facts. */
-export async function flowSummary(r: FlowResult): Promise<string> {
-  const t = r.transaction;
-  return renderRecord({
-    kind: r.kind,
-    reference: r.reference,
-    hash_token: r.hash_token,
-    status: r.status,
-    gateway: r.gateway ? `${r.gateway.id} ${r.gateway.name}` : undefined,
-    wallet_address: r.wallet?.wallet_address,
-    transaction_id: t?.transaction_id ?? r.status_update?.transaction_id,
-    amount: t ? `${t.amount ?? ''} ${t.currency_code ?? ''}` : undefined,
-    fee: t?.fee_amount,
-    net: t?.net_amount,
-    next: r.next,
-    resume: r.resume,
-  });
+export function listOptionsFrom(f: {
+  json?: boolean;
+  csv?: boolean;
+  columns?: string;
+  filter?: string[];
+}): ListOptions {
+  return { json: f.json, csv: f.csv, columns: f.columns, filter: f.filter };
 }

@@ -1,0 +1,169 @@
+// The checks of `mpay doctor`: is the base URL sound, the API reachable, the merchant key accepted, the
+// bearer token honoured, the site id and API key right, and what is open to this merchant (currencies,
+// gateways, which gateways get the wallet address update). Each check is handed to onCheck as it ends,
+// so a person sees progress; the list is returned for --json and the exit code.
+import { isLoopback, type Client } from '../api/client.js';
+import { proxyFor } from '../api/proxy.js';
+import { walletReason } from './wallet-rule.js';
+import { toMpayError, type ErrorKind } from '../api/errors.js';
+import type { Gateway, MerchantCurrency } from '../api/schemas.js';
+import type { Context } from '../config/context.js';
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  hint?: string;
+  /** the kind whose exit code a failed check earns */
+  kind?: ErrorKind;
+}
+
+export async function runChecks(
+  ctx: Context,
+  client: Client,
+  onCheck: (c: Check) => void,
+  environ: NodeJS.ProcessEnv,
+): Promise<Check[]> {
+  const checks: Check[] = [];
+  const add = (c: Check) => {
+    checks.push(c);
+    onCheck(c);
+  };
+  const fail = (name: string, err: unknown): Check => {
+    const e = toMpayError(err);
+    return { name, ok: false, detail: e.message, hint: e.hint, kind: e.kind };
+  };
+
+  const url = new URL(ctx.baseUrl);
+  add({
+    name: 'base URL',
+    ok: url.protocol === 'https:' || isLoopback(url.hostname),
+    detail: `${ctx.baseUrl} (${ctx.env}, profile ${ctx.profileName})${url.protocol === 'http:' ? ', plain http on loopback' : ''}`,
+    hint: 'Use https:// for any host that is not loopback',
+    kind: 'usage',
+  });
+  const proxy = proxyFor(ctx.baseUrl);
+  add({
+    name: 'proxy and CA',
+    ok: true,
+    detail: `${proxy ? `proxy ${proxy.replace(/\/\/[^@/]*@/, '//***@')}` : 'no proxy'}; ${environ.NODE_EXTRA_CA_CERTS ? `extra CA ${environ.NODE_EXTRA_CA_CERTS}` : 'system CAs'}`,
+  });
+
+  try {
+    const countries = await client.publicCountries();
+    add({ name: 'API reachable', ok: true, detail: `public countries answered (${countries.length})` });
+  } catch (err) {
+    add(fail('API reachable', err));
+    return checks;
+  }
+  const missing = (['merchantKey', 'siteId', 'apiKey'] as const).filter((k) => !ctx.credentials[k]);
+  if (missing.length > 0) {
+    add({
+      name: 'credentials',
+      ok: false,
+      detail: `missing ${missing.join(', ')}`,
+      hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID, MPAY_API_KEY',
+      kind: 'usage',
+    });
+    return checks;
+  }
+  try {
+    await ctx.tokens.clear();
+    await client.generateToken();
+    add({
+      name: 'merchant key',
+      ok: true,
+      detail: `accepted (${ctx.credentialSources.merchantKey}); token cached`,
+    });
+  } catch (err) {
+    add(fail('merchant key', err));
+    return checks;
+  }
+  let currencies: MerchantCurrency[];
+  try {
+    currencies = await client.merchantCurrencies();
+    add({ name: 'bearer token', ok: true, detail: `merchant currencies answered (${currencies.length})` });
+  } catch (err) {
+    add(fail('bearer token', err));
+    return checks;
+  }
+  const siteIds = [...new Set(currencies.map((c) => c.service?.site_id).filter(Boolean))];
+  add({
+    name: 'site id',
+    ok: siteIds.includes(String(ctx.credentials.siteId)),
+    detail: `${ctx.credentials.siteId} ${siteIds.includes(String(ctx.credentials.siteId)) ? 'is one of the merchant services' : `is not among the merchant services (${siteIds.join(', ') || 'none'})`}`,
+    hint: 'The Site ID is under the services settings of the dashboard',
+    kind: 'auth',
+  });
+  const probe = await client.probeCredentials();
+  add(
+    probe.ok
+      ? {
+          name: 'API key',
+          ok: true,
+          detail: 'merchant key, site id and API key accepted by withdraw initiate (nothing created)',
+        }
+      : fail('API key', probe.error),
+  );
+
+  const deposits = currencies.filter((c) => c.deposite).map((c) => c.code);
+  const withdrawals = currencies.filter((c) => c.withdraw).map((c) => c.code);
+  add({
+    name: 'deposits',
+    ok: deposits.length > 0,
+    detail: `enabled for ${deposits.join(', ') || 'no currency'}${off(currencies, 'deposite')}`,
+    kind: 'precondition',
+  });
+  add({
+    name: 'withdrawals',
+    ok: withdrawals.length > 0,
+    detail: `enabled for ${withdrawals.join(', ') || 'no currency'}${off(currencies, 'withdraw')}`,
+    kind: 'precondition',
+  });
+  for (const type of ['collection', 'disbursement'] as const) {
+    const per = currencies
+      .map(
+        (c) =>
+          [
+            c.code,
+            (c.getway_configuration ?? []).filter(
+              (g) => g.type === type && (g.status ?? 'active') === 'active',
+            ).length,
+          ] as const,
+      )
+      .filter(([, n]) => n > 0);
+    add({
+      name: `${type} gateways`,
+      ok: per.length > 0,
+      detail: per.length ? per.map(([code, n]) => `${code} ${n}`).join(', ') : 'none active',
+      kind: 'precondition',
+    });
+  }
+  add(walletCheck(ctx.profile.walletGateways?.[ctx.env], ctx.env, currencies));
+  return checks;
+}
+
+/** Which of the merchant's gateways get the wallet address update, and why: the list or the rule. */
+function walletCheck(listed: number[] | undefined, env: string, currencies: MerchantCurrency[]): Check {
+  const byId = new Map<number, Gateway>();
+  for (const c of currencies)
+    for (const g of c.getway_configuration ?? []) byId.set(Number(g.gateway.id), g.gateway);
+  const services = currencies.map((c) => c.service);
+  const needing = [...byId.values()]
+    .map((g) => [g, walletReason(g, { listed, services })] as const)
+    .filter(([, why]) => why !== undefined)
+    .map(([g, why]) => `${g.id} ${g.name}${why === 'listed' ? '' : ` (${why})`}`);
+  const unknown = (listed ?? []).filter((id) => !byId.has(id));
+  return {
+    name: 'wallet gateways',
+    ok: true,
+    detail: listed?.length
+      ? `from the profile's list for ${env}: ${needing.join(', ') || 'none open'}${unknown.length ? `; not open to this merchant: ${unknown.join(', ')}` : ''}`
+      : `by the built-in rule: ${needing.join(', ') || 'none'}; \`mpay config set ${env}.wallet_gateways IDS\` settles it`,
+  };
+}
+
+function off(currencies: MerchantCurrency[], key: 'deposite' | 'withdraw'): string {
+  const off = currencies.filter((c) => !c[key]).map((c) => c.code);
+  return off.length ? `; off for ${off.join(', ')}` : '';
+}

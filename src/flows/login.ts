@@ -1,0 +1,140 @@
+// `mpay login`: gathers the merchant key, site id, API key, environment and base URL (from the inputs,
+// else through the Prompter), checks the key by generating a token before anything is saved, then saves
+// the profile, makes it the current one and caches the token.
+import {
+  checkBaseUrl,
+  memoryTokens,
+  normalizeBaseUrl,
+  type Client,
+  type Credentials,
+} from '../api/client.js';
+import { UsageError } from '../api/errors.js';
+import { mask } from '../api/redact.js';
+import { resolveContext } from '../config/context.js';
+import { defaultBaseUrls, isEnvironment, type ConfigStore } from '../config/store.js';
+import type { Prompter } from './prompter.js';
+
+export interface LoginInputs {
+  profile?: string;
+  env?: string;
+  baseUrl?: string;
+  merchantKey?: string;
+  siteId?: string;
+  apiKey?: string;
+  /** check the key against the API before saving (the default) */
+  verify: boolean;
+  /** move a damaged config.json aside and start anew */
+  force?: boolean;
+}
+
+export interface LoginDeps {
+  store: ConfigStore;
+  /** absent when mpay must not ask */
+  prompter?: Prompter;
+  /** a client for the server and merchant being logged in to (from the Factory) */
+  client(req: {
+    baseUrl: string;
+    credentials: Credentials;
+    tokens: ReturnType<typeof memoryTokens>;
+  }): Promise<Client>;
+  warn(message: string): void;
+}
+
+export interface LoginResult {
+  profile: string;
+  env: string;
+  base_url: string;
+  merchant_key: string;
+  site_id: string;
+  verified: boolean;
+  config: string;
+}
+
+export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<LoginResult> {
+  const { store, prompter: ask } = deps;
+  if (store.damaged && inputs.force) {
+    const file = store.damaged.file;
+    const aside = store.moveDamagedConfigAside();
+    deps.warn(`${file} could not be read; moved it aside to ${aside}`);
+  }
+  const profileName = inputs.profile ?? store.currentProfile();
+  const existing = store.profile(profileName) ?? {};
+  const need = async (
+    value: string | undefined,
+    flag: string,
+    message: string,
+    secret = false,
+    def?: string,
+  ) => {
+    if (value) return value;
+    if (!ask) {
+      if (def) return def;
+      throw new UsageError(`Missing ${flag}`, {
+        hint: `Pass ${flag} (or the MPAY_* variable); there is no terminal to ask on`,
+      });
+    }
+    const validate = (v: string) => (v.trim() ? true : 'Required');
+    return (
+      secret
+        ? await ask.password({ message, validate })
+        : await ask.input({ message, default: def, validate })
+    ).trim();
+  };
+
+  let envName = inputs.env;
+  if (!envName && ask) {
+    envName = await ask.select({
+      message: 'Environment',
+      choices: [
+        { name: 'sandbox (local, `mpay sandbox`)', value: 'sandbox' },
+        { name: 'stage', value: 'stage' },
+        { name: 'live', value: 'live' },
+      ],
+      default: existing.env ?? 'sandbox',
+    });
+  }
+  envName ??= existing.env ?? 'sandbox';
+  if (!isEnvironment(envName)) throw new UsageError(`Unknown environment "${envName}"`);
+  const givenBaseUrl = await need(
+    inputs.baseUrl,
+    '--base-url',
+    `Base URL of the ${envName} API (before /restapi/v1)`,
+    false,
+    existing.baseUrls?.[envName] ?? defaultBaseUrls[envName],
+  );
+  const { url: baseUrl, stripped } = normalizeBaseUrl(givenBaseUrl);
+  if (stripped) deps.warn(`the base URL ends in /restapi/v1, which mpay adds itself; saving ${baseUrl}`);
+  checkBaseUrl(baseUrl);
+  const merchantKey = await need(inputs.merchantKey, '--merchant-key-stdin', 'Merchant key', true);
+  const siteId = await need(inputs.siteId, '--site-id', 'Site ID', false, existing.siteId);
+  const apiKey = await need(inputs.apiKey, '--api-key', 'API key', true);
+
+  const profile = {
+    ...existing,
+    env: envName,
+    baseUrls: { ...existing.baseUrls, [envName]: baseUrl },
+    merchantKey,
+    siteId,
+    apiKey,
+  };
+  // The token is kept in memory until the key is accepted; nothing is saved before.
+  const client = await deps.client({
+    baseUrl,
+    credentials: { merchantKey, siteId, apiKey },
+    tokens: memoryTokens(),
+  });
+  const token = inputs.verify ? await client.generateToken(merchantKey) : undefined;
+  await store.saveProfile(profileName, profile);
+  await store.setCurrentProfile(profileName);
+  const ctx = resolveContext({ profile: profileName, env: envName, baseUrl }, {}, store);
+  if (token) await ctx.tokens.set(token);
+  return {
+    profile: profileName,
+    env: envName,
+    base_url: ctx.baseUrl,
+    merchant_key: mask(merchantKey),
+    site_id: siteId,
+    verified: Boolean(token),
+    config: store.path,
+  };
+}

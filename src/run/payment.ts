@@ -1,0 +1,55 @@
+// `mpay deposit` / `mpay withdraw` (the whole flow, or --resume) and their `initiate` step.
+import type { PaymentKind } from '../api/enums.js';
+import { UsageError } from '../api/errors.js';
+import type { Factory } from '../factory.js';
+import type { FlowInputs } from '../flows/types.js';
+import { printResult } from '../ui/print.js';
+import { flowSummary, initiatedSummary } from '../ui/summary.js';
+
+export interface PaymentOptions {
+  json?: boolean;
+  dryRun?: boolean;
+  /** send an amount outside the merchant currency's limits anyway */
+  force?: boolean;
+  /** pick up a stopped flow (hash token or reference) */
+  resume?: string;
+  /** read the one-time code from stdin (withdraw) */
+  otpStdin?: boolean;
+  inputs: FlowInputs;
+}
+
+/** --otp, or the code read from stdin with --otp-stdin; an empty one is refused before anything is sent. */
+export async function otpFrom(
+  opts: { otpStdin?: boolean; inputs: FlowInputs },
+  f: Factory,
+): Promise<string | undefined> {
+  if (!opts.otpStdin) return opts.inputs.otp;
+  const code = (await f.io.readStdin()).trim();
+  if (!code)
+    throw new UsageError('Nothing on stdin for --otp-stdin', {
+      hint: 'printf %s "$CODE" | mpay withdraw … --otp-stdin',
+    });
+  return code;
+}
+
+export async function runPayment(kind: PaymentKind, opts: PaymentOptions, f: Factory): Promise<void> {
+  const { runPaymentFlow } = await import('../flows/payment.js');
+  const { resumeFlow } = await import('../flows/resume.js');
+  const inputs = { ...opts.inputs, otp: await otpFrom(opts, f) };
+  const deps = await f.flowDeps({ dryRun: opts.dryRun, force: opts.force, command: `mpay ${kind}` });
+  const result = opts.resume
+    ? await resumeFlow(kind, opts.resume, inputs, deps)
+    : await runPaymentFlow(kind, inputs, deps);
+  await printResult(f.io, opts.json, result, () => flowSummary(result));
+}
+
+export async function runInitiate(
+  kind: PaymentKind,
+  opts: Omit<PaymentOptions, 'resume' | 'otpStdin'>,
+  f: Factory,
+): Promise<void> {
+  const { initiateOnly } = await import('../flows/payment.js');
+  const deps = await f.flowDeps({ dryRun: opts.dryRun, force: opts.force, command: `mpay ${kind}` });
+  const p = await initiateOnly(kind, opts.inputs, deps);
+  await printResult(f.io, opts.json, p, () => initiatedSummary(p));
+}

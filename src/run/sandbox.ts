@@ -1,0 +1,82 @@
+// `mpay sandbox`: serves the whole API locally until Ctrl-C or SIGTERM.
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../api/errors.js';
+import type { Factory } from '../factory.js';
+import type { Fault } from '../sandbox/faults.js';
+import type { SeedName } from '../sandbox/seed.js';
+
+export interface SandboxOptions {
+  json?: boolean;
+  port: number;
+  host: string;
+  data?: string;
+  seed: SeedName;
+  faults?: Fault[];
+  faultPaths?: string[];
+  /** share of requests that get a fault, as given: "0.1" */
+  faultRate: string;
+  slowMs: number;
+  tlsCert?: string;
+  tlsKey?: string;
+}
+
+export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void> {
+  const rate = Number(opts.faultRate);
+  if (!(rate >= 0 && rate <= 1))
+    throw new UsageError(`--fault-rate must be between 0 and 1, not ${opts.faultRate}`);
+  const { startSandbox } = await import('../sandbox/server.js');
+  const { demoMerchant } = await import('../sandbox/seed.js');
+  const tls =
+    opts.tlsCert && opts.tlsKey
+      ? { cert: readFileSync(opts.tlsCert), key: readFileSync(opts.tlsKey) }
+      : undefined;
+  const stamp = () => f.now().toISOString().slice(11, 19);
+  const log = (line: string) => void f.io.stderr.write(`[sandbox ${stamp()}] ${line}\n`);
+  const sb = await startSandbox({
+    port: opts.port,
+    host: opts.host,
+    dataFile: opts.data,
+    seed: opts.seed,
+    faults: opts.faults,
+    rate: opts.faults?.length ? rate : 0,
+    faultPaths: opts.faultPaths,
+    slowMs: opts.slowMs,
+    tls,
+    log,
+  });
+  const info = {
+    url: sb.url,
+    base_url: sb.url,
+    documentation: `${sb.url}/restapi/documentation`,
+    merchant_key: demoMerchant.merchantKey,
+    site_id: demoMerchant.siteId,
+    api_key: demoMerchant.apiKey,
+    otp: demoMerchant.otp,
+  };
+  if (opts.json) f.io.out(JSON.stringify(info));
+  else {
+    f.io.out(
+      [
+        `mpay sandbox listening on ${sb.url}`,
+        `  API docs:     ${info.documentation}`,
+        `  merchant key: ${demoMerchant.merchantKey}`,
+        `  site id:      ${demoMerchant.siteId}`,
+        `  API key:      ${demoMerchant.apiKey}`,
+        `  one-time code for withdrawals: ${demoMerchant.otp}`,
+        '',
+        `Try: mpay login --env sandbox --base-url ${sb.url} --merchant-key ${demoMerchant.merchantKey} --site-id ${demoMerchant.siteId} --api-key ${demoMerchant.apiKey}`,
+        'Ctrl-C stops it.',
+        '',
+      ].join('\n'),
+    );
+  }
+  await new Promise<void>((resolve) => {
+    const stop = async (signal: string) => {
+      log(`${signal}: stopping`);
+      await sb.close();
+      resolve();
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+}

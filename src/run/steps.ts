@@ -1,0 +1,116 @@
+// The single steps on an initiated transaction: `mpay deposit/withdraw process`, `mpay status`,
+// `mpay wallet`. Each takes a hash token, or the reference of a transaction mpay started.
+import type { PaymentKind, TransactionStatus } from '../api/enums.js';
+import { UsageError } from '../api/errors.js';
+import type { Factory } from '../factory.js';
+import { checked, fields } from '../flows/inputs.js';
+import type { FlowDeps, FlowInputs } from '../flows/types.js';
+import { NullJournal, type JournalRecord } from '../journal/journal.js';
+import { renderRecord } from '../ui/output.js';
+import { printResult } from '../ui/print.js';
+import { flowSummary } from '../ui/summary.js';
+import { otpFrom } from './payment.js';
+
+interface StepOptions {
+  json?: boolean;
+  dryRun?: boolean;
+  /** hash token, or the reference of a transaction in the journal */
+  key: string;
+}
+
+/**
+ * The journal's record of a hash token or reference, with the dependencies to run its steps. A transaction
+ * mpay did not start gets a bare record and a NullJournal: the journal holds only what mpay started, so
+ * its steps go unrecorded (and are still confirmed in live).
+ */
+async function lookup(
+  key: string,
+  kind: PaymentKind | undefined,
+  deps: FlowDeps,
+): Promise<{ record: JournalRecord; deps: FlowDeps }> {
+  const found = deps.journal.find(key);
+  if (found) {
+    if (kind && found.kind !== kind) throw new UsageError(`${key} is a ${found.kind}, not a ${kind}`);
+    return { record: found, deps };
+  }
+  const hash = checked(fields.hashToken, key);
+  const now = new Date().toISOString();
+  return {
+    record: {
+      reference: hash,
+      kind: kind ?? 'deposit',
+      hash_token: hash,
+      created_at: now,
+      updated_at: now,
+      steps: [],
+    },
+    deps: { ...deps, journal: new NullJournal() },
+  };
+}
+
+/** --gateway, else the gateway the journal recorded, else a usage error. */
+function gatewayFor(record: JournalRecord, flag: string | undefined): number {
+  const gateway = flag ?? (record.gateway_id === undefined ? undefined : String(record.gateway_id));
+  if (!gateway) {
+    throw new UsageError('Missing --gateway', {
+      fields: { gateway_id: ['required'] },
+      hint: 'The journal has no gateway for this transaction',
+    });
+  }
+  return Number(checked(fields.gateway, gateway));
+}
+
+export interface ProcessOptions extends StepOptions {
+  otpStdin?: boolean;
+  inputs: FlowInputs;
+}
+
+export async function runProcess(kind: PaymentKind, opts: ProcessOptions, f: Factory): Promise<void> {
+  const { processStage } = await import('../flows/payment.js');
+  const inputs = { ...opts.inputs, otp: await otpFrom(opts, f) };
+  const { record, deps } = await lookup(
+    opts.key,
+    kind,
+    await f.flowDeps({ dryRun: opts.dryRun, command: `mpay ${kind}` }),
+  );
+  const result = await processStage(record, inputs, deps);
+  await printResult(f.io, opts.json, result, () => flowSummary(result));
+}
+
+export async function runStatus(
+  opts: StepOptions & { status: TransactionStatus; gateway?: string },
+  f: Factory,
+): Promise<void> {
+  const { statusStep } = await import('../flows/steps.js');
+  const { record, deps } = await lookup(
+    opts.key,
+    undefined,
+    await f.flowDeps({ dryRun: opts.dryRun, command: 'mpay' }),
+  );
+  const r = await statusStep(record, record.hash_token!, gatewayFor(record, opts.gateway), opts.status, deps);
+  await printResult(f.io, opts.json, r, () => renderRecord(r));
+}
+
+export async function runWallet(opts: StepOptions & { gateway?: string }, f: Factory): Promise<void> {
+  const { walletStep } = await import('../flows/steps.js');
+  const { isCrypto } = await import('../flows/wallet-rule.js');
+  const { record, deps } = await lookup(
+    opts.key,
+    undefined,
+    await f.flowDeps({ dryRun: opts.dryRun, command: 'mpay' }),
+  );
+  const gatewayId = gatewayFor(record, opts.gateway);
+  const w = await walletStep(record, record.hash_token!, gatewayId, deps);
+  await printResult(f.io, opts.json, w, async () => {
+    // A QR code for a crypto gateway, decided from its record as the flows decide it; the record is read
+    // only where a QR code can be shown.
+    if (f.io.stderrIsTTY) {
+      const list = await deps.client.merchantCurrencies().catch(() => []);
+      const gw = list
+        .flatMap((c) => c.getway_configuration ?? [])
+        .find((c) => Number(c.gateway.id) === gatewayId);
+      if (gw) await deps.reporter?.address(w.wallet_address, isCrypto(gw.gateway));
+    }
+    return renderRecord(w);
+  });
+}

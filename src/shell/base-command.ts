@@ -1,0 +1,98 @@
+// The oclif side every mpay command shares: the global flags of design.md, the one IO object and the
+// Factory made from them, and the catch that hands any failure to ui/report-error.ts (the one place
+// errors become output and an exit code). A command class holds flags, help and a run() of a line or two
+// that calls its run function (src/run/) with an Options object and the factory.
+import { Command } from '@oclif/core/command';
+import * as Flags from '@oclif/core/flags';
+import type * as Interfaces from '@oclif/core/interfaces';
+import { Factory } from '../factory.js';
+import { systemIO, type IO } from '../io.js';
+import { reportError } from '../ui/report-error.js';
+
+export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
+  (typeof BaseCommand)['baseFlags'] & T['flags']
+>;
+export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
+
+export const globalFlags = {
+  profile: Flags.string({ description: 'stored profile to use', env: 'MPAY_PROFILE', helpGroup: 'GLOBAL' }),
+  env: Flags.string({
+    description: 'environment',
+    options: ['sandbox', 'stage', 'live'],
+    env: 'MPAY_ENV',
+    helpGroup: 'GLOBAL',
+  }),
+  'base-url': Flags.string({
+    description: "override the environment's base URL (the part before /restapi/v1)",
+    env: 'MPAY_BASE_URL',
+    helpGroup: 'GLOBAL',
+  }),
+  json: Flags.boolean({ description: 'print exactly one JSON document on stdout', helpGroup: 'GLOBAL' }),
+  debug: Flags.boolean({
+    description: 'print every HTTP request and response on stderr, secrets redacted',
+    env: 'MPAY_DEBUG',
+    helpGroup: 'GLOBAL',
+  }),
+  'no-input': Flags.boolean({
+    description: 'never prompt; a missing value is an error (default without a terminal, or with CI=true)',
+    helpGroup: 'GLOBAL',
+  }),
+  yes: Flags.boolean({ char: 'y', description: 'skip confirmations', helpGroup: 'GLOBAL' }),
+  timeout: Flags.string({
+    description: 'seconds one request may take',
+    env: 'MPAY_TIMEOUT',
+    helpGroup: 'GLOBAL',
+  }),
+};
+
+export abstract class BaseCommand<T extends typeof Command> extends Command {
+  static override baseFlags = globalFlags;
+
+  protected flags!: BaseFlags<T>;
+  protected args!: BaseArgs<T>;
+  /** the one IO object of this process */
+  protected readonly io: IO = systemIO();
+  private _factory?: Factory;
+
+  public override async init(): Promise<void> {
+    await super.init();
+    const { args, flags } = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    });
+    this.flags = flags as BaseFlags<T>;
+    this.args = args as BaseArgs<T>;
+  }
+
+  /** Everything a command depends on comes from here (src/factory.ts). */
+  protected get factory(): Factory {
+    this._factory ??= new Factory(
+      this.io,
+      {
+        profile: this.flags.profile,
+        env: this.flags.env,
+        baseUrl: this.flags['base-url'],
+        // The flag carries MPAY_TIMEOUT too (oclif reads it); resolveContext checks the value.
+        timeout: this.flags.timeout,
+        debug: this.flags.debug,
+        noInput: this.flags['no-input'],
+        yes: this.flags.yes,
+      },
+      `mpay-cli/${this.config.version} node/${process.version}`,
+    );
+    return this._factory;
+  }
+
+  protected override async catch(err: Error & { oclif?: { exit?: number }; code?: string }): Promise<void> {
+    // this.exit() and --help/--version travel as errors too: let oclif have them.
+    if (err.oclif?.exit === 0 || err.code === 'EEXIT') throw err;
+    this.io.exitCode = await reportError(this.io, err, {
+      // Parse errors come before flags exist: --json is then read from the command line itself.
+      json: this.flags?.json ?? this.argv.includes('--json'),
+      debug: Boolean(this.flags?.debug) || process.env.MPAY_DEBUG === '1',
+      command: this.id?.replace(/:/g, ' '),
+    });
+  }
+}

@@ -1,0 +1,54 @@
+// The one place where anything a command throws becomes what the person and the script see: the JSON
+// error document on stdout (with --json), a one-line message with the API's per-field messages and a hint
+// on stderr, and the exit code of its kind (api/errors.ts). Never a stack, except for a bug under --debug.
+// The oclif shell and the in-process test harness both go through here.
+import type { PreparedRequest } from '../api/client.js';
+import { CancelledError, MpayError, UsageError, toMpayError } from '../api/errors.js';
+import type { IO } from '../io.js';
+import { clean } from './output.js';
+import { printDryRun } from './print.js';
+
+export interface ReportOptions {
+  json?: boolean;
+  debug?: boolean;
+  /** `deposit initiate`, for the usage hint */
+  command?: string;
+}
+
+/** Prints the failure and returns the exit code. A dry run's signal is not a failure: it prints the request. */
+export async function reportError(io: IO, err: unknown, opts: ReportOptions = {}): Promise<number> {
+  // Checks go by marker and name properties, never by class name: the bundle renames classes.
+  const marked = err as {
+    isDryRun?: boolean;
+    request?: PreparedRequest;
+    name?: string;
+    oclif?: { exit?: number };
+    message?: string;
+  };
+  if (marked?.isDryRun && marked.request) {
+    await printDryRun(io, opts.json, marked.request);
+    return 0;
+  }
+  let e: MpayError;
+  if (err instanceof MpayError) e = err;
+  // Ctrl-C at a prompt: nothing more is sent; what was sent is in the journal.
+  else if (marked?.name === 'ExitPromptError') {
+    io.stderr.write('\n');
+    e = new CancelledError('cancelled; nothing more was sent');
+  }
+  // oclif's parse errors (unknown flag, missing argument, bad option) carry exit code 2.
+  else if (marked?.oclif?.exit === 2) {
+    e = new UsageError((marked.message ?? '').split('\n')[0] || 'Invalid usage', {
+      hint: `See \`mpay ${opts.command ?? ''} --help\``.replace('  ', ' '),
+    });
+  } else e = toMpayError(err);
+  if (opts.json) io.out(JSON.stringify(e.toJSON(), null, 2));
+  io.stderr.write(`mpay: ${clean(e.message)}\n`);
+  if (!opts.json) {
+    for (const [field, msgs] of Object.entries(e.fields))
+      io.stderr.write(`  ${clean(field)}: ${clean(msgs.join(' '))}\n`);
+    if (e.hint) io.stderr.write(`hint: ${clean(e.hint)}\n`);
+  }
+  if (e.kind === 'unexpected' && opts.debug) io.stderr.write(`${(e.cause as Error)?.stack ?? e.stack}\n`);
+  return e.exitCode;
+}
