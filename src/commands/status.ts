@@ -1,8 +1,7 @@
-import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { BaseCommand } from '../shell/base-command.js';
 import { isTransactionStatus, transactionStatuses } from '../api/enums.js';
-import { dryRunFlag } from '../shell/flags.js';
+import { dryRunFlag, hashTokenArg } from '../shell/flags.js';
 
 export default class Status extends BaseCommand<typeof Status> {
   static override summary = "Update a transaction's status (payment status update)";
@@ -12,12 +11,7 @@ export default class Status extends BaseCommand<typeof Status> {
     '<%= config.bin %> status 3f9a…c2 --status initiated --gateway 1',
     '<%= config.bin %> status mpay-d-lx2k9-1a2b3c --status cancelled --json',
   ];
-  static override args = {
-    hash_token: Args.string({
-      description: 'hash token (or the reference, when mpay started it)',
-      required: true,
-    }),
-  };
+  static override args = hashTokenArg;
   static override flags = {
     status: Flags.string({
       description: 'new status',

@@ -1,7 +1,6 @@
-import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { BaseCommand } from '../shell/base-command.js';
-import { dryRunFlag } from '../shell/flags.js';
+import { dryRunFlag, hashTokenArg } from '../shell/flags.js';
 
 export default class Wallet extends BaseCommand<typeof Wallet> {
   static override summary =
@@ -10,12 +9,7 @@ export default class Wallet extends BaseCommand<typeof Wallet> {
     '<%= config.bin %> wallet 3f9a…c2 --gateway 5',
     '<%= config.bin %> wallet mpay-d-lx2k9-1a2b3c --json',
   ];
-  static override args = {
-    hash_token: Args.string({
-      description: 'hash token (or the reference, when mpay started it)',
-      required: true,
-    }),
-  };
+  static override args = hashTokenArg;
   static override flags = {
     gateway: Flags.string({ description: 'gateway id (default: the one in the journal)' }),
     ...dryRunFlag,

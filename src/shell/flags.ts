@@ -1,8 +1,17 @@
 // The flag tables the oclif commands share, and the one place each turns into the Options a run function
 // takes (src/run/). Knows oclif; holds no business logic.
+import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import type { FlowInputs } from '../flows/types.js';
 import type { ListOptions } from '../ui/list-output.js';
+
+/** The transaction a single step acts on. */
+export const hashTokenArg = {
+  hash_token: Args.string({
+    description: 'hash token from initiate (or the reference, when mpay started it)',
+    required: true,
+  }),
+};
 
 /** On every command that sends a POST. */
 export const dryRunFlag = {

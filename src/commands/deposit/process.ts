@@ -1,6 +1,5 @@
-import * as Args from '@oclif/core/args';
 import { BaseCommand } from '../../shell/base-command.js';
-import { dryRunFlag, inputsFrom, processFlags } from '../../shell/flags.js';
+import { dryRunFlag, inputsFrom, processFlags, hashTokenArg } from '../../shell/flags.js';
 
 export default class DepositProcess extends BaseCommand<typeof DepositProcess> {
   static override summary = 'Deposit processed only (the transaction must be in status initiated)';
@@ -8,12 +7,7 @@ export default class DepositProcess extends BaseCommand<typeof DepositProcess> {
     '<%= config.bin %> deposit process 3f9a…c2',
     '<%= config.bin %> deposit process 3f9a…c2 --phone-number +233201234567 --receiver-email ops@example.com --json',
   ];
-  static override args = {
-    hash_token: Args.string({
-      description: 'hash token from initiate (or the reference, when mpay started it)',
-      required: true,
-    }),
-  };
+  static override args = hashTokenArg;
   static override flags = {
     ...processFlags,
     ...dryRunFlag,

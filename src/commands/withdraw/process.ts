@@ -1,7 +1,6 @@
 import * as Flags from '@oclif/core/flags';
-import * as Args from '@oclif/core/args';
 import { BaseCommand } from '../../shell/base-command.js';
-import { dryRunFlag, inputsFrom, otpFlags, processFlags } from '../../shell/flags.js';
+import { dryRunFlag, inputsFrom, otpFlags, processFlags, hashTokenArg } from '../../shell/flags.js';
 
 export default class WithdrawProcess extends BaseCommand<typeof WithdrawProcess> {
   static override summary = 'Withdraw processed only: sends the one-time code, then confirms with it';
@@ -11,12 +10,7 @@ export default class WithdrawProcess extends BaseCommand<typeof WithdrawProcess>
     '<%= config.bin %> withdraw process 3f9a…c2 --otp 123456',
     '<%= config.bin %> withdraw process 3f9a…c2 --phone-number +233201234567 --email kofi@example.com   # sends the code',
   ];
-  static override args = {
-    hash_token: Args.string({
-      description: 'hash token from initiate (or the reference, when mpay started it)',
-      required: true,
-    }),
-  };
+  static override args = hashTokenArg;
   static override flags = {
     ...processFlags,
     ...dryRunFlag,
