@@ -5,13 +5,16 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'run.js');
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+// --out FILE: where the figures go (default bench/results.json; the smoke test writes to a temp folder).
+const outArg = process.argv.indexOf('--out');
+const outFile = outArg > 0 ? process.argv[outArg + 1] : join(root, 'bench', 'results.json');
 const rounds = quick ? 3 : 15;
 const loadSeconds = quick ? 1 : 3;
 
@@ -270,8 +273,8 @@ try {
   };
   results.targets_met = checks;
 
-  mkdirSync(join(root, 'bench'), { recursive: true });
-  writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  mkdirSync(dirname(outFile), { recursive: true });
+  writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
 
   const pad = (s, n) => String(s).padEnd(n);
   console.log(
@@ -299,7 +302,7 @@ try {
     );
   console.log('\ntargets:');
   for (const [k, ok] of Object.entries(checks)) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${k}`);
-  console.log(`\nwritten to bench/results.json`);
+  console.log(`\nwritten to ${outFile}`);
 } finally {
   sandbox.child.kill('SIGINT');
   bare.child.kill('SIGINT');

@@ -1,10 +1,12 @@
-// The read-side commands through the real bin/run.js against the sandbox: output forms, the error kinds
-// of design.md with their exit codes and JSON error objects, token refresh, redaction, permissions,
-// login and profiles.
+// The read-side commands against the sandbox: output forms, the error kinds of design.md with their exit
+// codes and JSON error objects, token refresh, redaction, permissions, login and profiles. The commands
+// run in-process (test/in-process.ts); help, --version and the exit code of each kind go through the real
+// bin/run.js.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliEnv, noStack, root, run, sandbox, tempDir } from './helpers.js';
+import { cliEnv, noStack, root, sandbox, tempDir, run as spawnRun } from './helpers.js';
+import { mpay as run } from './in-process.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -434,11 +436,11 @@ describe('help', () => {
   });
 
   it('--help shows examples and --version answers', async () => {
-    const help = await run(['deposit', '--help']);
+    const help = await spawnRun(['deposit', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/EXAMPLES/);
     expect(help.stdout).toMatch(/--reference/);
-    const version = await run(['--version']);
+    const version = await spawnRun(['--version']);
     expect(version.stdout).toMatch(/^mpay-cli\/\d+\.\d+\.\d+ /);
   });
 });

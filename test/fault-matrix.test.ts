@@ -1,6 +1,8 @@
 // Every command that talks to the API against every fault the sandbox injects: the exit code and error
 // kind of design.md, no stack trace, how many times each request was sent (GETs and token generate are
-// retried; a money-moving POST never is), and what the journal holds afterwards.
+// retried; a money-moving POST never is), and what the journal holds afterwards. The commands run
+// in-process (test/in-process.ts: the real command classes, a real sandbox over HTTP); the bundle and the
+// process's own exit are covered by the process tests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiInitiate,
@@ -9,11 +11,11 @@ import {
   cliEnv,
   customerArgs,
   noStack,
-  run,
   sandbox,
   tempDir,
 } from './helpers.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
+import { mpay as run } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 type Fault = '500' | 'html' | 'malformed' | 'empty' | 'shape' | 'slow' | 'drop' | 'drop-after' | '401';

@@ -1,6 +1,7 @@
-// The deposit and withdraw flows: through scripted Prompter answers (in-process, real HTTP), and through
-// bin/run.js non-interactively with flags and --json; every single step; resume after a stop at each
-// step; the live confirmation; the spec's error rows reached from the flows; the wallet rule.
+// The deposit and withdraw flows: through scripted Prompter answers, and as commands without a terminal,
+// with flags and --json (in-process: the real command classes, real HTTP); every single step; resume after
+// a stop at each step; the live confirmation; the spec's error rows reached from the flows; the wallet
+// rule.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal } from '../src/journal/journal.js';
 import { ScriptedPrompter } from '../src/flows/prompter.js';
@@ -9,7 +10,8 @@ import type { FlowDeps } from '../src/flows/types.js';
 import { walletReason } from '../src/flows/wallet-rule.js';
 import { Gateway } from '../src/api/schemas.js';
 import { demoMerchant, gateways } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, noStack, run, sandbox, setFaults, tempDir, demoClient } from './helpers.js';
+import { cliEnv, customerArgs, noStack, sandbox, setFaults, tempDir, demoClient } from './helpers.js';
+import { mpay as run } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
@@ -172,7 +174,7 @@ function wrapSelect(p: ScriptedPrompter): ScriptedPrompter {
   return p;
 }
 
-describe('flows through bin/run.js without a terminal', () => {
+describe('flows as commands without a terminal', () => {
   let sb: Sb;
   beforeAll(async () => {
     sb = await sandbox();

@@ -1,6 +1,7 @@
 // Hostile input, from the user and from the server. Property tests (fast-check) over the checks of every
-// flag and prompt value and over the response parsers; then the real CLI against the sandbox, with a
-// sample of hostile values (no request may leave) and a server that sends terminal escape sequences.
+// flag and prompt value and over the response parsers; then the commands (in-process) against the
+// sandbox, with a sample of hostile values (no request may leave) and a server that sends terminal escape
+// sequences.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as z from 'zod/mini';
@@ -9,7 +10,8 @@ import { failureError, successData } from '../src/api/response.js';
 import * as s from '../src/api/schemas.js';
 import { checked, fields, phoneNumber, type Field } from '../src/flows/inputs.js';
 import { clean } from '../src/ui/output.js';
-import { cliEnv, noStack, run, sandbox, tempDir } from './helpers.js';
+import { cliEnv, noStack, sandbox, tempDir } from './helpers.js';
+import { mpay as run } from './in-process.js';
 
 /** checked() either accepts (and the value then matches the field's rule) or throws a UsageError naming the flag. */
 function acceptsOrNames(f: Field, value: string): void {

@@ -1,13 +1,14 @@
 // What mpay keeps on disk, and what it does when that goes wrong: a cached token is used only with the
 // merchant key that made it; a damaged token cache, config.json or journal line gives a clear way out and
-// loses nothing. Each case drives bin/run.js against a real sandbox, then reads the files.
+// loses nothing. Each case runs the command (in-process, real HTTP to a sandbox), then reads the files.
 import { readFileSync, readdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, noStack, run, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, noStack, sandbox, tempDir } from './helpers.js';
+import { mpay as run } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 

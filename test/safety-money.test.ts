@@ -1,8 +1,9 @@
 // No accidental money movement: a dry run leaves nothing on disk (journal, token cache) and sends no
 // money-moving request, and every path that would move money in the live environment (the flows,
 // --resume and each single step) asks first, or needs --yes without a terminal. Declining is
-// `cancelled` (exit 130) with nothing sent. Each case drives bin/run.js and then looks at the disk and at
-// the sandbox's own request counts.
+// `cancelled` (exit 130) with nothing sent. Each case runs the command (in-process, real HTTP; the PTY
+// test of a declined confirmation spawns bin/run.js) and then looks at the disk and at the sandbox's own
+// request counts.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,8 @@ import { ScriptedPrompter } from '../src/flows/prompter.js';
 import { runPaymentFlow } from '../src/flows/payment.js';
 import { statusStep } from '../src/flows/steps.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { apiInitiate, apiToken, cliEnv, customerArgs, run, sandbox, tempDir, demoClient } from './helpers.js';
+import { apiInitiate, apiToken, cliEnv, customerArgs, sandbox, tempDir, demoClient } from './helpers.js';
+import { mpay as run } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 

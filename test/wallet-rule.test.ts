@@ -10,7 +10,8 @@ import { walletReason } from '../src/flows/wallet-rule.js';
 import { Journal } from '../src/journal/journal.js';
 import { altSeed } from '../src/sandbox/seed-alt.js';
 import { demoMerchant, demoSeed, type Seed } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, run, sandbox, tempDir, demoClient } from './helpers.js';
+import { cliEnv, customerArgs, sandbox, tempDir, demoClient } from './helpers.js';
+import { mpay as run } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 const seeds: Array<[string, Seed]> = [

@@ -45,13 +45,22 @@ export const globalFlags = {
   }),
 };
 
+/**
+ * Where a command's IO and environment come from: the process's own, unless a host (the in-process test
+ * harness, test/in-process.ts) runs commands with streams and variables of its own.
+ */
+export const host: { io: () => IO; environ: () => NodeJS.ProcessEnv } = {
+  io: () => systemIO(),
+  environ: () => process.env,
+};
+
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override baseFlags = globalFlags;
 
   protected flags!: BaseFlags<T>;
   protected args!: BaseArgs<T>;
   /** the one IO object of this process */
-  protected readonly io: IO = systemIO();
+  protected readonly io: IO = host.io();
   private _factory?: Factory;
 
   public override async init(): Promise<void> {
@@ -81,6 +90,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         yes: this.flags.yes,
       },
       `mpay-cli/${this.config.version} node/${process.version}`,
+      host.environ(),
     );
     return this._factory;
   }
@@ -91,7 +101,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.io.exitCode = await reportError(this.io, err, {
       // Parse errors come before flags exist: --json is then read from the command line itself.
       json: this.flags?.json ?? this.argv.includes('--json'),
-      debug: Boolean(this.flags?.debug) || process.env.MPAY_DEBUG === '1',
+      debug: Boolean(this.flags?.debug) || host.environ().MPAY_DEBUG === '1',
       command: this.id?.replace(/:/g, ' '),
     });
   }

@@ -1,0 +1,45 @@
+// `npm run bench:smoke`, outside the default suite: the benchmark runs in quick mode and writes its
+// figures to a temporary file (nothing in the checkout). The figures are judged by `npm run bench` on a
+// quiet machine, never by a test; this checks that each one was measured and is a plausible number.
+import { expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { root, tempDir } from '../helpers.js';
+
+it('npm run bench -- --quick measures every figure, within plausible bounds, and writes where told', async () => {
+  const out = join(tempDir(), 'results.json');
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [join(root, 'scripts', 'bench.js'), '--quick', '--out', out],
+    { timeout: 120_000 },
+  );
+  expect(stdout).toContain(`written to ${out}`);
+  const r = JSON.parse(readFileSync(out, 'utf8'));
+  expect(r.quick).toBe(true);
+  for (const k of [
+    'node -e 0',
+    'mpay --version',
+    'mpay --help',
+    'mpay deposit --help',
+    'mpay countries --json',
+    'mpay currencies --merchant --json',
+  ]) {
+    // A start-up between 1 ms and 10 s, a ratio to `node -e 0` below 50, a peak RSS between 10 and 1000 MB:
+    // a figure outside these was not measured, whatever its value.
+    expect(r.startup_ms[k].median, k).toBeGreaterThan(1);
+    expect(r.startup_ms[k].median, k).toBeLessThan(10_000);
+    expect(r.startup_ms[k].min, k).toBeLessThanOrEqual(r.startup_ms[k].median);
+    expect(r.startup_ratio_to_node[k], k).toBeGreaterThan(0.5);
+    expect(r.startup_ratio_to_node[k], k).toBeLessThan(50);
+    expect(r.peak_rss_mb[k], k).toBeGreaterThan(10);
+    expect(r.peak_rss_mb[k], k).toBeLessThan(1000);
+  }
+  for (const k of ['GET /public/currencies', 'GET /merchant/currencies', 'POST /payments/initiate']) {
+    expect(r.sandbox[k].rps, k).toBeGreaterThan(0);
+    expect(r.sandbox[k].errors, k).toBe(0);
+    expect(r.sandbox[k].ratio_to_bare_same_bytes, k).toBeGreaterThan(0);
+  }
+  expect(Object.keys(r.targets_met)).toHaveLength(6);
+}, 180_000);

@@ -1,0 +1,70 @@
+// The exit code of the process itself for every kind of design.md, through the real bin/run.js and its
+// bundle: what a script's `$?` sees. (The in-process tests check the same kinds through memoryIO; 130 is
+// checked by the pseudo-terminal tests, where a person answers "no".)
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  apiInitiate,
+  apiToken,
+  cliEnv,
+  customerArgs,
+  noStack,
+  root,
+  run,
+  sandbox,
+  setFaults,
+  tempDir,
+} from './helpers.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+it('each kind exits with its code, prints its JSON error, and never a stack', async () => {
+  const env = cliEnv(sb, tempDir());
+  const token = await apiToken(sb.url);
+  const hash = (await (await apiInitiate(sb.url, token, 'exit-codes-1')).json()).data.has_token as string;
+  const done = (await (await apiInitiate(sb.url, token, 'exit-codes-2')).json()).data.has_token as string;
+  expect((await run(['status', done, '--status', 'failed', '--gateway', '1'], { env })).code).toBe(0);
+  const damaged = tempDir();
+  writeFileSync(join(damaged, 'config.json'), '{"profiles":');
+
+  const cases: Array<[number, string | null, string[], Record<string, string>?]> = [
+    [0, null, ['countries']],
+    [2, 'usage', ['countries', '--bogus']],
+    [3, 'auth', ['balances'], { MPAY_MERCHANT_KEY: 'mk_unknown' }],
+    [4, 'validation', ['status', hash, '--status', 'initiated', '--gateway', '99']],
+    [5, 'state', ['status', done, '--status', 'failed', '--gateway', '1']],
+    [
+      6,
+      'precondition',
+      ['withdraw', 'initiate', ...customerArgs({ currency: 'XXX', gateway: '' }), '--force'],
+    ],
+    [8, 'network', ['countries'], { MPAY_BASE_URL: 'http://127.0.0.1:9', MPAY_RETRY_BASE_MS: '1' }],
+    [9, 'local', ['whoami'], { MPAY_CONFIG_DIR: damaged }],
+  ];
+  for (const [code, kind, args, extra] of cases) {
+    const r = await run([...args, '--json'], { env: { ...env, ...extra } });
+    expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(code);
+    if (kind) expect(r.json().error.kind).toBe(kind);
+    expect(noStack(r.stderr)).toBe(true);
+  }
+  await setFaults(sb, { faults: ['html'], rate: 1, faultPaths: ['/public/countries'] });
+  const server = await run(['countries', '--json'], { env });
+  await setFaults(sb, { rate: 0 });
+  expect(server.code).toBe(7);
+  expect(server.json().error.kind).toBe('server');
+});
+
+it('the bundle the process tests spawn was built from the sources as they are (vitest builds it first)', () => {
+  const newest = (dir: string): number =>
+    Math.max(
+      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+        e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+      ),
+    );
+  expect(statSync(join(root, 'dist', 'mpay.cjs')).mtimeMs).toBeGreaterThanOrEqual(newest(join(root, 'src')));
+});
