@@ -2,11 +2,13 @@
 // schemas and every failure becomes one of the typed errors in errors.ts. Knows nothing of terminals.
 import got, { HTTPError, RequestError, TimeoutError, type Got, type Response, type OptionsInit } from 'got';
 import * as z from 'zod/mini';
-import { AuthError, MpayError, NetworkError, ServerError, UsageError } from './errors.js';
+import { AuthError, MpayError, ServerError, UsageError } from './errors.js';
 import * as s from './schemas.js';
 import { failureError, successData } from './response.js';
 import { redactHeaders, redactText, redactValue } from './redact.js';
 import { proxyAgents } from './proxy.js';
+import { checkBaseUrl } from './base-url.js';
+import { networkError, redirectRefused } from './network-errors.js';
 
 export interface Credentials {
   merchantKey?: string;
@@ -70,46 +72,6 @@ export interface ClientOptions {
 export type WithdrawProcessedResult =
   { otpSent: true; message: string } | { otpSent: false; message: string; transaction: s.Transaction };
 
-const loopbackHosts = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
-export function isLoopback(hostname: string): boolean {
-  return (
-    loopbackHosts.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost')
-  );
-}
-
-/**
- * A base URL as mpay keeps it: no trailing slash, and without the /restapi/v1 that mpay adds itself (the
- * commonest mistake when copying the URL from the API's documentation). `stripped` says it was there.
- */
-export function normalizeBaseUrl(raw: string): { url: string; stripped: boolean } {
-  const trimmed = raw.trim().replace(/\/+$/, '');
-  const url = trimmed.replace(/\/restapi\/v1$/i, '');
-  return { url, stripped: url !== trimmed };
-}
-
-/** Checks a base URL: a parsable http(s) URL, and plain http only to a loopback host. */
-export function checkBaseUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`Invalid base URL: ${raw}`, {
-      hint: 'Give the scheme and host, e.g. https://api.example.com',
-    });
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new UsageError(`Unsupported scheme in base URL: ${url.protocol}`);
-  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-    throw new UsageError(
-      `Refusing plain http:// to ${url.hostname}: credentials would cross the network unencrypted`,
-      {
-        hint: 'Use https://, or http:// only for a loopback host such as 127.0.0.1',
-      },
-    );
-  }
-  return url;
-}
-
 type Encoding = 'none' | 'json' | 'multipart';
 interface Call<T extends z.ZodMiniType> {
   method: 'GET' | 'POST';
@@ -122,22 +84,6 @@ interface Call<T extends z.ZodMiniType> {
   retry: boolean;
   dryRunExempt?: boolean;
 }
-
-const networkCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ECONNABORTED',
-  'UND_ERR_SOCKET',
-  'ERR_GOT_REQUEST_ERROR',
-]);
-const unsentEvents = new Set(['lookup', 'connect', 'secureConnect']);
-const redirectRefused = 'ERR_MPAY_REDIRECT_REFUSED';
 
 export class Client {
   readonly baseUrl: URL;
@@ -473,7 +419,7 @@ export class Client {
         const r = err.response as Response<string>;
         throw failureError(`${c.method} /${c.path}`, r.statusCode, r.headers['content-type'], r.body ?? '');
       }
-      throw this.networkError(err, c);
+      throw networkError(err, c, this.baseUrl);
     }
     if (res.statusCode >= 300 && res.statusCode < 400) {
       throw new ServerError(
@@ -485,51 +431,5 @@ export class Client {
       );
     }
     return { status: res.statusCode, contentType: res.headers['content-type'], text: res.body ?? '' };
-  }
-
-  private networkError(err: unknown, c: Call<z.ZodMiniType>): MpayError {
-    if (err instanceof MpayError) return err;
-    const e = err as RequestError;
-    const code = e.code ?? '';
-    if (code === redirectRefused) {
-      return new ServerError(`${c.method} /${c.path}: ${e.message}`, {
-        hint: 'The server sent mpay from https to http; check the base URL, or ask who runs the server',
-      });
-    }
-    const sent = !(err instanceof TimeoutError
-      ? unsentEvents.has(err.event)
-      : ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code));
-    if (
-      err instanceof RequestError &&
-      (err instanceof TimeoutError ||
-        networkCodes.has(code) ||
-        /socket hang up|other side closed/i.test(e.message))
-    ) {
-      const what =
-        err instanceof TimeoutError
-          ? `timed out (${err.event})`
-          : code === 'ECONNREFUSED'
-            ? 'connection refused'
-            : e.message;
-      const ne = new NetworkError(`${c.method} ${this.baseUrl.origin}/restapi/v1/${c.path}: ${what}`, {
-        cause: err,
-        hint:
-          code === 'ECONNREFUSED'
-            ? 'Is the server running? For the local sandbox: `mpay sandbox`'
-            : 'Check the network, or raise --timeout',
-      });
-      ne.ambiguous = c.method === 'POST' && sent;
-      return ne;
-    }
-    if (
-      err instanceof RequestError &&
-      /certificate|self.signed|CERT_|UNABLE_TO_VERIFY/i.test(`${code} ${e.message}`)
-    ) {
-      return new NetworkError(`TLS verification failed for ${this.baseUrl.host}: ${e.message}`, {
-        cause: err,
-        hint: 'For a private CA, point NODE_EXTRA_CA_CERTS at its certificate',
-      });
-    }
-    return new NetworkError(`${c.method} /${c.path} failed: ${e?.message ?? String(err)}`, { cause: err });
   }
 }

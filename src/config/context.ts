@@ -1,6 +1,7 @@
 // The effective settings of one run: flag, else environment variable, else profile, else default.
 import { UsageError } from '../api/errors.js';
-import { normalizeBaseUrl, type Credentials, type TokenStore } from '../api/client.js';
+import type { Credentials, TokenStore } from '../api/client.js';
+import { normalizeBaseUrl } from '../api/base-url.js';
 import { fingerprint } from '../api/redact.js';
 import {
   ConfigStore,

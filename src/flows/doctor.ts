@@ -2,7 +2,8 @@
 // bearer token honoured, the site id and API key right, and what is open to this merchant (currencies,
 // gateways, which gateways get the wallet address update). Each check is handed to onCheck as it ends,
 // so a person sees progress; the list is returned for --json and the exit code.
-import { isLoopback, type Client } from '../api/client.js';
+import type { Client } from '../api/client.js';
+import { isLoopback } from '../api/base-url.js';
 import { proxyFor } from '../api/proxy.js';
 import { walletReason } from './wallet-rule.js';
 import { toMpayError, type ErrorKind } from '../api/errors.js';

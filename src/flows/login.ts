@@ -1,13 +1,8 @@
 // `mpay login`: gathers the merchant key, site id, API key, environment and base URL (from the inputs,
 // else through the Prompter), checks the key by generating a token before anything is saved, then saves
 // the profile, makes it the current one and caches the token.
-import {
-  checkBaseUrl,
-  memoryTokens,
-  normalizeBaseUrl,
-  type Client,
-  type Credentials,
-} from '../api/client.js';
+import { memoryTokens, type Client, type Credentials } from '../api/client.js';
+import { checkBaseUrl, normalizeBaseUrl } from '../api/base-url.js';
 import { UsageError } from '../api/errors.js';
 import { mask } from '../api/redact.js';
 import { resolveContext } from '../config/context.js';

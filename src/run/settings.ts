@@ -1,7 +1,7 @@
 // `mpay config get/set/list` and `mpay profiles list/use/remove`: the stored profiles and their settings.
 // Secrets are never printed (masked), and a value is checked before it is saved.
 import { UsageError } from '../api/errors.js';
-import { checkBaseUrl, normalizeBaseUrl } from '../api/client.js';
+import { checkBaseUrl, normalizeBaseUrl } from '../api/base-url.js';
 import { mask } from '../api/redact.js';
 import { defaultTimeoutSeconds } from '../config/context.js';
 import {

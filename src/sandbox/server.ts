@@ -3,7 +3,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import { acceptMultipart } from './multipart.js';
-import { SandboxState, messages, shapeA, validationFailure, type Reply } from './state.js';
+import { SandboxState } from './state.js';
+import { messages, shapeA, validationFailure, type Reply } from './replies.js';
 import {
   delayHeader,
   faultHeader,

@@ -2,23 +2,31 @@
 // and hand over to these methods; every method is synchronous, so check-and-insert (the uniqueness of a
 // customer_transaction_id under concurrent initiates) cannot interleave.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { writeFile, open, rename } from 'node:fs/promises';
-import type { StatusUpdateResult, Transaction, WalletAddressUpdateResult } from '../api/schemas.js';
+import { Catalog } from './catalog.js';
+import { DataFile } from './data-file.js';
+import {
+  emailPattern,
+  messages,
+  ok,
+  okRaw,
+  randomHex,
+  requiredMessage,
+  round,
+  shapeA,
+  str,
+  today,
+  utcDateTime,
+  validationFailure,
+  walletAddress,
+  type Reply,
+} from './replies.js';
+import type { StatusUpdateResult, WalletAddressUpdateResult } from '../api/schemas.js';
 import { gatewayTypeOf, isTransactionStatus, type PaymentKind } from '../api/enums.js';
 import { demoMerchant, demoSeed, gatewayConfiguration, type CurrencySeed, type Seed } from './seed.js';
 
 type Kind = PaymentKind;
 
-export interface Reply {
-  status: number;
-  body?: unknown;
-  /** the body already serialized: replies that are the same for every request are built once */
-  raw?: string;
-}
-
-interface StoredTransaction {
+export interface StoredTransaction {
   id: number;
   uuid: string;
   transaction_id: string;
@@ -46,56 +54,8 @@ interface Persisted {
   balances: Record<string, number>;
 }
 
-// Messages are the spec's, typos included.
-export const messages = {
-  unauthenticated: 'UnAuthenticated User',
-  validation: 'Validation failed.',
-  currencyMissing: 'This currency is not exits',
-  notInitiated: 'Transaction status is not initiated.',
-  otpSent: 'OTP has been sent to the customer email. Please confirm the payment with the OTP.',
-  serverError: 'Something went wrong. Please try again later.',
-  walletFirst: 'The wallet address must be updated before the status for this gateway.',
-} as const;
-
-const requiredMessage = (field: string) => `The ${field.replace(/_/g, ' ')} field is required.`;
-
-export function validationFailure(errors: Record<string, string[]>): Reply {
-  return { status: 422, body: { status: false, message: messages.validation, errors } };
-}
-export function shapeA(status: number, message: string): Reply {
-  return { status, body: { success: false, message, errors: [] } };
-}
-const ok = (message: string, data: unknown): Reply => ({
-  status: 200,
-  body: { success: true, message, data },
-});
-const okRaw = (message: string, dataJson: string): Reply => ({
-  status: 200,
-  raw: `{"success":true,"message":${JSON.stringify(message)},"data":${dataJson}}`,
-});
-
-/**
- * Random hex from randomUUID, which Node serves from a cached pool of random bytes: under load a
- * randomBytes() call per token took half of the initiate handler's time (docs/performance.md).
- */
-function randomHex(length: number): string {
-  let out = '';
-  while (out.length < length) out += randomUUID().replace(/-/g, '');
-  return out.slice(0, length);
-}
-
 type Body = Record<string, unknown>;
 const isReply = (x: StoredTransaction | Reply): x is Reply => !('hash_token' in x);
-const str = (v: unknown): string | undefined => {
-  if (typeof v === 'string') return v.trim() === '' ? undefined : v;
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  return undefined;
-};
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
-const today = (d: Date) => d.toISOString().slice(0, 10);
-const utcDateTime = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export interface StateOptions {
   /** file to keep the state in across restarts; written atomically (temp file, fsync, rename) */
   dataFile?: string;
@@ -111,52 +71,23 @@ export class SandboxState {
   private references = new Set<string>();
   private balances = new Map<string, number>();
   private readonly log: (line: string) => void;
-  private saving: Promise<void> | null = null;
-  private dirty = false;
+  private readonly data?: DataFile<Persisted>;
 
   private readonly seed: Seed;
-  /** JSON of values that never change (seed records), serialized once per sandbox */
-  private readonly frozenJson = new Map<string, string>();
-
-  private once(key: string, make: () => unknown): string {
-    let j = this.frozenJson.get(key);
-    if (j === undefined) {
-      j = JSON.stringify(make());
-      this.frozenJson.set(key, j);
-    }
-    return j;
-  }
-
-  private spell(kind: 'currency' | 'config' | 'merchantCurrency', record: object): unknown {
-    return this.seed.spell?.(kind, record as Record<string, unknown>) ?? record;
-  }
-
-  private gateway(id: number) {
-    return this.seed.gateways.find((g) => g.id === id)!;
-  }
-
-  private currencySeed(code: string): CurrencySeed {
-    return this.seed.currencies.find((c) => c.currency.code === code)!;
-  }
-
+  private readonly catalog: Catalog;
   constructor(private readonly opts: StateOptions = {}) {
     this.log = opts.log ?? (() => {});
     this.seed = opts.seed ?? demoSeed;
+    this.catalog = new Catalog(this.seed);
     for (const c of this.seed.currencies) this.balances.set(c.currency.code, c.balance);
-    if (opts.dataFile) this.load(opts.dataFile);
+    if (opts.dataFile) {
+      this.data = new DataFile(opts.dataFile, () => this.snapshot());
+      const saved = this.data.read();
+      if (saved) this.restore(saved);
+    }
   }
 
-  // Persistence -----------------------------------------------------------------------------------------
-
-  private load(file: string): void {
-    let raw: string;
-    try {
-      raw = readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw err;
-    }
-    const data = JSON.parse(raw) as Persisted;
+  private restore(data: Persisted): void {
     this.seq = data.seq;
     this.tokens = new Set(data.tokens);
     for (const t of data.transactions) {
@@ -176,39 +107,13 @@ export class SandboxState {
     };
   }
 
-  /** Schedules a save; saves coalesce so a burst of requests writes the file once or twice, not N times. */
   private changed(): void {
-    if (!this.opts.dataFile) return;
-    this.dirty = true;
-    if (!this.saving) this.saving = this.saveLoop();
+    this.data?.changed();
   }
 
-  private async saveLoop(): Promise<void> {
-    const file = this.opts.dataFile!;
-    mkdirSync(dirname(file), { recursive: true });
-    while (this.dirty) {
-      this.dirty = false;
-      const tmp = `${file}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify(this.snapshot()));
-      const fh = await open(tmp, 'r');
-      await fh.sync();
-      await fh.close();
-      await rename(tmp, file);
-    }
-    this.saving = null;
-  }
-
-  /** Waits for pending writes, then writes once more synchronously: used on shutdown. */
+  /** Waits for pending writes of --data, then writes once more: used on shutdown. */
   async flush(): Promise<void> {
-    if (this.saving) await this.saving;
-    if (!this.opts.dataFile) return;
-    const file = this.opts.dataFile;
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.snapshot()));
-    const fd = openSync(tmp, 'r');
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, file);
+    await this.data?.flush();
   }
 
   // Auth ------------------------------------------------------------------------------------------------
@@ -240,56 +145,24 @@ export class SandboxState {
   // Reads -----------------------------------------------------------------------------------------------
 
   publicCurrencies(): Reply {
-    return okRaw(
-      'Currencies fetched successfully.',
-      this.once('currencies', () => this.seed.currencies.map((c) => this.spell('currency', c.currency))),
-    );
+    return this.catalog.publicCurrencies();
   }
 
   publicCountries(): Reply {
-    return okRaw(
-      'Countries fetched successfully.',
-      this.once('countries', () => this.seed.countries),
-    );
+    return this.catalog.publicCountries();
   }
 
   /** Cached until a balance changes: the list is the same for every request in between. */
   private merchantList?: Reply;
 
   merchantCurrencies(): Reply {
-    this.merchantList ??= this.buildMerchantCurrencies();
+    this.merchantList ??= this.catalog.merchantCurrencies(this.balances);
     return this.merchantList;
   }
 
   private setBalance(code: string, value: number): void {
     this.balances.set(code, value);
     this.merchantList = undefined;
-  }
-
-  private buildMerchantCurrencies(): Reply {
-    const data = this.seed.currencies.map((c) =>
-      this.spell('merchantCurrency', {
-        ...(this.spell('currency', c.currency) as object),
-        type: 'Flat',
-        usd_equivalence: round(1 / (c.currency.usd_exchange_rate ?? 1), 6),
-        freemium_amount: 0,
-        ...c.limits,
-        transfer_fee: 0,
-        swap_min_fee: 0,
-        swap_rate: 0,
-        is_display: true,
-        status: 'active',
-        swap_status: false,
-        merchant_status: 'active',
-        total_balance: round(this.balances.get(c.currency.code) ?? 0),
-        service: this.seed.service,
-        getway_configuration: [
-          ...c.collection.map((id) => gatewayConfiguration(this.seed, id, 'collection')),
-          ...c.disbursement.map((id) => gatewayConfiguration(this.seed, id, 'disbursement')),
-        ],
-      }),
-    );
-    return okRaw('Merchant currencies fetched successfully.', JSON.stringify(data));
   }
 
   // Initiate --------------------------------------------------------------------------------------------
@@ -377,12 +250,12 @@ export class SandboxState {
     // The seed parts of the answer are serialized once; the key order is that of InitiatedPayment.
     const key = seed.currency.code;
     const data =
-      `{"currency":${this.once(`currency:${key}`, () => this.spell('currency', seed.currency))}` +
-      `,"gateway_configuration":${this.once(`gateways:${key}:${type}`, () => ids.map((id) => gatewayConfiguration(this.seed, id, type)))}` +
-      `,"merchant_service":${this.once('service', () => this.seed.service)}` +
+      `{"currency":${this.catalog.once(`currency:${key}`, () => this.catalog.spell('currency', seed.currency))}` +
+      `,"gateway_configuration":${this.catalog.once(`gateways:${key}:${type}`, () => ids.map((id) => gatewayConfiguration(this.seed, id, type)))}` +
+      `,"merchant_service":${this.catalog.once('service', () => this.seed.service)}` +
       `,"has_token":${JSON.stringify(tx.hash_token)},"amount":${JSON.stringify(amountText)}` +
       `,"customer_email":${JSON.stringify(email)},"customer_transaction_id":${JSON.stringify(reference)}` +
-      `,"country":${this.once(`country:${key}`, () => seed.currency.country)}}`;
+      `,"country":${this.catalog.once(`country:${key}`, () => seed.currency.country)}}`;
     return okRaw(
       kind === 'deposit' ? 'Payment initiated successfully.' : 'Withdraw initiated successfully.',
       data,
@@ -425,7 +298,7 @@ export class SandboxState {
   }
 
   private gatewayIds(tx: StoredTransaction): number[] {
-    const seed = this.currencySeed(tx.currency_code);
+    const seed = this.catalog.currencySeed(tx.currency_code);
     return tx.kind === 'deposit' ? seed.collection : seed.disbursement;
   }
 
@@ -449,7 +322,7 @@ export class SandboxState {
     if (tx.status !== 'initiated') return shapeA(404, messages.notInitiated);
     const gwErrors = this.gatewayErrors(tx, body.gateway_id);
     if (Object.keys(gwErrors).length > 0) return validationFailure(gwErrors);
-    const gw = this.gateway(Number(str(body.gateway_id)));
+    const gw = this.catalog.gateway(Number(str(body.gateway_id)));
     // The spec: for the gateways on its list the wallet address update "must be called before" the status
     // update. The sandbox holds clients to it (its reading of a rule whose error the spec does not show).
     if (gw.walletRequired && !tx.wallet_address)
@@ -457,7 +330,7 @@ export class SandboxState {
     tx.gateway_id = gw.id;
     tx.status = status!;
     this.changed();
-    const seed = this.currencySeed(tx.currency_code);
+    const seed = this.catalog.currencySeed(tx.currency_code);
     const now = new Date();
     const data: StatusUpdateResult = {
       transaction_id: tx.transaction_id,
@@ -468,7 +341,7 @@ export class SandboxState {
       initiate_amount: tx.amount,
       usd_equivalence: round(tx.amount / (seed.currency.usd_exchange_rate ?? 1)),
       currency_code: tx.currency_code,
-      fee_amount: this.fee(tx.amount, gw.minimumFees, gw.feePercent),
+      fee_amount: this.catalog.fee(tx.amount, gw.minimumFees, gw.feePercent),
       payment_method: String(gw.record.payment_method ?? ''),
       transaction_date: today(now),
       transaction_time_utc: utcDateTime(now),
@@ -482,7 +355,7 @@ export class SandboxState {
     if (tx.status !== 'initiated') return shapeA(404, messages.notInitiated);
     const gwErrors = this.gatewayErrors(tx, body.gateway_id);
     if (Object.keys(gwErrors).length > 0) return validationFailure(gwErrors);
-    const gw = this.gateway(Number(str(body.gateway_id)));
+    const gw = this.catalog.gateway(Number(str(body.gateway_id)));
     tx.wallet_address = walletAddress(gw.network, gw.crypto);
     this.changed();
     const country = this.seed.countries.find((c) => c.code === tx.country_code);
@@ -546,43 +419,8 @@ export class SandboxState {
     if (receiver) this.log(`confirmation sent to ${receiver} for ${tx.reference}`);
     return ok(
       kind === 'deposit' ? 'Payment processed successfully.' : 'Withdraw processed successfully.',
-      this.transaction(tx),
+      this.catalog.transaction(tx),
     );
-  }
-
-  private fee(amount: number, minimum: number, percent: number): number {
-    return round(Math.max(minimum, (amount * percent) / 100));
-  }
-
-  private transaction(tx: StoredTransaction): Transaction {
-    const type = gatewayTypeOf(tx.kind);
-    const config = gatewayConfiguration(this.seed, tx.gateway_id!, type);
-    const gw = this.gateway(tx.gateway_id!);
-    const seed = this.currencySeed(tx.currency_code);
-    // A crypto gateway settles in its coin: the spec's example Transaction carries a crypto amount.
-    const amount = gw.coinUsd
-      ? round(tx.amount / (seed.currency.usd_exchange_rate ?? 1) / gw.coinUsd, 8)
-      : tx.amount;
-    const fee = gw.coinUsd
-      ? round((amount * gw.feePercent) / 100, 8)
-      : this.fee(amount, gw.minimumFees, gw.feePercent);
-    const when = new Date(tx.processed_at ?? tx.created_at);
-    return {
-      id: tx.id,
-      uuid: tx.uuid,
-      transaction_id: tx.transaction_id,
-      status: tx.status,
-      amount,
-      currency_code: gw.coin ?? tx.currency_code,
-      net_amount: round(amount - fee, 8),
-      fee_amount: fee,
-      transaction_date: today(when),
-      transaction_datetime: utcDateTime(when),
-      payment_method: String(gw.record.payment_method ?? ''),
-      gateway_response: null,
-      service: this.seed.service,
-      gateway_config: config as unknown as Transaction['gateway_config'],
-    };
   }
 
   private readonly requests = new Map<string, number>();
@@ -604,13 +442,4 @@ export class SandboxState {
   balance(code: string): number | undefined {
     return this.balances.get(code);
   }
-}
-
-const base58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-/** A fresh address of the right look for the rail: T… for Tron, 0x… for Ethereum, a reference otherwise. */
-function walletAddress(network: string, crypto: boolean): string {
-  const bytes = randomBytes(40);
-  if (network === 'TRC20') return 'T' + [...bytes.subarray(0, 33)].map((b) => base58[b % 58]).join('');
-  if (crypto) return '0x' + bytes.subarray(0, 20).toString('hex');
-  return `${network}-${bytes.subarray(0, 6).toString('hex').toUpperCase()}`;
 }

@@ -1,0 +1,67 @@
+// A failed request, as one of mpay's errors: a network failure (refused, reset, time-out, DNS), with
+// whether the request may have reached the server (ambiguous: a money-moving POST is then never re-sent),
+// a TLS failure with its hint, or a redirect mpay refused.
+import { RequestError, TimeoutError } from 'got';
+import { MpayError, NetworkError, ServerError } from './errors.js';
+
+const networkCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'ERR_GOT_REQUEST_ERROR',
+]);
+const unsentEvents = new Set(['lookup', 'connect', 'secureConnect']);
+export const redirectRefused = 'ERR_MPAY_REDIRECT_REFUSED';
+
+export function networkError(err: unknown, c: { method: string; path: string }, baseUrl: URL): MpayError {
+  if (err instanceof MpayError) return err;
+  const e = err as RequestError;
+  const code = e.code ?? '';
+  if (code === redirectRefused) {
+    return new ServerError(`${c.method} /${c.path}: ${e.message}`, {
+      hint: 'The server sent mpay from https to http; check the base URL, or ask who runs the server',
+    });
+  }
+  const sent = !(err instanceof TimeoutError
+    ? unsentEvents.has(err.event)
+    : ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code));
+  if (
+    err instanceof RequestError &&
+    (err instanceof TimeoutError ||
+      networkCodes.has(code) ||
+      /socket hang up|other side closed/i.test(e.message))
+  ) {
+    const what =
+      err instanceof TimeoutError
+        ? `timed out (${err.event})`
+        : code === 'ECONNREFUSED'
+          ? 'connection refused'
+          : e.message;
+    const ne = new NetworkError(`${c.method} ${baseUrl.origin}/restapi/v1/${c.path}: ${what}`, {
+      cause: err,
+      hint:
+        code === 'ECONNREFUSED'
+          ? 'Is the server running? For the local sandbox: `mpay sandbox`'
+          : 'Check the network, or raise --timeout',
+    });
+    ne.ambiguous = c.method === 'POST' && sent;
+    return ne;
+  }
+  if (
+    err instanceof RequestError &&
+    /certificate|self.signed|CERT_|UNABLE_TO_VERIFY/i.test(`${code} ${e.message}`)
+  ) {
+    return new NetworkError(`TLS verification failed for ${baseUrl.host}: ${e.message}`, {
+      cause: err,
+      hint: 'For a private CA, point NODE_EXTRA_CA_CERTS at its certificate',
+    });
+  }
+  return new NetworkError(`${c.method} /${c.path} failed: ${e?.message ?? String(err)}`, { cause: err });
+}
