@@ -1,6 +1,6 @@
 // The typed client: one method per endpoint of the spec, on got. Every response is parsed with the wire
 // schemas and every failure becomes one of the typed errors in errors.ts. Knows nothing of terminals.
-import got, { HTTPError, RequestError, TimeoutError, type Got, type Response, type OptionsInit } from 'got';
+import got, { HTTPError, type Got, type Response, type OptionsInit } from 'got';
 import * as z from 'zod/mini';
 import { AuthError, MpayError, ServerError, UsageError } from './errors.js';
 import * as s from './schemas.js';
