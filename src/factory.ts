@@ -43,7 +43,7 @@ export class Factory {
     readonly userAgent: string,
     /** the environment variables of the run (MPAY_*, proxies, DISPLAY) */
     readonly environ: NodeJS.ProcessEnv = process.env,
-    /** the clock: timestamps of tokens and journal lines come from here */
+    /** the clock of the run: the journal's timestamps and the times commands print come from here */
     readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -103,7 +103,7 @@ export class Factory {
       const ctx = await this.context();
       w = { dir: ctx.store.dir, profile: ctx.profileName, env: ctx.env };
     }
-    return new Journal(w.dir, w.profile, w.env, (m) => this.io.warn(m));
+    return new Journal(w.dir, w.profile, w.env, (m) => this.io.warn(m), this.now);
   }
 
   /** The terminal prompter, or undefined when mpay must not ask (no terminal, --no-input, CI). */

@@ -85,6 +85,8 @@ export class Journal implements JournalLike {
     env: string,
     /** told once per damaged line: the file and the line number */
     private readonly warn: (message: string) => void = () => {},
+    /** the clock of the journal's timestamps */
+    private readonly now: () => Date = () => new Date(),
   ) {
     const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
     // The folder is made at the first append, so that reading (history, a dry run) leaves no trace.
@@ -92,7 +94,7 @@ export class Journal implements JournalLike {
   }
 
   append(event: Omit<JournalEvent, 'at'>): JournalEvent {
-    const full: JournalEvent = { at: new Date().toISOString(), ...event };
+    const full: JournalEvent = { at: this.now().toISOString(), ...event };
     if (full.data) {
       // Belt and braces: a secret never lands on disk, even if a caller passes one.
       full.data = Object.fromEntries(

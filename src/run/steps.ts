@@ -27,6 +27,7 @@ async function lookup(
   key: string,
   kind: PaymentKind | undefined,
   deps: FlowDeps,
+  f: Factory,
 ): Promise<{ record: JournalRecord; deps: FlowDeps }> {
   const found = deps.journal.find(key);
   if (found) {
@@ -34,7 +35,7 @@ async function lookup(
     return { record: found, deps };
   }
   const hash = checked(fields.hashToken, key);
-  const now = new Date().toISOString();
+  const now = f.now().toISOString();
   return {
     record: {
       reference: hash,
@@ -72,6 +73,7 @@ export async function runProcess(kind: PaymentKind, opts: ProcessOptions, f: Fac
     opts.key,
     kind,
     await f.flowDeps({ dryRun: opts.dryRun, command: `mpay ${kind}` }),
+    f,
   );
   const result = await processStage(record, inputs, deps);
   await printResult(f.io, opts.json, result, () => flowSummary(result));
@@ -86,6 +88,7 @@ export async function runStatus(
     opts.key,
     undefined,
     await f.flowDeps({ dryRun: opts.dryRun, command: 'mpay' }),
+    f,
   );
   const r = await statusStep(record, record.hash_token!, gatewayFor(record, opts.gateway), opts.status, deps);
   await printResult(f.io, opts.json, r, () => renderRecord(r));
@@ -98,6 +101,7 @@ export async function runWallet(opts: StepOptions & { gateway?: string }, f: Fac
     opts.key,
     undefined,
     await f.flowDeps({ dryRun: opts.dryRun, command: 'mpay' }),
+    f,
   );
   const gatewayId = gatewayFor(record, opts.gateway);
   const w = await walletStep(record, record.hash_token!, gatewayId, deps);
