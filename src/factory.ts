@@ -1,4 +1,4 @@
-// The one place that builds what commands depend on (design.md, "io + factory"): the configuration
+// The one place that builds what commands depend on (docs/architecture.md): the configuration
 // store, the run's context, the API client, the journal, the prompter and the reporter. Every client
 // gets the same user agent, time-out, retry base and escape-cleaned --debug output; every warning about
 // mpay's own files reaches the person once, through the IO object. Heavy modules load on first use.
@@ -11,7 +11,7 @@ import type { IO } from './io.js';
 import type { Journal } from './journal/journal.js';
 import { clean } from './ui/output.js';
 
-/** The global flags of design.md that shape dependencies. */
+/** The global flags that shape dependencies. */
 export interface GlobalOptions {
   profile?: string;
   env?: string;

@@ -1,4 +1,4 @@
-// The one object that touches the process's streams (design.md, "io + factory"): stdout for results,
+// The one object that touches the process's streams (docs/architecture.md): stdout for results,
 // stderr for people, stdin for answers, and what they are (terminals or not, colour, width), plus the
 // exit code. Commands, the reporter and the prompter write through it. memoryIO() is the same object
 // made of plain streams, for running a command in-process in a test.

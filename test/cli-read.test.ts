@@ -1,4 +1,4 @@
-// The read-side commands against the sandbox: output forms, the error kinds of design.md with their exit
+// The read-side commands against the sandbox: output forms, the error kinds of the README's table with their exit
 // codes and JSON error objects, token refresh, redaction, permissions, login and profiles. The commands
 // run in-process (test/in-process.ts); help, --version and the exit code of each kind go through the real
 // bin/run.js.

@@ -1,4 +1,4 @@
-// The exit code of the process itself for every kind of design.md, through the real bin/run.js and its
+// The exit code of the process itself for every kind of the README's exit-code table, through the real bin/run.js and its
 // bundle: what a script's `$?` sees. (The in-process tests check the same kinds through memoryIO; 130 is
 // checked by the pseudo-terminal tests, where a person answers "no".)
 import { readdirSync, statSync, writeFileSync } from 'node:fs';

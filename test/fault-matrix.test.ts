@@ -1,5 +1,5 @@
 // Every command that talks to the API against every fault the sandbox injects: the exit code and error
-// kind of design.md, no stack trace, how many times each request was sent (GETs and token generate are
+// kind of the README's table, no stack trace, how many times each request was sent (GETs and token generate are
 // retried; a money-moving POST never is), and what the journal holds afterwards. The commands run
 // in-process (test/in-process.ts: the real command classes, a real sandbox over HTTP); the bundle and the
 // process's own exit are covered by the process tests.
@@ -119,7 +119,7 @@ describe.each(cases)('$name', (c) => {
     const dir = tempDir();
     const env = cliEnv(sb, dir, { MPAY_RETRY_BASE_MS: '10' });
     await setFaults(sb, { rate: 0 });
-    // A cached token, so that a 401 earns the one refresh-and-repeat of design.md.
+    // A cached token, so that a 401 earns the one refresh-and-repeat of docs/spec-readings.md.
     expect((await run(['token'], { env })).code).toBe(0);
     const args = await c.args();
     const before = counts();

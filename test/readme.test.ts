@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { root, sandbox } from './helpers.js';
+import { root, sandbox, tempDir } from './helpers.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
 beforeAll(async () => {
@@ -31,4 +31,36 @@ it('the README curl walkthrough does a full deposit and a full withdraw', async 
     'deposit:pending',
     'withdraw:pending',
   ]);
+});
+
+it('the install and "try it" sections work as written, with the alias and no global install', async () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const block = (name: string) =>
+    new RegExp(`<!-- readme-${name}:start -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme)?.[1] ?? '';
+  const install = block('install').split('\n');
+  const alias = install.find((l) => l.startsWith('alias mpay='));
+  expect(alias).toBeTruthy();
+  expect(install.some((l) => /npm link|sudo/.test(l))).toBe(false);
+  // The guided deposit and withdraw ask questions; the pseudo-terminal tests drive those.
+  const tryIt = block('try')
+    .split('\n')
+    .filter((l) => l.trim() && !/^mpay (deposit|withdraw)\b/.test(l))
+    .map((l) => l.replaceAll('http://127.0.0.1:4010', sb.url));
+  expect(tryIt.length).toBeGreaterThanOrEqual(4);
+  const script = [
+    'set -euo pipefail',
+    'shopt -s expand_aliases',
+    `cd ${root}`,
+    alias!,
+    'mpay --version',
+    ...tryIt,
+  ].join('\n');
+  const { stdout, stderr } = await promisify(execFile)('bash', ['-c', script], {
+    timeout: 20_000,
+    env: { PATH: process.env.PATH, HOME: tempDir(), MPAY_CONFIG_DIR: tempDir() },
+  });
+  expect(stdout).toMatch(/^mpay-cli\/\d+\.\d+\.\d+/);
+  expect(stdout + stderr).toMatch(/Logged in: profile default, sandbox/);
+  expect(stderr).toMatch(/All checks passed/);
+  expect(stdout).toMatch(/GHS/);
 });

@@ -1,5 +1,5 @@
 // Every failure mpay reports is one of these classes. The exit code of each kind lives here and only here
-// (design.md, "Contract with scripts").
+// (the exit-code table of the README).
 
 export const exitCodes = {
   unexpected: 1,
@@ -91,7 +91,7 @@ export class NetworkError extends MpayError {
   ambiguous = false;
 }
 
-/** The error class for an HTTP failure status, per design.md's table. */
+/** The error class for an HTTP failure status, as docs/spec-readings.md reads the statuses. */
 export function errorForStatus(
   status: number,
 ): new (...args: ConstructorParameters<typeof MpayError>) => MpayError {

@@ -1,4 +1,4 @@
-// Where mpay keeps its files (design.md): $MPAY_CONFIG_DIR, else $XDG_CONFIG_HOME/mpay, else the
+// Where mpay keeps its files (README, "Configuration"): $MPAY_CONFIG_DIR, else $XDG_CONFIG_HOME/mpay, else the
 // platform's config folder. The folder is 0700 and every file in it 0600.
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';

@@ -1,4 +1,4 @@
-// The sandbox's data sets (design.md): the demo merchant's credentials, its currencies in several
+// The sandbox's data sets: the demo merchant's credentials, its currencies in several
 // countries, and one gateway of each kind the spec names, for collection (deposit) and disbursement
 // (withdraw). `demo` is written in the spellings of the spec's examples; `alt` (seed-alt.ts) spells the
 // same kinds of gateway the way another deployment might, so that mpay's rules are tested on data that was

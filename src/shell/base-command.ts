@@ -1,4 +1,4 @@
-// The oclif side every mpay command shares: the global flags of design.md, the one IO object and the
+// The oclif side every mpay command shares: the global flags, the one IO object and the
 // Factory made from them, and the catch that hands any failure to ui/report-error.ts (the one place
 // errors become output and an exit code). A command class holds flags, help and a run() of a line or two
 // that calls its run function (src/run/) with an Options object and the factory.
