@@ -71,8 +71,19 @@ function makeIO(
   };
 }
 
+let pipeGuarded = false;
+
 /** The process's own streams. Made once, by the oclif shell (src/shell/base-command.ts). */
 export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
+  // A reader that went away (`mpay history --json | head -2`) ends the command quietly with 0: whatever
+  // it had left to print has nobody to read it.
+  if (!pipeGuarded) {
+    pipeGuarded = true;
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
   return makeIO(
     {
       stdout: process.stdout,

@@ -1,6 +1,7 @@
 // The exit code of the process itself for every kind of the README's exit-code table, through the real bin/run.js and its
 // bundle: what a script's `$?` sees. (The in-process tests check the same kinds through memoryIO; 130 is
 // checked by the pseudo-terminal tests, where a person answers "no".)
+import { spawn } from 'node:child_process';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -67,4 +68,19 @@ it('the bundle the process tests spawn was built from the sources as they are (v
       ),
     );
   expect(statSync(join(root, 'dist', 'mpay.cjs')).mtimeMs).toBeGreaterThanOrEqual(newest(join(root, 'src')));
+});
+
+it('a closed stdout ends the command quietly with 0', async () => {
+  for (const args of [['countries', '--json'], ['countries'], ['demo']]) {
+    const child = spawn(process.execPath, [join(root, 'bin', 'run.js'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, MPAY_BASE_URL: sb.url, MPAY_CONFIG_DIR: tempDir(), NO_COLOR: '1' },
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code, `${args.join(' ')}: ${stderr}`).toBe(0);
+    expect(stderr).not.toMatch(/EPIPE|Error|mpay: /);
+  }
 });

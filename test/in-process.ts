@@ -24,11 +24,14 @@ function find(argv: string[]): { id: string; rest: string[] } {
   throw new Error(`in-process: no command in ${argv.join(' ')}`);
 }
 
-export async function mpay(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
+export async function mpay(
+  argv: string[],
+  opts: RunOptions & { tty?: boolean; width?: number } = {},
+): Promise<RunResult> {
   config ??= Config.load({ root });
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
   for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
-  const io = memoryIO({ stdin: opts.input, env });
+  const io = memoryIO({ stdin: opts.input, env, tty: opts.tty, width: opts.width });
   const { id, rest } = find(argv);
   const Cmd = commands[id]!;
   Cmd.id = id;

@@ -1,8 +1,10 @@
 import { BaseCommand } from '../shell/base-command.js';
+import { columnsHelp, countryColumns } from '../run/columns.js';
 import { listOptionsFrom, outputFlags } from '../shell/flags.js';
 
 export default class Countries extends BaseCommand<typeof Countries> {
   static override summary = 'List the countries the API supports (public)';
+  static override description = columnsHelp(countryColumns);
   static override examples = [
     '<%= config.bin %> countries',
     '<%= config.bin %> countries --json',

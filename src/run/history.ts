@@ -3,31 +3,9 @@ import { UsageError } from '../api/errors.js';
 import type { Factory } from '../factory.js';
 import { stepDone, type JournalRecord } from '../journal/journal.js';
 import { printList, type ListOptions } from '../ui/list-output.js';
-import { renderRecord, renderTable, type Column } from '../ui/output.js';
+import { renderRecord, renderTable } from '../ui/output.js';
+import { historyColumns } from './columns.js';
 import { printResult } from '../ui/print.js';
-
-export const historyColumns: Column<JournalRecord>[] = [
-  { key: 'created_at', header: 'Started', get: (r) => r.created_at.slice(0, 19).replace('T', ' ') },
-  { key: 'kind', header: 'Kind' },
-  { key: 'reference', header: 'Reference' },
-  { key: 'amount', header: 'Amount', get: (r) => `${r.amount ?? ''} ${r.currency ?? ''}`.trim() },
-  {
-    key: 'gateway',
-    header: 'Gateway',
-    get: (r) => (r.gateway_id === undefined ? '' : `${r.gateway_id} ${r.gateway_name ?? ''}`.trim()),
-  },
-  { key: 'status', header: 'Status' },
-  {
-    key: 'last_step',
-    header: 'Last step',
-    get: (r) => (r.steps.length ? `${r.steps.at(-1)!.step} ${r.steps.at(-1)!.outcome}` : ''),
-  },
-  {
-    key: 'hash_token',
-    header: 'Hash token',
-    get: (r) => (r.hash_token ? `${r.hash_token.slice(0, 12)}…` : ''),
-  },
-];
 
 export interface HistoryOptions extends ListOptions {
   kind?: string;
@@ -38,28 +16,56 @@ export interface HistoryOptions extends ListOptions {
   until?: string;
 }
 
+const units: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/**
+ * A moment given as a duration ago (90m, 2h, 7d, 1w), an ISO time (2026-11-20T14:00Z), or a date
+ * (2026-11-20: its start for --since, its end for --until, in UTC).
+ */
+export function parseWhen(text: string, flag: '--since' | '--until', now: Date): number {
+  const ago = /^(\d+)\s*([smhdw])$/.exec(text.trim());
+  if (ago) return now.getTime() - Number(ago[1]) * units[ago[2]!]!;
+  if (/^\d{4}-\d\d-\d\d$/.test(text) && !Number.isNaN(Date.parse(text)))
+    return Date.parse(text) + (flag === '--until' ? units.d! - 1 : 0);
+  if (/^\d{4}-\d\d-\d\dT/.test(text) && !Number.isNaN(Date.parse(text))) return Date.parse(text);
+  throw new UsageError(`Invalid ${flag} "${text}"`, {
+    hint: 'A duration ago (90m, 2h, 7d, 1w), a date (2026-11-20) or an ISO time (2026-11-20T14:00:00Z)',
+  });
+}
+
 export async function runHistory(opts: HistoryOptions, f: Factory): Promise<void> {
-  const day = (v: string | undefined, flag: string) => {
-    if (v === undefined) return undefined;
-    if (!/^\d{4}-\d\d-\d\d$/.test(v) || Number.isNaN(Date.parse(v)))
-      throw new UsageError(`Invalid ${flag} "${v}": expected YYYY-MM-DD`);
-    return v;
-  };
-  const since = day(opts.since, '--since');
-  const until = day(opts.until, '--until');
+  const since = opts.since === undefined ? undefined : parseWhen(opts.since, '--since', f.now());
+  const until = opts.until === undefined ? undefined : parseWhen(opts.until, '--until', f.now());
   const rows = (await f.journal())
     .records()
     .filter((r) => !opts.kind || r.kind === opts.kind)
     .filter((r) => !opts.status || r.status === opts.status)
     .filter((r) => !opts.reference || r.reference === opts.reference)
-    .filter((r) => !since || r.created_at.slice(0, 10) >= since)
-    .filter((r) => !until || r.created_at.slice(0, 10) <= until);
+    .filter((r) => since === undefined || Date.parse(r.created_at) >= since)
+    .filter((r) => until === undefined || Date.parse(r.created_at) <= until);
   await printList(f.io, rows, historyColumns, opts);
+}
+
+/**
+ * A record by its reference or hash token, or by the start of its hash token as `history` shows it (an
+ * ellipsis pasted with it is ignored), when only one record starts so.
+ */
+function findByKeyOrPrefix(records: JournalRecord[], key: string): JournalRecord | undefined {
+  const exact = records.find((r) => r.hash_token === key || r.reference === key);
+  if (exact) return exact;
+  const prefix = key.replace(/(…|\.\.\.)$/, '');
+  if (prefix.length < 4) return undefined;
+  const matches = records.filter((r) => r.hash_token?.startsWith(prefix));
+  if (matches.length > 1)
+    throw new UsageError(`"${prefix}" starts ${matches.length} hash tokens`, {
+      hint: `Give more of it, or the reference: ${matches.map((m) => m.reference).join(', ')}`,
+    });
+  return matches[0];
 }
 
 export async function runHistoryShow(opts: { json?: boolean; key: string }, f: Factory): Promise<void> {
   const ctx = await f.context();
-  const r = (await f.journal()).find(opts.key);
+  const r = findByKeyOrPrefix((await f.journal()).records(), opts.key);
   if (!r)
     throw new UsageError(`Nothing in the journal for "${opts.key}"`, {
       hint: `Profile ${ctx.profileName}, ${ctx.env}: see \`mpay history\``,

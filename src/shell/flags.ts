@@ -27,6 +27,7 @@ export const outputFlags = {
     description: 'keep rows where KEY=VALUE (repeatable; case-insensitive)',
     multiple: true,
   }),
+  wide: Flags.boolean({ description: 'every column, not only the default ones' }),
 };
 
 export const customerFlags = {
@@ -108,6 +109,7 @@ export function listOptionsFrom(f: {
   csv?: boolean;
   columns?: string;
   filter?: string[];
+  wide?: boolean;
 }): ListOptions {
-  return { json: f.json, csv: f.csv, columns: f.columns, filter: f.filter };
+  return { json: f.json, csv: f.csv, columns: f.columns, filter: f.filter, wide: f.wide };
 }

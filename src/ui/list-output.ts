@@ -3,6 +3,7 @@ import { UsageError } from '../api/errors.js';
 import type { IO } from '../io.js';
 import {
   FilterSyntaxError,
+  UnknownKeyError,
   applyFilters,
   parseFilters,
   renderCsv,
@@ -16,6 +17,8 @@ export interface ListOptions {
   csv?: boolean;
   columns?: string;
   filter?: string[];
+  /** every column, not only the default ones */
+  wide?: boolean;
 }
 
 export async function printList<T>(
@@ -24,18 +27,21 @@ export async function printList<T>(
   columns: Column<T>[],
   opts: ListOptions,
 ): Promise<void> {
-  let filters: Array<[string, string]>;
+  let kept: T[];
+  let cols: Column<T>[];
   try {
-    filters = parseFilters(opts.filter);
+    kept = applyFilters(rows, parseFilters(opts.filter), columns);
+    cols = selectColumns(columns, opts.columns, opts.wide);
   } catch (err) {
     if (err instanceof FilterSyntaxError)
       throw new UsageError(err.message, { hint: 'Example: --filter code=GHS' });
+    if (err instanceof UnknownKeyError)
+      throw new UsageError(err.message, { hint: `Known ${err.what}s: ${err.known.join(', ')}` });
     throw err;
   }
-  const kept = applyFilters(rows, filters, columns);
   if (opts.json) return io.out(JSON.stringify(kept, null, 2));
-  const cols = selectColumns(columns, opts.columns);
   if (opts.csv) return io.out(renderCsv(kept, cols));
   if (kept.length === 0) return io.note('No rows.');
-  io.out(await renderTable(kept, cols));
+  // Cut to fit on a terminal only: a pipe or a file gets every character.
+  io.out(await renderTable(kept, cols, io.stdoutIsTTY ? io.width : undefined));
 }

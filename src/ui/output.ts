@@ -28,6 +28,8 @@ export interface Column<T> {
   key: string;
   header?: string;
   get?: (row: T) => unknown;
+  /** shown only with --wide (or when named by --columns) */
+  wide?: boolean;
 }
 
 export function cellText(v: unknown): string {
@@ -67,8 +69,30 @@ export class FilterSyntaxError extends Error {
   }
 }
 
+export class UnknownKeyError extends Error {
+  constructor(
+    readonly what: 'column' | 'filter key',
+    readonly unknown: string[],
+    readonly known: string[],
+  ) {
+    super(`Unknown ${what}${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+  }
+}
+
+/**
+ * Keeps the rows that match every filter. A filter key is a column's key or a field of the rows (nested
+ * fields dotted: country.code); any other key is an error, never a silent empty result.
+ */
 export function applyFilters<T>(rows: T[], filters: Array<[string, string]>, columns: Column<T>[]): T[] {
   if (filters.length === 0) return rows;
+  const known = new Set([...columns.map((c) => c.key), ...rows.flatMap((r) => Object.keys(flatten(r)))]);
+  const unknown = filters.map(([k]) => k).filter((k) => !known.has(k));
+  if (unknown.length > 0)
+    throw new UnknownKeyError(
+      'filter key',
+      unknown,
+      columns.map((c) => c.key),
+    );
   return rows.filter((row) => {
     const flat = flatten(row);
     return filters.every(([k, v]) => {
@@ -79,28 +103,77 @@ export function applyFilters<T>(rows: T[], filters: Array<[string, string]>, col
   });
 }
 
-export function selectColumns<T>(columns: Column<T>[], wanted: string | undefined): Column<T>[] {
-  if (!wanted) return columns;
-  return wanted
+/** --columns a,b (any of the command's columns), else all with --wide, else the default ones. */
+export function selectColumns<T>(
+  columns: Column<T>[],
+  wanted: string | undefined,
+  wide = false,
+): Column<T>[] {
+  if (!wanted) return wide ? columns : columns.filter((c) => !c.wide);
+  const keys = wanted
     .split(',')
     .map((k) => k.trim())
-    .filter(Boolean)
-    .map((k) => columns.find((c) => c.key === k) ?? { key: k });
+    .filter(Boolean);
+  const unknown = keys.filter((k) => !columns.some((c) => c.key === k));
+  if (unknown.length > 0)
+    throw new UnknownKeyError(
+      'column',
+      unknown,
+      columns.map((c) => c.key),
+    );
+  return keys.map((k) => columns.find((c) => c.key === k)!);
 }
 
 function value<T>(row: T, c: Column<T>): unknown {
   return c.get ? c.get(row) : flatten(row)[c.key];
 }
 
-export async function renderTable<T>(rows: T[], columns: Column<T>[]): Promise<string> {
+/** A cell cut to `width` characters, its end shown as an ellipsis. */
+function cut(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(1, width - 1))}…`;
+}
+
+/** The narrowest a column may become before the table turns into one record per block. */
+const minColumn = 6;
+
+/**
+ * A table of the rows. With `width` (a terminal's), it fits: the widest columns are cut with an ellipsis
+ * until the table fits, and when even that cannot make it fit, each row is shown as a block of
+ * "Header  value" lines instead. Without `width` (a pipe, a file), nothing is cut.
+ */
+export async function renderTable<T>(rows: T[], columns: Column<T>[], width?: number): Promise<string> {
+  const head = columns.map((c) => c.header ?? c.key);
+  const cells = rows.map((row) => columns.map((c) => clean(cellText(value(row, c)))));
+  let widths = head.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
+  // cli-table3 draws "│ " before each cell, " " after it, and one closing "│".
+  const total = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + 3 * ws.length + 1;
+  if (width !== undefined && total(widths) > width) {
+    widths = [...widths];
+    while (total(widths) > width) {
+      const widest = widths.indexOf(Math.max(...widths));
+      if (widths[widest]! <= minColumn) break;
+      widths[widest]! -= 1;
+    }
+    if (total(widths) > width) return renderVertical(head, cells, width);
+  }
   const Table = await loadTable();
   const table = new Table({
-    head: columns.map((c) => c.header ?? c.key),
+    head: head.map((h, i) => cut(h, widths[i]!)),
     style: { head: [], border: [] },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
-  for (const row of rows) table.push(columns.map((c) => clean(cellText(value(row, c)))));
+  for (const r of cells) table.push(r.map((c, i) => cut(c, widths[i]!)));
   return table.toString();
+}
+
+/** One block per row: "Header  value" lines, values cut to the width. */
+function renderVertical(head: string[], cells: string[][], width: number): string {
+  const pad = Math.max(...head.map((h) => h.length)) + 2;
+  return cells
+    .map((r) =>
+      r.map((c, i) => `${head[i]!.padEnd(pad)}${cut(c, Math.max(minColumn, width - pad))}`).join('\n'),
+    )
+    .join('\n\n');
 }
 
 /** A two-column key/value table for one object. */

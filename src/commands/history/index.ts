@@ -1,24 +1,35 @@
 import * as Flags from '@oclif/core/flags';
 import { BaseCommand } from '../../shell/base-command.js';
+import { columnsHelp, historyColumns } from '../../run/columns.js';
+import { transactionStatuses } from '../../api/enums.js';
 import { listOptionsFrom, outputFlags } from '../../shell/flags.js';
 
 export default class History extends BaseCommand<typeof History> {
   static override summary =
     'List the transactions mpay started (the local journal of this profile and environment)';
   static override description =
-    'The API has no endpoint that reads a transaction back, so this journal is the record of what was sent, when, and what came back. `mpay history show` gives one transaction with its steps.';
+    'The API has no endpoint that reads a transaction back, so this journal is the record of what was sent, when, and what came back. `mpay history show` gives one transaction with its steps.\n\n' +
+    columnsHelp(historyColumns);
   static override examples = [
     '<%= config.bin %> history',
     '<%= config.bin %> history --kind withdraw --status pending',
     '<%= config.bin %> history --since 2026-11-01 --json',
+    '<%= config.bin %> history --since 2d --kind withdraw',
     '<%= config.bin %> history --reference mpay-d-lx2k9-1a2b3c --csv',
   ];
   static override flags = {
     kind: Flags.string({ description: 'deposit or withdraw', options: ['deposit', 'withdraw'] }),
-    status: Flags.string({ description: 'last known status (initiated, pending, …)' }),
+    status: Flags.string({
+      description: 'last known status',
+      options: [...transactionStatuses, 'not initiated'],
+    }),
     reference: Flags.string({ description: 'reference (customer_transaction_id)' }),
-    since: Flags.string({ description: 'started on or after this date (YYYY-MM-DD)' }),
-    until: Flags.string({ description: 'started on or before this date (YYYY-MM-DD)' }),
+    since: Flags.string({
+      description: 'started at or after: a date, an ISO time, or a duration ago (1h, 2d, 90m)',
+    }),
+    until: Flags.string({
+      description: 'started at or before: a date, an ISO time, or a duration ago (1h, 2d)',
+    }),
     ...outputFlags,
   };
 

@@ -1,0 +1,124 @@
+// The list commands as a newcomer and a script meet them: unknown columns, filter keys and statuses are
+// usage errors that list the valid ones; --help lists the columns; tables fit the terminal (cut with an
+// ellipsis, or one block per row when too narrow) but never in CSV or JSON; CSV is plain ASCII; history
+// takes durations and ISO times, and `history show` a prefix of the hash token.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, customerArgs, sandbox, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+let env: Record<string, string | undefined>;
+beforeAll(async () => {
+  sb = await sandbox();
+  env = cliEnv(sb, tempDir());
+  for (const ref of ['ux-1', 'ux-2'])
+    expect((await mpay(['deposit', ...customerArgs({ reference: ref }), '--json'], { env })).code).toBe(0);
+});
+afterAll(() => sb.close());
+
+describe('columns, filters and statuses', () => {
+  it('an unknown column, filter key or status is a usage error that lists the valid ones', async () => {
+    const col = await mpay(['balances', '--columns', 'code,foo', '--json'], { env });
+    expect(col.code).toBe(2);
+    expect(col.json().error.message).toBe('Unknown column: foo');
+    expect(col.json().error.hint).toMatch(/^Known columns: code, country, total_balance, /);
+    const filter = await mpay(['countries', '--filter', 'foo=bar', '--json'], { env });
+    expect(filter.code).toBe(2);
+    expect(filter.json().error.message).toBe('Unknown filter key: foo');
+    expect(filter.json().error.hint).toBe('Known filter keys: code, name, dial_code, id');
+    const status = await mpay(['history', '--status', 'bogus', '--json'], { env });
+    expect(status.code).toBe(2);
+    expect(status.json().error.message).toMatch(/bogus.*initiated, pending, success, failed, cancelled/);
+  });
+
+  it('a filter on a nested field of the JSON works, and --help names the columns', async () => {
+    const gh = await mpay(['balances', '--filter', 'country.code=GH', '--json'], { env });
+    expect(gh.json().map((c: { code: string }) => c.code)).toEqual(['GHS']);
+    const help = await import('../src/commands/balances.js');
+    expect(help.default.description).toMatch(
+      /Columns \(for --columns and --filter\): code, country, .*; with --wide also deposite, withdraw, service, collection, disbursement\./,
+    );
+  });
+});
+
+describe('tables that fit', () => {
+  it('at 80 columns on a terminal every line fits, long values cut with an ellipsis; a pipe gets them whole', async () => {
+    const tty = await mpay(['balances', '--wide'], { env, tty: true, width: 80 });
+    expect(tty.code, tty.stderr).toBe(0);
+    const lines = tty.stdout.trimEnd().split('\n');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
+    expect(tty.stdout).toContain('…');
+    const pipe = await mpay(['balances', '--wide'], { env });
+    expect(pipe.stdout).not.toContain('…');
+    expect(pipe.stdout).toContain('MoonPay Card On-Ramp (6), Transak Card On-Ramp (7)');
+  });
+
+  it('the default columns fit 80 without cutting; too narrow a terminal shows one block per row', async () => {
+    const fit = await mpay(['balances'], { env, tty: true, width: 80 });
+    expect(fit.stdout).not.toContain('…');
+    expect(
+      Math.max(
+        ...fit.stdout
+          .trimEnd()
+          .split('\n')
+          .map((l) => l.length),
+      ),
+    ).toBeLessThanOrEqual(80);
+    const narrow = await mpay(['history', '--wide'], { env, tty: true, width: 40 });
+    const blocks = narrow.stdout.trim().split('\n\n');
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0]).toMatch(/^Started\s+\d{4}-/);
+    expect(blocks[0]).toMatch(/\nReference\s+ux-1/);
+    expect(
+      Math.max(
+        ...narrow.stdout
+          .trimEnd()
+          .split('\n')
+          .map((l) => l.length),
+      ),
+    ).toBeLessThanOrEqual(40);
+  });
+
+  it('CSV and JSON are never cut, and CSV is plain ASCII with the documented headers', async () => {
+    const csv = await mpay(['balances', '--csv'], { env, tty: true, width: 40 });
+    expect(csv.stdout).toMatch(/^[\x20-\x7e\n]*$/);
+    expect(csv.stdout.split('\n')[0]).toBe('code,country,total_balance,deposit_limits,withdraw_limits');
+    expect(csv.stdout).toContain('GHS,GH,25000,1-50000,5-20000');
+    expect(csv.stdout).toContain('XAF,CM,0,100-2000000,off');
+    const hist = await mpay(['history', '--columns', 'reference,hash_token', '--csv'], {
+      env,
+      tty: true,
+      width: 40,
+    });
+    expect(hist.stdout).toMatch(/ux-1,[0-9a-f]{64}\n/);
+  });
+});
+
+describe('history by time and by prefix', () => {
+  it('--since and --until take durations, dates and ISO times', async () => {
+    const refs = async (...args: string[]) =>
+      (await mpay(['history', ...args, '--json'], { env }))
+        .json()
+        .map((r: { reference: string }) => r.reference);
+    expect(await refs('--since', '1h')).toEqual(['ux-1', 'ux-2']);
+    expect(await refs('--until', '2d')).toEqual([]);
+    expect(await refs('--since', '2099-01-01')).toEqual([]);
+    expect(await refs('--until', new Date(Date.now() + 60_000).toISOString())).toEqual(['ux-1', 'ux-2']);
+    const bad = await mpay(['history', '--since', 'yesterday', '--json'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.json().error.hint).toMatch(/90m, 2h, 7d/);
+  });
+
+  it('history show takes the start of a hash token as shown, when it is unique', async () => {
+    const all = (await mpay(['history', '--json'], { env })).json();
+    const hash: string = all[0].hash_token;
+    const shown = await mpay(['history', 'show', `${hash.slice(0, 12)}…`, '--json'], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.json().reference).toBe('ux-1');
+    const common = [...hash].findIndex((ch, i) => all[1].hash_token[i] !== ch);
+    if (common >= 4) {
+      const ambiguous = await mpay(['history', 'show', hash.slice(0, common), '--json'], { env });
+      expect(ambiguous.code).toBe(2);
+    }
+  });
+});
