@@ -49,7 +49,7 @@ export const rules = {
     packages: [...ui, 'got', 'fastify'],
   },
   sandbox: { may: ['sandbox', 'api-no-client'], types: ['api'], packages: [oclif, ...ui, 'got', 'conf'] },
-  execute: { may: ['commands'], types: [], packages: [] },
+  execute: { may: ['commands', 'shell'], types: [], packages: [] },
   'lazy-import': { may: [], types: [], packages: [] },
 };
 

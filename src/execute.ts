@@ -31,6 +31,8 @@ import WithdrawInitiate from './commands/withdraw/initiate.js';
 import WithdrawProcess from './commands/withdraw/process.js';
 
 export { execute } from '@oclif/core/execute';
+// Loaded by oclif from this bundle through package.json's oclif.helpClass and oclif.hooks.
+export { MpayHelp, commandNotFound } from './shell/help.js';
 
 export const COMMANDS = {
   balances: Balances,

@@ -350,7 +350,7 @@ describe('login, profiles, config, whoami, doctor', () => {
     expect(failed.map((c: { name: string }) => c.name)).toEqual(['API key']);
     const site = await run(['doctor'], { env: cliEnv(sb, tempDir(), { MPAY_SITE_ID: '7' }) });
     expect(site.code).toBe(3);
-    expect(site.stderr).toMatch(/✗ site id: 7 is not among the merchant services \(1\)/);
+    expect(site.stdout).toMatch(/✗ site id: 7 is not among the merchant services \(1\)/);
   });
 
   it('profiles use/remove and config set/get/list', async () => {

@@ -351,7 +351,7 @@ describe('flows as commands without a terminal', () => {
     });
     const missing = await run(['deposit', '--currency', 'GHS', '--json'], { env });
     expect(missing.code).toBe(2);
-    expect(missing.json().error.message).toBe('Missing --amount');
+    expect(missing.json().error.message).toBe('Missing --amount, --first-name, --phone, --email, --gateway');
     const bounds = await run(['withdraw', ...customerFlags({ amount: '999999' }), '--json'], { env });
     expect(bounds.code).toBe(2);
     expect(bounds.json().error.message).toMatch(/above the withdrawal maximum of 20000 GHS/);

@@ -253,4 +253,16 @@ describe('interactive flows in a pseudo-terminal', () => {
       t.kill();
     }
   });
+  it('CI=true on a real terminal: nothing is asked, and the missing values are a usage error', async () => {
+    const t = new Tmux('ci-true');
+    try {
+      t.start(['deposit', '--currency', 'GHS'], cliEnv(sb, tempDir(), { CI: 'true' }));
+      const screen = await t.waitFor(/EXIT=\d+/);
+      expect(screen).toMatch(/EXIT=2/);
+      expect(screen).toMatch(/mpay: Missing --amount, --first-name, --phone, --email, --gateway/);
+      expect(screen).not.toMatch(/Amount in|Customer first name|❯/);
+    } finally {
+      t.kill();
+    }
+  });
 });

@@ -61,6 +61,6 @@ it('the install and "try it" sections work as written, with the alias and no glo
   });
   expect(stdout).toMatch(/^mpay-cli\/\d+\.\d+\.\d+/);
   expect(stdout + stderr).toMatch(/Logged in: profile default, sandbox/);
-  expect(stderr).toMatch(/All checks passed/);
+  expect(stdout).toMatch(/All checks passed/);
   expect(stdout).toMatch(/GHS/);
 });

@@ -2,8 +2,7 @@ import Currencies from './currencies.js';
 import { columnsHelp, merchantColumns } from '../run/columns.js';
 
 export default class Balances extends Currencies {
-  static override summary =
-    "The merchant's currencies with balances, limits and gateways (same as `currencies --merchant`)";
+  static override summary = 'Your currencies: balances, limits and gateways';
   static override description = columnsHelp(merchantColumns);
   static override examples = [
     '<%= config.bin %> balances',

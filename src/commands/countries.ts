@@ -1,8 +1,9 @@
-import { BaseCommand } from '../shell/base-command.js';
+import { BaseCommand, flagSets } from '../shell/base-command.js';
 import { columnsHelp, countryColumns } from '../run/columns.js';
 import { listOptionsFrom, outputFlags } from '../shell/flags.js';
 
 export default class Countries extends BaseCommand<typeof Countries> {
+  static override baseFlags = flagSets.api;
   static override summary = 'List the countries the API supports (public)';
   static override description = columnsHelp(countryColumns);
   static override examples = [

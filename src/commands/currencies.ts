@@ -1,11 +1,11 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand } from '../shell/base-command.js';
+import { BaseCommand, flagSets } from '../shell/base-command.js';
 import { columnsHelp, merchantColumns, publicCurrencyColumns } from '../run/columns.js';
 import { listOptionsFrom, outputFlags } from '../shell/flags.js';
 
 export default class Currencies extends BaseCommand<typeof Currencies> {
-  static override summary =
-    'List supported currencies, or with --merchant your own with balances, limits and gateways';
+  static override baseFlags = flagSets.api;
+  static override summary = 'Supported currencies, or your own with --merchant';
   static override description = `Public list. ${columnsHelp(publicCurrencyColumns)}\n\nWith --merchant (or as mpay balances). ${columnsHelp(merchantColumns)}`;
   static override examples = [
     '<%= config.bin %> currencies',

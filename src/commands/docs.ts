@@ -1,8 +1,9 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand } from '../shell/base-command.js';
+import { BaseCommand, flagSets } from '../shell/base-command.js';
 
 export default class Docs extends BaseCommand<typeof Docs> {
-  static override summary = "Print (and on a desktop, open) the environment's interactive API documentation";
+  static override baseFlags = flagSets.context;
+  static override summary = "Print (or open) the environment's interactive API documentation";
   static override examples = ['<%= config.bin %> docs', '<%= config.bin %> docs --env stage --no-open'];
   static override flags = {
     open: Flags.boolean({

@@ -1,8 +1,8 @@
-import { BaseCommand } from '../shell/base-command.js';
+import { BaseCommand, flagSets } from '../shell/base-command.js';
 
 export default class Doctor extends BaseCommand<typeof Doctor> {
-  static override summary =
-    'Check that the base URL, merchant key, site id and API key work, and what is open to them';
+  static override baseFlags = flagSets.api;
+  static override summary = 'Check the base URL, the credentials, and what is open to them';
   static override description = `One line per check. Exits 0 only when every check passes; otherwise with the exit code of the first failure's kind (3 auth, 8 network, …; 6 when a check finds nothing open, such as no gateway for withdrawals).
 
 The API key check sends a withdraw initiate that carries only the credentials: the API rejects it for the missing customer fields, so nothing is created, and answers 403 when a credential is wrong.`;

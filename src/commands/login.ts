@@ -1,8 +1,9 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand } from '../shell/base-command.js';
+import { BaseCommand, flagSets } from '../shell/base-command.js';
 
 export default class Login extends BaseCommand<typeof Login> {
-  static override summary = 'Store merchant credentials in a profile, after checking them against the API';
+  static override baseFlags = flagSets.login;
+  static override summary = 'Save merchant credentials in a profile, checked against the API';
   static override description = `Asks for whatever is not given by flag or MPAY_* variable: merchant key (Merchant Key under your merchant profile in the dashboard), site id and API key (under the services settings), environment and base URL. The merchant key is checked by generating a token before anything is saved. The profile becomes the current one.
 
 Pass secrets through stdin (--merchant-key-stdin) or the environment rather than flags, so they stay out of shell history and process lists.`;

@@ -1,10 +1,11 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand } from '../shell/base-command.js';
+import { BaseCommand, flagSets } from '../shell/base-command.js';
 import { faultKinds, isFault } from '../sandbox/faults.js';
 import type { SeedName } from '../sandbox/seed.js';
 
 export default class Sandbox extends BaseCommand<typeof Sandbox> {
-  static override summary = 'Serve the whole Merchant Payments API locally, with a demo merchant';
+  static override baseFlags = flagSets.standalone;
+  static override summary = 'Serve the whole API locally, with a demo merchant';
   static override description = `A faithful local implementation of the API for trying mpay, reproducing issues and testing scripts with no network and no account. State lives in memory unless --data names a file. The demo merchant's one-time code for withdrawals is 123456, also written to this log as if e-mailed.
 
 Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|html|malformed|empty|shape|slow|drop|drop-after|401|escapes (X-Mpay-Sandbox-Delay: ms for slow), or for a share of all requests with --fault and --fault-rate.`;

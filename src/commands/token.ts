@@ -1,8 +1,9 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand } from '../shell/base-command.js';
+import { BaseCommand, flagSets } from '../shell/base-command.js';
 import { dryRunFlag } from '../shell/flags.js';
 
 export default class Token extends BaseCommand<typeof Token> {
+  static override baseFlags = flagSets.api;
   static override summary = 'Generate a bearer token from the merchant key and cache it';
   static override description =
     'The token is cached per profile, environment, base URL and merchant key (by a fingerprint, never the key itself), and used only with the key that made it; other commands reuse it and get a new one when the API refuses it. It is printed masked unless --show or --json is given.';

@@ -3,8 +3,7 @@ import { BaseCommand } from '../shell/base-command.js';
 import { dryRunFlag, hashTokenArg } from '../shell/flags.js';
 
 export default class Wallet extends BaseCommand<typeof Wallet> {
-  static override summary =
-    'Update the crypto wallet address of a transaction (it must be in status initiated)';
+  static override summary = "Update a transaction's crypto wallet address (status initiated)";
   static override examples = [
     '<%= config.bin %> wallet 3f9a…c2 --gateway 5',
     '<%= config.bin %> wallet mpay-d-lx2k9-1a2b3c --json',

@@ -1,7 +1,8 @@
-import { BaseCommand } from '../shell/base-command.js';
+import { BaseCommand, flagSets } from '../shell/base-command.js';
 
 export default class Whoami extends BaseCommand<typeof Whoami> {
-  static override summary = 'Show the profile, environment and credentials in effect (fingerprints only)';
+  static override baseFlags = flagSets.context;
+  static override summary = 'The profile, environment and credentials in effect';
   static override examples = ['<%= config.bin %> whoami', 'MPAY_ENV=stage <%= config.bin %> whoami --json'];
 
   async run(): Promise<void> {

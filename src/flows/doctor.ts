@@ -30,9 +30,11 @@ export async function runChecks(
     checks.push(c);
     onCheck(c);
   };
-  const fail = (name: string, err: unknown): Check => {
+  // The hint of a failed check says what to do about it: never "run mpay doctor", which is where we are.
+  const fail = (name: string, err: unknown, hint?: string): Check => {
     const e = toMpayError(err);
-    return { name, ok: false, detail: e.message, hint: e.hint, kind: e.kind };
+    const own = e.hint && !/mpay doctor/.test(e.hint) ? e.hint : undefined;
+    return { name, ok: false, detail: e.message, hint: hint ?? own, kind: e.kind };
   };
 
   const url = new URL(ctx.baseUrl);
@@ -104,7 +106,11 @@ export async function runChecks(
           ok: true,
           detail: 'merchant key, site id and API key accepted by withdraw initiate (nothing created)',
         }
-      : fail('API key', probe.error),
+      : fail(
+          'API key',
+          probe.error,
+          'The Site ID and API key are under the services settings of the dashboard; save them with `mpay login`',
+        ),
   );
 
   const deposits = currencies.filter((c) => c.deposite).map((c) => c.code);

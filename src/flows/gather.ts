@@ -1,6 +1,7 @@
 // Asking and parsing a flow's inputs, once: a flag's value, else a prompt's answer, else a usage error
 // naming the flag. The currency is chosen from the merchant's own list and the amount checked against
 // its limits before anything is sent.
+import { gatewayTypeOf } from '../api/enums.js';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../api/errors.js';
 import type { MerchantCurrency } from '../api/schemas.js';
@@ -123,7 +124,44 @@ export interface Gathered {
   };
 }
 
-export async function gather(kind: Kind, inputs: FlowInputs, deps: FlowDeps): Promise<Gathered> {
+/**
+ * With nothing to ask on, every value the flow needs and did not get is named in one error, so a script
+ * is fixed in one run rather than one flag per run. --gateway counts when the currency has more than one
+ * gateway open (the flows; initiate alone takes none).
+ */
+function reportMissing(kind: Kind, inputs: FlowInputs, list: MerchantCurrency[], gateway: boolean): void {
+  const required: Array<[keyof FlowInputs, string, string]> = [
+    ['currency', '--currency', 'currency_code'],
+    ['amount', '--amount', 'amount'],
+    ['firstName', '--first-name', 'customer_first_name'],
+    ['phone', '--phone', 'customer_phone'],
+    ['email', '--email', 'customer_email'],
+  ];
+  const missing = required.filter(([k]) => inputs[k] === undefined || inputs[k] === '');
+  if (gateway && inputs.gateway === undefined && inputs.currency) {
+    const open = list
+      .filter(
+        (c) =>
+          c.code === inputs.currency!.toUpperCase() &&
+          (!inputs.country || c.country?.code === inputs.country.toUpperCase()),
+      )
+      .flatMap((c) => c.getway_configuration ?? [])
+      .filter((g) => g.type === gatewayTypeOf(kind));
+    if (open.length > 1) missing.push(['gateway', '--gateway', 'gateway_id']);
+  }
+  if (missing.length === 0) return;
+  throw new UsageError(`Missing ${missing.map(([, flag]) => flag).join(', ')}`, {
+    fields: Object.fromEntries(missing.map(([, , field]) => [field, ['required']])),
+    hint: 'Pass them as flags; with no terminal (or --no-input) mpay does not ask',
+  });
+}
+
+export async function gather(
+  kind: Kind,
+  inputs: FlowInputs,
+  deps: FlowDeps,
+  opts: { gateway?: boolean } = {},
+): Promise<Gathered> {
   // Cheap local checks first, so a bad flag fails before any request.
   for (const [k, f] of Object.entries({
     currency: fields.currency,
@@ -146,6 +184,7 @@ export async function gather(kind: Kind, inputs: FlowInputs, deps: FlowDeps): Pr
     'Reading the merchant currencies',
     deps.client.merchantCurrencies(),
   );
+  if (!deps.prompter) reportMissing(kind, inputs, list, opts.gateway ?? false);
   const currency = await chooseCurrency(kind, inputs, deps, list);
   const l = limitsOf(kind, currency);
   const amountField: Field = {

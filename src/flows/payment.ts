@@ -31,7 +31,7 @@ import { chooseGateway, precheckGateway } from './gateways.js';
 
 export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowDeps): Promise<FlowResult> {
   const rep = deps.reporter ?? silentReporter;
-  const g = await gather(kind, inputs, deps);
+  const g = await gather(kind, inputs, deps, { gateway: true });
   precheckGateway(kind, g.currency, inputs, deps);
   rep.step(`Summary of the ${title(kind)}`);
   const r = g.request;

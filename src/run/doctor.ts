@@ -8,16 +8,17 @@ import { clean } from '../ui/output.js';
 export async function runDoctor(opts: { json?: boolean }, f: Factory): Promise<void> {
   const { runChecks } = await import('../flows/doctor.js');
   const ctx = await f.context();
+  // The report is the command's result: on stdout, line by line as each check ends.
   const show = (c: Check) => {
     if (opts.json) return;
-    f.io.stderr.write(
-      `${c.ok ? '✓' : '✗'} ${c.name}: ${clean(c.detail)}${!c.ok && c.hint ? `\n    hint: ${clean(c.hint)}` : ''}\n`,
+    f.io.out(
+      `${c.ok ? '✓' : '✗'} ${c.name}: ${clean(c.detail)}${!c.ok && c.hint ? `\n    hint: ${clean(c.hint)}` : ''}`,
     );
   };
   const checks = await runChecks(ctx, await f.client(), show, f.environ);
   const ok = checks.every((c) => c.ok);
   if (opts.json) f.io.out(JSON.stringify({ ok, checks: checks.map(({ kind: _k, ...c }) => c) }, null, 2));
-  else f.io.stderr.write(ok ? 'All checks passed.\n' : 'Some checks failed.\n');
+  else f.io.out(ok ? 'All checks passed.' : 'Some checks failed.');
   const first = checks.find((c) => !c.ok);
   if (first) f.io.exitCode = exitCodes[first.kind ?? 'unexpected'];
 }

@@ -32,18 +32,32 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
       : undefined;
   const stamp = () => f.now().toISOString().slice(11, 19);
   const log = (line: string) => void f.io.stderr.write(`[sandbox ${stamp()}] ${line}\n`);
-  const sb = await startSandbox({
-    port: opts.port,
-    host: opts.host,
-    dataFile: opts.data,
-    seed: opts.seed,
-    faults: opts.faults,
-    rate: opts.faults?.length ? rate : 0,
-    faultPaths: opts.faultPaths,
-    slowMs: opts.slowMs,
-    tls,
-    log,
-  });
+  let sb: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sb = await startSandbox({
+      port: opts.port,
+      host: opts.host,
+      dataFile: opts.data,
+      seed: opts.seed,
+      faults: opts.faults,
+      rate: opts.faults?.length ? rate : 0,
+      faultPaths: opts.faultPaths,
+      slowMs: opts.slowMs,
+      tls,
+      log,
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use`, {
+        hint: 'Stop what listens there, or pick another port: --port 4011, or --port 0 for any free one',
+      });
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL')
+      throw new UsageError(`Cannot listen on ${opts.host}:${opts.port} (${code})`, {
+        hint: 'Ports below 1024 need privileges; the host must be an address of this machine',
+      });
+    throw err;
+  }
   const info = {
     url: sb.url,
     base_url: sb.url,

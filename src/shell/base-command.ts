@@ -9,9 +9,8 @@ import { Factory } from '../factory.js';
 import { systemIO, type IO } from '../io.js';
 import { reportError } from '../ui/report-error.js';
 
-export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
-  (typeof BaseCommand)['baseFlags'] & T['flags']
->;
+// Typed from every global flag: a command that does not take one sees it as undefined.
+export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<typeof globalFlags & T['flags']>;
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
 
 export const globalFlags = {
@@ -54,8 +53,30 @@ export const host: { io: () => IO; environ: () => NodeJS.ProcessEnv } = {
   environ: () => process.env,
 };
 
+const pick = <K extends keyof typeof globalFlags>(...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, globalFlags[k]])) as Pick<typeof globalFlags, K>;
+
+/**
+ * The global flags each kind of command takes, so that its help lists only the ones that mean something
+ * for it. Commands that move money take them all (the default).
+ */
+export const flagSets = {
+  /** read from the API */
+  api: pick('profile', 'env', 'base-url', 'json', 'debug', 'timeout'),
+  /** log in: the API, and prompts */
+  login: pick('profile', 'env', 'base-url', 'json', 'debug', 'timeout', 'no-input'),
+  /** the profile in effect, without a request */
+  context: pick('profile', 'env', 'base-url', 'json'),
+  /** mpay's own files: the journal, the settings */
+  local: pick('profile', 'env', 'json'),
+  /** asks before it removes */
+  confirm: pick('json', 'yes', 'no-input'),
+  /** neither a profile nor the API: the sandbox, the demo */
+  standalone: pick('json'),
+};
+
 export abstract class BaseCommand<T extends typeof Command> extends Command {
-  static override baseFlags = globalFlags;
+  static override baseFlags: Partial<typeof globalFlags> = globalFlags;
 
   protected flags!: BaseFlags<T>;
   protected args!: BaseArgs<T>;

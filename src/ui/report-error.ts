@@ -38,7 +38,12 @@ export async function reportError(io: IO, err: unknown, opts: ReportOptions = {}
   }
   // oclif's parse errors (unknown flag, missing argument, bad option) carry exit code 2.
   else if (marked?.oclif?.exit === 2) {
-    e = new UsageError((marked.message ?? '').split('\n')[0] || 'Invalid usage', {
+    // "Parsing --port\n\tExpected an integer but received: abc\nSee more help with --help": what and why.
+    const lines = (marked.message ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !/^See more help/.test(l));
+    e = new UsageError(lines.join(': ').replace(/::/g, ':') || 'Invalid usage', {
       hint: `See \`mpay ${opts.command ?? ''} --help\``.replace('  ', ' '),
     });
   } else e = toMpayError(err);

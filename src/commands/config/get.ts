@@ -1,8 +1,9 @@
 import * as Args from '@oclif/core/args';
-import { BaseCommand } from '../../shell/base-command.js';
+import { BaseCommand, flagSets } from '../../shell/base-command.js';
 import { settingKeys } from '../../config/store.js';
 
 export default class ConfigGet extends BaseCommand<typeof ConfigGet> {
+  static override baseFlags = flagSets.local;
   static override summary = 'Print one setting of the current profile';
   static override examples = [
     '<%= config.bin %> config get stage.base_url',

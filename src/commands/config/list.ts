@@ -1,6 +1,7 @@
-import { BaseCommand } from '../../shell/base-command.js';
+import { BaseCommand, flagSets } from '../../shell/base-command.js';
 
 export default class ConfigList extends BaseCommand<typeof ConfigList> {
+  static override baseFlags = flagSets.local;
   static override summary = 'List the settings of the current profile (no secrets)';
   static override examples = [
     '<%= config.bin %> config list',

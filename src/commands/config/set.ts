@@ -1,8 +1,9 @@
 import * as Args from '@oclif/core/args';
-import { BaseCommand } from '../../shell/base-command.js';
+import { BaseCommand, flagSets } from '../../shell/base-command.js';
 import { settingKeys } from '../../config/store.js';
 
 export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
+  static override baseFlags = flagSets.local;
   static override summary =
     'Set a setting of the current profile (env, timeout, <env>.base_url, <env>.wallet_gateways)';
   static override examples = [

@@ -2,8 +2,7 @@ import { BaseCommand } from '../../shell/base-command.js';
 import { flowFlags, inputsFrom } from '../../shell/flags.js';
 
 export default class Deposit extends BaseCommand<typeof Deposit> {
-  static override summary =
-    'Run the whole deposit flow: initiate, wallet address (when the gateway needs it), status, processed';
+  static override summary = 'Run a deposit: initiate, wallet address, status, processed';
   static override description = `Asks for each missing value on a terminal (currency and country from your merchant currencies, amount within their limits, customer, reference), shows a summary, then runs each step and records it in the journal (\`mpay history\`). Every value can be given by flag; with --no-input or no terminal nothing is asked and a missing value is an error naming its flag. On the live environment a confirmation is asked (--yes skips it).
 
 A flow that stopped (a failure, Ctrl-C) picks up at its next step with --resume.`;

@@ -1,12 +1,12 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand } from '../../shell/base-command.js';
+import { BaseCommand, flagSets } from '../../shell/base-command.js';
 import { columnsHelp, historyColumns } from '../../run/columns.js';
 import { transactionStatuses } from '../../api/enums.js';
 import { listOptionsFrom, outputFlags } from '../../shell/flags.js';
 
 export default class History extends BaseCommand<typeof History> {
-  static override summary =
-    'List the transactions mpay started (the local journal of this profile and environment)';
+  static override baseFlags = flagSets.local;
+  static override summary = 'The transactions mpay started, from its local journal';
   static override description =
     'The API has no endpoint that reads a transaction back, so this journal is the record of what was sent, when, and what came back. `mpay history show` gives one transaction with its steps.\n\n' +
     columnsHelp(historyColumns);

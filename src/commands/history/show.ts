@@ -1,7 +1,8 @@
 import * as Args from '@oclif/core/args';
-import { BaseCommand } from '../../shell/base-command.js';
+import { BaseCommand, flagSets } from '../../shell/base-command.js';
 
 export default class HistoryShow extends BaseCommand<typeof HistoryShow> {
+  static override baseFlags = flagSets.local;
   static override summary = 'Show one transaction from the journal, with each step, its time and outcome';
   static override examples = [
     '<%= config.bin %> history show mpay-d-lx2k9-1a2b3c',

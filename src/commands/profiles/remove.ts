@@ -1,7 +1,8 @@
 import * as Args from '@oclif/core/args';
-import { BaseCommand } from '../../shell/base-command.js';
+import { BaseCommand, flagSets } from '../../shell/base-command.js';
 
 export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
+  static override baseFlags = flagSets.confirm;
   static override summary = 'Remove a stored profile and its cached tokens';
   static override examples = ['<%= config.bin %> profiles remove old-test --yes'];
   static override args = { name: Args.string({ description: 'profile name', required: true }) };

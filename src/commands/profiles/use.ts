@@ -1,7 +1,8 @@
 import * as Args from '@oclif/core/args';
-import { BaseCommand } from '../../shell/base-command.js';
+import { BaseCommand, flagSets } from '../../shell/base-command.js';
 
 export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
+  static override baseFlags = flagSets.standalone;
   static override summary = 'Make a stored profile the current one';
   static override examples = ['<%= config.bin %> profiles use acme'];
   static override args = { name: Args.string({ description: 'profile name', required: true }) };

@@ -2,7 +2,7 @@ import { BaseCommand } from '../../shell/base-command.js';
 import { flowFlags, inputsFrom, otpFlags } from '../../shell/flags.js';
 
 export default class Withdraw extends BaseCommand<typeof Withdraw> {
-  static override summary = 'Run the whole withdraw flow, with the one-time code sent to the customer';
+  static override summary = 'Run a withdrawal, confirmed with the one-time code';
   static override description = `Like \`mpay deposit\`, then processed sends a one-time code to the customer e-mail: mpay asks for it (masked, up to three tries), or takes --otp / --otp-stdin. Without a terminal and without a code, it stops once the code is sent, exits 0, and prints "next": "otp" with the hash token and the command that finishes it.`;
   static override examples = [
     '<%= config.bin %> withdraw',

@@ -1,0 +1,115 @@
+// mpay's help, on oclif's: the root help groups the commands by what a person comes to do (as gh's
+// does), with examples and where to learn more; a command's USAGE names its arguments and required flags
+// and leaves the rest to the FLAGS sections. A mistyped command is answered with the nearest ones.
+import type { Command } from '@oclif/core/command';
+import type { Config } from '@oclif/core/config';
+import { CommandHelp, Help } from '@oclif/core/help';
+import type { Hook } from '@oclif/core/hooks';
+import { systemIO } from '../io.js';
+
+const groups: Array<[string, string[]]> = [
+  ['GETTING STARTED', ['login', 'doctor', 'demo']],
+  ['PAYMENTS', ['deposit', 'withdraw', 'status', 'wallet']],
+  ['READING', ['countries', 'currencies', 'balances', 'history']],
+  ['SET-UP', ['profiles', 'config', 'token', 'whoami', 'sandbox', 'docs', 'autocomplete']],
+];
+
+const examples = [
+  ['mpay demo', 'a deposit and a withdraw against a sandbox in this process'],
+  ['mpay login', 'store and check your merchant credentials'],
+  ['mpay deposit', 'a guided deposit; every value can also be a flag'],
+  ['mpay balances --json | jq ".[].code"', 'your currencies, for a script'],
+  ['mpay history --since 1d', 'what mpay sent today, and where each stands'],
+];
+
+class MpayCommandHelp extends CommandHelp {
+  /** `mpay status HASH_TOKEN --status <value> [flags]`: the arguments and required flags only. */
+  protected override defaultUsage(): string {
+    const args = Object.values(this.command.args ?? {})
+      .filter((a) => !a.hidden)
+      .map((a) => (a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`));
+    const required = Object.entries(this.command.flags ?? {})
+      .filter(([, f]) => f.required && !f.hidden)
+      .map(([name, f]) => (f.type === 'boolean' ? `--${name}` : `--${name} <value>`));
+    return [this.command.id, ...args, ...required, '[flags]'].join(' ');
+  }
+}
+
+export class MpayHelp extends Help {
+  constructor(config: Config, opts: ConstructorParameters<typeof Help>[1] = {}) {
+    super(config, opts);
+    this.CommandHelpClass = MpayCommandHelp;
+  }
+
+  protected override async showRootHelp(): Promise<void> {
+    const width = Math.max(60, Math.min(this.opts.maxWidth ?? 80, 100));
+    const summaries = new Map<string, string>();
+    for (const c of this.config.commands) if (!c.id.includes(':')) summaries.set(c.id, c.summary ?? '');
+    for (const t of this.config.topics)
+      if (!summaries.get(t.name)) summaries.set(t.name, t.description ?? '');
+    const line = (name: string, text: string) => {
+      const head = `  ${name.padEnd(13)}`;
+      const room = width - head.length;
+      return `${head}${text.length > room ? `${text.slice(0, room - 1)}…` : text}`;
+    };
+    const out = [
+      'The Merchant Payments API from a terminal: payments, lists, and a local sandbox.',
+      '',
+      'USAGE',
+      '  $ mpay <command> [flags]',
+      '',
+      ...groups.flatMap(([title, ids]) => [
+        title,
+        ...ids.filter((id) => summaries.has(id)).map((id) => line(id, summaries.get(id)!)),
+        '',
+      ]),
+      'EXAMPLES',
+      ...examples.flatMap(([cmd, what]) => [`  # ${what}`, `  $ ${cmd}`]),
+      '',
+      'LEARN MORE',
+      '  mpay <command> --help   flags, examples and columns of a command',
+      '  README.md, docs/        set-up, exit codes, and how the API is read',
+    ];
+    this.log(out.join('\n'));
+  }
+}
+
+/** Levenshtein distance, for the nearest command names. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The command names nearest to a mistyped one (at most three, within two edits or sharing its start). */
+export function nearest(typed: string, names: string[]): string[] {
+  return names
+    .map((n) => ({ n, d: distance(typed, n) }))
+    .filter(({ n, d }) => d <= 2 || (typed.length >= 3 && n.startsWith(typed)))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 3)
+    .map(({ n }) => n);
+}
+
+/** oclif's command_not_found hook: `mpay: unknown command "depost"` with the nearest ones, exit 2. */
+export const commandNotFound: Hook.CommandNotFound = async function (opts) {
+  const io = systemIO();
+  const typed = opts.id.replace(/:/g, ' ');
+  const names = [...new Set(opts.config.commands.map((c: Command.Loadable) => c.id.replace(/:/g, ' ')))];
+  const near = nearest(typed, names);
+  io.stderr.write(`mpay: unknown command "${typed}"\n`);
+  io.stderr.write(
+    near.length
+      ? `hint: did you mean ${near.map((n) => `\`mpay ${n}\``).join(' or ')}?\n`
+      : 'hint: `mpay --help` lists the commands\n',
+  );
+  io.exitCode = 2;
+};

@@ -1,0 +1,116 @@
+// Help and messages as a newcomer meets them: the grouped root help, a mistyped command answered with the
+// nearest ones, a command's help with its arguments and required flags in USAGE and only the global flags
+// that mean something for it, and every message in mpay's own style. Help and the unknown command go
+// through bin/run.js (oclif loads the help class and the hook from the bundle); the rest runs in-process.
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, customerArgs, run, sandbox, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+import { nearest } from '../src/shell/help.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+describe('help', () => {
+  it('the root help groups the commands, gives examples and says where to learn more, within 80 columns', async () => {
+    const r = await run(['--help']);
+    expect(r.code).toBe(0);
+    const order = ['GETTING STARTED', 'PAYMENTS', 'READING', 'SET-UP', 'EXAMPLES', 'LEARN MORE'];
+    const at = order.map((h) => r.stdout.indexOf(`\n${h}\n`));
+    expect(at.every((i) => i > 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(r.stdout).toMatch(/GETTING STARTED\n {2}login {8}.*\n {2}doctor {7}.*\n {2}demo /);
+    expect(r.stdout).toMatch(/PAYMENTS\n {2}deposit .*\n {2}withdraw .*\n {2}status .*\n {2}wallet /);
+    expect(r.stdout).toContain('$ mpay demo');
+    expect(Math.max(...r.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
+    expect(r.stdout).not.toContain('…');
+  });
+
+  it('a mistyped command names the nearest ones, in mpay style, exit 2', async () => {
+    const r = await run(['depost']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('mpay: unknown command "depost"\nhint: did you mean `mpay deposit`?\n');
+    expect(nearest('hist', ['history', 'whoami'])).toEqual(['history']);
+    expect(nearest('zzzzzz', ['history', 'whoami'])).toEqual([]);
+  });
+
+  it('USAGE names the arguments and required flags; a command lists only the global flags it takes', async () => {
+    const status = await run(['status', '--help']);
+    expect(status.stdout).toContain('$ mpay status HASH_TOKEN --status <value> [flags]');
+    expect(status.stdout).toMatch(/--status=<option>\s+\(required\)/);
+    const sandboxHelp = (await run(['sandbox', '--help'])).stdout;
+    expect(sandboxHelp).toContain('GLOBAL FLAGS\n  --json');
+    for (const flag of ['--profile', '--env', '--yes', '--base-url', '--timeout', '--no-input'])
+      expect(sandboxHelp, flag).not.toContain(flag);
+    const deposit = (await run(['deposit', '--help'])).stdout;
+    for (const flag of ['--profile', '--env', '--yes', '--no-input', '--dry-run'])
+      expect(deposit, flag).toContain(flag);
+    expect((await run(['history', '--help'])).stdout).not.toContain('--timeout');
+  });
+});
+
+describe('messages that lead somewhere', () => {
+  it('mpay sandbox: a port that is not a number, and a port in use, say what is wrong and what to do', async () => {
+    const bad = await run(['sandbox', '--port', 'abc']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^mpay: Parsing --port: Expected an integer but received: abc\n/);
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const inUse = await mpay(['sandbox', '--port', String(port), '--json'], { env: {} });
+      expect(inUse.code).toBe(2);
+      expect(inUse.json().error.message).toBe(`Port ${port} on 127.0.0.1 is already in use`);
+      expect(inUse.json().error.hint).toMatch(/--port 0 for any free one/);
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('without a terminal, every missing flag is named at once', async () => {
+    const r = await mpay(['deposit', '--currency', 'GHS', '--json'], { env: cliEnv(sb, tempDir()) });
+    expect(r.code).toBe(2);
+    expect(r.json().error.message).toBe('Missing --amount, --first-name, --phone, --email, --gateway');
+    expect(Object.keys(r.json().error.fields)).toEqual([
+      'amount',
+      'customer_first_name',
+      'customer_phone',
+      'customer_email',
+      'gateway_id',
+    ]);
+    const initiate = await mpay(['deposit', 'initiate', '--json'], { env: cliEnv(sb, tempDir()) });
+    expect(initiate.json().error.message).toBe(
+      'Missing --currency, --amount, --first-name, --phone, --email',
+    );
+  });
+
+  it('doctor prints its report on stdout, and no hint of it says "run mpay doctor"', async () => {
+    const ok = await mpay(['doctor'], { env: cliEnv(sb, tempDir()) });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^✓ base URL: .*\n✓ proxy and CA: .*\n✓ API reachable/);
+    expect(ok.stdout).toMatch(/All checks passed\.\n$/);
+    const wrongKey = await mpay(['doctor'], { env: cliEnv(sb, tempDir(), { MPAY_API_KEY: 'ak_wrong' }) });
+    expect(wrongKey.code).toBe(3);
+    expect(wrongKey.stdout).toMatch(
+      /✗ API key: .*\n {4}hint: The Site ID and API key are under the services settings/,
+    );
+    expect(wrongKey.stdout + wrongKey.stderr).not.toMatch(/run `?mpay doctor/);
+  });
+
+  it('warnings and errors all read "mpay: …", never oclif\'s "›   Error:"', async () => {
+    const outputs = [
+      await run(['countries', '--bogus']),
+      await run(['deposit', '--amount']),
+      await run(['status']),
+      await mpay(['deposit', ...customerArgs({ currency: 'XXX' })], { env: cliEnv(sb, tempDir()) }),
+    ];
+    for (const o of outputs) {
+      expect(o.code).toBe(2);
+      expect(o.stderr).toMatch(/^mpay: /);
+      expect(o.stderr).not.toMatch(/›|Error:/);
+    }
+  });
+});
