@@ -32,7 +32,7 @@ export const rules = {
   },
   ui: {
     may: ['ui', 'api-no-client', 'lazy-import'],
-    types: ['api', 'flows', 'io'],
+    types: ['api', 'flows', 'journal', 'io'],
     packages: ['got', 'fastify'],
   },
   io: { may: ['ui'], types: [], packages: [oclif, 'got'] },

@@ -194,8 +194,12 @@ describe('flows as commands without a terminal', () => {
       status: 'pending',
       gateway: { id: 1, name: 'MTN Mobile Money' },
     });
-    expect(out.wallet).toBeUndefined();
-    expect(out.transaction.transaction_id).toMatch(/^TXN/);
+    expect(out.wallet_address).toBeNull();
+    expect(out.data.wallet).toBeUndefined();
+    expect(out.transaction_id).toMatch(/^TXN/);
+    expect(out.data.processed.transaction_id).toBe(out.transaction_id);
+    expect(out.requested).toEqual({ amount: '25', currency: 'GHS' });
+    expect(out.settled).toEqual({ amount: 25, currency: 'GHS', fee: 0.5, net: 24.5 });
     const history = await run(['history', '--json'], { env: cliEnv(sb, dir) });
     expect(history.json()).toEqual([
       expect.objectContaining({ reference: 'cli-dep-1', status: 'pending', gateway_id: 1 }),
@@ -260,20 +264,27 @@ describe('flows as commands without a terminal', () => {
       { env },
     );
     expect(init.code).toBe(0);
-    const hash = init.json().has_token;
-    expect(init.json().gateway_configuration[0].gateway.name).toBe('Interac e-Transfer');
+    // Every step prints the same envelope: hash_token at the top, the API's answer whole under data.
+    const hash = init.json().hash_token;
+    expect(init.json()).toMatchObject({ kind: 'deposit', reference: 'step-dep', status: 'initiated' });
+    expect(init.json().resume).toBe('mpay deposit --resume step-dep');
+    expect(init.json().data.initiate.has_token).toBe(hash);
+    expect(init.json().data.initiate.gateway_configuration[0].gateway.name).toBe('Interac e-Transfer');
     const wallet = await run(['wallet', hash, '--gateway', '12', '--json'], { env });
-    expect(wallet.json()).toMatchObject({ gateway_id: 12, network: 'INTERAC' });
+    expect(wallet.json()).toMatchObject({ hash_token: hash, reference: 'step-dep', gateway: { id: 12 } });
+    expect(wallet.json().data.wallet).toMatchObject({ gateway_id: 12, network: 'INTERAC' });
+    expect(wallet.json().wallet_address).toBe(wallet.json().data.wallet.wallet_address);
     const status = await run(['status', 'step-dep', '--status', 'initiated', '--json'], { env });
-    expect(status.json()).toMatchObject({
-      status: 'initiated',
+    expect(status.json()).toMatchObject({ status: 'initiated', hash_token: hash, reference: 'step-dep' });
+    expect(status.json().data.status_update).toMatchObject({
       customer_transaction_id: 'step-dep',
       type: 'collection',
     });
     const processed = await run(['deposit', 'process', hash, '--json'], { env });
     expect(processed.json()).toMatchObject({
       status: 'pending',
-      transaction: { payment_method: 'interbank_etransfer' },
+      hash_token: hash,
+      data: { processed: { payment_method: 'interbank_etransfer' } },
     });
 
     const wInit = await run(
@@ -285,7 +296,7 @@ describe('flows as commands without a terminal', () => {
       ],
       { env },
     );
-    const wHash = wInit.json().has_token;
+    const wHash = wInit.json().hash_token;
     expect(
       (await run(['status', wHash, '--status', 'initiated', '--gateway', '3', '--json'], { env })).code,
     ).toBe(0);
@@ -301,7 +312,7 @@ describe('flows as commands without a terminal', () => {
       ['deposit', 'initiate', ...customerFlags({ reference: 'state-1', gateway: '' }), '--json'],
       { env },
     );
-    const hash = init.json().has_token;
+    const hash = init.json().hash_token;
     expect(
       (await run(['status', hash, '--status', 'cancelled', '--gateway', '1', '--json'], { env })).json()
         .status,
@@ -334,7 +345,7 @@ describe('flows as commands without a terminal', () => {
       { env },
     );
     const wrongGw = await run(
-      ['status', init.json().has_token, '--status', 'initiated', '--gateway', '5', '--json'],
+      ['status', init.json().hash_token, '--status', 'initiated', '--gateway', '5', '--json'],
       { env },
     );
     expect(wrongGw.code).toBe(4);
@@ -515,7 +526,7 @@ describe('the wallet rule', () => {
           { env },
         );
         expect(r.code, `${gateway} ${extra.join(' ')}: ${r.stderr}`).toBe(0);
-        expect(Boolean(r.json().wallet), `gateway ${gateway} ${extra.join(' ')}`).toBe(wallet);
+        expect(Boolean(r.json().data.wallet), `gateway ${gateway} ${extra.join(' ')}`).toBe(wallet);
       }
       // --no-wallet skips the update even where the spec requires it: the sandbox then refuses the
       // status update, as the spec's "must be called before" reads; a support engineer sees that answer.

@@ -184,7 +184,7 @@ describe('interactive flows in a pseudo-terminal', () => {
     expect(show.json()).toMatchObject({
       reference: 'pty-cancel',
       status: 'initiated',
-      next: 'mpay deposit --resume pty-cancel',
+      resume: 'mpay deposit --resume pty-cancel',
     });
     const resumed = await run(['deposit', '--resume', 'pty-cancel', '--gateway', '3', '--json'], {
       env: cliEnv(sb, dir),

@@ -131,7 +131,7 @@ describe('live: nothing moves money unconfirmed', () => {
       },
     );
     expect(d.code, d.stderr).toBe(0);
-    const hash = d.json().has_token as string;
+    const hash = d.json().hash_token as string;
     const journalBefore = diskState(cfg);
     const sends = await moneySends(sb);
     const paths: string[][] = [

@@ -84,7 +84,7 @@ describe('the alt data set through the CLI, and the profile list that settles th
     const env = cliEnv(sb, tempDir());
     const two = await run(['deposit', ...ghs('2', 'alt-2'), '--json'], { env });
     expect(two.code, two.stderr).toBe(0);
-    expect(two.json().wallet).toBeUndefined();
+    expect(two.json().data.wallet).toBeUndefined();
     const kora = await run(['deposit', ...ghs('31', 'alt-31')], { env });
     expect(kora.code, kora.stderr).toBe(0);
     expect(kora.stderr).toMatch(/Wallet address update \(service\)/);
@@ -110,7 +110,7 @@ describe('the alt data set through the CLI, and the profile list that settles th
     // Listed: Airtel gets a wallet update the rule would not give it.
     const airtel = await run(['deposit', ...ghs('14', 'alt-14'), '--json'], { env });
     expect(airtel.code, airtel.stderr).toBe(0);
-    expect(airtel.json().wallet).toBeDefined();
+    expect(airtel.json().data.wallet).toBeDefined();
     // Not listed: Kora gets none, and the sandbox refuses the status update that should have followed one.
     const kora = await run(['deposit', ...ghs('31', 'alt-31-listed'), '--json'], { env });
     expect(kora.code).toBe(4);

@@ -243,8 +243,12 @@ function done(result: FlowResult, rep: Reporter): FlowResult {
   const t = result.transaction!;
   result.status = t.status;
   rep.step(`Done: ${result.kind} ${t.transaction_id} is ${t.status}`);
+  // What the API settled, each amount with its currency (a crypto gateway settles in its coin), and what
+  // was asked, labelled apart.
+  const cur = t.currency_code ?? '';
+  const p = result.initiated;
   rep.info(
-    `  ${t.amount ?? ''} ${t.currency_code ?? ''} (net ${t.net_amount ?? '?'}, fee ${t.fee_amount ?? '?'}) via ${t.payment_method ?? result.gateway?.name ?? '?'}`,
+    `  settled ${t.amount ?? '?'} ${cur} (fee ${t.fee_amount ?? '?'} ${cur}, net ${t.net_amount ?? '?'} ${cur}) via ${t.payment_method ?? result.gateway?.name ?? '?'}${p ? `; asked ${p.amount} ${p.currency?.code ?? ''}` : ''}`,
   );
   return result;
 }

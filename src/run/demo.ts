@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Factory } from '../factory.js';
 import { printResult } from '../ui/print.js';
-import { flowSummary } from '../ui/summary.js';
+import { fromFlowResult } from '../ui/envelope.js';
+import { transactionSummary } from '../ui/summary.js';
 
 export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<void> {
   const { startSandbox } = await import('../sandbox/server.js');
@@ -82,9 +83,9 @@ export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<voi
     await printResult(
       f.io,
       opts.json,
-      [deposit, withdraw],
+      [fromFlowResult(deposit), fromFlowResult(withdraw)],
       async () =>
-        `${await flowSummary(deposit)}\n${await flowSummary(withdraw)}\n\nNext: \`mpay sandbox\` in one terminal, then \`mpay login --env sandbox\` and \`mpay deposit\` in another.`,
+        `${await transactionSummary(fromFlowResult(deposit))}\n${await transactionSummary(fromFlowResult(withdraw))}\n\nNext: \`mpay sandbox\` in one terminal, then \`mpay login --env sandbox\` and \`mpay deposit\` in another.`,
     );
   } finally {
     await sb.close();

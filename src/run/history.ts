@@ -3,8 +3,10 @@ import { UsageError } from '../api/errors.js';
 import type { Factory } from '../factory.js';
 import { stepDone, type JournalRecord } from '../journal/journal.js';
 import { printList, type ListOptions } from '../ui/list-output.js';
-import { renderRecord, renderTable } from '../ui/output.js';
+import { renderTable } from '../ui/output.js';
 import { historyColumns } from './columns.js';
+import { fromRecord } from '../ui/envelope.js';
+import { transactionSummary } from '../ui/summary.js';
 import { printResult } from '../ui/print.js';
 
 export interface HistoryOptions extends ListOptions {
@@ -75,8 +77,9 @@ export async function runHistoryShow(opts: { json?: boolean; key: string }, f: F
     : stepDone(r, 'processed')
       ? 'none'
       : `mpay ${r.kind} --resume ${r.reference}`;
-  await printResult(f.io, opts.json, { ...r, next }, async () => {
-    const { steps, customer, ...rest } = r;
+  const out = fromRecord(r, next);
+  await printResult(f.io, opts.json, out, async () => {
+    const { steps, customer } = r;
     const who = customer
       ? `${customer.first_name ?? ''} ${customer.last_name ?? ''}, ${customer.phone ?? ''}, ${customer.email ?? ''}`
       : undefined;
@@ -86,6 +89,6 @@ export async function runHistoryShow(opts: { json?: boolean; key: string }, f: F
       { key: 'outcome', header: 'Outcome' },
       { key: 'detail', header: 'Detail' },
     ]);
-    return `${await renderRecord({ ...rest, customer: who, next })}\n${table}`;
+    return `${await transactionSummary(out, { customer: who, started: r.created_at, next })}\n${table}`;
   });
 }

@@ -4,7 +4,8 @@ import { UsageError } from '../api/errors.js';
 import type { Factory } from '../factory.js';
 import type { FlowInputs } from '../flows/types.js';
 import { printResult } from '../ui/print.js';
-import { flowSummary, initiatedSummary } from '../ui/summary.js';
+import { fromFlowResult } from '../ui/envelope.js';
+import { offeredGateways, transactionSummary } from '../ui/summary.js';
 
 export interface PaymentOptions {
   json?: boolean;
@@ -40,7 +41,8 @@ export async function runPayment(kind: PaymentKind, opts: PaymentOptions, f: Fac
   const result = opts.resume
     ? await resumeFlow(kind, opts.resume, inputs, deps)
     : await runPaymentFlow(kind, inputs, deps);
-  await printResult(f.io, opts.json, result, () => flowSummary(result));
+  const out = fromFlowResult(result);
+  await printResult(f.io, opts.json, out, () => transactionSummary(out));
 }
 
 export async function runInitiate(
@@ -51,5 +53,14 @@ export async function runInitiate(
   const { initiateOnly } = await import('../flows/payment.js');
   const deps = await f.flowDeps({ dryRun: opts.dryRun, force: opts.force, command: `mpay ${kind}` });
   const p = await initiateOnly(kind, opts.inputs, deps);
-  await printResult(f.io, opts.json, p, () => initiatedSummary(p));
+  const out = fromFlowResult({
+    kind,
+    reference: p.customer_transaction_id ?? '',
+    hash_token: p.has_token,
+    status: 'initiated',
+    initiated: p,
+    // mpay journaled it: the flow picks it up at the gateway.
+    resume: `mpay ${kind} --resume ${p.customer_transaction_id}`,
+  });
+  await printResult(f.io, opts.json, out, () => transactionSummary(out, { gateways: offeredGateways(p) }));
 }

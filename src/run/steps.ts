@@ -6,9 +6,9 @@ import type { Factory } from '../factory.js';
 import { checked, fields } from '../flows/inputs.js';
 import type { FlowDeps, FlowInputs } from '../flows/types.js';
 import { NullJournal, type JournalRecord } from '../journal/journal.js';
-import { renderRecord } from '../ui/output.js';
 import { printResult } from '../ui/print.js';
-import { flowSummary } from '../ui/summary.js';
+import { fromFlowResult } from '../ui/envelope.js';
+import { transactionSummary } from '../ui/summary.js';
 import { otpFrom } from './payment.js';
 
 interface StepOptions {
@@ -76,7 +76,8 @@ export async function runProcess(kind: PaymentKind, opts: ProcessOptions, f: Fac
     f,
   );
   const result = await processStage(record, inputs, deps);
-  await printResult(f.io, opts.json, result, () => flowSummary(result));
+  const out = fromFlowResult(result, record);
+  await printResult(f.io, opts.json, out, () => transactionSummary(out));
 }
 
 export async function runStatus(
@@ -90,8 +91,20 @@ export async function runStatus(
     await f.flowDeps({ dryRun: opts.dryRun, command: 'mpay' }),
     f,
   );
-  const r = await statusStep(record, record.hash_token!, gatewayFor(record, opts.gateway), opts.status, deps);
-  await printResult(f.io, opts.json, r, () => renderRecord(r));
+  const gateway = gatewayFor(record, opts.gateway);
+  const r = await statusStep(record, record.hash_token!, gateway, opts.status, deps);
+  const out = fromFlowResult(
+    {
+      kind: record.kind,
+      reference: record.reference,
+      hash_token: record.hash_token,
+      status: r.status,
+      gateway: { id: gateway, name: record.gateway_name ?? String(gateway) },
+      status_update: r,
+    },
+    record,
+  );
+  await printResult(f.io, opts.json, out, () => transactionSummary(out));
 }
 
 export async function runWallet(opts: StepOptions & { gateway?: string }, f: Factory): Promise<void> {
@@ -105,7 +118,19 @@ export async function runWallet(opts: StepOptions & { gateway?: string }, f: Fac
   );
   const gatewayId = gatewayFor(record, opts.gateway);
   const w = await walletStep(record, record.hash_token!, gatewayId, deps);
-  await printResult(f.io, opts.json, w, async () => {
+  const out = fromFlowResult(
+    {
+      kind: record.kind,
+      reference: record.reference,
+      hash_token: record.hash_token,
+      // The wallet update leaves the status as it was: initiated, the only status it accepts.
+      status: 'initiated',
+      gateway: { id: gatewayId, name: record.gateway_name ?? String(gatewayId) },
+      wallet: w,
+    },
+    record,
+  );
+  await printResult(f.io, opts.json, out, async () => {
     // A QR code for a crypto gateway, decided from its record as the flows decide it; the record is read
     // only where a QR code can be shown.
     if (f.io.stderrIsTTY) {
@@ -115,6 +140,6 @@ export async function runWallet(opts: StepOptions & { gateway?: string }, f: Fac
         .find((c) => Number(c.gateway.id) === gatewayId);
       if (gw) await deps.reporter?.address(w.wallet_address, isCrypto(gw.gateway));
     }
-    return renderRecord(w);
+    return transactionSummary(out, { network: w.network, coin: w.code });
   });
 }

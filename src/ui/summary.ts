@@ -1,36 +1,30 @@
-// How a flow's result and an initiated payment read for a person (with --json the objects print whole).
+// How a transaction reads for a person: the envelope's facts (with --json the envelope prints whole), what
+// was asked and what the API settled labelled apart, each amount with its currency.
 import type { InitiatedPayment } from '../api/schemas.js';
-import type { FlowResult } from '../flows/types.js';
+import type { TransactionJson } from './envelope.js';
 import { renderRecord } from './output.js';
 
-/** The key facts of a flow's result. */
-export function flowSummary(r: FlowResult): Promise<string> {
-  const t = r.transaction;
+export function transactionSummary(t: TransactionJson, extra: Record<string, unknown> = {}): Promise<string> {
+  const s = t.settled;
   return renderRecord({
-    kind: r.kind,
-    reference: r.reference,
-    hash_token: r.hash_token,
-    status: r.status,
-    gateway: r.gateway ? `${r.gateway.id} ${r.gateway.name}` : undefined,
-    wallet_address: r.wallet?.wallet_address,
-    transaction_id: t?.transaction_id ?? r.status_update?.transaction_id,
-    amount: t ? `${t.amount ?? ''} ${t.currency_code ?? ''}` : undefined,
-    fee: t?.fee_amount,
-    net: t?.net_amount,
-    next: r.next,
-    resume: r.resume,
+    kind: t.kind,
+    reference: t.reference,
+    hash_token: t.hash_token,
+    status: t.status,
+    gateway: t.gateway ? `${t.gateway.id} ${t.gateway.name ?? ''}`.trim() : undefined,
+    wallet_address: t.wallet_address,
+    transaction_id: t.transaction_id,
+    asked: t.requested ? `${t.requested.amount} ${t.requested.currency}` : undefined,
+    settled: s
+      ? `${s.amount ?? '?'} ${s.currency ?? ''}, fee ${s.fee ?? '?'} ${s.currency ?? ''}, net ${s.net ?? '?'} ${s.currency ?? ''}`
+      : undefined,
+    next: t.next,
+    resume: t.resume,
+    ...extra,
   });
 }
 
-/** An initiated payment: its hash token, its gateways and the command that continues it. */
-export function initiatedSummary(p: InitiatedPayment): Promise<string> {
-  return renderRecord({
-    has_token: p.has_token,
-    customer_transaction_id: p.customer_transaction_id,
-    amount: `${p.amount} ${p.currency?.code ?? ''}`,
-    country: p.country?.code,
-    customer_email: p.customer_email,
-    gateways: p.gateway_configuration.map((c) => `${c.gateway.id} ${c.gateway.name}`).join(', '),
-    next: `mpay status ${p.has_token} --status initiated --gateway <ID>`,
-  });
+/** The gateways an initiate offered, for a person choosing one. */
+export function offeredGateways(p: InitiatedPayment): string {
+  return p.gateway_configuration.map((c) => `${c.gateway.id} ${c.gateway.name}`).join(', ');
 }
