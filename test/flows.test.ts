@@ -129,6 +129,10 @@ describe('flows with scripted Prompter answers', () => {
     await expect(runPaymentFlow('withdraw', inputs, d)).rejects.toMatchObject({
       kind: 'validation',
       fields: { otp: expect.any(Array) },
+      // After the last try: where it stands, and the command that continues it.
+      hint: expect.stringMatching(
+        /^The withdrawal script-wd-3 \(hash token [0-9a-f]{64}\) is initiated: continue with `mpay withdraw --resume script-wd-3 --otp <CODE>`$/,
+      ),
     });
     expect(p.done).toBe(true);
     const again = await runPaymentFlow(

@@ -175,7 +175,11 @@ describe('interactive flows in a pseudo-terminal', () => {
       await t.waitFor(/❯ 1\s+MTN Mobile Money/);
       t.keys('C-c');
       const screen = await t.waitFor(/EXIT=\d+/);
-      expect(screen).toMatch(/mpay: cancelled/);
+      // Where it stands, and the exact command that continues it.
+      expect(screen).toMatch(
+        /mpay: cancelled\. The deposit pty-cancel \(hash token [0-9a-f]{64}\) is initiated; nothing more was sent/,
+      );
+      expect(screen).toMatch(/hint: Continue it with `mpay deposit --resume pty-cancel`/);
       expect(screen).toMatch(/EXIT=130/);
     } finally {
       t.kill();

@@ -1,6 +1,7 @@
 // The deposit and withdraw flows of the spec, step by step: initiate, (wallet address update), status
 // update, processed (with the one-time code on withdraw). Questions go through a Prompter; without one,
 // nothing is asked and a missing value is a usage error naming its flag.
+import { keepingTrack } from './standing.js';
 import { UsageError, ValidationError } from '../api/errors.js';
 import type { GatewayConfiguration, InitiatedPayment, MerchantService } from '../api/schemas.js';
 import { stepDone, type JournalRecord, type Kind } from '../journal/journal.js';
@@ -80,69 +81,71 @@ export async function continueFlow(
   /** the merchant service of the transaction's currency, when known without an initiate answer */
   service?: MerchantService,
 ): Promise<FlowResult> {
-  const rep = deps.reporter ?? silentReporter;
-  const kind = record.kind;
-  const hash = record.hash_token!;
-  const result: FlowResult = { kind, reference: record.reference, hash_token: hash, ...partial };
-  const walletCtx: WalletContext = {
-    listed: deps.walletGateways,
-    services: [partial.initiated?.merchant_service, service],
-  };
+  return keepingTrack(record, deps, async () => {
+    const rep = deps.reporter ?? silentReporter;
+    const kind = record.kind;
+    const hash = record.hash_token!;
+    const result: FlowResult = { kind, reference: record.reference, hash_token: hash, ...partial };
+    const walletCtx: WalletContext = {
+      listed: deps.walletGateways,
+      services: [partial.initiated?.merchant_service, service],
+    };
 
-  // Gateway: chosen now, or known from the journal when resuming.
-  let gatewayId =
-    inputs.gateway !== undefined ? Number(checked(fields.gateway, inputs.gateway)) : record.gateway_id;
-  let gateway = configs?.find((c) => Number(c.gateway.id) === gatewayId)?.gateway;
-  if (configs && (!gateway || gatewayId === undefined)) {
-    const chosen = await chooseGateway(configs, inputs, deps, walletCtx);
-    gateway = chosen.gateway;
-    gatewayId = Number(chosen.gateway.id);
-  }
-  if (gatewayId === undefined)
-    throw new UsageError('Missing --gateway', {
-      fields: { gateway_id: ['required'] },
-      hint: 'The journal does not know which gateway was chosen',
-    });
-  result.gateway = {
-    id: gatewayId,
-    name: gateway?.name ?? record.gateway_name ?? String(gatewayId),
-    payment_method: gateway?.payment_method,
-  };
-  if (!deps.client.dryRun && (!stepDone(record, 'gateway') || record.gateway_id !== gatewayId)) {
-    // A local step: the choice is recorded so that a resumed flow keeps it.
-    deps.journal.append({
-      reference: record.reference,
-      kind,
-      step: 'gateway',
-      outcome: 'ok',
-      hash_token: hash,
-      data: { gateway_id: gatewayId, gateway_name: result.gateway.name },
-    });
-  }
+    // Gateway: chosen now, or known from the journal when resuming.
+    let gatewayId =
+      inputs.gateway !== undefined ? Number(checked(fields.gateway, inputs.gateway)) : record.gateway_id;
+    let gateway = configs?.find((c) => Number(c.gateway.id) === gatewayId)?.gateway;
+    if (configs && (!gateway || gatewayId === undefined)) {
+      const chosen = await chooseGateway(configs, inputs, deps, walletCtx);
+      gateway = chosen.gateway;
+      gatewayId = Number(chosen.gateway.id);
+    }
+    if (gatewayId === undefined)
+      throw new UsageError('Missing --gateway', {
+        fields: { gateway_id: ['required'] },
+        hint: 'The journal does not know which gateway was chosen',
+      });
+    result.gateway = {
+      id: gatewayId,
+      name: gateway?.name ?? record.gateway_name ?? String(gatewayId),
+      payment_method: gateway?.payment_method,
+    };
+    if (!deps.client.dryRun && (!stepDone(record, 'gateway') || record.gateway_id !== gatewayId)) {
+      // A local step: the choice is recorded so that a resumed flow keeps it.
+      deps.journal.append({
+        reference: record.reference,
+        kind,
+        step: 'gateway',
+        outcome: 'ok',
+        hash_token: hash,
+        data: { gateway_id: gatewayId, gateway_name: result.gateway.name },
+      });
+    }
 
-  const wallet = gateway ? needsWalletUpdate(gateway, inputs.wallet, walletCtx) : (inputs.wallet ?? false);
-  if (wallet && !stepDone(record, 'wallet')) {
-    const why = inputs.wallet
-      ? 'asked for'
-      : gateway
-        ? (walletReason(gateway, walletCtx) ?? 'asked for')
-        : 'asked for';
-    rep.step(`Wallet address update (${why})`);
-    result.wallet = await walletStep(record, hash, gatewayId, deps);
-    rep.info(
-      `  send to ${result.wallet.wallet_address}${result.wallet.network ? ` (${result.wallet.code ?? ''} on ${result.wallet.network})` : ''}`,
-    );
-    await rep.address(result.wallet.wallet_address, gateway ? isCrypto(gateway) : false);
-  }
+    const wallet = gateway ? needsWalletUpdate(gateway, inputs.wallet, walletCtx) : (inputs.wallet ?? false);
+    if (wallet && !stepDone(record, 'wallet')) {
+      const why = inputs.wallet
+        ? 'asked for'
+        : gateway
+          ? (walletReason(gateway, walletCtx) ?? 'asked for')
+          : 'asked for';
+      rep.step(`Wallet address update (${why})`);
+      result.wallet = await walletStep(record, hash, gatewayId, deps);
+      rep.info(
+        `  send to ${result.wallet.wallet_address}${result.wallet.network ? ` (${result.wallet.code ?? ''} on ${result.wallet.network})` : ''}`,
+      );
+      await rep.address(result.wallet.wallet_address, gateway ? isCrypto(gateway) : false);
+    }
 
-  if (!stepDone(record, 'status')) {
-    rep.step('Status update');
-    // Processed needs status initiated, so inside a flow the update keeps it and binds the gateway.
-    result.status_update = await statusStep(record, hash, gatewayId, 'initiated', deps);
-    rep.info(`  transaction ${result.status_update.transaction_id}: ${result.status_update.status}`);
-  }
+    if (!stepDone(record, 'status')) {
+      rep.step('Status update');
+      // Processed needs status initiated, so inside a flow the update keeps it and binds the gateway.
+      result.status_update = await statusStep(record, hash, gatewayId, 'initiated', deps);
+      rep.info(`  transaction ${result.status_update.transaction_id}: ${result.status_update.status}`);
+    }
 
-  return processStage(record, inputs, deps, result);
+    return processStage(record, inputs, deps, result);
+  });
 }
 
 /** The processed step (with the one-time code on withdraw), alone or as the end of a flow. */
@@ -152,33 +155,35 @@ export async function processStage(
   deps: FlowDeps,
   result: FlowResult = { kind: record.kind, reference: record.reference, hash_token: record.hash_token },
 ): Promise<FlowResult> {
-  const rep = deps.reporter ?? silentReporter;
-  const hash = record.hash_token!;
-  rep.step(record.kind === 'deposit' ? 'Deposit processed' : 'Withdraw processed');
-  const customer = record.customer ?? {};
-  const phone = await ask(deps, phoneNumber, inputs.phoneNumber, 'Phone number for the payment', {
-    default: inputs.phone ?? customer.phone,
-  });
-  const receiverEmail = await ask(
-    deps,
-    fields.receiverEmail,
-    inputs.receiverEmail,
-    'Receiver e-mail for the confirmation (optional)',
-    { optional: true },
-  );
-  if (record.kind === 'deposit') {
-    result.transaction = await repeatOfUnknown(record, ['processed'], () =>
-      depositProcessStep(record, hash, phone!, receiverEmail, deps),
+  return keepingTrack(record, deps, async () => {
+    const rep = deps.reporter ?? silentReporter;
+    const hash = record.hash_token!;
+    rep.step(record.kind === 'deposit' ? 'Deposit processed' : 'Withdraw processed');
+    const customer = record.customer ?? {};
+    const phone = await ask(deps, phoneNumber, inputs.phoneNumber, 'Phone number for the payment', {
+      default: inputs.phone ?? customer.phone,
+    });
+    const receiverEmail = await ask(
+      deps,
+      fields.receiverEmail,
+      inputs.receiverEmail,
+      'Receiver e-mail for the confirmation (optional)',
+      { optional: true },
     );
-    return done(result, rep);
-  }
-  const email = (await ask(
-    deps,
-    fields.email,
-    inputs.email ?? customer.email,
-    'Customer e-mail (the one-time code goes there)',
-  ))!;
-  return finishWithdraw(record, { hash, phone: phone!, email, receiverEmail }, inputs, deps, result);
+    if (record.kind === 'deposit') {
+      result.transaction = await repeatOfUnknown(record, ['processed'], () =>
+        depositProcessStep(record, hash, phone!, receiverEmail, deps),
+      );
+      return done(result, rep);
+    }
+    const email = (await ask(
+      deps,
+      fields.email,
+      inputs.email ?? customer.email,
+      'Customer e-mail (the one-time code goes there)',
+    ))!;
+    return finishWithdraw(record, { hash, phone: phone!, email, receiverEmail }, inputs, deps, result);
+  });
 }
 
 async function finishWithdraw(

@@ -65,6 +65,8 @@ const forbidden = /^(merchant_key|api_key|otp|token|authorization)$/i;
 export interface JournalLike {
   append(event: Omit<JournalEvent, 'at'>): JournalEvent;
   find(key: string): JournalRecord | undefined;
+  /** the last event this process appended: what an interrupted command was doing */
+  readonly lastAppended?: JournalEvent;
 }
 
 export class NullJournal implements JournalLike {
@@ -78,6 +80,7 @@ export class NullJournal implements JournalLike {
 
 export class Journal implements JournalLike {
   readonly file: string;
+  lastAppended?: JournalEvent;
 
   constructor(
     dir: string,
@@ -120,6 +123,7 @@ export class Journal implements JournalLike {
     } finally {
       closeSync(fd);
     }
+    this.lastAppended = full;
     return full;
   }
 

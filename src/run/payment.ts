@@ -4,6 +4,7 @@ import { UsageError } from '../api/errors.js';
 import type { Factory } from '../factory.js';
 import type { FlowInputs } from '../flows/types.js';
 import { printResult } from '../ui/print.js';
+import { reportingInterrupt } from './interrupt.js';
 import { fromFlowResult } from '../ui/envelope.js';
 import { offeredGateways, transactionSummary } from '../ui/summary.js';
 
@@ -38,9 +39,12 @@ export async function runPayment(kind: PaymentKind, opts: PaymentOptions, f: Fac
   const { resumeFlow } = await import('../flows/resume.js');
   const inputs = { ...opts.inputs, otp: await otpFrom(opts, f) };
   const deps = await f.flowDeps({ dryRun: opts.dryRun, force: opts.force, command: `mpay ${kind}` });
-  const result = opts.resume
-    ? await resumeFlow(kind, opts.resume, inputs, deps)
-    : await runPaymentFlow(kind, inputs, deps);
+  const result = await reportingInterrupt(
+    f,
+    () => deps.journal,
+    `mpay ${kind}`,
+    () => (opts.resume ? resumeFlow(kind, opts.resume, inputs, deps) : runPaymentFlow(kind, inputs, deps)),
+  );
   const out = fromFlowResult(result);
   await printResult(f.io, opts.json, out, () => transactionSummary(out));
 }
@@ -52,7 +56,12 @@ export async function runInitiate(
 ): Promise<void> {
   const { initiateOnly } = await import('../flows/payment.js');
   const deps = await f.flowDeps({ dryRun: opts.dryRun, force: opts.force, command: `mpay ${kind}` });
-  const p = await initiateOnly(kind, opts.inputs, deps);
+  const p = await reportingInterrupt(
+    f,
+    () => deps.journal,
+    `mpay ${kind}`,
+    () => initiateOnly(kind, opts.inputs, deps),
+  );
   const out = fromFlowResult({
     kind,
     reference: p.customer_transaction_id ?? '',

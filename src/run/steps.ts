@@ -9,6 +9,7 @@ import { NullJournal, type JournalRecord } from '../journal/journal.js';
 import { printResult } from '../ui/print.js';
 import { fromFlowResult } from '../ui/envelope.js';
 import { transactionSummary } from '../ui/summary.js';
+import { reportingInterrupt } from './interrupt.js';
 import { otpFrom } from './payment.js';
 
 interface StepOptions {
@@ -75,7 +76,12 @@ export async function runProcess(kind: PaymentKind, opts: ProcessOptions, f: Fac
     await f.flowDeps({ dryRun: opts.dryRun, command: `mpay ${kind}` }),
     f,
   );
-  const result = await processStage(record, inputs, deps);
+  const result = await reportingInterrupt(
+    f,
+    () => deps.journal,
+    `mpay ${kind}`,
+    () => processStage(record, inputs, deps),
+  );
   const out = fromFlowResult(result, record);
   await printResult(f.io, opts.json, out, () => transactionSummary(out));
 }

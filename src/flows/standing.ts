@@ -1,0 +1,44 @@
+// Where a transaction stands when a flow stops after initiate: a failure, a wrong one-time code, or
+// Ctrl-C at a prompt. The error then says what the journal knows (reference, hash token, status) and the
+// exact command that continues it, so that nobody is left with a transaction and no way forward.
+import { CancelledError, MpayError, NetworkError } from '../api/errors.js';
+import type { JournalRecord } from '../journal/journal.js';
+import { title, type FlowDeps } from './types.js';
+
+const annotated = new WeakSet<object>();
+
+/** Runs the steps after initiate; a failure leaves with where the transaction stands. */
+export async function keepingTrack<T>(
+  record: JournalRecord,
+  deps: FlowDeps,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw standing(err, record, deps);
+  }
+}
+
+function standing(err: unknown, record: JournalRecord, deps: FlowDeps): unknown {
+  if (deps.client.dryRun || !err || typeof err !== 'object' || annotated.has(err)) return err;
+  // Only a transaction the journal holds can be resumed: one mpay did not start is left as it is.
+  const now = deps.journal.find(record.reference);
+  if (!now) return err;
+  const where = `The ${title(record.kind)} ${record.reference}${now.hash_token ? ` (hash token ${now.hash_token})` : ''} is ${now.status ?? 'initiated'}`;
+  const resume = `${deps.command ?? `mpay ${record.kind}`} --resume ${record.reference}`;
+  let out = err;
+  if ((err as Error).name === 'ExitPromptError') {
+    out = new CancelledError(`cancelled. ${where}; nothing more was sent`, {
+      hint: `Continue it with \`${resume}\``,
+    });
+  } else if (err instanceof MpayError) {
+    // A transaction no longer initiated, or a request whose answer was lost, has a hint of its own.
+    if (err.kind === 'state' || err.kind === 'cancelled' || (err instanceof NetworkError && err.ambiguous))
+      return err;
+    const cmd = err.fields.otp ? `${resume} --otp <CODE>` : resume;
+    err.hint = `${err.hint ? `${err.hint}. ` : ''}${where}: continue with \`${cmd}\``;
+  }
+  annotated.add(out as object);
+  return out;
+}

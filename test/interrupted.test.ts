@@ -1,0 +1,83 @@
+// A flow stopped after initiate always says where the transaction stands and how to continue it: Ctrl-C
+// while a request is in flight (a real SIGINT to bin/run.js), a wrong one-time code given with --otp,
+// and an empty --otp-stdin, refused before anything is printed or sent. (Ctrl-C at a prompt and the
+// last wrong code at a prompt are covered by the PTY and scripted-prompt tests.)
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bin, cliEnv, customerArgs, sandbox, setFaults, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox({ slowMs: 5000 });
+});
+afterAll(() => sb.close());
+
+const count = async (route: string) =>
+  ((await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>)[route] ?? 0;
+
+it('Ctrl-C while the initiate request is in flight: exit 130, what is known, and the command to continue', async () => {
+  const cfg = tempDir();
+  await setFaults(sb, { faults: ['slow'], rate: 1, faultPaths: ['/payments/initiate'] });
+  const before = await count('POST /payments/initiate');
+  const child = spawn(process.execPath, [bin, 'deposit', ...customerArgs({ reference: 'int-1' })], {
+    env: { ...process.env, ...cliEnv(sb, cfg), CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  try {
+    // Wait until the request has reached the sandbox, then interrupt.
+    for (let i = 0; i < 100 && (await count('POST /payments/initiate')) === before; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    const code = await new Promise((r) => child.on('close', (c, signal) => r(c ?? signal)));
+    expect(code, stderr).toBe(130);
+    expect(stderr).toMatch(
+      /mpay: interrupted while the initiate request of int-1 was in flight: it may have been applied/,
+    );
+    expect(stderr).toMatch(
+      /hint: `mpay history show int-1` shows what is known; `mpay deposit --resume int-1` continues/,
+    );
+    const journal = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(JSON.parse(journal.at(-1)!)).toMatchObject({
+      reference: 'int-1',
+      step: 'initiate',
+      outcome: 'sent',
+    });
+  } finally {
+    await setFaults(sb, { rate: 0 });
+  }
+});
+
+it('a wrong code given with --otp says where the withdrawal stands and the command that finishes it', async () => {
+  const env = cliEnv(sb, tempDir());
+  const r = await mpay(['withdraw', ...customerArgs({ reference: 'int-otp' }), '--otp', '000000', '--json'], {
+    env,
+  });
+  expect(r.code).toBe(4);
+  expect(r.json().error.fields.otp).toBeDefined();
+  expect(r.json().error.hint).toMatch(
+    /^The withdrawal int-otp \(hash token [0-9a-f]{64}\) is initiated: continue with `mpay withdraw --resume int-otp --otp <CODE>`$/,
+  );
+  const finished = await mpay(['withdraw', '--resume', 'int-otp', '--otp', '123456', '--json'], { env });
+  expect(finished.json().status).toBe('pending');
+});
+
+it('an empty --otp-stdin is refused before anything is printed or sent', async () => {
+  const cfg = tempDir();
+  const before = await count('POST /payments/withdraw/initiate');
+  const r = await mpay(['withdraw', ...customerArgs({ reference: 'int-empty' }), '--otp-stdin'], {
+    env: cliEnv(sb, cfg),
+    input: '\n',
+  });
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toMatch(/^mpay: Nothing on stdin for --otp-stdin\n/);
+  expect(await count('POST /payments/withdraw/initiate')).toBe(before);
+  expect(existsSync(join(cfg, 'journal'))).toBe(false);
+});
