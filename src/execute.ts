@@ -18,6 +18,7 @@ import Doctor from './commands/doctor.js';
 import History from './commands/history/index.js';
 import HistoryShow from './commands/history/show.js';
 import Login from './commands/login.js';
+import Logout from './commands/logout.js';
 import ProfilesList from './commands/profiles/list.js';
 import ProfilesRemove from './commands/profiles/remove.js';
 import ProfilesUse from './commands/profiles/use.js';
@@ -50,6 +51,7 @@ export const COMMANDS = {
   history: History,
   'history:show': HistoryShow,
   login: Login,
+  logout: Logout,
   'profiles:list': ProfilesList,
   'profiles:remove': ProfilesRemove,
   'profiles:use': ProfilesUse,

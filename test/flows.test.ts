@@ -58,12 +58,12 @@ describe('flows with scripted Prompter answers', () => {
       'Amount in USD (1–10000)',
       'Customer first name',
       'Customer last name (optional)',
-      'Customer phone (+1…)',
+      'Customer phone (+1…, or national with 0)',
       'Customer e-mail',
       'Reference (customer_transaction_id)',
       'Gateway',
       'Phone number for the payment',
-      'Receiver e-mail for the confirmation (optional)',
+      'Also send the confirmation to this e-mail (optional; Enter to skip)',
     ]);
     expect(r).toMatchObject({
       kind: 'deposit',

@@ -51,13 +51,12 @@ describe('flag and prompt values (property tests)', () => {
     );
   });
 
-  it('amounts with commas, exponents, signs, too many decimals or digits are refused', () => {
+  it('amounts with commas, exponents, signs or too many decimals are refused (their size is for the limits)', () => {
     const bad = fc.oneof(
       fc.tuple(fc.nat(999), fc.nat(999)).map(([a, b]) => `${a + 1},${String(b).padStart(3, '0')}`),
       fc.tuple(fc.nat(99), fc.integer({ min: 1, max: 20 })).map(([a, e]) => `${a + 1}e${e}`),
       fc.tuple(fc.constantFrom('-', '+'), fc.nat(1e6)).map(([sign, n]) => `${sign}${n}`),
       fc.tuple(fc.nat(1e6), fc.integer({ min: 100, max: 99999 })).map(([n, d]) => `${n}.${d}`),
-      fc.bigInt({ min: 10n ** 12n, max: 10n ** 30n }).map(String),
       fc.constantFrom('', ' ', 'NaN', 'Infinity', '0x10', '1_000', '١٢', '.5', '5.', '00.5'),
     );
     fc.assert(

@@ -84,7 +84,7 @@ describe('interactive flows in a pseudo-terminal', () => {
       t.answer('Ama');
       await t.waitFor(/Customer last name/);
       t.answer('Mensah');
-      await t.waitFor(/Customer phone \(\+1…\)/);
+      await t.waitFor(/Customer phone \(\+1…, or national with 0\)/);
       t.answer('+15551234567');
       await t.waitFor(/Customer e-mail/);
       t.answer('ama@example.com');
@@ -95,7 +95,7 @@ describe('interactive flows in a pseudo-terminal', () => {
       t.keys('Enter');
       await t.waitFor(/Phone number for the payment/);
       t.answer('');
-      await t.waitFor(/Receiver e-mail/);
+      await t.waitFor(/Also send the confirmation/);
       t.answer('');
       const screen = await t.waitFor(/EXIT=\d+/);
       expect(screen).toMatch(/EXIT=0/);
@@ -129,7 +129,7 @@ describe('interactive flows in a pseudo-terminal', () => {
       t.keys('Enter');
       await t.waitFor(/Phone number for the payment/);
       t.answer('');
-      await t.waitFor(/Receiver e-mail/);
+      await t.waitFor(/Also send the confirmation/);
       t.answer('');
       await t.waitFor(/One-time code sent to kofi@example.com/);
       t.answer('000000');

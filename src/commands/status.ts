@@ -18,7 +18,9 @@ export default class Status extends BaseCommand<typeof Status> {
       options: [...transactionStatuses],
       required: true,
     }),
-    gateway: Flags.string({ description: 'gateway id (default: the one in the journal)' }),
+    gateway: Flags.string({
+      description: 'gateway id (default: the one in the journal; the ids per currency: mpay balances --wide)',
+    }),
     ...dryRunFlag,
   };
 

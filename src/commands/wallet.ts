@@ -10,7 +10,9 @@ export default class Wallet extends BaseCommand<typeof Wallet> {
   ];
   static override args = hashTokenArg;
   static override flags = {
-    gateway: Flags.string({ description: 'gateway id (default: the one in the journal)' }),
+    gateway: Flags.string({
+      description: 'gateway id (default: the one in the journal; the ids per currency: mpay balances --wide)',
+    }),
     ...dryRunFlag,
   };
 

@@ -265,6 +265,16 @@ export class ConfigStore {
     });
   }
 
+  /** Drops every token cached for a profile (all environments, servers and keys); returns how many. */
+  async clearProfileTokens(profile: string): Promise<number> {
+    const c = await this.conf('tokens');
+    return this.locked(() => {
+      const keys = Object.keys(c.store).filter((k) => k.startsWith(`${profile}|`));
+      for (const k of keys) c.delete(k);
+      return keys.length;
+    });
+  }
+
   async clearToken(scope: TokenScope): Promise<void> {
     const c = await this.conf('tokens');
     await this.locked(() => c.delete(this.tokenKey(scope)));

@@ -6,7 +6,15 @@ import { randomBytes } from 'node:crypto';
 import { UsageError } from '../api/errors.js';
 import type { MerchantCurrency } from '../api/schemas.js';
 import { type Kind } from '../journal/journal.js';
-import { checked, fields, newReference, phoneNumber, problem, type Field } from './inputs.js';
+import {
+  checked,
+  fields,
+  internationalPhone,
+  newReference,
+  phoneNumber,
+  problem,
+  type Field,
+} from './inputs.js';
 
 import { silentReporter, title, type FlowDeps, type FlowInputs } from './types.js';
 
@@ -104,9 +112,12 @@ function checkAmount(kind: Kind, amount: string, c: MerchantCurrency, deps: Flow
   else if (max != null && n > max) why = `above the ${title(kind)} maximum of ${max} ${c.code}`;
   else if (balance != null && n > balance) why = `above the merchant balance of ${balance} ${c.code}`;
   if (why && deps.force) {
+    // Even --force does not send a number that JSON and the API cannot hold exactly.
+    if (amount.split('.')[0]!.length > 15) return `${why}, and too large to send exactly (at most 15 digits)`;
     deps.reporter?.info(`warning: ${amount} is ${why}; sending anyway (--force)`);
     return undefined;
   }
+  if (!why && amount.split('.')[0]!.length > 15) return 'too large to send exactly (at most 15 digits)';
   return why;
 }
 
@@ -202,7 +213,17 @@ export async function gather(
     optional: true,
   });
   const dial = currency.country?.dial_code ?? undefined;
-  const phone = (await ask(deps, fields.phone, inputs.phone, `Customer phone${dial ? ` (${dial}…)` : ''}`))!;
+  const phoneField = internationalPhone(dial);
+  const phone = (await ask(
+    deps,
+    phoneField,
+    inputs.phone,
+    `Customer phone${dial ? ` (+${dial.replace(/\D/g, '')}…, or national with 0)` : ''}`,
+  ))!;
+  if (inputs.phone && phone !== fields.phone.normalize!(inputs.phone))
+    (deps.reporter ?? silentReporter).info(
+      `  phone ${inputs.phone} is ${phone} (dial code of ${currency.country?.code ?? '?'})`,
+    );
   const email = (await ask(deps, fields.email, inputs.email, 'Customer e-mail'))!;
   const reference = (await ask(
     deps,

@@ -22,8 +22,9 @@ export const fields = {
   amount: {
     flag: '--amount',
     field: 'amount',
+    // The form only: how large is for the merchant currency's limits to say ("above the maximum").
     check: pattern(
-      /^(?:0|[1-9]\d{0,11})(?:\.\d{1,2})?$/,
+      /^(?:0|[1-9]\d*)(?:\.\d{1,2})?$/,
       'a positive decimal with up to 2 decimals, no sign, commas or exponent (e.g. 25 or 25.50)',
     ),
     normalize: (v: string) => v.trim(),
@@ -55,9 +56,11 @@ export const fields = {
   phone: {
     flag: '--phone',
     field: 'customer_phone',
+    // International (+ or 00 and the country code), or national with its 0: the flow adds the country's
+    // dial code to a national number (internationalPhone).
     check: pattern(
-      /^\+?[1-9]\d{5,14}$/,
-      'a phone number of 6 to 15 digits, international format recommended, e.g. +233201234567',
+      /^(?:\+[1-9]\d{5,14}|00[1-9]\d{5,14}|0[1-9]\d{4,13}|[1-9]\d{5,14})$/,
+      'a phone number: international (+233201234567) or national with its 0 (0201234567)',
     ),
     normalize: (v: string) => v.trim().replace(/[\s().-]/g, ''),
   },
@@ -100,6 +103,31 @@ export const fields = {
 } satisfies Record<string, Field>;
 
 export const phoneNumber: Field = { ...fields.phone, flag: '--phone-number', field: 'phone_number' };
+
+/**
+ * The customer's phone in international form, for a country with this dial code: a leading 00 becomes +,
+ * and a national number (its leading 0) gets the dial code; a number with neither a + nor the country's
+ * code is refused with an example rather than sent as it is.
+ */
+export function internationalPhone(dialCode: string | null | undefined, base: Field = fields.phone): Field {
+  const dial = (dialCode ?? '').replace(/\D/g, '');
+  const example = `+${dial || '233'}201234567`;
+  return {
+    ...base,
+    normalize: (raw) => {
+      const v = base.normalize ? base.normalize(raw) : raw;
+      if (v.startsWith('00')) return `+${v.slice(2)}`;
+      if (dial && /^0[1-9]/.test(v)) return `+${dial}${v.slice(1)}`;
+      if (dial && /^\d+$/.test(v) && v.startsWith(dial) && v.length >= dial.length + 6) return `+${v}`;
+      return v;
+    },
+    check: (v) =>
+      base.check(v) ??
+      (v.startsWith('+')
+        ? undefined
+        : `no country code: give it in international form, e.g. ${example}${dial ? ', or with the national 0' : ''}`),
+  };
+}
 
 function name(v: string): string | undefined {
   if (!v) return 'must not be empty';

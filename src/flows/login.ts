@@ -3,7 +3,7 @@
 // the profile, makes it the current one and caches the token.
 import { memoryTokens, type Client, type Credentials } from '../api/client.js';
 import { checkBaseUrl, normalizeBaseUrl } from '../api/base-url.js';
-import { UsageError } from '../api/errors.js';
+import { AuthError, UsageError } from '../api/errors.js';
 import { mask } from '../api/redact.js';
 import { resolveContext } from '../config/context.js';
 import { defaultBaseUrls, isEnvironment, type ConfigStore } from '../config/store.js';
@@ -100,7 +100,21 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
   const { url: baseUrl, stripped } = normalizeBaseUrl(givenBaseUrl);
   if (stripped) deps.warn(`the base URL ends in /restapi/v1, which mpay adds itself; saving ${baseUrl}`);
   checkBaseUrl(baseUrl);
-  const merchantKey = await need(inputs.merchantKey, '--merchant-key-stdin', 'Merchant key', true);
+  // The merchant key is checked as soon as it is known, before the site id and API key are asked for; on
+  // a terminal a rejected key is asked for again.
+  let merchantKey = await need(inputs.merchantKey, '--merchant-key-stdin', 'Merchant key', true);
+  let token: string | undefined;
+  for (let attempt = 1; inputs.verify; attempt++) {
+    const probe = await deps.client({ baseUrl, credentials: { merchantKey }, tokens: memoryTokens() });
+    try {
+      token = await probe.generateToken(merchantKey);
+      break;
+    } catch (err) {
+      if (!(err instanceof AuthError) || !ask || attempt === 3 || inputs.merchantKey) throw err;
+      deps.warn(`${err.message}; try again (${3 - attempt} left)`);
+      merchantKey = await need(undefined, '--merchant-key-stdin', 'Merchant key', true);
+    }
+  }
   const siteId = await need(inputs.siteId, '--site-id', 'Site ID', false, existing.siteId);
   const apiKey = await need(inputs.apiKey, '--api-key', 'API key', true);
 
@@ -112,13 +126,7 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
     siteId,
     apiKey,
   };
-  // The token is kept in memory until the key is accepted; nothing is saved before.
-  const client = await deps.client({
-    baseUrl,
-    credentials: { merchantKey, siteId, apiKey },
-    tokens: memoryTokens(),
-  });
-  const token = inputs.verify ? await client.generateToken(merchantKey) : undefined;
+  // Nothing is saved before the key is accepted.
   await store.saveProfile(profileName, profile);
   await store.setCurrentProfile(profileName);
   const ctx = resolveContext({ profile: profileName, env: envName, baseUrl }, {}, store);

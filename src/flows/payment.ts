@@ -160,14 +160,19 @@ export async function processStage(
     const hash = record.hash_token!;
     rep.step(record.kind === 'deposit' ? 'Deposit processed' : 'Withdraw processed');
     const customer = record.customer ?? {};
-    const phone = await ask(deps, phoneNumber, inputs.phoneNumber, 'Phone number for the payment', {
-      default: inputs.phone ?? customer.phone,
-    });
+    // A phone given by flag is the one to use: asked only when it came from a prompt or the journal.
+    const phone = await ask(
+      deps,
+      phoneNumber,
+      inputs.phoneNumber ?? inputs.phone,
+      'Phone number for the payment',
+      { default: customer.phone },
+    );
     const receiverEmail = await ask(
       deps,
       fields.receiverEmail,
       inputs.receiverEmail,
-      'Receiver e-mail for the confirmation (optional)',
+      'Also send the confirmation to this e-mail (optional; Enter to skip)',
       { optional: true },
     );
     if (record.kind === 'deposit') {

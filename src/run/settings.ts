@@ -166,3 +166,37 @@ export async function runProfilesRemove(opts: { json?: boolean; name: string }, 
   await store.removeProfile(opts.name);
   await printResult(f.io, opts.json, { removed: opts.name }, () => `Removed profile ${opts.name}.`);
 }
+
+export interface LogoutOptions {
+  json?: boolean;
+  profile?: string;
+  /** the credentials too, not only the cached tokens */
+  all?: boolean;
+}
+
+/** `mpay logout`: a profile's cached tokens, and with --all its merchant key, site id and API key. */
+export async function runLogout(opts: LogoutOptions, f: Factory): Promise<void> {
+  const store = await f.store();
+  const name = opts.profile ?? store.currentProfile();
+  const profile = store.profile(name);
+  const tokens = await store.clearProfileTokens(name);
+  let credentials = false;
+  if (opts.all && profile) {
+    const { merchantKey: _m, siteId: _s, apiKey: _a, ...rest } = profile;
+    credentials = Boolean(_m || _s || _a);
+    await store.saveProfile(name, rest);
+  }
+  await printResult(
+    f.io,
+    opts.json,
+    { profile: name, tokens_removed: tokens, credentials_removed: credentials },
+    () =>
+      `Logged out of profile ${name}: ${tokens} cached token${tokens === 1 ? '' : 's'} removed${
+        opts.all
+          ? credentials
+            ? '; merchant key, site id and API key removed'
+            : '; it held no credentials'
+          : ''
+      }.${opts.all ? '' : ' The credentials stay: --all removes them too.'}`,
+  );
+}

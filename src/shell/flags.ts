@@ -36,7 +36,10 @@ export const customerFlags = {
   amount: Flags.string({ description: 'amount in the currency (e.g. 25.50)' }),
   'first-name': Flags.string({ description: 'customer first name' }),
   'last-name': Flags.string({ description: 'customer last name (optional)' }),
-  phone: Flags.string({ description: 'customer phone, international format (e.g. +233201234567)' }),
+  phone: Flags.string({
+    description:
+      "customer phone: international (+233201234567), or national with its 0 (the country's dial code is added)",
+  }),
   email: Flags.string({ description: 'customer e-mail' }),
   reference: Flags.string({
     description: 'customer_transaction_id, unique per initiate (generated when not given)',
@@ -52,7 +55,9 @@ export const processFlags = {
 export const flowFlags = {
   ...customerFlags,
   ...processFlags,
-  gateway: Flags.string({ description: 'gateway id, one of those initiate returns' }),
+  gateway: Flags.string({
+    description: 'gateway id, one of those initiate returns (the ids per currency: mpay balances --wide)',
+  }),
   wallet: Flags.boolean({
     description: 'force (or with --no-wallet skip) the wallet address update',
     allowNo: true,

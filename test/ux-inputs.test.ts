@@ -1,0 +1,134 @@
+// What a person types: login checks the merchant key as soon as it is entered; logout forgets tokens (and
+// with --all the credentials); an amount too large says it is above the maximum; a phone is put in
+// international form with the country's dial code, or refused with an example, and one given by flag is
+// not asked for again.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../src/api/client.js';
+import { login } from '../src/flows/login.js';
+import { runPaymentFlow } from '../src/flows/payment.js';
+import { ScriptedPrompter } from '../src/flows/prompter.js';
+import { Journal } from '../src/journal/journal.js';
+import { ConfigStore } from '../src/config/store.js';
+import { demoMerchant } from '../src/sandbox/seed.js';
+import { cliEnv, customerArgs, demoClient, sandbox, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+describe('login and logout', () => {
+  it('a wrong merchant key is caught as soon as it is entered, and asked for again before the site id', async () => {
+    const dir = tempDir();
+    const store = new ConfigStore({ MPAY_CONFIG_DIR: dir });
+    const p = new ScriptedPrompter([
+      'sandbox',
+      sb.url,
+      'mk_wrong',
+      demoMerchant.merchantKey,
+      '1',
+      demoMerchant.apiKey,
+    ]);
+    const warnings: string[] = [];
+    const r = await login(
+      { verify: true },
+      { store, prompter: p, client: async (req) => new Client(req), warn: (m) => warnings.push(m) },
+    );
+    expect(p.asked).toEqual([
+      'Environment',
+      'Base URL of the sandbox API (before /restapi/v1)',
+      'Merchant key',
+      'Merchant key',
+      'Site ID',
+      'API key',
+    ]);
+    expect(warnings).toEqual([expect.stringMatching(/^Merchant key rejected: .*; try again \(2 left\)$/)]);
+    expect(r).toMatchObject({ verified: true, site_id: '1' });
+    expect(store.profile('default')?.merchantKey).toBe(demoMerchant.merchantKey);
+  });
+
+  it('logout forgets the cached tokens; --all the credentials too', async () => {
+    const dir = tempDir();
+    const env = { MPAY_CONFIG_DIR: dir };
+    const args = ['--base-url', sb.url, '--env', 'sandbox', '--merchant-key', demoMerchant.merchantKey];
+    expect(
+      (await mpay(['login', ...args, '--site-id', '1', '--api-key', demoMerchant.apiKey], { env })).code,
+    ).toBe(0);
+    expect((await mpay(['whoami', '--json'], { env })).json().cached_token).toBe(true);
+    const out = await mpay(['logout', '--json'], { env });
+    expect(out.json()).toEqual({ profile: 'default', tokens_removed: 1, credentials_removed: false });
+    expect((await mpay(['whoami', '--json'], { env })).json().cached_token).toBe(false);
+    expect((await mpay(['balances', '--json'], { env })).code).toBe(0);
+    const all = await mpay(['logout', '--all'], { env });
+    expect(all.stdout).toMatch(/1 cached token removed; merchant key, site id and API key removed/);
+    const listed = (await mpay(['profiles', 'list', '--json'], { env })).json();
+    expect(listed[0]).toMatchObject({ name: 'default', merchant_key: '', site_id: null, api_key: '' });
+    expect((await mpay(['balances', '--json'], { env })).code).toBe(2);
+  });
+});
+
+describe('amounts and phones', () => {
+  it('a 20-digit amount is above the maximum; with --force it is still too large to send exactly', async () => {
+    const env = cliEnv(sb, tempDir());
+    const huge = '12345678901234567890';
+    const r = await mpay(['deposit', ...customerArgs({ amount: huge }), '--json'], { env });
+    expect(r.code).toBe(2);
+    expect(r.json().error.message).toMatch(/above the deposit maximum of 50000 GHS/);
+    const forced = await mpay(['deposit', ...customerArgs({ amount: huge }), '--force', '--json'], { env });
+    expect(forced.code).toBe(2);
+    expect(forced.json().error.message).toMatch(/too large to send exactly \(at most 15 digits\)/);
+  });
+
+  it("a national or 00 number gets the country's dial code; one with no country code is refused with an example", async () => {
+    const env = cliEnv(sb, tempDir());
+    const national = await mpay(
+      ['deposit', ...customerArgs({ phone: '020 123 4567', reference: 'ph-1' }), '--json'],
+      { env },
+    );
+    expect(national.code, national.stderr).toBe(0);
+    expect(national.stderr).toContain('phone 020 123 4567 is +233201234567 (dial code of GH)');
+    expect(sb.state.list().find((t) => t.reference === 'ph-1')?.customer.phone).toBe('+233201234567');
+    const intl = await mpay(
+      ['deposit', ...customerArgs({ phone: '00233201234567', reference: 'ph-2' }), '--json'],
+      { env },
+    );
+    expect(intl.code).toBe(0);
+    expect(sb.state.list().find((t) => t.reference === 'ph-2')?.customer.phone).toBe('+233201234567');
+    const bare = await mpay(
+      ['deposit', ...customerArgs({ phone: '201234567', reference: 'ph-3' }), '--json'],
+      { env },
+    );
+    expect(bare.code).toBe(2);
+    expect(bare.json().error.message).toMatch(
+      /no country code: give it in international form, e\.g\. \+233201234567, or with the national 0/,
+    );
+  });
+
+  it('a phone given by flag is not asked for again at processed', async () => {
+    const p = new ScriptedPrompter(['']);
+    const r = await runPaymentFlow(
+      'deposit',
+      {
+        currency: 'GHS',
+        country: 'GH',
+        amount: '10',
+        firstName: 'Ama',
+        lastName: 'M',
+        phone: '+233201234567',
+        email: 'ama@example.com',
+        reference: 'ph-flag',
+        gateway: '1',
+      },
+      {
+        client: demoClient(sb.url),
+        journal: new Journal(tempDir(), 'default', 'sandbox'),
+        prompter: p,
+        env: 'sandbox',
+      },
+    );
+    expect(r.status).toBe('pending');
+    expect(p.asked).toEqual(['Also send the confirmation to this e-mail (optional; Enter to skip)']);
+  });
+});
