@@ -17,27 +17,25 @@ async function tokenRequests(sb: Sb): Promise<number> {
   return counts['POST /auth/merchant/token/generate'] ?? 0;
 }
 
+/** The flags of a login as the demo merchant on a sandbox. */
+const loginArgs = (sb: { url: string }) => [
+  '--env',
+  'sandbox',
+  '--base-url',
+  sb.url,
+  '--merchant-key',
+  demoMerchant.merchantKey,
+  '--site-id',
+  demoMerchant.siteId,
+  '--api-key',
+  demoMerchant.apiKey,
+];
+
 /** A profile logged in as the demo merchant, with credentials stored (not from the environment). */
 async function loggedIn(sb: Sb): Promise<{ cfg: string; env: Record<string, string> }> {
   const cfg = tempDir();
   const env = { MPAY_CONFIG_DIR: cfg, MPAY_RETRY_BASE_MS: '20' };
-  const login = await run(
-    [
-      'login',
-      '--env',
-      'sandbox',
-      '--base-url',
-      sb.url,
-      '--merchant-key',
-      demoMerchant.merchantKey,
-      '--site-id',
-      demoMerchant.siteId,
-      '--api-key',
-      demoMerchant.apiKey,
-      '--json',
-    ],
-    { env },
-  );
+  const login = await run(['login', ...loginArgs(sb), '--json'], { env });
   expect(login.code, login.stderr).toBe(0);
   return { cfg, env };
 }
@@ -145,24 +143,7 @@ describe('a damaged file gives a clear way out and loses nothing', () => {
     expect((await run(['whoami', '--json'], { env })).code).toBe(9);
     writeFileSync(file, damaged);
 
-    const forced = await run(
-      [
-        'login',
-        '--force',
-        '--env',
-        'sandbox',
-        '--base-url',
-        sb.url,
-        '--merchant-key',
-        demoMerchant.merchantKey,
-        '--site-id',
-        demoMerchant.siteId,
-        '--api-key',
-        demoMerchant.apiKey,
-        '--json',
-      ],
-      { env },
-    );
+    const forced = await run(['login', '--force', ...loginArgs(sb), '--json'], { env });
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stderr).toMatch(/moved it aside to .*config\.json\.bak-/);
     const aside = readdirSync(cfg).filter((f) => f.startsWith('config.json.bak-'));
@@ -215,23 +196,9 @@ describe('one place builds clients', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const r = await run(
-        [
-          'login',
-          '--debug',
-          '--env',
-          'sandbox',
-          '--base-url',
-          url,
-          '--merchant-key',
-          demoMerchant.merchantKey,
-          '--site-id',
-          demoMerchant.siteId,
-          '--api-key',
-          demoMerchant.apiKey,
-        ],
-        { env: { MPAY_CONFIG_DIR: tempDir(), MPAY_RETRY_BASE_MS: '5' } },
-      );
+      const r = await run(['login', '--debug', ...loginArgs({ url })], {
+        env: { MPAY_CONFIG_DIR: tempDir(), MPAY_RETRY_BASE_MS: '5' },
+      });
       expect(r.code).toBe(7);
       // The body was shown, with its escapes made visible, and no raw control byte reached the terminal.
       expect(r.stderr).toMatch(/< <html>\\x1b\]0;pwned\\x07\\x1b\[31mgateway error/);

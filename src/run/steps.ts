@@ -4,7 +4,7 @@ import type { PaymentKind, TransactionStatus } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
 import type { Factory } from '../factory.js';
 import { checked, fields } from '../flows/inputs.js';
-import type { FlowDeps, FlowInputs } from '../flows/types.js';
+import type { FlowDeps, FlowInputs, FlowResult } from '../flows/types.js';
 import { NullJournal, type JournalRecord } from '../journal/journal.js';
 import { printResult } from '../ui/print.js';
 import { fromFlowResult } from '../ui/envelope.js';
@@ -62,6 +62,24 @@ function gatewayFor(record: JournalRecord, flag: string | undefined): number {
   return Number(checked(fields.gateway, gateway));
 }
 
+/** The envelope of a single step on a transaction: its record, the gateway used, and what the step returned. */
+function stepEnvelope(
+  record: JournalRecord,
+  gateway: number,
+  part: Pick<FlowResult, 'status' | 'status_update' | 'wallet'>,
+) {
+  return fromFlowResult(
+    {
+      kind: record.kind,
+      reference: record.reference,
+      hash_token: record.hash_token,
+      gateway: { id: gateway, name: record.gateway_name ?? String(gateway) },
+      ...part,
+    },
+    record,
+  );
+}
+
 export interface ProcessOptions extends StepOptions {
   otpStdin?: boolean;
   inputs: FlowInputs;
@@ -99,17 +117,7 @@ export async function runStatus(
   );
   const gateway = gatewayFor(record, opts.gateway);
   const r = await statusStep(record, record.hash_token!, gateway, opts.status, deps);
-  const out = fromFlowResult(
-    {
-      kind: record.kind,
-      reference: record.reference,
-      hash_token: record.hash_token,
-      status: r.status,
-      gateway: { id: gateway, name: record.gateway_name ?? String(gateway) },
-      status_update: r,
-    },
-    record,
-  );
+  const out = stepEnvelope(record, gateway, { status: r.status, status_update: r });
   await printResult(f.io, opts.json, out, () => transactionSummary(out));
 }
 
@@ -124,18 +132,8 @@ export async function runWallet(opts: StepOptions & { gateway?: string }, f: Fac
   );
   const gatewayId = gatewayFor(record, opts.gateway);
   const w = await walletStep(record, record.hash_token!, gatewayId, deps);
-  const out = fromFlowResult(
-    {
-      kind: record.kind,
-      reference: record.reference,
-      hash_token: record.hash_token,
-      // The wallet update leaves the status as it was: initiated, the only status it accepts.
-      status: 'initiated',
-      gateway: { id: gatewayId, name: record.gateway_name ?? String(gatewayId) },
-      wallet: w,
-    },
-    record,
-  );
+  // The wallet update leaves the status as it was: initiated, the only status it accepts.
+  const out = stepEnvelope(record, gatewayId, { status: 'initiated', wallet: w });
   await printResult(f.io, opts.json, out, async () => {
     // A QR code for a crypto gateway, decided from its record as the flows decide it; the record is read
     // only where a QR code can be shown.
