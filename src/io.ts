@@ -31,6 +31,8 @@ export interface IO {
   readStdin(): Promise<string>;
   /** the process's exit code (set once a command knows it) */
   exitCode: number;
+  /** --query: the JMESPath filter of this run's --json output (ui/print.ts applies it) */
+  query?: string;
 }
 
 interface Streams {

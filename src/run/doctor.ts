@@ -4,6 +4,7 @@ import { exitCodes } from '../api/errors.js';
 import type { Factory } from '../factory.js';
 import type { Check } from '../flows/doctor.js';
 import { clean } from '../ui/output.js';
+import { printJson } from '../ui/print.js';
 
 export async function runDoctor(opts: { json?: boolean }, f: Factory): Promise<void> {
   const { runChecks } = await import('../flows/doctor.js');
@@ -17,7 +18,7 @@ export async function runDoctor(opts: { json?: boolean }, f: Factory): Promise<v
   };
   const checks = await runChecks(ctx, await f.client(), show, f.environ);
   const ok = checks.every((c) => c.ok);
-  if (opts.json) f.io.out(JSON.stringify({ ok, checks: checks.map(({ kind: _k, ...c }) => c) }, null, 2));
+  if (opts.json) await printJson(f.io, { ok, checks: checks.map(({ kind: _k, ...c }) => c) });
   else f.io.out(ok ? 'All checks passed.' : 'Some checks failed.');
   const first = checks.find((c) => !c.ok);
   if (first) f.io.exitCode = exitCodes[first.kind ?? 'unexpected'];

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../api/errors.js';
 import type { Factory } from '../factory.js';
+import { printJson } from '../ui/print.js';
 import type { Fault } from '../sandbox/faults.js';
 import type { SeedName } from '../sandbox/seed.js';
 
@@ -67,7 +68,7 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
     api_key: demoMerchant.apiKey,
     otp: demoMerchant.otp,
   };
-  if (opts.json) f.io.out(JSON.stringify(info));
+  if (opts.json) await printJson(f.io, info, 0);
   else {
     f.io.out(
       [

@@ -42,6 +42,10 @@ export const globalFlags = {
     env: 'MPAY_TIMEOUT',
     helpGroup: 'GLOBAL',
   }),
+  query: Flags.string({
+    description: 'JMESPath filter of the --json output (implies --json), e.g. "[].code"',
+    helpGroup: 'GLOBAL',
+  }),
 };
 
 /**
@@ -62,17 +66,17 @@ const pick = <K extends keyof typeof globalFlags>(...keys: K[]) =>
  */
 export const flagSets = {
   /** read from the API */
-  api: pick('profile', 'env', 'base-url', 'json', 'debug', 'timeout'),
+  api: pick('profile', 'env', 'base-url', 'json', 'query', 'debug', 'timeout'),
   /** log in: the API, and prompts */
-  login: pick('profile', 'env', 'base-url', 'json', 'debug', 'timeout', 'no-input'),
+  login: pick('profile', 'env', 'base-url', 'json', 'query', 'debug', 'timeout', 'no-input'),
   /** the profile in effect, without a request */
-  context: pick('profile', 'env', 'base-url', 'json'),
+  context: pick('profile', 'env', 'base-url', 'json', 'query'),
   /** mpay's own files: the journal, the settings */
-  local: pick('profile', 'env', 'json'),
+  local: pick('profile', 'env', 'json', 'query'),
   /** asks before it removes */
-  confirm: pick('json', 'yes', 'no-input'),
+  confirm: pick('json', 'query', 'yes', 'no-input'),
   /** neither a profile nor the API: the sandbox, the demo */
-  standalone: pick('json'),
+  standalone: pick('json', 'query'),
 };
 
 export abstract class BaseCommand<T extends typeof Command> extends Command {
@@ -94,6 +98,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     });
     this.flags = flags as BaseFlags<T>;
     this.args = args as BaseArgs<T>;
+    if (this.flags.query !== undefined) {
+      // Checked before anything is sent; it implies --json.
+      const { checkQuery } = await import('../ui/query.js');
+      checkQuery(this.flags.query);
+      this.io.query = this.flags.query;
+      (this.flags as { json?: boolean }).json = true;
+    }
   }
 
   /** Everything a command depends on comes from here (src/factory.ts). */

@@ -1,6 +1,7 @@
 // What the list commands share: --filter, --columns, then JSON, CSV or a table.
 import { UsageError } from '../api/errors.js';
 import type { IO } from '../io.js';
+import { printJson } from './print.js';
 import {
   FilterSyntaxError,
   UnknownKeyError,
@@ -39,7 +40,7 @@ export async function printList<T>(
       throw new UsageError(err.message, { hint: `Known ${err.what}s: ${err.known.join(', ')}` });
     throw err;
   }
-  if (opts.json) return io.out(JSON.stringify(kept, null, 2));
+  if (opts.json) return printJson(io, kept);
   if (opts.csv) return io.out(renderCsv(kept, cols));
   if (kept.length === 0) return io.note('No rows.');
   // Cut to fit on a terminal only: a pipe or a file gets every character.

@@ -3,16 +3,31 @@ import type { PreparedRequest } from '../api/client.js';
 import type { IO } from '../io.js';
 import { dryRunView } from './dry-run.js';
 
+/**
+ * The one place a --json document reaches stdout: whole, or filtered by --query. A query that fails on
+ * the result (the command itself succeeded) prints the whole document with a warning, never an error
+ * exit after a payment went through.
+ */
+export async function printJson(io: IO, document: unknown, indent = 2): Promise<void> {
+  if (io.query === undefined) return io.out(JSON.stringify(document, null, indent));
+  const { applyQuery } = await import('./query.js');
+  let result: unknown;
+  try {
+    result = applyQuery(io.query, document);
+  } catch (err) {
+    io.warn(`--query failed on the result (${(err as Error).message}); printing the whole document`);
+    return io.out(JSON.stringify(document, null, indent));
+  }
+  io.out(JSON.stringify(result, null, indent));
+}
+
 export async function printResult(
   io: IO,
   json: boolean | undefined,
   data: unknown,
   human: () => Promise<string> | string,
 ): Promise<void> {
-  if (json) {
-    io.out(JSON.stringify(data, null, 2));
-    return;
-  }
+  if (json) return printJson(io, data);
   const text = await human();
   if (text) io.out(text);
 }
