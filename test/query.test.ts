@@ -44,7 +44,9 @@ it('a bad expression is a usage error naming where it goes wrong, and nothing is
     env,
   });
   expect(r.code).toBe(2);
-  expect(r.stderr).toMatch(/^mpay: Invalid --query "\[\?code=='GHS'": expected Rbracket, got: EOF at character 14\n/);
+  expect(r.stderr).toMatch(
+    /^mpay: Invalid --query "\[\?code=='GHS'": expected Rbracket, got: EOF at character 14\n/,
+  );
   const lexer = await mpay(['countries', '--query', 'code ~ name', '--json'], { env });
   expect(lexer.code).toBe(2);
   expect(lexer.json().error.message).toBe(

@@ -12,16 +12,26 @@ export default class Token extends BaseCommand<typeof Token> {
     '<%= config.bin %> token --show',
     'TOKEN=$(<%= config.bin %> token --json | jq -r .token)',
     '<%= config.bin %> token --dry-run',
+    'eval "$(<%= config.bin %> token --export)"   # then paste a curl from --dry-run or history show --curl',
   ];
   static override flags = {
     show: Flags.boolean({ description: 'print the whole token' }),
+    export: Flags.boolean({
+      description: 'print `export MPAY_TOKEN=…` for eval: the curl commands mpay prints read $MPAY_TOKEN',
+      exclusive: ['show'],
+    }),
     ...dryRunFlag,
   };
 
   async run(): Promise<void> {
     const { runToken } = await import('../run/account.js');
     await runToken(
-      { json: this.flags.json, dryRun: this.flags['dry-run'], show: this.flags.show },
+      {
+        json: this.flags.json,
+        dryRun: this.flags['dry-run'],
+        show: this.flags.show,
+        export: this.flags.export,
+      },
       this.factory,
     );
   }

@@ -191,7 +191,8 @@ export async function statusStep(
       kind: r.kind,
       step: 'status',
       hash_token: hash,
-      data: { gateway_id: gatewayId },
+      // What was sent, so that `mpay history show --curl` can give the request again.
+      data: { gateway_id: gatewayId, requested_status: status },
     },
     `Updating the status to ${status}`,
     () => deps.client.statusUpdate({ hash_token: hash, status, gateway_id: gatewayId }),
@@ -208,7 +209,13 @@ export async function depositProcessStep(
 ): Promise<Transaction> {
   return journaled(
     deps,
-    { reference: r.reference, kind: 'deposit', step: 'processed', hash_token: hash },
+    {
+      reference: r.reference,
+      kind: 'deposit',
+      step: 'processed',
+      hash_token: hash,
+      data: { phone_number: phone, receiver_email: receiverEmail },
+    },
     'Processing the deposit',
     () =>
       deps.client.depositProcessed({ hash_token: hash, phone_number: phone, receiver_email: receiverEmail }),
@@ -223,7 +230,19 @@ export async function withdrawProcessStep(
 ): Promise<WithdrawProcessedResult> {
   return journaled(
     deps,
-    { reference: r.reference, kind: 'withdraw', step: req.otp ? 'processed' : 'otp', hash_token: req.hash },
+    {
+      reference: r.reference,
+      kind: 'withdraw',
+      step: req.otp ? 'processed' : 'otp',
+      hash_token: req.hash,
+      // The code itself is never journaled (forbidden keys); the curl of this step uses $MPAY_OTP.
+      data: {
+        phone_number: req.phone,
+        customer_email: req.email,
+        receiver_email: req.receiverEmail,
+        with_otp: Boolean(req.otp),
+      },
+    },
     req.otp ? 'Confirming the withdrawal with the one-time code' : 'Processing the withdrawal',
     () =>
       deps.client.withdrawProcessed({

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { fingerprint, mask } from '../api/redact.js';
 import type { Factory } from '../factory.js';
 import { renderRecord } from '../ui/output.js';
+import { shellWord } from '../ui/curl.js';
 import { printResult } from '../ui/print.js';
 
 export interface TokenOptions {
@@ -10,6 +11,8 @@ export interface TokenOptions {
   dryRun?: boolean;
   /** print the whole token */
   show?: boolean;
+  /** print `export MPAY_TOKEN=…` for eval, as the curl mpay prints expects it */
+  export?: boolean;
 }
 
 export async function runToken(opts: TokenOptions, f: Factory): Promise<void> {
@@ -23,6 +26,7 @@ export async function runToken(opts: TokenOptions, f: Factory): Promise<void> {
     base_url: ctx.baseUrl,
     created_at: f.now().toISOString(),
   };
+  if (opts.export && !opts.json) return f.io.out(`export MPAY_TOKEN=${shellWord(token)}`);
   await printResult(f.io, opts.json, data, () =>
     opts.show
       ? token

@@ -1,7 +1,8 @@
 // `mpay history` and `mpay history show`: the journal of what mpay started, as a list or one record.
 import { UsageError } from '../api/errors.js';
 import type { Factory } from '../factory.js';
-import { stepDone, type JournalRecord } from '../journal/journal.js';
+import { stepDone, type JournalEvent, type JournalRecord } from '../journal/journal.js';
+import { curlCommand } from '../ui/curl.js';
 import { printList, type ListOptions } from '../ui/list-output.js';
 import { renderTable } from '../ui/output.js';
 import { historyColumns } from './columns.js';
@@ -65,7 +66,10 @@ function findByKeyOrPrefix(records: JournalRecord[], key: string): JournalRecord
   return matches[0];
 }
 
-export async function runHistoryShow(opts: { json?: boolean; key: string }, f: Factory): Promise<void> {
+export async function runHistoryShow(
+  opts: { json?: boolean; key: string; curl?: boolean },
+  f: Factory,
+): Promise<void> {
   const ctx = await f.context();
   const r = findByKeyOrPrefix((await f.journal()).records(), opts.key);
   if (!r)
@@ -77,6 +81,18 @@ export async function runHistoryShow(opts: { json?: boolean; key: string }, f: F
     : stepDone(r, 'processed')
       ? 'none'
       : `mpay ${r.kind} --resume ${r.reference}`;
+  if (opts.curl) {
+    const commands = curlOf(r, (await f.journal()).events(), ctx.baseUrl, ctx.credentials.siteId);
+    return printResult(f.io, opts.json, { reference: r.reference, commands }, () =>
+      [
+        `# The requests mpay sent for ${r.reference}, in order. Set the variables first:`,
+        '#   eval "$(mpay token --export)"; export MPAY_MERCHANT_KEY=… MPAY_API_KEY=…',
+        ...(r.kind === 'withdraw' ? ['#   and MPAY_OTP=<the one-time code> for the confirmation'] : []),
+        '# The initiate line keeps the hash token the API answers in $HASH (it needs jq).',
+        ...commands,
+      ].join('\n'),
+    );
+  }
   const out = fromRecord(r, next);
   await printResult(f.io, opts.json, out, async () => {
     const { steps, customer } = r;
@@ -91,4 +107,83 @@ export async function runHistoryShow(opts: { json?: boolean; key: string }, f: F
     ]);
     return `${await transactionSummary(out, { customer: who, started: r.created_at, next })}\n${table}`;
   });
+}
+
+/**
+ * The requests of one transaction, from the journal's 'sent' lines, as curl commands in order. Secrets are
+ * $MPAY_* variables; the hash token is $HASH, taken from the initiate answer (or the journal's, when mpay
+ * did not send the initiate).
+ */
+function curlOf(
+  r: JournalRecord,
+  events: JournalEvent[],
+  baseUrl: string,
+  siteId: string | undefined,
+): string[] {
+  const url = (path: string) => `${baseUrl}/restapi/v1/${path}`;
+  const sent = events.filter((e) => e.reference === r.reference && e.outcome === 'sent');
+  const out: string[] = [];
+  if (!sent.some((e) => e.step === 'initiate') && r.hash_token) out.push(`HASH=${r.hash_token}`);
+  for (const e of sent) {
+    const d = (e.data ?? {}) as Record<string, unknown>;
+    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    if (e.step === 'initiate') {
+      const c = (d.customer ?? {}) as Record<string, string | undefined>;
+      const cmd = curlCommand({
+        method: 'POST',
+        url: url(r.kind === 'deposit' ? 'payments/initiate' : 'payments/withdraw/initiate'),
+        bearer: true,
+        encoding: 'json',
+        body: {
+          merchant_key: 'secret',
+          site_id: siteId && /^\d+$/.test(siteId) ? Number(siteId) : siteId,
+          api_key: 'secret',
+          currency_code: str(d.currency),
+          country_code: str(d.country),
+          customer_first_name: c.first_name,
+          customer_last_name: c.last_name,
+          customer_phone: c.phone,
+          customer_email: c.email,
+          customer_transaction_id: r.reference,
+          amount: str(d.amount),
+        },
+      });
+      out.push(`HASH=$(${cmd} | jq -r .data.has_token)`);
+    } else if (e.step === 'wallet' || e.step === 'status') {
+      out.push(
+        curlCommand({
+          method: 'POST',
+          url: url(e.step === 'wallet' ? 'payments/crypto/wallet/address/update' : 'payments/status/update'),
+          bearer: true,
+          encoding: 'multipart',
+          body:
+            e.step === 'wallet'
+              ? { hash_token: '$HASH', gateway_id: d.gateway_id as number }
+              : {
+                  hash_token: '$HASH',
+                  status: str(d.requested_status) ?? 'initiated',
+                  gateway_id: d.gateway_id as number,
+                },
+        }),
+      );
+    } else if (e.step === 'processed' || e.step === 'otp') {
+      const withdraw = r.kind === 'withdraw';
+      out.push(
+        curlCommand({
+          method: 'POST',
+          url: url(withdraw ? 'payments/withdraw/processed' : 'payments/processed'),
+          bearer: true,
+          encoding: 'json',
+          body: {
+            hash_token: '$HASH',
+            phone_number: str(d.phone_number),
+            ...(withdraw ? { customer_email: str(d.customer_email) } : {}),
+            receiver_email: str(d.receiver_email),
+            ...(withdraw && d.with_otp ? { otp: 'secret' } : {}),
+          },
+        }),
+      );
+    }
+  }
+  return out;
 }

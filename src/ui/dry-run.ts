@@ -1,18 +1,21 @@
 // What --dry-run shows: the request with secrets redacted, and the same request as a curl command line
-// that a support engineer can paste (with the secrets put back by hand).
+// that a support engineer can paste as it is: its secrets are $MPAY_* variables the shell fills in.
 import type { PreparedRequest } from '../api/client.js';
 import { redactHeaders, redactValue } from '../api/redact.js';
-
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+import { curlCommand } from './curl.js';
 
 export function dryRunView(req: PreparedRequest) {
   const headers = redactHeaders(req.headers) as Record<string, string>;
   const body = req.body ? (redactValue(req.body) as Record<string, string>) : undefined;
-  const parts = ['curl', '-sS', '-X', req.method, shellQuote(req.url)];
-  for (const [k, v] of Object.entries(headers)) parts.push('-H', shellQuote(`${k}: ${v}`));
-  if (body && req.encoding === 'json') parts.push('--data', shellQuote(JSON.stringify(body)));
-  if (body && req.encoding === 'multipart')
-    for (const [k, v] of Object.entries(body)) parts.push('-F', shellQuote(`${k}=${v}`));
+  const curl = curlCommand({
+    method: req.method,
+    url: req.url,
+    bearer: 'authorization' in req.headers,
+    encoding: req.encoding,
+    // site_id travels as a JSON number, as the client sends it.
+    body:
+      req.body && req.encoding === 'json' ? { ...req.body, site_id: numeric(req.body.site_id) } : req.body,
+  });
   const text = [
     `${req.method} ${req.url}`,
     ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
@@ -24,5 +27,7 @@ export function dryRunView(req: PreparedRequest) {
         ]
       : []),
   ].join('\n');
-  return { request: { ...req, headers, body }, curl: parts.join(' '), text };
+  return { request: { ...req, headers, body }, curl, text };
 }
+
+const numeric = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : v);

@@ -1,4 +1,5 @@
 import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { BaseCommand, flagSets } from '../../shell/base-command.js';
 
 export default class HistoryShow extends BaseCommand<typeof HistoryShow> {
@@ -7,11 +8,18 @@ export default class HistoryShow extends BaseCommand<typeof HistoryShow> {
   static override examples = [
     '<%= config.bin %> history show mpay-d-lx2k9-1a2b3c',
     '<%= config.bin %> history show 3f9a…c2 --json',
+    '<%= config.bin %> history show mpay-d-lx2k9-1a2b3c --curl > replay.sh',
   ];
+  static override flags = {
+    curl: Flags.boolean({
+      description:
+        'the requests mpay sent for it, in order, as curl commands to paste ($MPAY_* variables for secrets)',
+    }),
+  };
   static override args = { key: Args.string({ description: 'hash token or reference', required: true }) };
 
   async run(): Promise<void> {
     const { runHistoryShow } = await import('../../run/history.js');
-    await runHistoryShow({ json: this.flags.json, key: this.args.key }, this.factory);
+    await runHistoryShow({ json: this.flags.json, key: this.args.key, curl: this.flags.curl }, this.factory);
   }
 }
