@@ -16,6 +16,7 @@ import DepositProcess from './commands/deposit/process.js';
 import Docs from './commands/docs.js';
 import Doctor from './commands/doctor.js';
 import History from './commands/history/index.js';
+import HistoryPrune from './commands/history/prune.js';
 import HistoryShow from './commands/history/show.js';
 import Login from './commands/login.js';
 import Logout from './commands/logout.js';
@@ -49,6 +50,7 @@ export const COMMANDS = {
   docs: Docs,
   doctor: Doctor,
   history: History,
+  'history:prune': HistoryPrune,
   'history:show': HistoryShow,
   login: Login,
   logout: Logout,

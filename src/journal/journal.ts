@@ -11,6 +11,7 @@ import {
   openSync,
   readFileSync,
   readSync,
+  renameSync,
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -167,6 +168,45 @@ export class Journal implements JournalLike {
     return out;
   }
 
+  /**
+   * Removes the events of the transactions `drop` picks, rewriting the file atomically (a temporary file,
+   * fsync, rename). Lines that do not parse are kept: nothing says whose they are. Returns the references
+   * removed.
+   */
+  prune(drop: (r: JournalRecord) => boolean): string[] {
+    const gone = new Set(
+      this.records()
+        .filter(drop)
+        .map((r) => r.reference),
+    );
+    if (gone.size === 0) return [];
+    const lines = readFileSync(this.file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
+    const kept = lines.filter((line) => {
+      try {
+        const e: unknown = JSON.parse(line);
+        return !(isEvent(e) && gone.has(e.reference));
+      } catch {
+        return true;
+      }
+    });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    try {
+      const fd = openSync(tmp, 'w', 0o600);
+      try {
+        writeSync(fd, kept.map((l) => `${l}\n`).join(''));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, this.file);
+    } catch (err) {
+      throw this.unwritable(err);
+    }
+    return [...gone];
+  }
+
   /** Every transaction, folded from its events, oldest first. */
   records(): JournalRecord[] {
     const byRef = new Map<string, JournalRecord>();
@@ -224,6 +264,14 @@ function fold(r: JournalRecord, e: JournalEvent): void {
   } else {
     r.steps.push({ step: e.step, outcome: e.outcome, at: e.at, detail });
   }
+}
+
+/**
+ * Whether mpay's part of a transaction is over: processed, or a final status. Anything else is still in
+ * progress (a flow to resume, a code to give, an answer that never came) and is never pruned.
+ */
+export function settled(r: JournalRecord): boolean {
+  return stepDone(r, 'processed') || ['success', 'failed', 'cancelled'].includes(r.status ?? '');
 }
 
 /** Whether a step ended well in a record. */

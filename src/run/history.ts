@@ -1,7 +1,7 @@
 // `mpay history` and `mpay history show`: the journal of what mpay started, as a list or one record.
 import { UsageError } from '../api/errors.js';
 import type { Factory } from '../factory.js';
-import { stepDone, type JournalEvent, type JournalRecord } from '../journal/journal.js';
+import { settled, stepDone, type JournalEvent, type JournalRecord } from '../journal/journal.js';
 import { curlCommand } from '../ui/curl.js';
 import { printList, type ListOptions } from '../ui/list-output.js';
 import { renderTable } from '../ui/output.js';
@@ -25,7 +25,7 @@ const units: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86
  * A moment given as a duration ago (90m, 2h, 7d, 1w), an ISO time (2026-11-20T14:00Z), or a date
  * (2026-11-20: its start for --since, its end for --until, in UTC).
  */
-export function parseWhen(text: string, flag: '--since' | '--until', now: Date): number {
+export function parseWhen(text: string, flag: string, now: Date): number {
   const ago = /^(\d+)\s*([smhdw])$/.exec(text.trim());
   if (ago) return now.getTime() - Number(ago[1]) * units[ago[2]!]!;
   if (/^\d{4}-\d\d-\d\d$/.test(text) && !Number.isNaN(Date.parse(text)))
@@ -186,4 +186,43 @@ function curlOf(
     }
   }
   return out;
+}
+
+export interface PruneOptions {
+  json?: boolean;
+  /** a duration: records last changed longer ago than this go */
+  olderThan?: string;
+  /** a date or ISO time: records last changed before it go */
+  before?: string;
+  dryRun?: boolean;
+}
+
+/**
+ * `mpay history prune`: removes settled transactions last changed before a moment. Records still in
+ * progress stay, whatever their age: they are what --resume needs.
+ */
+export async function runHistoryPrune(opts: PruneOptions, f: Factory): Promise<void> {
+  if ((opts.olderThan === undefined) === (opts.before === undefined))
+    throw new UsageError('Give one of --older-than or --before', {
+      hint: 'e.g. --older-than 90d, or --before 2026-01-01',
+    });
+  if (opts.olderThan !== undefined && !/^\d+\s*[smhdw]$/.test(opts.olderThan.trim()))
+    throw new UsageError(`Invalid --older-than "${opts.olderThan}"`, { hint: 'A duration: 90d, 12w, 36h' });
+  const cutoff =
+    opts.olderThan !== undefined
+      ? parseWhen(opts.olderThan, '--older-than', f.now())
+      : parseWhen(opts.before!, '--before', f.now());
+  const journal = await f.journal();
+  const drop = (r: JournalRecord) => settled(r) && Date.parse(r.updated_at) < cutoff;
+  const all = journal.records();
+  const removed = opts.dryRun ? all.filter(drop).map((r) => r.reference) : journal.prune(drop);
+  const kept = all.length - removed.length;
+  const inProgress = all.filter((r) => !settled(r)).length;
+  await printResult(
+    f.io,
+    opts.json,
+    { removed, kept, in_progress_kept: inProgress, dry_run: Boolean(opts.dryRun), file: journal.file },
+    () =>
+      `${opts.dryRun ? 'Would remove' : 'Removed'} ${removed.length} settled transaction${removed.length === 1 ? '' : 's'} from ${journal.file}; ${kept} kept (${inProgress} still in progress).`,
+  );
 }
