@@ -3,6 +3,7 @@
 // load what they need with dynamic imports, which esbuild wraps to run on first use (inquirer, cli-table3,
 // conf, fastify and qrcode-terminal stay in node_modules and load from there). oclif finds the commands
 // here through the "explicit" command strategy in package.json.
+import Api from './commands/api.js';
 import Balances from './commands/balances.js';
 import ConfigGet from './commands/config/get.js';
 import ConfigList from './commands/config/list.js';
@@ -37,6 +38,7 @@ export { execute } from '@oclif/core/execute';
 export { MpayHelp, commandNotFound } from './shell/help.js';
 
 export const COMMANDS = {
+  api: Api,
   balances: Balances,
   'config:get': ConfigGet,
   'config:list': ConfigList,

@@ -72,7 +72,7 @@ export interface ClientOptions {
 export type WithdrawProcessedResult =
   { otpSent: true; message: string } | { otpSent: false; message: string; transaction: s.Transaction };
 
-type Encoding = 'none' | 'json' | 'multipart';
+export type Encoding = 'none' | 'json' | 'multipart';
 interface Call<T extends z.ZodMiniType> {
   method: 'GET' | 'POST';
   path: string;
@@ -83,6 +83,27 @@ interface Call<T extends z.ZodMiniType> {
   /** GETs and token generate only: never a money-moving POST */
   retry: boolean;
   dryRunExempt?: boolean;
+  /** `mpay api`: headers of the caller's, nulls kept, and any status answered rather than thrown */
+  raw?: { headers?: Record<string, string> };
+}
+
+/** An answer as the server sent it: `mpay api` prints it whatever its status. */
+export interface RawAnswer {
+  status: number;
+  statusMessage: string;
+  headers: Record<string, string | string[] | undefined>;
+  contentType?: string;
+  text: string;
+}
+
+function answer(res: Response<string>): RawAnswer {
+  return {
+    status: res.statusCode,
+    statusMessage: res.statusMessage ?? '',
+    headers: res.headers,
+    contentType: res.headers['content-type'],
+    text: res.body ?? '',
+  };
 }
 
 export class Client {
@@ -380,15 +401,12 @@ export class Client {
     };
   }
 
-  private async send(
-    c: Call<z.ZodMiniType>,
-    token: string | undefined,
-  ): Promise<{ status: number; contentType?: string; text: string }> {
+  private async send(c: Call<z.ZodMiniType>, token: string | undefined): Promise<RawAnswer> {
     if (this.opts.dryRun && c.method === 'POST' && !c.dryRunExempt) throw new DryRun(this.prepare(c, token));
     // A POST carries credentials or moves money: a redirect of one is reported, never followed (a 307 or
     // 308 would re-send the body, merchant and API keys included, to wherever it points).
     const req: OptionsInit = { method: c.method, headers: {}, followRedirect: c.method !== 'POST' };
-    if (token) req.headers = { authorization: `Bearer ${token}` };
+    req.headers = { ...c.raw?.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };
     if (c.body) {
       const fields = this.prepare(c).body ?? {};
       if (c.encoding === 'multipart') {
@@ -404,7 +422,7 @@ export class Client {
         };
       } else {
         req.json = Object.fromEntries(
-          Object.entries(c.body).filter(([, v]) => v !== undefined && v !== null),
+          Object.entries(c.body).filter(([, v]) => v !== undefined && (v !== null || c.raw)),
         );
       }
       req.context = { shownBody: JSON.stringify(redactValue(req.json ?? fields)) };
@@ -417,6 +435,7 @@ export class Client {
     } catch (err) {
       if (err instanceof HTTPError) {
         const r = err.response as Response<string>;
+        if (c.raw) return answer(r);
         throw failureError(`${c.method} /${c.path}`, r.statusCode, r.headers['content-type'], r.body ?? '');
       }
       throw networkError(err, c, this.baseUrl);
@@ -430,6 +449,40 @@ export class Client {
         },
       );
     }
-    return { status: res.statusCode, contentType: res.headers['content-type'], text: res.body ?? '' };
+    return answer(res);
+  }
+
+  /**
+   * `mpay api`: any endpoint, with the bearer token added (and refreshed once on a 401 of a cached one)
+   * when `bearer`, the answer returned as sent whatever its status. GETs are retried like every GET; a
+   * POST never is.
+   */
+  async raw(req: {
+    method: 'GET' | 'POST';
+    path: string;
+    encoding: Encoding;
+    body?: Record<string, unknown>;
+    headers?: Record<string, string>;
+    bearer: boolean;
+  }): Promise<RawAnswer> {
+    const c: Call<z.ZodMiniType> = {
+      method: req.method,
+      path: req.path,
+      data: z.unknown(),
+      encoding: req.encoding,
+      body: req.body,
+      bearer: req.bearer,
+      retry: req.method === 'GET',
+      raw: { headers: req.headers },
+    };
+    if (!req.bearer) return this.send(c, undefined);
+    let token = this.opts.tokens?.get();
+    const fresh = !token;
+    if (!token) token = await this.generateToken(undefined, true);
+    const first = await this.send(c, token);
+    if (first.status !== 401 || fresh || !this.opts.credentials?.merchantKey) return first;
+    await this.opts.tokens?.clear();
+    this.opts.debug?.('! 401 on a cached token: generating a new one and repeating once');
+    return this.send(c, await this.generateToken(undefined, true));
   }
 }

@@ -75,6 +75,8 @@ export const flagSets = {
   local: pick('profile', 'env', 'json', 'query'),
   /** asks before it removes */
   confirm: pick('json', 'query', 'yes', 'no-input'),
+  /** `mpay api`: the API, its answer printed as sent (its --json means a JSON body) */
+  raw: pick('profile', 'env', 'base-url', 'debug', 'timeout'),
   /** neither a profile nor the API: the sandbox, the demo */
   standalone: pick('json', 'query'),
 };
