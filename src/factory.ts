@@ -20,6 +20,8 @@ export interface GlobalOptions {
   debug?: boolean;
   noInput?: boolean;
   yes?: boolean;
+  /** --trace FILE (or MPAY_TRACE): a HAR of every request of the run */
+  trace?: string;
 }
 
 /** What a caller may set on a client; everything else comes from the context and the global flags. */
@@ -92,7 +94,22 @@ export class Factory {
       dryRun: req.dryRun,
       retryBaseMs: this.environ.MPAY_RETRY_BASE_MS ? Number(this.environ.MPAY_RETRY_BASE_MS) : undefined,
       userAgent: this.userAgent,
+      trace: await this.tracer(),
     });
+  }
+
+  private traceMemo?: Promise<((x: import('./api/har.js').Exchange) => void) | undefined>;
+
+  /** One HAR recorder per run, shared by its clients, when --trace or MPAY_TRACE names a file. */
+  private tracer(): Promise<((x: import('./api/har.js').Exchange) => void) | undefined> {
+    this.traceMemo ??= (async () => {
+      const file = this.globals.trace ?? this.environ.MPAY_TRACE;
+      if (!file) return undefined;
+      const { HarRecorder } = await import('./api/har.js');
+      const recorder = new HarRecorder(file, { name: 'mpay', version: this.userAgent });
+      return (x) => recorder.record(x);
+    })();
+    return this.traceMemo;
   }
 
   /** The journal of the context's profile and environment (or of another folder: the demo's). */

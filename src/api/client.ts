@@ -1,6 +1,14 @@
 // The typed client: one method per endpoint of the spec, on got. Every response is parsed with the wire
 // schemas and every failure becomes one of the typed errors in errors.ts. Knows nothing of terminals.
-import got, { HTTPError, type Got, type Response, type OptionsInit } from 'got';
+import got, {
+  HTTPError,
+  type Got,
+  type Options,
+  type Response,
+  type OptionsInit,
+  type RequestError,
+} from 'got';
+import type { Exchange } from './har.js';
 import * as z from 'zod/mini';
 import { AuthError, MpayError, ServerError, UsageError } from './errors.js';
 import * as s from './schemas.js';
@@ -66,6 +74,8 @@ export interface ClientOptions {
   dryRun?: boolean;
   /** first back-off delay of a retry, doubled each time */
   retryBaseMs?: number;
+  /** where --trace sends each exchange (api/har.ts) */
+  trace?: (x: Exchange) => void;
   userAgent?: string;
 }
 
@@ -96,6 +106,55 @@ export interface RawAnswer {
   text: string;
 }
 
+/** got hooks that hand each request's exchange to `trace`: after its response, or at its error. */
+function traceHooks(trace: (x: Exchange) => void) {
+  const requestOf = (o: Options) => {
+    const shown = (o.context as { shownBody?: string }).shownBody;
+    const type = String((o.headers as Record<string, unknown>)['content-type'] ?? '');
+    return {
+      method: String(o.method),
+      url: String(o.url),
+      requestHeaders: o.headers as Record<string, unknown>,
+      requestBody: shown ? { mimeType: type.split(';')[0] || 'application/json', text: shown } : undefined,
+    };
+  };
+  // An HTTP error status was recorded as a response already (afterResponse).
+  const failed = (err: RequestError) => {
+    if (err instanceof HTTPError) return;
+    const t = err.timings;
+    trace({
+      started: new Date(t?.start ?? Date.now()),
+      ...requestOf(err.options),
+      error: `${err.code ?? ''} ${err.message}`.trim(),
+      phases: t?.phases,
+    });
+  };
+  return {
+    afterResponse: [
+      (res: Response) => {
+        trace({
+          started: new Date(res.timings.start),
+          ...requestOf(res.request.options),
+          status: res.statusCode,
+          statusText: res.statusMessage ?? '',
+          responseHeaders: res.headers,
+          responseBody: typeof res.body === 'string' ? res.body : undefined,
+          phases: res.timings.phases,
+        });
+        return res;
+      },
+    ],
+    // A failure without a response: each attempt that is retried, then the last one.
+    beforeRetry: [(err: RequestError) => failed(err)],
+    beforeError: [
+      (err: RequestError) => {
+        failed(err);
+        return err;
+      },
+    ],
+  };
+}
+
 function answer(res: Response<string>): RawAnswer {
   return {
     status: res.statusCode,
@@ -108,7 +167,7 @@ function answer(res: Response<string>): RawAnswer {
 
 export class Client {
   readonly baseUrl: URL;
-  private readonly http: Got;
+  private http: Got;
   private readonly opts: ClientOptions;
 
   /** True when POSTs are shown, not sent (--dry-run). */
@@ -180,6 +239,9 @@ export class Client {
           : [],
       },
     });
+    // --trace: each exchange, answered or failed, retries included, to the HAR recorder. got appends the
+    // hooks of an extension, so they run after --debug's, not instead of them.
+    if (opts.trace) this.http = this.http.extend({ hooks: traceHooks(opts.trace) });
   }
 
   // Public ----------------------------------------------------------------------------------------------

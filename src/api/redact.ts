@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 
 const secretKeys =
-  /^(merchant_key|api_key|otp|token|access_token|refresh_token|authorization|password|secret)$/i;
+  /^(merchant_key|api_key|api_user|otp|token|access_token|refresh_token|authorization|password|secret)$/i;
 export const redacted = '***';
 
 /** Shows the first and last characters of a secret, enough to tell two keys apart. */

@@ -46,6 +46,11 @@ export const globalFlags = {
     description: 'JMESPath filter of the --json output (implies --json), e.g. "[].code"',
     helpGroup: 'GLOBAL',
   }),
+  trace: Flags.string({
+    description: 'write every request and response of the run to FILE as HAR 1.2, secrets redacted',
+    env: 'MPAY_TRACE',
+    helpGroup: 'GLOBAL',
+  }),
 };
 
 /**
@@ -66,9 +71,9 @@ const pick = <K extends keyof typeof globalFlags>(...keys: K[]) =>
  */
 export const flagSets = {
   /** read from the API */
-  api: pick('profile', 'env', 'base-url', 'json', 'query', 'debug', 'timeout'),
+  api: pick('profile', 'env', 'base-url', 'json', 'query', 'debug', 'timeout', 'trace'),
   /** log in: the API, and prompts */
-  login: pick('profile', 'env', 'base-url', 'json', 'query', 'debug', 'timeout', 'no-input'),
+  login: pick('profile', 'env', 'base-url', 'json', 'query', 'debug', 'timeout', 'trace', 'no-input'),
   /** the profile in effect, without a request */
   context: pick('profile', 'env', 'base-url', 'json', 'query'),
   /** mpay's own files: the journal, the settings */
@@ -76,7 +81,7 @@ export const flagSets = {
   /** asks before it removes */
   confirm: pick('json', 'query', 'yes', 'no-input'),
   /** `mpay api`: the API, its answer printed as sent (its --json means a JSON body) */
-  raw: pick('profile', 'env', 'base-url', 'debug', 'timeout'),
+  raw: pick('profile', 'env', 'base-url', 'debug', 'timeout', 'trace'),
   /** neither a profile nor the API: the sandbox, the demo */
   standalone: pick('json', 'query'),
 };
@@ -122,6 +127,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         debug: this.flags.debug,
         noInput: this.flags['no-input'],
         yes: this.flags.yes,
+        trace: this.flags.trace,
       },
       `mpay-cli/${this.config.version} node/${process.version}`,
       host.environ(),

@@ -1,0 +1,145 @@
+// --trace FILE: every request and response of a run as HAR 1.2, the format browser devtools and proxy
+// tools open, with got's timings. Redacted as --debug is: the Authorization header, merchant key, API key,
+// tokens, the one-time code and the gateways' api_key/api_user never reach the file. The file is rewritten
+// (atomically, 0600) after each exchange, so a crash leaves a valid trace of what came before.
+import { renameSync, writeFileSync } from 'node:fs';
+import { redactHeaders, redactText } from './redact.js';
+
+interface Pair {
+  name: string;
+  value: string;
+}
+
+export interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    cookies: Pair[];
+    headers: Pair[];
+    queryString: Pair[];
+    postData?: { mimeType: string; text: string };
+    headersSize: number;
+    bodySize: number;
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: Pair[];
+    headers: Pair[];
+    content: { size: number; mimeType: string; text?: string };
+    redirectURL: string;
+    headersSize: number;
+    bodySize: number;
+  };
+  cache: Record<string, never>;
+  timings: {
+    blocked: number;
+    dns: number;
+    connect: number;
+    ssl: number;
+    send: number;
+    wait: number;
+    receive: number;
+  };
+  _error?: string;
+}
+
+const pairs = (headers: Record<string, unknown>): Pair[] =>
+  Object.entries(redactHeaders(headers)).flatMap(([name, v]) =>
+    v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((value) => ({ name, value: String(value) })),
+  );
+
+/** What got knows of one exchange: the request as sent, and the response or the error. */
+export interface Exchange {
+  started: Date;
+  method: string;
+  url: string;
+  requestHeaders: Record<string, unknown>;
+  /** the body as --debug shows it: already redacted */
+  requestBody?: { mimeType: string; text: string };
+  status?: number;
+  statusText?: string;
+  responseHeaders?: Record<string, unknown>;
+  responseBody?: string;
+  /** got's phases, in ms */
+  phases?: {
+    wait?: number;
+    dns?: number;
+    tcp?: number;
+    tls?: number;
+    request?: number;
+    firstByte?: number;
+    download?: number;
+    total?: number;
+  };
+  error?: string;
+}
+
+export function harEntry(x: Exchange): HarEntry {
+  const p = x.phases ?? {};
+  const ms = (v: number | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : -1);
+  const body = x.responseBody === undefined ? undefined : redactText(x.responseBody);
+  const url = new URL(x.url);
+  return {
+    startedDateTime: x.started.toISOString(),
+    time: Math.max(0, ms(p.total)),
+    request: {
+      method: x.method,
+      url: x.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(x.requestHeaders),
+      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+      ...(x.requestBody ? { postData: x.requestBody } : {}),
+      headersSize: -1,
+      bodySize: x.requestBody ? Buffer.byteLength(x.requestBody.text) : 0,
+    },
+    response: {
+      status: x.status ?? 0,
+      statusText: x.statusText ?? '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(x.responseHeaders ?? {}),
+      content: {
+        size: body === undefined ? 0 : Buffer.byteLength(body),
+        mimeType: String(x.responseHeaders?.['content-type'] ?? 'x-unknown'),
+        ...(body === undefined ? {} : { text: body }),
+      },
+      redirectURL: String(x.responseHeaders?.location ?? ''),
+      headersSize: -1,
+      bodySize: body === undefined ? -1 : Buffer.byteLength(body),
+    },
+    cache: {},
+    timings: {
+      blocked: ms(p.wait),
+      dns: ms(p.dns),
+      connect: ms(p.tcp),
+      ssl: ms(p.tls),
+      send: Math.max(0, ms(p.request)),
+      wait: Math.max(0, ms(p.firstByte)),
+      receive: Math.max(0, ms(p.download)),
+    },
+    ...(x.error ? { _error: x.error } : {}),
+  };
+}
+
+export class HarRecorder {
+  private readonly entries: HarEntry[] = [];
+
+  constructor(
+    readonly file: string,
+    private readonly creator: { name: string; version: string },
+  ) {}
+
+  record(x: Exchange): void {
+    this.entries.push(harEntry(x));
+    const har = { log: { version: '1.2', creator: this.creator, pages: [], entries: this.entries } };
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(har, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, this.file);
+  }
+}

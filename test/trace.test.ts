@@ -1,0 +1,85 @@
+// --trace FILE: every request and response of a run as HAR 1.2, valid by the HAR schema (har-validator),
+// with timings, and without any secret the run used: merchant key, API key, bearer token, one-time code,
+// the gateways' api_key and api_user.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+// @ts-expect-error: no type declarations
+import harValidator from 'har-validator';
+import { demoMerchant } from '../src/sandbox/seed.js';
+import { cliEnv, customerArgs, sandbox, setFaults, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+it('a deposit and a withdrawal with its code, traced: a valid HAR, with timings, and no secret in it', async () => {
+  const cfg = tempDir();
+  const file = join(tempDir(), 'run.har');
+  // A phone number that does not contain the demo code, so that a search for the code means something.
+  const args = customerArgs({ phone: '+233209876540' });
+  const env = cliEnv(sb, cfg);
+  expect((await mpay(['deposit', ...args, '--reference', 'tr-d', '--trace', file], { env })).code).toBe(0);
+  const w = await mpay(
+    ['withdraw', ...args, '--reference', 'tr-w', '--otp', demoMerchant.otp, '--trace', file],
+    { env },
+  );
+  expect(w.code, w.stderr).toBe(0);
+  const har = JSON.parse(readFileSync(file, 'utf8'));
+  await expect(harValidator.har(har)).resolves.toBeTruthy();
+  const urls = har.log.entries.map(
+    (e: { request: { method: string; url: string } }) =>
+      `${e.request.method} ${new URL(e.request.url).pathname}`,
+  );
+  // The trace of the second run: merchant list, initiate, status, processed (code sent), processed (code).
+  expect(urls).toEqual([
+    'GET /restapi/v1/merchant/currencies',
+    'POST /restapi/v1/payments/withdraw/initiate',
+    'POST /restapi/v1/payments/status/update',
+    'POST /restapi/v1/payments/withdraw/processed',
+    'POST /restapi/v1/payments/withdraw/processed',
+  ]);
+  for (const e of har.log.entries) {
+    expect(e.response.status).toBe(200);
+    expect(e.time).toBeGreaterThanOrEqual(0);
+    expect(e.timings.wait).toBeGreaterThanOrEqual(0);
+  }
+  const text = readFileSync(file, 'utf8');
+  const token = Object.values(
+    JSON.parse(readFileSync(join(cfg, 'tokens.json'), 'utf8')) as Record<string, { token: string }>,
+  )[0]!.token;
+  for (const secret of [demoMerchant.merchantKey, demoMerchant.apiKey, token, demoMerchant.otp])
+    expect(text, secret).not.toContain(secret);
+  expect(text).toContain('Bearer ***');
+  // The gateways' api_key and api_user (placeholders in the sandbox) are redacted too.
+  expect(text).not.toMatch(/\\"api_(key|user)\\":\\"[^*]/);
+  expect(text).toMatch(/\\"api_user\\":\\"\*\*\*\\"/);
+});
+
+it('a failed exchange is traced too (no response), and MPAY_TRACE works like the flag', async () => {
+  const file = join(tempDir(), 'fail.har');
+  await setFaults(sb, { faults: ['drop'], rate: 1, faultPaths: ['/public/countries'] });
+  const r = await mpay(['countries'], {
+    env: cliEnv(sb, tempDir(), { MPAY_TRACE: file, MPAY_RETRY_BASE_MS: '1' }),
+  });
+  await setFaults(sb, { rate: 0 });
+  expect(r.code).toBe(8);
+  const har = JSON.parse(readFileSync(file, 'utf8'));
+  await expect(harValidator.har(har)).resolves.toBeTruthy();
+  expect(har.log.entries).toHaveLength(3);
+  expect(har.log.entries[0]).toMatchObject({
+    response: { status: 0 },
+    _error: expect.stringMatching(/socket hang up|ECONNRESET/),
+  });
+});
+
+it('--trace beside --debug: both see every exchange', async () => {
+  const file = join(tempDir(), 'both.har');
+  const r = await mpay(['countries', '--debug', '--trace', file], { env: cliEnv(sb, tempDir()) });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toMatch(/^< 200 OK/m);
+  expect(JSON.parse(readFileSync(file, 'utf8')).log.entries).toHaveLength(1);
+});
