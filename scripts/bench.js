@@ -117,6 +117,7 @@ try {
     'mpay deposit --help': [process.execPath, [bin, 'deposit', '--help']],
     'mpay countries --json': [process.execPath, [bin, 'countries', '--json']],
     'mpay currencies --merchant --json': [process.execPath, [bin, 'currencies', '--merchant', '--json']],
+    'mpay api GET /public/countries': [process.execPath, [bin, 'api', 'GET', '/public/countries']],
     ...(hasCurl
       ? {
           'curl countries': ['curl', ['-sSf', `${base}/restapi/v1/public/countries`]],
@@ -239,6 +240,10 @@ try {
           'mpay currencies --merchant --json': ratio(
             startup['mpay currencies --merchant --json'].median,
             startup['curl merchant currencies'].median,
+          ),
+          'mpay api GET /public/countries': ratio(
+            startup['mpay api GET /public/countries'].median,
+            startup['curl countries'].median,
           ),
         }
       : null,

@@ -21,6 +21,9 @@ const lazyPackages = [
   '@fastify/formbody',
   '@fastify/busboy',
   'qrcode-terminal',
+  // the support bundle's archive
+  'tar',
+  '@jmespath-community/jmespath',
 ];
 
 // got's optional features that mpay never uses: see scripts/stubs/got-unused.js.

@@ -38,7 +38,7 @@ export const rules = {
   io: { may: ['ui'], types: [], packages: [oclif, 'got'] },
   factory: { may: ['api', 'config', 'journal', 'ui', 'io'], types: ['flows'], packages: [oclif] },
   run: {
-    may: ['api', 'config', 'journal', 'flows', 'ui', 'io', 'sandbox', 'run'],
+    may: ['api', 'config', 'journal', 'flows', 'ui', 'io', 'sandbox', 'run', 'lazy-import'],
     types: ['factory'],
     packages: [oclif],
   },

@@ -26,6 +26,7 @@ import ProfilesRemove from './commands/profiles/remove.js';
 import ProfilesUse from './commands/profiles/use.js';
 import Sandbox from './commands/sandbox.js';
 import Status from './commands/status.js';
+import SupportBundle from './commands/support/bundle.js';
 import Token from './commands/token.js';
 import Wallet from './commands/wallet.js';
 import Whoami from './commands/whoami.js';
@@ -61,6 +62,7 @@ export const COMMANDS = {
   'profiles:use': ProfilesUse,
   sandbox: Sandbox,
   status: Status,
+  'support:bundle': SupportBundle,
   token: Token,
   wallet: Wallet,
   whoami: Whoami,

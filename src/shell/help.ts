@@ -11,7 +11,7 @@ const groups: Array<[string, string[]]> = [
   ['GETTING STARTED', ['login', 'doctor', 'demo']],
   ['PAYMENTS', ['deposit', 'withdraw', 'status', 'wallet']],
   ['READING', ['countries', 'currencies', 'balances', 'history']],
-  ['SUPPORT', ['api']],
+  ['SUPPORT', ['api', 'support']],
   ['SET-UP', ['logout', 'profiles', 'config', 'token', 'whoami', 'sandbox', 'docs', 'autocomplete']],
 ];
 

@@ -1,0 +1,122 @@
+// `mpay support bundle`: one archive a merchant can attach to a ticket: what mpay and the machine are,
+// the profile's settings (key fingerprints only), the doctor report, the journal and any traces named,
+// with customers' personal data masked unless asked otherwise, and a README.txt saying what is inside.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { release, tmpdir, type as osType } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { UsageError } from '../api/errors.js';
+import { importLazily } from '../lazy-import.js';
+import { fingerprint } from '../api/redact.js';
+import type { Factory } from '../factory.js';
+import type { Check } from '../flows/doctor.js';
+import { maskPersonal } from '../ui/personal-data.js';
+import { printResult } from '../ui/print.js';
+import { parseWhen } from './history.js';
+import { settings } from './settings.js';
+
+export interface BundleOptions {
+  json?: boolean;
+  out?: string;
+  /** only this transaction of the journal */
+  reference?: string;
+  /** only journal events since: a duration, a date, an ISO time */
+  since?: string;
+  /** HAR files written with --trace, to include */
+  traces?: string[];
+  includePersonalData?: boolean;
+}
+
+export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise<void> {
+  const tar = await importLazily<typeof import('tar')>('tar');
+  const ctx = await f.context();
+  const mask = opts.includePersonalData ? (v: unknown) => v : maskPersonal;
+  if (opts.includePersonalData)
+    f.io.warn("the bundle keeps customers' names, phones and e-mails: share it only where that is allowed");
+  const since = opts.since === undefined ? undefined : parseWhen(opts.since, '--since', f.now());
+  const dir = mkdtempSync(join(tmpdir(), 'mpay-bundle-'));
+  const files: Array<[string, string]> = [];
+  const add = (name: string, text: string, what: string) => {
+    writeFileSync(join(dir, name), text, { mode: 0o600 });
+    files.push([name, what]);
+  };
+  try {
+    add(
+      'versions.json',
+      `${JSON.stringify({ mpay: f.userAgent, node: process.version, os: { type: osType(), release: release(), platform: process.platform, arch: process.arch } }, null, 2)}\n`,
+      "mpay's, Node's and the operating system's versions",
+    );
+    const fp = (s?: string) => (s ? fingerprint(s) : null);
+    add(
+      'profile.json',
+      `${JSON.stringify(
+        {
+          ...settings(ctx.store, ctx.profileName),
+          base_url_in_effect: ctx.baseUrl,
+          merchant_key_fingerprint: fp(ctx.credentials.merchantKey),
+          api_key_fingerprint: fp(ctx.credentials.apiKey),
+          site_id: ctx.credentials.siteId ?? null,
+          credentials_from: ctx.credentialSources,
+        },
+        null,
+        2,
+      )}\n`,
+      'the profile and environment in effect: settings, and key fingerprints (never the keys)',
+    );
+    const { runChecks } = await import('../flows/doctor.js');
+    const checks: Check[] = await runChecks(ctx, await f.client(), () => {}, f.environ);
+    add(
+      'doctor.json',
+      `${JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2)}\n`,
+      'the report of `mpay doctor`',
+    );
+    const events = (await f.journal())
+      .events()
+      .filter((e) => !opts.reference || e.reference === opts.reference || e.hash_token === opts.reference)
+      .filter((e) => since === undefined || Date.parse(e.at) >= since);
+    add(
+      'journal.ndjson',
+      events.map((e) => JSON.stringify(mask(e))).join('\n') + (events.length ? '\n' : ''),
+      `the journal of ${ctx.profileName}/${ctx.env}${opts.reference ? ` for ${opts.reference}` : ''}${opts.since ? ` since ${opts.since}` : ''}: ${events.length} events`,
+    );
+    for (const [i, t] of (opts.traces ?? []).entries()) {
+      let har: unknown;
+      try {
+        har = JSON.parse(readFileSync(t, 'utf8'));
+      } catch (err) {
+        throw new UsageError(`Cannot read the trace ${t}: ${(err as Error).message}`);
+      }
+      add(
+        `trace-${i + 1}-${basename(t)}`,
+        `${JSON.stringify(mask(har), null, 2)}\n`,
+        `the trace ${t} (written with --trace; redacted)`,
+      );
+    }
+    add(
+      'README.txt',
+      [
+        'mpay support bundle',
+        '',
+        `Made ${f.now().toISOString()} by ${f.userAgent}, profile ${ctx.profileName}, ${ctx.env} environment.`,
+        'No secret is in it: keys appear as sha256 fingerprints, tokens and one-time codes never.',
+        opts.includePersonalData
+          ? "Customers' names, phones and e-mails are kept (--include-personal-data)."
+          : "Customers' personal data is masked: a name as its initial, a phone as its last digits, an e-mail as its first letter and domain.",
+        '',
+        ...files.map(([name, what]) => `${name}: ${what}`),
+        'README.txt: this file',
+        '',
+      ].join('\n'),
+      'what is inside',
+    );
+    const out = resolve(opts.out ?? `mpay-support-${f.now().toISOString().replace(/[:.]/g, '-')}.tar.gz`);
+    await tar.create(
+      { gzip: true, file: out, cwd: dir, portable: true },
+      files.map(([n]) => n),
+    );
+    await printResult(f.io, opts.json, { file: out, files: files.map(([n]) => n) }, () =>
+      [`Wrote ${out}:`, ...files.map(([name, what]) => `  ${name.padEnd(28)} ${what}`)].join('\n'),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
