@@ -154,3 +154,30 @@ function readBody(file: string): string {
     customer_transaction_id: 'x',
   });
 }
+
+it('-F @file, -H, --json for a form endpoint, and indented output on a terminal', async () => {
+  const hash = (await (await apiInitiate(sb.url, await apiToken(sb.url), 'api-4')).json()).data.has_token;
+  const file = join(tempDir(), 'hash.txt');
+  writeFileSync(file, `${hash}\n`);
+  const args = [
+    'api',
+    'POST',
+    '/payments/status/update',
+    '-F',
+    `hash_token=@${file}`,
+    '-f',
+    'status=initiated',
+    '-F',
+    'gateway_id=1',
+  ];
+  const dry = await mpay([...args, '--json', '-H', 'x-trace-id: t-1', '--dry-run'], { env });
+  expect(dry.stdout).toContain(`"hash_token": "${hash}"`);
+  expect(dry.stdout).toContain('(application/json)');
+  expect(dry.stdout).toContain("-H 'x-trace-id: t-1'");
+  // Typed, as it goes out: a number in JSON.
+  expect(dry.stdout).toContain('"gateway_id": 1');
+  expect(dry.stdout).toContain('"gateway_id":1,');
+  const tty = await mpay([...args, '--json'], { env, tty: true, width: 80 });
+  expect(tty.code, tty.stderr).toBe(0);
+  expect(tty.stdout).toMatch(/^\{\n {2}"success": true,\n/);
+});

@@ -51,7 +51,8 @@ export interface PreparedRequest {
   url: string;
   headers: Record<string, string>;
   encoding: 'none' | 'json' | 'multipart';
-  body?: Record<string, string>;
+  /** as it goes out: strings for form-data, the values' own types for JSON */
+  body?: Record<string, unknown>;
 }
 
 /** Thrown instead of sending when the client runs dry; commands print it and exit 0. */
@@ -441,17 +442,18 @@ export class Client {
 
   /** Builds the request the client would send: used by --dry-run and by the sender itself. */
   prepare(
-    c: Pick<Call<z.ZodMiniType>, 'method' | 'path' | 'encoding' | 'body'>,
+    c: Pick<Call<z.ZodMiniType>, 'method' | 'path' | 'encoding' | 'body' | 'raw' | 'dryRunExempt'>,
     token?: string,
   ): PreparedRequest {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...c.raw?.headers };
     if (token) headers.authorization = `Bearer ${token}`;
     if (c.encoding === 'json') headers['content-type'] = 'application/json';
+    // Form-data carries strings; a JSON body keeps each value's type (a dry run shows what goes out).
     const body = c.body
       ? Object.fromEntries(
           Object.entries(c.body)
-            .filter(([, v]) => v !== undefined && v !== null)
-            .map(([k, v]) => [k, String(v)]),
+            .filter(([, v]) => v !== undefined && (v !== null || (c.raw && c.encoding === 'json')))
+            .map(([k, v]) => [k, c.encoding === 'json' ? v : String(v)]),
         )
       : undefined;
     return {
@@ -475,7 +477,7 @@ export class Client {
         // Encoded once into bytes (the platform's Request does the multipart encoding), so that a
         // retry of token generate re-sends the same body; a FormData stream is spent after one try.
         const form = new FormData();
-        for (const [k, v] of Object.entries(fields)) form.set(k, v);
+        for (const [k, v] of Object.entries(fields)) form.set(k, String(v));
         const encoded = new Request('http://mpay.invalid/', { method: 'POST', body: form });
         req.body = Buffer.from(await encoded.arrayBuffer());
         req.headers = {

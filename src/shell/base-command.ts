@@ -140,7 +140,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (err.oclif?.exit === 0 || err.code === 'EEXIT') throw err;
     this.io.exitCode = await reportError(this.io, err, {
       // Parse errors come before flags exist: --json is then read from the command line itself.
-      json: this.flags?.json ?? this.argv.includes('--json'),
+      // A command whose --json is not the output flag (mpay api: a JSON body) prints errors as text.
+      json: 'json' in (this.ctor.baseFlags ?? {}) && (this.flags?.json ?? this.argv.includes('--json')),
       debug: Boolean(this.flags?.debug) || host.environ().MPAY_DEBUG === '1',
       command: this.id?.replace(/:/g, ' '),
     });

@@ -26,7 +26,9 @@ export interface CurlRequest {
   /** the token is always $MPAY_TOKEN */
   bearer: boolean;
   encoding: 'none' | 'json' | 'multipart';
-  body?: Record<string, string | number | undefined | null>;
+  body?: Record<string, unknown>;
+  /** other headers the request carries (mpay api -H) */
+  headers?: Record<string, string>;
 }
 
 export function curlCommand(req: CurlRequest): string {
@@ -34,18 +36,17 @@ export function curlCommand(req: CurlRequest): string {
   const parts = ['curl', '-sS', '-w', shellWord('\\n'), '-X', req.method, shellWord(req.url)];
   parts.push('-H', shellWord('accept: application/json'));
   if (req.bearer) parts.push('-H', shellWord(`authorization: ${secretVariables.authorization}`, true));
-  const fields = Object.entries(req.body ?? {}).filter(([, v]) => v !== undefined && v !== null);
+  for (const [k, v] of Object.entries(req.headers ?? {}))
+    if (!/^(accept|authorization|content-type)$/i.test(k)) parts.push('-H', shellWord(`${k}: ${v}`));
+  const fields = Object.entries(req.body ?? {}).filter(
+    ([, v]) => v !== undefined && (v !== null || req.encoding === 'json'),
+  );
   const value = (k: string, v: unknown) => secretVariables[k] ?? String(v);
   if (req.encoding === 'json' && fields.length) {
     parts.push('-H', shellWord('content-type: application/json'));
     // Markers stand where a variable goes, so that JSON escaping cannot touch it.
     const json = JSON.stringify(
-      Object.fromEntries(
-        fields.map(([k, v]) => [
-          k,
-          secretVariables[k] ? `@@mpay-secret:${k}@@` : typeof v === 'number' ? v : String(v),
-        ]),
-      ),
+      Object.fromEntries(fields.map(([k, v]) => [k, secretVariables[k] ? `@@mpay-secret:${k}@@` : v])),
     ).replace(/@@mpay-secret:(\w+)@@/g, (_m, k: string) => secretVariables[k]!);
     parts.push('--data', shellWord(json, /\$(MPAY_[A-Z_]+|HASH)\b/.test(json)));
   }

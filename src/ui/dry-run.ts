@@ -6,15 +6,14 @@ import { curlCommand } from './curl.js';
 
 export function dryRunView(req: PreparedRequest) {
   const headers = redactHeaders(req.headers) as Record<string, string>;
-  const body = req.body ? (redactValue(req.body) as Record<string, string>) : undefined;
+  const body = req.body ? (redactValue(req.body) as Record<string, unknown>) : undefined;
   const curl = curlCommand({
     method: req.method,
     url: req.url,
     bearer: 'authorization' in req.headers,
     encoding: req.encoding,
-    // site_id travels as a JSON number, as the client sends it.
-    body:
-      req.body && req.encoding === 'json' ? { ...req.body, site_id: numeric(req.body.site_id) } : req.body,
+    body: req.body,
+    headers: req.headers,
   });
   const text = [
     `${req.method} ${req.url}`,
@@ -29,5 +28,3 @@ export function dryRunView(req: PreparedRequest) {
   ].join('\n');
   return { request: { ...req, headers, body }, curl, text };
 }
-
-const numeric = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : v);

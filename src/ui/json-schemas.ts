@@ -29,7 +29,8 @@ export const DryRunOutput = z.looseObject({
     url: z.string(),
     headers: z.record(z.string(), z.string()),
     encoding: z.enum(['none', 'json', 'multipart']),
-    body: z.optional(z.record(z.string(), z.string())),
+    // as it goes out: strings for form-data, the values' own types for a JSON body
+    body: z.optional(z.record(z.string(), z.unknown())),
   }),
   curl: z.string(),
 });
