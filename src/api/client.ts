@@ -1,14 +1,7 @@
 // The typed client: one method per endpoint of the spec, on got. Every response is parsed with the wire
 // schemas and every failure becomes one of the typed errors in errors.ts. Knows nothing of terminals.
-import got, {
-  HTTPError,
-  type Got,
-  type Options,
-  type Response,
-  type OptionsInit,
-  type RequestError,
-} from 'got';
-import type { Exchange } from './har.js';
+import got, { HTTPError, type Got, type Response, type OptionsInit } from 'got';
+import { traceHooks, type Exchange } from './har.js';
 import * as z from 'zod/mini';
 import { AuthError, MpayError, ServerError, UsageError } from './errors.js';
 import * as s from './schemas.js';
@@ -105,55 +98,6 @@ export interface RawAnswer {
   headers: Record<string, string | string[] | undefined>;
   contentType?: string;
   text: string;
-}
-
-/** got hooks that hand each request's exchange to `trace`: after its response, or at its error. */
-function traceHooks(trace: (x: Exchange) => void) {
-  const requestOf = (o: Options) => {
-    const shown = (o.context as { shownBody?: string }).shownBody;
-    const type = String((o.headers as Record<string, unknown>)['content-type'] ?? '');
-    return {
-      method: String(o.method),
-      url: String(o.url),
-      requestHeaders: o.headers as Record<string, unknown>,
-      requestBody: shown ? { mimeType: type.split(';')[0] || 'application/json', text: shown } : undefined,
-    };
-  };
-  // An HTTP error status was recorded as a response already (afterResponse).
-  const failed = (err: RequestError) => {
-    if (err instanceof HTTPError) return;
-    const t = err.timings;
-    trace({
-      started: new Date(t?.start ?? Date.now()),
-      ...requestOf(err.options),
-      error: `${err.code ?? ''} ${err.message}`.trim(),
-      phases: t?.phases,
-    });
-  };
-  return {
-    afterResponse: [
-      (res: Response) => {
-        trace({
-          started: new Date(res.timings.start),
-          ...requestOf(res.request.options),
-          status: res.statusCode,
-          statusText: res.statusMessage ?? '',
-          responseHeaders: res.headers,
-          responseBody: typeof res.body === 'string' ? res.body : undefined,
-          phases: res.timings.phases,
-        });
-        return res;
-      },
-    ],
-    // A failure without a response: each attempt that is retried, then the last one.
-    beforeRetry: [(err: RequestError) => failed(err)],
-    beforeError: [
-      (err: RequestError) => {
-        failed(err);
-        return err;
-      },
-    ],
-  };
 }
 
 function answer(res: Response<string>): RawAnswer {

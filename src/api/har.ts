@@ -3,6 +3,7 @@
 // tokens, the one-time code and the gateways' api_key/api_user never reach the file. The file is rewritten
 // (atomically, 0600) after each exchange, so a crash leaves a valid trace of what came before.
 import { renameSync, writeFileSync } from 'node:fs';
+import { HTTPError, type Options, type RequestError, type Response } from 'got';
 import { redactHeaders, redactText } from './redact.js';
 
 interface Pair {
@@ -142,4 +143,53 @@ export class HarRecorder {
     writeFileSync(tmp, `${JSON.stringify(har, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, this.file);
   }
+}
+
+/** got hooks that hand each request's exchange to `trace`: after its response, or at its error. */
+export function traceHooks(trace: (x: Exchange) => void) {
+  const requestOf = (o: Options) => {
+    const shown = (o.context as { shownBody?: string }).shownBody;
+    const type = String((o.headers as Record<string, unknown>)['content-type'] ?? '');
+    return {
+      method: String(o.method),
+      url: String(o.url),
+      requestHeaders: o.headers as Record<string, unknown>,
+      requestBody: shown ? { mimeType: type.split(';')[0] || 'application/json', text: shown } : undefined,
+    };
+  };
+  // An HTTP error status was recorded as a response already (afterResponse).
+  const failed = (err: RequestError) => {
+    if (err instanceof HTTPError) return;
+    const t = err.timings;
+    trace({
+      started: new Date(t?.start ?? Date.now()),
+      ...requestOf(err.options),
+      error: `${err.code ?? ''} ${err.message}`.trim(),
+      phases: t?.phases,
+    });
+  };
+  return {
+    afterResponse: [
+      (res: Response) => {
+        trace({
+          started: new Date(res.timings.start),
+          ...requestOf(res.request.options),
+          status: res.statusCode,
+          statusText: res.statusMessage ?? '',
+          responseHeaders: res.headers,
+          responseBody: typeof res.body === 'string' ? res.body : undefined,
+          phases: res.timings.phases,
+        });
+        return res;
+      },
+    ],
+    // A failure without a response: each attempt that is retried, then the last one.
+    beforeRetry: [(err: RequestError) => failed(err)],
+    beforeError: [
+      (err: RequestError) => {
+        failed(err);
+        return err;
+      },
+    ],
+  };
 }
