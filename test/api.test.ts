@@ -148,6 +148,18 @@ it('a revoked token is renewed once; another host and a bad field are usage erro
   expect((await mpay(['api', 'POST', '/payments/initiate', '-F', 'novalue'], { env })).code).toBe(2);
 });
 
+it('a 404 exits as everywhere else: 7 for a route that is not there, 5 for the API\'s "not initiated"', async () => {
+  const nope = await mpay(['api', 'GET', '/no/such/route'], { env });
+  expect(nope.code).toBe(7);
+  expect(nope.stderr).toMatch(/hint: not a route of the API here/);
+  const hash = (await (await apiInitiate(sb.url, await apiToken(sb.url), 'api-404')).json()).data.has_token;
+  const args = ['-f', `hash_token=${hash}`, '-f', 'status=failed', '-F', 'gateway_id=1'];
+  expect((await mpay(['api', 'POST', '/payments/status/update', ...args], { env })).code).toBe(0);
+  const again = await mpay(['api', 'POST', '/payments/status/update', ...args], { env });
+  expect(again.code).toBe(5);
+  expect(JSON.parse(again.stdout).message).toBe('Transaction status is not initiated.');
+});
+
 function readBody(file: string): string {
   return JSON.stringify({
     ...JSON.parse(readFileSync(file, 'utf8')),

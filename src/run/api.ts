@@ -3,7 +3,8 @@
 // its status (README table). As `gh api` and `stripe get/post` do.
 import { readFileSync } from 'node:fs';
 import type { Encoding } from '../api/client.js';
-import { UsageError, errorForStatus } from '../api/errors.js';
+import { UsageError } from '../api/errors.js';
+import { failureError } from '../api/response.js';
 import type { Factory } from '../factory.js';
 
 export interface ApiOptions {
@@ -148,10 +149,14 @@ export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
   }
   if (shown) f.io.stdout.write(shown.endsWith('\n') || !f.io.stdoutIsTTY ? shown : `${shown}\n`);
   if (res.status >= 300) {
-    const kind = new (errorForStatus(res.status))('');
+    // The same reading as every other command's (api/response.ts): a 404 in the API's own shape is a
+    // transaction not initiated (5); any other 404 is a route that is not there (7, check the base URL).
+    const e = failureError(`${method} /${path}`, res.status, res.contentType, res.text);
     f.io.stderr.write(
       `${f.io.stdoutIsTTY ? '' : '\n'}mpay: HTTP ${res.status} from ${method} /restapi/v1/${path}\n`,
     );
-    f.io.exitCode = kind.exitCode;
+    if (e.kind === 'server' && res.status === 404)
+      f.io.stderr.write('hint: not a route of the API here; check the path and the base URL\n');
+    f.io.exitCode = e.exitCode;
   }
 }
