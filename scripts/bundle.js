@@ -24,6 +24,7 @@ const lazyPackages = [
   // the support bundle's archive
   'tar',
   '@jmespath-community/jmespath',
+  'csv-parse',
 ];
 
 // got's optional features that mpay never uses: see scripts/stubs/got-unused.js.

@@ -42,7 +42,7 @@ export const rules = {
     types: ['factory'],
     packages: [oclif],
   },
-  shell: { may: ['factory', 'io', 'ui', 'shell'], types: ['flows', 'ui'], packages: [] },
+  shell: { may: ['factory', 'io', 'ui', 'shell'], types: ['flows', 'ui', 'run'], packages: [] },
   commands: {
     may: ['shell', 'run', 'api', 'config', 'sandbox', 'commands'],
     types: [],

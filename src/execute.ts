@@ -12,6 +12,7 @@ import Countries from './commands/countries.js';
 import Currencies from './commands/currencies.js';
 import Demo from './commands/demo.js';
 import Deposit from './commands/deposit/index.js';
+import DepositBatch from './commands/deposit/batch.js';
 import DepositInitiate from './commands/deposit/initiate.js';
 import DepositProcess from './commands/deposit/process.js';
 import Docs from './commands/docs.js';
@@ -31,6 +32,7 @@ import Token from './commands/token.js';
 import Wallet from './commands/wallet.js';
 import Whoami from './commands/whoami.js';
 import Withdraw from './commands/withdraw/index.js';
+import WithdrawBatch from './commands/withdraw/batch.js';
 import WithdrawInitiate from './commands/withdraw/initiate.js';
 import WithdrawProcess from './commands/withdraw/process.js';
 
@@ -48,6 +50,7 @@ export const COMMANDS = {
   currencies: Currencies,
   demo: Demo,
   deposit: Deposit,
+  'deposit:batch': DepositBatch,
   'deposit:initiate': DepositInitiate,
   'deposit:process': DepositProcess,
   docs: Docs,
@@ -67,6 +70,7 @@ export const COMMANDS = {
   wallet: Wallet,
   whoami: Whoami,
   withdraw: Withdraw,
+  'withdraw:batch': WithdrawBatch,
   'withdraw:initiate': WithdrawInitiate,
   'withdraw:process': WithdrawProcess,
 };

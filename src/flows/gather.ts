@@ -52,7 +52,7 @@ export function limitsOf(kind: Kind, c: MerchantCurrency): { min?: number | null
     : { min: c.min_withdraw, max: c.max_withdraw };
 }
 
-function enabled(kind: Kind, c: MerchantCurrency): boolean {
+export function enabled(kind: Kind, c: MerchantCurrency): boolean {
   return (kind === 'deposit' ? c.deposite : c.withdraw) !== false;
 }
 
@@ -103,7 +103,12 @@ async function chooseCurrency(
   return deps.prompter.select({ message: 'Currency', choices });
 }
 
-function checkAmount(kind: Kind, amount: string, c: MerchantCurrency, deps: FlowDeps): string | undefined {
+export function checkAmount(
+  kind: Kind,
+  amount: string,
+  c: MerchantCurrency,
+  deps: Pick<FlowDeps, 'force' | 'reporter'>,
+): string | undefined {
   const n = Number(amount);
   const { min, max } = limitsOf(kind, c);
   const balance = kind === 'withdraw' ? c.total_balance : undefined;

@@ -4,6 +4,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import type { FlowInputs } from '../flows/types.js';
 import type { ListOptions } from '../ui/list-output.js';
+import type { BatchOptions } from '../run/batch.js';
 
 /** The transaction a single step acts on. */
 export const hashTokenArg = {
@@ -117,4 +118,39 @@ export function listOptionsFrom(f: {
   wide?: boolean;
 }): ListOptions {
   return { json: f.json, csv: f.csv, columns: f.columns, filter: f.filter, wide: f.wide };
+}
+
+/** The argument and flags of `mpay deposit batch` and `mpay withdraw batch`. */
+export const batchArgs = { file: Args.string({ description: 'the file, or - for stdin', required: true }) };
+export const batchFlags = {
+  format: Flags.string({
+    description: 'csv or ndjson (default: by the extension)',
+    options: ['csv', 'ndjson'],
+  }),
+  concurrency: Flags.integer({ description: 'rows at a time, 1 to 16', default: 4, min: 1, max: 16 }),
+  out: Flags.string({ description: 'also write the results to FILE (.csv or .ndjson)' }),
+  'dry-run': Flags.boolean({ description: 'check every row and print the summary; send nothing' }),
+  force: Flags.boolean({ description: "send amounts outside the currency's limits anyway" }),
+};
+
+export function batchOptionsFrom(
+  f: {
+    json?: boolean;
+    format?: string;
+    concurrency: number;
+    out?: string;
+    'dry-run'?: boolean;
+    force?: boolean;
+  },
+  file: string,
+): BatchOptions {
+  return {
+    json: f.json,
+    file,
+    format: f.format as BatchOptions['format'],
+    concurrency: f.concurrency,
+    out: f.out,
+    dryRun: f['dry-run'],
+    force: f.force,
+  };
 }

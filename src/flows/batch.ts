@@ -1,0 +1,287 @@
+// Batches of deposits or withdrawals from a file: every row checked before anything is sent (the same
+// checks as a single flow, against one read of the merchant's currencies, plus duplicate references and
+// each currency's weekly limit over the file and the journal's last seven days), then each row run as
+// the same journaled flow as `mpay deposit`, a few at a time. A row's reference, when the file gives
+// none, is derived from the row's content and position, so running the same file again finds each row in
+// the journal: done rows are skipped, stopped ones continued, and a row whose last request had no answer
+// is reported, never sent again.
+import { createHash } from 'node:crypto';
+import { gatewayTypeOf, type PaymentKind } from '../api/enums.js';
+import { MpayError, toMpayError } from '../api/errors.js';
+import type { MerchantCurrency } from '../api/schemas.js';
+import { stepDone, type JournalRecord } from '../journal/journal.js';
+import { checkAmount, enabled } from './gather.js';
+import { fields, internationalPhone, problem } from './inputs.js';
+import { runPaymentFlow } from './payment.js';
+import { resumeFlow } from './resume.js';
+import type { FlowDeps, FlowInputs, FlowResult } from './types.js';
+
+/** The columns of a batch file: the flow's flag names with underscores. */
+export const batchColumns = [
+  'currency',
+  'country',
+  'amount',
+  'first_name',
+  'last_name',
+  'phone',
+  'email',
+  'gateway',
+  'reference',
+  'wallet',
+] as const;
+
+export interface BatchRow {
+  /** 1-based, the header not counted */
+  row: number;
+  values: Record<string, string>;
+}
+
+export interface RowProblem {
+  row: number;
+  field: string;
+  message: string;
+}
+
+/** The reference of a row: the file's, else one derived from the row's content and position. */
+export function rowReference(kind: PaymentKind, r: BatchRow): string {
+  if (r.values.reference) return r.values.reference;
+  const digest = createHash('sha256')
+    .update(JSON.stringify([r.row, ...batchColumns.map((c) => r.values[c] ?? '')]))
+    .digest('hex')
+    .slice(0, 12);
+  return `mpay-${kind === 'deposit' ? 'd' : 'w'}b-${digest}-${r.row}`;
+}
+
+export function inputsOf(kind: PaymentKind, r: BatchRow): FlowInputs {
+  const v = r.values;
+  return {
+    currency: v.currency,
+    country: v.country || undefined,
+    amount: v.amount,
+    firstName: v.first_name,
+    lastName: v.last_name || undefined,
+    phone: v.phone,
+    email: v.email,
+    gateway: v.gateway || undefined,
+    reference: rowReference(kind, r),
+    wallet: v.wallet === 'true' ? true : v.wallet === 'false' ? false : undefined,
+  };
+}
+
+/** Checks the rows one by one, as they stream past; `done()` adds what needs the whole file. */
+export class BatchChecker {
+  readonly problems: RowProblem[] = [];
+  readonly totals = new Map<string, { amount: number; rows: number; fees: number }>();
+  private readonly references = new Map<string, number>();
+  private rows = 0;
+
+  constructor(
+    private readonly kind: PaymentKind,
+    private readonly currencies: MerchantCurrency[],
+    /** the journal's transactions of the last seven days, for the weekly limits */
+    private readonly recent: JournalRecord[],
+    /** --force: amounts outside the limits pass, for the API to judge */
+    private readonly opts: { force?: boolean } = {},
+  ) {}
+
+  get count(): number {
+    return this.rows;
+  }
+
+  check(r: BatchRow): void {
+    this.rows++;
+    const add = (field: string, message: string): void => {
+      this.problems.push({ row: r.row, field, message });
+    };
+    const v = r.values;
+    for (const [col, f] of [
+      ['currency', fields.currency],
+      ['amount', fields.amount],
+      ['first_name', fields.firstName],
+      ['email', fields.email],
+    ] as const) {
+      if (!v[col]) add(col, 'required');
+      else {
+        const why = problem(f, v[col]);
+        if (why) add(col, why);
+      }
+    }
+    if (v.last_name) {
+      const why = problem(fields.lastName, v.last_name);
+      if (why) add('last_name', why);
+    }
+    if (v.wallet && v.wallet !== 'true' && v.wallet !== 'false') add('wallet', 'true or false');
+    const ref = rowReference(this.kind, r);
+    const why = problem(fields.reference, ref);
+    if (why) add('reference', why);
+    const seen = this.references.get(ref);
+    if (seen !== undefined) add('reference', `the same as row ${seen}`);
+    else this.references.set(ref, r.row);
+    const code = v.currency?.trim().toUpperCase();
+    const country = v.country?.trim().toUpperCase();
+    const matches = this.currencies.filter(
+      (c) => c.code === code && (!country || c.country?.code === country),
+    );
+    if (!code) return;
+    const currency = matches[0];
+    if (!currency)
+      return add(
+        'currency',
+        `${code}${country ? ` in ${country}` : ''} is not one of the merchant's currencies`,
+      );
+    if (matches.length > 1)
+      return add('country', `${code} is offered in several countries: give the country`);
+    if (!enabled(this.kind, currency))
+      return add(
+        'currency',
+        `${this.kind === 'deposit' ? 'deposits' : 'withdrawals'} are not enabled for ${code}`,
+      );
+    if (v.phone) {
+      const phoneWhy = problem(internationalPhone(currency.country?.dial_code), v.phone);
+      if (phoneWhy) add('phone', phoneWhy);
+    } else add('phone', 'required');
+    const configs = (currency.getway_configuration ?? []).filter((g) => g.type === gatewayTypeOf(this.kind));
+    if (v.gateway && !configs.some((g) => String(g.gateway.id) === (v.gateway ?? '').trim()))
+      add(
+        'gateway',
+        `not open to ${this.kind}s in ${code}: ${configs.map((g) => g.gateway.id).join(', ') || 'none'}`,
+      );
+    if (!v.gateway && configs.length > 1)
+      add(
+        'gateway',
+        `required: ${code} has ${configs.length} open (${configs.map((g) => g.gateway.id).join(', ')})`,
+      );
+    if (v.amount && !problem(fields.amount, v.amount)) {
+      const amountWhy = checkAmount(this.kind, v.amount, currency, { force: this.opts.force });
+      if (amountWhy) add('amount', amountWhy);
+      const t = this.totals.get(currency.code) ?? { amount: 0, rows: 0, fees: 0 };
+      t.amount += Number(v.amount);
+      t.rows += 1;
+      const gw = configs.find((g) => String(g.gateway.id) === v.gateway?.trim()) ?? configs[0];
+      if (gw)
+        t.fees += Math.max(
+          Number(gw.minimum_fees ?? 0),
+          (Number(v.amount) * Number(gw.fee_in_percentage ?? 0)) / 100,
+        );
+      this.totals.set(currency.code, t);
+    }
+  }
+
+  /** The checks over the whole file: each currency's weekly limit, with the journal's last seven days. */
+  done(): void {
+    for (const [code, t] of this.totals) {
+      const c = this.currencies.find((x) => x.code === code)!;
+      const limit = this.kind === 'deposit' ? c.weckly_deposite : c.weekly_withdraw;
+      if (limit == null) continue;
+      const before = this.recent
+        .filter(
+          (r) =>
+            r.kind === this.kind && r.currency === code && !['failed', 'cancelled'].includes(r.status ?? ''),
+        )
+        .reduce((sum, r) => sum + Number(r.amount ?? 0), 0);
+      if (before + t.amount > Number(limit))
+        this.problems.push({
+          row: 0,
+          field: 'amount',
+          message: `${code}: ${t.amount} in this file and ${before} in the last seven days pass the weekly limit of ${limit}`,
+        });
+    }
+  }
+}
+
+export type RowOutcome = 'done' | 'failed' | 'unknown' | 'skipped';
+
+export interface RowResult {
+  row: number;
+  reference: string;
+  outcome: RowOutcome;
+  hash_token: string | null;
+  status: string | null;
+  transaction_id: string | null;
+  fee: number | null;
+  next: 'otp' | null;
+  error: { kind: string; message: string } | null;
+}
+
+/** Runs one row: skipped when the journal says it is done, continued when it stopped, never re-sent blind. */
+export async function runRow(kind: PaymentKind, r: BatchRow, deps: FlowDeps): Promise<RowResult> {
+  const inputs = inputsOf(kind, r);
+  const reference = inputs.reference!;
+  const base = {
+    row: r.row,
+    reference,
+    hash_token: null,
+    status: null,
+    transaction_id: null,
+    fee: null,
+    next: null,
+    error: null,
+  };
+  const known = deps.journal.find(reference);
+  const finished = (rec: JournalRecord) =>
+    stepDone(rec, 'processed') || (kind === 'withdraw' && stepDone(rec, 'otp'));
+  if (known && finished(known))
+    return {
+      ...base,
+      outcome: 'skipped',
+      hash_token: known.hash_token ?? null,
+      status: known.status ?? null,
+      transaction_id: known.transaction_id ?? null,
+    };
+  const last = known?.steps.at(-1);
+  if (known && (last?.outcome === 'sent' || last?.outcome === 'ambiguous'))
+    return {
+      ...base,
+      outcome: 'unknown',
+      hash_token: known.hash_token ?? null,
+      error: {
+        kind: 'network',
+        message: `the ${last.step} request had no answer: check with \`mpay history show ${reference}\`; it was not sent again`,
+      },
+    };
+  try {
+    const result: FlowResult = known
+      ? await resumeFlow(kind, reference, inputs, deps)
+      : await runPaymentFlow(kind, inputs, deps);
+    const t = result.transaction;
+    return {
+      ...base,
+      outcome: 'done',
+      hash_token: result.hash_token ?? null,
+      status: result.status ?? null,
+      transaction_id: t?.transaction_id ?? result.status_update?.transaction_id ?? null,
+      fee: t?.fee_amount ?? null,
+      next: result.next ?? null,
+    };
+  } catch (err) {
+    const e: MpayError = toMpayError(err);
+    const rec = deps.journal.find(reference);
+    return {
+      ...base,
+      outcome: e.kind === 'network' && (e as { ambiguous?: boolean }).ambiguous ? 'unknown' : 'failed',
+      hash_token: rec?.hash_token ?? null,
+      status: rec?.status ?? null,
+      error: { kind: e.kind, message: e.message },
+    };
+  }
+}
+
+/** Runs the rows `concurrency` at a time, in order of arrival; `stop()` ends the starting of new rows. */
+export async function runRows(
+  rows: AsyncIterable<BatchRow>,
+  concurrency: number,
+  run: (r: BatchRow) => Promise<RowResult>,
+  onResult: (r: RowResult) => void,
+  stopped: () => boolean = () => false,
+): Promise<void> {
+  const iterator = rows[Symbol.asyncIterator]();
+  const worker = async () => {
+    for (;;) {
+      if (stopped()) return;
+      const next = await iterator.next();
+      if (next.done) return;
+      onResult(await run(next.value));
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}

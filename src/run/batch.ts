@@ -1,0 +1,200 @@
+// `mpay deposit batch FILE` and `mpay withdraw batch FILE`: CSV with a header row, or NDJSON, read as a
+// stream twice (once to check every row, once to run them), so memory does not grow with the rows.
+// Nothing is sent unless every row passes; a summary and one confirmation come first; the results are one
+// record per row, as NDJSON on stdout with --json or in --out. Exit 0 when every row is done (a withdrawal
+// waiting for its code counts as done), 10 when some failed or are unknown.
+import { createReadStream, createWriteStream, mkdtempSync, writeFileSync, type WriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { PaymentKind } from '../api/enums.js';
+import { CancelledError, UsageError } from '../api/errors.js';
+import type { Factory } from '../factory.js';
+import {
+  BatchChecker,
+  batchColumns,
+  runRow,
+  runRows,
+  type BatchRow,
+  type RowResult,
+} from '../flows/batch.js';
+import { importLazily } from '../lazy-import.js';
+import { renderTable } from '../ui/output.js';
+
+/** The exit code of a batch that ended with rows failed or unknown (README, exit codes). */
+export const batchIncompleteExitCode = 10;
+
+export interface BatchOptions {
+  json?: boolean;
+  file: string;
+  format?: 'csv' | 'ndjson';
+  concurrency: number;
+  out?: string;
+  dryRun?: boolean;
+  force?: boolean;
+}
+
+function unknownColumns(keys: string[]): void {
+  const unknown = keys.filter((k) => !(batchColumns as readonly string[]).includes(k));
+  if (unknown.length)
+    throw new UsageError(`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, {
+      hint: `Known columns: ${batchColumns.join(', ')}`,
+    });
+}
+
+/** The rows of the file, one at a time. */
+async function* readRows(path: string, format: 'csv' | 'ndjson'): AsyncGenerator<BatchRow> {
+  let row = 0;
+  if (format === 'ndjson') {
+    const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      row++;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (err) {
+        throw new UsageError(`Row ${row} is not JSON: ${(err as Error).message}`);
+      }
+      if (!value || typeof value !== 'object' || Array.isArray(value))
+        throw new UsageError(`Row ${row} is not a JSON object`);
+      unknownColumns(Object.keys(value));
+      yield {
+        row,
+        values: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v == null ? '' : String(v)])),
+      };
+    }
+    return;
+  }
+  const { parse } = await importLazily<typeof import('csv-parse')>('csv-parse');
+  const parser = createReadStream(path).pipe(
+    parse({
+      columns: (header: string[]) => {
+        const keys = header.map((h) => h.trim());
+        unknownColumns(keys);
+        return keys;
+      },
+      skip_empty_lines: true,
+      trim: true,
+    }),
+  );
+  for await (const record of parser as AsyncIterable<Record<string, string>>)
+    yield { row: ++row, values: record };
+}
+
+export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory): Promise<void> {
+  if (!(opts.concurrency >= 1 && opts.concurrency <= 16)) throw new UsageError('--concurrency takes 1 to 16');
+  let path = opts.file;
+  if (path === '-') {
+    // stdin is read once: spooled to a private file so that it can be checked, then run.
+    const dir = mkdtempSync(join(tmpdir(), 'mpay-batch-'));
+    path = join(dir, 'stdin');
+    writeFileSync(path, await f.io.readStdin(), { mode: 0o600 });
+  }
+  const format = opts.format ?? (/\.(nd)?jsonl?$/i.test(path) ? 'ndjson' : 'csv');
+  const deps = await f.flowDeps({ dryRun: opts.dryRun, force: opts.force, command: `mpay ${kind}` });
+  const currencies = await deps.client.merchantCurrencies();
+  const week = f.now().getTime() - 7 * 86_400_000;
+  const recent = (await f.journal()).records().filter((r) => Date.parse(r.created_at) >= week);
+  const checker = new BatchChecker(kind, currencies, recent, { force: opts.force });
+  for await (const r of readRows(path, format)) checker.check(r);
+  checker.done();
+  if (checker.count === 0) throw new UsageError(`No rows in ${opts.file}`);
+  if (checker.problems.length) {
+    if (opts.json) for (const p of checker.problems) f.io.out(JSON.stringify(p));
+    else
+      f.io.stderr.write(
+        `${await renderTable(checker.problems, [
+          { key: 'row', header: 'Row' },
+          { key: 'field', header: 'Column' },
+          { key: 'message', header: 'Problem' },
+        ])}\n`,
+      );
+    throw new UsageError(
+      `${checker.problems.length} problem${checker.problems.length > 1 ? 's' : ''} in ${opts.file}; nothing was sent`,
+      {
+        hint: 'Mend the rows named above, then run the same command again',
+      },
+    );
+  }
+  const totals = [...checker.totals].map(
+    ([code, t]) => `${t.rows} × ${code}: ${t.amount} (fees about ${Math.round(t.fees * 100) / 100} ${code})`,
+  );
+  f.io.note(
+    `${checker.count} ${kind === 'deposit' ? 'deposits' : 'withdrawals'} in ${opts.file}, ${deps.env} environment: ${totals.join('; ')}`,
+  );
+  if (opts.dryRun) {
+    f.io.note('Dry run: every row passed its checks; nothing was sent.');
+    return;
+  }
+  // One confirmation for the whole batch: on a terminal always, and --yes without one in live.
+  if (!deps.yes && deps.prompter) {
+    const ok = await deps.prompter.confirm({
+      message: `Send these ${checker.count} ${kind}s${deps.env === 'live' ? ' in the LIVE environment' : ''}?`,
+      default: false,
+    });
+    if (!ok) throw new CancelledError('Cancelled; nothing was sent');
+  } else if (deps.env === 'live' && !deps.yes) {
+    throw new UsageError(
+      `Nothing was sent: ${checker.count} ${kind}s would move real money in the live environment: pass --yes to confirm`,
+    );
+  }
+  const rowDeps = { ...deps, prompter: undefined, reporter: undefined, yes: true, liveConfirmed: true };
+  let out: WriteStream | undefined;
+  if (opts.out) out = createWriteStream(opts.out, { mode: 0o600 });
+  const counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
+  let stopped = false;
+  const onSigint = () => {
+    stopped = true;
+    f.io.note('\nmpay: stopping: no new rows start; those in flight finish');
+  };
+  process.once('SIGINT', onSigint);
+  const csvHeader =
+    'row,reference,outcome,status,hash_token,transaction_id,fee,next,error_kind,error_message';
+  if (out && /\.csv$/i.test(opts.out!)) out.write(`${csvHeader}\n`);
+  try {
+    await runRows(
+      readRows(path, format),
+      opts.concurrency,
+      (r) => runRow(kind, r, rowDeps),
+      (res: RowResult) => {
+        counts[res.outcome]++;
+        f.io.note(
+          `row ${res.row} ${res.reference}: ${res.outcome}${res.status ? ` (${res.status})` : ''}${res.error ? `: ${res.error.message}` : ''}`,
+        );
+        if (opts.json) f.io.out(JSON.stringify(res));
+        if (out) out.write(/\.csv$/i.test(opts.out!) ? `${csvLine(res)}\n` : `${JSON.stringify(res)}\n`);
+      },
+      () => stopped,
+    );
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    await new Promise<void>((r) => (out ? out.end(r) : r()));
+  }
+  f.io.note(
+    `${counts.done} done, ${counts.skipped} already done, ${counts.failed} failed, ${counts.unknown} unknown`,
+  );
+  if (stopped) f.io.note(`Resume with the same command: mpay ${kind} batch ${opts.file}`);
+  if (counts.failed || counts.unknown || stopped) f.io.exitCode = batchIncompleteExitCode;
+}
+
+function csvLine(r: RowResult): string {
+  const cell = (v: unknown) => {
+    const s = v == null ? '' : String(v);
+    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [
+    r.row,
+    r.reference,
+    r.outcome,
+    r.status,
+    r.hash_token,
+    r.transaction_id,
+    r.fee,
+    r.next,
+    r.error?.kind,
+    r.error?.message,
+  ]
+    .map(cell)
+    .join(',');
+}

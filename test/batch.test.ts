@@ -1,0 +1,153 @@
+// Batches from a file: every row checked before anything is sent (all problems at once, with row numbers);
+// rows run as journaled flows a few at a time; the same file run again sends nothing twice; a row the
+// API refuses makes the batch exit 10; --dry-run sends and writes nothing; NDJSON from stdin; withdrawals
+// stop at their one-time code.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { cliEnv, sandbox, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+const initiates = async () =>
+  ((await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>)[
+    'POST /payments/initiate'
+  ] ?? 0;
+
+function file(name: string, text: string): string {
+  const path = join(tempDir(), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const header = 'currency,country,amount,first_name,last_name,phone,email,gateway';
+const good = [
+  `${header}`,
+  'GHS,GH,10,Ama,Mensah,+233201234567,ama@example.com,1',
+  'GHS,GH,20,Kofi,,0201234568,kofi@example.com,3',
+  'USD,US,50,Abena,,+15551234567,abena@example.com,5',
+].join('\n');
+
+it('runs every row, then running the same file again sends nothing twice', async () => {
+  const cfg = tempDir();
+  const env = cliEnv(sb, cfg);
+  const path = file('deposits.csv', good);
+  const out = join(tempDir(), 'results.csv');
+  const before = await initiates();
+  const r = await mpay(['deposit', 'batch', path, '--concurrency', '2', '--json', '--out', out], { env });
+  expect(r.code, r.stderr).toBe(0);
+  const results = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(results.map((x) => x.outcome)).toEqual(['done', 'done', 'done']);
+  expect(results.every((x) => x.status === 'pending' && /^TXN/.test(x.transaction_id))).toBe(true);
+  expect(await initiates()).toBe(before + 3);
+  expect(readFileSync(out, 'utf8').split('\n')[0]).toBe(
+    'row,reference,outcome,status,hash_token,transaction_id,fee,next,error_kind,error_message',
+  );
+  expect(r.stderr).toMatch(/3 deposits in .*deposits\.csv, sandbox environment: 2 × GHS: 30 .*; 1 × USD: 50/);
+  const again = await mpay(['deposit', 'batch', path, '--json'], { env });
+  expect(again.code).toBe(0);
+  expect(
+    again.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).outcome),
+  ).toEqual(['skipped', 'skipped', 'skipped']);
+  expect(await initiates()).toBe(before + 3);
+});
+
+it('checks every row first: all problems at once with row numbers, exit 2, nothing sent', async () => {
+  const env = cliEnv(sb, tempDir());
+  const before = await initiates();
+  const bad = [
+    `${header},reference`,
+    'XXX,GH,10,Ama,,+233201234567,ama@example.com,1,r-1',
+    'GHS,GH,999999,Ama,,+233201234567,ama@example.com,1,r-2',
+    'GHS,GH,10,Ama,,,ama@example.com,1,r-2',
+    'GHS,GH,10,Ama,,201234567,ama@example.com,,r-4',
+  ].join('\n');
+  const r = await mpay(['deposit', 'batch', file('bad.csv', bad), '--json'], { env });
+  expect(r.code).toBe(2);
+  const problems = r.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{"row"'))
+    .map((l) => JSON.parse(l));
+  expect(problems.map((p) => `${p.row}:${p.field}`)).toEqual([
+    '1:currency',
+    '2:amount',
+    '3:reference',
+    '3:phone',
+    '4:phone',
+    '4:gateway',
+    // the whole file: its GHS rows pass the weekly limit
+    '0:amount',
+  ]);
+  expect(problems.at(-1).message).toMatch(
+    /^GHS: 1000019 in this file and 0 in the last seven days pass the weekly limit of 200000$/,
+  );
+  expect(await initiates()).toBe(before);
+  const unknown = await mpay(
+    ['deposit', 'batch', file('cols.csv', 'currency,amount,colour\nGHS,10,red'), '--json'],
+    { env },
+  );
+  expect(unknown.code).toBe(2);
+  expect(unknown.json().error.message).toBe('Unknown column: colour');
+});
+
+it('a row the API refuses makes the batch exit 10, the others done; --dry-run sends and writes nothing', async () => {
+  const cfg = tempDir();
+  const env = cliEnv(sb, cfg);
+  const rows = `${header}\nGHS,GH,10,Ama,,+233201234567,ama@example.com,1\nGHS,GH,60000,Kofi,,+233201234568,kofi@example.com,1`;
+  const dry = await mpay(['deposit', 'batch', file('dry.csv', rows), '--dry-run', '--force'], { env });
+  expect(dry.code).toBe(0);
+  expect(dry.stderr).toMatch(/Dry run: every row passed its checks; nothing was sent/);
+  expect(existsSync(join(cfg, 'journal'))).toBe(false);
+  const r = await mpay(['deposit', 'batch', file('mixed.csv', rows), '--force', '--json'], { env });
+  expect(r.code).toBe(10);
+  const results = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(results.map((x) => x.outcome).sort()).toEqual(['done', 'failed']);
+  expect(results.find((x) => x.outcome === 'failed').error.kind).toBe('validation');
+});
+
+it('withdrawals from NDJSON on stdin stop at their one-time code, and that counts as done', async () => {
+  const env = cliEnv(sb, tempDir());
+  const ndjson = [
+    {
+      currency: 'GHS',
+      country: 'GH',
+      amount: 15,
+      first_name: 'Ama',
+      phone: '+233201234567',
+      email: 'ama@example.com',
+      gateway: 1,
+    },
+    {
+      currency: 'GHS',
+      country: 'GH',
+      amount: 16,
+      first_name: 'Kofi',
+      phone: '+233201234568',
+      email: 'kofi@example.com',
+      gateway: 3,
+    },
+  ]
+    .map((o) => JSON.stringify(o))
+    .join('\n');
+  const r = await mpay(['withdraw', 'batch', '-', '--format', 'ndjson', '--json'], { env, input: ndjson });
+  expect(r.code, r.stderr).toBe(0);
+  const results = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(results.map((x) => `${x.outcome}:${x.next}`)).toEqual(['done:otp', 'done:otp']);
+});
