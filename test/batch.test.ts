@@ -151,3 +151,45 @@ it('withdrawals from NDJSON on stdin stop at their one-time code, and that count
     .map((l) => JSON.parse(l));
   expect(results.map((x) => `${x.outcome}:${x.next}`)).toEqual(['done:otp', 'done:otp']);
 });
+
+it('under a 10% fault rate every row ends done, failed with a reason, or unknown; nothing is sent twice for a row', async () => {
+  const faulty = await sandbox({ faults: ['500', 'drop', 'drop-after', 'slow'], rate: 0.1, slowMs: 400 });
+  try {
+    const rows = Array.from(
+      { length: 40 },
+      (_, i) => `GHS,GH,${10 + i},Ama,,+233201234567,ama@example.com,1`,
+    );
+    const path = file('faults.csv', [header, ...rows].join('\n'));
+    const env = cliEnv(faulty, tempDir(), { MPAY_RETRY_BASE_MS: '1' });
+    const r = await mpay(['deposit', 'batch', path, '--concurrency', '8', '--timeout', '0.3', '--json'], {
+      env,
+    });
+    // The check reads the merchant list, which the faults may take down: then nothing at all was sent.
+    if (r.code === 7 || r.code === 8) {
+      expect(faulty.state.list()).toEqual([]);
+      return;
+    }
+    expect([0, 10]).toContain(r.code);
+    const results = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(results).toHaveLength(40);
+    for (const x of results) {
+      expect(['done', 'failed', 'unknown']).toContain(x.outcome);
+      if (x.outcome !== 'done') expect(x.error.message.length).toBeGreaterThan(0);
+      expect(x.reference).toMatch(/^mpay-db-[0-9a-f]{12}-\d+$/);
+    }
+    const counts = faulty.state.requestCounts();
+    // POSTs are never retried: one initiate per row at most, one processed per transaction at most.
+    expect(counts['POST /payments/initiate'] ?? 0).toBeLessThanOrEqual(40);
+    const byReference = new Map<string, number>();
+    for (const t of faulty.state.list())
+      byReference.set(t.reference, (byReference.get(t.reference) ?? 0) + 1);
+    expect([...byReference.values()].every((n) => n === 1)).toBe(true);
+    expect(counts['POST /payments/processed'] ?? 0).toBeLessThanOrEqual(faulty.state.list().length);
+    expect(results.filter((x) => x.outcome === 'done').length).toBeGreaterThan(0);
+  } finally {
+    await faulty.close();
+  }
+});
