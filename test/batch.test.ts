@@ -14,10 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const initiates = async () =>
-  ((await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>)[
-    'POST /payments/initiate'
-  ] ?? 0;
+const requests = async (route: string) =>
+  ((await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>)[route] ?? 0;
+const initiates = () => requests('POST /payments/initiate');
 
 function file(name: string, text: string): string {
   const path = join(tempDir(), name);
@@ -39,8 +38,11 @@ it('runs every row, then running the same file again sends nothing twice', async
   const path = file('deposits.csv', good);
   const out = join(tempDir(), 'results.csv');
   const before = await initiates();
+  const listsBefore = await requests('GET /merchant/currencies');
   const r = await mpay(['deposit', 'batch', path, '--concurrency', '2', '--json', '--out', out], { env });
   expect(r.code, r.stderr).toBe(0);
+  // One read of the merchant's currencies serves the checks and every row.
+  expect(await requests('GET /merchant/currencies')).toBe(listsBefore + 1);
   const results = r.stdout
     .trim()
     .split('\n')

@@ -16,7 +16,7 @@ import {
   type Field,
 } from './inputs.js';
 
-import { silentReporter, title, type FlowDeps, type FlowInputs } from './types.js';
+import { merchantCurrencies, silentReporter, title, type FlowDeps, type FlowInputs } from './types.js';
 
 // Inputs ---------------------------------------------------------------------------------------------
 
@@ -198,7 +198,7 @@ export async function gather(
   if (inputs.phoneNumber !== undefined) checked(phoneNumber, inputs.phoneNumber);
   const list = await (deps.reporter ?? silentReporter).wait(
     'Reading the merchant currencies',
-    deps.client.merchantCurrencies(),
+    merchantCurrencies(deps),
   );
   if (!deps.prompter) reportMissing(kind, inputs, list, opts.gateway ?? false);
   const currency = await chooseCurrency(kind, inputs, deps, list);

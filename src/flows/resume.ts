@@ -3,7 +3,14 @@ import { gatewayTypeOf as gatewayType } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
 import { stepDone, type Kind } from '../journal/journal.js';
 
-import { silentReporter, title, type FlowDeps, type FlowInputs, type FlowResult } from './types.js';
+import {
+  merchantCurrencies,
+  silentReporter,
+  title,
+  type FlowDeps,
+  type FlowInputs,
+  type FlowResult,
+} from './types.js';
 import { confirmLive, initiateStep, repeatOfUnknown } from './steps.js';
 import { continueFlow } from './payment.js';
 
@@ -62,7 +69,7 @@ export async function resumeFlow(
   rep.step(`Resuming ${record.reference} (hash token ${record.hash_token})`);
   // The journal keeps the gateway id, not its record: the merchant currency list has the record, which
   // the wallet rule reads.
-  const list = await rep.wait('Reading the merchant currencies', deps.client.merchantCurrencies());
+  const list = await rep.wait('Reading the merchant currencies', merchantCurrencies(deps));
   const currency = list.find(
     (c) => c.code === record.currency && (!record.country || c.country?.code === record.country),
   );

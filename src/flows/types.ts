@@ -3,6 +3,7 @@
 import type { Client } from '../api/client.js';
 import type {
   InitiatedPayment,
+  MerchantCurrency,
   StatusUpdateResult,
   Transaction,
   WalletAddressUpdateResult,
@@ -58,7 +59,13 @@ export interface FlowDeps {
   liveConfirmed?: boolean;
   /** the profile's wallet_gateways for this environment: when set, it settles the wallet rule */
   walletGateways?: number[];
+  /** the merchant's currencies, already read: a batch reads them once for all its rows, not once a row */
+  currencies?: MerchantCurrency[];
 }
+
+/** The merchant's currencies: those the caller already read, else one GET. */
+export const merchantCurrencies = (deps: FlowDeps): Promise<MerchantCurrency[]> =>
+  deps.currencies ? Promise.resolve(deps.currencies) : deps.client.merchantCurrencies();
 
 export interface FlowResult {
   kind: Kind;

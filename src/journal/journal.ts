@@ -137,35 +137,95 @@ export class Journal implements JournalLike {
   }
 
   private readonly warned = new Set<number>();
+  /**
+   * What has been read of the file so far, folded. A batch asks for a record several times per row, so
+   * reading the whole file each time made a run quadratic in the journal's length; now only the bytes
+   * appended since the last read (by this process or another) are parsed. A file replaced by a prune
+   * (another inode) or cut shorter is read again from the start.
+   */
+  private seen = emptyIndex('');
 
-  events(): JournalEvent[] {
-    let text: string;
+  private refresh(): void {
+    let fd: number;
     try {
-      text = readFileSync(this.file, 'utf8');
+      fd = openSync(this.file, 'r');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.seen = emptyIndex('');
+        return;
+      }
       throw err;
     }
-    const out: JournalEvent[] = [];
-    text.split('\n').forEach((line, i) => {
-      if (!line.trim()) return;
-      let event: unknown;
-      try {
-        event = JSON.parse(line);
-      } catch {
-        event = undefined;
+    try {
+      const st = fstatSync(fd);
+      const identity = `${st.dev}:${st.ino}`;
+      if (identity !== this.seen.identity || st.size < this.seen.offset) {
+        this.seen = emptyIndex(identity);
+        this.warned.clear();
       }
-      if (isEvent(event)) {
-        out.push(event);
-      } else if (!this.warned.has(i)) {
-        // A line cut short by a crash mid-write, or edited by hand: skip it, keep every other record.
-        this.warned.add(i);
-        this.warn(
-          `${this.file} line ${i + 1} is damaged and was skipped; the other records are intact (the line is left in the file)`,
-        );
+      if (st.size === this.seen.offset) return;
+      const buf = Buffer.alloc(st.size - this.seen.offset);
+      let got = 0;
+      while (got < buf.length) {
+        const n = readSync(fd, buf, got, buf.length - got, this.seen.offset + got);
+        if (n === 0) break;
+        got += n;
       }
-    });
-    return out;
+      const end = buf.lastIndexOf(0x0a, got - 1);
+      const whole = end < 0 ? '' : buf.toString('utf8', 0, end + 1);
+      for (const line of whole.split('\n').slice(0, -1)) this.take(line, this.seen.line++);
+      this.seen.offset += end + 1;
+      // A last line without its newline: a record written by hand is taken; one torn by a crash (or still
+      // being written by another process) is reported and read again next time, once it is whole.
+      const tail = buf.toString('utf8', end + 1, got);
+      if (tail.trim() && this.take(tail, this.seen.line, { tentative: true })) {
+        this.seen.offset += Buffer.byteLength(tail);
+        this.seen.line++;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Folds one line into the index; false when it is not an event (reported once, by line number). */
+  private take(line: string, index: number, opts: { tentative?: boolean } = {}): boolean {
+    if (!line.trim()) return true;
+    let event: unknown;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      event = undefined;
+    }
+    if (isEvent(event)) {
+      this.seen.events.push(event);
+      let r = this.seen.byRef.get(event.reference);
+      if (!r) {
+        r = {
+          reference: event.reference,
+          kind: event.kind,
+          created_at: event.at,
+          updated_at: event.at,
+          steps: [],
+        };
+        this.seen.byRef.set(event.reference, r);
+      }
+      fold(r, event);
+      if (r.hash_token) this.seen.byHash.set(r.hash_token, r.reference);
+      return true;
+    }
+    if (!this.warned.has(index)) {
+      // A line cut short by a crash mid-write, or edited by hand: skip it, keep every other record.
+      this.warned.add(index);
+      this.warn(
+        `${this.file} line ${index + 1} is damaged and was skipped; the other records are intact (the line is left in the file)`,
+      );
+    }
+    return opts.tentative ? false : true;
+  }
+
+  events(): JournalEvent[] {
+    this.refresh();
+    return [...this.seen.events];
   }
 
   /**
@@ -207,24 +267,34 @@ export class Journal implements JournalLike {
     return [...gone];
   }
 
-  /** Every transaction, folded from its events, oldest first. */
+  /** Every transaction, folded from its events, oldest first (copies: callers may change them). */
   records(): JournalRecord[] {
-    const byRef = new Map<string, JournalRecord>();
-    for (const e of this.events()) {
-      let r = byRef.get(e.reference);
-      if (!r) {
-        r = { reference: e.reference, kind: e.kind, created_at: e.at, updated_at: e.at, steps: [] };
-        byRef.set(e.reference, r);
-      }
-      fold(r, e);
-    }
-    return [...byRef.values()];
+    this.refresh();
+    return [...this.seen.byRef.values()].map((r) => structuredClone(r));
   }
 
   /** Finds a record by hash token or reference. */
   find(key: string): JournalRecord | undefined {
-    return this.records().find((r) => r.hash_token === key || r.reference === key);
+    this.refresh();
+    const r = this.seen.byRef.get(key) ?? this.seen.byRef.get(this.seen.byHash.get(key) ?? '');
+    return r && structuredClone(r);
   }
+}
+
+interface Index {
+  /** the file's device and inode, to notice that it was replaced */
+  identity: string;
+  /** bytes read and folded */
+  offset: number;
+  /** whole lines read, for the line numbers of damaged ones */
+  line: number;
+  events: JournalEvent[];
+  byRef: Map<string, JournalRecord>;
+  byHash: Map<string, string>;
+}
+
+function emptyIndex(identity: string): Index {
+  return { identity, offset: 0, line: 0, events: [], byRef: new Map(), byHash: new Map() };
 }
 
 function isEvent(v: unknown): v is JournalEvent {

@@ -139,7 +139,14 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
       `Nothing was sent: ${checker.count} ${kind}s would move real money in the live environment: pass --yes to confirm`,
     );
   }
-  const rowDeps = { ...deps, prompter: undefined, reporter: undefined, yes: true, liveConfirmed: true };
+  const rowDeps = {
+    ...deps,
+    prompter: undefined,
+    reporter: undefined,
+    yes: true,
+    liveConfirmed: true,
+    currencies,
+  };
   let out: WriteStream | undefined;
   if (opts.out) out = createWriteStream(opts.out, { mode: 0o600 });
   const counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
