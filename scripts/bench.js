@@ -18,7 +18,15 @@ const outFile = outArg > 0 ? process.argv[outArg + 1] : join(root, 'bench', 'res
 const rounds = quick ? 3 : 15;
 const loadSeconds = quick ? 1 : 3;
 
-const targets = { version: 1.8, countries: 2.5, sandboxGet: 0.7, sandboxPost: 0.4, rssMb: 80 };
+const targets = {
+  version: 1.8,
+  countries: 2.5,
+  sandboxGet: 0.7,
+  sandboxPost: 0.4,
+  rssMb: 80,
+  batchSeconds: 10,
+  batchRssMb: 150,
+};
 
 /** Starts a child that prints one JSON line with its URL, and waits for that line. */
 function startServer(args) {
@@ -78,6 +86,41 @@ function peakRss(cmd, args, env) {
   });
   const kb = Number(/mpay-bench-rss (\d+)/.exec(r.stderr)?.[1]);
   return Number.isFinite(kb) ? +(kb / 1024).toFixed(1) : null;
+}
+
+/** One run, timed, with its peak RSS in MB (GNU time where installed, else Node's own count). */
+function timedRun(args, env) {
+  const t = process.hrtime.bigint();
+  const r = gnuTime
+    ? spawnSync('/usr/bin/time', ['-f', 'mpay-bench-rss %M', process.execPath, ...args], {
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        encoding: 'utf8',
+      })
+    : spawnSync(process.execPath, ['--import', rssHook, ...args], {
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        encoding: 'utf8',
+      });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0) throw new Error(`mpay ${args.slice(1).join(' ')} exited ${r.status}: ${r.stderr}`);
+  const kb = Number(/mpay-bench-rss (\d+)/.exec(r.stderr)?.[1]);
+  return {
+    seconds: +(ms / 1000).toFixed(2),
+    peak_rss_mb: Number.isFinite(kb) ? +(kb / 1024).toFixed(1) : null,
+  };
+}
+
+/** A deposit batch file of n rows for the bench sandbox; `tag` keeps each run's references new. */
+function batchFile(dir, n, tag) {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const name = (i) => `B${[0, 1, 2, 3].map((k) => letters[Math.floor(i / 26 ** k) % 26]).join('')}`;
+  const lines = ['currency,country,amount,first_name,phone,email,gateway'];
+  for (let i = 0; i < n; i++)
+    lines.push(`GHS,GH,1,${name(i)},+233201${String(i % 1e6).padStart(6, '0')},b${tag}-${i}@example.com,1`);
+  const path = join(dir, `batch-${n}-${tag}.csv`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
 }
 
 async function load(url, opts = {}) {
@@ -214,6 +257,39 @@ try {
   );
   const bareRps = throughput.bare.rps;
 
+  // Batches: 1,000 deposit rows at concurrency 8, each the whole journaled flow (initiate, status update,
+  // processed: 3,000 requests), in a config folder of their own; and 100,000 rows validated (--dry-run),
+  // for the memory of the streamed checks.
+  const batchRows = quick ? 200 : 1000;
+  const batchEnv = { ...env, MPAY_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'mpay-bench-batch-')) };
+  const batchRun = timedRun(
+    [
+      bin,
+      'deposit',
+      'batch',
+      batchFile(configDir, batchRows, `${process.pid}`),
+      '--concurrency',
+      '8',
+      '--yes',
+    ],
+    batchEnv,
+  );
+  const validateRows = quick ? 10000 : 100000;
+  const validateRun = timedRun(
+    [bin, 'deposit', 'batch', batchFile(configDir, validateRows, `v${process.pid}`), '--dry-run'],
+    batchEnv,
+  );
+  const batch = {
+    [`${batchRows} deposit rows, concurrency 8`]: {
+      ...batchRun,
+      rows_per_second: Math.round(batchRows / batchRun.seconds),
+    },
+    [`${validateRows} rows validated (--dry-run)`]: {
+      ...validateRun,
+      rows_per_second: Math.round(validateRows / validateRun.seconds),
+    },
+  };
+
   const ratio = (x, y) => +(x / y).toFixed(2);
   const results = {
     date: new Date().toISOString(),
@@ -248,6 +324,7 @@ try {
         }
       : null,
     peak_rss_mb: rss,
+    batch,
     sandbox: Object.fromEntries(
       Object.entries(throughput).map(([k, v]) => [
         k,
@@ -275,6 +352,12 @@ try {
     'sandbox GET /public/currencies ≥ 70% of the tiny bare route':
       results.sandbox['GET /public/currencies'].ratio_to_bare >= targets.sandboxGet,
     'peak RSS of countries < 80 MB': (rss['mpay countries --json'] ?? Infinity) < targets.rssMb,
+    ...(quick
+      ? {}
+      : {
+          '1,000 batch rows in < 10 s': batchRun.seconds < targets.batchSeconds,
+          'peak RSS of the 1,000-row batch < 150 MB': (batchRun.peak_rss_mb ?? Infinity) < targets.batchRssMb,
+        }),
   };
   results.targets_met = checks;
 
@@ -305,6 +388,9 @@ try {
     console.log(
       `${pad(k, 50)}${pad(v.rps, 9)}${pad(v.p99_ms, 8)}${pad(v.errors, 8)}${pad(v.ratio_to_bare, 8)}${v.ratio_to_bare_same_bytes ?? ''}`,
     );
+  console.log(`\n${pad('batch', 44)}${pad('seconds', 9)}${pad('rows/s', 8)}peak RSS MB`);
+  for (const [k, v] of Object.entries(batch))
+    console.log(`${pad(k, 44)}${pad(v.seconds, 9)}${pad(v.rows_per_second, 8)}${v.peak_rss_mb ?? ''}`);
   console.log('\ntargets:');
   for (const [k, ok] of Object.entries(checks)) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${k}`);
   console.log(`\nwritten to ${outFile}`);

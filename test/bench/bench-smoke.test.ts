@@ -41,5 +41,18 @@ it('npm run bench -- --quick measures every figure, within plausible bounds, and
     expect(r.sandbox[k].errors, k).toBe(0);
     expect(r.sandbox[k].ratio_to_bare_same_bytes, k).toBeGreaterThan(0);
   }
+  // The batch figures: 200 rows run and 10,000 validated in quick mode, each timed with its peak RSS.
+  expect(Object.keys(r.batch)).toEqual([
+    '200 deposit rows, concurrency 8',
+    '10000 rows validated (--dry-run)',
+  ]);
+  for (const [k, v] of Object.entries(r.batch as Record<string, Record<string, number>>)) {
+    expect(v.seconds, k).toBeGreaterThan(0.05);
+    expect(v.seconds, k).toBeLessThan(120);
+    expect(v.rows_per_second, k).toBeGreaterThan(0);
+    expect(v.peak_rss_mb, k).toBeGreaterThan(10);
+    expect(v.peak_rss_mb, k).toBeLessThan(1000);
+  }
+  // The batch targets are judged on a full run only (quick mode runs 200 rows, not 1,000).
   expect(Object.keys(r.targets_met)).toHaveLength(6);
 }, 180_000);
