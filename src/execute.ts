@@ -33,6 +33,7 @@ import Wallet from './commands/wallet.js';
 import Whoami from './commands/whoami.js';
 import Withdraw from './commands/withdraw/index.js';
 import WithdrawBatch from './commands/withdraw/batch.js';
+import WithdrawBatchConfirm from './commands/withdraw/batch/confirm.js';
 import WithdrawInitiate from './commands/withdraw/initiate.js';
 import WithdrawProcess from './commands/withdraw/process.js';
 
@@ -71,6 +72,7 @@ export const COMMANDS = {
   whoami: Whoami,
   withdraw: Withdraw,
   'withdraw:batch': WithdrawBatch,
+  'withdraw:batch:confirm': WithdrawBatchConfirm,
   'withdraw:initiate': WithdrawInitiate,
   'withdraw:process': WithdrawProcess,
 };

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { demoMerchant } from '../src/sandbox/seed.js';
 import { cliEnv, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
@@ -194,4 +195,127 @@ it('under a 10% fault rate every row ends done, failed with a reason, or unknown
   } finally {
     await faulty.close();
   }
+});
+
+it('withdraw batch confirm finishes the withdrawals with their codes; a wrong code fails its row alone, and the same file again sends nothing twice', async () => {
+  const env = cliEnv(sb, tempDir());
+  const rows = [
+    'currency,country,amount,first_name,phone,email,gateway',
+    'GHS,GH,11,Yaa,+233201230001,yaa@example.org,1',
+    'GHS,GH,12,Esi,+233201230002,esi@example.org,3',
+    'GHS,GH,13,Akua,+233201230003,akua@example.org,1',
+  ].join('\n');
+  const started = await mpay(['withdraw', 'batch', file('w.csv', rows), '--json'], { env });
+  expect(started.code, started.stderr).toBe(0);
+  const refs = started.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .sort((a, b) => a.row - b.row)
+    .map((x) => x.reference as string);
+  expect(refs).toHaveLength(3);
+  const processedBefore = await requests('POST /payments/withdraw/processed');
+  // NDJSON, the second code wrong; the codes file's own row numbers.
+  const codes = (second: string) =>
+    refs
+      .map((reference, i) => JSON.stringify({ reference, otp: i === 1 ? second : demoMerchant.otp }))
+      .join('\n');
+  const path = file('codes.ndjson', codes('000000'));
+  const dry = await mpay(['withdraw', 'batch', 'confirm', path, '--dry-run'], { env });
+  expect(dry.code, dry.stderr).toBe(0);
+  expect(await requests('POST /payments/withdraw/processed')).toBe(processedBefore);
+  const out = join(tempDir(), 'confirmed.ndjson');
+  const first = await mpay(['withdraw', 'batch', 'confirm', path, '--json', '--out', out], { env });
+  expect(first.code, first.stderr).toBe(10);
+  const byRow = Object.fromEntries(
+    first.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .map((x) => [x.row, x]),
+  );
+  expect(byRow[1]).toMatchObject({ reference: refs[0], outcome: 'done', status: 'pending' });
+  expect(byRow[3]).toMatchObject({ reference: refs[2], outcome: 'done', status: 'pending' });
+  expect(byRow[2]).toMatchObject({ reference: refs[1], outcome: 'failed', error: { kind: 'validation' } });
+  expect(byRow[2].error.message).toMatch(/otp/i);
+  expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(3);
+  expect(await requests('POST /payments/withdraw/processed')).toBe(processedBefore + 3);
+  // The code mended: only that row is sent; the two done are skipped.
+  writeFileSync(path, codes(demoMerchant.otp));
+  const again = await mpay(['withdraw', 'batch', 'confirm', path, '--json'], { env });
+  expect(again.code, again.stderr).toBe(0);
+  expect(
+    again.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .sort((a, b) => a.row - b.row)
+      .map((x) => x.outcome),
+  ).toEqual(['skipped', 'done', 'skipped']);
+  expect(await requests('POST /payments/withdraw/processed')).toBe(processedBefore + 4);
+  const history = await mpay(['history', 'show', refs[1]!, '--json'], { env });
+  expect(JSON.parse(history.stdout).status).toBe('pending');
+});
+
+it('withdraw batch confirm checks every row against the journal first, and sends nothing when one is wrong', async () => {
+  const env = cliEnv(sb, tempDir());
+  const started = await mpay(
+    [
+      'withdraw',
+      'batch',
+      file(
+        'one.csv',
+        'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,14,Adjoa,+233201230009,adjoa@example.org,1',
+      ),
+      '--json',
+    ],
+    { env },
+  );
+  expect(started.code, started.stderr).toBe(0);
+  const ref = JSON.parse(started.stdout.trim()).reference as string;
+  const deposit = await mpay(
+    [
+      'deposit',
+      'batch',
+      file(
+        'd.csv',
+        'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,14,Adwoa,+233201230010,adwoa@example.org,1',
+      ),
+      '--json',
+    ],
+    { env },
+  );
+  const depositRef = JSON.parse(deposit.stdout.trim()).reference as string;
+  const before = await requests('POST /payments/withdraw/processed');
+  const bad = [
+    'reference,otp',
+    `${ref},${demoMerchant.otp}`,
+    `${ref},${demoMerchant.otp}`,
+    'mpay-wb-nowhere-9,123456',
+    `${depositRef},123456`,
+    `${ref},12ab`,
+    `,${demoMerchant.otp}`,
+  ].join('\n');
+  const r = await mpay(['withdraw', 'batch', 'confirm', file('bad.csv', bad), '--json'], { env });
+  expect(r.code).toBe(2);
+  const problems = r.stdout
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{"row"'))
+    .map((l) => JSON.parse(l));
+  expect(problems.map((p) => `${p.row}:${p.field}`)).toEqual([
+    '2:reference',
+    '3:reference',
+    '4:reference',
+    '5:otp',
+    '5:reference',
+    '6:reference',
+  ]);
+  expect(problems[0].message).toMatch(/same as row 1/);
+  expect(problems[1].message).toMatch(/not in the journal/);
+  expect(problems[2].message).toMatch(/deposit, not a withdrawal/);
+  expect(await requests('POST /payments/withdraw/processed')).toBe(before);
+  const cols = await mpay(['withdraw', 'batch', 'confirm', file('cols.csv', 'reference,code\nx,1')], { env });
+  expect(cols.code).toBe(2);
+  expect(cols.stderr).toMatch(/Unknown column: code[\s\S]*Known columns: reference, otp/);
 });

@@ -203,23 +203,26 @@ export interface RowResult {
   error: { kind: string; message: string } | null;
 }
 
-/** Runs one row: skipped when the journal says it is done, continued when it stopped, never re-sent blind. */
-export async function runRow(kind: PaymentKind, r: BatchRow, deps: FlowDeps): Promise<RowResult> {
-  const inputs = inputsOf(kind, r);
-  const reference = inputs.reference!;
-  const base = {
-    row: r.row,
-    reference,
-    hash_token: null,
-    status: null,
-    transaction_id: null,
-    fee: null,
-    next: null,
-    error: null,
-  };
-  const known = deps.journal.find(reference);
-  const finished = (rec: JournalRecord) =>
-    stepDone(rec, 'processed') || (kind === 'withdraw' && stepDone(rec, 'otp'));
+const emptyResult = (row: number, reference: string) => ({
+  row,
+  reference,
+  hash_token: null,
+  status: null,
+  transaction_id: null,
+  fee: null,
+  next: null,
+  error: null,
+});
+
+/**
+ * What the journal already says of a row: done (skipped), or a last request that had no answer (unknown,
+ * never re-sent); undefined when the row is to run.
+ */
+function journalVerdict(
+  known: JournalRecord | undefined,
+  base: ReturnType<typeof emptyResult>,
+  finished: (rec: JournalRecord) => boolean,
+): RowResult | undefined {
   if (known && finished(known))
     return {
       ...base,
@@ -236,13 +239,20 @@ export async function runRow(kind: PaymentKind, r: BatchRow, deps: FlowDeps): Pr
       hash_token: known.hash_token ?? null,
       error: {
         kind: 'network',
-        message: `the ${last.step} request had no answer: check with \`mpay history show ${reference}\`; it was not sent again`,
+        message: `the ${last.step} request had no answer: check with \`mpay history show ${base.reference}\`; it was not sent again`,
       },
     };
+  return undefined;
+}
+
+/** Runs a flow for a row and turns its end, good or bad, into the row's result. */
+async function settle(
+  base: ReturnType<typeof emptyResult>,
+  deps: FlowDeps,
+  run: () => Promise<FlowResult>,
+): Promise<RowResult> {
   try {
-    const result: FlowResult = known
-      ? await resumeFlow(kind, reference, inputs, deps)
-      : await runPaymentFlow(kind, inputs, deps);
+    const result = await run();
     const t = result.transaction;
     return {
       ...base,
@@ -255,15 +265,88 @@ export async function runRow(kind: PaymentKind, r: BatchRow, deps: FlowDeps): Pr
     };
   } catch (err) {
     const e: MpayError = toMpayError(err);
-    const rec = deps.journal.find(reference);
+    const rec = deps.journal.find(base.reference);
     return {
       ...base,
       outcome: e.kind === 'network' && (e as { ambiguous?: boolean }).ambiguous ? 'unknown' : 'failed',
       hash_token: rec?.hash_token ?? null,
       status: rec?.status ?? null,
-      error: { kind: e.kind, message: e.message },
+      // The API's field errors say which value it refused (a wrong code, a duplicate reference).
+      error: { kind: e.kind, message: withFields(e) },
     };
   }
+}
+
+function withFields(e: MpayError): string {
+  const detail = Object.entries(e.fields)
+    .map(([k, v]) => `${k}: ${[v].flat().join(' ')}`)
+    .join('; ');
+  return detail ? `${e.message} (${detail})` : e.message;
+}
+
+/** Runs one row: skipped when the journal says it is done, continued when it stopped, never re-sent blind. */
+export async function runRow(kind: PaymentKind, r: BatchRow, deps: FlowDeps): Promise<RowResult> {
+  const inputs = inputsOf(kind, r);
+  const reference = inputs.reference!;
+  const base = emptyResult(r.row, reference);
+  const known = deps.journal.find(reference);
+  const verdict = journalVerdict(
+    known,
+    base,
+    (rec) => stepDone(rec, 'processed') || (kind === 'withdraw' && stepDone(rec, 'otp')),
+  );
+  if (verdict) return verdict;
+  return settle(base, deps, () =>
+    known ? resumeFlow(kind, reference, inputs, deps) : runPaymentFlow(kind, inputs, deps),
+  );
+}
+
+// Confirming withdrawals with their codes ----------------------------------------------------------------
+
+/** The columns of `mpay withdraw batch confirm`. */
+export const confirmColumns = ['reference', 'otp'] as const;
+
+/**
+ * Checks a row of codes against the journal: a withdrawal mpay started, whose code was sent. `seen` holds
+ * the references met so far in the file, for duplicates.
+ */
+export function checkConfirmRow(
+  r: BatchRow,
+  journal: { find(key: string): JournalRecord | undefined },
+  seen: Map<string, number>,
+): RowProblem[] {
+  const problems: RowProblem[] = [];
+  const add = (field: string, message: string) => problems.push({ row: r.row, field, message });
+  const reference = r.values.reference?.trim() ?? '';
+  const otp = r.values.otp?.trim() ?? '';
+  if (!otp) add('otp', 'required');
+  else {
+    const why = problem(fields.otp, otp);
+    if (why) add('otp', why);
+  }
+  if (!reference) {
+    add('reference', 'required');
+    return problems;
+  }
+  const before = seen.get(reference);
+  if (before !== undefined) add('reference', `the same as row ${before}`);
+  else seen.set(reference, r.row);
+  const rec = journal.find(reference);
+  if (!rec) add('reference', 'not in the journal: run `mpay withdraw batch FILE` for it first');
+  else if (rec.kind !== 'withdraw') add('reference', `a ${rec.kind}, not a withdrawal`);
+  else if (!stepDone(rec, 'otp') && !stepDone(rec, 'processed'))
+    add('reference', 'no one-time code was sent for it yet');
+  return problems;
+}
+
+/** Finishes one withdrawal with its code: skipped when processed, never re-sent after a lost answer. */
+export async function confirmRow(r: BatchRow, deps: FlowDeps): Promise<RowResult> {
+  const known = deps.journal.find(r.values.reference!.trim());
+  const reference = known?.reference ?? r.values.reference!.trim();
+  const base = emptyResult(r.row, reference);
+  const verdict = journalVerdict(known, base, (rec) => stepDone(rec, 'processed'));
+  if (verdict) return verdict;
+  return settle(base, deps, () => resumeFlow('withdraw', reference, { otp: r.values.otp!.trim() }, deps));
 }
 
 /** Runs the rows `concurrency` at a time, in order of arrival; `stop()` ends the starting of new rows. */

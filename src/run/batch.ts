@@ -10,12 +10,17 @@ import { createInterface } from 'node:readline';
 import type { PaymentKind } from '../api/enums.js';
 import { CancelledError, UsageError } from '../api/errors.js';
 import type { Factory } from '../factory.js';
+import type { FlowDeps } from '../flows/types.js';
 import {
   BatchChecker,
   batchColumns,
+  checkConfirmRow,
+  confirmColumns,
+  confirmRow,
   runRow,
   runRows,
   type BatchRow,
+  type RowProblem,
   type RowResult,
 } from '../flows/batch.js';
 import { importLazily } from '../lazy-import.js';
@@ -34,16 +39,20 @@ export interface BatchOptions {
   force?: boolean;
 }
 
-function unknownColumns(keys: string[]): void {
-  const unknown = keys.filter((k) => !(batchColumns as readonly string[]).includes(k));
+function checkColumns(keys: string[], known: readonly string[]): void {
+  const unknown = keys.filter((k) => !known.includes(k));
   if (unknown.length)
     throw new UsageError(`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, {
-      hint: `Known columns: ${batchColumns.join(', ')}`,
+      hint: `Known columns: ${known.join(', ')}`,
     });
 }
 
 /** The rows of the file, one at a time. */
-async function* readRows(path: string, format: 'csv' | 'ndjson'): AsyncGenerator<BatchRow> {
+async function* readRows(
+  path: string,
+  format: 'csv' | 'ndjson',
+  known: readonly string[] = batchColumns,
+): AsyncGenerator<BatchRow> {
   let row = 0;
   if (format === 'ndjson') {
     const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
@@ -58,7 +67,7 @@ async function* readRows(path: string, format: 'csv' | 'ndjson'): AsyncGenerator
       }
       if (!value || typeof value !== 'object' || Array.isArray(value))
         throw new UsageError(`Row ${row} is not a JSON object`);
-      unknownColumns(Object.keys(value));
+      checkColumns(Object.keys(value), known);
       yield {
         row,
         values: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v == null ? '' : String(v)])),
@@ -71,7 +80,7 @@ async function* readRows(path: string, format: 'csv' | 'ndjson'): AsyncGenerator
     parse({
       columns: (header: string[]) => {
         const keys = header.map((h) => h.trim());
-        unknownColumns(keys);
+        checkColumns(keys, known);
         return keys;
       },
       skip_empty_lines: true,
@@ -84,14 +93,7 @@ async function* readRows(path: string, format: 'csv' | 'ndjson'): AsyncGenerator
 
 export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory): Promise<void> {
   if (!(opts.concurrency >= 1 && opts.concurrency <= 16)) throw new UsageError('--concurrency takes 1 to 16');
-  let path = opts.file;
-  if (path === '-') {
-    // stdin is read once: spooled to a private file so that it can be checked, then run.
-    const dir = mkdtempSync(join(tmpdir(), 'mpay-batch-'));
-    path = join(dir, 'stdin');
-    writeFileSync(path, await f.io.readStdin(), { mode: 0o600 });
-  }
-  const format = opts.format ?? (/\.(nd)?jsonl?$/i.test(path) ? 'ndjson' : 'csv');
+  const { path, format } = await inputFile(opts, f);
   const deps = await f.flowDeps({ dryRun: opts.dryRun, force: opts.force, command: `mpay ${kind}` });
   const currencies = await deps.client.merchantCurrencies();
   const week = f.now().getTime() - 7 * 86_400_000;
@@ -100,23 +102,7 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
   for await (const r of readRows(path, format)) checker.check(r);
   checker.done();
   if (checker.count === 0) throw new UsageError(`No rows in ${opts.file}`);
-  if (checker.problems.length) {
-    if (opts.json) for (const p of checker.problems) f.io.out(JSON.stringify(p));
-    else
-      f.io.stderr.write(
-        `${await renderTable(checker.problems, [
-          { key: 'row', header: 'Row' },
-          { key: 'field', header: 'Column' },
-          { key: 'message', header: 'Problem' },
-        ])}\n`,
-      );
-    throw new UsageError(
-      `${checker.problems.length} problem${checker.problems.length > 1 ? 's' : ''} in ${opts.file}; nothing was sent`,
-      {
-        hint: 'Mend the rows named above, then run the same command again',
-      },
-    );
-  }
+  await refuseProblems(checker.problems, opts, f);
   const totals = [...checker.totals].map(
     ([code, t]) => `${t.rows} × ${code}: ${t.amount} (fees about ${Math.round(t.fees * 100) / 100} ${code})`,
   );
@@ -127,18 +113,7 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
     f.io.note('Dry run: every row passed its checks; nothing was sent.');
     return;
   }
-  // One confirmation for the whole batch: on a terminal always, and --yes without one in live.
-  if (!deps.yes && deps.prompter) {
-    const ok = await deps.prompter.confirm({
-      message: `Send these ${checker.count} ${kind}s${deps.env === 'live' ? ' in the LIVE environment' : ''}?`,
-      default: false,
-    });
-    if (!ok) throw new CancelledError('Cancelled; nothing was sent');
-  } else if (deps.env === 'live' && !deps.yes) {
-    throw new UsageError(
-      `Nothing was sent: ${checker.count} ${kind}s would move real money in the live environment: pass --yes to confirm`,
-    );
-  }
+  await confirmBatch(`Send these ${checker.count} ${kind}s`, checker.count, deps);
   const rowDeps = {
     ...deps,
     prompter: undefined,
@@ -147,6 +122,108 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
     liveConfirmed: true,
     currencies,
   };
+  await runAndReport(
+    readRows(path, format),
+    (r) => runRow(kind, r, rowDeps),
+    opts,
+    f,
+    `mpay ${kind} batch ${opts.file}`,
+  );
+}
+
+/** `mpay withdraw batch confirm FILE`: finishes withdrawals waiting for their codes (columns reference, otp). */
+export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> {
+  if (!(opts.concurrency >= 1 && opts.concurrency <= 16)) throw new UsageError('--concurrency takes 1 to 16');
+  const { path, format } = await inputFile(opts, f);
+  const deps = await f.flowDeps({ dryRun: opts.dryRun, command: 'mpay withdraw' });
+  const journal = await f.journal();
+  const problems: RowProblem[] = [];
+  const seen = new Map<string, number>();
+  let count = 0;
+  for await (const r of readRows(path, format, confirmColumns)) {
+    count++;
+    problems.push(...checkConfirmRow(r, journal, seen));
+  }
+  if (count === 0) throw new UsageError(`No rows in ${opts.file}`);
+  await refuseProblems(problems, opts, f);
+  f.io.note(`${count} withdrawals to confirm with their codes, ${deps.env} environment`);
+  if (opts.dryRun) {
+    f.io.note('Dry run: every row passed its checks; nothing was sent.');
+    return;
+  }
+  await confirmBatch(`Confirm these ${count} withdrawals`, count, deps);
+  const rowDeps = { ...deps, prompter: undefined, reporter: undefined, yes: true, liveConfirmed: true };
+  await runAndReport(
+    readRows(path, format, confirmColumns),
+    (r) => confirmRow(r, rowDeps),
+    opts,
+    f,
+    `mpay withdraw batch confirm ${opts.file}`,
+  );
+}
+
+/** The file to read: stdin is read once, spooled to a private file, so that it can be checked, then run. */
+async function inputFile(
+  opts: BatchOptions,
+  f: Factory,
+): Promise<{ path: string; format: 'csv' | 'ndjson' }> {
+  let path = opts.file;
+  if (path === '-') {
+    const dir = mkdtempSync(join(tmpdir(), 'mpay-batch-'));
+    path = join(dir, 'stdin');
+    writeFileSync(path, await f.io.readStdin(), { mode: 0o600 });
+  }
+  return { path, format: opts.format ?? (/\.(nd)?jsonl?$/i.test(path) ? 'ndjson' : 'csv') };
+}
+
+/** Every problem at once, with its row (a table, or NDJSON with --json), and nothing sent: exit 2. */
+async function refuseProblems(problems: RowProblem[], opts: BatchOptions, f: Factory): Promise<void> {
+  if (!problems.length) return;
+  if (opts.json) for (const p of problems) f.io.out(JSON.stringify(p));
+  else
+    f.io.stderr.write(
+      `${await renderTable(problems, [
+        { key: 'row', header: 'Row' },
+        { key: 'field', header: 'Column' },
+        { key: 'message', header: 'Problem' },
+      ])}\n`,
+    );
+  throw new UsageError(
+    `${problems.length} problem${problems.length > 1 ? 's' : ''} in ${opts.file}; nothing was sent`,
+    { hint: 'Mend the rows named above, then run the same command again' },
+  );
+}
+
+/** One confirmation for the whole batch: on a terminal always, and --yes without one in live. */
+async function confirmBatch(
+  question: string,
+  count: number,
+  deps: Pick<FlowDeps, 'yes' | 'env' | 'prompter'>,
+): Promise<void> {
+  if (!deps.yes && deps.prompter) {
+    const ok = await deps.prompter.confirm({
+      message: `${question}${deps.env === 'live' ? ' in the LIVE environment' : ''}?`,
+      default: false,
+    });
+    if (!ok) throw new CancelledError('Cancelled; nothing was sent');
+  } else if (deps.env === 'live' && !deps.yes) {
+    throw new UsageError(
+      `Nothing was sent: ${count} rows would move real money in the live environment: pass --yes to confirm`,
+    );
+  }
+}
+
+/**
+ * Runs the rows a few at a time and reports each result as it ends (a line on stderr, NDJSON on stdout
+ * with --json, and --out); Ctrl-C stops the starting of new rows. Exit 10 when a row failed or is unknown.
+ */
+async function runAndReport(
+  rows: AsyncIterable<BatchRow>,
+  run: (r: BatchRow) => Promise<RowResult>,
+  opts: BatchOptions,
+  f: Factory,
+  resume: string,
+): Promise<void> {
   let out: WriteStream | undefined;
   if (opts.out) out = createWriteStream(opts.out, { mode: 0o600 });
   const counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
@@ -161,9 +238,9 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
   if (out && /\.csv$/i.test(opts.out!)) out.write(`${csvHeader}\n`);
   try {
     await runRows(
-      readRows(path, format),
+      rows,
       opts.concurrency,
-      (r) => runRow(kind, r, rowDeps),
+      run,
       (res: RowResult) => {
         counts[res.outcome]++;
         f.io.note(
@@ -181,7 +258,7 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
   f.io.note(
     `${counts.done} done, ${counts.skipped} already done, ${counts.failed} failed, ${counts.unknown} unknown`,
   );
-  if (stopped) f.io.note(`Resume with the same command: mpay ${kind} batch ${opts.file}`);
+  if (stopped) f.io.note(`Resume with the same command: ${resume}`);
   if (counts.failed || counts.unknown || stopped) f.io.exitCode = batchIncompleteExitCode;
 }
 

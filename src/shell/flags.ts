@@ -132,6 +132,9 @@ export const batchFlags = {
   'dry-run': Flags.boolean({ description: 'check every row and print the summary; send nothing' }),
   force: Flags.boolean({ description: "send amounts outside the currency's limits anyway" }),
 };
+/** `mpay withdraw batch confirm`: the same, less --force (the amounts were checked when the rows began). */
+const { force: _force, ...confirmFlagsLessForce } = batchFlags;
+export const confirmFlags = confirmFlagsLessForce;
 
 export function batchOptionsFrom(
   f: {
