@@ -25,6 +25,8 @@ const lazyPackages = [
   'tar',
   '@jmespath-community/jmespath',
   'csv-parse',
+  // the batch progress bar, on a terminal only
+  'cli-progress',
 ];
 
 // got's optional features that mpay never uses: see scripts/stubs/got-unused.js.

@@ -2,6 +2,8 @@
 // one answer at a time, the screen read back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { apiInitiate, apiToken, bin, cliEnv, run, sandbox, tempDir } from './helpers.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 
@@ -265,6 +267,35 @@ describe('interactive flows in a pseudo-terminal', () => {
       expect(screen).toMatch(/EXIT=2/);
       expect(screen).toMatch(/mpay: Missing --amount, --first-name, --phone, --email, --gateway/);
       expect(screen).not.toMatch(/Amount in|Customer first name|❯/);
+    } finally {
+      t.kill();
+    }
+  });
+  it('a batch on a terminal: one confirmation, then a progress bar, with the failed row printed above it', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'pty-batch.csv');
+    writeFileSync(
+      path,
+      [
+        'currency,country,amount,first_name,phone,email,gateway',
+        'GHS,GH,10,Efua,+233201239001,efua@example.net,1',
+        'GHS,GH,60000,Kwame,+233201239002,kwame@example.net,1',
+        'GHS,GH,12,Nana,+233201239003,nana@example.net,1',
+      ].join('\n'),
+    );
+    const t = new Tmux('batch');
+    try {
+      t.start(['deposit', 'batch', path, '--force'], cliEnv(sb, tempDir()));
+      await t.waitFor(/Send these 3 deposits\?/);
+      t.answer('y');
+      const screen = await t.waitFor(/EXIT=\d+/);
+      expect(screen).toMatch(/EXIT=10/);
+      expect(screen).toMatch(/3\/3 rows \| 1 failed \| [\d.]+ rows\/s \| \S+ left/);
+      // whole, however long: the API's reason included
+      expect(screen).toMatch(/row 2 mpay-db-\S+: failed: .*amount.*50000/);
+      // On a terminal the rows that went well are counted by the bar, not listed.
+      expect(screen).not.toMatch(/row 1 mpay-db-\S+: done/);
+      expect(screen).toMatch(/2 done, 0 already done, 1 failed, 0 unknown/);
     } finally {
       t.kill();
     }

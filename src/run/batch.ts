@@ -24,6 +24,7 @@ import {
   type RowResult,
 } from '../flows/batch.js';
 import { importLazily } from '../lazy-import.js';
+import { batchProgress } from '../ui/batch-progress.js';
 import { renderTable } from '../ui/output.js';
 
 /** The exit code of a batch that ended with rows failed or unknown (README, exit codes). */
@@ -124,6 +125,7 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
   };
   await runAndReport(
     readRows(path, format),
+    checker.count,
     (r) => runRow(kind, r, rowDeps),
     opts,
     f,
@@ -155,6 +157,7 @@ export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> 
   const rowDeps = { ...deps, prompter: undefined, reporter: undefined, yes: true, liveConfirmed: true };
   await runAndReport(
     readRows(path, format, confirmColumns),
+    count,
     (r) => confirmRow(r, rowDeps),
     opts,
     f,
@@ -219,18 +222,20 @@ async function confirmBatch(
  */
 async function runAndReport(
   rows: AsyncIterable<BatchRow>,
+  total: number,
   run: (r: BatchRow) => Promise<RowResult>,
   opts: BatchOptions,
   f: Factory,
   resume: string,
 ): Promise<void> {
+  const progress = await batchProgress(f.io, total);
   let out: WriteStream | undefined;
   if (opts.out) out = createWriteStream(opts.out, { mode: 0o600 });
   const counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
   let stopped = false;
   const onSigint = () => {
     stopped = true;
-    f.io.note('\nmpay: stopping: no new rows start; those in flight finish');
+    progress.note('mpay: stopping: no new rows start; those in flight finish');
   };
   process.once('SIGINT', onSigint);
   const csvHeader =
@@ -243,15 +248,14 @@ async function runAndReport(
       run,
       (res: RowResult) => {
         counts[res.outcome]++;
-        f.io.note(
-          `row ${res.row} ${res.reference}: ${res.outcome}${res.status ? ` (${res.status})` : ''}${res.error ? `: ${res.error.message}` : ''}`,
-        );
+        progress.row(res);
         if (opts.json) f.io.out(JSON.stringify(res));
         if (out) out.write(/\.csv$/i.test(opts.out!) ? `${csvLine(res)}\n` : `${JSON.stringify(res)}\n`);
       },
       () => stopped,
     );
   } finally {
+    progress.stop();
     process.removeListener('SIGINT', onSigint);
     await new Promise<void>((r) => (out ? out.end(r) : r()));
   }

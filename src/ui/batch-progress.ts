@@ -1,0 +1,66 @@
+// How a batch shows its rows as they end: on a terminal, one progress bar (rows done, failed, rate, time
+// left; cli-progress) with the rows that failed printed above it; otherwise a plain line per row, which a
+// log or a pipe keeps whole.
+import type { IO } from '../io.js';
+import { importLazily } from '../lazy-import.js';
+
+export interface RowLine {
+  row: number;
+  reference: string;
+  outcome: 'done' | 'failed' | 'unknown' | 'skipped';
+  status: string | null;
+  error: { message: string } | null;
+}
+
+export interface BatchProgress {
+  row(r: RowLine): void;
+  /** a line for the person, above the bar when there is one */
+  note(line: string): void;
+  stop(): void;
+}
+
+const lineOf = (r: RowLine) =>
+  `row ${r.row} ${r.reference}: ${r.outcome}${r.status ? ` (${r.status})` : ''}${r.error ? `: ${r.error.message}` : ''}`;
+
+export async function batchProgress(io: IO, total: number): Promise<BatchProgress> {
+  if (!io.stderrIsTTY || total < 1)
+    return { row: (r) => io.note(lineOf(r)), note: (l) => io.note(l), stop: () => {} };
+  const { MultiBar, Presets } = await importLazily<typeof import('cli-progress')>('cli-progress');
+  const started = Date.now();
+  const multi = new MultiBar(
+    {
+      stream: io.stderr as NodeJS.WriteStream,
+      format: ' {bar} {value}/{total} rows | {failed} failed | {rate} rows/s | {eta_formatted} left',
+      hideCursor: true,
+      // the bar fits the terminal (the counts beside it take up to about 60 columns); linewrap: true cuts
+      // only the bar's own line at the edge, and writes the lines logged above it (a failed row) whole
+      barsize: Math.max(10, Math.min(40, ((io.stderr as NodeJS.WriteStream).columns || 80) - 62)),
+      linewrap: true,
+      clearOnComplete: false,
+      etaBuffer: 50,
+      // the rows' own lines above the bar are the record; the bar redraws at most ten times a second
+      fps: 10,
+    },
+    Presets.shades_classic,
+  );
+  const bar = multi.create(total, 0, { failed: 0, rate: '0' });
+  let failed = 0;
+  let ended = 0;
+  return {
+    row(r) {
+      ended++;
+      if (r.outcome === 'failed' || r.outcome === 'unknown') {
+        failed++;
+        multi.log(`${lineOf(r)}\n`);
+      }
+      const seconds = (Date.now() - started) / 1000;
+      bar.update(ended, { failed, rate: seconds > 0 ? (ended / seconds).toFixed(1) : '0' });
+    },
+    note: (l) => multi.log(`${l}\n`),
+    stop() {
+      // a last redraw: it prints the lines logged since the previous one (cli-progress buffers them)
+      multi.update();
+      multi.stop();
+    },
+  };
+}
