@@ -2,11 +2,12 @@
 // rows run as journaled flows a few at a time; the same file run again sends nothing twice; a row the
 // API refuses makes the batch exit 10; --dry-run sends and writes nothing; NDJSON from stdin; withdrawals
 // stop at their one-time code.
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, sandbox, tempDir } from './helpers.js';
+import { bin, cliEnv, sandbox, setFaults, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -318,4 +319,69 @@ it('withdraw batch confirm checks every row against the journal first, and sends
   const cols = await mpay(['withdraw', 'batch', 'confirm', file('cols.csv', 'reference,code\nx,1')], { env });
   expect(cols.code).toBe(2);
   expect(cols.stderr).toMatch(/Unknown column: code[\s\S]*Known columns: reference, otp/);
+});
+
+it('Ctrl-C stops the starting of new rows, lets those in flight finish, and prints the command that resumes', async () => {
+  const slow = await sandbox({ faults: ['slow'], rate: 1, slowMs: 300, faultPaths: ['/payments/initiate'] });
+  try {
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) => `GHS,GH,${20 + i},Abla,,+2332012340${String(i).padStart(2, '0')},abla${i}@example.org,1`,
+    );
+    const path = file('interrupted.csv', [header, ...rows].join('\n'));
+    const cfg = tempDir();
+    const env = cliEnv(slow, cfg);
+    const child = spawn(process.execPath, [bin, 'deposit', 'batch', path, '--concurrency', '2', '--json'], {
+      env: { ...process.env, ...env, CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const count = async () =>
+      ((await (await fetch(`${slow.url}/_sandbox/requests`)).json()) as Record<string, number>)[
+        'POST /payments/initiate'
+      ] ?? 0;
+    // Interrupt once two initiates are in flight, the first two rows.
+    for (let i = 0; i < 200 && (await count()) < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGINT');
+    const code = await new Promise((r) => child.on('close', (c, signal) => r(c ?? signal)));
+    expect(code, stderr).toBe(10);
+    expect(stderr).toMatch(/stopping: no new rows start; those in flight finish/);
+    expect(stderr).toContain(`Resume with the same command: mpay deposit batch ${path}`);
+    const first = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    // The rows in flight finished (done, not unknown); no new ones started after the signal.
+    expect(first.length).toBeGreaterThanOrEqual(2);
+    expect(first.length).toBeLessThan(12);
+    expect(first.every((x) => x.outcome === 'done')).toBe(true);
+    const sent = await count();
+    expect(sent).toBe(first.length);
+    await setFaults(slow, { rate: 0 });
+    const rest = await mpay(['deposit', 'batch', path, '--json'], { env });
+    expect(rest.code, rest.stderr).toBe(0);
+    const outcomes = rest.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).outcome);
+    expect(outcomes.filter((o) => o === 'skipped')).toHaveLength(first.length);
+    expect(outcomes.filter((o) => o === 'done')).toHaveLength(12 - first.length);
+    expect(await count()).toBe(12);
+  } finally {
+    await slow.close();
+  }
+});
+
+it('live without a terminal needs --yes for the whole batch, and sends nothing without it', async () => {
+  const env = cliEnv(sb, tempDir(), { MPAY_ENV: 'live' });
+  const before = await initiates();
+  const r = await mpay(['deposit', 'batch', file('live.csv', good)], { env });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(
+    /Nothing was sent: 3 rows would move real money in the live environment: pass --yes/,
+  );
+  expect(await initiates()).toBe(before);
 });

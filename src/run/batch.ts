@@ -233,11 +233,19 @@ async function runAndReport(
   if (opts.out) out = createWriteStream(opts.out, { mode: 0o600 });
   const counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
   let stopped = false;
+  // While the rows run, this is the only SIGINT listener: conf's atomic writes load when-exit, whose
+  // listener re-raises the signal to kill the process, in-flight rows and all. The others come back after.
+  const others = process.rawListeners('SIGINT') as ((...a: unknown[]) => void)[];
+  process.removeAllListeners('SIGINT');
   const onSigint = () => {
+    if (stopped) {
+      progress.note('mpay: interrupted again: stopping now; rows in flight show as unknown on the next run');
+      process.exit(130);
+    }
     stopped = true;
-    progress.note('mpay: stopping: no new rows start; those in flight finish');
+    progress.note('mpay: stopping: no new rows start; those in flight finish (Ctrl-C again to stop now)');
   };
-  process.once('SIGINT', onSigint);
+  process.on('SIGINT', onSigint);
   const csvHeader =
     'row,reference,outcome,status,hash_token,transaction_id,fee,next,error_kind,error_message';
   if (out && /\.csv$/i.test(opts.out!)) out.write(`${csvHeader}\n`);
@@ -257,6 +265,7 @@ async function runAndReport(
   } finally {
     progress.stop();
     process.removeListener('SIGINT', onSigint);
+    for (const l of others) process.on('SIGINT', l);
     await new Promise<void>((r) => (out ? out.end(r) : r()));
   }
   f.io.note(

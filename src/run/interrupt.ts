@@ -27,7 +27,9 @@ export async function reportingInterrupt<T>(
     }
     process.exit(130);
   };
-  process.once('SIGINT', onSigint);
+  // First in line: conf's atomic writes load when-exit, whose SIGINT listener re-raises the signal and
+  // would kill the process before this one says what the journal knows.
+  process.prependListener('SIGINT', onSigint);
   try {
     return await work();
   } finally {
