@@ -65,6 +65,10 @@ it('runs every row, then running the same file again sends nothing twice', async
       .map((l) => JSON.parse(l).outcome),
   ).toEqual(['skipped', 'skipped', 'skipped']);
   expect(await initiates()).toBe(before + 3);
+  // --query filters each record of the NDJSON stream, a line each.
+  const refs = await mpay(['deposit', 'batch', path, '--query', '[row, outcome]'], { env });
+  expect(refs.code, refs.stderr).toBe(0);
+  expect(refs.stdout.trim().split('\n').sort()).toEqual(['[1,"skipped"]', '[2,"skipped"]', '[3,"skipped"]']);
 });
 
 it('checks every row first: all problems at once with row numbers, exit 2, nothing sent', async () => {

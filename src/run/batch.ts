@@ -25,6 +25,7 @@ import {
 } from '../flows/batch.js';
 import { importLazily } from '../lazy-import.js';
 import { batchProgress } from '../ui/batch-progress.js';
+import { printJson } from '../ui/print.js';
 import { renderTable } from '../ui/output.js';
 
 /** The exit code of a batch that ended with rows failed or unknown (README, exit codes). */
@@ -182,7 +183,7 @@ async function inputFile(
 /** Every problem at once, with its row (a table, or NDJSON with --json), and nothing sent: exit 2. */
 async function refuseProblems(problems: RowProblem[], opts: BatchOptions, f: Factory): Promise<void> {
   if (!problems.length) return;
-  if (opts.json) for (const p of problems) f.io.out(JSON.stringify(p));
+  if (opts.json) for (const p of problems) await printJson(f.io, p, 0);
   else
     f.io.stderr.write(
       `${await renderTable(problems, [
@@ -233,6 +234,7 @@ async function runAndReport(
   if (opts.out) out = createWriteStream(opts.out, { mode: 0o600 });
   const counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
   let stopped = false;
+  let printed = Promise.resolve();
   // While the rows run, this is the only SIGINT listener: conf's atomic writes load when-exit, whose
   // listener re-raises the signal to kill the process, in-flight rows and all. The others come back after.
   const others = process.rawListeners('SIGINT') as ((...a: unknown[]) => void)[];
@@ -257,11 +259,13 @@ async function runAndReport(
       (res: RowResult) => {
         counts[res.outcome]++;
         progress.row(res);
-        if (opts.json) f.io.out(JSON.stringify(res));
+        // one line a row, in the order the rows end; --query filters each record
+        if (opts.json) printed = printed.then(() => printJson(f.io, res, 0));
         if (out) out.write(/\.csv$/i.test(opts.out!) ? `${csvLine(res)}\n` : `${JSON.stringify(res)}\n`);
       },
       () => stopped,
     );
+    await printed;
   } finally {
     progress.stop();
     process.removeListener('SIGINT', onSigint);

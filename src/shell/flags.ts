@@ -131,6 +131,11 @@ export const batchFlags = {
   out: Flags.string({ description: 'also write the results to FILE (.csv or .ndjson)' }),
   'dry-run': Flags.boolean({ description: 'check every row and print the summary; send nothing' }),
   force: Flags.boolean({ description: "send amounts outside the currency's limits anyway" }),
+  // a batch prints a record a line, not one document: the global flag's help would not be true here
+  json: Flags.boolean({
+    description: "one JSON record a line on stdout (NDJSON): each problem, or each row's result",
+    helpGroup: 'GLOBAL',
+  }),
 };
 /** `mpay withdraw batch confirm`: the same, less --force (the amounts were checked when the rows began). */
 const { force: _force, ...confirmFlagsLessForce } = batchFlags;
