@@ -33,6 +33,8 @@ export interface IO {
   exitCode: number;
   /** --query: the JMESPath filter of this run's --json output (ui/print.ts applies it) */
   query?: string;
+  /** this run's --json output is one record a line (a batch): its error envelope is one line too */
+  ndjson?: boolean;
 }
 
 interface Streams {

@@ -83,6 +83,13 @@ it('checks every row first: all problems at once with row numbers, exit 2, nothi
   ].join('\n');
   const r = await mpay(['deposit', 'batch', file('bad.csv', bad), '--json'], { env });
   expect(r.code).toBe(2);
+  // NDJSON throughout: every line is a JSON value, the error envelope last.
+  const lines = r.stdout.trim().split('\n');
+  expect(JSON.parse(lines.at(-1)!).error).toMatchObject({
+    kind: 'usage',
+    message: /7 problems in .*nothing was sent/,
+  });
+  expect(lines.every((l) => JSON.parse(l) !== undefined)).toBe(true);
   const problems = r.stdout
     .split('\n')
     .filter((l) => l.startsWith('{"row"'))

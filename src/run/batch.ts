@@ -94,6 +94,7 @@ async function* readRows(
 }
 
 export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory): Promise<void> {
+  f.io.ndjson = true;
   if (!(opts.concurrency >= 1 && opts.concurrency <= 16)) throw new UsageError('--concurrency takes 1 to 16');
   const { path, format } = await inputFile(opts, f);
   const deps = await f.flowDeps({ dryRun: opts.dryRun, force: opts.force, command: `mpay ${kind}` });
@@ -136,6 +137,7 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
 
 /** `mpay withdraw batch confirm FILE`: finishes withdrawals waiting for their codes (columns reference, otp). */
 export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> {
+  f.io.ndjson = true;
   if (!(opts.concurrency >= 1 && opts.concurrency <= 16)) throw new UsageError('--concurrency takes 1 to 16');
   const { path, format } = await inputFile(opts, f);
   const deps = await f.flowDeps({ dryRun: opts.dryRun, command: 'mpay withdraw' });

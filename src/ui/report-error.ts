@@ -47,7 +47,7 @@ export async function reportError(io: IO, err: unknown, opts: ReportOptions = {}
       hint: `See \`mpay ${opts.command ?? ''} --help\``.replace('  ', ' '),
     });
   } else e = toMpayError(err);
-  if (opts.json) io.out(JSON.stringify(e.toJSON(), null, 2));
+  if (opts.json) io.out(JSON.stringify(e.toJSON(), null, io.ndjson ? 0 : 2));
   io.stderr.write(`mpay: ${clean(e.message)}\n`);
   if (!opts.json) {
     for (const [field, msgs] of Object.entries(e.fields))
