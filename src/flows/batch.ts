@@ -341,8 +341,9 @@ export function checkConfirmRow(
 
 /** Finishes one withdrawal with its code: skipped when processed, never re-sent after a lost answer. */
 export async function confirmRow(r: BatchRow, deps: FlowDeps): Promise<RowResult> {
-  const known = deps.journal.find(r.values.reference!.trim());
-  const reference = known?.reference ?? r.values.reference!.trim();
+  const given = r.values.reference!.trim();
+  const known = deps.journal.find(given);
+  const reference = known?.reference ?? given;
   const base = emptyResult(r.row, reference);
   const verdict = journalVerdict(known, base, (rec) => stepDone(rec, 'processed'));
   if (verdict) return verdict;

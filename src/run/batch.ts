@@ -26,7 +26,7 @@ import {
 import { importLazily } from '../lazy-import.js';
 import { batchProgress } from '../ui/batch-progress.js';
 import { printJson } from '../ui/print.js';
-import { renderTable } from '../ui/output.js';
+import { csvHeader, csvLine, renderTable, type Column } from '../ui/output.js';
 
 /** The exit code of a batch that ended with rows failed or unknown (README, exit codes). */
 export const batchIncompleteExitCode = 10;
@@ -95,8 +95,7 @@ async function* readRows(
 
 export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory): Promise<void> {
   f.io.ndjson = true;
-  if (!(opts.concurrency >= 1 && opts.concurrency <= 16)) throw new UsageError('--concurrency takes 1 to 16');
-  const { path, format } = await inputFile(opts, f);
+  const { path, format } = await batchInput(opts, f);
   const deps = await f.flowDeps({ dryRun: opts.dryRun, force: opts.force, command: `mpay ${kind}` });
   const currencies = await deps.client.merchantCurrencies();
   const week = f.now().getTime() - 7 * 86_400_000;
@@ -117,14 +116,7 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
     return;
   }
   await confirmBatch(`Send these ${checker.count} ${kind}s`, checker.count, deps);
-  const rowDeps = {
-    ...deps,
-    prompter: undefined,
-    reporter: undefined,
-    yes: true,
-    liveConfirmed: true,
-    currencies,
-  };
+  const rowDeps = { ...unattended(deps), currencies };
   await runAndReport(
     readRows(path, format),
     checker.count,
@@ -138,8 +130,7 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
 /** `mpay withdraw batch confirm FILE`: finishes withdrawals waiting for their codes (columns reference, otp). */
 export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> {
   f.io.ndjson = true;
-  if (!(opts.concurrency >= 1 && opts.concurrency <= 16)) throw new UsageError('--concurrency takes 1 to 16');
-  const { path, format } = await inputFile(opts, f);
+  const { path, format } = await batchInput(opts, f);
   const deps = await f.flowDeps({ dryRun: opts.dryRun, command: 'mpay withdraw' });
   const journal = await f.journal();
   const problems: RowProblem[] = [];
@@ -157,7 +148,7 @@ export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> 
     return;
   }
   await confirmBatch(`Confirm these ${count} withdrawals`, count, deps);
-  const rowDeps = { ...deps, prompter: undefined, reporter: undefined, yes: true, liveConfirmed: true };
+  const rowDeps = unattended(deps);
   await runAndReport(
     readRows(path, format, confirmColumns),
     count,
@@ -168,11 +159,15 @@ export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> 
   );
 }
 
-/** The file to read: stdin is read once, spooled to a private file, so that it can be checked, then run. */
-async function inputFile(
+/**
+ * What both batch commands check of their options first, and the file to read: stdin is read once,
+ * spooled to a private file, so that it can be checked, then run.
+ */
+async function batchInput(
   opts: BatchOptions,
   f: Factory,
 ): Promise<{ path: string; format: 'csv' | 'ndjson' }> {
+  if (!(opts.concurrency >= 1 && opts.concurrency <= 16)) throw new UsageError('--concurrency takes 1 to 16');
   let path = opts.file;
   if (path === '-') {
     const dir = mkdtempSync(join(tmpdir(), 'mpay-batch-'));
@@ -198,6 +193,11 @@ async function refuseProblems(problems: RowProblem[], opts: BatchOptions, f: Fac
     `${problems.length} problem${problems.length > 1 ? 's' : ''} in ${opts.file}; nothing was sent`,
     { hint: 'Mend the rows named above, then run the same command again' },
   );
+}
+
+/** The rows' dependencies: the batch asked once, so no row asks, reports or confirms again. */
+function unattended(deps: FlowDeps): FlowDeps {
+  return { ...deps, prompter: undefined, reporter: undefined, yes: true, liveConfirmed: true };
 }
 
 /** One confirmation for the whole batch: on a terminal always, and --yes without one in live. */
@@ -250,9 +250,7 @@ async function runAndReport(
     progress.note('mpay: stopping: no new rows start; those in flight finish (Ctrl-C again to stop now)');
   };
   process.on('SIGINT', onSigint);
-  const csvHeader =
-    'row,reference,outcome,status,hash_token,transaction_id,fee,next,error_kind,error_message';
-  if (out && /\.csv$/i.test(opts.out!)) out.write(`${csvHeader}\n`);
+  if (out && /\.csv$/i.test(opts.out!)) out.write(`${csvHeader(resultColumns)}\n`);
   try {
     await runRows(
       rows,
@@ -263,7 +261,10 @@ async function runAndReport(
         progress.row(res);
         // one line a row, in the order the rows end; --query filters each record
         if (opts.json) printed = printed.then(() => printJson(f.io, res, 0));
-        if (out) out.write(/\.csv$/i.test(opts.out!) ? `${csvLine(res)}\n` : `${JSON.stringify(res)}\n`);
+        if (out)
+          out.write(
+            /\.csv$/i.test(opts.out!) ? `${csvLine(res, resultColumns)}\n` : `${JSON.stringify(res)}\n`,
+          );
       },
       () => stopped,
     );
@@ -281,23 +282,16 @@ async function runAndReport(
   if (counts.failed || counts.unknown || stopped) f.io.exitCode = batchIncompleteExitCode;
 }
 
-function csvLine(r: RowResult): string {
-  const cell = (v: unknown) => {
-    const s = v == null ? '' : String(v);
-    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [
-    r.row,
-    r.reference,
-    r.outcome,
-    r.status,
-    r.hash_token,
-    r.transaction_id,
-    r.fee,
-    r.next,
-    r.error?.kind,
-    r.error?.message,
-  ]
-    .map(cell)
-    .join(',');
-}
+/** The columns of a `--out results.csv` file: the NDJSON record's fields, the error's two flattened. */
+const resultColumns: Column<RowResult>[] = [
+  { key: 'row' },
+  { key: 'reference' },
+  { key: 'outcome' },
+  { key: 'status' },
+  { key: 'hash_token' },
+  { key: 'transaction_id' },
+  { key: 'fee' },
+  { key: 'next' },
+  { key: 'error_kind', get: (r) => r.error?.kind },
+  { key: 'error_message', get: (r) => r.error?.message },
+];

@@ -1,25 +1,18 @@
 // How a batch shows its rows as they end: on a terminal, one progress bar (rows done, failed, rate, time
 // left; cli-progress) with the rows that failed printed above it; otherwise a plain line per row, which a
 // log or a pipe keeps whole.
+import type { RowResult } from '../flows/batch.js';
 import type { IO } from '../io.js';
 import { importLazily } from '../lazy-import.js';
 
-export interface RowLine {
-  row: number;
-  reference: string;
-  outcome: 'done' | 'failed' | 'unknown' | 'skipped';
-  status: string | null;
-  error: { message: string } | null;
-}
-
 export interface BatchProgress {
-  row(r: RowLine): void;
+  row(r: RowResult): void;
   /** a line for the person, above the bar when there is one */
   note(line: string): void;
   stop(): void;
 }
 
-const lineOf = (r: RowLine) =>
+const lineOf = (r: RowResult) =>
   `row ${r.row} ${r.reference}: ${r.outcome}${r.status ? ` (${r.status})` : ''}${r.error ? `: ${r.error.message}` : ''}`;
 
 export async function batchProgress(io: IO, total: number): Promise<BatchProgress> {

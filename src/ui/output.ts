@@ -192,7 +192,15 @@ const csvCell = (s: string) => {
 };
 
 export function renderCsv<T>(rows: T[], columns: Column<T>[]): string {
-  const lines = [columns.map((c) => csvCell(c.key)).join(',')];
-  for (const row of rows) lines.push(columns.map((c) => csvCell(clean(cellText(value(row, c))))).join(','));
-  return lines.join('\n');
+  return [csvHeader(columns), ...rows.map((row) => csvLine(row, columns))].join('\n');
+}
+
+/** The header line of a CSV file of these columns: for a file written a row at a time. */
+export function csvHeader<T>(columns: Column<T>[]): string {
+  return columns.map((c) => csvCell(c.key)).join(',');
+}
+
+/** One row as a CSV line, with the same quoting as renderCsv. */
+export function csvLine<T>(row: T, columns: Column<T>[]): string {
+  return columns.map((c) => csvCell(clean(cellText(value(row, c))))).join(',');
 }
