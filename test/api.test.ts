@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { apiInitiate, apiToken, cliEnv, sandbox, setFaults, tempDir } from './helpers.js';
+import { apiInitiate, apiToken, cliEnv, sandbox, setFaults, tempDir, requestCounts } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -15,8 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const counts = async () =>
-  (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>;
+const counts = () => requestCounts(sb);
 
 it('GET with the bearer token added; the body printed exactly as sent, in a pipe', async () => {
   const r = await mpay(['api', 'GET', '/merchant/currencies'], { env });

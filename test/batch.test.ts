@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { bin, cliEnv, sandbox, setFaults, tempDir } from './helpers.js';
+import { bin, cliEnv, sandbox, setFaults, tempDir, requestCount } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -16,8 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const requests = async (route: string) =>
-  ((await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>)[route] ?? 0;
+const requests = (route: string) => requestCount(sb, route);
 const initiates = () => requests('POST /payments/initiate');
 
 function file(name: string, text: string): string {
@@ -350,10 +349,7 @@ it('Ctrl-C stops the starting of new rows, lets those in flight finish, and prin
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const count = async () =>
-      ((await (await fetch(`${slow.url}/_sandbox/requests`)).json()) as Record<string, number>)[
-        'POST /payments/initiate'
-      ] ?? 0;
+    const count = () => requestCount(slow, 'POST /payments/initiate');
     // Interrupt once two initiates are in flight, the first two rows.
     for (let i = 0; i < 200 && (await count()) < 2; i++) await new Promise((r) => setTimeout(r, 25));
     child.kill('SIGINT');

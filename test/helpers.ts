@@ -183,6 +183,16 @@ export function apiInitiate(
   });
 }
 
+/** The sandbox's count of requests so far, per route ("POST /payments/initiate"), from its own route. */
+export async function requestCounts(sb: { url: string }): Promise<Record<string, number>> {
+  return (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>;
+}
+
+/** The sandbox's count of requests so far to one route. */
+export async function requestCount(sb: { url: string }, route: string): Promise<number> {
+  return (await requestCounts(sb))[route] ?? 0;
+}
+
 /** Changes a running sandbox's faults through its own route, e.g. { rate: 0 } to switch them off. */
 export function setFaults(
   sb: { url: string },

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bin, cliEnv, customerArgs, sandbox, setFaults, tempDir } from './helpers.js';
+import { bin, cliEnv, customerArgs, sandbox, setFaults, tempDir, requestCount } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -15,8 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const count = async (route: string) =>
-  ((await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>)[route] ?? 0;
+const count = (route: string) => requestCount(sb, route);
 
 it('Ctrl-C while the initiate request is in flight: exit 130, what is known, and the command to continue', async () => {
   const cfg = tempDir();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiInitiate, apiToken, bin, cliEnv, run, sandbox, tempDir } from './helpers.js';
+import { apiInitiate, apiToken, bin, cliEnv, run, sandbox, tempDir, requestCount } from './helpers.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -237,10 +237,7 @@ describe('interactive flows in a pseudo-terminal', () => {
   it('a live status update answered "n" at the confirmation: cancelled, exit 130, nothing sent', async () => {
     const token = await apiToken(sb.url);
     const hash = (await (await apiInitiate(sb.url, token, 'pty-live-no')).json()).data.has_token as string;
-    const counts = async () =>
-      ((await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>)[
-        'POST /payments/status/update'
-      ] ?? 0;
+    const counts = () => requestCount(sb, 'POST /payments/status/update');
     const before = await counts();
     const t = new Tmux('live-no');
     try {

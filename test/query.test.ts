@@ -1,7 +1,7 @@
 // --query: a JMESPath filter over any command's --json document, so a script needs no jq; a bad expression
 // is a usage error that points at the mistake, before anything is sent.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cliEnv, customerArgs, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, sandbox, tempDir, requestCount } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -12,10 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const sends = async () =>
-  ((await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>)[
-    'POST /payments/initiate'
-  ] ?? 0;
+const sends = () => requestCount(sb, 'POST /payments/initiate');
 
 it('filters lists, records and the transaction envelope, and implies --json', async () => {
   expect((await mpay(['countries', '--query', '[].code'], { env })).json()).toEqual([

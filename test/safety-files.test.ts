@@ -7,14 +7,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, noStack, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, noStack, sandbox, tempDir, requestCount } from './helpers.js';
 import { mpay as run } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
 async function tokenRequests(sb: Sb): Promise<number> {
-  const counts = (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>;
-  return counts['POST /auth/merchant/token/generate'] ?? 0;
+  return requestCount(sb, 'POST /auth/merchant/token/generate');
 }
 
 /** The flags of a login as the demo merchant on a sandbox. */

@@ -12,7 +12,16 @@ import { ScriptedPrompter } from '../src/flows/prompter.js';
 import { runPaymentFlow } from '../src/flows/payment.js';
 import { statusStep } from '../src/flows/steps.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { apiInitiate, apiToken, cliEnv, customerArgs, sandbox, tempDir, demoClient } from './helpers.js';
+import {
+  apiInitiate,
+  apiToken,
+  cliEnv,
+  customerArgs,
+  sandbox,
+  tempDir,
+  demoClient,
+  requestCounts,
+} from './helpers.js';
 import { mpay as run } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -27,7 +36,7 @@ const moneyRoutes = [
 ];
 
 async function moneySends(sb: Sb): Promise<number> {
-  const counts = (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>;
+  const counts = await requestCounts(sb);
   return moneyRoutes.reduce((n, r) => n + (counts[r] ?? 0), 0);
 }
 

@@ -17,6 +17,7 @@ import {
   sandbox,
   selfSignedCert,
   tempDir,
+  requestCounts,
 } from './helpers.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -202,8 +203,7 @@ describe('a journal that cannot be written', () => {
     giveToUnprivileged(cfg);
     chmodSync(cfg, 0o700);
     chmodSync(join(cfg, 'journal'), 0o500);
-    const counts = async () =>
-      (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>;
+    const counts = () => requestCounts(sb);
     for (const args of [
       ['deposit', ...customerArgs({ reference: 'ro-d' })],
       ['withdraw', 'initiate', ...customerArgs({ reference: 'ro-w', gateway: '' })],
