@@ -63,52 +63,37 @@ function timeOnce(cmd, args, env) {
 }
 
 /**
- * Peak RSS in MB of one run (a separate, untimed run): from GNU time where it is installed, else from
- * the Node process itself (process.resourceUsage at exit, loaded with --import).
+ * One run of a command with its wall time and peak RSS in MB: from GNU time where it is installed, else
+ * from the Node process itself (process.resourceUsage at exit, loaded with --import; Node commands only).
  */
 const gnuTime = existsSync('/usr/bin/time') && process.env.BENCH_RSS_FROM_NODE !== '1';
 const rssHook = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.stderr.write('\\nmpay-bench-rss ' + process.resourceUsage().maxRSS + '\\n'))")}`;
-function peakRss(cmd, args, env) {
-  if (gnuTime) {
-    const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      encoding: 'utf8',
-    });
-    const kb = Number(r.stderr.trim().split('\n').pop());
-    return Number.isFinite(kb) ? +(kb / 1024).toFixed(1) : null;
-  }
-  if (cmd !== process.execPath) return null;
-  const r = spawnSync(cmd, ['--import', rssHook, ...args], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    encoding: 'utf8',
-  });
-  const kb = Number(/mpay-bench-rss (\d+)/.exec(r.stderr)?.[1]);
-  return Number.isFinite(kb) ? +(kb / 1024).toFixed(1) : null;
-}
-
-/** One run, timed, with its peak RSS in MB (GNU time where installed, else Node's own count). */
-function timedRun(args, env) {
+function measured(cmd, args, env) {
+  const options = { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' };
   const t = process.hrtime.bigint();
   const r = gnuTime
-    ? spawnSync('/usr/bin/time', ['-f', 'mpay-bench-rss %M', process.execPath, ...args], {
-        env,
-        stdio: ['ignore', 'ignore', 'pipe'],
-        encoding: 'utf8',
-      })
-    : spawnSync(process.execPath, ['--import', rssHook, ...args], {
-        env,
-        stdio: ['ignore', 'ignore', 'pipe'],
-        encoding: 'utf8',
-      });
+    ? spawnSync('/usr/bin/time', ['-f', 'mpay-bench-rss %M', cmd, ...args], options)
+    : cmd === process.execPath
+      ? spawnSync(cmd, ['--import', rssHook, ...args], options)
+      : spawnSync(cmd, args, options);
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
-  if (r.status !== 0) throw new Error(`mpay ${args.slice(1).join(' ')} exited ${r.status}: ${r.stderr}`);
   const kb = Number(/mpay-bench-rss (\d+)/.exec(r.stderr)?.[1]);
   return {
-    seconds: +(ms / 1000).toFixed(2),
-    peak_rss_mb: Number.isFinite(kb) ? +(kb / 1024).toFixed(1) : null,
+    ms,
+    status: r.status,
+    stderr: r.stderr,
+    peakRssMb: Number.isFinite(kb) ? +(kb / 1024).toFixed(1) : null,
   };
+}
+
+/** Peak RSS in MB of one run (a separate, untimed run). */
+const peakRss = (cmd, args, env) => measured(cmd, args, env).peakRssMb;
+
+/** One run of mpay, timed, with its peak RSS in MB; a failed run stops the bench. */
+function timedRun(args, env) {
+  const r = measured(process.execPath, args, env);
+  if (r.status !== 0) throw new Error(`mpay ${args.slice(1).join(' ')} exited ${r.status}: ${r.stderr}`);
+  return { seconds: +(r.ms / 1000).toFixed(2), peak_rss_mb: r.peakRssMb };
 }
 
 /** A deposit batch file of n rows for the bench sandbox; `tag` keeps each run's references new. */
