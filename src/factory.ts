@@ -2,7 +2,8 @@
 // store, the run's context, the API client, the journal, the prompter and the reporter. Every client
 // gets the same user agent, time-out, retry base and escape-cleaned --debug output; every warning about
 // mpay's own files reaches the person once, through the IO object. Heavy modules load on first use.
-import type { Client, Credentials, TokenStore } from './api/client.js';
+import type { Client } from './api/client.js';
+import type { Credentials, TokenStore } from './api/credentials.js';
 import type { Context } from './config/context.js';
 import type { ConfigStore } from './config/store.js';
 import type { FlowDeps, Reporter } from './flows/types.js';

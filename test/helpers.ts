@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../src/sandbox/server.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { Client, memoryTokens } from '../src/api/client.js';
+import { Client } from '../src/api/client.js';
+import { memoryTokens } from '../src/api/credentials.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const bin = join(root, 'bin', 'run.js');

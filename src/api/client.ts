@@ -10,33 +10,7 @@ import { redactHeaders, redactText, redactValue } from './redact.js';
 import { proxyAgents } from './proxy.js';
 import { checkBaseUrl } from './base-url.js';
 import { networkError, redirectRefused } from './network-errors.js';
-
-export interface Credentials {
-  merchantKey?: string;
-  siteId?: string;
-  apiKey?: string;
-}
-
-/** Where the client keeps its bearer token between runs: config implements it, tests may pass a Map. */
-export interface TokenStore {
-  get(): string | undefined;
-  set(token: string): void | Promise<void>;
-  clear(): void | Promise<void>;
-}
-
-/** A token kept for this process only: the demo and tests, which must not touch the user's config. */
-export function memoryTokens(): TokenStore {
-  let token: string | undefined;
-  return {
-    get: () => token,
-    set: (t) => {
-      token = t;
-    },
-    clear: () => {
-      token = undefined;
-    },
-  };
-}
+import type { Credentials, TokenStore } from './credentials.js';
 
 /** A request as the client would send it, for --dry-run. Secrets are redacted by the caller's choice. */
 export interface PreparedRequest {

@@ -1,6 +1,6 @@
 // The effective settings of one run: flag, else environment variable, else profile, else default.
 import { UsageError } from '../api/errors.js';
-import type { Credentials, TokenStore } from '../api/client.js';
+import type { Credentials, TokenStore } from '../api/credentials.js';
 import { normalizeBaseUrl } from '../api/base-url.js';
 import { fingerprint } from '../api/redact.js';
 import {

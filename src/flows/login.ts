@@ -1,7 +1,8 @@
 // `mpay login`: gathers the merchant key, site id, API key, environment and base URL (from the inputs,
 // else through the Prompter), checks the key by generating a token before anything is saved, then saves
 // the profile, makes it the current one and caches the token.
-import { memoryTokens, type Client, type Credentials } from '../api/client.js';
+import type { Client } from '../api/client.js';
+import { memoryTokens, type Credentials } from '../api/credentials.js';
 import { checkBaseUrl, normalizeBaseUrl } from '../api/base-url.js';
 import { AuthError, UsageError } from '../api/errors.js';
 import { mask } from '../api/redact.js';

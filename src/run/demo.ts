@@ -11,7 +11,7 @@ import { transactionSummary } from '../ui/summary.js';
 export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<void> {
   const { startSandbox } = await import('../sandbox/server.js');
   const { demoMerchant } = await import('../sandbox/seed.js');
-  const { memoryTokens } = await import('../api/client.js');
+  const { memoryTokens } = await import('../api/credentials.js');
   const { ScriptedPrompter } = await import('../flows/prompter.js');
   const { runPaymentFlow } = await import('../flows/payment.js');
   const dir = mkdtempSync(join(tmpdir(), 'mpay-demo-'));
