@@ -209,7 +209,8 @@ it('under a 10% fault rate every row ends done, failed with a reason, or unknown
 });
 
 it('withdraw batch confirm finishes the withdrawals with their codes; a wrong code fails its row alone, and the same file again sends nothing twice', async () => {
-  const env = cliEnv(sb, tempDir());
+  const cfg = tempDir();
+  const env = cliEnv(sb, cfg);
   const rows = [
     'currency,country,amount,first_name,phone,email,gateway',
     'GHS,GH,11,Yaa,+233201230001,yaa@example.org,1',
@@ -232,9 +233,13 @@ it('withdraw batch confirm finishes the withdrawals with their codes; a wrong co
       .map((reference, i) => JSON.stringify({ reference, otp: i === 1 ? second : demoMerchant.otp }))
       .join('\n');
   const path = file('codes.ndjson', codes('000000'));
+  const journalFile = join(cfg, 'journal', 'default.sandbox.jsonl');
+  const journalBefore = readFileSync(journalFile, 'utf8');
   const dry = await mpay(['withdraw', 'batch', 'confirm', path, '--dry-run'], { env });
   expect(dry.code, dry.stderr).toBe(0);
   expect(await requests('POST /payments/withdraw/processed')).toBe(processedBefore);
+  // nothing on disk either: the journal is byte for byte as it was
+  expect(readFileSync(journalFile, 'utf8')).toBe(journalBefore);
   const out = join(tempDir(), 'confirmed.ndjson');
   const first = await mpay(['withdraw', 'batch', 'confirm', path, '--json', '--out', out], { env });
   expect(first.code, first.stderr).toBe(10);
@@ -367,6 +372,18 @@ it('Ctrl-C stops the starting of new rows, lets those in flight finish, and prin
     expect(first.every((x) => x.outcome === 'done')).toBe(true);
     const sent = await count();
     expect(sent).toBe(first.length);
+    // On disk: each row that started is processed in the journal, none left with a request unanswered.
+    const events = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const refs = new Set(events.map((e) => e.reference));
+    expect([...refs].sort()).toEqual(first.map((x) => x.reference).sort());
+    for (const ref of refs)
+      expect(
+        events.some((e) => e.reference === ref && e.step === 'processed' && e.outcome === 'ok'),
+        ref,
+      ).toBe(true);
     await setFaults(slow, { rate: 0 });
     const rest = await mpay(['deposit', 'batch', path, '--json'], { env });
     expect(rest.code, rest.stderr).toBe(0);
