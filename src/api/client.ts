@@ -1,15 +1,15 @@
 // The typed client: one method per endpoint of the spec, on got. Every response is parsed with the wire
 // schemas and every failure becomes one of the typed errors in errors.ts. Knows nothing of terminals.
-import got, { HTTPError, type Got, type Response, type OptionsInit } from 'got';
-import { traceHooks, type Exchange } from './har.js';
+import { HTTPError, type Got, type Response, type OptionsInit } from 'got';
+import type { Exchange } from './har.js';
 import * as z from 'zod/mini';
 import { AuthError, MpayError, ServerError, UsageError } from './errors.js';
 import * as s from './schemas.js';
 import { failureError, successData } from './response.js';
-import { redactHeaders, redactText, redactValue } from './redact.js';
-import { proxyAgents } from './proxy.js';
+import { redactValue } from './redact.js';
 import { checkBaseUrl } from './base-url.js';
-import { networkError, redirectRefused } from './network-errors.js';
+import { networkError } from './network-errors.js';
+import { makeHttp } from './http.js';
 import type { Credentials, TokenStore } from './credentials.js';
 
 /** A request as the client would send it, for --dry-run. Secrets are redacted by the caller's choice. */
@@ -86,7 +86,7 @@ function answer(res: Response<string>): RawAnswer {
 
 export class Client {
   readonly baseUrl: URL;
-  private http: Got;
+  private readonly http: Got;
   private readonly opts: ClientOptions;
 
   /** True when POSTs are shown, not sent (--dry-run). */
@@ -97,70 +97,7 @@ export class Client {
   constructor(opts: ClientOptions) {
     this.opts = opts;
     this.baseUrl = checkBaseUrl(opts.baseUrl);
-    const timeoutMs = opts.timeoutMs ?? 30_000;
-    const retryBase = opts.retryBaseMs ?? 250;
-    const debug = opts.debug;
-    this.http = got.extend({
-      prefixUrl: new URL(
-        'restapi/v1/',
-        this.baseUrl.href.endsWith('/') ? this.baseUrl : new URL(this.baseUrl.href + '/'),
-      ).href,
-      responseType: 'text',
-      // The connect phase gets its own, shorter limit so that an unreachable host fails fast.
-      timeout: { connect: Math.min(timeoutMs, 10_000), request: timeoutMs },
-      agent: proxyAgents(this.baseUrl.href),
-      headers: { 'user-agent': opts.userAgent ?? 'mpay-cli', accept: 'application/json' },
-      retry: {
-        limit: 0,
-        statusCodes: [500, 502, 503, 504],
-        calculateDelay: ({ attemptCount, computedValue }) =>
-          computedValue === 0 ? 0 : retryBase * 2 ** (attemptCount - 1),
-      },
-      hooks: {
-        beforeRequest: debug
-          ? [
-              (o) => {
-                const headers = redactHeaders(o.headers as Record<string, unknown>);
-                debug(`> ${o.method} ${String(o.url)}`);
-                for (const [k, v] of Object.entries(headers)) debug(`> ${k}: ${String(v)}`);
-                const shown = (o.context as { shownBody?: string }).shownBody;
-                if (shown) debug(`> ${shown}`);
-              },
-            ]
-          : [],
-        beforeRedirect: [
-          (options, response) => {
-            // got already drops Authorization when the host changes; a downgrade to plain http is
-            // refused outright, so that nothing of the merchant's crosses the network unencrypted.
-            const to = new URL(String(options.url));
-            const from = new URL(response.url);
-            if (from.protocol === 'https:' && to.protocol === 'http:') {
-              throw Object.assign(new Error(`refused a redirect from ${from.origin} to plain ${to.origin}`), {
-                code: redirectRefused,
-              });
-            }
-            debug?.(`! redirect ${response.statusCode} to ${to.href}`);
-          },
-        ],
-        beforeRetry: debug ? [(err, n) => debug(`! retry ${n} after ${err.code ?? err.message}`)] : [],
-        afterResponse: debug
-          ? [
-              (res: Response) => {
-                debug(
-                  `< ${res.statusCode} ${res.statusMessage ?? ''} (${res.timings.phases.total ?? '?'} ms)`,
-                );
-                for (const [k, v] of Object.entries(redactHeaders(res.headers)))
-                  debug(`< ${k}: ${String(v)}`);
-                if (typeof res.body === 'string' && res.body) debug(`< ${redactText(res.body)}`);
-                return res;
-              },
-            ]
-          : [],
-      },
-    });
-    // --trace: each exchange, answered or failed, retries included, to the HAR recorder. got appends the
-    // hooks of an extension, so they run after --debug's, not instead of them.
-    if (opts.trace) this.http = this.http.extend({ hooks: traceHooks(opts.trace) });
+    this.http = makeHttp(this.baseUrl, opts);
   }
 
   // Public ----------------------------------------------------------------------------------------------

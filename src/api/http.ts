@@ -1,0 +1,70 @@
+// The got instance every request of the client goes through: the base URL's API prefix, timeouts, the
+// proxy, retries (off unless a call asks), the redirect guard, and the --debug and --trace hooks.
+import got, { type Got, type Response } from 'got';
+import type { ClientOptions } from './client.js';
+import { traceHooks } from './har.js';
+import { redirectRefused } from './network-errors.js';
+import { proxyAgents } from './proxy.js';
+import { redactHeaders, redactText } from './redact.js';
+
+export function makeHttp(baseUrl: URL, opts: ClientOptions): Got {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const retryBase = opts.retryBaseMs ?? 250;
+  const debug = opts.debug;
+  const http = got.extend({
+    prefixUrl: new URL('restapi/v1/', baseUrl.href.endsWith('/') ? baseUrl : new URL(baseUrl.href + '/'))
+      .href,
+    responseType: 'text',
+    // The connect phase gets its own, shorter limit so that an unreachable host fails fast.
+    timeout: { connect: Math.min(timeoutMs, 10_000), request: timeoutMs },
+    agent: proxyAgents(baseUrl.href),
+    headers: { 'user-agent': opts.userAgent ?? 'mpay-cli', accept: 'application/json' },
+    retry: {
+      limit: 0,
+      statusCodes: [500, 502, 503, 504],
+      calculateDelay: ({ attemptCount, computedValue }) =>
+        computedValue === 0 ? 0 : retryBase * 2 ** (attemptCount - 1),
+    },
+    hooks: {
+      beforeRequest: debug
+        ? [
+            (o) => {
+              const headers = redactHeaders(o.headers as Record<string, unknown>);
+              debug(`> ${o.method} ${String(o.url)}`);
+              for (const [k, v] of Object.entries(headers)) debug(`> ${k}: ${String(v)}`);
+              const shown = (o.context as { shownBody?: string }).shownBody;
+              if (shown) debug(`> ${shown}`);
+            },
+          ]
+        : [],
+      beforeRedirect: [
+        (options, response) => {
+          // got already drops Authorization when the host changes; a downgrade to plain http is
+          // refused outright, so that nothing of the merchant's crosses the network unencrypted.
+          const to = new URL(String(options.url));
+          const from = new URL(response.url);
+          if (from.protocol === 'https:' && to.protocol === 'http:') {
+            throw Object.assign(new Error(`refused a redirect from ${from.origin} to plain ${to.origin}`), {
+              code: redirectRefused,
+            });
+          }
+          debug?.(`! redirect ${response.statusCode} to ${to.href}`);
+        },
+      ],
+      beforeRetry: debug ? [(err, n) => debug(`! retry ${n} after ${err.code ?? err.message}`)] : [],
+      afterResponse: debug
+        ? [
+            (res: Response) => {
+              debug(`< ${res.statusCode} ${res.statusMessage ?? ''} (${res.timings.phases.total ?? '?'} ms)`);
+              for (const [k, v] of Object.entries(redactHeaders(res.headers))) debug(`< ${k}: ${String(v)}`);
+              if (typeof res.body === 'string' && res.body) debug(`< ${redactText(res.body)}`);
+              return res;
+            },
+          ]
+        : [],
+    },
+  });
+  // --trace: each exchange, answered or failed, retries included, to the HAR recorder. got appends the
+  // hooks of an extension, so they run after --debug's, not instead of them.
+  return opts.trace ? http.extend({ hooks: traceHooks(opts.trace) }) : http;
+}
