@@ -12,6 +12,11 @@
 //
 // On Node 20 a script loaded from a code cache cannot run import() (its callback is lost), so the bundle
 // imports the packages it leaves out through globalThis.__mpayImport, defined here (src/lazy-import.ts).
+//
+// Node 22 and later have a compile cache of their own (module.enableCompileCache): there the bundle is
+// required the plain way with that cache on, in the same two places. Node keeps each version's entries
+// in a folder of their own, and this loader's caches carry the Node version in their names and only
+// ever replace caches of the same Node, so runs under several Node versions never undo each other.
 import { createHash } from 'node:crypto';
 import {
   accessSync,
@@ -33,6 +38,11 @@ export function loadBundle(url, cached = true) {
   const filename = fileURLToPath(url);
   const require = createRequire(filename);
   if (!cached || process.env.MPAY_NO_CODE_CACHE === '1') return require(filename);
+  if (typeof Module.enableCompileCache === 'function') {
+    const dir = [dirname(filename), userCacheDir()].filter(Boolean).find(writable);
+    if (dir) Module.enableCompileCache(join(dir, 'node-compile-cache'));
+    return require(filename);
+  }
   globalThis.__mpayImport = (specifier) => import(specifier);
   const source = readFileSync(filename, 'utf8');
   const name = cacheName(filename, source);
@@ -111,10 +121,12 @@ function writeCache(dir, name, filename, script) {
     const tmp = join(dir, `${name}.${process.pid}.tmp`);
     writeFileSync(tmp, script.createCachedData());
     renameSync(tmp, join(dir, name));
-    // Caches of older bundles or other Node versions are never read again: drop them.
+    // This Node's caches of older bundles are never read again: drop them. Another Node's are left for
+    // it (a machine may run mpay under several).
     const prefix = `${basename(filename)}.`;
+    const suffix = `.${process.version}-${process.arch}.v8cache`;
     for (const f of readdirSync(dir))
-      if (f.startsWith(prefix) && f.endsWith('.v8cache') && f !== name) rmSync(join(dir, f), { force: true });
+      if (f.startsWith(prefix) && f.endsWith(suffix) && f !== name) rmSync(join(dir, f), { force: true });
   } catch {
     // the folder turned out not to take it: run without a cache
   }

@@ -50,6 +50,8 @@ export const rules = {
   },
   sandbox: { may: ['sandbox', 'api-no-client'], types: ['api'], packages: [oclif, ...ui, 'got', 'conf'] },
   execute: { may: ['commands', 'shell'], types: [], packages: [] },
+  // the single executable's entry: the bundle, and the modules its snapshot holds evaluated
+  exe: { may: ['execute', 'api', 'config', 'flows', 'journal', 'ui'], types: [], packages: [] },
   'lazy-import': { may: [], types: [], packages: [] },
 };
 

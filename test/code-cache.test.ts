@@ -10,10 +10,12 @@ import {
   mkdirSync,
   readFileSync,
   readdirSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { installRuntimes } from '../scripts/node-runtimes.js';
 import { root, tempDir } from './helpers.js';
 
 const loader = join(root, 'bin', 'load-cached.js');
@@ -113,5 +115,44 @@ describe('the V8 code cache', () => {
     }
     expect(readdirSync(dist)).toEqual(['b.cjs']);
     expect(readdirSync(locked)).toEqual([]);
+  });
+});
+
+describe('caches of several Node versions', () => {
+  /** Every file under dir with its modification time, by path. */
+  function files(dir: string): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
+      if (e.isFile()) {
+        const p = join(e.parentPath, e.name);
+        out.set(p.slice(dir.length), statSync(p).mtimeMs);
+      }
+    return out;
+  }
+
+  it('Node 20, 22 and 24 in turn each keep their own cache, and none rewrites another', () => {
+    const { dir, dist } = scene('MIX');
+    const env = { HOME: dir, XDG_CACHE_HOME: join(dir, 'xdg'), PATH: process.env.PATH ?? '' };
+    const nodes = [process.execPath, ...Object.values(installRuntimes())];
+    const runAll = () => {
+      for (const node of nodes) {
+        const r = spawnSync(node, [join(dir, 'run.mjs')], { encoding: 'utf8', env });
+        expect(r.status, r.stderr).toBe(0);
+        expect(r.stdout.trim()).toBe('MIX2,4');
+      }
+    };
+    runAll();
+    const first = files(dist);
+    // Node 20: this loader's cache, named for its version; 22 and 24: Node's own, a folder each.
+    expect(
+      [...first.keys()].filter((f) => f.endsWith(`.${process.version}-${process.arch}.v8cache`)),
+    ).toHaveLength(1);
+    const nodeCaches = new Set(
+      [...first.keys()].filter((f) => f.includes('node-compile-cache')).map((f) => f.split(sep)[2]),
+    );
+    expect(nodeCaches.size).toBe(2);
+    runAll();
+    runAll();
+    expect(files(dist)).toEqual(first);
   });
 });

@@ -36,6 +36,9 @@ export interface RunOptions {
   timeoutMs?: number;
   /** run as an unprivileged user (nobody) when the tests run as root, who writes through any file mode */
   unprivileged?: boolean;
+  /** what runs mpay, instead of this Node with bin/run.js: the executable, or another Node with bin/run.js */
+  command?: string[];
+  cwd?: string;
 }
 
 export const isRoot = process.getuid?.() === 0;
@@ -102,8 +105,10 @@ export function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
             'setpriv',
             [`--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups', process.execPath, bin, ...args],
           ]
-        : [process.execPath, [bin, ...args]];
-    const child = spawn(cmd, argv, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+        : opts.command
+          ? [opts.command[0]!, [...opts.command.slice(1), ...args]]
+          : [process.execPath, [bin, ...args]];
+    const child = spawn(cmd, argv, { env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

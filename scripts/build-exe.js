@@ -1,0 +1,224 @@
+// npm run build:exe: one file, dist/mpay-<platform>-<arch>, that runs every command with no Node and no
+// node_modules beside it (docs/performance.md "The executable"). It is a Node single executable
+// application whose blob holds a V8 startup snapshot taken after src/exe.ts has loaded mpay:
+//   1. esbuild bundles src/exe.ts with every package it reaches into dist/mpay-exe.cjs;
+//   2. `node --experimental-sea-config` runs that script once to take the snapshot, into a blob;
+//   3. a copy of this Node binary gets the blob injected (postject), and is the executable.
+//
+//   node scripts/build-exe.js [--node PATH] [--no-minify]
+// --node: the Node binary to copy and to build with (this one by default).
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const { values } = parseArgs({ options: { node: { type: 'string' }, 'no-minify': { type: 'boolean' } } });
+const node = values.node ?? process.execPath;
+const platform = process.platform === 'win32' ? 'win' : process.platform;
+const exe = join(dist, `mpay-${platform}-${process.arch}${platform === 'win' ? '.exe' : ''}`);
+const script = join(dist, 'mpay-exe.cjs');
+const blob = join(dist, 'mpay-exe.blob');
+
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+// What oclif reads of package.json. Plugins installed beside mpay (autocomplete) are not part of the
+// executable, so the list is dropped.
+const pjson = {
+  name: pkg.name,
+  version: pkg.version,
+  type: 'commonjs',
+  oclif: { ...pkg.oclif, plugins: [] },
+};
+// The root oclif sees. Nothing is read from it: the banner below answers oclif's require of the
+// package.json targets, and the command table comes from the bundle, not from a manifest file.
+const virtualRoot = '/$mpay';
+
+// got's optional features that mpay never uses (scripts/stubs/got-unused.js), as in scripts/bundle.js.
+const stubGotUnused = {
+  name: 'stub-got-unused',
+  setup(b) {
+    b.onResolve({ filter: /^(http2-wrapper|cacheable-request|cacheable-lookup)$/ }, () => ({
+      path: join(root, 'scripts', 'stubs', 'got-unused.js'),
+    }));
+  },
+};
+
+// Modules that read the environment or the terminal as they load. The snapshot would keep what they
+// saw at build time, so (docs/performance.md "What the snapshot holds"):
+//  - ansis and supports-color (oclif's colours) decide colour support once, when they load: each is
+//    replaced by a stand-in that loads the real module on first use, after the snapshot is restored.
+//    Using one while building fails the build.
+//  - oclif's screen.js reads the terminal's width (and OCLIF_COLUMNS) once: its body runs again when
+//    the snapshot is restored (v8.startupSnapshot.addDeserializeCallback).
+// The build also records every environment variable read while it runs and fails on any not listed in
+// buildTimeReads (below), so a new dependency that does the same is caught.
+const runTimeState = {
+  name: 'run-time-state',
+  setup(b) {
+    b.onResolve({ filter: /^(ansis|supports-color)$/ }, async (args) => {
+      if (args.pluginData?.real) return undefined;
+      const real = await b.resolve(args.path, {
+        resolveDir: args.resolveDir,
+        kind: args.kind,
+        pluginData: { real: true },
+      });
+      return { path: real.path, namespace: 'deferred' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => ({
+      resolveDir: root,
+      loader: 'js',
+      contents: `let real;
+const { startupSnapshot } = require('node:v8');
+function load() {
+  if (real) return real;
+  if (startupSnapshot?.isBuildingSnapshot()) throw new Error('build-exe: ${'${'}JSON.stringify(args.path)} was used while building the snapshot');
+  return (real = require(${JSON.stringify(args.path)}));
+}
+module.exports = new Proxy(function () {}, {
+  get: (_, k) => (k === '__esModule' ? false : load()[k]),
+  has: (_, k) => k in load(),
+  apply: (_, self, a) => load().apply(self, a),
+});`,
+    }));
+    b.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/]screen\.js$/ }, async (args) => ({
+      loader: 'js',
+      contents: `function init() {
+${await readFile(args.path, 'utf8')}
+}
+init();
+const { startupSnapshot } = require('node:v8');
+if (startupSnapshot?.isBuildingSnapshot()) startupSnapshot.addDeserializeCallback(init);`,
+    }));
+  },
+};
+
+// Packages only some commands use: each is bundled on its own and kept among the executable's assets,
+// outside the snapshot that every run deserializes (src/exe.ts). cli-table3 stays in: every table uses it.
+const extras = [
+  'fastify',
+  '@fastify/formbody',
+  '@fastify/busboy',
+  '@inquirer/prompts',
+  'conf',
+  'tar',
+  'csv-parse',
+  '@jmespath-community/jmespath',
+  'cli-progress',
+  'qrcode-terminal',
+];
+const assetName = (pkg) => `${pkg.replace('/', '+')}.cjs`;
+
+// The snapshot builder and the executable hand the script a require() that knows only Node's built-in
+// modules; src/exe.ts puts its own in place through installRequire.
+// While the snapshot is built, process.env records which variables mpay's modules read, and where
+// (src/exe.ts checks them against its list).
+const banner = `var __builtinRequire = require; function installRequire(r) { require = r; }
+if (require('node:v8').startupSnapshot?.isBuildingSnapshot()) {
+  var __envReads = new Map();
+  var __record = function (k) {
+    if (typeof k !== 'string' || __envReads.has(k)) return;
+    var had = 'stackTraceLimit' in Error, limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 10;
+    var where = String(new Error().stack).split('\\n').slice(3, 7);
+    if (had) Error.stackTraceLimit = limit; else delete Error.stackTraceLimit;
+    // Node's own reads (its console colouring the build's warnings) are not part of the heap mpay keeps.
+    if (!/node:internal/.test(where[0])) __envReads.set(k, where.join('\\n'));
+  };
+  process.env = new Proxy(process.env, {
+    get(t, k) { __record(k); return t[k]; },
+    has(t, k) { __record(k); return k in t; },
+  });
+  // Whether a stream is a terminal, asked while building, would be the build's answer.
+  var __tty = require('node:tty'), __isatty = __tty.isatty;
+  __tty.isatty = function (fd) { if (require('node:v8').startupSnapshot.isBuildingSnapshot()) __record('(isatty ' + fd + ')'); return __isatty(fd); };
+  globalThis.__mpayEnvReads = __envReads;
+}`;
+
+const common = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // --no-minify keeps names, for reading a CPU profile
+  minify: !values['no-minify'],
+  logLevel: 'warning',
+  plugins: [stubGotUnused, runTimeState],
+  // oclif requires these only to run TypeScript sources in development.
+  external: ['typescript', 'ts-node'],
+};
+
+const t0 = Date.now();
+await build({
+  ...common,
+  entryPoints: [join(root, 'src', 'exe.ts')],
+  outfile: script,
+  banner: { js: banner },
+  define: {
+    MPAY_PJSON: JSON.stringify(pjson),
+    MPAY_ROOT: JSON.stringify(virtualRoot),
+    MPAY_EXTRAS: JSON.stringify(extras),
+  },
+  external: [...common.external, ...extras],
+});
+console.error(`build-exe: ${script} ${(statSync(script).size / 1024).toFixed(0)} KiB`);
+const assets = {};
+for (const pkg of extras) {
+  const file = join(dist, 'extras', assetName(pkg));
+  await build({
+    ...common,
+    stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: root },
+    outfile: file,
+    external: [...common.external, ...extras.filter((e) => e !== pkg)],
+  });
+  assets[assetName(pkg)] = file;
+}
+
+const seaConfig = join(dist, 'mpay-exe.sea.json');
+writeFileSync(
+  seaConfig,
+  JSON.stringify({
+    main: script,
+    output: blob,
+    disableExperimentalSEAWarning: true,
+    useSnapshot: true,
+    assets,
+  }),
+);
+run(node, ['--experimental-sea-config', seaConfig]);
+rmSync(exe, { force: true });
+copyFileSync(node, exe);
+chmodSync(exe, 0o755);
+run(process.execPath, [
+  join(root, 'node_modules', 'postject', 'dist', 'cli.js'),
+  exe,
+  'NODE_SEA_BLOB',
+  blob,
+  '--sentinel-fuse',
+  'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+]);
+rmSync(seaConfig);
+console.error(
+  `build-exe: ${exe} ${(statSync(exe).size / 1024 / 1024).toFixed(1)} MiB (blob ${(statSync(blob).size / 1024 / 1024).toFixed(1)} MiB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+);
+
+/** Runs a step quietly; its output is shown when it fails. */
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (r.status !== 0) {
+    process.stderr.write(r.stdout + r.stderr);
+    console.error(`build-exe: ${cmd} ${args.join(' ')} failed (${r.status ?? r.signal})`);
+    process.exit(1);
+  }
+  // Node warns of each built-in module it has not verified in a snapshot (docs/performance.md).
+  const unverified = [...r.stderr.matchAll(/built-in module "([^"]+)" works in user snapshot/g)].map(
+    (m) => m[1],
+  );
+  if (unverified.length)
+    console.error(
+      `build-exe: loaded while building, not verified by Node in snapshots: ${unverified.join(', ')}`,
+    );
+}

@@ -1,0 +1,3 @@
+// Types of scripts/node-runtimes.js, for the tests that import it.
+export const runtimes: Record<string, string>;
+export function installRuntimes(): Record<string, string>;

@@ -1,0 +1,50 @@
+// The Node versions mpay is tested on besides the one running the tests: the current LTS lines, taken
+// from the npm registry's `node` package (its install script fetches the matching node-<os>-<arch>
+// package, a binary inside a registry package). Each is installed once into .cache/node-runtimes/<major>
+// and reused; `engines` in package.json names the same lines.
+//
+//   node scripts/node-runtimes.js        installs what is missing and prints {"22": "/path/to/node", ...}
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const runtimes = { 22: '22.23.3', 24: '24.21.0' };
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** The path of each runtime's node binary, installing those that are missing. */
+export function installRuntimes() {
+  const paths = {};
+  for (const [major, version] of Object.entries(runtimes)) {
+    const dir = join(root, '.cache', 'node-runtimes', major);
+    const bin = join(dir, 'node_modules', 'node', 'bin', 'node');
+    if (
+      !existsSync(bin) ||
+      spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim() !== `v${version}`
+    ) {
+      mkdirSync(dir, { recursive: true });
+      execFileSync(
+        'npm',
+        [
+          'install',
+          '--prefix',
+          dir,
+          '--no-save',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          `node@${version}`,
+        ],
+        {
+          stdio: ['ignore', 'ignore', 'inherit'],
+          env: { ...process.env, npm_config_update_notifier: 'false' },
+        },
+      );
+    }
+    paths[major] = bin;
+  }
+  return paths;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(JSON.stringify(installRuntimes()));

@@ -1,0 +1,220 @@
+// The end-to-end set that every way of running mpay passes, as a user runs it:
+//   - the single executable (npm run build:exe), copied alone into a folder with no node_modules and
+//     run with a PATH that holds no node;
+//   - bin/run.js under Node 22 and Node 24, from the npm registry's `node` package
+//     (scripts/node-runtimes.js).
+// Each runs its own sandbox (`mpay sandbox`), the README's demo, a withdrawal with its one-time code,
+// --json read back, --help, and the exit codes a script sees. The executable also shows that what was
+// true when its snapshot was built (the environment, the working folder, the time) is not what a run
+// sees: test/global-setup.ts builds it with planted values.
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installRuntimes } from '../scripts/node-runtimes.js';
+import { cliEnv, customerArgs, root, run, tempDir, type RunOptions } from './helpers.js';
+import { buildTime } from './global-setup.js';
+
+const exe = join(root, 'dist', `mpay-${process.platform}-${process.arch}`);
+const testStart = Date.now();
+
+interface Runner {
+  name: string;
+  /** the Node major the runner reports in --version */
+  major: number;
+  command: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+function exeRunner(): Runner {
+  // A folder of its own with nothing but the executable; PATH names only that folder.
+  const dir = tempDir('mpay-exe-');
+  mkdirSync(join(dir, 'bin'));
+  const file = join(dir, 'bin', 'mpay');
+  copyFileSync(exe, file);
+  return {
+    name: 'the executable',
+    major: Number(process.versions.node.split('.')[0]),
+    command: [file],
+    env: { PATH: join(dir, 'bin') },
+    cwd: dir,
+  };
+}
+
+function nodeRunner(major: string, node: string): Runner {
+  return {
+    name: `bin/run.js on Node ${major}`,
+    major: Number(major),
+    command: [node, join(root, 'bin', 'run.js')],
+    env: {},
+    cwd: tempDir('mpay-node-'),
+  };
+}
+
+const runtimes = installRuntimes();
+const runners: Runner[] = [
+  exeRunner(),
+  ...Object.entries(runtimes).map(([major, node]) => nodeRunner(major, node)),
+];
+
+/** `mpay sandbox --port 0 --json` started by the runner itself; resolves with its URL. */
+function startSandbox(r: Runner): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(r.command[0]!, [...r.command.slice(1), 'sandbox', '--port', '0', '--json'], {
+    env: { ...r.env, MPAY_CONFIG_DIR: tempDir() },
+    cwd: r.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
+    createInterface({ input: child.stdout }).once('line', (line) =>
+      resolve({ url: JSON.parse(line).url as string, stop: () => child.kill() }),
+    );
+  });
+}
+
+describe.each(runners)('$name', (r) => {
+  let sb: { url: string; stop: () => void };
+  const mpay = (args: string[], opts: RunOptions = {}) =>
+    run(args, { command: r.command, cwd: r.cwd, ...opts, env: { ...r.env, ...opts.env } });
+
+  beforeAll(async () => {
+    sb = await startSandbox(r);
+  });
+  afterAll(() => sb?.stop());
+
+  it('--version names mpay and the Node inside', async () => {
+    const v = await mpay(['--version']);
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(
+      new RegExp(`^mpay-cli/\\d+\\.\\d+\\.\\d+ ${process.platform}-${process.arch} node-v${r.major}\\.`),
+    );
+  });
+
+  it('--help lists the commands by group, and a command its flags', async () => {
+    const root_ = await mpay(['--help']);
+    expect(root_.code).toBe(0);
+    expect(root_.stdout).toMatch(/GETTING STARTED[\s\S]+PAYMENTS[\s\S]+withdraw/);
+    const cmd = await mpay(['withdraw', '--help']);
+    expect(cmd.stdout).toContain('--otp');
+  });
+
+  it("the README's demo runs a deposit and a withdrawal", async () => {
+    const d = await mpay(['demo'], { env: { MPAY_CONFIG_DIR: tempDir() }, timeoutMs: 60_000 });
+    expect(d.code, d.stderr).toBe(0);
+    expect(`${d.stdout}${d.stderr}`.match(/settled/g)?.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a withdrawal with its one-time code, read back as JSON', async () => {
+    const env = cliEnv(sb, tempDir());
+    const started = await mpay(['withdraw', ...customerArgs({ reference: `p-${r.major}-1` }), '--json'], {
+      env,
+    });
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.json()).toMatchObject({ next: 'otp', status: 'initiated', reference: `p-${r.major}-1` });
+    const done = await mpay(['withdraw', '--resume', `p-${r.major}-1`, '--otp-stdin', '--json'], {
+      env,
+      input: '123456\n',
+    });
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.json()).toMatchObject({ status: 'pending', hash_token: started.json().hash_token });
+    const history = await mpay(['history', '--json', '--query', '[].reference'], { env });
+    expect(history.json()).toEqual([`p-${r.major}-1`]);
+  });
+
+  it('--json output parses, and --query filters it', async () => {
+    const env = cliEnv(sb, tempDir());
+    const all = await mpay(['countries', '--json'], { env });
+    expect(all.code).toBe(0);
+    expect(all.json().map((c: { code: string }) => c.code)).toContain('GH');
+    const codes = await mpay(['countries', '--query', '[].code'], { env });
+    expect(codes.json()).toEqual(all.json().map((c: { code: string }) => c.code));
+  });
+
+  it('exits with the documented codes', async () => {
+    const env = cliEnv(sb, tempDir());
+    expect((await mpay(['countries', '--bogus'], { env })).code).toBe(2);
+    expect((await mpay(['balances'], { env: { ...env, MPAY_MERCHANT_KEY: 'mk_unknown' } })).code).toBe(3);
+    const refused = await mpay(['countries', '--json'], {
+      env: { ...env, MPAY_BASE_URL: 'http://127.0.0.1:9' },
+    });
+    expect(refused.code).toBe(8);
+    expect(JSON.parse(refused.stdout).error.kind).toBe('network');
+  });
+});
+
+describe('the executable and its snapshot', () => {
+  const r = runners[0]!;
+  let sb: { url: string; stop: () => void };
+  beforeAll(async () => {
+    sb = await startSandbox(r);
+  });
+  afterAll(() => sb?.stop());
+  const mpay = (args: string[], opts: RunOptions = {}) =>
+    run(args, { command: r.command, cwd: r.cwd, ...opts, env: { ...r.env, ...opts.env } });
+
+  it('runs where no node can be found', () => {
+    const which = spawnSync('/bin/sh', ['-c', 'command -v node'], { env: r.env, encoding: 'utf8' });
+    expect(which.stdout).toBe('');
+    expect(existsSync(join(r.cwd, 'node_modules'))).toBe(false);
+  });
+
+  it("reads the run's environment, not the build's", async () => {
+    // The build had MPAY_BASE_URL pointing at a host that does not exist.
+    const env = cliEnv(sb, tempDir());
+    const ok = await mpay(['countries', '--json'], { env });
+    expect(ok.code, ok.stderr).toBe(0);
+    const unset = await mpay(['countries', '--json', '--timeout', '2'], {
+      env: { ...env, MPAY_BASE_URL: undefined, MPAY_ENV: 'stage' },
+    });
+    expect(unset.stdout + unset.stderr).not.toContain(buildTime.host);
+  });
+
+  it("uses the run's working folder and terminal width, not the build's", async () => {
+    const env = cliEnv(sb, tempDir());
+    const t = await mpay(['countries', '--json', '--trace', 'run.har'], { env });
+    expect(t.code).toBe(0);
+    expect(existsSync(join(r.cwd, 'run.har'))).toBe(true);
+    expect(existsSync(join(buildTime.cwd, 'run.har'))).toBe(false);
+    // The build had OCLIF_COLUMNS=40: help is laid out as bin/run.js lays it out for the run's own width.
+    for (const columns of [undefined, '60', '120']) {
+      const env = { OCLIF_COLUMNS: columns };
+      const help = await mpay(['deposit', '--help'], { env });
+      expect(help.stdout).toBe((await run(['deposit', '--help'], { env })).stdout);
+    }
+  });
+
+  it('tells the time and draws random numbers at run time', async () => {
+    const env = cliEnv(sb, tempDir());
+    const refs: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const w = await mpay(['withdraw', ...customerArgs(), '--json'], { env });
+      expect(w.code, w.stderr).toBe(0);
+      refs.push(w.json().reference);
+    }
+    expect(refs[0]).not.toBe(refs[1]);
+    const dir = join(env.MPAY_CONFIG_DIR, 'journal');
+    const lines = readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n'));
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    for (const line of lines)
+      expect(Date.parse(JSON.parse(line).at)).toBeGreaterThanOrEqual(testStart - 1000);
+    // ...and the build happened before this test file started.
+    expect(statSync(exe).mtimeMs).toBeLessThan(testStart);
+  });
+
+  // script(1), from util-linux, gives the run a pseudo-terminal.
+  const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
+  it.skipIf(!hasScript)('colours help on a terminal, as bin/run.js does, and not in a pipe', () => {
+    const onTty = spawnSync('script', ['-qc', `${r.command[0]} countries --help`, '/dev/null'], {
+      env: { PATH: `${r.env.PATH}:/usr/bin:/bin`, TERM: 'xterm' },
+      encoding: 'utf8',
+    });
+    expect(onTty.stdout).toContain('\u001b[1mUSAGE');
+    const piped = spawnSync(r.command[0]!, ['countries', '--help'], { env: r.env, encoding: 'utf8' });
+    expect(piped.stdout).toContain('USAGE');
+    expect(piped.stdout).not.toContain('\u001b[');
+  });
+});
