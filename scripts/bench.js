@@ -3,7 +3,7 @@
 // measured in the same run (node -e 0, curl, a bare fastify route). Commands are interleaved round by
 // round so that a slow moment of the machine spreads over all of them. Writes bench/results.json.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,33 @@ const targets = {
   rssMb: 80,
   batchSeconds: 10,
   batchRssMb: 150,
+  // the single executable (npm run build:exe)
+  exeCountries: 1.3,
+  exeHelp: 1.2,
+  exeVersion: 1.05,
+  exeRssMb: 70,
 };
+
+// The executable is rebuilt first, so that it is measured from the same sources as bin/run.js; and
+// the same snapshot is taken once more as a plain blob, to measure what `node --snapshot-blob` would give
+// the npm-installed mpay (docs/performance.md "The npm-installed mpay").
+const exe = join(
+  root,
+  'dist',
+  `mpay-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`,
+);
+const blob = join(root, 'dist', 'mpay-bench.snapshot');
+const build = spawnSync(process.execPath, [join(root, 'scripts', 'build-exe.js')], {
+  stdio: ['ignore', 'ignore', 'pipe'],
+  encoding: 'utf8',
+});
+if (build.status !== 0) throw new Error(`build-exe failed: ${build.stderr}`);
+const snap = spawnSync(
+  process.execPath,
+  ['--snapshot-blob', blob, '--build-snapshot', join(root, 'dist', 'mpay-exe.cjs')],
+  { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
+);
+if (snap.status !== 0) throw new Error(`the snapshot blob failed: ${snap.stderr}`);
 
 /** Starts a child that prints one JSON line with its URL, and waits for that line. */
 function startServer(args) {
@@ -146,6 +172,15 @@ try {
     'mpay countries --json': [process.execPath, [bin, 'countries', '--json']],
     'mpay currencies --merchant --json': [process.execPath, [bin, 'currencies', '--merchant', '--json']],
     'mpay api GET /public/countries': [process.execPath, [bin, 'api', 'GET', '/public/countries']],
+    'exe --version': [exe, ['--version']],
+    'exe --help': [exe, ['--help']],
+    'exe deposit --help': [exe, ['deposit', '--help']],
+    'exe countries --json': [exe, ['countries', '--json']],
+    'exe currencies --merchant --json': [exe, ['currencies', '--merchant', '--json']],
+    'node --snapshot-blob countries --json': [
+      process.execPath,
+      ['--snapshot-blob', blob, 'countries', '--json'],
+    ],
     ...(hasCurl
       ? {
           'curl countries': ['curl', ['-sSf', `${base}/restapi/v1/public/countries`]],
@@ -164,7 +199,7 @@ try {
   const nodeMs = startup['node -e 0'].median;
   const rss = Object.fromEntries(
     Object.entries(commands)
-      .filter(([k]) => k.startsWith('mpay') || k === 'node -e 0')
+      .filter(([k]) => !k.startsWith('curl'))
       .map(([k, [cmd, args]]) => [k, peakRss(cmd, args, env)]),
   );
 
@@ -288,6 +323,11 @@ try {
     quick,
     rounds,
     load_seconds: loadSeconds,
+    exe: {
+      file: exe,
+      mb: +(statSync(exe).size / 2 ** 20).toFixed(1),
+      snapshot_mb: +(statSync(blob).size / 2 ** 20).toFixed(1),
+    },
     startup_ms: startup,
     startup_ratio_to_node: Object.fromEntries(
       Object.entries(startup).map(([k, v]) => [k, ratio(v.median, nodeMs)]),
@@ -337,6 +377,11 @@ try {
     'sandbox GET /public/currencies ≥ 70% of the tiny bare route':
       results.sandbox['GET /public/currencies'].ratio_to_bare >= targets.sandboxGet,
     'peak RSS of countries < 80 MB': (rss['mpay countries --json'] ?? Infinity) < targets.rssMb,
+    'exe countries --json ≤ 1.3x node':
+      results.startup_ratio_to_node['exe countries --json'] <= targets.exeCountries,
+    'exe --help ≤ 1.2x node': results.startup_ratio_to_node['exe --help'] <= targets.exeHelp,
+    'exe --version ≤ 1.05x node': results.startup_ratio_to_node['exe --version'] <= targets.exeVersion,
+    'peak RSS of exe countries < 70 MB': (rss['exe countries --json'] ?? Infinity) < targets.exeRssMb,
     ...(quick
       ? {}
       : {
@@ -354,11 +399,11 @@ try {
     `mpay bench${quick ? ' (quick: figures are indicative only)' : ''}, ${results.machine.cpus} cores, node ${process.version}, ${rounds} rounds\n`,
   );
   console.log(
-    `${pad('command', 36)}${pad('median ms', 11)}${pad('min', 8)}${pad('max', 8)}${pad('x node', 8)}peak RSS MB`,
+    `${pad('command', 40)}${pad('median ms', 11)}${pad('min', 8)}${pad('max', 8)}${pad('x node', 8)}peak RSS MB`,
   );
   for (const [k, v] of Object.entries(startup))
     console.log(
-      `${pad(k, 36)}${pad(v.median, 11)}${pad(v.min, 8)}${pad(v.max, 8)}${pad(results.startup_ratio_to_node[k], 8)}${rss[k] ?? ''}`,
+      `${pad(k, 40)}${pad(v.median, 11)}${pad(v.min, 8)}${pad(v.max, 8)}${pad(results.startup_ratio_to_node[k], 8)}${rss[k] ?? ''}`,
     );
   if (results.round_trip_ratio_to_curl)
     console.log(

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -49,41 +49,74 @@ const stubGotUnused = {
 
 // Modules that read the environment or the terminal as they load. The snapshot would keep what they
 // saw at build time, so (docs/performance.md "What the snapshot holds"):
-//  - ansis and supports-color (oclif's colours) decide colour support once, when they load: each is
-//    replaced by a stand-in that loads the real module on first use, after the snapshot is restored.
-//    Using one while building fails the build.
+//  - ansis and supports-color (oclif's colours) decide colour support once, when they load; node:http
+//    and node:https hold a parser V8 cannot serialize, and hpagent extends http.Agent as it loads. Each
+//    is replaced by a stand-in that loads the real module on first use, after the snapshot is restored,
+//    so that got and the client around it can be part of the snapshot. Using one while building fails
+//    the build.
+//  - @sindresorhus/is makes ICU objects as it loads, which V8 cannot serialize: made on first use.
 //  - oclif's screen.js reads the terminal's width (and OCLIF_COLUMNS) once: its body runs again when
 //    the snapshot is restored (v8.startupSnapshot.addDeserializeCallback).
 // The build also records every environment variable read while it runs and fails on any not listed in
 // buildTimeReads (below), so a new dependency that does the same is caught.
+const deferred = /^(ansis|supports-color|hpagent|(node:)?(https?|tls))$/;
 const runTimeState = {
   name: 'run-time-state',
   setup(b) {
-    b.onResolve({ filter: /^(ansis|supports-color)$/ }, async (args) => {
-      if (args.pluginData?.real) return undefined;
-      const real = await b.resolve(args.path, {
-        resolveDir: args.resolveDir,
-        kind: args.kind,
-        pluginData: { real: true },
-      });
-      return { path: real.path, namespace: 'deferred' };
+    b.onResolve({ filter: deferred }, async (args) => {
+      const builtin = /^(node:)?(https?|tls)$/.test(args.path);
+      // the stand-in's own require() of the real module
+      if (args.namespace === 'deferred') return builtin ? { path: args.path, external: true } : undefined;
+      const path = builtin
+        ? `node:${args.path.replace(/^node:/, '')}`
+        : (
+            await b.resolve(args.path, {
+              resolveDir: args.resolveDir,
+              kind: args.kind,
+              namespace: 'deferred',
+            })
+          ).path;
+      // a .cjs name: the stand-in is CommonJS whatever the real module is
+      return { path: `${path}.deferred.cjs`, namespace: 'deferred', pluginData: { real: path } };
     });
-    b.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => ({
-      resolveDir: root,
-      loader: 'js',
-      contents: `let real;
+    b.onLoad({ filter: /.*/, namespace: 'deferred' }, async (args) => {
+      const real = args.pluginData.real;
+      // The module's names, taken from it here, so that esbuild's import interop can copy them as getters.
+      const mod = await import(real.startsWith('node:') ? real : pathToFileURL(real).href);
+      const names = Object.keys(mod).filter((n) => n !== 'default' && n !== 'length' && n !== 'name');
+      return {
+        resolveDir: root,
+        loader: 'js',
+        contents: `let real;
 const { startupSnapshot } = require('node:v8');
+const names = ${JSON.stringify(names)};
 function load() {
   if (real) return real;
-  if (startupSnapshot?.isBuildingSnapshot()) throw new Error('build-exe: ${'${'}JSON.stringify(args.path)} was used while building the snapshot');
-  return (real = require(${JSON.stringify(args.path)}));
+  if (startupSnapshot?.isBuildingSnapshot()) throw new Error('build-exe: ' + ${JSON.stringify(real)} + ' was used while building the snapshot');
+  return (real = require(${JSON.stringify(real)}));
 }
 module.exports = new Proxy(function () {}, {
-  get: (_, k) => (k === '__esModule' ? false : load()[k]),
-  has: (_, k) => k in load(),
+  get: (t, k) => (k === '__esModule' ? false : k === 'prototype' ? t.prototype : load()[k]),
+  has: (_, k) => names.includes(k),
+  ownKeys: (t) => [...names, ...Reflect.ownKeys(t)],
+  getOwnPropertyDescriptor: (t, k) =>
+    names.includes(k) ? { configurable: true, enumerable: true, get: () => load()[k] } : Reflect.getOwnPropertyDescriptor(t, k),
   apply: (_, self, a) => load().apply(self, a),
 });`,
-    }));
+      };
+    });
+    // @sindresorhus/is (got's) makes two Intl.ListFormat objects as it loads, ICU objects that V8
+    // cannot serialize: each is made when first used instead.
+    b.onLoad({ filter: /@sindresorhus[\\/]is[\\/]distribution[\\/]index\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const lazy = text.replace(
+        /const (\w+) = new Intl\.ListFormat\(([^;]*)\);/g,
+        'const $1 = { format: (v) => new Intl.ListFormat($2).format(v) };',
+      );
+      if (lazy === text)
+        throw new Error('build-exe: @sindresorhus/is no longer makes Intl.ListFormat objects as it loads');
+      return { contents: lazy, loader: 'js' };
+    });
     b.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/]screen\.js$/ }, async (args) => ({
       loader: 'js',
       contents: `function init() {

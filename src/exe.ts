@@ -20,6 +20,7 @@ import * as bundle from './execute.js';
 // audit (checkBuildTimeReads) shows none of them reads the environment as it loads. The client cannot
 // be among them: got loads node:http, whose parser V8 cannot serialize (Node 20 stops on http's
 // Array.prototype.toSorted, Node 24 on "global handle not serialized: HTTPParser").
+import './api/client.js';
 import './api/schemas.js';
 import './config/context.js';
 import './config/store.js';

@@ -25,6 +25,12 @@ it('npm run bench -- --quick measures every figure, within plausible bounds, and
     'mpay deposit --help',
     'mpay countries --json',
     'mpay currencies --merchant --json',
+    'exe --version',
+    'exe --help',
+    'exe deposit --help',
+    'exe countries --json',
+    'exe currencies --merchant --json',
+    'node --snapshot-blob countries --json',
   ]) {
     // A start-up between 1 ms and 10 s, a ratio to `node -e 0` below 50, a peak RSS between 10 and 1000 MB:
     // a figure outside these was not measured, whatever its value.
@@ -54,5 +60,8 @@ it('npm run bench -- --quick measures every figure, within plausible bounds, and
     expect(v.peak_rss_mb, k).toBeLessThan(1000);
   }
   // The batch targets are judged on a full run only (quick mode runs 200 rows, not 1,000).
-  expect(Object.keys(r.targets_met)).toHaveLength(6);
+  expect(Object.keys(r.targets_met)).toHaveLength(10);
+  // The executable, with its size and its snapshot's.
+  expect(r.exe.mb).toBeGreaterThan(10);
+  expect(r.exe.snapshot_mb).toBeGreaterThan(1);
 }, 180_000);
