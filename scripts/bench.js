@@ -3,11 +3,12 @@
 // measured in the same run (node -e 0, curl, a bare fastify route). Commands are interleaved round by
 // round so that a slow moment of the machine spreads over all of them. Writes bench/results.json.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { exeRuntime, installRuntimes, runtimes } from './node-runtimes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'run.js');
@@ -42,6 +43,8 @@ const exe = join(
   `mpay-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`,
 );
 const blob = join(root, 'dist', 'mpay-bench.snapshot');
+// The Node inside the executable (Node 24, from the npm registry): its own `node -e 0` is measured too.
+const node24 = installRuntimes()[exeRuntime];
 const build = spawnSync(process.execPath, [join(root, 'scripts', 'build-exe.js')], {
   stdio: ['ignore', 'ignore', 'pipe'],
   encoding: 'utf8',
@@ -53,6 +56,10 @@ const snap = spawnSync(
   { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
 );
 if (snap.status !== 0) throw new Error(`the snapshot blob failed: ${snap.stderr}`);
+// Measured from a copy, as an installed file is: the file postject has just written peaks ~16 MB higher in
+// RSS (its pages are mapped differently until they are written back; 81 MB against 64 MB for --version).
+const exeCopy = join(mkdtempSync(join(tmpdir(), 'mpay-bench-exe-')), 'mpay');
+copyFileSync(exe, exeCopy);
 
 /** Starts a child that prints one JSON line with its URL, and waits for that line. */
 function startServer(args) {
@@ -172,11 +179,13 @@ try {
     'mpay countries --json': [process.execPath, [bin, 'countries', '--json']],
     'mpay currencies --merchant --json': [process.execPath, [bin, 'currencies', '--merchant', '--json']],
     'mpay api GET /public/countries': [process.execPath, [bin, 'api', 'GET', '/public/countries']],
-    'exe --version': [exe, ['--version']],
-    'exe --help': [exe, ['--help']],
-    'exe deposit --help': [exe, ['deposit', '--help']],
-    'exe countries --json': [exe, ['countries', '--json']],
-    'exe currencies --merchant --json': [exe, ['currencies', '--merchant', '--json']],
+    'exe --version': [exeCopy, ['--version']],
+    'exe --help': [exeCopy, ['--help']],
+    'exe deposit --help': [exeCopy, ['deposit', '--help']],
+    'exe countries --json': [exeCopy, ['countries', '--json']],
+    'exe currencies --merchant --json': [exeCopy, ['currencies', '--merchant', '--json']],
+    [`node ${exeRuntime} -e 0`]: [node24, ['-e', '0']],
+    [`mpay countries --json on Node ${exeRuntime}`]: [node24, [bin, 'countries', '--json']],
     'node --snapshot-blob countries --json': [
       process.execPath,
       ['--snapshot-blob', blob, 'countries', '--json'],
@@ -324,13 +333,22 @@ try {
     rounds,
     load_seconds: loadSeconds,
     exe: {
+      node: `v${runtimes[exeRuntime]}`,
       file: exe,
       mb: +(statSync(exe).size / 2 ** 20).toFixed(1),
-      snapshot_mb: +(statSync(blob).size / 2 ** 20).toFixed(1),
+      // the executable's blob: its snapshot and its assets
+      blob_mb: +(statSync(join(root, 'dist', 'mpay-exe.blob')).size / 2 ** 20).toFixed(1),
+      // the same snapshot taken by this Node as a plain blob (node --snapshot-blob)
+      plain_snapshot_mb: +(statSync(blob).size / 2 ** 20).toFixed(1),
     },
     startup_ms: startup,
     startup_ratio_to_node: Object.fromEntries(
       Object.entries(startup).map(([k, v]) => [k, ratio(v.median, nodeMs)]),
+    ),
+    exe_ratio_to_its_own_node: Object.fromEntries(
+      Object.entries(startup)
+        .filter(([k]) => k.startsWith('exe '))
+        .map(([k, v]) => [k, ratio(v.median, startup[`node ${exeRuntime} -e 0`].median)]),
     ),
     round_trip_ratio_to_curl: hasCurl
       ? {
@@ -405,6 +423,15 @@ try {
     console.log(
       `${pad(k, 40)}${pad(v.median, 11)}${pad(v.min, 8)}${pad(v.max, 8)}${pad(results.startup_ratio_to_node[k], 8)}${rss[k] ?? ''}`,
     );
+  // The executable against the `node -e 0` of the Node inside it: not a target (the targets compare with
+  // this machine's Node), shown so that no one mistakes the newer Node's speed for mpay's.
+  console.log(
+    `\nthe executable against its own Node (node ${exeRuntime} -e 0): ${Object.entries(
+      results.exe_ratio_to_its_own_node,
+    )
+      .map(([k, v]) => `${k.replace('exe ', '')} ${v}x`)
+      .join(', ')}`,
+  );
   if (results.round_trip_ratio_to_curl)
     console.log(
       `\nround trip as a ratio to curl: ${Object.entries(results.round_trip_ratio_to_curl)

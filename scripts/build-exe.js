@@ -6,7 +6,7 @@
 //   3. a copy of this Node binary gets the blob injected (postject), and is the executable.
 //
 //   node scripts/build-exe.js [--node PATH] [--no-minify]
-// --node: the Node binary to copy and to build with (this one by default).
+// --node: the Node binary to copy and to build with (by default Node 24, from scripts/node-runtimes.js).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -14,11 +14,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { exeRuntime, installRuntimes } from './node-runtimes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const { values } = parseArgs({ options: { node: { type: 'string' }, 'no-minify': { type: 'boolean' } } });
-const node = values.node ?? process.execPath;
+// Node 20 reached its end of life in April 2026, and Node 24 starts in less than half its time here
+// (docs/performance.md), so the executable carries Node 24 from the npm registry unless told otherwise.
+const node = values.node ?? installRuntimes()[exeRuntime];
 const platform = process.platform === 'win32' ? 'win' : process.platform;
 const exe = join(dist, `mpay-${platform}-${process.arch}${platform === 'win' ? '.exe' : ''}`);
 const script = join(dist, 'mpay-exe.cjs');
@@ -161,6 +164,7 @@ if (require('node:v8').startupSnapshot?.isBuildingSnapshot()) {
     // Node's own reads (its console colouring the build's warnings) are not part of the heap mpay keeps.
     if (!/node:internal/.test(where[0])) __envReads.set(k, where.join('\\n'));
   };
+  var __realEnv = process.env;
   process.env = new Proxy(process.env, {
     get(t, k) { __record(k); return t[k]; },
     has(t, k) { __record(k); return k in t; },
@@ -168,6 +172,8 @@ if (require('node:v8').startupSnapshot?.isBuildingSnapshot()) {
   // Whether a stream is a terminal, asked while building, would be the build's answer.
   var __tty = require('node:tty'), __isatty = __tty.isatty;
   __tty.isatty = function (fd) { if (require('node:v8').startupSnapshot.isBuildingSnapshot()) __record('(isatty ' + fd + ')'); return __isatty(fd); };
+  // The recording ends with the build: the snapshot keeps the real process.env and isatty.
+  require('node:v8').startupSnapshot.addSerializeCallback(function () { process.env = __realEnv; __tty.isatty = __isatty; });
   globalThis.__mpayEnvReads = __envReads;
 }`;
 

@@ -1,3 +1,4 @@
 // Types of scripts/node-runtimes.js, for the tests that import it.
 export const runtimes: Record<string, string>;
 export function installRuntimes(): Record<string, string>;
+export const exeRuntime: string;

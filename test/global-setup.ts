@@ -3,7 +3,8 @@
 //     that a test which spawns the CLI never runs code older than the sources;
 //   - build the single executable (npm run build:exe) with values planted in its build's environment and
 //     working folder (buildTime), which test/portable.test.ts shows a run never sees;
-//   - install the other Node versions the end-to-end set runs on (scripts/node-runtimes.js).
+//   - install the other Node versions the end-to-end set runs on, and the executable is built with
+//     (scripts/node-runtimes.js).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,11 +23,12 @@ export default function setup(): void {
     execFileSync(process.execPath, [join(root, 'scripts', script)], {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
+  // first: the executable is built with one of them
+  installRuntimes();
   mkdirSync(buildTime.cwd, { recursive: true });
   execFileSync(process.execPath, [join(root, 'scripts', 'build-exe.js')], {
     cwd: buildTime.cwd,
     env: { ...process.env, MPAY_BASE_URL: `http://${buildTime.host}`, OCLIF_COLUMNS: '40' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  installRuntimes();
 }

@@ -12,7 +12,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSyn
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installRuntimes } from '../scripts/node-runtimes.js';
+import { exeRuntime, installRuntimes } from '../scripts/node-runtimes.js';
 import { cliEnv, customerArgs, root, run, tempDir, type RunOptions } from './helpers.js';
 import { buildTime } from './global-setup.js';
 
@@ -36,7 +36,7 @@ function exeRunner(): Runner {
   copyFileSync(exe, file);
   return {
     name: 'the executable',
-    major: Number(process.versions.node.split('.')[0]),
+    major: Number(exeRuntime),
     command: [file],
     env: { PATH: join(dir, 'bin') },
     cwd: dir,
