@@ -357,6 +357,8 @@ export async function runRows(
   run: (r: BatchRow) => Promise<RowResult>,
   onResult: (r: RowResult) => void,
   stopped: () => boolean = () => false,
+  /** called after each row: run/heap-bound.ts keeps the heap's garbage in check there */
+  afterRow: () => void = () => {},
 ): Promise<void> {
   const iterator = rows[Symbol.asyncIterator]();
   const worker = async () => {
@@ -365,6 +367,7 @@ export async function runRows(
       const next = await iterator.next();
       if (next.done) return;
       onResult(await run(next.value));
+      afterRow();
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

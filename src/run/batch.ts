@@ -3,6 +3,7 @@
 // Nothing is sent unless every row passes; a summary and one confirmation come first; the results are one
 // record per row, as NDJSON on stdout with --json or in --out. Exit 0 when every row is done (a withdrawal
 // waiting for its code counts as done), 10 when some failed or are unknown.
+import { heapBound } from './heap-bound.js';
 import { createReadStream, createWriteStream, mkdtempSync, writeFileSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -267,6 +268,7 @@ async function runAndReport(
           );
       },
       () => stopped,
+      heapBound(32),
     );
     await printed;
   } finally {
