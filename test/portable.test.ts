@@ -8,13 +8,22 @@
 // true when its snapshot was built (the environment, the working folder, the time) is not what a run
 // sees: test/global-setup.ts builds it with planted values.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exeRuntime, installRuntimes } from '../scripts/node-runtimes.js';
 import { cliEnv, customerArgs, root, run, tempDir, type RunOptions } from './helpers.js';
 import { buildTime } from './global-setup.js';
+import { Tmux } from './tmux.js';
 
 const exe = join(root, 'dist', `mpay-${process.platform}-${process.arch}`);
 const testStart = Date.now();
@@ -217,4 +226,68 @@ describe('the executable and its snapshot', () => {
     expect(piped.stdout).toContain('USAGE');
     expect(piped.stdout).not.toContain('\u001b[');
   });
+
+  // The packages kept outside the snapshot, as assets compiled on first use (scripts/build-exe.js).
+  it('loads each package kept outside the snapshot: conf, tar, csv-parse, jmespath, fastify', async () => {
+    const dir = tempDir();
+    const env = { MPAY_CONFIG_DIR: dir, MPAY_BASE_URL: sb.url }; // fastify: the sandbox serves sb.url
+    const login = await mpay(
+      ['login', '--merchant-key-stdin', '--site-id', '1', '--api-key', 'ak_sandbox_demo', '--env', 'sandbox'],
+      { env, input: 'mk_sandbox_demo\n' },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toMatchObject({
+      currentProfile: 'default',
+      profiles: { default: { siteId: '1' } },
+    });
+    const out = join(tempDir(), 'bundle.tar.gz');
+    const bundle = await mpay(['support', 'bundle', '--out', out, '--json'], { env });
+    expect(bundle.code, bundle.stderr).toBe(0);
+    expect(statSync(out).size).toBeGreaterThan(100);
+    const csv = join(tempDir(), 'rows.csv');
+    writeFileSync(
+      csv,
+      'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,5,Ama,+233201234567,ama@example.com,1\n',
+    );
+    const batch = await mpay(['deposit', 'batch', csv, '--json', '--query', 'outcome'], { env });
+    expect(batch.code, batch.stderr).toBe(0);
+    expect(batch.stdout.trim()).toBe('"done"');
+  });
+
+  it.skipIf(spawnSync('sh', ['-c', 'command -v tmux']).status !== 0)(
+    'prompts on a terminal (inquirer) and draws the wallet QR code (qrcode-terminal)',
+    async () => {
+      const t = new Tmux('exe');
+      try {
+        t.start(
+          ['deposit', '--currency', 'USD', '--country', 'US'],
+          { ...cliEnv(sb, tempDir()), PATH: r.env.PATH! },
+          r.command,
+        );
+        await t.waitFor(/Amount in USD/);
+        t.answer('100');
+        await t.waitFor(/Customer first name/);
+        t.answer('Ama');
+        await t.waitFor(/Customer last name/);
+        t.answer('');
+        await t.waitFor(/Customer phone/);
+        t.answer('+15551234567');
+        await t.waitFor(/Customer e-mail/);
+        t.answer('ama@example.com');
+        await t.waitFor(/Reference/);
+        t.answer('exe-pty-1');
+        await t.waitFor(/❯ 5\s+USDT \(TRC20\)/);
+        t.keys('Enter');
+        await t.waitFor(/Phone number for the payment/);
+        t.answer('');
+        await t.waitFor(/Also send the confirmation/);
+        t.answer('');
+        const screen = await t.waitFor(/EXIT=\d+/);
+        expect(screen).toMatch(/EXIT=0/);
+        expect(screen).toMatch(/[▄▀█]{10,}/);
+      } finally {
+        t.kill();
+      }
+    },
+  );
 });

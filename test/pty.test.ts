@@ -1,66 +1,13 @@
 // The interactive flows as a person meets them: bin/run.js in a real pseudo-terminal (tmux), keys sent
 // one answer at a time, the screen read back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiInitiate, apiToken, bin, cliEnv, run, sandbox, tempDir, requestCount } from './helpers.js';
+import { apiInitiate, apiToken, cliEnv, run, sandbox, tempDir, requestCount } from './helpers.js';
+import { Tmux } from './tmux.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-class Tmux {
-  private readonly socket: string;
-  constructor(name: string) {
-    this.socket = `mpay-test-${process.pid}-${name}`;
-  }
-
-  private tmux(...args: string[]): string {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
-  }
-
-  start(args: string[], env: Record<string, string>): void {
-    const vars = Object.entries({ ...env, TERM: 'xterm-256color', NO_COLOR: '1' })
-      .map(([k, v]) => `${k}=${quote(v)}`)
-      .join(' ');
-    const cmd = `env -u CI ${vars} ${quote(process.execPath)} ${quote(bin)} ${args.map(quote).join(' ')}; echo "EXIT=$?"; sleep 120`;
-    this.tmux('new-session', '-d', '-x', '160', '-y', '50', '-s', 'main', cmd);
-  }
-
-  screen(): string {
-    return this.tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', 'main');
-  }
-
-  async waitFor(re: RegExp, timeoutMs = 15_000): Promise<string> {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const s = this.screen();
-      if (re.test(s)) return s;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${re}; screen:\n${s}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
-  /** Types text (literally), then presses Enter. */
-  answer(text: string): void {
-    if (text) this.tmux('send-keys', '-t', 'main', '-l', text);
-    this.tmux('send-keys', '-t', 'main', 'Enter');
-  }
-
-  keys(...keys: string[]): void {
-    this.tmux('send-keys', '-t', 'main', ...keys);
-  }
-
-  kill(): void {
-    try {
-      this.tmux('kill-server');
-    } catch {
-      // already gone
-    }
-  }
-}
-
 describe('interactive flows in a pseudo-terminal', () => {
   let sb: Sb;
   beforeAll(async () => {
