@@ -43,8 +43,8 @@ const exe = join(
   `mpay-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`,
 );
 const blob = join(root, 'dist', 'mpay-bench.snapshot');
-// The Node inside the executable (Node 24, from the npm registry): its own `node -e 0` is measured too.
-const node24 = installRuntimes()[exeRuntime];
+// The Node inside the executable (from the npm registry): its own `node -e 0` is measured too.
+const exeNode = installRuntimes()[exeRuntime];
 const build = spawnSync(process.execPath, [join(root, 'scripts', 'build-exe.js')], {
   stdio: ['ignore', 'ignore', 'pipe'],
   encoding: 'utf8',
@@ -184,8 +184,8 @@ try {
     'exe deposit --help': [exeCopy, ['deposit', '--help']],
     'exe countries --json': [exeCopy, ['countries', '--json']],
     'exe currencies --merchant --json': [exeCopy, ['currencies', '--merchant', '--json']],
-    [`node ${exeRuntime} -e 0`]: [node24, ['-e', '0']],
-    [`mpay countries --json on Node ${exeRuntime}`]: [node24, [bin, 'countries', '--json']],
+    [`node ${exeRuntime} -e 0`]: [exeNode, ['-e', '0']],
+    [`mpay countries --json on Node ${exeRuntime}`]: [exeNode, [bin, 'countries', '--json']],
     'node --snapshot-blob countries --json': [
       process.execPath,
       ['--snapshot-blob', blob, 'countries', '--json'],

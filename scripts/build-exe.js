@@ -6,7 +6,7 @@
 //   3. a copy of this Node binary gets the blob injected (postject), and is the executable.
 //
 //   node scripts/build-exe.js [--node PATH] [--no-minify]
-// --node: the Node binary to copy and to build with (by default Node 24, from scripts/node-runtimes.js).
+// --node: the Node binary to copy and to build with (by default Node 22, from scripts/node-runtimes.js).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,8 +19,9 @@ import { exeRuntime, installRuntimes } from './node-runtimes.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const { values } = parseArgs({ options: { node: { type: 'string' }, 'no-minify': { type: 'boolean' } } });
-// Node 20 reached its end of life in April 2026, and Node 24 starts in less than half its time here
-// (docs/performance.md), so the executable carries Node 24 from the npm registry unless told otherwise.
+// Node 20 reached its end of life in April 2026, and Node 22 and 24 start in less than half its time
+// here (docs/performance.md), so the executable carries an LTS Node from the npm registry
+// (scripts/node-runtimes.js: exeRuntime) unless told otherwise.
 const node = values.node ?? installRuntimes()[exeRuntime];
 const platform = process.platform === 'win32' ? 'win' : process.platform;
 const exe = join(dist, `mpay-${platform}-${process.arch}${platform === 'win' ? '.exe' : ''}`);
