@@ -34,12 +34,12 @@ it('npm run bench -- --quick measures every figure, within plausible bounds, and
     'node 22 -e 0',
     'mpay countries --json on Node 22',
   ]) {
-    // A start-up between 1 ms and 10 s, a ratio to `node -e 0` below 50, a peak RSS between 10 and 1000 MB:
+    // A start-up between 1 ms and 10 s, a ratio to `node -e 0` between 0.1 (a newer Node starts in half the time) and 50, a peak RSS between 10 and 1000 MB:
     // a figure outside these was not measured, whatever its value.
     expect(r.startup_ms[k].median, k).toBeGreaterThan(1);
     expect(r.startup_ms[k].median, k).toBeLessThan(10_000);
     expect(r.startup_ms[k].min, k).toBeLessThanOrEqual(r.startup_ms[k].median);
-    expect(r.startup_ratio_to_node[k], k).toBeGreaterThan(0.5);
+    expect(r.startup_ratio_to_node[k], k).toBeGreaterThan(0.1);
     expect(r.startup_ratio_to_node[k], k).toBeLessThan(50);
     expect(r.peak_rss_mb[k], k).toBeGreaterThan(10);
     expect(r.peak_rss_mb[k], k).toBeLessThan(1000);
