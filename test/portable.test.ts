@@ -264,24 +264,17 @@ describe('the executable and its snapshot', () => {
           { ...cliEnv(sb, tempDir()), PATH: r.env.PATH! },
           r.command,
         );
-        await t.waitFor(/Amount in USD/);
-        t.answer('100');
-        await t.waitFor(/Customer first name/);
-        t.answer('Ama');
-        await t.waitFor(/Customer last name/);
-        t.answer('');
-        await t.waitFor(/Customer phone/);
-        t.answer('+15551234567');
-        await t.waitFor(/Customer e-mail/);
-        t.answer('ama@example.com');
-        await t.waitFor(/Reference/);
-        t.answer('exe-pty-1');
-        await t.waitFor(/❯ 5\s+USDT \(TRC20\)/);
-        t.keys('Enter');
-        await t.waitFor(/Phone number for the payment/);
-        t.answer('');
-        await t.waitFor(/Also send the confirmation/);
-        t.answer('');
+        await t.dialogue([
+          [/Amount in USD/, '100'],
+          [/Customer first name/, 'Ama'],
+          [/Customer last name/, ''],
+          [/Customer phone/, '+15551234567'],
+          [/Customer e-mail/, 'ama@example.com'],
+          [/Reference/, 'exe-pty-1'],
+          [/❯ 5\s+USDT \(TRC20\)/, ['Enter']],
+          [/Phone number for the payment/, ''],
+          [/Also send the confirmation/, ''],
+        ]);
         const screen = await t.waitFor(/EXIT=\d+/);
         expect(screen).toMatch(/EXIT=0/);
         expect(screen).toMatch(/[▄▀█]{10,}/);

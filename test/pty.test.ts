@@ -62,22 +62,16 @@ describe('interactive flows in a pseudo-terminal', () => {
     const t = new Tmux('withdraw');
     try {
       t.start(['withdraw', '--currency', 'GHS', '--country', 'GH'], cliEnv(sb, tempDir()));
-      await t.waitFor(/Amount in GHS/);
-      t.answer('30');
-      await t.waitFor(/Customer first name/);
-      t.answer('Kofi');
-      await t.waitFor(/Customer last name/);
-      t.answer('');
-      await t.waitFor(/Customer phone/);
-      t.answer('+233201234567');
-      await t.waitFor(/Customer e-mail/);
-      t.answer('kofi@example.com');
-      await t.waitFor(/Reference/);
-      t.answer('pty-wd-1');
-      await t.waitFor(/❯ 1\s+MTN Mobile Money/);
-      t.keys('Enter');
-      await t.waitFor(/Phone number for the payment/);
-      t.answer('');
+      await t.dialogue([
+        [/Amount in GHS/, '30'],
+        [/Customer first name/, 'Kofi'],
+        [/Customer last name/, ''],
+        [/Customer phone/, '+233201234567'],
+        [/Customer e-mail/, 'kofi@example.com'],
+        [/Reference/, 'pty-wd-1'],
+        [/❯ 1\s+MTN Mobile Money/, ['Enter']],
+        [/Phone number for the payment/, ''],
+      ]);
       await t.waitFor(/Also send the confirmation/);
       t.answer('');
       await t.waitFor(/One-time code sent to kofi@example.com/);

@@ -44,6 +44,15 @@ export class Tmux {
     this.tmux('send-keys', '-t', 'main', 'Enter');
   }
 
+  /** Waits for each prompt in turn and answers it: a string is typed and entered, an array is keys. */
+  async dialogue(steps: Array<[RegExp, string | string[]]>): Promise<void> {
+    for (const [prompt, reply] of steps) {
+      await this.waitFor(prompt);
+      if (Array.isArray(reply)) this.keys(...reply);
+      else this.answer(reply);
+    }
+  }
+
   keys(...keys: string[]): void {
     this.tmux('send-keys', '-t', 'main', ...keys);
   }
