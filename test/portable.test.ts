@@ -20,7 +20,7 @@ import {
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exeRuntime, installRuntimes } from '../scripts/node-runtimes.js';
+import { exeRuntime, installRuntimes, runtimes as versions } from '../scripts/node-runtimes.js';
 import { cliEnv, customerArgs, root, run, tempDir, type RunOptions } from './helpers.js';
 import { buildTime } from './global-setup.js';
 import { Tmux } from './tmux.js';
@@ -243,7 +243,12 @@ describe('the executable and its snapshot', () => {
     const out = join(tempDir(), 'bundle.tar.gz');
     const bundle = await mpay(['support', 'bundle', '--out', out, '--json'], { env });
     expect(bundle.code, bundle.stderr).toBe(0);
-    expect(statSync(out).size).toBeGreaterThan(100);
+    const unpacked = tempDir();
+    spawnSync('tar', ['xzf', out, '-C', unpacked]);
+    expect(JSON.parse(readFileSync(join(unpacked, 'versions.json'), 'utf8'))).toMatchObject({
+      packaging: 'single executable',
+      node: `v${versions[exeRuntime]}`,
+    });
     const csv = join(tempDir(), 'rows.csv');
     writeFileSync(
       csv,

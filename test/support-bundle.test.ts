@@ -71,6 +71,10 @@ it('holds versions, settings, doctor, journal, traces and a README, and no secre
     for (const personal of ['Kwabena', 'Ofori', '209876540', 'kwabena.ofori'])
       expect(text, `${name} holds ${personal}`).not.toContain(personal);
   }
+  expect(JSON.parse(files['versions.json']!)).toMatchObject({
+    packaging: 'npm package',
+    node: process.version,
+  });
   expect(files['journal.ndjson']).toContain('"first_name":"K."');
   expect(files['journal.ndjson']).toContain('k•••@example.org');
   expect(files['journal.ndjson']).toContain('540');

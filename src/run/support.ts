@@ -2,6 +2,7 @@
 // the profile's settings (key fingerprints only), the doctor report, the journal and any traces named,
 // with customers' personal data masked unless asked otherwise, and a README.txt saying what is inside.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isSea } from 'node:sea';
 import { release, tmpdir, type as osType } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { UsageError } from '../api/errors.js';
@@ -42,8 +43,8 @@ export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise
   try {
     add(
       'versions.json',
-      `${JSON.stringify({ mpay: f.userAgent, node: process.version, os: { type: osType(), release: release(), platform: process.platform, arch: process.arch } }, null, 2)}\n`,
-      "mpay's, Node's and the operating system's versions",
+      `${JSON.stringify({ mpay: f.userAgent, node: process.version, packaging: isSea() ? 'single executable' : 'npm package', os: { type: osType(), release: release(), platform: process.platform, arch: process.arch } }, null, 2)}\n`,
+      "mpay's, Node's and the operating system's versions, and whether mpay ran as the single executable",
     );
     const fp = (s?: string) => (s ? fingerprint(s) : null);
     add(
