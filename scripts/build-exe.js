@@ -22,7 +22,16 @@ const { values } = parseArgs({ options: { node: { type: 'string' }, 'no-minify':
 // Node 20 reached its end of life in April 2026, and Node 22 and 24 start in less than half its time
 // here (docs/performance.md), so the executable carries an LTS Node from the npm registry
 // (scripts/node-runtimes.js: exeRuntime) unless told otherwise.
-const node = values.node ?? installRuntimes()[exeRuntime];
+const node = values.node ?? runtimeOrExit();
+
+function runtimeOrExit() {
+  try {
+    return installRuntimes()[exeRuntime];
+  } catch (err) {
+    console.error(`build-exe: ${err.message}`);
+    process.exit(1);
+  }
+}
 const platform = process.platform === 'win32' ? 'win' : process.platform;
 const exe = join(dist, `mpay-${platform}-${process.arch}${platform === 'win' ? '.exe' : ''}`);
 const script = join(dist, 'mpay-exe.cjs');

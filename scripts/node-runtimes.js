@@ -31,23 +31,29 @@ export function installRuntimes() {
       spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim() !== `v${version}`
     ) {
       mkdirSync(dir, { recursive: true });
-      execFileSync(
-        'npm',
-        [
-          'install',
-          '--prefix',
-          dir,
-          '--no-save',
-          '--no-audit',
-          '--no-fund',
-          '--loglevel=error',
-          `node@${version}`,
-        ],
-        {
-          stdio: ['ignore', 'ignore', 'inherit'],
-          env: { ...process.env, npm_config_update_notifier: 'false' },
-        },
-      );
+      try {
+        execFileSync(
+          'npm',
+          [
+            'install',
+            '--prefix',
+            dir,
+            '--no-save',
+            '--no-audit',
+            '--no-fund',
+            '--loglevel=error',
+            `node@${version}`,
+          ],
+          {
+            stdio: ['ignore', 'ignore', 'inherit'],
+            env: { ...process.env, npm_config_update_notifier: 'false' },
+          },
+        );
+      } catch (err) {
+        throw new Error(
+          `Could not install node@${version} from the npm registry into ${dir} (${err.status ?? err.code}). Without the network, build with a Node you have: --node PATH.`,
+        );
+      }
     }
     paths[major] = bin;
   }
