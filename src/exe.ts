@@ -16,10 +16,10 @@ import createDebug from 'debug';
 import v8 from 'node:v8';
 import * as bundle from './execute.js';
 // Modules the commands load on first use (src/factory.ts), run here so that the snapshot holds them
-// evaluated: the API's schemas, the config store, the journal, the reporter and the flows. The build's
-// audit (checkBuildTimeReads) shows none of them reads the environment as it loads. The client cannot
-// be among them: got loads node:http, whose parser V8 cannot serialize (Node 20 stops on http's
-// Array.prototype.toSorted, Node 24 on "global handle not serialized: HTTPParser").
+// evaluated: the client with got, the API's schemas, the config store, the journal, the reporter and the
+// flows. The build's audit (checkBuildTimeReads) shows none of them reads the environment as it loads.
+// got loads node:http, whose parser V8 cannot serialize; the build hands it a stand-in that loads the
+// real module on first use, at run time (scripts/build-exe.js).
 import './api/client.js';
 import './api/schemas.js';
 import './config/context.js';
@@ -113,7 +113,8 @@ async function main(skip: number): Promise<void> {
 }
 
 // The environment variables (and terminal checks) that modules read as they load, each with why the
-// value seen at build time does not reach a run, or does not matter. Building fails on any other (checkBuildTimeReads).
+// value seen at build time does not reach a run, or does not matter. Building fails on any other
+// (checkBuildTimeReads).
 const buildTimeReads: Record<string, string> = {
   DEBUG: "the debug package enables its namespaces once; main() applies the run's DEBUG",
   OCLIF_COLUMNS: "oclif's screen.js runs again when the snapshot is restored (scripts/build-exe.js)",
