@@ -6,7 +6,8 @@
 //
 //   node scripts/node-runtimes.js        installs what is missing and prints {"22": "/path/to/node", ...}
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +20,27 @@ export const runtimes = { 22: '22.23.3', 24: '24.21.0' };
 export const exeRuntime = '22';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+// The sha256 of each runtime's node binary as first installed here (2026-11-22). npm checks each package
+// against the registry's integrity; this also refuses a binary that differs from the one tested, should
+// the registry ever serve other bytes for the same version. Other platforms are not pinned yet.
+const pinned = {
+  'linux-x64': {
+    22: 'fde6a4bf8d0562f7751d1a2d6cb9b417c4cfe107bbcb0aa3e9a24e125e348f48',
+    24: '7fde7b8afa198da66257f42ee2001d874c7355631e6d1579a5fb5ef1f246df4c',
+  },
+};
+
+function checkPinned(major, bin, dir) {
+  const want = pinned[`${process.platform}-${process.arch}`]?.[major];
+  if (!want) return;
+  const got = createHash('sha256').update(readFileSync(bin)).digest('hex');
+  if (got === want) return;
+  rmSync(dir, { recursive: true, force: true });
+  throw new Error(
+    `The node binary installed for Node ${major} has sha256 ${got}, not the pinned ${want}: removed.`,
+  );
+}
 
 /** The path of each runtime's node binary, installing those that are missing. */
 export function installRuntimes() {
@@ -54,6 +76,7 @@ export function installRuntimes() {
           `Could not install node@${version} from the npm registry into ${dir} (${err.status ?? err.code}). Without the network, build with a Node you have: --node PATH.`,
         );
       }
+      checkPinned(major, bin, dir);
     }
     paths[major] = bin;
   }
