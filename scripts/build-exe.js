@@ -182,8 +182,9 @@ if (require('node:v8').startupSnapshot?.isBuildingSnapshot()) {
   // Whether a stream is a terminal, asked while building, would be the build's answer.
   var __tty = require('node:tty'), __isatty = __tty.isatty;
   __tty.isatty = function (fd) { if (require('node:v8').startupSnapshot.isBuildingSnapshot()) __record('(isatty ' + fd + ')'); return __isatty(fd); };
-  // The recording ends with the build: the snapshot keeps the real process.env and isatty.
-  require('node:v8').startupSnapshot.addSerializeCallback(function () { process.env = __realEnv; __tty.isatty = __isatty; });
+  // The recording ends with the build: the snapshot keeps the real process.env and isatty, and not the
+  // record (its stack lines hold the build's paths).
+  require('node:v8').startupSnapshot.addSerializeCallback(function () { process.env = __realEnv; __tty.isatty = __isatty; __envReads.clear(); delete globalThis.__mpayEnvReads; });
   globalThis.__mpayEnvReads = __envReads;
 }`;
 

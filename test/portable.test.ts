@@ -171,6 +171,12 @@ describe('the executable and its snapshot', () => {
     expect(existsSync(join(r.cwd, 'node_modules'))).toBe(false);
   });
 
+  it("holds nothing of the build's environment or working folder", () => {
+    const file = readFileSync(exe);
+    for (const planted of [buildTime.host, buildTime.cwd])
+      expect(file.indexOf(Buffer.from(planted)), planted).toBe(-1);
+  });
+
   it("reads the run's environment, not the build's", async () => {
     // The build had MPAY_BASE_URL pointing at a host that does not exist.
     const env = cliEnv(sb, tempDir());
