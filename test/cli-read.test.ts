@@ -353,6 +353,17 @@ describe('login, profiles, config, whoami, doctor', () => {
     expect(site.stdout).toMatch(/✗ site id: 7 is not among the merchant services \(1\)/);
   });
 
+  it('the doctor report fits 80 columns, long checks folded under their name', async () => {
+    const r = await run(['doctor'], { env: cliEnv(sb, tempDir(), { MPAY_SITE_ID: '7' }), width: 80 });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
+    // The wallet gateways list runs over several lines, each after the first indented.
+    const at = lines.findIndex((l) => l.startsWith('✓ wallet gateways:'));
+    expect(lines[at + 1]).toMatch(/^ {2}\S/);
+    expect(lines.slice(at).join(' ')).toMatch(/12 Interac e-Transfer \(interbank-etransfer\)/);
+    expect(r.stdout, r.stdout).toMatch(/\n {4}hint: The Site ID/);
+  });
+
   it('profiles use/remove and config set/get/list', async () => {
     const dir = tempDir();
     for (const p of ['one', 'two']) {

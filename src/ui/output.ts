@@ -9,6 +9,25 @@ const escapeSequence =
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** A string safe to print on a terminal: escape and control characters become visible `\xNN` text. */
+/**
+ * Text folded at spaces to fit `width` columns, the lines after the first indented by `indent` (a word
+ * longer than a line, such as a URL, is left whole rather than cut).
+ */
+export function fold(text: string, width: number, indent = '    '): string {
+  const lines: string[] = [];
+  const lead = /^ */.exec(text)![0];
+  let line = lead;
+  for (const word of text.slice(lead.length).split(' ')) {
+    const next = line.trim() === '' ? `${line}${word}` : `${line} ${word}`;
+    if (next.length > width && line.trim() !== '') {
+      lines.push(line);
+      line = `${indent}${word}`;
+    } else line = next;
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
 export function clean(text: string): string {
   return text.replace(escapeSequence, (m) =>
     [...m]
