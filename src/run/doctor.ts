@@ -1,5 +1,5 @@
-// `mpay doctor`: a line per check as it ends (a long one folded), then the verdict; exit 0 only when every check passes,
-// else the exit code of the first failure's kind.
+// `mpay doctor`: a line per check as it ends (a long one folded), then the verdict; exit 0 only when
+// every check passes, else the exit code of the first failure's kind.
 import { exitCodes } from '../api/errors.js';
 import type { Factory } from '../factory.js';
 import type { Check } from '../flows/doctor.js';
