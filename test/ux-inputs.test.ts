@@ -3,6 +3,8 @@
 // international form with the country's dial code, or refused with an example, and one given by flag is
 // not asked for again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '../src/api/client.js';
 import { login } from '../src/flows/login.js';
 import { runPaymentFlow } from '../src/flows/payment.js';
@@ -104,6 +106,44 @@ describe('amounts and phones', () => {
     expect(bare.json().error.message).toMatch(
       /no country code: give it in international form, e\.g\. \+233201234567, or with the national 0/,
     );
+  });
+
+  it("processed sends the phone in international form: the customer's as normalized, a national --phone-number with the dial code", async () => {
+    const dir = tempDir();
+    const env = cliEnv(sb, dir);
+    /** The phone_number of the processed request in a --trace file. */
+    const sent = (trace: string) => {
+      const entries = JSON.parse(readFileSync(trace, 'utf8')).log.entries as Array<{
+        request: { url: string; postData?: { text: string } };
+      }>;
+      const processed = entries.find((e) => e.request.url.endsWith('/payments/processed'))!;
+      return JSON.parse(processed.request.postData!.text).phone_number as string;
+    };
+    const a = join(dir, 'a.har');
+    const national = await mpay(
+      ['deposit', ...customerArgs({ phone: '020 123 4567', reference: 'ph-p1' }), '--trace', a, '--json'],
+      { env },
+    );
+    expect(national.code, national.stderr).toBe(0);
+    expect(sent(a)).toBe('+233201234567');
+    const b = join(dir, 'b.har');
+    const other = await mpay(
+      [
+        'deposit',
+        ...customerArgs({ reference: 'ph-p2', 'phone-number': '020 765 4321' }),
+        '--trace',
+        b,
+        '--json',
+      ],
+      { env },
+    );
+    expect(other.code, other.stderr).toBe(0);
+    expect(sent(b)).toBe('+233207654321');
+    // One read of the merchant currencies for the whole flow, the dial code included.
+    const gets = (
+      JSON.parse(readFileSync(b, 'utf8')).log.entries as Array<{ request: { url: string } }>
+    ).filter((e) => e.request.url.endsWith('/merchant/currencies'));
+    expect(gets).toHaveLength(1);
   });
 
   it('a phone given by flag is not asked for again at processed', async () => {

@@ -128,6 +128,8 @@ export function checkAmount(
 
 export interface Gathered {
   currency: MerchantCurrency;
+  /** the merchant's currencies as read for these inputs: the rest of the flow reads them from here */
+  currencies: MerchantCurrency[];
   request: {
     currency_code: string;
     country_code: string;
@@ -241,6 +243,7 @@ export async function gather(
   ))!;
   return {
     currency,
+    currencies: list,
     request: {
       currency_code: currency.code,
       country_code: checked(fields.country, inputs.country ?? currency.country?.code ?? ''),

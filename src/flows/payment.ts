@@ -5,10 +5,11 @@ import { keepingTrack } from './standing.js';
 import { UsageError, ValidationError } from '../api/errors.js';
 import type { GatewayConfiguration, InitiatedPayment, MerchantService } from '../api/schemas.js';
 import { stepDone, type JournalRecord, type Kind } from '../journal/journal.js';
-import { checked, fields, phoneNumber, problem } from './inputs.js';
+import { checked, fields, internationalPhone, phoneNumber, problem } from './inputs.js';
 import { isCrypto, needsWalletUpdate, walletReason, type WalletContext } from './wallet-rule.js';
 
 import {
+  merchantCurrencies,
   silentReporter,
   title,
   type FlowDeps,
@@ -51,7 +52,9 @@ export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowD
   );
   rep.info(`  hash token ${initiated.has_token}`);
   const record: JournalRecord = deps.journal.find(r.customer_transaction_id)!;
-  return continueFlow(record, initiated.gateway_configuration, inputs, deps, { initiated });
+  // The rest of the flow (the payment phone's dial code) uses the currencies just read, not a second GET.
+  const flowDeps = { ...deps, currencies: deps.currencies ?? g.currencies };
+  return continueFlow(record, initiated.gateway_configuration, inputs, flowDeps, { initiated });
 }
 
 /** `mpay deposit initiate` / `mpay withdraw initiate`: the inputs, the summary, initiate, nothing more. */
@@ -148,6 +151,13 @@ export async function continueFlow(
   });
 }
 
+/** The dial code of the transaction's country, from the merchant's currencies (read once per run). */
+async function dialCodeOf(record: JournalRecord, deps: FlowDeps): Promise<string | undefined> {
+  if (!record.currency) return undefined;
+  const list = await merchantCurrencies(deps);
+  return list.find((c) => c.code === record.currency)?.country?.dial_code ?? undefined;
+}
+
 /** The processed step (with the one-time code on withdraw), alone or as the end of a flow. */
 export async function processStage(
   record: JournalRecord,
@@ -160,14 +170,14 @@ export async function processStage(
     const hash = record.hash_token!;
     rep.step(record.kind === 'deposit' ? 'Deposit processed' : 'Withdraw processed');
     const customer = record.customer ?? {};
-    // A phone given by flag is the one to use: asked only when it came from a prompt or the journal.
-    const phone = await ask(
-      deps,
-      phoneNumber,
-      inputs.phoneNumber ?? inputs.phone,
-      'Phone number for the payment',
-      { default: customer.phone },
-    );
+    // A phone given by flag is the one to use: asked only when it came from a prompt or the journal. The
+    // customer's phone given by flag is sent as the flow normalized it (the journal has it, dial code and
+    // all), and a payment phone given or typed nationally gets the country's dial code, as that one does.
+    const given =
+      inputs.phoneNumber ?? (inputs.phone !== undefined ? (customer.phone ?? inputs.phone) : undefined);
+    const national = given === undefined ? deps.prompter !== undefined : !/^\s*(\+|00)/.test(given);
+    const field = national ? internationalPhone(await dialCodeOf(record, deps), phoneNumber) : phoneNumber;
+    const phone = await ask(deps, field, given, 'Phone number for the payment', { default: customer.phone });
     const receiverEmail = await ask(
       deps,
       fields.receiverEmail,
