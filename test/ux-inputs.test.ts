@@ -144,6 +144,30 @@ describe('amounts and phones', () => {
       JSON.parse(readFileSync(b, 'utf8')).log.entries as Array<{ request: { url: string } }>
     ).filter((e) => e.request.url.endsWith('/merchant/currencies'));
     expect(gets).toHaveLength(1);
+    // Resumed after initiate, with a national payment phone: the dial code comes from one read.
+    const started = await mpay(
+      ['deposit', 'initiate', ...customerArgs({ reference: 'ph-p3', gateway: '' }), '--json'],
+      { env },
+    );
+    expect(started.code, started.stderr).toBe(0);
+    const c = join(dir, 'c.har');
+    const resumed = await mpay(
+      [
+        'deposit',
+        '--resume',
+        'ph-p3',
+        '--gateway',
+        '1',
+        '--phone-number',
+        '020 765 4321',
+        '--trace',
+        c,
+        '--json',
+      ],
+      { env },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(sent(c)).toBe('+233207654321');
   });
 
   it('a phone given by flag is not asked for again at processed', async () => {
