@@ -170,7 +170,7 @@ describe('amounts and phones', () => {
     expect(sent(c)).toBe('+233207654321');
   });
 
-  it('a phone given by flag is not asked for again at processed', async () => {
+  it('with every value given by flag nothing is asked, not even the optional ones; one missing, they are', async () => {
     const p = new ScriptedPrompter(['']);
     const r = await runPaymentFlow(
       'deposit',
@@ -193,6 +193,33 @@ describe('amounts and phones', () => {
       },
     );
     expect(r.status).toBe('pending');
-    expect(p.asked).toEqual(['Also send the confirmation to this e-mail (optional; Enter to skip)']);
+    // Not the phone again at processed, nor the confirmation e-mail (optional), on a terminal too.
+    expect(p.asked).toEqual([]);
+    // Without --amount the person is being asked anyway: the optional values are asked as well.
+    const asked = new ScriptedPrompter(['12', '', '', '']);
+    const r2 = await runPaymentFlow(
+      'deposit',
+      {
+        currency: 'GHS',
+        country: 'GH',
+        firstName: 'Ama',
+        phone: '+233201234567',
+        email: 'ama@example.com',
+        gateway: '1',
+      },
+      {
+        client: demoClient(sb.url),
+        journal: new Journal(tempDir(), 'default', 'sandbox'),
+        prompter: asked,
+        env: 'sandbox',
+      },
+    );
+    expect(r2.status).toBe('pending');
+    expect(asked.asked).toEqual([
+      'Amount in GHS (1–50000)',
+      'Customer last name (optional)',
+      'Reference (customer_transaction_id)',
+      'Also send the confirmation to this e-mail (optional; Enter to skip)',
+    ]);
   });
 });

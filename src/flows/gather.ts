@@ -20,16 +20,31 @@ import { merchantCurrencies, silentReporter, title, type FlowDeps, type FlowInpu
 
 // Inputs ---------------------------------------------------------------------------------------------
 
-/** A flag's value, else a prompt's answer, else a usage error naming the flag. */
+/**
+ * Whether the flags named every value a flow needs (currency, amount, the customer's first name, phone
+ * and e-mail, and the gateway): then the person has said all they mean to, and values that are optional
+ * or have a default (last name, reference, payment phone, confirmation e-mail) are not asked for, as gh
+ * asks only for what is missing.
+ */
+export function flagsComplete(inputs: FlowInputs): boolean {
+  return [inputs.currency, inputs.amount, inputs.firstName, inputs.phone, inputs.email, inputs.gateway].every(
+    (v) => v !== undefined && v !== '',
+  );
+}
+
+/**
+ * A flag's value, else a prompt's answer, else a usage error naming the flag. `settled`: the flags were
+ * complete (flagsComplete), so an optional value or one with a default is taken without asking.
+ */
 export async function ask(
   deps: FlowDeps,
   f: Field,
   given: string | undefined,
   message: string,
-  opts: { default?: string; optional?: boolean } = {},
+  opts: { default?: string; optional?: boolean; settled?: boolean } = {},
 ): Promise<string | undefined> {
   if (given !== undefined && given !== '') return checked(f, given);
-  if (!deps.prompter) {
+  if (!deps.prompter || (opts.settled && (opts.optional || opts.default !== undefined))) {
     if (opts.default !== undefined) return checked(f, opts.default);
     if (opts.optional) return undefined;
     throw new UsageError(`Missing ${f.flag}`, {
@@ -216,8 +231,10 @@ export async function gather(
     `Amount in ${currency.code} (${l.min ?? '?'}–${l.max ?? '?'})`,
   ))!;
   const firstName = (await ask(deps, fields.firstName, inputs.firstName, 'Customer first name'))!;
+  const settled = flagsComplete(inputs);
   const lastName = await ask(deps, fields.lastName, inputs.lastName, 'Customer last name (optional)', {
     optional: true,
+    settled,
   });
   const dial = currency.country?.dial_code ?? undefined;
   const phoneField = internationalPhone(dial);
@@ -239,6 +256,7 @@ export async function gather(
     'Reference (customer_transaction_id)',
     {
       default: newReference(kind, () => randomBytes(3).toString('hex')),
+      settled,
     },
   ))!;
   return {

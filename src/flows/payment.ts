@@ -17,7 +17,7 @@ import {
   type FlowResult,
   type Reporter,
 } from './types.js';
-import { ask, gather } from './gather.js';
+import { ask, flagsComplete, gather } from './gather.js';
 import {
   confirmLive,
   depositProcessStep,
@@ -175,15 +175,20 @@ export async function processStage(
     // all), and a payment phone given or typed nationally gets the country's dial code, as that one does.
     const given =
       inputs.phoneNumber ?? (inputs.phone !== undefined ? (customer.phone ?? inputs.phone) : undefined);
-    const national = given === undefined ? deps.prompter !== undefined : !/^\s*(\+|00)/.test(given);
+    const settled = flagsComplete(inputs);
+    const asking = given === undefined && deps.prompter !== undefined && !settled;
+    const national = given === undefined ? asking : !/^\s*(\+|00)/.test(given);
     const field = national ? internationalPhone(await dialCodeOf(record, deps), phoneNumber) : phoneNumber;
-    const phone = await ask(deps, field, given, 'Phone number for the payment', { default: customer.phone });
+    const phone = await ask(deps, field, given, 'Phone number for the payment', {
+      default: customer.phone,
+      settled,
+    });
     const receiverEmail = await ask(
       deps,
       fields.receiverEmail,
       inputs.receiverEmail,
       'Also send the confirmation to this e-mail (optional; Enter to skip)',
-      { optional: true },
+      { optional: true, settled },
     );
     if (record.kind === 'deposit') {
       result.transaction = await repeatOfUnknown(record, ['processed'], () =>

@@ -58,9 +58,9 @@ export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<voi
       base,
     );
     f.io.note('\n=== Withdraw: 40 GHS by MTN Mobile Money, confirmed with the one-time code ===');
-    // The code arrives by e-mail in real life; the sandbox logs it, and scripted answers type it (after
-    // leaving the optional receiver e-mail empty).
-    const prompter = new ScriptedPrompter(['', demoMerchant.otp]);
+    // The code arrives by e-mail in real life; the sandbox logs it, and a scripted answer types it (every
+    // other value is given, so nothing optional is asked).
+    const prompter = new ScriptedPrompter([demoMerchant.otp]);
     const withdraw = await runPaymentFlow(
       'withdraw',
       {
