@@ -1,6 +1,6 @@
 // The journal keeps what it has read and parses only what was appended since: these check that the
 // index never goes stale, whoever writes the file (another Journal stands for another mpay process).
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { Journal } from '../src/journal/journal.js';
 import { tempDir } from './helpers.js';
@@ -83,4 +83,40 @@ it('a file cut shorter in place (same inode) is read again from the start', () =
   const first = readFileSync(j.file, 'utf8').split('\n')[0];
   writeFileSync(j.file, `${first}\n`);
   expect(j.records().map((r) => r.reference)).toEqual(['ref-l']);
+});
+
+it('a prune keeps what another process appends while it runs, before the rename and after it', () => {
+  const cfg = tempDir();
+  const pruner = new Journal(cfg, 'default', 'sandbox');
+  const other = new Journal(cfg, 'default', 'sandbox');
+  pruner.append(event('old-1', 'initiate', 'ok'));
+  pruner.append(event('old-1', 'processed', 'ok'));
+  pruner.append(event('keep-1', 'initiate', 'sent'));
+  // A writer that opened the file before the rename and writes after it (appends open, write, close).
+  let lateFd: number | undefined;
+  const removed = pruner.prune((r) => r.reference === 'old-1', {
+    beforeRename: () => {
+      other.append(event('during-1', 'initiate', 'sent'));
+      other.append(event('old-1', 'processed', 'ok')); // a line of a pruned transaction, written late
+      lateFd = openSync(pruner.file, 'a');
+    },
+    afterRename: () => {
+      writeSync(
+        lateFd!,
+        `${JSON.stringify({ at: new Date().toISOString(), ...event('late-1', 'initiate', 'sent') })}\n`,
+      );
+      closeSync(lateFd!);
+    },
+  });
+  expect(removed).toEqual(['old-1']);
+  const fresh = new Journal(cfg, 'default', 'sandbox');
+  expect(
+    fresh
+      .records()
+      .map((r) => r.reference)
+      .sort(),
+  ).toEqual(['during-1', 'keep-1', 'late-1', 'old-1']);
+  // old-1 is back only through the line written during the prune: the pruned lines are gone.
+  expect(fresh.find('old-1')?.steps).toEqual([expect.objectContaining({ step: 'processed' })]);
+  expect(readFileSync(pruner.file, 'utf8').endsWith('\n')).toBe(true);
 });

@@ -9,7 +9,6 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
-  readFileSync,
   readSync,
   renameSync,
   writeSync,
@@ -232,37 +231,74 @@ export class Journal implements JournalLike {
    * Removes the events of the transactions `drop` picks, rewriting the file atomically (a temporary file,
    * fsync, rename). Lines that do not parse are kept: nothing says whose they are. Returns the references
    * removed.
+   *
+   * Other mpay processes may append while this runs; appends take no lock (one line, one write), so the
+   * prune keeps what they write instead: lines appended while it worked are copied into the new file
+   * before the rename, and lines that still reached the old file (a writer that opened it just before the
+   * rename) are copied after it. Only a writer that opened the file before the rename and writes after
+   * the prune's last look would be missed; an append opens, writes and closes in one go. `hooks` lets a
+   * test append at those two moments.
    */
-  prune(drop: (r: JournalRecord) => boolean): string[] {
+  prune(
+    drop: (r: JournalRecord) => boolean,
+    hooks: { beforeRename?: () => void; afterRename?: () => void } = {},
+  ): string[] {
     const gone = new Set(
       this.records()
         .filter(drop)
         .map((r) => r.reference),
     );
     if (gone.size === 0) return [];
-    const lines = readFileSync(this.file, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim());
-    const kept = lines.filter((line) => {
-      try {
-        const e: unknown = JSON.parse(line);
-        return !(isEvent(e) && gone.has(e.reference));
-      } catch {
-        return true;
-      }
-    });
-    const tmp = `${this.file}.${process.pid}.tmp`;
+    const old = openSync(this.file, 'r');
     try {
-      const fd = openSync(tmp, 'w', 0o600);
+      let read = fstatSync(old).size;
+      const keep = (text: string) =>
+        text
+          .split('\n')
+          .filter((line) => {
+            if (!line.trim()) return false;
+            try {
+              const e: unknown = JSON.parse(line);
+              return !(isEvent(e) && gone.has(e.reference));
+            } catch {
+              return true;
+            }
+          })
+          .map((l) => `${l}\n`)
+          .join('');
+      const kept = keep(readRange(old, 0, read));
+      const tmp = `${this.file}.${process.pid}.tmp`;
       try {
-        writeSync(fd, kept.map((l) => `${l}\n`).join(''));
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
+        const fd = openSync(tmp, 'w', 0o600);
+        try {
+          writeSync(fd, kept);
+          hooks.beforeRename?.();
+          // Appended while the kept lines were being written: every one stays.
+          const size = fstatSync(old).size;
+          if (size > read) writeSync(fd, wholeLines(readRange(old, read, size)));
+          read = size;
+          fsyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+        renameSync(tmp, this.file);
+      } catch (err) {
+        throw this.unwritable(err);
       }
-      renameSync(tmp, this.file);
-    } catch (err) {
-      throw this.unwritable(err);
+      hooks.afterRename?.();
+      // A writer that opened the old file before the rename wrote there: carry its lines over.
+      const size = fstatSync(old).size;
+      if (size > read) {
+        const fd = openSync(this.file, 'a', 0o600);
+        try {
+          writeSync(fd, wholeLines(readRange(old, read, size)));
+          fsyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+      }
+    } finally {
+      closeSync(old);
     }
     return [...gone];
   }
@@ -347,4 +383,21 @@ export function settled(r: JournalRecord): boolean {
 /** Whether a step ended well in a record. */
 export function stepDone(r: JournalRecord, step: Step): boolean {
   return r.steps.some((s) => s.step === step && s.outcome === 'ok');
+}
+
+/** The bytes [start, end) of an open file, as text. */
+function readRange(fd: number, start: number, end: number): string {
+  const buf = Buffer.alloc(end - start);
+  let at = 0;
+  while (at < buf.length) {
+    const n = readSync(fd, buf, at, buf.length - at, start + at);
+    if (n === 0) break;
+    at += n;
+  }
+  return buf.subarray(0, at).toString('utf8');
+}
+
+/** Text ending in a newline, so that the next line appended starts on a line of its own. */
+function wholeLines(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }
