@@ -171,51 +171,34 @@ describe('amounts and phones', () => {
   });
 
   it('with every value given by flag nothing is asked, not even the optional ones; one missing, they are', async () => {
-    const p = new ScriptedPrompter(['']);
-    const r = await runPaymentFlow(
-      'deposit',
-      {
-        currency: 'GHS',
-        country: 'GH',
-        amount: '10',
-        firstName: 'Ama',
-        lastName: 'M',
-        phone: '+233201234567',
-        email: 'ama@example.com',
-        reference: 'ph-flag',
-        gateway: '1',
-      },
-      {
-        client: demoClient(sb.url),
-        journal: new Journal(tempDir(), 'default', 'sandbox'),
-        prompter: p,
-        env: 'sandbox',
-      },
-    );
-    expect(r.status).toBe('pending');
+    /** A deposit flow on a (scripted) terminal with these inputs; returns what was asked. */
+    const deposit = async (inputs: Record<string, string>, answers: string[]) => {
+      const p = new ScriptedPrompter(answers);
+      const r = await runPaymentFlow(
+        'deposit',
+        {
+          currency: 'GHS',
+          country: 'GH',
+          firstName: 'Ama',
+          phone: '+233201234567',
+          email: 'ama@example.com',
+          gateway: '1',
+          ...inputs,
+        },
+        {
+          client: demoClient(sb.url),
+          journal: new Journal(tempDir(), 'default', 'sandbox'),
+          prompter: p,
+          env: 'sandbox',
+        },
+      );
+      expect(r.status).toBe('pending');
+      return p.asked;
+    };
     // Not the phone again at processed, nor the confirmation e-mail (optional), on a terminal too.
-    expect(p.asked).toEqual([]);
+    expect(await deposit({ amount: '10', lastName: 'M', reference: 'ph-flag' }, [])).toEqual([]);
     // Without --amount the person is being asked anyway: the optional values are asked as well.
-    const asked = new ScriptedPrompter(['12', '', '', '']);
-    const r2 = await runPaymentFlow(
-      'deposit',
-      {
-        currency: 'GHS',
-        country: 'GH',
-        firstName: 'Ama',
-        phone: '+233201234567',
-        email: 'ama@example.com',
-        gateway: '1',
-      },
-      {
-        client: demoClient(sb.url),
-        journal: new Journal(tempDir(), 'default', 'sandbox'),
-        prompter: asked,
-        env: 'sandbox',
-      },
-    );
-    expect(r2.status).toBe('pending');
-    expect(asked.asked).toEqual([
+    expect(await deposit({}, ['12', '', '', ''])).toEqual([
       'Amount in GHS (1–50000)',
       'Customer last name (optional)',
       'Reference (customer_transaction_id)',
