@@ -11,24 +11,15 @@ import { checkBaseUrl } from './base-url.js';
 import { networkError } from './network-errors.js';
 import { makeHttp } from './http.js';
 import type { Credentials, TokenStore } from './credentials.js';
-
-/** A request as the client would send it, for --dry-run. Secrets are redacted by the caller's choice. */
-export interface PreparedRequest {
-  method: 'GET' | 'POST';
-  url: string;
-  headers: Record<string, string>;
-  encoding: 'none' | 'json' | 'multipart';
-  /** as it goes out: strings for form-data, the values' own types for JSON */
-  body?: Record<string, unknown>;
-}
-
-/** Thrown instead of sending when the client runs dry; commands print it and exit 0. */
-export class DryRun extends Error {
-  readonly isDryRun = true;
-  constructor(readonly request: PreparedRequest) {
-    super('dry run');
-  }
-}
+import {
+  DryRun,
+  answer,
+  multipart,
+  prepareRequest,
+  type Encoding,
+  type PreparedRequest,
+  type RawAnswer,
+} from './wire.js';
 
 export interface ClientOptions {
   /** the part before /restapi/v1 */
@@ -50,7 +41,6 @@ export interface ClientOptions {
 export type WithdrawProcessedResult =
   { otpSent: true; message: string } | { otpSent: false; message: string; transaction: s.Transaction };
 
-export type Encoding = 'none' | 'json' | 'multipart';
 interface Call<T extends z.ZodMiniType> {
   method: 'GET' | 'POST';
   path: string;
@@ -63,25 +53,6 @@ interface Call<T extends z.ZodMiniType> {
   dryRunExempt?: boolean;
   /** `mpay api`: headers of the caller's, nulls kept, and any status answered rather than thrown */
   raw?: { headers?: Record<string, string> };
-}
-
-/** An answer as the server sent it: `mpay api` prints it whatever its status. */
-export interface RawAnswer {
-  status: number;
-  statusMessage: string;
-  headers: Record<string, string | string[] | undefined>;
-  contentType?: string;
-  text: string;
-}
-
-function answer(res: Response<string>): RawAnswer {
-  return {
-    status: res.statusCode,
-    statusMessage: res.statusMessage ?? '',
-    headers: res.headers,
-    contentType: res.headers['content-type'],
-    text: res.body ?? '',
-  };
 }
 
 export class Client {
@@ -296,28 +267,8 @@ export class Client {
   }
 
   /** Builds the request the client would send: used by --dry-run and by the sender itself. */
-  prepare(
-    c: Pick<Call<z.ZodMiniType>, 'method' | 'path' | 'encoding' | 'body' | 'raw' | 'dryRunExempt'>,
-    token?: string,
-  ): PreparedRequest {
-    const headers: Record<string, string> = { accept: 'application/json', ...c.raw?.headers };
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (c.encoding === 'json') headers['content-type'] = 'application/json';
-    // Form-data carries strings; a JSON body keeps each value's type (a dry run shows what goes out).
-    const body = c.body
-      ? Object.fromEntries(
-          Object.entries(c.body)
-            .filter(([, v]) => v !== undefined && (v !== null || (c.raw && c.encoding === 'json')))
-            .map(([k, v]) => [k, c.encoding === 'json' ? v : String(v)]),
-        )
-      : undefined;
-    return {
-      method: c.method,
-      url: new URL(c.path, this.http.defaults.options.prefixUrl).href,
-      headers,
-      encoding: c.encoding,
-      body,
-    };
+  private prepare(c: Call<z.ZodMiniType>, token?: string): PreparedRequest {
+    return prepareRequest(c, new URL(c.path, this.http.defaults.options.prefixUrl).href, token);
   }
 
   private async send(c: Call<z.ZodMiniType>, token: string | undefined): Promise<RawAnswer> {
@@ -329,16 +280,9 @@ export class Client {
     if (c.body) {
       const fields = this.prepare(c).body ?? {};
       if (c.encoding === 'multipart') {
-        // Encoded once into bytes (the platform's Request does the multipart encoding), so that a
-        // retry of token generate re-sends the same body; a FormData stream is spent after one try.
-        const form = new FormData();
-        for (const [k, v] of Object.entries(fields)) form.set(k, String(v));
-        const encoded = new Request('http://mpay.invalid/', { method: 'POST', body: form });
-        req.body = Buffer.from(await encoded.arrayBuffer());
-        req.headers = {
-          ...req.headers,
-          'content-type': encoded.headers.get('content-type') ?? 'multipart/form-data',
-        };
+        const form = await multipart(fields);
+        req.body = form.body;
+        req.headers = { ...req.headers, 'content-type': form.contentType };
       } else {
         req.json = Object.fromEntries(
           Object.entries(c.body).filter(([, v]) => v !== undefined && (v !== null || c.raw)),

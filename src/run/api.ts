@@ -2,7 +2,7 @@
 // printed as the server sent it (pretty on a terminal, byte for byte in a pipe) and the exit code that of
 // its status (README table). As `gh api` and `stripe get/post` do.
 import { readFileSync } from 'node:fs';
-import type { Encoding } from '../api/client.js';
+import type { Encoding } from '../api/wire.js';
 import { UsageError } from '../api/errors.js';
 import { failureError } from '../api/response.js';
 import type { Factory } from '../factory.js';

@@ -1,6 +1,6 @@
 // What --dry-run shows: the request with secrets redacted, and the same request as a curl command line
 // that a support engineer can paste as it is: its secrets are $MPAY_* variables the shell fills in.
-import type { PreparedRequest } from '../api/client.js';
+import type { PreparedRequest } from '../api/wire.js';
 import { redactHeaders, redactValue } from '../api/redact.js';
 import { curlCommand } from './curl.js';
 

@@ -1,5 +1,5 @@
 // How a command's result reaches stdout: the one JSON document with --json, else what `human` renders.
-import type { PreparedRequest } from '../api/client.js';
+import type { PreparedRequest } from '../api/wire.js';
 import type { IO } from '../io.js';
 import { dryRunView } from './dry-run.js';
 

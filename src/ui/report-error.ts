@@ -2,7 +2,7 @@
 // error document on stdout (with --json), a one-line message with the API's per-field messages and a hint
 // on stderr, and the exit code of its kind (api/errors.ts). Never a stack, except for a bug under --debug.
 // The oclif shell and the in-process test harness both go through here.
-import type { PreparedRequest } from '../api/client.js';
+import type { PreparedRequest } from '../api/wire.js';
 import { CancelledError, MpayError, UsageError, toMpayError } from '../api/errors.js';
 import type { IO } from '../io.js';
 import { clean } from './output.js';
