@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { gatewayTypeOf, type PaymentKind } from '../api/enums.js';
 import { MpayError, toMpayError } from '../api/errors.js';
 import type { MerchantCurrency } from '../api/schemas.js';
-import { stepDone, type JournalRecord } from '../journal/journal.js';
+import { stepDone, type JournalRecord } from '../journal/records.js';
 import { checkAmount, enabled } from './gather.js';
 import { fields, internationalPhone, problem } from './inputs.js';
 import { runPaymentFlow } from './payment.js';

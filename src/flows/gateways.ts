@@ -3,7 +3,7 @@
 import { gatewayTypeOf as gatewayType } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
 import type { GatewayConfiguration, MerchantCurrency } from '../api/schemas.js';
-import { type Kind } from '../journal/journal.js';
+import { type Kind } from '../journal/records.js';
 import { checked, fields } from './inputs.js';
 import { walletReason, type WalletContext } from './wallet-rule.js';
 

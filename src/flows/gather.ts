@@ -5,7 +5,7 @@ import { gatewayTypeOf } from '../api/enums.js';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../api/errors.js';
 import type { MerchantCurrency } from '../api/schemas.js';
-import { type Kind } from '../journal/journal.js';
+import { type Kind } from '../journal/records.js';
 import {
   checked,
   fields,

@@ -4,7 +4,7 @@
 import { keepingTrack } from './standing.js';
 import { UsageError, ValidationError } from '../api/errors.js';
 import type { GatewayConfiguration, InitiatedPayment, MerchantService } from '../api/schemas.js';
-import { stepDone, type JournalRecord, type Kind } from '../journal/journal.js';
+import { stepDone, type JournalRecord, type Kind } from '../journal/records.js';
 import { checked, fields, internationalPhone, phoneNumber, problem } from './inputs.js';
 import { isCrypto, needsWalletUpdate, walletReason, type WalletContext } from './wallet-rule.js';
 

@@ -1,7 +1,7 @@
 // Picking a stopped flow up at its next step, from what the journal knows.
 import { gatewayTypeOf as gatewayType } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
-import { stepDone, type Kind } from '../journal/journal.js';
+import { stepDone, type Kind } from '../journal/records.js';
 
 import {
   merchantCurrencies,

@@ -2,7 +2,7 @@
 // Ctrl-C at a prompt. The error then says what the journal knows (reference, hash token, status) and the
 // exact command that continues it, so that nobody is left with a transaction and no way forward.
 import { CancelledError, MpayError, NetworkError } from '../api/errors.js';
-import type { JournalRecord } from '../journal/journal.js';
+import type { JournalRecord } from '../journal/records.js';
 import { title, type FlowDeps } from './types.js';
 
 const annotated = new WeakSet<object>();

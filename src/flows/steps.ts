@@ -10,7 +10,7 @@ import type {
   TransactionStatus,
   WalletAddressUpdateResult,
 } from '../api/schemas.js';
-import { type JournalRecord, type Kind, type Step } from '../journal/journal.js';
+import { type JournalRecord, type Kind, type Step } from '../journal/records.js';
 
 import type { Gathered } from './gather.js';
 import { silentReporter, title, type FlowDeps } from './types.js';

@@ -8,7 +8,8 @@ import type {
   Transaction,
   WalletAddressUpdateResult,
 } from '../api/schemas.js';
-import { type JournalLike, type Kind } from '../journal/journal.js';
+import type { JournalLike } from '../journal/journal.js';
+import type { Kind } from '../journal/records.js';
 import type { Prompter } from './prompter.js';
 
 export interface FlowInputs {

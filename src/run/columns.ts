@@ -2,7 +2,7 @@
 // --columns and --filter take. Plain data (no rendering, no HTTP), so that each command's --help can
 // list them.
 import type { Country, Currency, MerchantCurrency } from '../api/schemas.js';
-import type { JournalRecord } from '../journal/journal.js';
+import type { JournalRecord } from '../journal/records.js';
 import type { Column } from '../ui/output.js';
 
 const range = (min: unknown, max: unknown) => `${min ?? '?'}-${max ?? '?'}`;

@@ -1,7 +1,7 @@
 // `mpay history` and `mpay history show`: the journal of what mpay started, as a list or one record.
 import { UsageError } from '../api/errors.js';
 import type { Factory } from '../factory.js';
-import { settled, stepDone, type JournalEvent, type JournalRecord } from '../journal/journal.js';
+import { settled, stepDone, type JournalEvent, type JournalRecord } from '../journal/records.js';
 import { curlCommand } from '../ui/curl.js';
 import { printList, type ListOptions } from '../ui/list-output.js';
 import { renderTable } from '../ui/output.js';

@@ -5,7 +5,7 @@
 // docs/json/transaction.schema.json; changes to it are additive only.
 import type { InitiatedPayment, StatusUpdateResult, WalletAddressUpdateResult } from '../api/schemas.js';
 import type { FlowResult } from '../flows/types.js';
-import type { JournalRecord, StepRecord } from '../journal/journal.js';
+import type { JournalRecord, StepRecord } from '../journal/records.js';
 
 export interface TransactionJson {
   kind: 'deposit' | 'withdraw';

@@ -1,0 +1,99 @@
+// The journal's record model: the events a journal file holds, one JSON line each, and the record of a
+// transaction folded from them. No file here: journal.ts reads and writes the file.
+import type { PaymentKind } from '../api/enums.js';
+
+export type Kind = PaymentKind;
+/** `gateway` is local: the gateway the user chose, recorded so that a resumed flow keeps it. */
+export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'processed';
+export type Outcome = 'sent' | 'ok' | 'failed' | 'ambiguous';
+
+export interface JournalEvent {
+  at: string;
+  reference: string;
+  kind: Kind;
+  step: Step;
+  outcome: Outcome;
+  hash_token?: string;
+  /** facts learned at this step: amount, currency, gateway, status, customer contact, error */
+  data?: Record<string, unknown>;
+}
+
+export interface StepRecord {
+  step: Step;
+  outcome: Outcome;
+  at: string;
+  detail?: string;
+}
+
+export interface JournalRecord {
+  reference: string;
+  kind: Kind;
+  hash_token?: string;
+  amount?: string;
+  currency?: string;
+  country?: string;
+  customer?: { first_name?: string; last_name?: string; phone?: string; email?: string };
+  gateway_id?: number;
+  gateway_name?: string;
+  wallet_address?: string;
+  /** the transaction status as last seen from the API, or as mpay's steps imply */
+  status?: string;
+  transaction_id?: string;
+  created_at: string;
+  updated_at: string;
+  steps: StepRecord[];
+}
+
+/** Whether a parsed line is one of the journal's events (a line that is not is kept but not read). */
+export function isEvent(v: unknown): v is JournalEvent {
+  if (!v || typeof v !== 'object') return false;
+  const e = v as Partial<JournalEvent>;
+  return (
+    typeof e.reference === 'string' &&
+    (e.kind === 'deposit' || e.kind === 'withdraw') &&
+    typeof e.step === 'string' &&
+    typeof e.outcome === 'string' &&
+    typeof e.at === 'string'
+  );
+}
+
+/** Folds one event into its transaction's record. */
+export function fold(r: JournalRecord, e: JournalEvent): void {
+  r.updated_at = e.at;
+  if (e.hash_token) r.hash_token = e.hash_token;
+  const d = e.data ?? {};
+  if (typeof d.amount === 'string') r.amount = d.amount;
+  if (typeof d.currency === 'string') r.currency = d.currency;
+  if (typeof d.country === 'string') r.country = d.country;
+  if (d.customer && typeof d.customer === 'object')
+    r.customer = { ...r.customer, ...(d.customer as JournalRecord['customer']) };
+  if (typeof d.gateway_id === 'number') r.gateway_id = d.gateway_id;
+  if (typeof d.gateway_name === 'string') r.gateway_name = d.gateway_name;
+  if (typeof d.wallet_address === 'string') r.wallet_address = d.wallet_address;
+  if (typeof d.transaction_id === 'string') r.transaction_id = d.transaction_id;
+  if (typeof d.status === 'string') r.status = d.status;
+  const last = r.steps.at(-1);
+  const detail =
+    typeof d.error === 'string' ? d.error : typeof d.message === 'string' ? d.message : undefined;
+  // A step's 'sent' line and its outcome line make one step record.
+  if (last && last.step === e.step && last.outcome === 'sent' && e.outcome !== 'sent') {
+    last.outcome = e.outcome;
+    last.at = e.at;
+    last.detail = detail;
+  } else {
+    r.steps.push({ step: e.step, outcome: e.outcome, at: e.at, detail });
+  }
+}
+
+/**
+ * Whether mpay's part of a transaction is over: processed, or a final status. Anything else is still in
+ * progress (a flow to resume, a code to give, an answer that never came) and is never pruned.
+ */
+export function settled(r: JournalRecord): boolean {
+  return stepDone(r, 'processed') || ['success', 'failed', 'cancelled'].includes(r.status ?? '');
+}
+
+/** Whether a step ended well in a record. */
+export function stepDone(r: JournalRecord, step: Step): boolean {
+  return r.steps.some((s) => s.step === step && s.outcome === 'ok');
+}
