@@ -34,36 +34,20 @@ it('GET with the bearer token added; the body printed exactly as sent, in a pipe
 
 it('POST status update as form-data with typed and raw fields; a whole JSON body with --credentials for initiate', async () => {
   const hash = (await (await apiInitiate(sb.url, await apiToken(sb.url), 'api-1')).json()).data.has_token;
-  const dry = await mpay(
-    [
-      'api',
-      'POST',
-      '/payments/status/update',
-      '-f',
-      `hash_token=${hash}`,
-      '-f',
-      'status=initiated',
-      '-F',
-      'gateway_id=1',
-      '--dry-run',
-    ],
-    { env },
-  );
+  const update = [
+    'api',
+    'POST',
+    '/payments/status/update',
+    '-f',
+    `hash_token=${hash}`,
+    '-f',
+    'status=initiated',
+    '-F',
+    'gateway_id=1',
+  ];
+  const dry = await mpay([...update, '--dry-run'], { env });
   expect(dry.stdout).toMatch(/-F 'gateway_id=1'/);
-  const r = await mpay(
-    [
-      'api',
-      'POST',
-      '/payments/status/update',
-      '-f',
-      `hash_token=${hash}`,
-      '-f',
-      'status=initiated',
-      '-F',
-      'gateway_id=1',
-    ],
-    { env },
-  );
+  const r = await mpay(update, { env });
   expect(r.code, r.stderr).toBe(0);
   expect(JSON.parse(r.stdout).data).toMatchObject({ status: 'initiated', customer_transaction_id: 'api-1' });
   const file = join(tempDir(), 'body.json');
