@@ -38,15 +38,15 @@ export function loadBundle(url, cached = true) {
   const filename = fileURLToPath(url);
   const require = createRequire(filename);
   if (!cached || process.env.MPAY_NO_CODE_CACHE === '1') return require(filename);
+  const places = [dirname(filename), userCacheDir()].filter(Boolean);
   if (typeof Module.enableCompileCache === 'function') {
-    const dir = [dirname(filename), userCacheDir()].filter(Boolean).find(writable);
+    const dir = places.find(writable);
     if (dir) Module.enableCompileCache(join(dir, 'node-compile-cache'));
     return require(filename);
   }
   globalThis.__mpayImport = (specifier) => import(specifier);
   const source = readFileSync(filename, 'utf8');
   const name = cacheName(filename, source);
-  const places = [dirname(filename), userCacheDir()].filter(Boolean);
   let cachedData;
   for (const dir of places) {
     try {

@@ -14,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { lazyPackages, stubGotUnused } from './bundle-config.js';
 import { exeRuntime, installRuntimes } from './node-runtimes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -49,16 +50,6 @@ const pjson = {
 // The root oclif sees. Nothing is read from it: the banner below answers oclif's require of the
 // package.json targets, and the command table comes from the bundle, not from a manifest file.
 const virtualRoot = '/$mpay';
-
-// got's optional features that mpay never uses (scripts/stubs/got-unused.js), as in scripts/bundle.js.
-const stubGotUnused = {
-  name: 'stub-got-unused',
-  setup(b) {
-    b.onResolve({ filter: /^(http2-wrapper|cacheable-request|cacheable-lookup)$/ }, () => ({
-      path: join(root, 'scripts', 'stubs', 'got-unused.js'),
-    }));
-  },
-};
 
 // Modules that read the environment or the terminal as they load. The snapshot would keep what they
 // saw at build time, so (docs/performance.md "What the snapshot holds"):
@@ -144,18 +135,7 @@ if (startupSnapshot?.isBuildingSnapshot()) startupSnapshot.addDeserializeCallbac
 
 // Packages only some commands use: each is bundled on its own and kept among the executable's assets,
 // outside the snapshot that every run deserializes (src/exe.ts). cli-table3 stays in: every table uses it.
-const extras = [
-  'fastify',
-  '@fastify/formbody',
-  '@fastify/busboy',
-  '@inquirer/prompts',
-  'conf',
-  'tar',
-  'csv-parse',
-  '@jmespath-community/jmespath',
-  'cli-progress',
-  'qrcode-terminal',
-];
+const extras = lazyPackages.filter((p) => p !== 'cli-table3');
 const assetName = (pkg) => `${pkg.replace('/', '+')}.cjs`;
 
 // The snapshot builder and the executable hand the script a require() that knows only Node's built-in

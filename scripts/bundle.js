@@ -10,35 +10,10 @@ import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lazyPackages, stubGotUnused } from './bundle-config.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = join(root, 'src');
-const lazyPackages = [
-  '@inquirer/prompts',
-  'cli-table3',
-  'conf',
-  'fastify',
-  '@fastify/formbody',
-  '@fastify/busboy',
-  'qrcode-terminal',
-  // the support bundle's archive
-  'tar',
-  '@jmespath-community/jmespath',
-  'csv-parse',
-  // the batch progress bar, on a terminal only
-  'cli-progress',
-];
-
-// got's optional features that mpay never uses: see scripts/stubs/got-unused.js.
-const stubGotUnused = {
-  name: 'stub-got-unused',
-  setup(b) {
-    b.onResolve({ filter: /^(http2-wrapper|cacheable-request|cacheable-lookup)$/ }, () => ({
-      path: join(root, 'scripts', 'stubs', 'got-unused.js'),
-    }));
-  },
-};
-
 const common = {
   bundle: true,
   format: 'cjs',
