@@ -43,20 +43,22 @@ declare const installRequire: (r: unknown) => void;
 // stays small, and every run deserializes it, so that keeps every command's start-up short.
 const extras = new Map<string, unknown>();
 
-function loadExtra(name: string): unknown {
-  if (extras.has(name)) return extras.get(name);
+/** A package kept among the assets, by its name (its asset: the name with + for /, as build-exe names it). */
+function loadExtra(pkg: string): unknown {
+  if (extras.has(pkg)) return extras.get(pkg);
   const { getAsset, isSea } = __builtinRequire('node:sea') as typeof import('node:sea');
   // Run as a plain script (node dist/mpay-exe.cjs, in the repository) there are no assets.
-  if (!isSea()) return __builtinRequire(name.replace('+', '/'));
-  const source = getAsset(`${name}.cjs`, 'utf8');
-  const filename = `${MPAY_ROOT}/extras/${name}.cjs`;
+  if (!isSea()) return __builtinRequire(pkg);
+  const asset = `${pkg.replace('/', '+')}.cjs`;
+  const source = getAsset(asset, 'utf8');
+  const filename = `${MPAY_ROOT}/extras/${asset}`;
   const mod = { exports: {} as unknown };
   const { compileFunction } = __builtinRequire('node:vm') as typeof import('node:vm');
   const fn = compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname'], {
     filename,
   });
   fn(mod.exports, moduleRequire, mod, filename, `${MPAY_ROOT}/extras`);
-  extras.set(name, mod.exports);
+  extras.set(pkg, mod.exports);
   return mod.exports;
 }
 
@@ -69,7 +71,7 @@ const target = /[\\/]dist[\\/]mpay\.cjs$/;
  */
 function moduleRequire(id: string): unknown {
   if (target.test(id)) return bundle;
-  if (MPAY_EXTRAS.includes(id)) return loadExtra(id.replace(/\//g, '+'));
+  if (MPAY_EXTRAS.includes(id)) return loadExtra(id);
   return __builtinRequire(id);
 }
 moduleRequire.resolve = (id: string): string => {
