@@ -10,6 +10,7 @@ import type { FlowDeps, Reporter } from './flows/types.js';
 import type { Prompter } from './flows/prompter.js';
 import type { IO } from './io.js';
 import type { Journal } from './journal/journal.js';
+import type { Place } from './journal/records.js';
 import { clean } from './ui/output.js';
 
 /** The global flags that shape dependencies. */
@@ -94,6 +95,14 @@ export class Factory {
       debug: sink ? (line) => sink(clean(line)) : undefined,
       dryRun: req.dryRun,
       retryBaseMs: this.environ.MPAY_RETRY_BASE_MS ? Number(this.environ.MPAY_RETRY_BASE_MS) : undefined,
+      rateLimit: this.environ.MPAY_RETRY_BASE_MS ? { baseMs: Number(this.environ.MPAY_RETRY_BASE_MS) } : {},
+      // On a terminal each wait is shown as it starts (--debug shows it in any case).
+      onThrottle: this.io.stderrIsTTY
+        ? (t) =>
+            this.io.note(
+              `mpay: rate limited (HTTP ${t.status}) on ${t.method} /${t.path}: waiting ${(t.waitMs / 1000).toFixed(1)} s, then try ${t.attempt + 1} of ${t.tries}`,
+            )
+        : undefined,
       userAgent: this.userAgent,
       trace: await this.tracer(),
     });
@@ -113,15 +122,39 @@ export class Factory {
     return this.traceMemo;
   }
 
-  /** The journal of the context's profile and environment (or of another folder: the demo's). */
-  async journal(where?: { dir: string; profile: string; env: string }): Promise<Journal> {
+  /** Where this run's transactions live: the context's server and merchant, and what chose them. */
+  async place(): Promise<Place> {
+    const ctx = await this.context();
+    const { fingerprint } = await import('./api/redact.js');
+    return {
+      server: ctx.baseUrl,
+      merchant: ctx.credentials.merchantKey ? fingerprint(ctx.credentials.merchantKey) : 'none',
+      profile: ctx.profileName,
+      env: ctx.env,
+    };
+  }
+
+  /**
+   * The journal of the context's profile and environment (or of another folder: the demo's). A journal
+   * with a place (`at`) stamps it on every line and continues only the records made there; without one it
+   * reads every record (history, support).
+   */
+  async journal(
+    where?: { dir: string; profile: string; env: string },
+    scope: { at?: Place; newHere?: boolean } = {},
+  ): Promise<Journal> {
     const { Journal } = await import('./journal/journal.js');
     let w = where;
     if (!w) {
       const ctx = await this.context();
       w = { dir: ctx.store.dir, profile: ctx.profileName, env: ctx.env };
     }
-    return new Journal(w.dir, w.profile, w.env, (m) => this.io.warn(m), this.now);
+    return new Journal(w.dir, w.profile, w.env, {
+      warn: (m) => this.io.warn(m),
+      now: this.now,
+      place: scope.at,
+      newHere: scope.newHere,
+    });
   }
 
   /** The terminal prompter, or undefined when mpay must not ask (no terminal, --no-input, CI). */
@@ -137,11 +170,19 @@ export class Factory {
   }
 
   /** What a flow needs: client, journal, prompter (on a terminal only), reporter. */
-  async flowDeps(opts: { dryRun?: boolean; force?: boolean; command: string }): Promise<FlowDeps> {
+  async flowDeps(opts: {
+    dryRun?: boolean;
+    force?: boolean;
+    command: string;
+    /** batch --new-batch: rows whose records live at another place are new here */
+    newHere?: boolean;
+  }): Promise<FlowDeps> {
     const ctx = await this.context();
+    const place = await this.place();
     return {
       client: await this.client({ dryRun: opts.dryRun }),
-      journal: await this.journal(),
+      journal: await this.journal(undefined, { at: place, newHere: opts.newHere }),
+      place,
       prompter: await this.prompter(),
       reporter: await this.reporter(),
       env: ctx.env,

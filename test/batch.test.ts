@@ -7,7 +7,17 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { bin, cliEnv, sandbox, setFaults, tempDir, requestCount } from './helpers.js';
+import {
+  bin,
+  cliEnv,
+  printedCommand,
+  requestCount,
+  requestCounts,
+  runPrinted,
+  sandbox,
+  setFaults,
+  tempDir,
+} from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -336,20 +346,26 @@ it('withdraw batch confirm checks every row against the journal first, and sends
   expect(cols.stderr).toMatch(/Unknown column: code[\s\S]*Known columns: reference, otp/);
 });
 
-it('Ctrl-C stops the starting of new rows, lets those in flight finish, and prints the command that resumes', async () => {
+it('Ctrl-C stops the starting of new rows, lets those in flight finish, exits 130, and prints the complete command that resumes', async () => {
   const slow = await sandbox({ faults: ['slow'], rate: 1, slowMs: 300, faultPaths: ['/payments/initiate'] });
+  // Where the environment of the pasted line points: a server that must receive nothing.
+  const other = await sandbox();
   try {
     const rows = Array.from(
       { length: 12 },
       (_, i) => `GHS,GH,${20 + i},Abla,,+2332012340${String(i).padStart(2, '0')},abla${i}@example.org,1`,
     );
-    const path = file('interrupted.csv', [header, ...rows].join('\n'));
+    const path = file("it's interrupted $(x).csv", [header, ...rows].join('\n'));
     const cfg = tempDir();
-    const env = cliEnv(slow, cfg);
-    const child = spawn(process.execPath, [bin, 'deposit', 'batch', path, '--concurrency', '2', '--json'], {
-      env: { ...process.env, ...env, CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const env = cliEnv(undefined, cfg);
+    const child = spawn(
+      process.execPath,
+      [bin, 'deposit', 'batch', path, '--concurrency', '2', '--json', '--base-url', slow.url],
+      {
+        env: { ...process.env, ...env, CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -359,9 +375,15 @@ it('Ctrl-C stops the starting of new rows, lets those in flight finish, and prin
     for (let i = 0; i < 200 && (await count()) < 2; i++) await new Promise((r) => setTimeout(r, 25));
     child.kill('SIGINT');
     const code = await new Promise((r) => child.on('close', (c, signal) => r(c ?? signal)));
-    expect(code, stderr).toBe(10);
+    expect(code, stderr).toBe(130);
     expect(stderr).toMatch(/stopping: no new rows start; those in flight finish/);
-    expect(stderr).toContain(`Resume with the same command: mpay deposit batch ${path}`);
+    expect(stderr).toMatch(
+      /mpay: interrupted: \d+ done, 0 already done, 0 failed, 0 unknown; \d+ not started/,
+    );
+    const resume = printedCommand(stderr, 'Resume with: ');
+    expect(resume).toBe(
+      `mpay deposit batch '${path.replace(/'/g, `'\\''`)}' --concurrency 2 --json --profile default --env sandbox --base-url ${slow.url}`,
+    );
     const first = stdout
       .trim()
       .split('\n')
@@ -385,7 +407,8 @@ it('Ctrl-C stops the starting of new rows, lets those in flight finish, and prin
         ref,
       ).toBe(true);
     await setFaults(slow, { rate: 0 });
-    const rest = await mpay(['deposit', 'batch', path, '--json'], { env });
+    // The printed line, pasted as it is where MPAY_BASE_URL names another server: it goes to its own.
+    const rest = await runPrinted(resume, { ...env, MPAY_BASE_URL: other.url });
     expect(rest.code, rest.stderr).toBe(0);
     const outcomes = rest.stdout
       .trim()
@@ -394,8 +417,10 @@ it('Ctrl-C stops the starting of new rows, lets those in flight finish, and prin
     expect(outcomes.filter((o) => o === 'skipped')).toHaveLength(first.length);
     expect(outcomes.filter((o) => o === 'done')).toHaveLength(12 - first.length);
     expect(await count()).toBe(12);
+    expect(await requestCounts(other)).toEqual({});
   } finally {
     await slow.close();
+    await other.close();
   }
 });
 

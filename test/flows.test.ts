@@ -219,7 +219,9 @@ describe('flows as commands without a terminal', () => {
     expect(r.code).toBe(0);
     const out = r.json();
     expect(out).toMatchObject({ next: 'otp', status: 'initiated', reference: 'cli-wd-1' });
-    expect(out.resume).toBe(`mpay withdraw process ${out.hash_token} --otp <CODE>`);
+    expect(out.resume).toBe(
+      `mpay withdraw process ${out.hash_token} --otp <CODE> --profile default --env sandbox --base-url ${sb.url}`,
+    );
     const wrong = await run(['withdraw', 'process', out.hash_token, '--otp', '999999', '--json'], { env });
     expect(wrong.code).toBe(4);
     expect(wrong.json().error.fields.otp).toBeDefined();
@@ -271,7 +273,9 @@ describe('flows as commands without a terminal', () => {
     // Every step prints the same envelope: hash_token at the top, the API's answer whole under data.
     const hash = init.json().hash_token;
     expect(init.json()).toMatchObject({ kind: 'deposit', reference: 'step-dep', status: 'initiated' });
-    expect(init.json().resume).toBe('mpay deposit --resume step-dep');
+    expect(init.json().resume).toBe(
+      `mpay deposit --resume step-dep --profile default --env sandbox --base-url ${sb.url}`,
+    );
     expect(init.json().data.initiate.has_token).toBe(hash);
     expect(init.json().data.initiate.gateway_configuration[0].gateway.name).toBe('Interac e-Transfer');
     const wallet = await run(['wallet', hash, '--gateway', '12', '--json'], { env });

@@ -1,7 +1,7 @@
 // Test helpers: a real sandbox on an ephemeral loopback port, and the real bin/run.js in a child process
 // with a temporary config folder. Nothing here mocks the network.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -209,4 +209,34 @@ export function setFaults(
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
+}
+
+let shimDir: string | undefined;
+
+/**
+ * Runs a command line that mpay printed for a person to paste, literally, through /bin/sh (which splits
+ * and unquotes it as a person's shell would), with `mpay` on PATH as bin/run.js and the given variables:
+ * point them at another server to see that the line carries its own.
+ */
+export function runPrinted(line: string, env: Record<string, string | undefined>): Promise<RunResult> {
+  if (!shimDir) {
+    shimDir = tempDir('mpay-shim-');
+    writeFileSync(join(shimDir, 'mpay'), `#!/bin/sh\nexec "${process.execPath}" "${bin}" "$@"\n`, {
+      mode: 0o755,
+    });
+  }
+  return run([], {
+    command: ['/bin/sh', '-c', line],
+    env: { ...env, PATH: `${shimDir}:${process.env.PATH ?? ''}` },
+  });
+}
+
+/** The command a line of mpay's output offers after `label` (e.g. "Resume with: "), as printed. */
+export function printedCommand(text: string, label: string): string {
+  const line = text.split('\n').find((l) => l.includes(label));
+  if (!line) throw new Error(`no "${label}" line in:\n${text}`);
+  return line
+    .slice(line.indexOf(label) + label.length)
+    .replace(/\s{3}\(.*\)$/, '')
+    .trim();
 }

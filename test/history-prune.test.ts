@@ -10,7 +10,7 @@ import { mpay } from './in-process.js';
 it('removes settled, old transactions only, and says so', async () => {
   const cfg = tempDir();
   const at = (iso: string) => () => new Date(iso);
-  const old = new Journal(cfg, 'default', 'sandbox', () => {}, at('2026-01-10T10:00:00Z'));
+  const old = new Journal(cfg, 'default', 'sandbox', { now: at('2026-01-10T10:00:00Z') });
   const step = (j: Journal, reference: string, s: 'initiate' | 'processed', status: string) =>
     j.append({
       reference,

@@ -38,7 +38,7 @@ it('Ctrl-C while the initiate request is in flight: exit 130, what is known, and
       /mpay: interrupted while the initiate request of int-1 was in flight: it may have been applied/,
     );
     expect(stderr).toMatch(
-      /hint: `mpay history show int-1` shows what is known; `mpay deposit --resume int-1` continues/,
+      /hint: `mpay history show int-1 --profile default --env sandbox` shows what is known; `mpay deposit --resume int-1 --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+` continues/,
     );
     const journal = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')
       .trim()
@@ -61,7 +61,7 @@ it('a wrong code given with --otp says where the withdrawal stands and the comma
   expect(r.code).toBe(4);
   expect(r.json().error.fields.otp).toBeDefined();
   expect(r.json().error.hint).toMatch(
-    /^The withdrawal int-otp \(hash token [0-9a-f]{64}\) is initiated: continue with `mpay withdraw --resume int-otp --otp <CODE>`$/,
+    /^The withdrawal int-otp \(hash token [0-9a-f]{64}\) is initiated: continue with `mpay withdraw --resume int-otp --otp <CODE> --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+`$/,
   );
   const finished = await mpay(['withdraw', '--resume', 'int-otp', '--otp', '123456', '--json'], { env });
   expect(finished.json().status).toBe('pending');

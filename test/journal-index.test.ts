@@ -52,7 +52,7 @@ it('reads the file again when another process pruned it (a new file in its place
 it('a last line torn mid-write is reported once, skipped, and the records after it are read', () => {
   const cfg = tempDir();
   const warnings: string[] = [];
-  const j = new Journal(cfg, 'default', 'sandbox', (m) => warnings.push(m));
+  const j = new Journal(cfg, 'default', 'sandbox', { warn: (m) => warnings.push(m) });
   j.append(event('ref-f', 'initiate', 'ok'));
   appendFileSync(j.file, '{"reference":"ref-g","kind":"depo');
   expect(j.records().map((r) => r.reference)).toEqual(['ref-f']);

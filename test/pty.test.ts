@@ -122,7 +122,9 @@ describe('interactive flows in a pseudo-terminal', () => {
       expect(screen).toMatch(
         /mpay: cancelled\. The deposit pty-cancel \(hash token [0-9a-f]{64}\) is initiated; nothing more was sent/,
       );
-      expect(screen).toMatch(/hint: Continue it with `mpay deposit --resume pty-cancel`/);
+      expect(screen).toMatch(
+        /hint: Continue it with `mpay deposit --resume pty-cancel --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+`/,
+      );
       expect(screen).toMatch(/EXIT=130/);
     } finally {
       t.kill();
@@ -131,7 +133,7 @@ describe('interactive flows in a pseudo-terminal', () => {
     expect(show.json()).toMatchObject({
       reference: 'pty-cancel',
       status: 'initiated',
-      resume: 'mpay deposit --resume pty-cancel',
+      resume: `mpay deposit --resume pty-cancel --profile default --env sandbox --base-url ${sb.url}`,
     });
     const resumed = await run(['deposit', '--resume', 'pty-cancel', '--gateway', '3', '--json'], {
       env: cliEnv(sb, dir),

@@ -173,7 +173,9 @@ describe('a damaged file gives a clear way out and loses nothing', () => {
     ]);
     const show = await run(['history', 'show', 'torn-b', '--json'], { env });
     expect(show.code, show.stderr).toBe(0);
-    expect(show.json().resume).toBe('mpay deposit --resume torn-b');
+    expect(show.json().resume).toBe(
+      `mpay deposit --resume torn-b --profile default --env sandbox --base-url ${sb.url}`,
+    );
     const resumed = await run(['deposit', '--resume', 'torn-b', '--gateway', '1', '--json'], { env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.json().status).toBe('pending');

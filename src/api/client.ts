@@ -10,6 +10,13 @@ import { redactValue } from './redact.js';
 import { checkBaseUrl } from './base-url.js';
 import { networkError } from './network-errors.js';
 import { makeHttp } from './http.js';
+import {
+  defaultRateLimitPolicy,
+  isThrottle,
+  nextWait,
+  type RateLimitPolicy,
+  type Throttle,
+} from './rate-limit.js';
 import type { Credentials, TokenStore } from './credentials.js';
 import {
   DryRun,
@@ -36,7 +43,31 @@ export interface ClientOptions {
   /** where --trace sends each exchange (api/har.ts) */
   trace?: (x: Exchange) => void;
   userAgent?: string;
+  /** how 429s (and a GET's 503 with Retry-After) are waited out */
+  rateLimit?: Partial<RateLimitPolicy>;
+  /** told of every wait, before it starts: the terminal line (factory.ts) */
+  onThrottle?: (t: Throttle) => void;
 }
+
+/** What one call's caller hears of its own tries: the journal records each one (flows/steps.ts). */
+export interface SendHooks {
+  /** a try was refused with a 429: the wait is about to start */
+  throttled?: (t: Throttle) => void;
+  /** the wait is over: the same request goes out again now */
+  resending?: () => void;
+}
+
+/** The fields of a credentials-only initiate: the credentials it carries, the customer's it leaves out. */
+const credentialFields = ['merchant_key', 'site_id', 'api_key'];
+const customerFields = [
+  'currency_code',
+  'country_code',
+  'amount',
+  'customer_first_name',
+  'customer_phone',
+  'customer_email',
+  'customer_transaction_id',
+];
 
 export type WithdrawProcessedResult =
   { otpSent: true; message: string } | { otpSent: false; message: string; transaction: s.Transaction };
@@ -53,12 +84,17 @@ interface Call<T extends z.ZodMiniType> {
   dryRunExempt?: boolean;
   /** `mpay api`: headers of the caller's, nulls kept, and any status answered rather than thrown */
   raw?: { headers?: Record<string, string> };
+  hooks?: SendHooks;
 }
 
 export class Client {
   readonly baseUrl: URL;
   private readonly http: Got;
   private readonly opts: ClientOptions;
+  private readonly policy: RateLimitPolicy;
+  private readonly throttleListeners = new Set<(t: Throttle) => void>();
+  /** true while a listener of its own (a batch) reports the waits instead of the terminal line */
+  quietThrottle = false;
 
   /** True when POSTs are shown, not sent (--dry-run). */
   get dryRun(): boolean {
@@ -69,6 +105,13 @@ export class Client {
     this.opts = opts;
     this.baseUrl = checkBaseUrl(opts.baseUrl);
     this.http = makeHttp(this.baseUrl, opts);
+    this.policy = { ...defaultRateLimitPolicy, ...opts.rateLimit };
+  }
+
+  /** Hears of every wait of every call (a batch slows down on them); returns the removal. */
+  onThrottle(listener: (t: Throttle) => void): () => void {
+    this.throttleListeners.add(listener);
+    return () => this.throttleListeners.delete(listener);
   }
 
   // Public ----------------------------------------------------------------------------------------------
@@ -140,32 +183,52 @@ export class Client {
 
   depositInitiate(
     req: Omit<s.InitiateRequest, 'merchant_key' | 'site_id' | 'api_key'>,
+    hooks?: SendHooks,
   ): Promise<s.InitiatedPayment> {
-    return this.post('payments/initiate', s.InitiatedPayment, 'json', { ...this.merchantFields(), ...req });
+    return this.post(
+      'payments/initiate',
+      s.InitiatedPayment,
+      'json',
+      { ...this.merchantFields(), ...req },
+      hooks,
+    );
   }
 
   withdrawInitiate(
     req: Omit<s.InitiateRequest, 'merchant_key' | 'site_id' | 'api_key'>,
+    hooks?: SendHooks,
   ): Promise<s.InitiatedPayment> {
-    return this.post('payments/withdraw/initiate', s.InitiatedPayment, 'json', {
-      ...this.merchantFields(),
-      ...req,
-    });
+    return this.post(
+      'payments/withdraw/initiate',
+      s.InitiatedPayment,
+      'json',
+      { ...this.merchantFields(), ...req },
+      hooks,
+    );
   }
 
-  depositProcessed(req: s.DepositProcessedRequest): Promise<s.Transaction> {
-    return this.post('payments/processed', s.Transaction, 'json', req);
+  depositProcessed(req: s.DepositProcessedRequest, hooks?: SendHooks): Promise<s.Transaction> {
+    return this.post('payments/processed', s.Transaction, 'json', req, hooks);
   }
 
-  statusUpdate(req: s.StatusUpdateRequest): Promise<s.StatusUpdateResult> {
-    return this.post('payments/status/update', s.StatusUpdateResult, 'multipart', req);
+  statusUpdate(req: s.StatusUpdateRequest, hooks?: SendHooks): Promise<s.StatusUpdateResult> {
+    return this.post('payments/status/update', s.StatusUpdateResult, 'multipart', req, hooks);
   }
 
-  walletUpdate(req: s.WalletUpdateRequest): Promise<s.WalletAddressUpdateResult> {
-    return this.post('payments/crypto/wallet/address/update', s.WalletAddressUpdateResult, 'multipart', req);
+  walletUpdate(req: s.WalletUpdateRequest, hooks?: SendHooks): Promise<s.WalletAddressUpdateResult> {
+    return this.post(
+      'payments/crypto/wallet/address/update',
+      s.WalletAddressUpdateResult,
+      'multipart',
+      req,
+      hooks,
+    );
   }
 
-  async withdrawProcessed(req: s.WithdrawProcessedRequest): Promise<WithdrawProcessedResult> {
+  async withdrawProcessed(
+    req: s.WithdrawProcessedRequest,
+    hooks?: SendHooks,
+  ): Promise<WithdrawProcessedResult> {
     const { message, data } = await this.call({
       method: 'POST',
       path: 'payments/withdraw/processed',
@@ -175,6 +238,7 @@ export class Client {
       bearer: true,
       retry: false,
       whole: true,
+      hooks,
     });
     if (Array.isArray(data))
       return { otpSent: true, message: message ?? 'A one-time code was sent to the customer email' };
@@ -183,28 +247,52 @@ export class Client {
 
   /**
    * Checks merchant key, site id and API key without creating anything: a withdraw initiate that carries
-   * only the credentials. The API answers 403 for bad credentials, or a 422 on the missing customer
-   * fields (and on merchant_key or site_id when those are wrong) for good ones.
+   * only the credentials. Only a 422 that names missing customer fields and none of the credentials proves
+   * both that they were accepted and that nothing was created. A 2xx means the server created a withdrawal
+   * from that request after all: it is reported as such (`created`), with its answer, never as a pass.
    */
-  async probeCredentials(): Promise<{ ok: true } | { ok: false; error: MpayError }> {
+  async probeCredentials(): Promise<
+    | { verdict: 'accepted' }
+    | { verdict: 'rejected'; error: MpayError }
+    | { verdict: 'created'; payment?: s.InitiatedPayment; status: number }
+  > {
+    let payment: s.InitiatedPayment;
     try {
-      await this.post('payments/withdraw/initiate', s.InitiatedPayment, 'json', this.merchantFields());
-      return { ok: true };
+      payment = await this.post(
+        'payments/withdraw/initiate',
+        s.InitiatedPayment,
+        'json',
+        this.merchantFields(),
+      );
     } catch (err) {
       if (!(err instanceof MpayError)) throw err;
-      if (err.kind === 'validation') {
-        const bad = ['merchant_key', 'site_id', 'api_key'].filter((f) => err.fields[f]);
-        if (bad.length === 0) return { ok: true };
+      // A success whose body mpay cannot read may still have created a withdrawal.
+      if (err.status !== null && err.status >= 200 && err.status < 300)
+        return { verdict: 'created', status: err.status };
+      if (err.kind !== 'validation') return { verdict: 'rejected', error: err };
+      const bad = credentialFields.filter((f) => err.fields[f]);
+      if (bad.length)
         return {
-          ok: false,
+          verdict: 'rejected',
           error: new AuthError(
             `Rejected: ${bad.map((f) => `${f} (${err.fields[f]!.join(' ')})`).join(', ')}`,
             { status: err.status, fields: err.fields },
           ),
         };
-      }
-      return { ok: false, error: err };
+      if (customerFields.some((f) => err.fields[f])) return { verdict: 'accepted' };
+      return {
+        verdict: 'rejected',
+        error: new ServerError(
+          `Withdraw initiate answered a request of credentials only with HTTP ${err.status ?? '?'} but named no missing customer field: ${err.message}`,
+          {
+            status: err.status,
+            fields: err.fields,
+            hint: 'This does not show that the API key was accepted',
+          },
+        ),
+      };
     }
+    return { verdict: 'created', payment, status: 200 };
   }
 
   // Plumbing --------------------------------------------------------------------------------------------
@@ -227,6 +315,7 @@ export class Client {
     data: T,
     encoding: Encoding,
     body: object,
+    hooks?: SendHooks,
   ): Promise<z.infer<T>> {
     return this.call({
       method: 'POST',
@@ -236,6 +325,7 @@ export class Client {
       body: body as Record<string, unknown>,
       bearer: true,
       retry: false,
+      hooks,
     });
   }
 
@@ -293,15 +383,34 @@ export class Client {
     // Two more tries for GETs and token generate; never for a money-moving POST.
     if (c.retry) req.retry = { limit: 2, methods: [c.method] };
     let res: Response<string>;
-    try {
-      res = (await this.http(c.path, req)) as Response<string>;
-    } catch (err) {
-      if (err instanceof HTTPError) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        res = (await this.http(c.path, req)) as Response<string>;
+        break;
+      } catch (err) {
+        if (!(err instanceof HTTPError)) throw networkError(err, c, this.baseUrl);
         const r = err.response as Response<string>;
+        const retryAfter = r.headers['retry-after'];
+        if (isThrottle(c.method, r.statusCode, retryAfter)) {
+          const at = { method: c.method, path: c.path, status: r.statusCode, attempt };
+          const t: Throttle = {
+            ...at,
+            tries: this.policy.tries,
+            waitMs: nextWait(at, retryAfter, this.policy),
+          };
+          this.opts.debug?.(
+            `! ${t.status} on ${t.method} /${t.path}: waiting ${(t.waitMs / 1000).toFixed(1)} s before try ${attempt + 1} of ${t.tries}`,
+          );
+          if (!this.quietThrottle) this.opts.onThrottle?.(t);
+          for (const l of this.throttleListeners) l(t);
+          c.hooks?.throttled?.(t);
+          await new Promise((resolve) => setTimeout(resolve, t.waitMs));
+          c.hooks?.resending?.();
+          continue;
+        }
         if (c.raw) return answer(r);
         throw failureError(`${c.method} /${c.path}`, r.statusCode, r.headers['content-type'], r.body ?? '');
       }
-      throw networkError(err, c, this.baseUrl);
     }
     if (res.statusCode >= 300 && res.statusCode < 400) {
       throw new ServerError(

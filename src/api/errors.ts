@@ -11,6 +11,8 @@ export const exitCodes = {
   server: 7,
   network: 8,
   local: 9,
+  busy: 11,
+  rate_limited: 12,
   cancelled: 130,
 } as const;
 
@@ -99,6 +101,7 @@ export function errorForStatus(
   if (status === 422 || status === 400) return ValidationError;
   if (status === 404) return StateError;
   if (status === 412) return PreconditionError;
+  if (status === 429) return RateLimitedError;
   if (status >= 500) return ServerError;
   return UnexpectedError;
 }
@@ -110,6 +113,39 @@ export function errorForStatus(
 export class LocalFileError extends MpayError {
   override readonly kind = 'local' as const;
 }
+/**
+ * A transaction, or a batch's file, that another mpay process is continuing right now: nothing was sent,
+ * so that no reference goes out twice. Run it again once the other has finished.
+ */
+export class BusyError extends MpayError {
+  override readonly kind = 'busy' as const;
+}
+
+/**
+ * The server kept answering 429 (or 503 with Retry-After) after every wait mpay allows. Such an answer
+ * says the request was not processed: nothing happened, and the same command can be run again later.
+ */
+export class RateLimitedError extends MpayError {
+  override readonly kind = 'rate_limited' as const;
+  /** how long the server asked to wait, in ms, when it said so */
+  retryAfterMs?: number;
+}
+
+/**
+ * A transaction asked to be continued at a server or merchant (or from a profile or environment) other than
+ * its own. A usage error, with the place it belongs to.
+ */
+export class ElsewhereError extends UsageError {
+  readonly place?: { server: string; merchant: string; profile: string; env: string };
+  constructor(
+    message: string,
+    opts: ConstructorParameters<typeof MpayError>[1] & { place?: ElsewhereError['place'] } = {},
+  ) {
+    super(message, opts);
+    this.place = opts.place;
+  }
+}
+
 /** Ctrl-C, or a confirmation answered no: nothing more was sent. */
 export class CancelledError extends MpayError {
   override readonly kind = 'cancelled' as const;

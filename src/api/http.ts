@@ -22,8 +22,11 @@ export function makeHttp(baseUrl: URL, opts: ClientOptions): Got {
     retry: {
       limit: 0,
       statusCodes: [500, 502, 503, 504],
-      calculateDelay: ({ attemptCount, computedValue }) =>
-        computedValue === 0 ? 0 : retryBase * 2 ** (attemptCount - 1),
+      // A 503 that says when to come back is waited out by the client's rate-limit loop instead.
+      calculateDelay: ({ attemptCount, computedValue, error }) =>
+        computedValue === 0 || error.response?.headers['retry-after'] !== undefined
+          ? 0
+          : retryBase * 2 ** (attemptCount - 1),
     },
     hooks: {
       beforeRequest: debug

@@ -7,14 +7,16 @@
 // is reported, never sent again.
 import { createHash } from 'node:crypto';
 import { gatewayTypeOf, type PaymentKind } from '../api/enums.js';
-import { MpayError, toMpayError } from '../api/errors.js';
+import { ElsewhereError, MpayError, toMpayError } from '../api/errors.js';
 import type { MerchantCurrency } from '../api/schemas.js';
-import { stepDone, type JournalRecord } from '../journal/records.js';
+import { stepDone, type JournalRecord, type Place } from '../journal/records.js';
 import { checkAmount, enabled } from './gather.js';
 import { fields, internationalPhone, problem } from './inputs.js';
 import { runPaymentFlow } from './payment.js';
 import { resumeFlow } from './resume.js';
 import type { FlowDeps, FlowInputs, FlowResult } from './types.js';
+import type { AdaptiveLimit } from './pace.js';
+import type { JournalLike } from '../journal/journal.js';
 
 /** The columns of a batch file: the flow's flag names with underscores. */
 export const batchColumns = [
@@ -72,6 +74,8 @@ export function inputsOf(kind: PaymentKind, r: BatchRow): FlowInputs {
 export class BatchChecker {
   readonly problems: RowProblem[] = [];
   readonly totals = new Map<string, { amount: number; rows: number; fees: number }>();
+  /** where rows of this file were sent before, when that is another server, merchant or profile */
+  elsewhere?: Place;
   private readonly references = new Map<string, number>();
   private rows = 0;
 
@@ -80,8 +84,12 @@ export class BatchChecker {
     private readonly currencies: MerchantCurrency[],
     /** the journal's transactions of the last seven days, for the weekly limits */
     private readonly recent: JournalRecord[],
-    /** --force: amounts outside the limits pass, for the API to judge */
-    private readonly opts: { force?: boolean } = {},
+    private readonly opts: {
+      /** --force: amounts outside the limits pass, for the API to judge */
+      force?: boolean;
+      /** the run's journal: a row whose reference lives at another place is a problem (elsewhere) */
+      journal?: JournalLike;
+    } = {},
   ) {}
 
   get count(): number {
@@ -117,6 +125,11 @@ export class BatchChecker {
     const seen = this.references.get(ref);
     if (seen !== undefined) add('reference', `the same as row ${seen}`);
     else this.references.set(ref, r.row);
+    const there = elsewhere(this.opts.journal, ref);
+    if (there) {
+      this.elsewhere ??= there;
+      add('reference', `sent before to ${whereName(there)}; --new-batch runs it here as new`);
+    }
     const code = v.currency?.trim().toUpperCase();
     const country = v.country?.trim().toUpperCase();
     const matches = this.currencies.filter(
@@ -188,6 +201,20 @@ export class BatchChecker {
     }
   }
 }
+
+/** The place a reference lives at when it is not this run's, from the journal's refusal. */
+function elsewhere(journal: JournalLike | undefined, reference: string): Place | undefined {
+  try {
+    journal?.find(reference);
+    return undefined;
+  } catch (err) {
+    if (err instanceof ElsewhereError)
+      return err.place ?? { server: '?', merchant: '?', profile: '?', env: '?' };
+    throw err;
+  }
+}
+
+const whereName = (p: Place) => `${p.server} (profile ${p.profile}, env ${p.env})`;
 
 export type RowOutcome = 'done' | 'failed' | 'unknown' | 'skipped';
 
@@ -331,7 +358,14 @@ export function checkConfirmRow(
   const before = seen.get(reference);
   if (before !== undefined) add('reference', `the same as row ${before}`);
   else seen.set(reference, r.row);
-  const rec = journal.find(reference);
+  let rec: JournalRecord | undefined;
+  try {
+    rec = journal.find(reference);
+  } catch (err) {
+    if (!(err instanceof ElsewhereError)) throw err;
+    add('reference', `belongs to ${err.place ? whereName(err.place) : 'another profile'}: confirm it there`);
+    return problems;
+  }
   if (!rec) add('reference', 'not in the journal: run `mpay withdraw batch FILE` for it first');
   else if (rec.kind !== 'withdraw') add('reference', `a ${rec.kind}, not a withdrawal`);
   else if (!stepDone(rec, 'otp') && !stepDone(rec, 'processed'))
@@ -350,10 +384,13 @@ export async function confirmRow(r: BatchRow, deps: FlowDeps): Promise<RowResult
   return settle(base, deps, () => resumeFlow('withdraw', reference, { otp: r.values.otp!.trim() }, deps));
 }
 
-/** Runs the rows `concurrency` at a time, in order of arrival; `stop()` ends the starting of new rows. */
+/**
+ * Runs the rows as many at a time as `limit` allows (at most its max; fewer while the server rate-limits),
+ * in order of arrival; `stop()` ends the starting of new rows.
+ */
 export async function runRows(
   rows: AsyncIterable<BatchRow>,
-  concurrency: number,
+  limit: AdaptiveLimit,
   run: (r: BatchRow) => Promise<RowResult>,
   onResult: (r: RowResult) => void,
   stopped: () => boolean = () => false,
@@ -363,12 +400,17 @@ export async function runRows(
   const iterator = rows[Symbol.asyncIterator]();
   const worker = async () => {
     for (;;) {
-      if (stopped()) return;
-      const next = await iterator.next();
-      if (next.done) return;
-      onResult(await run(next.value));
+      await limit.acquire();
+      try {
+        if (stopped()) return;
+        const next = await iterator.next();
+        if (next.done) return;
+        onResult(await run(next.value));
+      } finally {
+        limit.release();
+      }
       afterRow();
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await Promise.all(Array.from({ length: limit.max }, worker));
 }

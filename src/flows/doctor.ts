@@ -7,7 +7,9 @@ import { isLoopback } from '../api/base-url.js';
 import { proxyFor } from '../api/proxy.js';
 import { walletReason } from './wallet-rule.js';
 import { toMpayError, type ErrorKind } from '../api/errors.js';
-import type { Gateway, MerchantCurrency } from '../api/schemas.js';
+import type { Gateway, InitiatedPayment, MerchantCurrency } from '../api/schemas.js';
+import type { JournalLike } from '../journal/journal.js';
+import { historyShowCommand } from './next-command.js';
 import type { Context } from '../config/context.js';
 
 export interface Check {
@@ -24,6 +26,8 @@ export async function runChecks(
   client: Client,
   onCheck: (c: Check) => void,
   environ: NodeJS.ProcessEnv,
+  /** where a withdrawal the credentials check created after all is recorded */
+  journal: JournalLike,
 ): Promise<Check[]> {
   const checks: Check[] = [];
   const add = (c: Check) => {
@@ -99,19 +103,22 @@ export async function runChecks(
     kind: 'auth',
   });
   const probe = await client.probeCredentials();
-  add(
-    probe.ok
-      ? {
-          name: 'API key',
-          ok: true,
-          detail: 'merchant key, site id and API key accepted by withdraw initiate (nothing created)',
-        }
-      : fail(
-          'API key',
-          probe.error,
-          'The Site ID and API key are under the services settings of the dashboard; save them with `mpay login`',
-        ),
-  );
+  if (probe.verdict === 'accepted')
+    add({
+      name: 'API key',
+      ok: true,
+      detail:
+        'merchant key, site id and API key accepted by withdraw initiate, which refused the missing customer fields (nothing created)',
+    });
+  else if (probe.verdict === 'rejected')
+    add(
+      fail(
+        'API key',
+        probe.error,
+        'The Site ID and API key are under the services settings of the dashboard; save them with `mpay login`',
+      ),
+    );
+  else add(created(probe, journal));
 
   const deposits = currencies.filter((c) => c.deposite).map((c) => c.code);
   const withdrawals = currencies.filter((c) => c.withdraw).map((c) => c.code);
@@ -148,6 +155,33 @@ export async function runChecks(
   }
   add(walletCheck(ctx.profile.walletGateways?.[ctx.env], ctx.env, currencies));
   return checks;
+}
+
+/**
+ * The server created a withdrawal from a request of credentials only: a failed check that says so, with
+ * the hash token, and a record in the journal so that `mpay history` shows it.
+ */
+function created(probe: { payment?: InitiatedPayment; status: number }, journal: JournalLike): Check {
+  const hash = probe.payment?.has_token ?? undefined;
+  const reference = probe.payment?.customer_transaction_id || hash || `doctor-probe-${Date.now()}`;
+  journal.append({
+    reference,
+    kind: 'withdraw',
+    step: 'initiate',
+    outcome: 'ok',
+    hash_token: hash,
+    data: {
+      status: 'initiated',
+      message: `created by mpay doctor's credentials check (HTTP ${probe.status}): the server took an initiate of credentials only`,
+    },
+  });
+  return {
+    name: 'API key',
+    ok: false,
+    detail: `withdraw initiate of credentials only answered HTTP ${probe.status}: the server CREATED a withdrawal (${hash ? `hash token ${hash}` : 'no hash token read'}, journaled as ${reference})`,
+    hint: `See \`${historyShowCommand({ reference, place: journal.place })}\`; ask the provider to cancel it. This server does not validate an initiate as the API does`,
+    kind: 'server',
+  };
 }
 
 /** Which of the merchant's gateways get the wallet address update, and why: the list or the rule. */

@@ -28,6 +28,7 @@ import {
   withdrawProcessStep,
 } from './steps.js';
 import { chooseGateway, precheckGateway } from './gateways.js';
+import { withdrawProcessCommand } from './next-command.js';
 
 // The flow ------------------------------------------------------------------------------------------
 
@@ -239,7 +240,7 @@ async function finishWithdraw(
   if (!deps.prompter) {
     result.next = 'otp';
     result.status = 'initiated';
-    result.resume = `${deps.command ?? 'mpay withdraw'} process ${req.hash} --otp <CODE>`;
+    result.resume = withdrawProcessCommand(req.hash, record.place ?? deps.place);
     result.message = `A one-time code was sent to ${req.email}. Resume with: ${result.resume}`;
     rep.info(`  ${result.message}`);
     return result;

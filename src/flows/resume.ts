@@ -1,7 +1,7 @@
 // Picking a stopped flow up at its next step, from what the journal knows.
 import { gatewayTypeOf as gatewayType } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
-import { stepDone, type Kind } from '../journal/records.js';
+import { stepDone, type JournalRecord, type Kind } from '../journal/records.js';
 
 import {
   merchantCurrencies,
@@ -13,6 +13,7 @@ import {
 } from './types.js';
 import { confirmLive, initiateStep, repeatOfUnknown } from './steps.js';
 import { continueFlow } from './payment.js';
+import { historyShowCommand, resumeCommand } from './next-command.js';
 
 // Resume ---------------------------------------------------------------------------------------------
 
@@ -30,16 +31,43 @@ export async function resumeFlow(
     });
   if (record.kind !== kind)
     throw new UsageError(`${key} is a ${record.kind}, not a ${kind}`, {
-      hint: `Use \`mpay ${record.kind} --resume ${key}\``,
+      hint: `Use \`${resumeCommand(record, deps.place)}\``,
     });
-  const rep = deps.reporter ?? silentReporter;
   if (stepDone(record, 'processed')) {
     throw new UsageError(
       `The ${title(kind)} ${record.reference} is already processed (status ${record.status ?? 'pending'})`,
-      { hint: `mpay history show ${record.reference}` },
+      { hint: historyShowCommand(record, deps.place) },
     );
   }
   await confirmLive(deps, `resuming the ${title(kind)} ${record.reference}`);
+  // One process at a time continues a transaction: a second refuses (exit 11) instead of sending its
+  // next step again. A dry run sends nothing, so it takes no lock.
+  const release = deps.client.dryRun
+    ? async () => {}
+    : await deps.journal.hold(
+        ['transaction', record.place?.server ?? '', record.place?.merchant ?? '', record.reference],
+        `the ${title(kind)} ${record.reference}`,
+      );
+  try {
+    // Read again under the lock: another process may have taken a step between the read and the lock.
+    const now = deps.journal.find(record.reference) ?? record;
+    if (stepDone(now, 'processed'))
+      throw new UsageError(`The ${title(kind)} ${now.reference} was processed meanwhile by another mpay`, {
+        hint: historyShowCommand(now, deps.place),
+      });
+    return await resumeHeld(kind, now, inputs, deps);
+  } finally {
+    await release();
+  }
+}
+
+async function resumeHeld(
+  kind: Kind,
+  record: JournalRecord,
+  inputs: FlowInputs,
+  deps: FlowDeps,
+): Promise<FlowResult> {
+  const rep = deps.reporter ?? silentReporter;
   if (!record.hash_token) {
     // Initiate never answered: send it again with the same reference; the API refuses a duplicate.
     rep.step(

@@ -3,6 +3,7 @@
 // exact command that continues it, so that nobody is left with a transaction and no way forward.
 import { CancelledError, MpayError, NetworkError } from '../api/errors.js';
 import type { JournalRecord } from '../journal/records.js';
+import { placeholder, resumeCommand } from './next-command.js';
 import { title, type FlowDeps } from './types.js';
 
 const annotated = new WeakSet<object>();
@@ -26,7 +27,7 @@ function standing(err: unknown, record: JournalRecord, deps: FlowDeps): unknown 
   const now = deps.journal.find(record.reference);
   if (!now) return err;
   const where = `The ${title(record.kind)} ${record.reference}${now.hash_token ? ` (hash token ${now.hash_token})` : ''} is ${now.status ?? 'initiated'}`;
-  const resume = `${deps.command ?? `mpay ${record.kind}`} --resume ${record.reference}`;
+  const resume = resumeCommand(now, deps.place);
   let out = err;
   if ((err as Error).name === 'ExitPromptError') {
     out = new CancelledError(`cancelled. ${where}; nothing more was sent`, {
@@ -36,7 +37,7 @@ function standing(err: unknown, record: JournalRecord, deps: FlowDeps): unknown 
     // A transaction no longer initiated, or a request whose answer was lost, has a hint of its own.
     if (err.kind === 'state' || err.kind === 'cancelled' || (err instanceof NetworkError && err.ambiguous))
       return err;
-    const cmd = err.fields.otp ? `${resume} --otp <CODE>` : resume;
+    const cmd = err.fields.otp ? resumeCommand(now, deps.place, ['--otp', placeholder('CODE')]) : resume;
     err.hint = `${err.hint ? `${err.hint}. ` : ''}${where}: continue with \`${cmd}\``;
   }
   annotated.add(out as object);

@@ -1,7 +1,7 @@
 // The API calls of a flow, each journaled: a 'sent' line before the request and an outcome line after,
 // behind the one live-money confirmation (confirmLive). A dry run neither confirms nor journals. Exported
 // one by one for the single-step commands.
-import type { WithdrawProcessedResult } from '../api/client.js';
+import type { SendHooks, WithdrawProcessedResult } from '../api/client.js';
 import { CancelledError, MpayError, NetworkError, UsageError } from '../api/errors.js';
 import type {
   InitiatedPayment,
@@ -13,6 +13,7 @@ import type {
 import { type JournalRecord, type Kind, type Step } from '../journal/records.js';
 
 import type { Gathered } from './gather.js';
+import { historyShowCommand, resumeCommand } from './next-command.js';
 import { silentReporter, title, type FlowDeps } from './types.js';
 
 // Journaled steps -----------------------------------------------------------------------------------
@@ -22,12 +23,12 @@ async function journaled<T>(
   deps: FlowDeps,
   at: { reference: string; kind: Kind; step: Step; hash_token?: string; data?: Record<string, unknown> },
   label: string,
-  call: () => Promise<T>,
+  call: (hooks: SendHooks) => Promise<T>,
   outcome: (r: T) => { hash_token?: string; data?: Record<string, unknown> } = () => ({}),
 ): Promise<T> {
   // A dry run sends nothing, so it has nothing to confirm or journal: the client throws its DryRun
   // signal with the request it would have sent.
-  if (deps.client.dryRun) return call();
+  if (deps.client.dryRun) return call({});
   await confirmLive(deps, `${label} (${at.reference})`);
   try {
     deps.journal.append({ ...at, outcome: 'sent' });
@@ -36,9 +37,20 @@ async function journaled<T>(
     if (err instanceof MpayError) err.message = `Nothing was sent: ${err.message}`;
     throw err;
   }
+  // A 429 was not processed: each refused try and each new one gets its line, so that the journal says
+  // how many went out, and a kill during the wait leaves a step that is known not to have been applied.
+  const hooks: SendHooks = {
+    throttled: (t) =>
+      deps.journal.append({
+        ...at,
+        outcome: 'throttled',
+        data: { error: `HTTP ${t.status}: rate limited; waiting ${t.waitMs} ms` },
+      }),
+    resending: () => deps.journal.append({ ...at, outcome: 'sent' }),
+  };
   let result: T;
   try {
-    result = await (deps.reporter ?? silentReporter).wait(label, call());
+    result = await (deps.reporter ?? silentReporter).wait(label, call(hooks));
   } catch (err) {
     const ambiguous = err instanceof NetworkError && err.ambiguous;
     deps.journal.append({
@@ -77,12 +89,13 @@ function describe(err: unknown): string {
 }
 
 function ambiguityHint(deps: FlowDeps, kind: Kind, step: Step, reference: string, hash?: string): string {
-  const cmd = deps.command ?? `mpay ${kind}`;
+  const r = { kind, reference, place: deps.place };
   const ids = `reference ${reference}${hash ? `, hash token ${hash}` : ''}`;
+  const show = historyShowCommand(r);
   if (step === 'initiate') {
-    return `The connection failed after the request was sent, so the ${title(kind)} may exist (${ids}). Nothing was re-sent. \`mpay history show ${reference}\` shows what is known; \`${cmd} --resume ${reference}\` sends initiate again with the same reference, which the API refuses as a duplicate if the first one arrived.`;
+    return `The connection failed after the request was sent, so the ${title(kind)} may exist (${ids}). Nothing was re-sent. \`${show}\` shows what is known; \`${resumeCommand(r)}\` sends initiate again with the same reference, which the API refuses as a duplicate if the first one arrived.`;
   }
-  return `The connection failed after the ${step} request was sent, so it may have been applied (${ids}). Nothing was re-sent. Check with \`mpay history show ${reference}\` before \`${cmd} --resume ${reference}\`; a step already applied answers "not initiated" (exit 5).`;
+  return `The connection failed after the ${step} request was sent, so it may have been applied (${ids}). Nothing was re-sent. Check with \`${show}\` before \`${resumeCommand(r)}\`; a step already applied answers "not initiated" (exit 5).`;
 }
 
 /** Whether an earlier attempt at this step was sent and its outcome never came back (killed, dropped). */
@@ -148,7 +161,7 @@ export async function initiateStep(
       },
     },
     `Initiating the ${title(kind)}`,
-    () => (kind === 'deposit' ? deps.client.depositInitiate(g) : deps.client.withdrawInitiate(g)),
+    (h) => (kind === 'deposit' ? deps.client.depositInitiate(g, h) : deps.client.withdrawInitiate(g, h)),
     (p) => ({
       hash_token: p.has_token,
       data: { status: 'initiated', gateways: p.gateway_configuration.map((c) => c.gateway.id) },
@@ -172,7 +185,7 @@ export async function walletStep(
       data: { gateway_id: gatewayId },
     },
     'Updating the wallet address',
-    () => deps.client.walletUpdate({ hash_token: hash, gateway_id: gatewayId }),
+    (h) => deps.client.walletUpdate({ hash_token: hash, gateway_id: gatewayId }, h),
     (w) => ({ data: { wallet_address: w.wallet_address } }),
   );
 }
@@ -195,7 +208,7 @@ export async function statusStep(
       data: { gateway_id: gatewayId, requested_status: status },
     },
     `Updating the status to ${status}`,
-    () => deps.client.statusUpdate({ hash_token: hash, status, gateway_id: gatewayId }),
+    (h) => deps.client.statusUpdate({ hash_token: hash, status, gateway_id: gatewayId }, h),
     (s) => ({ data: { status: s.status, transaction_id: s.transaction_id } }),
   );
 }
@@ -217,8 +230,11 @@ export async function depositProcessStep(
       data: { phone_number: phone, receiver_email: receiverEmail },
     },
     'Processing the deposit',
-    () =>
-      deps.client.depositProcessed({ hash_token: hash, phone_number: phone, receiver_email: receiverEmail }),
+    (h) =>
+      deps.client.depositProcessed(
+        { hash_token: hash, phone_number: phone, receiver_email: receiverEmail },
+        h,
+      ),
     (t) => ({ data: { status: t.status, transaction_id: t.transaction_id } }),
   );
 }
@@ -244,14 +260,17 @@ export async function withdrawProcessStep(
       },
     },
     req.otp ? 'Confirming the withdrawal with the one-time code' : 'Processing the withdrawal',
-    () =>
-      deps.client.withdrawProcessed({
-        hash_token: req.hash,
-        phone_number: req.phone,
-        customer_email: req.email,
-        receiver_email: req.receiverEmail,
-        otp: req.otp,
-      }),
+    (h) =>
+      deps.client.withdrawProcessed(
+        {
+          hash_token: req.hash,
+          phone_number: req.phone,
+          customer_email: req.email,
+          receiver_email: req.receiverEmail,
+          otp: req.otp,
+        },
+        h,
+      ),
     (res) =>
       res.otpSent
         ? { data: { message: res.message } }

@@ -9,7 +9,7 @@ import type {
   WalletAddressUpdateResult,
 } from '../api/schemas.js';
 import type { JournalLike } from '../journal/journal.js';
-import type { Kind } from '../journal/records.js';
+import type { Kind, Place } from '../journal/records.js';
 import type { Prompter } from './prompter.js';
 
 export interface FlowInputs {
@@ -56,6 +56,8 @@ export interface FlowDeps {
   force?: boolean;
   /** the command line that resumes, for messages: `mpay deposit` */
   command?: string;
+  /** the server and merchant of this run, and the profile and environment that chose them */
+  place?: Place;
   /** set once the person confirmed a live request in this run, so that a flow asks once */
   liveConfirmed?: boolean;
   /** the profile's wallet_gateways for this environment: when set, it settles the wallet rule */

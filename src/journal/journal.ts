@@ -5,6 +5,7 @@
 // processes can share a journal. No secret is ever written here.
 import {
   closeSync,
+  readdirSync,
   fstatSync,
   fsyncSync,
   mkdirSync,
@@ -14,48 +15,98 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { LocalFileError } from '../api/errors.js';
-import { fold, isEvent, type JournalEvent, type JournalRecord } from './records.js';
+import { ElsewhereError, LocalFileError } from '../api/errors.js';
+import { commandLine } from '../api/shell-words.js';
+import { holdLock, lockName } from './locks.js';
+import {
+  fold,
+  isEvent,
+  placeArgs,
+  samePlace,
+  type JournalEvent,
+  type JournalRecord,
+  type Place,
+} from './records.js';
 
 const forbidden = /^(merchant_key|api_key|otp|token|authorization)$/i;
 
 /** What flows need of a journal; transactions mpay did not start use the NullJournal. */
 export interface JournalLike {
-  append(event: Omit<JournalEvent, 'at'>): JournalEvent;
+  append(event: Omit<JournalEvent, 'at' | 'place'>): JournalEvent;
+  /**
+   * The record of a hash token or reference at this journal's place. A journal with a place refuses
+   * (ElsewhereError) a key whose only record lives at another server or merchant, or in another profile's
+   * or environment's journal: that transaction is continued only there.
+   */
   find(key: string): JournalRecord | undefined;
   /** the last event this process appended: what an interrupted command was doing */
   readonly lastAppended?: JournalEvent;
+  /** where this journal's new records live (absent: a journal that records nothing, or reads only) */
+  readonly place?: Place;
+  /**
+   * Takes the lock of what `key` names (a transaction, a batch's file) for this process, or refuses with
+   * a BusyError naming `what`; returns the release (journal/locks.ts).
+   */
+  hold(key: string[], what: string): Promise<() => Promise<void>>;
 }
 
 export class NullJournal implements JournalLike {
-  append(event: Omit<JournalEvent, 'at'>): JournalEvent {
+  append(event: Omit<JournalEvent, 'at' | 'place'>): JournalEvent {
     return { at: new Date().toISOString(), ...event };
   }
   find(): undefined {
     return undefined;
   }
+  /** A transaction mpay did not start has nothing to lock: the API alone knows it. */
+  hold(): Promise<() => Promise<void>> {
+    return Promise.resolve(() => Promise.resolve());
+  }
+}
+
+export interface JournalOptions {
+  /** told once per damaged line: the file and the line number */
+  warn?: (message: string) => void;
+  /** the clock of the journal's timestamps */
+  now?: () => Date;
+  /**
+   * The server and merchant of this run. Every line appended carries it, and find() answers only with
+   * records made there; without it (history, support) the journal reads every record.
+   */
+  place?: Place;
+  /** read this file instead of the profile's and environment's (the other journals of the folder) */
+  file?: string;
+  /**
+   * `mpay deposit batch --new-batch`: a key whose records all live elsewhere is new here, instead of
+   * refused. Records here are still found.
+   */
+  newHere?: boolean;
 }
 
 export class Journal implements JournalLike {
   readonly file: string;
+  readonly dir: string;
   lastAppended?: JournalEvent;
+  private readonly warn: (message: string) => void;
+  private readonly now: () => Date;
+  readonly place?: Place;
+  private readonly newHere: boolean;
 
-  constructor(
-    dir: string,
-    profile: string,
-    env: string,
-    /** told once per damaged line: the file and the line number */
-    private readonly warn: (message: string) => void = () => {},
-    /** the clock of the journal's timestamps */
-    private readonly now: () => Date = () => new Date(),
-  ) {
-    const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
+  constructor(dir: string, profile: string, env: string, opts: JournalOptions = {}) {
+    this.warn = opts.warn ?? (() => {});
+    this.now = opts.now ?? (() => new Date());
+    this.place = opts.place;
+    this.newHere = Boolean(opts.newHere);
+    this.dir = opts.file ? dirname(opts.file) : join(dir, 'journal');
     // The folder is made at the first append, so that reading (history, a dry run) leaves no trace.
-    this.file = join(dir, 'journal', `${safe(profile)}.${safe(env)}.jsonl`);
+    this.file = opts.file ?? join(this.dir, journalFileName(profile, env));
   }
 
-  append(event: Omit<JournalEvent, 'at'>): JournalEvent {
-    const full: JournalEvent = { at: this.now().toISOString(), ...event };
+  append(event: Omit<JournalEvent, 'at' | 'place'>): JournalEvent {
+    const full: JournalEvent = {
+      at: this.now().toISOString(),
+      ...event,
+      ...(this.place ? { place: this.place } : {}),
+    };
     if (full.data) {
       // Belt and braces: a secret never lands on disk, even if a caller passes one.
       full.data = Object.fromEntries(
@@ -150,7 +201,13 @@ export class Journal implements JournalLike {
     }
     if (isEvent(event)) {
       this.seen.events.push(event);
-      let r = this.seen.byRef.get(event.reference);
+      let same = this.seen.byRef.get(event.reference);
+      if (!same) this.seen.byRef.set(event.reference, (same = []));
+      // One reference may live at two places (a batch run again elsewhere with --new-batch): a record a
+      // place. A record from before places were written takes the first place its reference meets.
+      let r = same.find((x) =>
+        event.place ? !x.place || samePlace(x.place, event.place) : !x.place || same.length === 1,
+      );
       if (!r) {
         r = {
           reference: event.reference,
@@ -159,10 +216,11 @@ export class Journal implements JournalLike {
           updated_at: event.at,
           steps: [],
         };
-        this.seen.byRef.set(event.reference, r);
+        same.push(r);
+        this.seen.records.push(r);
       }
       fold(r, event);
-      if (r.hash_token) this.seen.byHash.set(r.hash_token, r.reference);
+      if (r.hash_token) this.seen.byHash.set(r.hash_token, r);
       return true;
     }
     if (!this.warned.has(index)) {
@@ -259,15 +317,80 @@ export class Journal implements JournalLike {
   /** Every transaction, folded from its events, oldest first (copies: callers may change them). */
   records(): JournalRecord[] {
     this.refresh();
-    return [...this.seen.byRef.values()].map((r) => structuredClone(r));
+    return this.seen.records.map((r) => structuredClone(r));
   }
 
-  /** Finds a record by hash token or reference. */
-  find(key: string): JournalRecord | undefined {
+  /** Every record of a hash token or reference in this file, whatever its place. */
+  private matches(key: string): JournalRecord[] {
     this.refresh();
-    const r = this.seen.byRef.get(key) ?? this.seen.byRef.get(this.seen.byHash.get(key) ?? '');
-    return r && structuredClone(r);
+    const byHash = this.seen.byHash.get(key);
+    return this.seen.byRef.get(key) ?? (byHash ? [byHash] : []);
   }
+
+  find(key: string): JournalRecord | undefined {
+    const all = this.matches(key);
+    const here = this.place;
+    if (!here) {
+      // No place: the most recently updated record of the key.
+      const latest = all.reduce<JournalRecord | undefined>(
+        (a, r) => (!a || r.updated_at > a.updated_at ? r : a),
+        undefined,
+      );
+      return latest && structuredClone(latest);
+    }
+    const own = all.find((r) => !r.place || samePlace(r.place, here));
+    if (own) return structuredClone(own);
+    if (this.newHere) return undefined;
+    const elsewhere = all[0] ?? this.inOtherJournals(key);
+    if (elsewhere) throw elsewhereError(elsewhere, here);
+    return undefined;
+  }
+
+  hold(key: string[], what: string): Promise<() => Promise<void>> {
+    return holdLock(this.dir, lockName(...key), what);
+  }
+
+  private others?: Journal[];
+
+  /** A record of the key in the journal of another profile or environment (read on a miss only). */
+  private inOtherJournals(key: string): JournalRecord | undefined {
+    if (!this.others) {
+      let names: string[] = [];
+      try {
+        names = readdirSync(this.dir).filter((n) => n.endsWith('.jsonl') && join(this.dir, n) !== this.file);
+      } catch {
+        names = [];
+      }
+      this.others = names.map((n) => new Journal('', '', '', { file: join(this.dir, n) }));
+    }
+    for (const j of this.others) {
+      const r = j.find(key);
+      if (r) return r;
+    }
+    return undefined;
+  }
+}
+
+/** The file of a profile's and environment's journal, inside the journal folder. */
+export function journalFileName(profile: string, env: string): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `${safe(profile)}.${safe(env)}.jsonl`;
+}
+
+/** The refusal to continue, here, a transaction that lives elsewhere: it names where, and how to go there. */
+function elsewhereError(r: JournalRecord, here: Place): ElsewhereError {
+  const there = r.place;
+  const where = (p: Place) =>
+    `${p.server} (profile ${p.profile}, environment ${p.env}, merchant key ${p.merchant})`;
+  return new ElsewhereError(
+    `${r.reference} belongs to ${there ? where(there) : 'another profile or environment'}, not to ${where(here)}; nothing was sent`,
+    {
+      hint: there
+        ? `Continue it where it lives: pass ${commandLine(placeArgs(there))}`
+        : 'See `mpay history --profile NAME` for the profile that made it',
+      place: there,
+    },
+  );
 }
 
 interface Index {
@@ -278,12 +401,23 @@ interface Index {
   /** whole lines read, for the line numbers of damaged ones */
   line: number;
   events: JournalEvent[];
-  byRef: Map<string, JournalRecord>;
-  byHash: Map<string, string>;
+  /** every record, in the order its first line came */
+  records: JournalRecord[];
+  /** the records of a reference: one a place */
+  byRef: Map<string, JournalRecord[]>;
+  byHash: Map<string, JournalRecord>;
 }
 
 function emptyIndex(identity: string): Index {
-  return { identity, offset: 0, line: 0, events: [], byRef: new Map(), byHash: new Map() };
+  return {
+    identity,
+    offset: 0,
+    line: 0,
+    events: [],
+    records: [],
+    byRef: new Map(),
+    byHash: new Map(),
+  };
 }
 
 /** The bytes [start, end) of an open file (fewer if it ends sooner). */

@@ -5,7 +5,33 @@ import type { PaymentKind } from '../api/enums.js';
 export type Kind = PaymentKind;
 /** `gateway` is local: the gateway the user chose, recorded so that a resumed flow keeps it. */
 export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'processed';
-export type Outcome = 'sent' | 'ok' | 'failed' | 'ambiguous';
+/**
+ * `throttled`: the server answered 429 (or 503 with Retry-After), which it sends for a request it did not
+ * process; mpay waits and sends the step again, each attempt journaled.
+ */
+export type Outcome = 'sent' | 'ok' | 'failed' | 'ambiguous' | 'throttled';
+
+/**
+ * Where a transaction lives: the server (base URL) and merchant (key fingerprint) it was made with, and the
+ * profile and environment that chose them. A transaction is continued only at its own server and merchant,
+ * from its own journal (docs/spec-readings.md).
+ */
+export interface Place {
+  server: string;
+  merchant: string;
+  profile: string;
+  env: string;
+}
+
+/** The global flags that choose a place, to repeat in every command mpay prints for a person to run. */
+export function placeArgs(p: Place): string[] {
+  return ['--profile', p.profile, '--env', p.env, '--base-url', p.server];
+}
+
+/** Whether two places are one server and one merchant (the profile and environment only name them). */
+export function samePlace(a: Place, b: Place): boolean {
+  return a.server === b.server && a.merchant === b.merchant;
+}
 
 export interface JournalEvent {
   at: string;
@@ -14,6 +40,8 @@ export interface JournalEvent {
   step: Step;
   outcome: Outcome;
   hash_token?: string;
+  /** absent on lines written before mpay recorded it: such a record is continued wherever it is asked */
+  place?: Place;
   /** facts learned at this step: amount, currency, gateway, status, customer contact, error */
   data?: Record<string, unknown>;
 }
@@ -28,6 +56,7 @@ export interface StepRecord {
 export interface JournalRecord {
   reference: string;
   kind: Kind;
+  place?: Place;
   hash_token?: string;
   amount?: string;
   currency?: string;
@@ -53,13 +82,19 @@ export function isEvent(v: unknown): v is JournalEvent {
     (e.kind === 'deposit' || e.kind === 'withdraw') &&
     typeof e.step === 'string' &&
     typeof e.outcome === 'string' &&
-    typeof e.at === 'string'
+    typeof e.at === 'string' &&
+    (e.place === undefined ||
+      (typeof e.place === 'object' &&
+        e.place !== null &&
+        typeof e.place.server === 'string' &&
+        typeof e.place.merchant === 'string'))
   );
 }
 
 /** Folds one event into its transaction's record. */
 export function fold(r: JournalRecord, e: JournalEvent): void {
   r.updated_at = e.at;
+  if (e.place && !r.place) r.place = e.place;
   if (e.hash_token) r.hash_token = e.hash_token;
   const d = e.data ?? {};
   if (typeof d.amount === 'string') r.amount = d.amount;

@@ -2,14 +2,17 @@
 // stream twice (once to check every row, once to run them), so memory does not grow with the rows.
 // Nothing is sent unless every row passes; a summary and one confirmation come first; the results are one
 // record per row, as NDJSON on stdout with --json or in --out. Exit 0 when every row is done (a withdrawal
-// waiting for its code counts as done), 10 when some failed or are unknown.
+// waiting for its code counts as done), 10 when some failed or are unknown, 130 after Ctrl-C, 11 when
+// another mpay process is running the same file. A row sent before with another server, merchant or
+// profile is refused unless --new-batch says that this file is a new batch here.
 import { heapBound } from './heap-bound.js';
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, writeFileSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { PaymentKind } from '../api/enums.js';
-import { CancelledError, UsageError } from '../api/errors.js';
+import { CancelledError, UsageError, exitCodes } from '../api/errors.js';
 import type { Factory } from '../factory.js';
 import type { FlowDeps } from '../flows/types.js';
 import {
@@ -25,7 +28,11 @@ import {
   type RowResult,
 } from '../flows/batch.js';
 import { importLazily } from '../lazy-import.js';
-import { batchProgress } from '../ui/batch-progress.js';
+import { runAgain } from '../flows/next-command.js';
+import { AdaptiveLimit } from '../flows/pace.js';
+import { placeArgs, type Place } from '../journal/records.js';
+import { commandLine } from '../api/shell-words.js';
+import { batchProgress, defaultConcurrency, maxConcurrency } from '../ui/batch-progress.js';
 import { printJson } from '../ui/print.js';
 import { csvHeader, csvLine, renderTable, type Column } from '../ui/output.js';
 
@@ -40,6 +47,8 @@ export interface BatchOptions {
   out?: string;
   dryRun?: boolean;
   force?: boolean;
+  /** the rows of this file sent before elsewhere (another server, merchant or profile) are new here */
+  newBatch?: boolean;
 }
 
 function checkColumns(keys: string[], known: readonly string[]): void {
@@ -97,15 +106,27 @@ async function* readRows(
 export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory): Promise<void> {
   f.io.ndjson = true;
   const { path, format } = await batchInput(opts, f);
-  const deps = await f.flowDeps({ dryRun: opts.dryRun, force: opts.force, command: `mpay ${kind}` });
+  const deps = await f.flowDeps({
+    dryRun: opts.dryRun,
+    force: opts.force,
+    command: `mpay ${kind}`,
+    newHere: opts.newBatch,
+  });
   const currencies = await deps.client.merchantCurrencies();
   const week = f.now().getTime() - 7 * 86_400_000;
-  const recent = (await f.journal()).records().filter((r) => Date.parse(r.created_at) >= week);
-  const checker = new BatchChecker(kind, currencies, recent, { force: opts.force });
+  // The weekly limits are the merchant's on this server: what was sent elsewhere does not count.
+  const recent = (await f.journal())
+    .records()
+    .filter(
+      (r) =>
+        Date.parse(r.created_at) >= week &&
+        (!r.place || (r.place.server === deps.place!.server && r.place.merchant === deps.place!.merchant)),
+    );
+  const checker = new BatchChecker(kind, currencies, recent, { force: opts.force, journal: deps.journal });
   for await (const r of readRows(path, format)) checker.check(r);
   checker.done();
   if (checker.count === 0) throw new UsageError(`No rows in ${opts.file}`);
-  await refuseProblems(checker.problems, opts, f);
+  await refuseProblems(checker.problems, opts, f, checker.elsewhere);
   const totals = [...checker.totals].map(
     ([code, t]) => `${t.rows} × ${code}: ${t.amount} (fees about ${Math.round(t.fees * 100) / 100} ${code})`,
   );
@@ -118,14 +139,37 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
   }
   await confirmBatch(`Send these ${checker.count} ${kind}s`, checker.count, deps);
   const rowDeps = { ...unattended(deps), currencies };
-  await runAndReport(
-    readRows(path, format),
-    checker.count,
-    (r) => runRow(kind, r, rowDeps),
-    opts,
-    f,
-    `mpay ${kind} batch ${opts.file}`,
-  );
+  const release = await holdFile(path, `the batch ${opts.file}`, f);
+  try {
+    await runAndReport(readRows(path, format), checker.count, (r) => runRow(kind, r, rowDeps), opts, f, {
+      words: ['mpay', kind, 'batch', opts.file, ...batchFlagsAgain(opts)],
+      deps,
+    });
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * The lock of a batch's file, by its content, so that a copy of it counts as the same file: a second mpay
+ * running it at the same time refuses (exit 11) instead of sending the rows the first is sending.
+ */
+async function holdFile(path: string, what: string, f: Factory): Promise<() => Promise<void>> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return (await f.journal()).hold(['batch file', hash.digest('hex')], what);
+}
+
+/** The flags of a batch that its run again must repeat (the place's are added by runAgain). */
+function batchFlagsAgain(opts: BatchOptions): string[] {
+  return [
+    ...(opts.format ? ['--format', opts.format] : []),
+    ...(opts.concurrency !== defaultConcurrency ? ['--concurrency', String(opts.concurrency)] : []),
+    ...(opts.out ? ['--out', opts.out] : []),
+    ...(opts.force ? ['--force'] : []),
+    ...(opts.newBatch ? ['--new-batch'] : []),
+    ...(opts.json ? ['--json'] : []),
+  ];
 }
 
 /** `mpay withdraw batch confirm FILE`: finishes withdrawals waiting for their codes (columns reference, otp). */
@@ -150,14 +194,19 @@ export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> 
   }
   await confirmBatch(`Confirm these ${count} withdrawals`, count, deps);
   const rowDeps = unattended(deps);
-  await runAndReport(
-    readRows(path, format, confirmColumns),
-    count,
-    (r) => confirmRow(r, rowDeps),
-    opts,
-    f,
-    `mpay withdraw batch confirm ${opts.file}`,
-  );
+  const release = await holdFile(path, `the confirmations ${opts.file}`, f);
+  try {
+    await runAndReport(
+      readRows(path, format, confirmColumns),
+      count,
+      (r) => confirmRow(r, rowDeps),
+      opts,
+      f,
+      { words: ['mpay', 'withdraw', 'batch', 'confirm', opts.file, ...batchFlagsAgain(opts)], deps },
+    );
+  } finally {
+    await release();
+  }
 }
 
 /**
@@ -168,7 +217,8 @@ async function batchInput(
   opts: BatchOptions,
   f: Factory,
 ): Promise<{ path: string; format: 'csv' | 'ndjson' }> {
-  if (!(opts.concurrency >= 1 && opts.concurrency <= 16)) throw new UsageError('--concurrency takes 1 to 16');
+  if (!(opts.concurrency >= 1 && opts.concurrency <= maxConcurrency))
+    throw new UsageError(`--concurrency takes 1 to ${maxConcurrency}`);
   let path = opts.file;
   if (path === '-') {
     const dir = mkdtempSync(join(tmpdir(), 'mpay-batch-'));
@@ -179,7 +229,13 @@ async function batchInput(
 }
 
 /** Every problem at once, with its row (a table, or NDJSON with --json), and nothing sent: exit 2. */
-async function refuseProblems(problems: RowProblem[], opts: BatchOptions, f: Factory): Promise<void> {
+async function refuseProblems(
+  problems: RowProblem[],
+  opts: BatchOptions,
+  f: Factory,
+  /** where rows were sent before, when that is not here */
+  elsewhere?: Place,
+): Promise<void> {
   if (!problems.length) return;
   if (opts.json) for (const p of problems) await printJson(f.io, p, 0);
   else
@@ -192,7 +248,11 @@ async function refuseProblems(problems: RowProblem[], opts: BatchOptions, f: Fac
     );
   throw new UsageError(
     `${problems.length} problem${problems.length > 1 ? 's' : ''} in ${opts.file}; nothing was sent`,
-    { hint: 'Mend the rows named above, then run the same command again' },
+    {
+      hint: elsewhere
+        ? `Rows of this file were sent before with ${commandLine(placeArgs(elsewhere))}: run it there to continue, or pass --new-batch to run it here as a new batch`
+        : 'Mend the rows named above, then run the same command again',
+    },
   );
 }
 
@@ -222,7 +282,8 @@ async function confirmBatch(
 
 /**
  * Runs the rows a few at a time and reports each result as it ends (a line on stderr, NDJSON on stdout
- * with --json, and --out); Ctrl-C stops the starting of new rows. Exit 10 when a row failed or is unknown.
+ * with --json, and --out). Fewer rows are in flight while the server answers 429s. Ctrl-C stops the
+ * starting of new rows and exits 130 once those in flight ended; exit 10 when a row failed or is unknown.
  */
 async function runAndReport(
   rows: AsyncIterable<BatchRow>,
@@ -230,14 +291,24 @@ async function runAndReport(
   run: (r: BatchRow) => Promise<RowResult>,
   opts: BatchOptions,
   f: Factory,
-  resume: string,
+  again: { words: string[]; deps: FlowDeps },
 ): Promise<void> {
   const progress = await batchProgress(f.io, total);
+  const resume = runAgain(again.words, again.deps.place);
   let out: WriteStream | undefined;
   if (opts.out) out = createWriteStream(opts.out, { mode: 0o600 });
   const counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
   let stopped = false;
   let printed = Promise.resolve();
+  const limit = new AdaptiveLimit(opts.concurrency, (n) =>
+    progress.note(`mpay: rate limited: ${n} row${n > 1 ? 's' : ''} at a time now`),
+  );
+  // The batch reports the waits itself, as changes of its pace, not one line a refused request.
+  const client = again.deps.client;
+  client.quietThrottle = true;
+  const unlisten = client.onThrottle(() => limit.throttled());
+  let throttles = 0;
+  const countThrottles = client.onThrottle(() => throttles++);
   // While the rows run, this is the only SIGINT listener: conf's atomic writes load when-exit, whose
   // listener re-raises the signal to kill the process, in-flight rows and all. The others come back after.
   const others = process.rawListeners('SIGINT') as ((...a: unknown[]) => void)[];
@@ -245,6 +316,7 @@ async function runAndReport(
   const onSigint = () => {
     if (stopped) {
       progress.note('mpay: interrupted again: stopping now; rows in flight show as unknown on the next run');
+      progress.note(`Resume with: ${resume}`);
       process.exit(130);
     }
     stopped = true;
@@ -255,7 +327,7 @@ async function runAndReport(
   try {
     await runRows(
       rows,
-      opts.concurrency,
+      limit,
       run,
       (res: RowResult) => {
         counts[res.outcome]++;
@@ -273,15 +345,30 @@ async function runAndReport(
     await printed;
   } finally {
     progress.stop();
+    unlisten();
+    countThrottles();
+    client.quietThrottle = false;
     process.removeListener('SIGINT', onSigint);
     for (const l of others) process.on('SIGINT', l);
     await new Promise<void>((r) => (out ? out.end(r) : r()));
   }
-  f.io.note(
-    `${counts.done} done, ${counts.skipped} already done, ${counts.failed} failed, ${counts.unknown} unknown`,
-  );
-  if (stopped) f.io.note(`Resume with the same command: ${resume}`);
-  if (counts.failed || counts.unknown || stopped) f.io.exitCode = batchIncompleteExitCode;
+  const ended = counts.done + counts.skipped + counts.failed + counts.unknown;
+  const tally = `${counts.done} done, ${counts.skipped} already done, ${counts.failed} failed, ${counts.unknown} unknown`;
+  if (throttles)
+    f.io.note(
+      `Rate limited ${throttles} time${throttles > 1 ? 's' : ''}: the rows in flight went from ${opts.concurrency} down to ${limit.lowest}, and ended at ${limit.limit}`,
+    );
+  if (stopped) {
+    f.io.note(`mpay: interrupted: ${tally}; ${total - ended} not started`);
+    f.io.note(`Resume with: ${resume}`);
+    f.io.exitCode = exitCodes.cancelled;
+    return;
+  }
+  f.io.note(tally);
+  if (counts.failed || counts.unknown) {
+    f.io.note(`Run again with: ${resume}   (done rows are skipped; failed ones are sent again)`);
+    f.io.exitCode = batchIncompleteExitCode;
+  }
 }
 
 /** The columns of a `--out results.csv` file: the NDJSON record's fields, the error's two flattened. */

@@ -12,6 +12,7 @@ export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<voi
   const { startSandbox } = await import('../sandbox/server.js');
   const { demoMerchant } = await import('../sandbox/seed.js');
   const { memoryTokens } = await import('../api/credentials.js');
+  const { fingerprint } = await import('../api/redact.js');
   const { ScriptedPrompter } = await import('../flows/prompter.js');
   const { runPaymentFlow } = await import('../flows/payment.js');
   const dir = mkdtempSync(join(tmpdir(), 'mpay-demo-'));
@@ -34,9 +35,16 @@ export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<voi
         if (/^> (POST|GET|\{)/.test(line)) f.io.stderr.write(`    ${line.slice(2)}\n`);
       },
     });
+    const place = {
+      server: client.baseUrl.href.replace(/\/$/, ''),
+      merchant: fingerprint(demoMerchant.merchantKey),
+      profile: 'demo',
+      env: 'sandbox',
+    };
     const base = {
       client,
-      journal: await f.journal({ dir, profile: 'demo', env: 'sandbox' }),
+      place,
+      journal: await f.journal({ dir, profile: 'demo', env: 'sandbox' }, { at: place }),
       reporter: await f.reporter(),
       env: 'sandbox',
       yes: true,

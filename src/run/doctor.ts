@@ -17,7 +17,13 @@ export async function runDoctor(opts: { json?: boolean }, f: Factory): Promise<v
     if (!c.ok && c.hint) lines.push(fold(`    hint: ${clean(c.hint)}`, f.io.width, '      '));
     f.io.out(lines.join('\n'));
   };
-  const checks = await runChecks(ctx, await f.client(), show, f.environ);
+  const checks = await runChecks(
+    ctx,
+    await f.client(),
+    show,
+    f.environ,
+    await f.journal(undefined, { at: await f.place() }),
+  );
   const ok = checks.every((c) => c.ok);
   if (opts.json) await printJson(f.io, { ok, checks: checks.map(({ kind: _k, ...c }) => c) });
   else f.io.out(ok ? 'All checks passed.' : 'Some checks failed.');

@@ -6,6 +6,7 @@ import { curlCommand } from '../ui/curl.js';
 import { printList, type ListOptions } from '../ui/list-output.js';
 import { renderTable } from '../ui/output.js';
 import { historyColumns } from './columns.js';
+import { resumeCommand } from '../flows/next-command.js';
 import { fromRecord } from '../ui/envelope.js';
 import { transactionSummary } from '../ui/summary.js';
 import { printResult } from '../ui/print.js';
@@ -80,9 +81,14 @@ export async function runHistoryShow(
     ? 'initiate (outcome unknown: --resume re-sends it with the same reference)'
     : stepDone(r, 'processed')
       ? 'none'
-      : `mpay ${r.kind} --resume ${r.reference}`;
+      : resumeCommand(r);
   if (opts.curl) {
-    const commands = curlOf(r, (await f.journal()).events(), ctx.baseUrl, ctx.credentials.siteId);
+    const commands = curlOf(
+      r,
+      (await f.journal()).events(),
+      r.place?.server ?? ctx.baseUrl,
+      ctx.credentials.siteId,
+    );
     return printResult(f.io, opts.json, { reference: r.reference, commands }, () =>
       [
         `# The requests mpay sent for ${r.reference}, in order. Set the variables first:`,

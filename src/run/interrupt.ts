@@ -4,23 +4,23 @@
 // Exit 130, as for any cancel.
 import type { Factory } from '../factory.js';
 import type { JournalLike } from '../journal/journal.js';
+import { historyShowCommand, resumeCommand } from '../flows/next-command.js';
 
 /** Installs the SIGINT handler for the run of `work`, and removes it after. */
 export async function reportingInterrupt<T>(
   f: Factory,
   journal: () => JournalLike | undefined,
-  command: string,
   work: () => Promise<T>,
 ): Promise<T> {
   const onSigint = () => {
     const e = journal()?.lastAppended;
     if (!e) f.io.stderr.write('\nmpay: interrupted; nothing was sent\n');
     else {
-      const resume = `${command} --resume ${e.reference}`;
+      const resume = resumeCommand(e);
       f.io.stderr.write(
         e.outcome === 'sent'
           ? `\nmpay: interrupted while the ${e.step} request of ${e.reference} was in flight: it may have been applied\n` +
-              `hint: \`mpay history show ${e.reference}\` shows what is known; \`${resume}\` continues, and the API refuses a step already applied\n`
+              `hint: \`${historyShowCommand(e)}\` shows what is known; \`${resume}\` continues, and the API refuses a step already applied\n`
           : `\nmpay: interrupted after the ${e.step} step of ${e.reference} (${e.outcome}); nothing more was sent\n` +
               `hint: continue with \`${resume}\`\n`,
       );

@@ -5,6 +5,7 @@ import type { Factory } from '../factory.js';
 import type { FlowInputs } from '../flows/types.js';
 import { printResult } from '../ui/print.js';
 import { reportingInterrupt } from './interrupt.js';
+import { resumeCommand } from '../flows/next-command.js';
 import { fromFlowResult } from '../ui/envelope.js';
 import { offeredGateways, transactionSummary } from '../ui/summary.js';
 
@@ -42,7 +43,6 @@ export async function runPayment(kind: PaymentKind, opts: PaymentOptions, f: Fac
   const result = await reportingInterrupt(
     f,
     () => deps.journal,
-    `mpay ${kind}`,
     () => (opts.resume ? resumeFlow(kind, opts.resume, inputs, deps) : runPaymentFlow(kind, inputs, deps)),
   );
   const out = fromFlowResult(result);
@@ -59,7 +59,6 @@ export async function runInitiate(
   const p = await reportingInterrupt(
     f,
     () => deps.journal,
-    `mpay ${kind}`,
     () => initiateOnly(kind, opts.inputs, deps),
   );
   const out = fromFlowResult({
@@ -69,7 +68,7 @@ export async function runInitiate(
     status: 'initiated',
     initiated: p,
     // mpay journaled it: the flow picks it up at the gateway.
-    resume: `mpay ${kind} --resume ${p.customer_transaction_id}`,
+    resume: resumeCommand({ kind, reference: p.customer_transaction_id ?? '', place: deps.place }),
   });
   await printResult(f.io, opts.json, out, () => transactionSummary(out, { gateways: offeredGateways(p) }));
 }

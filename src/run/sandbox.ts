@@ -17,6 +17,10 @@ export interface SandboxOptions {
   /** share of requests that get a fault, as given: "0.1" */
   faultRate: string;
   slowMs: number;
+  faultSeed?: number;
+  latencyMs?: number;
+  /** as given: "200/s" */
+  rateLimit?: string;
   tlsCert?: string;
   tlsKey?: string;
 }
@@ -26,6 +30,12 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
   if (!(rate >= 0 && rate <= 1))
     throw new UsageError(`--fault-rate must be between 0 and 1, not ${opts.faultRate}`);
   const { startSandbox } = await import('../sandbox/server.js');
+  const { parseRateLimit } = await import('../sandbox/pacing.js');
+  const rateLimit = opts.rateLimit === undefined ? undefined : parseRateLimit(opts.rateLimit);
+  if (opts.rateLimit !== undefined && !rateLimit)
+    throw new UsageError(`--rate-limit takes N/s or N/min (N at least 1), not "${opts.rateLimit}"`, {
+      hint: 'For example --rate-limit 200/s',
+    });
   const { demoMerchant } = await import('../sandbox/seed.js');
   const tls =
     opts.tlsCert && opts.tlsKey
@@ -44,6 +54,9 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
       rate: opts.faults?.length ? rate : 0,
       faultPaths: opts.faultPaths,
       slowMs: opts.slowMs,
+      faultSeed: opts.faultSeed,
+      latencyMs: opts.latencyMs,
+      rateLimit,
       tls,
       log,
     });

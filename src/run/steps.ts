@@ -98,7 +98,6 @@ export async function runProcess(kind: PaymentKind, opts: ProcessOptions, f: Fac
   const result = await reportingInterrupt(
     f,
     () => deps.journal,
-    `mpay ${kind}`,
     () => processStage(record, inputs, deps),
   );
   const out = fromFlowResult(result, record);

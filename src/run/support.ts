@@ -64,7 +64,13 @@ export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise
       'the profile and environment in effect: settings, and key fingerprints (never the keys)',
     );
     const { runChecks } = await import('../flows/doctor.js');
-    const checks: Check[] = await runChecks(ctx, await f.client(), () => {}, f.environ);
+    const checks: Check[] = await runChecks(
+      ctx,
+      await f.client(),
+      () => {},
+      f.environ,
+      await f.journal(undefined, { at: await f.place() }),
+    );
     add(
       'doctor.json',
       `${JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2)}\n`,

@@ -27,7 +27,10 @@ export interface FaultOptions {
   faultPaths?: string[];
   /** how long `slow` waits before answering, in ms */
   slowMs?: number;
+  /** the generator of the draws; the server makes one from `faultSeed` (faults drawn again alike) */
   random?: () => number;
+  /** the seed of the draws, logged at start so that a run can be replayed with --fault-seed */
+  faultSeed?: number;
 }
 
 export function isFault(v: string): v is Fault {
@@ -45,6 +48,7 @@ export function pickFault(
   const pool = opts.faults ?? [];
   if (pool.length === 0 || !opts.rate) return undefined;
   if (opts.faultPaths && !opts.faultPaths.some((p) => path.includes(p))) return undefined;
+  // The server always sets a seeded generator; Math.random only for a caller that draws by itself.
   const random = opts.random ?? Math.random;
   if (random() >= opts.rate) return undefined;
   return pool[Math.floor(random() * pool.length)] ?? pool[0];

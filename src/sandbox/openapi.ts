@@ -61,8 +61,24 @@ export const gapReadings = [
   'Successful responses are 200.',
   'The wallet address update "must be called before" the status update for the gateways the spec lists (the service, USDT on TRC20, USDC on ERC20, the card on-ramps, the interbank e-transfer): a status update on such a gateway before it is a 422 on wallet_address. Other gateways take a wallet update too, but need none.',
   'An unknown route answers 404 as a web framework does, {message: "The route … could not be found."}, not in shape A, whose 404 means that a transaction is not in status initiated.',
+  'Rate limits: the spec shows none; a real API has them. With mpay sandbox --rate-limit N/s, beyond N API requests in a window of one second the answer is 429, shape A {success:false, message:"Too Many Attempts."}, with Retry-After in whole seconds until the window ends; a 429 changes nothing. --latency MS delays every API request by MS.',
   'Two data sets (mpay sandbox --seed demo|alt): the same kinds of gateway, the second with other ids, names and field spellings (numbers as strings, nulls, extra fields).',
 ];
+
+/** Every operation may answer 429 when the sandbox runs with --rate-limit. */
+function withRateLimit<P extends Record<string, Record<string, { responses: Record<number, unknown> }>>>(
+  paths: P,
+): P {
+  for (const ops of Object.values(paths))
+    for (const op of Object.values(ops))
+      op.responses[429] = {
+        ...failure('Too Many Attempts. (with --rate-limit only; nothing was processed)', 'FailureA'),
+        headers: {
+          'Retry-After': { description: 'seconds to wait before sending again', schema: { type: 'integer' } },
+        },
+      };
+  return paths;
+}
 
 export function openApiDocument(serverUrl?: string): Record<string, unknown> {
   return {
@@ -77,7 +93,7 @@ export function openApiDocument(serverUrl?: string): Record<string, unknown> {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: Object.fromEntries(Object.entries(components).map(([k, v]) => [k, schema(v)])),
     },
-    paths: {
+    paths: withRateLimit({
       '/restapi/v1/public/currencies': {
         get: {
           summary: 'Supported currencies',
@@ -195,7 +211,7 @@ export function openApiDocument(serverUrl?: string): Record<string, unknown> {
           },
         },
       },
-    },
+    }),
   };
 }
 

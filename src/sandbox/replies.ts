@@ -17,6 +17,8 @@ export const messages = {
   notInitiated: 'Transaction status is not initiated.',
   otpSent: 'OTP has been sent to the customer email. Please confirm the payment with the OTP.',
   serverError: 'Something went wrong. Please try again later.',
+  // Laravel's throttle middleware says this with its 429; the spec names no rate limit (--rate-limit).
+  tooManyRequests: 'Too Many Attempts.',
   walletFirst: 'The wallet address must be updated before the status for this gateway.',
 } as const;
 

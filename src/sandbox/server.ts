@@ -16,6 +16,7 @@ import {
   type FaultOptions,
 } from './faults.js';
 import { documentationPage, openApiDocument } from './openapi.js';
+import { RateLimiter, seededRandom } from './pacing.js';
 import { loadSeed, type SeedName } from './seed.js';
 
 export interface SandboxOptions extends FaultOptions {
@@ -26,6 +27,10 @@ export interface SandboxOptions extends FaultOptions {
   tls?: { key: string | Buffer; cert: string | Buffer };
   /** where log lines (one-time codes, faults) go; silent when absent */
   log?: (line: string) => void;
+  /** every API request waits this long before it is handled (ms) */
+  latencyMs?: number;
+  /** at most `limit` API requests a window of `windowMs`; beyond, 429 with Retry-After */
+  rateLimit?: { limit: number; windowMs: number };
 }
 
 export interface RunningSandbox {
@@ -47,6 +52,14 @@ export async function buildSandbox(
   opts: SandboxOptions = {},
 ): Promise<{ app: FastifyInstance; state: SandboxState }> {
   const log = opts.log ?? (() => {});
+  if (!opts.random) {
+    opts.faultSeed ??= Math.floor(Math.random() * 2 ** 31);
+    opts.random = seededRandom(opts.faultSeed);
+    if (opts.faults?.length && opts.rate)
+      log(`faults drawn with seed ${opts.faultSeed} (--fault-seed ${opts.faultSeed} draws them again)`);
+  }
+  const limiter = opts.rateLimit && new RateLimiter(opts.rateLimit.limit, opts.rateLimit.windowMs);
+  const latency = opts.latencyMs ?? 0;
   const state = new SandboxState({ dataFile: opts.dataFile, log, seed: await loadSeed(opts.seed ?? 'demo') });
   const app = (
     opts.tls
@@ -55,9 +68,27 @@ export async function buildSandbox(
   ) as FastifyInstance;
   // Hooks in callback style: the common case (no fault, a valid bearer) costs no promise per request.
   app.addHook('onRequest', (req, reply, done) => {
-    if (req.url.startsWith(prefix))
-      state.count(`${req.method} ${req.url.slice(prefix.length).split('?')[0]}`);
-    const fault = req.url.startsWith(prefix) ? pickFault(req.headers[faultHeader], opts, req.url) : undefined;
+    if (!req.url.startsWith(prefix)) return done();
+    const route = `${req.method} ${req.url.slice(prefix.length).split('?')[0]}`;
+    state.count(route);
+    if (latency > 0 || limiter) {
+      const go = () => {
+        const wait = limiter?.take();
+        if (wait === undefined) return faulted(req, reply, done);
+        state.count(`429 ${route}`);
+        reply
+          .code(429)
+          .header('retry-after', String(wait))
+          .send({ success: false, message: messages.tooManyRequests });
+      };
+      if (latency > 0) setTimeout(go, latency);
+      else go();
+      return;
+    }
+    faulted(req, reply, done);
+  });
+  const faulted = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    const fault = pickFault(req.headers[faultHeader], opts, req.url);
     if (!fault) return done();
     req.fault = fault;
     log(`fault ${fault} on ${req.method} ${req.url}`);
@@ -86,7 +117,7 @@ export async function buildSandbox(
     const canned = faultReply(fault, req.url);
     if (canned) reply.code(canned.status).type(canned.type).send(canned.body);
     else done();
-  });
+  };
 
   // A body fastify cannot parse is the client's fault: answer in the API's own validation shape.
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {

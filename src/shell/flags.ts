@@ -5,6 +5,7 @@ import * as Flags from '@oclif/core/flags';
 import type { FlowInputs } from '../flows/types.js';
 import type { ListOptions } from '../ui/list-output.js';
 import type { BatchOptions } from '../run/batch.js';
+import { defaultConcurrency, maxConcurrency } from '../ui/batch-progress.js';
 
 /** The transaction a single step acts on. */
 export const hashTokenArg = {
@@ -127,18 +128,30 @@ export const batchFlags = {
     description: 'csv or ndjson (default: by the extension)',
     options: ['csv', 'ndjson'],
   }),
-  concurrency: Flags.integer({ description: 'rows at a time, 1 to 16', default: 4, min: 1, max: 16 }),
+  concurrency: Flags.integer({
+    description: `rows at a time, 1 to ${maxConcurrency} (fewer while the server rate-limits)`,
+    default: defaultConcurrency,
+    min: 1,
+    max: maxConcurrency,
+  }),
   out: Flags.string({ description: 'also write the results to FILE (.csv or .ndjson)' }),
   'dry-run': Flags.boolean({ description: 'check every row and print the summary; send nothing' }),
   force: Flags.boolean({ description: "send amounts outside the currency's limits anyway" }),
+  'new-batch': Flags.boolean({
+    description:
+      'rows of this file sent before with another server, merchant or profile are sent here as new ones',
+  }),
   // a batch prints a record a line, not one document: the global flag's help would not be true here
   json: Flags.boolean({
     description: "one JSON record a line on stdout (NDJSON): each problem, or each row's result",
     helpGroup: 'GLOBAL',
   }),
 };
-/** `mpay withdraw batch confirm`: the same, less --force (the amounts were checked when the rows began). */
-const { force: _force, ...confirmFlagsLessForce } = batchFlags;
+/**
+ * `mpay withdraw batch confirm`: the same, less --force (the amounts were checked when the rows began) and
+ * --new-batch (a code confirms a withdrawal where it was made, nowhere else).
+ */
+const { force: _force, 'new-batch': _newBatch, ...confirmFlagsLessForce } = batchFlags;
 export const confirmFlags = confirmFlagsLessForce;
 
 export function batchOptionsFrom(
@@ -149,6 +162,7 @@ export function batchOptionsFrom(
     out?: string;
     'dry-run'?: boolean;
     force?: boolean;
+    'new-batch'?: boolean;
   },
   file: string,
 ): BatchOptions {
@@ -160,5 +174,6 @@ export function batchOptionsFrom(
     out: f.out,
     dryRun: f['dry-run'],
     force: f.force,
+    newBatch: f['new-batch'],
   };
 }

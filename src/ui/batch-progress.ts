@@ -5,6 +5,13 @@ import type { RowResult } from '../flows/batch.js';
 import type { IO } from '../io.js';
 import { importLazily } from '../lazy-import.js';
 
+/**
+ * Rows in flight (--concurrency), which the progress shows: 4 by default; at most enough to fill a rate
+ * limit of a few hundred calls a second at a tenth of a second each. Fewer while the server rate-limits.
+ */
+export const defaultConcurrency = 4;
+export const maxConcurrency = 64;
+
 export interface BatchProgress {
   row(r: RowResult): void;
   /** a line for the person, above the bar when there is one */

@@ -3,6 +3,8 @@
 // works as printed once they are set (`eval "$(mpay token --export)"` sets the token), and no secret is
 // ever printed. Used by --dry-run and by `mpay history show --curl`.
 
+import { singleQuoted } from '../api/shell-words.js';
+
 /** The variable that stands for a secret field or header, if it is one. */
 const secretVariables: Record<string, string> = {
   authorization: 'Bearer $MPAY_TOKEN',
@@ -14,7 +16,7 @@ const secretVariables: Record<string, string> = {
 
 /** Quoted for a POSIX shell: single quotes, or double quotes where a $VARIABLE must expand. */
 export function shellWord(text: string, expand = false): string {
-  if (!expand) return `'${text.replace(/'/g, `'\\''`)}'`;
+  if (!expand) return singleQuoted(text);
   // Inside double quotes only $VAR references of ours stay live: every other $, `, " and \ is escaped.
   const escaped = text.replace(/[\\"`$]/g, (c) => `\\${c}`).replace(/\\\$(MPAY_[A-Z_]+|HASH)\b/g, '$$$1');
   return `"${escaped}"`;

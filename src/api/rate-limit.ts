@@ -1,0 +1,84 @@
+// Rate limits (docs/spec-readings.md): a 429 says the server did not process the request, so any request,
+// money-moving ones included, is sent again after the wait the server asks for (Retry-After, in seconds
+// or as a date), or after a bounded back-off when it names none. A 503 with Retry-After is treated alike
+// for GETs (a 503 of a POST may have been processed: it is never re-sent). The tries are bounded; then
+// the call fails as `rate_limited` (exit 12).
+import { RateLimitedError } from './errors.js';
+
+/** What the client tells its listeners about one wait. */
+export interface Throttle {
+  method: string;
+  path: string;
+  status: number;
+  /** the try that was refused, from 1 */
+  attempt: number;
+  /** how many tries a call gets in all */
+  tries: number;
+  waitMs: number;
+}
+
+export interface RateLimitPolicy {
+  /** tries in all, the first included (default 6) */
+  tries: number;
+  /** the longest single wait mpay accepts; a server asking for more is reported at once (default 60 s) */
+  maxWaitMs: number;
+  /** the first back-off when the server names no wait, doubled each time (default 500 ms) */
+  baseMs: number;
+}
+
+export const defaultRateLimitPolicy: RateLimitPolicy = { tries: 6, maxWaitMs: 60_000, baseMs: 500 };
+
+/**
+ * The wait a Retry-After header asks for, in ms: delay-seconds (a decimal is taken too, as some servers
+ * send one), or an HTTP date; undefined when absent or unreadable.
+ */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!v) return undefined;
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Whether an answer is a refusal to be waited out: any 429, and a 503 with Retry-After to a GET. */
+export function isThrottle(
+  method: string,
+  status: number,
+  retryAfter: string | string[] | undefined,
+): boolean {
+  return status === 429 || (status === 503 && method === 'GET' && retryAfter !== undefined);
+}
+
+/**
+ * How long to wait before try `attempt + 1`, or a RateLimitedError when no try is left or the server asks
+ * for more than `maxWaitMs`.
+ */
+export function nextWait(
+  t: Omit<Throttle, 'waitMs' | 'tries'>,
+  retryAfter: string | string[] | undefined,
+  policy: RateLimitPolicy,
+): number {
+  const asked = retryAfterMs(retryAfter);
+  const what = `${t.method} /${t.path}`;
+  const done = t.status === 429 ? 'the server did not process it' : 'the server was unavailable (HTTP 503)';
+  if (asked !== undefined && asked > policy.maxWaitMs) {
+    const e = new RateLimitedError(
+      `Rate limited: ${what} answered ${t.status} and asked to wait ${Math.ceil(asked / 1000)} s, more than the ${policy.maxWaitMs / 1000} s mpay waits; ${done}`,
+      { status: t.status, hint: 'Run the same command again later' },
+    );
+    e.retryAfterMs = asked;
+    throw e;
+  }
+  if (t.attempt >= policy.tries) {
+    const e = new RateLimitedError(
+      `Rate limited: ${what} answered ${t.status} to each of ${policy.tries} tries; ${done}`,
+      {
+        status: t.status,
+        hint: 'Run the same command again later (a batch: with a lower --concurrency); nothing was applied',
+      },
+    );
+    e.retryAfterMs = asked;
+    throw e;
+  }
+  return asked ?? policy.baseMs * 2 ** (t.attempt - 1);
+}
