@@ -17,9 +17,21 @@ export function tempDir(prefix = 'mpay-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/**
+ * The seed of every fault a test's sandbox draws at random: fixed, so that a failure draws the same faults
+ * again; MPAY_TEST_SEED=N tries others.
+ */
+export const faultSeed = Number(process.env.MPAY_TEST_SEED ?? 20261122);
+
 export async function sandbox(opts: SandboxOptions = {}): Promise<RunningSandbox & { logs: string[] }> {
   const logs: string[] = [];
-  const sb = await startSandbox({ port: 0, host: '127.0.0.1', log: (l) => logs.push(l), ...opts });
+  const sb = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    log: (l) => logs.push(l),
+    faultSeed,
+    ...opts,
+  });
   return Object.assign(sb, { logs });
 }
 

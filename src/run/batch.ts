@@ -177,7 +177,8 @@ export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> 
   f.io.ndjson = true;
   const { path, format } = await batchInput(opts, f);
   const deps = await f.flowDeps({ dryRun: opts.dryRun, command: 'mpay withdraw' });
-  const journal = await f.journal();
+  // The run's own journal: a code confirms a withdrawal only where it was made.
+  const journal = deps.journal;
   const problems: RowProblem[] = [];
   const seen = new Map<string, number>();
   let count = 0;

@@ -1,0 +1,266 @@
+// A transaction belongs to the server and merchant it was made with (issue: money safety, round two). Two
+// sandboxes, two profiles: a batch, a resume, a single step and a confirm continue a record only where it
+// lives, refuse elsewhere naming where, and a line mpay prints for a person to paste reaches the
+// transaction's own server whatever the environment it is pasted in says. Each test looks at both
+// servers' request counts and at the journal, not only at one answer.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  cliEnv,
+  customerArgs,
+  printedCommand,
+  requestCount,
+  requestCounts,
+  runPrinted,
+  sandbox,
+  setFaults,
+  tempDir,
+} from './helpers.js';
+import { mpay } from './in-process.js';
+
+type Sb = Awaited<ReturnType<typeof sandbox>>;
+let a: Sb;
+let b: Sb;
+beforeAll(async () => {
+  a = await sandbox();
+  b = await sandbox();
+});
+afterAll(async () => {
+  await a.close();
+  await b.close();
+});
+
+/** The requests a server received that move money or could: every POST but token generate. */
+async function moneyPosts(sb: Sb): Promise<number> {
+  const counts = await requestCounts(sb);
+  return Object.entries(counts)
+    .filter(([route]) => route.startsWith('POST /payments/'))
+    .reduce((n, [, c]) => n + c, 0);
+}
+
+function file(name: string, text: string): string {
+  const path = join(tempDir(), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const rows = (tag: string) =>
+  [
+    'currency,country,amount,first_name,last_name,phone,email,gateway',
+    `GHS,GH,11,Ama,${tag},+233201234567,ama@example.com,1`,
+    `GHS,GH,12,Kofi,${tag},+233201234568,kofi@example.com,3`,
+    `GHS,GH,13,Abla,${tag},+233201234569,abla@example.com,1`,
+  ].join('\n');
+
+const journalLines = (cfg: string, name = 'default.sandbox') =>
+  readFileSync(join(cfg, 'journal', `${name}.jsonl`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+
+describe('a batch belongs to the server it was sent to', () => {
+  it('the same file against another server is refused, naming --new-batch; with it, a new batch there', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(undefined, cfg);
+    const path = file('rows.csv', rows('Place'));
+    const first = await mpay(['deposit', 'batch', path, '--base-url', a.url, '--json'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const atA = await moneyPosts(a);
+    // Every line of the journal says where it was sent.
+    for (const e of journalLines(cfg))
+      expect(e.place).toEqual({
+        server: a.url,
+        merchant: expect.stringMatching(/^sha256:[0-9a-f]{12}$/),
+        profile: 'default',
+        env: 'sandbox',
+      });
+
+    const before = await moneyPosts(b);
+    const elsewhere = await mpay(['deposit', 'batch', path, '--base-url', b.url], { env });
+    expect(elsewhere.code, elsewhere.stderr).toBe(2);
+    expect(elsewhere.stderr).toContain(`sent before to ${a.url} (profile default, env sandbox)`);
+    expect(elsewhere.stderr).toContain(
+      `Rows of this file were sent before with --profile default --env sandbox --base-url ${a.url}`,
+    );
+    expect(elsewhere.stderr).toContain('pass --new-batch to run it here as a new batch');
+    expect(await moneyPosts(b)).toBe(before);
+
+    const fresh = await mpay(['deposit', 'batch', path, '--base-url', b.url, '--new-batch', '--json'], {
+      env,
+    });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(
+      fresh.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).outcome),
+    ).toEqual(['done', 'done', 'done']);
+    expect(await requestCount(b, 'POST /payments/initiate')).toBe(3);
+    expect(await moneyPosts(a)).toBe(atA);
+
+    // Run again on each server: every row is found where it lives, and nothing is sent anywhere.
+    const againB = await mpay(['deposit', 'batch', path, '--base-url', b.url, '--new-batch', '--json'], {
+      env,
+    });
+    const againA = await mpay(['deposit', 'batch', path, '--base-url', a.url, '--json'], { env });
+    for (const r of [againA, againB]) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l).outcome),
+      ).toEqual(['skipped', 'skipped', 'skipped']);
+    }
+    expect(await moneyPosts(a)).toBe(atA);
+    expect(await requestCount(b, 'POST /payments/initiate')).toBe(3);
+    // One reference, two places: `history` lists both records.
+    const history = await mpay(['history', '--json'], { env });
+    const servers = (history.json() as { place: { server: string } }[]).map((r) => r.place.server);
+    expect(servers.filter((s) => s === a.url)).toHaveLength(3);
+    expect(servers.filter((s) => s === b.url)).toHaveLength(3);
+  });
+
+  it('the same file with another profile is refused, naming the profile whose journal has it', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(undefined, cfg);
+    const path = file('rows.csv', rows('Profiles'));
+    expect(
+      (await mpay(['deposit', 'batch', path, '--base-url', a.url, '--profile', 'p3'], { env })).code,
+    ).toBe(0);
+    const before = await moneyPosts(a);
+    const r = await mpay(['deposit', 'batch', path, '--base-url', a.url], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`sent before to ${a.url} (profile p3, env sandbox)`);
+    expect(r.stderr).toContain(`--profile p3 --env sandbox --base-url ${a.url}`);
+    expect(await moneyPosts(a)).toBe(before);
+    expect(() => journalLines(cfg)).toThrow(/ENOENT/);
+  });
+});
+
+describe('a transaction is continued only where it lives', () => {
+  it('resume, a single step and a confirm on another server or merchant refuse before sending anything', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(undefined, cfg);
+    const init = await mpay(
+      [
+        'withdraw',
+        'initiate',
+        ...customerArgs({ reference: 'place-w1', gateway: '' }),
+        '--base-url',
+        a.url,
+        '--json',
+      ],
+      { env },
+    );
+    expect(init.code, init.stderr).toBe(0);
+    const lines = journalLines(cfg).length;
+    const atA = await moneyPosts(a);
+    const atB = await moneyPosts(b);
+    const refusals = [
+      ['withdraw', '--resume', 'place-w1', '--gateway', '1', '--base-url', b.url, '--json'],
+      ['status', 'place-w1', '--status', 'cancelled', '--base-url', b.url, '--json'],
+      ['wallet', 'place-w1', '--gateway', '1', '--base-url', b.url, '--json'],
+      ['withdraw', 'process', 'place-w1', '--otp', '123456', '--base-url', b.url, '--json'],
+    ];
+    for (const argv of refusals) {
+      const r = await mpay(argv, { env });
+      expect(r.code, `${argv.join(' ')}\n${r.stderr}`).toBe(2);
+      const e = r.json().error;
+      expect(e.kind).toBe('usage');
+      expect(e.message).toMatch(
+        new RegExp(
+          `^place-w1 belongs to ${a.url} \\(profile default, environment sandbox, merchant key sha256:[0-9a-f]{12}\\), not to ${b.url} `,
+        ),
+      );
+      expect(e.hint).toBe(
+        `Continue it where it lives: pass --profile default --env sandbox --base-url ${a.url}`,
+      );
+    }
+    // Another merchant on the same server: a key is part of the place too.
+    const other = await mpay(['withdraw', '--resume', 'place-w1', '--base-url', a.url, '--json'], {
+      env: { ...env, MPAY_MERCHANT_KEY: 'mk_someone_else' },
+    });
+    expect(other.code).toBe(2);
+    expect(other.json().error.message).toMatch(/^place-w1 belongs to .* not to .*merchant key sha256:/);
+    // The confirm of a batch checks each row's place before anything is sent.
+    const codes = file('codes.csv', 'reference,otp\nplace-w1,123456\n');
+    const confirm = await mpay(['withdraw', 'batch', 'confirm', codes, '--base-url', b.url], { env });
+    expect(confirm.code, confirm.stderr).toBe(2);
+    expect(confirm.stderr).toContain(`belongs to ${a.url} (profile default, env sandbox): confirm it there`);
+    expect(await moneyPosts(a)).toBe(atA);
+    expect(await moneyPosts(b)).toBe(atB);
+    expect(journalLines(cfg)).toHaveLength(lines);
+    // Where it lives, the same resume goes on.
+    const there = await mpay(
+      [
+        'withdraw',
+        '--resume',
+        'place-w1',
+        '--gateway',
+        '1',
+        '--otp',
+        '123456',
+        '--base-url',
+        a.url,
+        '--json',
+      ],
+      { env },
+    );
+    expect(there.code, there.stderr).toBe(0);
+    expect(there.json().status).toBe('pending');
+  });
+});
+
+describe('a command mpay prints for a person reaches the transaction’s own server when pasted', () => {
+  it('the one-time code step of a withdrawal stopped without a terminal', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(undefined, cfg, { MPAY_PROFILE: undefined });
+    const r = await mpay(
+      ['withdraw', ...customerArgs({ reference: 'paste-otp' }), '--base-url', a.url, '--no-input', '--json'],
+      { env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().next).toBe('otp');
+    const line = (r.json().resume as string).replace('<CODE>', '123456');
+    const before = await requestCount(a, 'POST /payments/withdraw/processed');
+    const atB = await moneyPosts(b);
+    const pasted = await runPrinted(`${line} --json`, { ...env, MPAY_BASE_URL: b.url, MPAY_ENV: 'stage' });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.json().status).toBe('pending');
+    expect(await requestCount(a, 'POST /payments/withdraw/processed')).toBe(before + 1);
+    expect(await moneyPosts(b)).toBe(atB);
+  });
+
+  it('the resume after a lost answer, from a profile whose name needs quoting', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(undefined, cfg);
+    const reference = 'lost-1';
+    const profile = "o'brien $(touch pwned) ü";
+    await setFaults(a, { faults: ['drop-after'], rate: 1, faultPaths: ['/payments/status/update'] });
+    let r;
+    try {
+      r = await mpay(['deposit', ...customerArgs({ reference }), '--base-url', a.url, '--profile', profile], {
+        env,
+      });
+    } finally {
+      await setFaults(a, { rate: 0 });
+    }
+    expect(r.code, r.stderr).toBe(8);
+    const resume = printedCommand(r.stderr, 'before `').replace(/`;.*$/, '');
+    expect(resume).toBe(
+      `mpay deposit --resume lost-1 --profile 'o'\\''brien $(touch pwned) ü' --env sandbox --base-url ${a.url}`,
+    );
+    const cwd = tempDir();
+    const statusAtA = await requestCount(a, 'POST /payments/status/update');
+    const atB = await moneyPosts(b);
+    const pasted = await runPrinted(`cd ${cwd} && ${resume} --json`, { ...env, MPAY_BASE_URL: b.url });
+    // The flow goes on at its own server: the status update again (the API takes it twice), then processed.
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.json()).toMatchObject({ reference, status: 'pending' });
+    expect(await requestCount(a, 'POST /payments/status/update')).toBe(statusAtA + 1);
+    expect(await moneyPosts(b)).toBe(atB);
+    expect(() => readFileSync(join(cwd, 'pwned'))).toThrow(/ENOENT/);
+  });
+});
