@@ -1,0 +1,384 @@
+// One run at a time, rate limits waited out, lost answers never re-sent, and a doctor that tells the truth
+// (issue: money safety, round two). Real servers on loopback: the sandbox, and where a server must do what
+// the sandbox never does (always 429, a 2xx to a credentials-only initiate), a small one of the test's own.
+import { spawn } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiInitiate,
+  apiToken,
+  bin,
+  cliEnv,
+  customerArgs,
+  faultSeed,
+  requestCount,
+  sandbox,
+  setFaults,
+  tempDir,
+} from './helpers.js';
+import { mpay } from './in-process.js';
+
+type Sb = Awaited<ReturnType<typeof sandbox>>;
+
+function file(name: string, text: string): string {
+  const path = join(tempDir(), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const header = 'currency,country,amount,first_name,last_name,phone,email,gateway';
+const manyRows = (n: number, tag: string) =>
+  [
+    header,
+    ...Array.from(
+      { length: n },
+      (_, i) => `GHS,GH,${10 + i},${tag},,+2332012${String(i).padStart(5, '0')},p${i}@example.org,1`,
+    ),
+  ].join('\n');
+
+const journal = (cfg: string) =>
+  readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { reference: string; step: string; outcome: string });
+
+/** bin/run.js in a child process, its output and exit code. */
+function spawnMpay(args: string[], env: Record<string, string | undefined>) {
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, ...env, CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
+  return { child, done };
+}
+
+/** A loopback server of the test's own, answering with `handle`; its requests are counted by route. */
+async function ownServer(
+  handle: (req: IncomingMessage, res: ServerResponse, n: number) => void,
+): Promise<{ url: string; hits: Map<string, number>; close: () => Promise<void> }> {
+  const hits = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    const route = `${req.method} ${req.url}`;
+    hits.set(route, (hits.get(route) ?? 0) + 1);
+    req.resume();
+    req.on('end', () => handle(req, res, hits.get(route)!));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+describe('one run at a time', () => {
+  let sb: Sb;
+  beforeAll(async () => {
+    // A little latency, so that two runs started together overlap for certain.
+    sb = await sandbox({ latencyMs: 15 });
+  });
+  afterAll(() => sb.close());
+
+  it('two batches of one 40-row file at once: each reference initiated once in all; the second refuses (exit 11) or finds the rows done', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(sb, cfg);
+    const path = file('forty.csv', manyRows(40, 'Twice'));
+    const one = spawnMpay(['deposit', 'batch', path, '--json'], env);
+    const two = spawnMpay(['deposit', 'batch', path, '--json'], env);
+    const [r1, r2] = await Promise.all([one.done, two.done]);
+    const codes = [r1.code, r2.code].sort();
+    expect(codes, `${r1.stderr}\n${r2.stderr}`).toEqual([0, 11]);
+    const refused = r1.code === 11 ? r1 : r2;
+    expect(refused.stderr).toMatch(
+      /Another mpay process is running the batch .*forty\.csv right now; nothing was sent/,
+    );
+    // Its stdout is the error alone: no row of the other's.
+    expect(JSON.parse(refused.stdout).error.kind).toBe('busy');
+    // At the server: 40 transactions, one initiate each, none refused as a duplicate.
+    const made = sb.state.list().filter((t) => t.customer.first_name === 'Twice');
+    expect(made).toHaveLength(40);
+    expect(new Set(made.map((t) => t.reference)).size).toBe(40);
+    expect(await requestCount(sb, 'POST /payments/initiate')).toBe(40);
+    // The lock is gone with its holder: the same file again runs, and finds every row done.
+    const again = await mpay(['deposit', 'batch', path, '--json'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(
+      new Set(
+        again.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l).outcome),
+      ),
+    ).toEqual(new Set(['skipped']));
+  });
+
+  it('a resume while another process resumes the same transaction refuses with exit 11, sending nothing', async () => {
+    const slow = await sandbox({
+      faults: ['slow'],
+      rate: 1,
+      slowMs: 1500,
+      faultPaths: ['/payments/status/update'],
+    });
+    try {
+      const cfg = tempDir();
+      const env = cliEnv(slow, cfg);
+      await setFaults(slow, { rate: 0 });
+      const init = await mpay(
+        ['deposit', 'initiate', ...customerArgs({ reference: 'held-1', gateway: '' })],
+        {
+          env,
+        },
+      );
+      expect(init.code, init.stderr).toBe(0);
+      await setFaults(slow, { rate: 1 });
+      const first = spawnMpay(['deposit', '--resume', 'held-1', '--gateway', '1', '--json'], env);
+      for (let i = 0; i < 200 && (await requestCount(slow, 'POST /payments/status/update')) === 0; i++)
+        await new Promise((r) => setTimeout(r, 25));
+      const second = await mpay(['deposit', '--resume', 'held-1', '--gateway', '1', '--json'], { env });
+      expect(second.code, second.stderr).toBe(11);
+      expect(second.json().error).toMatchObject({
+        kind: 'busy',
+        message: 'Another mpay process is running the deposit held-1 right now; nothing was sent',
+      });
+      const r1 = await first.done;
+      expect(r1.code, r1.stderr).toBe(0);
+      expect(await requestCount(slow, 'POST /payments/status/update')).toBe(1);
+      expect(await requestCount(slow, 'POST /payments/processed')).toBe(1);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('rate limits are waited out', () => {
+  it('a deposit against a tight limit waits each 429 out, journals every try, and creates one transaction', async () => {
+    // Two requests a second: token, currencies, initiate, status and processed need three windows at least.
+    const sb = await sandbox({ rateLimit: { limit: 2, windowMs: 1000 } });
+    try {
+      const cfg = tempDir();
+      const r = await mpay(['deposit', ...customerArgs({ reference: 'rl-1' }), '--json', '--debug'], {
+        env: cliEnv(sb, cfg),
+        timeoutMs: 30_000,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json()).toMatchObject({ reference: 'rl-1', status: 'pending' });
+      expect(r.stderr).toMatch(/! 429 on (GET|POST) \/\S+: waiting \d\.\d s before try 2 of 6/);
+      expect(sb.state.list().filter((t) => t.reference === 'rl-1')).toHaveLength(1);
+      const throttled = (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>;
+      const refusals = Object.entries(throttled).filter(([k]) => k.startsWith('429 '));
+      expect(refusals.length).toBeGreaterThan(0);
+      // Each refused money-moving try is in the journal, followed by the try that went out after it.
+      const lines = journal(cfg);
+      const throttledSteps = lines.filter((e) => e.outcome === 'throttled');
+      const refusedPosts = refusals
+        .filter(([k]) => k.startsWith('429 POST /payments/'))
+        .reduce((n, [, c]) => n + c, 0);
+      expect(throttledSteps).toHaveLength(refusedPosts);
+      for (const t of throttledSteps) {
+        const i = lines.indexOf(t);
+        expect(lines[i + 1]).toMatchObject({ step: t.step, outcome: 'sent' });
+      }
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('a server that asks for longer than mpay waits: exit 12 at once, rate_limited, nothing created, the step journaled as failed', async () => {
+    // Two requests in two minutes: token and currencies pass, initiate meets Retry-After 120.
+    const sb = await sandbox({ rateLimit: { limit: 2, windowMs: 120_000 } });
+    try {
+      const cfg = tempDir();
+      const r = await mpay(['deposit', ...customerArgs({ reference: 'rl-long' }), '--json'], {
+        env: cliEnv(sb, cfg),
+      });
+      expect(r.code, r.stderr).toBe(12);
+      expect(r.json().error).toMatchObject({ kind: 'rate_limited', status: 429 });
+      expect(r.json().error.message).toMatch(/asked to wait 1[12]\d s, more than the 60 s mpay waits/);
+      expect(sb.state.list()).toHaveLength(0);
+      // Refused at once (no wait was started): the step is known not to have been applied.
+      expect(journal(cfg).map((e) => `${e.step} ${e.outcome}`)).toEqual(['initiate sent', 'initiate failed']);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('a server that answers 429 to every try: six tries, then exit 12', async () => {
+    const server = await ownServer((_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+      res.end('{"message":"Too Many Attempts."}');
+    });
+    try {
+      const r = await mpay(['countries', '--json'], { env: cliEnv(server, tempDir()) });
+      expect(r.code, r.stderr).toBe(12);
+      expect(r.json().error.message).toBe(
+        'Rate limited: GET /public/countries answered 429 to each of 6 tries; the server did not process it',
+      );
+      expect(server.hits.get('GET /restapi/v1/public/countries')).toBe(6);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a GET answered 503 with Retry-After is tried again after the wait', async () => {
+    const server = await ownServer((_req, res, n) => {
+      if (n === 1) {
+        res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '0' });
+        return res.end('<html>maintenance</html>');
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: true, message: 'ok', data: [{ id: 1, name: 'Ghana', code: 'GH' }] }));
+    });
+    try {
+      const r = await mpay(['countries', '--json'], { env: cliEnv(server, tempDir()) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json()).toMatchObject([{ code: 'GH' }]);
+      expect(server.hits.get('GET /restapi/v1/public/countries')).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a batch meets 429s, lowers the rows in flight, and ends with every row done', async () => {
+    const sb = await sandbox({ latencyMs: 5, rateLimit: { limit: 40, windowMs: 1000 } });
+    try {
+      const cfg = tempDir();
+      const path = file('paced.csv', manyRows(30, 'Paced'));
+      const r = await mpay(['deposit', 'batch', path, '--concurrency', '16', '--json'], {
+        env: cliEnv(sb, cfg),
+        timeoutMs: 60_000,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const outcomes = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).outcome);
+      expect(outcomes.filter((o) => o === 'done')).toHaveLength(30);
+      const m =
+        /Rate limited (\d+) times?: the rows in flight went from 16 down to (\d+), and ended at (\d+)/.exec(
+          r.stderr,
+        );
+      expect(m, r.stderr).not.toBeNull();
+      expect(Number(m![2])).toBeLessThan(16);
+      expect(sb.state.list().filter((t) => t.customer.first_name === 'Paced')).toHaveLength(30);
+      // Every request is counted as it arrives; those refused with 429 are counted again apart.
+      const processed =
+        (await requestCount(sb, 'POST /payments/processed')) -
+        (await requestCount(sb, '429 POST /payments/processed'));
+      expect(processed).toBe(30);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('a lost answer in a batch is reported, never sent again', () => {
+  it('rows whose initiate answer was lost stay unknown on every run, and the server gets no second initiate', async () => {
+    const sb = await sandbox({ faults: ['drop-after'], rate: 1, faultPaths: ['/payments/initiate'] });
+    try {
+      const cfg = tempDir();
+      const env = cliEnv(sb, cfg);
+      const path = file('lost.csv', manyRows(3, 'Lost'));
+      const first = await mpay(['deposit', 'batch', path, '--json'], { env });
+      expect(first.code, first.stderr).toBe(10);
+      expect(await requestCount(sb, 'POST /payments/initiate')).toBe(3);
+      await setFaults(sb, { rate: 0 });
+      for (let run = 0; run < 2; run++) {
+        const again = await mpay(['deposit', 'batch', path, '--json'], { env });
+        expect(again.code, again.stderr).toBe(10);
+        const results = again.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l));
+        expect(results.map((x) => x.outcome)).toEqual(['unknown', 'unknown', 'unknown']);
+        for (const x of results)
+          expect(x.error.message).toMatch(
+            /the initiate request had no answer: check with `mpay history show /,
+          );
+      }
+      // The server made the three (their answers were lost), and heard nothing more of them.
+      expect(await requestCount(sb, 'POST /payments/initiate')).toBe(3);
+      expect(await requestCount(sb, 'POST /payments/status/update')).toBe(0);
+      expect(sb.state.list().filter((t) => t.customer.first_name === 'Lost')).toHaveLength(3);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('faults drawn at random are drawn again from their seed', () => {
+  it('two sandboxes with one seed fail the same requests; the seed is in the log', async () => {
+    const statuses = async (seed: number) => {
+      const sb = await sandbox({ faults: ['500'], rate: 0.5, faultSeed: seed });
+      try {
+        const out: number[] = [];
+        for (let i = 0; i < 24; i++) out.push((await fetch(`${sb.url}/restapi/v1/public/countries`)).status);
+        expect(sb.logs).toContain(`faults drawn with seed ${seed} (--fault-seed ${seed} draws them again)`);
+        return out;
+      } finally {
+        await sb.close();
+      }
+    };
+    const one = await statuses(faultSeed);
+    expect(await statuses(faultSeed)).toEqual(one);
+    expect(new Set(one)).toEqual(new Set([200, 500]));
+    expect(await statuses(faultSeed + 1)).not.toEqual(one);
+  });
+});
+
+describe('doctor tells the truth about the API-key check', () => {
+  it('a server that creates a withdrawal from a credentials-only initiate: reported, journaled, exit non-zero', async () => {
+    const sb = await sandbox();
+    // The same API, but withdraw initiate answers as if a withdrawal was made, whatever it is sent.
+    const token = await apiToken(sb.url);
+    const made = await (await apiInitiate(sb.url, token, 'lax-1', 'withdraw')).text();
+    const lax = await ownServer((req, res) => {
+      if (req.url === '/restapi/v1/payments/withdraw/initiate') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(made);
+      }
+      void fetch(`${sb.url}${req.url}`, {
+        method: req.method,
+        headers: {
+          authorization: req.headers.authorization ?? '',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: req.method === 'POST' ? new URLSearchParams({ merchant_key: 'mk_sandbox_demo' }) : undefined,
+      }).then(async (r) => {
+        res.writeHead(r.status, { 'content-type': 'application/json' });
+        res.end(await r.text());
+      });
+    });
+    try {
+      const cfg = tempDir();
+      const env = cliEnv(lax, cfg);
+      const r = await mpay(['doctor', '--json'], { env });
+      expect(r.code, r.stdout).toBe(7);
+      const check = (r.json().checks as { name: string; ok: boolean; detail: string }[]).find(
+        (c) => c.name === 'API key',
+      )!;
+      const hash = JSON.parse(made).data.has_token as string;
+      expect(check).toMatchObject({ ok: false });
+      expect(check.detail).toBe(
+        `withdraw initiate of credentials only answered HTTP 200: the server CREATED a withdrawal (hash token ${hash}, journaled as lax-1)`,
+      );
+      const show = await mpay(['history', 'show', 'lax-1', '--json'], { env });
+      expect(show.code).toBe(0);
+      expect(show.json()).toMatchObject({ kind: 'withdraw', hash_token: hash, status: 'initiated' });
+      // Against the sandbox, which refuses the missing customer fields, the same check passes.
+      const good = await mpay(['doctor', '--json'], { env: cliEnv(sb, tempDir()) });
+      expect(good.code, good.stdout).toBe(0);
+    } finally {
+      await lax.close();
+      await sb.close();
+    }
+  });
+});
