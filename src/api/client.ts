@@ -14,6 +14,7 @@ import {
   defaultRateLimitPolicy,
   isThrottle,
   nextWait,
+  type Pacer,
   type RateLimitPolicy,
   type Throttle,
 } from './rate-limit.js';
@@ -95,6 +96,8 @@ export class Client {
   private readonly throttleListeners = new Set<(t: Throttle) => void>();
   /** true while a listener of its own (a batch) reports the waits instead of the terminal line */
   quietThrottle = false;
+  /** set by a batch: after a 429, requests go out at the pace the server allows (api/rate-limit.ts) */
+  pacer?: Pacer;
 
   /** True when POSTs are shown, not sent (--dry-run). */
   get dryRun(): boolean {
@@ -384,14 +387,17 @@ export class Client {
     if (c.retry) req.retry = { limit: 2, methods: [c.method] };
     let res: Response<string>;
     for (let attempt = 1; ; attempt++) {
+      await this.pacer?.take();
       try {
         res = (await this.http(c.path, req)) as Response<string>;
+        this.pacer?.answered();
         break;
       } catch (err) {
         if (!(err instanceof HTTPError)) throw networkError(err, c, this.baseUrl);
         const r = err.response as Response<string>;
         const retryAfter = r.headers['retry-after'];
         if (isThrottle(c.method, r.statusCode, retryAfter)) {
+          this.pacer?.throttled();
           const at = { method: c.method, path: c.path, status: r.statusCode, attempt };
           const t: Throttle = {
             ...at,
@@ -408,6 +414,7 @@ export class Client {
           c.hooks?.resending?.();
           continue;
         }
+        this.pacer?.answered();
         if (c.raw) return answer(r);
         throw failureError(`${c.method} /${c.path}`, r.statusCode, r.headers['content-type'], r.body ?? '');
       }

@@ -82,3 +82,53 @@ export function nextWait(
   }
   return asked ?? policy.baseMs * 2 ** (t.attempt - 1);
 }
+
+/**
+ * The pace of a client that met rate limits (a batch turns it on): after a 429, requests go out no faster
+ * than the server was seen to answer them in the second before (a little under it), and the pace grows
+ * back by 1% for each three seconds without a 429, until it no longer binds. Requests waiting their turn
+ * wait here, not at the server: fewer are in flight there, and a row is not stalled for a whole
+ * Retry-After by each refusal.
+ */
+export class Pacer {
+  /** requests a second; undefined until the first 429, and again once it grew past any need */
+  rate?: number;
+  /** the lowest pace set, for the batch's closing line and the bench */
+  lowest?: number;
+  private next = 0;
+  private lastChange = 0;
+  private readonly answers: number[] = [];
+
+  constructor(private readonly now: () => number = () => Date.now()) {}
+
+  /** Waits for this request's turn. */
+  async take(): Promise<void> {
+    if (this.rate === undefined) return;
+    const t = this.now();
+    if (t - this.lastChange >= 3000) {
+      this.rate *= 1.01;
+      this.lastChange = t;
+    }
+    const at = Math.max(t, this.next);
+    this.next = at + 1000 / this.rate;
+    if (at > t) await new Promise((r) => setTimeout(r, at - t));
+  }
+
+  /** An answer came (not a throttle): counted for the rate the server allows. */
+  answered(): void {
+    const t = this.now();
+    this.answers.push(t);
+    while (this.answers.length && this.answers[0]! < t - 1000) this.answers.shift();
+  }
+
+  /** A 429: the pace drops to what the server answered in the last second, less 1%. */
+  throttled(): void {
+    const t = this.now();
+    while (this.answers.length && this.answers[0]! < t - 1000) this.answers.shift();
+    const seen = Math.max(1, this.answers.length) * 0.99;
+    this.lastChange = t;
+    if (this.rate !== undefined && this.rate <= seen) return;
+    this.rate = seen;
+    this.lowest = Math.min(this.lowest ?? seen, seen);
+  }
+}

@@ -15,7 +15,6 @@ import { fields, internationalPhone, problem } from './inputs.js';
 import { runPaymentFlow } from './payment.js';
 import { resumeFlow } from './resume.js';
 import type { FlowDeps, FlowInputs, FlowResult } from './types.js';
-import type { AdaptiveLimit } from './pace.js';
 import type { JournalLike } from '../journal/journal.js';
 
 /** The columns of a batch file: the flow's flag names with underscores. */
@@ -384,13 +383,10 @@ export async function confirmRow(r: BatchRow, deps: FlowDeps): Promise<RowResult
   return settle(base, deps, () => resumeFlow('withdraw', reference, { otp: r.values.otp!.trim() }, deps));
 }
 
-/**
- * Runs the rows as many at a time as `limit` allows (at most its max; fewer while the server rate-limits),
- * in order of arrival; `stop()` ends the starting of new rows.
- */
+/** Runs the rows `concurrency` at a time, in order of arrival; `stop()` ends the starting of new rows. */
 export async function runRows(
   rows: AsyncIterable<BatchRow>,
-  limit: AdaptiveLimit,
+  concurrency: number,
   run: (r: BatchRow) => Promise<RowResult>,
   onResult: (r: RowResult) => void,
   stopped: () => boolean = () => false,
@@ -400,17 +396,12 @@ export async function runRows(
   const iterator = rows[Symbol.asyncIterator]();
   const worker = async () => {
     for (;;) {
-      await limit.acquire();
-      try {
-        if (stopped()) return;
-        const next = await iterator.next();
-        if (next.done) return;
-        onResult(await run(next.value));
-      } finally {
-        limit.release();
-      }
+      if (stopped()) return;
+      const next = await iterator.next();
+      if (next.done) return;
+      onResult(await run(next.value));
       afterRow();
     }
   };
-  await Promise.all(Array.from({ length: limit.max }, worker));
+  await Promise.all(Array.from({ length: concurrency }, worker));
 }

@@ -29,7 +29,7 @@ import {
 } from '../flows/batch.js';
 import { importLazily } from '../lazy-import.js';
 import { runAgain } from '../flows/next-command.js';
-import { AdaptiveLimit } from '../flows/pace.js';
+import { Pacer } from '../api/rate-limit.js';
 import { placeArgs, type Place } from '../journal/records.js';
 import { commandLine } from '../api/shell-words.js';
 import { batchProgress, defaultConcurrency, maxConcurrency } from '../ui/batch-progress.js';
@@ -301,15 +301,19 @@ async function runAndReport(
   const counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
   let stopped = false;
   let printed = Promise.resolve();
-  const limit = new AdaptiveLimit(opts.concurrency, (n) =>
-    progress.note(`mpay: rate limited: ${n} row${n > 1 ? 's' : ''} at a time now`),
-  );
-  // The batch reports the waits itself, as changes of its pace, not one line a refused request.
+  // After a 429 the rows' requests go out at the pace the server allows, and the batch says so once, not
+  // one line a refused request.
   const client = again.deps.client;
+  const pacer = new Pacer();
+  client.pacer = pacer;
   client.quietThrottle = true;
-  const unlisten = client.onThrottle(() => limit.throttled());
   let throttles = 0;
-  const countThrottles = client.onThrottle(() => throttles++);
+  const countThrottles = client.onThrottle(() => {
+    if (throttles++ === 0)
+      progress.note(
+        `mpay: rate limited (HTTP 429): requests now go out at ${Math.round(pacer.rate ?? 0)} a second, faster again while no 429 comes`,
+      );
+  });
   // While the rows run, this is the only SIGINT listener: conf's atomic writes load when-exit, whose
   // listener re-raises the signal to kill the process, in-flight rows and all. The others come back after.
   const others = process.rawListeners('SIGINT') as ((...a: unknown[]) => void)[];
@@ -328,7 +332,7 @@ async function runAndReport(
   try {
     await runRows(
       rows,
-      limit,
+      opts.concurrency,
       run,
       (res: RowResult) => {
         counts[res.outcome]++;
@@ -346,9 +350,9 @@ async function runAndReport(
     await printed;
   } finally {
     progress.stop();
-    unlisten();
     countThrottles();
     client.quietThrottle = false;
+    client.pacer = undefined;
     process.removeListener('SIGINT', onSigint);
     for (const l of others) process.on('SIGINT', l);
     await new Promise<void>((r) => (out ? out.end(r) : r()));
@@ -357,7 +361,7 @@ async function runAndReport(
   const tally = `${counts.done} done, ${counts.skipped} already done, ${counts.failed} failed, ${counts.unknown} unknown`;
   if (throttles)
     f.io.note(
-      `Rate limited ${throttles} time${throttles > 1 ? 's' : ''}: the rows in flight went from ${opts.concurrency} down to ${limit.lowest}, and ended at ${limit.limit}`,
+      `Rate limited ${throttles} time${throttles > 1 ? 's' : ''}: requests were paced down to ${Math.round(pacer.lowest ?? 0)} a second, and ended at ${Math.round(pacer.rate ?? 0)}`,
     );
   if (stopped) {
     f.io.note(`mpay: interrupted: ${tally}; ${total - ended} not started`);
