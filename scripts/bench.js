@@ -27,6 +27,8 @@ const targets = {
   rssMb: 80,
   batchSeconds: 10,
   batchRssMb: 150,
+  // 1,000 rows against --latency 100 --rate-limit 200/s: wall time ≤ 1.15x the limit's own bound
+  rateLimitedRatio: 1.15,
   // the single executable (npm run build:exe)
   exeCountries: 1.3,
   exeHelp: 1.2,
@@ -308,6 +310,73 @@ try {
     [bin, 'deposit', 'batch', batchFile(configDir, validateRows, `v${process.pid}`), '--dry-run'],
     batchEnv,
   );
+  // Rate-limited: the same rows against a sandbox that answers each request after 100 ms and allows 200
+  // a second (429 with Retry-After beyond). No run can beat the limit's own bound, (answered calls) / 200
+  // seconds; the ratio says how close the batch's pacing comes to it.
+  const limited = await startServer([
+    bin,
+    'sandbox',
+    '--port',
+    '0',
+    '--json',
+    '--latency',
+    '100',
+    '--rate-limit',
+    '200/s',
+  ]);
+  let limitedRun;
+  try {
+    const r = measured(
+      process.execPath,
+      [
+        bin,
+        'deposit',
+        'batch',
+        batchFile(configDir, batchRows, `r${process.pid}`),
+        '--concurrency',
+        '64',
+        '--yes',
+      ],
+      {
+        ...env,
+        MPAY_BASE_URL: limited.info.url,
+        MPAY_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'mpay-bench-limited-')),
+      },
+    );
+    if (r.status !== 0) throw new Error(`the rate-limited batch exited ${r.status}: ${r.stderr}`);
+    const counts = await (await fetch(`${limited.info.url}/_sandbox/requests`)).json();
+    const refused = Object.entries(counts)
+      .filter(([k]) => k.startsWith('429 '))
+      .reduce((n, [, c]) => n + c, 0);
+    const arrived = Object.entries(counts)
+      .filter(([k]) => !k.startsWith('429 '))
+      .reduce((n, [, c]) => n + c, 0);
+    const calls = arrived - refused;
+    const seconds = +(r.ms / 1000).toFixed(2);
+    const pace =
+      /Rate limited (\d+) times?: requests were paced down to (\d+) a second, and ended at (\d+)/.exec(
+        r.stderr,
+      );
+    limitedRun = {
+      seconds,
+      peak_rss_mb: r.peakRssMb,
+      rows_per_second: Math.round(batchRows / seconds),
+      answered_calls: calls,
+      refused_429: refused,
+      bound_seconds: +(calls / 200).toFixed(2),
+      ratio_to_bound: +(seconds / (calls / 200)).toFixed(3),
+      paced_down_to: pace ? Number(pace[2]) : null,
+      paced_at_end: pace ? Number(pace[3]) : null,
+      failed_or_unknown: Number(
+        /(\d+) failed, (\d+) unknown/
+          .exec(r.stderr)
+          ?.slice(1, 3)
+          .reduce((a, b) => +a + +b, 0) ?? NaN,
+      ),
+    };
+  } finally {
+    limited.child.kill('SIGINT');
+  }
   const batch = {
     [`${batchRows} deposit rows, concurrency 8`]: {
       ...batchRun,
@@ -317,6 +386,7 @@ try {
       ...validateRun,
       rows_per_second: Math.round(validateRows / validateRun.seconds),
     },
+    [`${batchRows} rows, 100 ms, 200/s limit, conc. 64`]: limitedRun,
   };
 
   const ratio = (x, y) => +(x / y).toFixed(2);
@@ -405,6 +475,10 @@ try {
       : {
           '1,000 batch rows in < 10 s': batchRun.seconds < targets.batchSeconds,
           'peak RSS of the 1,000-row batch < 150 MB': (batchRun.peak_rss_mb ?? Infinity) < targets.batchRssMb,
+          '1,000 rate-limited rows ≤ 1.15x the limit’s bound, none failed, < 150 MB':
+            limitedRun.ratio_to_bound <= targets.rateLimitedRatio &&
+            limitedRun.failed_or_unknown === 0 &&
+            (limitedRun.peak_rss_mb ?? Infinity) < targets.batchRssMb,
         }),
   };
   results.targets_met = checks;
@@ -448,6 +522,9 @@ try {
   console.log(`\n${pad('batch', 44)}${pad('seconds', 9)}${pad('rows/s', 8)}peak RSS MB`);
   for (const [k, v] of Object.entries(batch))
     console.log(`${pad(k, 44)}${pad(v.seconds, 9)}${pad(v.rows_per_second, 8)}${v.peak_rss_mb ?? ''}`);
+  console.log(
+    `rate-limited: ${limitedRun.answered_calls} calls answered, bound ${limitedRun.bound_seconds} s, ratio ${limitedRun.ratio_to_bound}; ${limitedRun.refused_429} refused with 429; paced down to ${limitedRun.paced_down_to}/s, ${limitedRun.paced_at_end}/s at the end`,
+  );
   console.log('\ntargets:');
   for (const [k, ok] of Object.entries(checks)) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${k}`);
   console.log(`\nwritten to ${outFile}`);
