@@ -75,6 +75,7 @@ export const historyColumns: Column<JournalRecord>[] = [
     wide: true,
   },
   { key: 'hash_token', header: 'Hash token', wide: true },
+  { key: 'server', header: 'Server', get: (r) => r.place?.server, wide: true },
 ];
 
 /** For a command's --help: the columns, the default ones first. */
