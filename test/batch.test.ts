@@ -2,13 +2,11 @@
 // rows run as journaled flows a few at a time; the same file run again sends nothing twice; a row the
 // API refuses makes the batch exit 10; --dry-run sends and writes nothing; NDJSON from stdin; withdrawals
 // stop at their one-time code.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import {
-  bin,
   cliEnv,
   printedCommand,
   requestCount,
@@ -16,6 +14,7 @@ import {
   runPrinted,
   sandbox,
   setFaults,
+  spawnMpay,
   tempDir,
 } from './helpers.js';
 import { mpay } from './in-process.js';
@@ -358,23 +357,15 @@ it('Ctrl-C stops the starting of new rows, lets those in flight finish, exits 13
     const path = file("it's interrupted $(x).csv", [header, ...rows].join('\n'));
     const cfg = tempDir();
     const env = cliEnv(undefined, cfg);
-    const child = spawn(
-      process.execPath,
-      [bin, 'deposit', 'batch', path, '--concurrency', '2', '--json', '--base-url', slow.url],
-      {
-        env: { ...process.env, ...env, CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+    const { child, done } = spawnMpay(
+      ['deposit', 'batch', path, '--concurrency', '2', '--json', '--base-url', slow.url],
+      env,
     );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
     const count = () => requestCount(slow, 'POST /payments/initiate');
     // Interrupt once two initiates are in flight, the first two rows.
     for (let i = 0; i < 200 && (await count()) < 2; i++) await new Promise((r) => setTimeout(r, 25));
     child.kill('SIGINT');
-    const code = await new Promise((r) => child.on('close', (c, signal) => r(c ?? signal)));
+    const { code, stdout, stderr } = await done;
     expect(code, stderr).toBe(130);
     expect(stderr).toMatch(/stopping: no new rows start; those in flight finish/);
     expect(stderr).toMatch(

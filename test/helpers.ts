@@ -252,3 +252,22 @@ export function printedCommand(text: string, label: string): string {
     .replace(/\s{3}\(.*\)$/, '')
     .trim();
 }
+
+/**
+ * bin/run.js in a child process, without CI, for a test that signals it or runs two at once: the child,
+ * and its end with what it printed.
+ */
+export function spawnMpay(args: string[], env: Record<string, string | undefined>) {
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, ...env, CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
+  return { child, done };
+}

@@ -1,7 +1,6 @@
 // One run at a time, rate limits waited out, lost answers never re-sent, and a doctor that tells the truth
 // (issue: money safety, round two). Real servers on loopback: the sandbox, and where a server must do what
 // the sandbox never does (always 429, a 2xx to a credentials-only initiate), a small one of the test's own.
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiInitiate,
   apiToken,
-  bin,
   cliEnv,
   customerArgs,
   faultSeed,
@@ -17,6 +15,7 @@ import {
   requestCounts,
   sandbox,
   setFaults,
+  spawnMpay,
   tempDir,
 } from './helpers.js';
 import { mpay } from './in-process.js';
@@ -44,22 +43,6 @@ const journal = (cfg: string) =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as { reference: string; step: string; outcome: string });
-
-/** bin/run.js in a child process, its output and exit code. */
-function spawnMpay(args: string[], env: Record<string, string | undefined>) {
-  const child = spawn(process.execPath, [bin, ...args], {
-    env: { ...process.env, ...env, CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { child, done };
-}
 
 /** A loopback server of the test's own, answering with `handle`; its requests are counted by route. */
 async function ownServer(
