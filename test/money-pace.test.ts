@@ -13,6 +13,7 @@ import {
   faultSeed,
   requestCount,
   requestCounts,
+  run,
   sandbox,
   setFaults,
   spawnMpay,
@@ -176,6 +177,34 @@ describe('rate limits are waited out', () => {
     }
   });
 
+  it('on a terminal each wait is shown as it starts; the OpenAPI page and --help document the limit', async () => {
+    const sb = await sandbox({ rateLimit: { limit: 1, windowMs: 1000 } });
+    try {
+      // Token generate takes the second's budget: the merchant currencies wait for the next.
+      const r = await mpay(['currencies', '--merchant'], {
+        env: cliEnv(sb, tempDir()),
+        tty: true,
+        width: 80,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(
+        /^mpay: rate limited \(HTTP 429\) on GET \/merchant\/currencies: waiting 1\.0 s, then try 2 of 6$/m,
+      );
+      const doc = (await (await fetch(`${sb.url}/restapi/documentation/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>;
+      };
+      for (const ops of Object.values(doc.paths))
+        for (const op of Object.values(ops))
+          expect(op.responses['429']?.headers).toHaveProperty('Retry-After');
+      const help = await run(['sandbox', '--help']);
+      expect(help.stdout).toMatch(/--latency=<value>/);
+      expect(help.stdout).toMatch(/--rate-limit=<value>/);
+      expect(help.stdout).toMatch(/--fault-seed=<value>/);
+    } finally {
+      await sb.close();
+    }
+  });
+
   it('a server that asks for longer than mpay waits: exit 12 at once, rate_limited, nothing created, the step journaled as failed', async () => {
     // Two requests in two minutes: token and currencies pass, initiate meets Retry-After 120.
     const sb = await sandbox({ rateLimit: { limit: 2, windowMs: 120_000 } });
@@ -293,7 +322,7 @@ describe('a lost answer in a batch is reported, never sent again', () => {
         expect(results.map((x) => x.outcome)).toEqual(['unknown', 'unknown', 'unknown']);
         for (const x of results)
           expect(x.error.message).toMatch(
-            /the initiate request had no answer: check with `mpay history show /,
+            /the initiate request had no answer: check with `mpay history show mpay-db-\S+ --profile default --env sandbox`; it was not sent again/,
           );
       }
       // The server made the three (their answers were lost), and heard nothing more of them.

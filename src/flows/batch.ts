@@ -14,6 +14,7 @@ import { checkAmount, enabled } from './gather.js';
 import { fields, internationalPhone, problem } from './inputs.js';
 import { runPaymentFlow } from './payment.js';
 import { resumeFlow } from './resume.js';
+import { historyShowCommand } from './next-command.js';
 import type { FlowDeps, FlowInputs, FlowResult } from './types.js';
 import type { JournalLike } from '../journal/journal.js';
 
@@ -248,6 +249,7 @@ function journalVerdict(
   known: JournalRecord | undefined,
   base: ReturnType<typeof emptyResult>,
   finished: (rec: JournalRecord) => boolean,
+  place: Place | undefined,
 ): RowResult | undefined {
   if (known && finished(known))
     return {
@@ -265,7 +267,7 @@ function journalVerdict(
       hash_token: known.hash_token ?? null,
       error: {
         kind: 'network',
-        message: `the ${last.step} request had no answer: check with \`mpay history show ${base.reference}\`; it was not sent again`,
+        message: `the ${last.step} request had no answer: check with \`${historyShowCommand(known, place)}\`; it was not sent again`,
       },
     };
   return undefined;
@@ -320,6 +322,7 @@ export async function runRow(kind: PaymentKind, r: BatchRow, deps: FlowDeps): Pr
     known,
     base,
     (rec) => stepDone(rec, 'processed') || (kind === 'withdraw' && stepDone(rec, 'otp')),
+    deps.place,
   );
   if (verdict) return verdict;
   return settle(base, deps, () =>
@@ -378,7 +381,7 @@ export async function confirmRow(r: BatchRow, deps: FlowDeps): Promise<RowResult
   const known = deps.journal.find(given);
   const reference = known?.reference ?? given;
   const base = emptyResult(r.row, reference);
-  const verdict = journalVerdict(known, base, (rec) => stepDone(rec, 'processed'));
+  const verdict = journalVerdict(known, base, (rec) => stepDone(rec, 'processed'), deps.place);
   if (verdict) return verdict;
   return settle(base, deps, () => resumeFlow('withdraw', reference, { otp: r.values.otp!.trim() }, deps));
 }
