@@ -46,7 +46,7 @@ it('POST status update as form-data with typed and raw fields; a whole JSON body
     'gateway_id=1',
   ];
   const dry = await mpay([...update, '--dry-run'], { env });
-  expect(dry.stdout).toMatch(/-F 'gateway_id=1'/);
+  expect(dry.stdout).toMatch(/--form-string 'gateway_id=1'/);
   const r = await mpay(update, { env });
   expect(r.code, r.stderr).toBe(0);
   expect(JSON.parse(r.stdout).data).toMatchObject({ status: 'initiated', customer_transaction_id: 'api-1' });

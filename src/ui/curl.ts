@@ -50,13 +50,20 @@ export function curlCommand(req: CurlRequest): string {
     const json = JSON.stringify(
       Object.fromEntries(fields.map(([k, v]) => [k, secretVariables[k] ? `@@mpay-secret:${k}@@` : v])),
     ).replace(/@@mpay-secret:(\w+)@@/g, (_m, k: string) => secretVariables[k]!);
-    parts.push('--data', shellWord(json, /\$(MPAY_[A-Z_]+|HASH)\b/.test(json)));
+    // --data-raw: curl reads a --data value that starts with @ as a file's name.
+    parts.push('--data-raw', shellWord(json, /\$(MPAY_[A-Z_]+|HASH)\b/.test(json)));
   }
+  // --form-string: -F reads a value that starts with @ or < from a local file, and would upload it.
+  // mpay's own encoder (the platform's FormData) writes every line break of a value as CRLF: so does
+  // the curl, so that it sends the same bytes.
   if (req.encoding === 'multipart')
     for (const [k, v] of fields)
       parts.push(
-        '-F',
-        shellWord(`${k}=${value(k, v)}`, Boolean(secretVariables[k]) || /\$HASH/.test(String(v))),
+        '--form-string',
+        shellWord(
+          `${k}=${value(k, v).replace(/\r\n|\r|\n/g, '\r\n')}`,
+          Boolean(secretVariables[k]) || /\$HASH/.test(String(v)),
+        ),
       );
   return parts.join(' ');
 }
