@@ -98,7 +98,7 @@ describe('read commands', () => {
     const out = r.json();
     expect(out.request.body.merchant_key).toBe('***');
     expect(out.curl).toMatch(
-      /^curl -sS -w '\\n' -X POST '.*\/auth\/merchant\/token\/generate' .*-F "merchant_key=\$MPAY_MERCHANT_KEY"/,
+      /^curl -sS -w '\\n' -X POST '.*\/auth\/merchant\/token\/generate' .*--form-string "merchant_key=\$MPAY_MERCHANT_KEY"/,
     );
   });
 

@@ -35,7 +35,9 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 /** The fields of a captured body, multipart or JSON, as strings. */
 async function fields(c: Captured): Promise<Record<string, string>> {
   if (c.contentType.startsWith('multipart/form-data')) {
-    const form = await new Response(c.body, { headers: { 'content-type': c.contentType } }).formData();
+    const form = await new Response(new Uint8Array(c.body), {
+      headers: { 'content-type': c.contentType },
+    }).formData();
     return Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
   }
   return JSON.parse(c.body.toString('utf8')) as Record<string, string>;

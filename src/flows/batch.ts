@@ -7,13 +7,13 @@
 // is reported, never sent again.
 import { createHash } from 'node:crypto';
 import { gatewayTypeOf, type PaymentKind } from '../api/enums.js';
-import { ElsewhereError, MpayError, toMpayError } from '../api/errors.js';
+import { BusyError, ElsewhereError, MpayError, toMpayError } from '../api/errors.js';
 import type { MerchantCurrency } from '../api/schemas.js';
 import { stepDone, type JournalRecord, type Place } from '../journal/records.js';
 import { checkAmount, enabled } from './gather.js';
 import { fields, internationalPhone, problem } from './inputs.js';
 import { runPaymentFlow } from './payment.js';
-import { resumeFlow } from './resume.js';
+import { holdTransaction, resumeFlow } from './resume.js';
 import { historyShowCommand } from './next-command.js';
 import type { FlowDeps, FlowInputs, FlowResult } from './types.js';
 import type { JournalLike } from '../journal/journal.js';
@@ -76,6 +76,8 @@ export class BatchChecker {
   readonly totals = new Map<string, { amount: number; rows: number; fees: number }>();
   /** where rows of this file were sent before, when that is another server, merchant or profile */
   elsewhere?: Place;
+  /** the batch's identity: its references in order (a copy of the file, or one with CRLF, is the same) */
+  private readonly identity = createHash('sha256');
   private readonly references = new Map<string, number>();
   private rows = 0;
 
@@ -122,6 +124,7 @@ export class BatchChecker {
     const ref = rowReference(this.kind, r);
     const why = problem(fields.reference, ref);
     if (why) add('reference', why);
+    this.identity.update(`${ref}\n`);
     const seen = this.references.get(ref);
     if (seen !== undefined) add('reference', `the same as row ${seen}`);
     else this.references.set(ref, r.row);
@@ -180,16 +183,28 @@ export class BatchChecker {
     }
   }
 
+  /** The digest of the batch's references, once every row was checked: the name of its lock. */
+  digest(): string {
+    return this.identity.digest('hex');
+  }
+
   /** The checks over the whole file: each currency's weekly limit, with the journal's last seven days. */
   done(): void {
     for (const [code, t] of this.totals) {
       const c = this.currencies.find((x) => x.code === code)!;
       const limit = this.kind === 'deposit' ? c.weckly_deposite : c.weekly_withdraw;
       if (limit == null) continue;
+      // The week before this file: not its own rows (a run again would count them twice), and not an
+      // initiate the API refused (it made nothing); one whose answer was lost may exist, and counts.
       const before = this.recent
         .filter(
           (r) =>
-            r.kind === this.kind && r.currency === code && !['failed', 'cancelled'].includes(r.status ?? ''),
+            r.kind === this.kind &&
+            r.currency === code &&
+            !['failed', 'cancelled'].includes(r.status ?? '') &&
+            !this.references.has(r.reference) &&
+            (r.hash_token !== undefined ||
+              r.steps.some((s) => s.step === 'initiate' && s.outcome !== 'failed')),
         )
         .reduce((sum, r) => sum + Number(r.amount ?? 0), 0);
       if (before + t.amount > Number(limit))
@@ -312,22 +327,37 @@ function withFields(e: MpayError): string {
   return detail ? `${e.message} (${detail})` : e.message;
 }
 
-/** Runs one row: skipped when the journal says it is done, continued when it stopped, never re-sent blind. */
+/**
+ * Runs one row: skipped when the journal says it is done, continued when it stopped, never re-sent blind.
+ * The row holds its transaction's lock while it sends, and reads the journal under it: another mpay
+ * sending the same reference (a copy of the file, another file) makes the row fail as busy, unsent.
+ */
 export async function runRow(kind: PaymentKind, r: BatchRow, deps: FlowDeps): Promise<RowResult> {
   const inputs = inputsOf(kind, r);
   const reference = inputs.reference!;
   const base = emptyResult(r.row, reference);
-  const known = deps.journal.find(reference);
-  const verdict = journalVerdict(
-    known,
-    base,
-    (rec) => stepDone(rec, 'processed') || (kind === 'withdraw' && stepDone(rec, 'otp')),
-    deps.place,
-  );
-  if (verdict) return verdict;
-  return settle(base, deps, () =>
-    known ? resumeFlow(kind, reference, inputs, deps) : runPaymentFlow(kind, inputs, deps),
-  );
+  let release: () => Promise<void>;
+  try {
+    release = await holdTransaction(reference, kind, deps.place, deps);
+  } catch (err) {
+    if (!(err instanceof BusyError)) throw err;
+    return { ...base, outcome: 'failed', error: { kind: err.kind, message: err.message } };
+  }
+  try {
+    const known = deps.journal.find(reference);
+    const verdict = journalVerdict(
+      known,
+      base,
+      (rec) => stepDone(rec, 'processed') || (kind === 'withdraw' && stepDone(rec, 'otp')),
+      deps.place,
+    );
+    if (verdict) return verdict;
+    return await settle(base, deps, () =>
+      known ? resumeFlow(kind, reference, inputs, deps, { held: true }) : runPaymentFlow(kind, inputs, deps),
+    );
+  } finally {
+    await release();
+  }
 }
 
 // Confirming withdrawals with their codes ----------------------------------------------------------------

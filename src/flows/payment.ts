@@ -28,13 +28,14 @@ import {
   withdrawProcessStep,
 } from './steps.js';
 import { chooseGateway, precheckGateway } from './gateways.js';
-import { withdrawProcessCommand } from './next-command.js';
+import { historyShowCommand, resumeCommand, withdrawProcessCommand } from './next-command.js';
 
 // The flow ------------------------------------------------------------------------------------------
 
 export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowDeps): Promise<FlowResult> {
   const rep = deps.reporter ?? silentReporter;
   const g = await gather(kind, inputs, deps, { gateway: true });
+  refuseKnownReference(g.request.customer_transaction_id, deps);
   precheckGateway(kind, g.currency, inputs, deps);
   rep.step(`Summary of the ${title(kind)}`);
   const r = g.request;
@@ -58,6 +59,24 @@ export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowD
   return continueFlow(record, initiated.gateway_configuration, inputs, flowDeps, { initiated });
 }
 
+/**
+ * A new flow with a reference the journal already holds would send an initiate the API refuses as a
+ * duplicate, and write a failed step into that transaction's record: refused here, before anything is
+ * sent, with the command that continues the transaction instead.
+ */
+function refuseKnownReference(reference: string, deps: FlowDeps): void {
+  const known = deps.journal.find(reference);
+  if (!known) return;
+  throw new UsageError(
+    `The reference ${reference} is already in the journal: a ${known.kind} started ${known.created_at.slice(0, 19).replace('T', ' ')} (status ${known.status ?? 'unknown'}); nothing was sent`,
+    {
+      hint: stepDone(known, 'processed')
+        ? `Give a new --reference; \`${historyShowCommand(known, deps.place)}\` shows that one`
+        : `Continue it with \`${resumeCommand(known, deps.place)}\`, or give a new --reference`,
+    },
+  );
+}
+
 /** `mpay deposit initiate` / `mpay withdraw initiate`: the inputs, the summary, initiate, nothing more. */
 export async function initiateOnly(
   kind: Kind,
@@ -65,6 +84,7 @@ export async function initiateOnly(
   deps: FlowDeps,
 ): Promise<InitiatedPayment> {
   const g = await gather(kind, inputs, deps);
+  refuseKnownReference(g.request.customer_transaction_id, deps);
   await confirmLive(deps, `this ${title(kind)} initiate of ${g.request.amount} ${g.request.currency_code}`);
   return initiateStep(kind, g.request, deps);
 }

@@ -1,7 +1,7 @@
 // Picking a stopped flow up at its next step, from what the journal knows.
 import { gatewayTypeOf as gatewayType } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
-import { stepDone, type JournalRecord, type Kind } from '../journal/records.js';
+import { stepDone, type JournalRecord, type Kind, type Place } from '../journal/records.js';
 
 import {
   merchantCurrencies,
@@ -23,6 +23,8 @@ export async function resumeFlow(
   key: string,
   inputs: FlowInputs,
   deps: FlowDeps,
+  /** the caller holds the transaction's lock already (a batch's row) */
+  opts: { held?: boolean } = {},
 ): Promise<FlowResult> {
   const record = deps.journal.find(key);
   if (!record)
@@ -42,12 +44,10 @@ export async function resumeFlow(
   await confirmLive(deps, `resuming the ${title(kind)} ${record.reference}`);
   // One process at a time continues a transaction: a second refuses (exit 11) instead of sending its
   // next step again. A dry run sends nothing, so it takes no lock.
-  const release = deps.client.dryRun
-    ? async () => {}
-    : await deps.journal.hold(
-        ['transaction', record.place?.server ?? '', record.place?.merchant ?? '', record.reference],
-        `the ${title(kind)} ${record.reference}`,
-      );
+  const release =
+    deps.client.dryRun || opts.held
+      ? async () => {}
+      : await holdTransaction(record.reference, kind, record.place ?? deps.place, deps);
   try {
     // Read again under the lock: another process may have taken a step between the read and the lock.
     const now = deps.journal.find(record.reference) ?? record;
@@ -59,6 +59,19 @@ export async function resumeFlow(
   } finally {
     await release();
   }
+}
+
+/** The lock of one transaction (journal/locks.ts): a resume, or a batch's row, holds it while it sends. */
+export function holdTransaction(
+  reference: string,
+  kind: Kind,
+  place: Place | undefined,
+  deps: Pick<FlowDeps, 'journal'>,
+): Promise<() => Promise<void>> {
+  return deps.journal.hold(
+    ['transaction', place?.server ?? '', place?.merchant ?? '', reference],
+    `the ${title(kind)} ${reference}`,
+  );
 }
 
 async function resumeHeld(

@@ -14,6 +14,7 @@ import {
   renameSync,
   writeSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { ElsewhereError, LocalFileError } from '../api/errors.js';
 import { commandLine } from '../api/shell-words.js';
@@ -162,7 +163,10 @@ export class Journal implements JournalLike {
         this.seen = emptyIndex('');
         return;
       }
-      throw err;
+      throw new LocalFileError(
+        `Cannot read the journal ${this.file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+        { cause: err, hint: 'Make the journal folder and its files readable by you' },
+      );
     }
     try {
       const st = fstatSync(fd);
@@ -371,9 +375,16 @@ export class Journal implements JournalLike {
   }
 }
 
-/** The file of a profile's and environment's journal, inside the journal folder. */
+/**
+ * The file of a profile's and environment's journal, inside the journal folder. A name with characters
+ * that cannot be in a file name gets a digest of itself too, so that two profiles never share a file
+ * (`we ird` and `we_ird` would both be `we_ird`).
+ */
 export function journalFileName(profile: string, env: string): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
+  const safe = (s: string) =>
+    /^[A-Za-z0-9._-]+$/.test(s)
+      ? s
+      : `${s.replace(/[^A-Za-z0-9._-]/g, '_')}-${createHash('sha256').update(s).digest('hex').slice(0, 8)}`;
   return `${safe(profile)}.${safe(env)}.jsonl`;
 }
 

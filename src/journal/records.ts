@@ -106,7 +106,10 @@ export function fold(r: JournalRecord, e: JournalEvent): void {
   if (typeof d.gateway_name === 'string') r.gateway_name = d.gateway_name;
   if (typeof d.wallet_address === 'string') r.wallet_address = d.wallet_address;
   if (typeof d.transaction_id === 'string') r.transaction_id = d.transaction_id;
-  if (typeof d.status === 'string') r.status = d.status;
+  // A step refused later as "not initiated" says nothing new of a transaction already processed: it keeps
+  // the status processed gave it.
+  if (typeof d.status === 'string' && !(e.outcome === 'failed' && stepDone(r, 'processed')))
+    r.status = d.status;
   const last = r.steps.at(-1);
   const detail =
     typeof d.error === 'string' ? d.error : typeof d.message === 'string' ? d.message : undefined;

@@ -7,7 +7,16 @@
 // profile is refused unless --new-batch says that this file is a new batch here.
 import { heapBound } from './heap-bound.js';
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, writeFileSync, type WriteStream } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  openSync,
+  statSync,
+  writeFileSync,
+  type WriteStream,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -139,7 +148,8 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
   }
   await confirmBatch(`Send these ${checker.count} ${kind}s`, checker.count, deps);
   const rowDeps = { ...unattended(deps), currencies };
-  const release = await holdFile(path, `the batch ${opts.file}`, f);
+  // One run of a batch at a time, by its references: a copy of the file (CRLF or not) is the same batch.
+  const release = await deps.journal.hold(['batch', checker.digest()], `the batch ${opts.file}`);
   try {
     await runAndReport(readRows(path, format), checker.count, (r) => runRow(kind, r, rowDeps), opts, f, {
       words: ['mpay', kind, 'batch', opts.file, ...batchFlagsAgain(opts)],
@@ -221,6 +231,18 @@ async function batchInput(
   if (!(opts.concurrency >= 1 && opts.concurrency <= maxConcurrency))
     throw new UsageError(`--concurrency takes 1 to ${maxConcurrency}`);
   let path = opts.file;
+  if (path !== '-') {
+    try {
+      // Read before anything else: a stream's error would come later, as an unhandled event.
+      closeSync(openSync(path, 'r'));
+      if (statSync(path).isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      throw new UsageError(`Cannot read ${path} (${e.code ?? e.message})`, {
+        hint: 'Give the path of a CSV or NDJSON file, or - for stdin',
+      });
+    }
+  }
   if (path === '-') {
     const dir = mkdtempSync(join(tmpdir(), 'mpay-batch-'));
     path = join(dir, 'stdin');
@@ -363,15 +385,17 @@ async function runAndReport(
     f.io.note(
       `Rate limited ${throttles} time${throttles > 1 ? 's' : ''}: requests were paced down to ${Math.round(pacer.lowest ?? 0)} a second, and ended at ${Math.round(pacer.rate ?? 0)}`,
     );
+  // Rows read from stdin come again the same way.
+  const stdin = opts.file === '-' ? ' < FILE (the same rows on stdin)' : '';
   if (stopped) {
     f.io.note(`mpay: interrupted: ${tally}; ${total - ended} not started`);
-    f.io.note(`Resume with: ${resume}`);
+    f.io.note(`Resume with: ${resume}${stdin}`);
     f.io.exitCode = exitCodes.cancelled;
     return;
   }
   f.io.note(tally);
   if (counts.failed || counts.unknown) {
-    f.io.note(`Run again with: ${resume}   (done rows are skipped; failed ones are sent again)`);
+    f.io.note(`Run again with: ${resume}${stdin}   (done rows are skipped; failed ones are sent again)`);
     f.io.exitCode = batchIncompleteExitCode;
   }
 }

@@ -1,0 +1,122 @@
+// What a new user's trial found after the places and locks were built, each pinned here: a batch run
+// again is not refused by its own rows' weekly total, a refused initiate counts for nothing, a reference
+// already journaled is refused before it is sent, a copy of a file with CRLF line ends is the same batch,
+// two profiles whose names differ only in punctuation keep their own journals, and an unreadable file or
+// journal is a clear error with its exit code, never a stack.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { cliEnv, customerArgs, noStack, requestCount, sandbox, spawnMpay, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox({ latencyMs: 10 });
+});
+afterAll(() => sb.close());
+
+function file(name: string, text: string): string {
+  const path = join(tempDir(), name);
+  writeFileSync(path, text);
+  return path;
+}
+const header = 'currency,country,amount,first_name,last_name,phone,email,gateway';
+const rows = (n: number, tag: string, amount = 10) =>
+  Array.from(
+    { length: n },
+    (_, i) => `GHS,GH,${amount},${tag},,+2332013${String(i).padStart(5, '0')},t${i}@example.org,1`,
+  );
+
+it('a batch over half the weekly limit runs again (resumes) without being refused by its own rows; a refused initiate counts for nothing', async () => {
+  const env = cliEnv(sb, tempDir());
+  // The API refuses this one (above the currency's maximum, sent anyway): it made nothing.
+  const refused = await mpay(
+    ['deposit', ...customerArgs({ amount: '999999999', reference: 'big-1' }), '--force'],
+    {
+      env,
+    },
+  );
+  expect(refused.code, refused.stderr).toBe(4);
+  // 3 × 40,000 GHS of a 200,000 weekly limit: a second run would pass it if its own rows counted twice.
+  const path = file('big.csv', [header, ...rows(3, 'Weekly', 40000)].join('\n'));
+  const first = await mpay(['deposit', 'batch', path, '--json', '--force'], { env });
+  expect(first.code, first.stderr).toBe(0);
+  const again = await mpay(['deposit', 'batch', path, '--json', '--force'], { env });
+  expect(again.code, again.stderr).toBe(0);
+  expect(
+    again.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).outcome),
+  ).toEqual(['skipped', 'skipped', 'skipped']);
+});
+
+it('a new flow with a reference the journal holds is refused before anything is sent, and the record stays as it was', async () => {
+  const cfg = tempDir();
+  const env = cliEnv(sb, cfg);
+  const done = await mpay(['deposit', ...customerArgs({ reference: 'again-1' }), '--json'], { env });
+  expect(done.code, done.stderr).toBe(0);
+  const journal = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8');
+  const before = await requestCount(sb, 'POST /payments/initiate');
+  for (const argv of [
+    ['deposit', ...customerArgs({ reference: 'again-1' }), '--json'],
+    ['deposit', 'initiate', ...customerArgs({ reference: 'again-1', gateway: '' }), '--json'],
+  ]) {
+    const r = await mpay(argv, { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.json().error.message).toMatch(
+      /^The reference again-1 is already in the journal: a deposit started .* \(status pending\); nothing was sent$/,
+    );
+  }
+  expect(await requestCount(sb, 'POST /payments/initiate')).toBe(before);
+  expect(readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')).toBe(journal);
+  // A step refused later as "not initiated" leaves a processed transaction's status as it was.
+  const late = await mpay(['deposit', 'process', 'again-1', '--json'], { env });
+  expect(late.code).toBe(5);
+  expect(late.json().error.hint ?? '').not.toMatch(/continue with/);
+  const show = await mpay(['history', 'show', 'again-1', '--json'], { env });
+  expect(show.json().status).toBe('pending');
+});
+
+it('a file and its copy with CRLF line ends, run at once, are one batch: the second refuses with exit 11', async () => {
+  const env = cliEnv(sb, tempDir());
+  const lines = [header, ...rows(30, 'Crlf')];
+  const lf = file('race.csv', lines.join('\n'));
+  const crlf = file('race-crlf.csv', lines.join('\r\n'));
+  const [r1, r2] = await Promise.all([
+    spawnMpay(['deposit', 'batch', lf, '--json'], env).done,
+    spawnMpay(['deposit', 'batch', crlf, '--json'], env).done,
+  ]);
+  expect([r1.code, r2.code].sort(), `${r1.stderr}\n${r2.stderr}`).toEqual([0, 11]);
+  const made = sb.state.list().filter((t) => t.customer.first_name === 'Crlf');
+  expect(made).toHaveLength(30);
+});
+
+it('profiles whose names differ only in punctuation keep journals of their own', async () => {
+  const cfg = tempDir();
+  const env = cliEnv(sb, cfg);
+  const path = file('two.csv', [header, ...rows(2, 'Punct')].join('\n'));
+  const a = await mpay(['deposit', 'batch', path, '--profile', 'we ird$(id)'], { env });
+  expect(a.code, a.stderr).toBe(0);
+  const b = await mpay(['deposit', 'batch', path, '--profile', 'we_ird__id_'], { env });
+  expect(b.code, b.stderr).toBe(2);
+  expect(b.stderr).toContain('(profile we ird$(id), env sandbox)');
+  const history = await mpay(['history', '--json', '--profile', 'we_ird__id_'], { env });
+  expect(history.json()).toEqual([]);
+});
+
+it('a batch file that cannot be read, and a journal that cannot be read, are clear errors with their exit codes', async () => {
+  const cfg = tempDir();
+  const env = cliEnv(sb, cfg);
+  for (const path of [join(cfg, 'nonexistent.csv'), cfg]) {
+    const r = await mpay(['deposit', 'batch', path], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^mpay: Cannot read .* \((ENOENT|EISDIR)\)$/m);
+    expect(noStack(r.stderr)).toBe(true);
+  }
+  writeFileSync(join(cfg, 'journal'), 'not a folder');
+  const history = await mpay(['history'], { env });
+  expect(history.code, history.stderr).toBe(9);
+  expect(history.stderr).toMatch(/^mpay: Cannot read the journal .* \(ENOTDIR\)$/m);
+  expect(existsSync(join(cfg, 'journal'))).toBe(true);
+});
