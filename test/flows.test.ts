@@ -342,7 +342,10 @@ describe('flows as commands without a terminal', () => {
     expect((await run(['deposit', ...customerFlags({ reference: 'dup-1' }), '--json'], { env })).code).toBe(
       0,
     );
-    const dup = await run(['deposit', ...customerFlags({ reference: 'dup-1' }), '--json'], { env });
+    // From another config folder (its journal does not know dup-1, so mpay sends it): the API refuses.
+    const dup = await run(['deposit', ...customerFlags({ reference: 'dup-1' }), '--json'], {
+      env: cliEnv(sb, tempDir()),
+    });
     expect(dup.code).toBe(4);
     expect(dup.json().error.fields.customer_transaction_id).toBeDefined();
     const gw = await run(['deposit', ...customerFlags({ gateway: '5' }), '--json'], { env });
