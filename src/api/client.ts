@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { AuthError, MpayError, ServerError, UsageError } from './errors.js';
 import * as s from './schemas.js';
 import { failureError, successData } from './response.js';
-import { redactValue } from './redact.js';
+import { redactValue, registerSecret } from './redact.js';
 import { checkBaseUrl } from './base-url.js';
 import { networkError } from './network-errors.js';
 import { makeHttp } from './http.js';
@@ -109,6 +109,9 @@ export class Client {
     this.baseUrl = checkBaseUrl(opts.baseUrl);
     this.http = makeHttp(this.baseUrl, opts);
     this.policy = { ...defaultRateLimitPolicy, ...opts.rateLimit };
+    // What this client holds is scrubbed by value from everything mpay shows or writes (api/redact.ts).
+    registerSecret(opts.credentials?.merchantKey);
+    registerSecret(opts.credentials?.apiKey);
   }
 
   /** Hears of every wait of every call (a batch slows down on them); returns the removal. */
@@ -157,6 +160,7 @@ export class Client {
         // A dry run of another call still needs a real token to show; it moves no money.
         dryRunExempt: implicit,
       });
+      registerSecret(data.token);
       await this.opts.tokens?.set(data.token);
       return data.token;
     } catch (err) {
@@ -232,6 +236,7 @@ export class Client {
     req: s.WithdrawProcessedRequest,
     hooks?: SendHooks,
   ): Promise<WithdrawProcessedResult> {
+    registerSecret(req.otp === undefined ? undefined : String(req.otp));
     const { message, data } = await this.call({
       method: 'POST',
       path: 'payments/withdraw/processed',
@@ -344,6 +349,7 @@ export class Client {
     };
     if (!c.bearer) return run(undefined);
     let token = this.opts.tokens?.get();
+    registerSecret(token);
     const fresh = !token;
     if (!token) token = await this.generateToken(undefined, true);
     try {
@@ -456,6 +462,7 @@ export class Client {
     };
     if (!req.bearer) return this.send(c, undefined);
     let token = this.opts.tokens?.get();
+    registerSecret(token);
     const fresh = !token;
     if (!token) token = await this.generateToken(undefined, true);
     const first = await this.send(c, token);

@@ -7,7 +7,7 @@ import { release, tmpdir, type as osType } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { importLazily } from '../lazy-import.js';
-import { fingerprint } from '../api/redact.js';
+import { fingerprint, redactValue } from '../api/redact.js';
 import type { Factory } from '../factory.js';
 import type { Check } from '../flows/doctor.js';
 import { maskPersonal } from '../ui/personal-data.js';
@@ -82,7 +82,7 @@ export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise
       .filter((e) => since === undefined || Date.parse(e.at) >= since);
     add(
       'journal.ndjson',
-      events.map((e) => JSON.stringify(mask(e))).join('\n') + (events.length ? '\n' : ''),
+      events.map((e) => JSON.stringify(mask(redactValue(e)))).join('\n') + (events.length ? '\n' : ''),
       `the journal of ${ctx.profileName}/${ctx.env}${opts.reference ? ` for ${opts.reference}` : ''}${opts.since ? ` since ${opts.since}` : ''}: ${events.length} events`,
     );
     for (const [i, t] of (opts.traces ?? []).entries()) {
@@ -92,10 +92,11 @@ export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise
       } catch (err) {
         throw new UsageError(`Cannot read the trace ${t}: ${(err as Error).message}`);
       }
+      // A HAR from anywhere (a browser's too): every secret is scrubbed before it enters the bundle.
       add(
         `trace-${i + 1}-${basename(t)}`,
-        `${JSON.stringify(mask(har), null, 2)}\n`,
-        `the trace ${t} (written with --trace; redacted)`,
+        `${JSON.stringify(mask(redactValue(har)), null, 2)}\n`,
+        `the trace ${t}, its secrets scrubbed by name and by value`,
       );
     }
     add(
@@ -104,7 +105,12 @@ export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise
         'mpay support bundle',
         '',
         `Made ${f.now().toISOString()} by ${f.userAgent}, profile ${ctx.profileName}, ${ctx.env} environment.`,
-        'No secret is in it: keys appear as sha256 fingerprints, tokens and one-time codes never.',
+        'Secrets were scrubbed from every file before it was added: by name (Authorization and',
+        'Proxy-Authorization, cookies, and headers, query parameters and fields of keys, tokens, codes and',
+        "passwords, at any depth) and by value (this profile's merchant key, API key, tokens and codes,",
+        'wherever they appeared). Keys appear as sha256 fingerprints. A secret of another kind, under a name',
+        'that says nothing, in a trace that mpay did not write, can not be recognised: read a foreign trace',
+        'before you share it.',
         opts.includePersonalData
           ? "Customers' names, phones and e-mails are kept (--include-personal-data)."
           : "Customers' personal data is masked: a name as its initial, a phone as its last digits, an e-mail as its first letter and domain.",

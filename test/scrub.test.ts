@@ -1,0 +1,122 @@
+// One scrubber for everything mpay hands out (api/redact.ts): a HAR exported from a browser, planted with
+// secrets in every place a browser puts them, goes into a support bundle with none of them left, found by
+// name (headers, cookies, query parameters, fields at any depth) and by value (the run's own keys, wherever
+// they appear); and masking personal data leaves header names, the HAR's creator and currency names alone.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { demoMerchant } from '../src/sandbox/seed.js';
+import { cliEnv, sandbox, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+const secrets = {
+  bearer: 'BROWSERtoken0123456789',
+  session: 'SESSIONsecret987654',
+  apiKeyHeader: 'XAPIKEY-777-abc',
+  password: 'hunter2hunter2',
+  proxy: 'cHJveHk6c2VjcmV0',
+};
+
+function browserHar(): unknown {
+  const { bearer, session, apiKeyHeader, password, proxy } = secrets;
+  const mk = demoMerchant.merchantKey;
+  const ak = demoMerchant.apiKey;
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'WebInspector', version: '537.36' },
+      entries: [
+        {
+          startedDateTime: '2026-11-22T10:00:00.000Z',
+          time: 12,
+          request: {
+            method: 'POST',
+            url: `https://api.example.com/restapi/v1/payments/initiate?api_key=${ak}&access_token=${bearer}&page=2`,
+            httpVersion: 'HTTP/1.1',
+            headers: [
+              { name: 'Authorization', value: `Bearer ${bearer}` },
+              { name: 'Proxy-Authorization', value: `Basic ${proxy}` },
+              { name: 'Cookie', value: `laravel_session=${session}; theme=dark` },
+              { name: 'X-Api-Key', value: apiKeyHeader },
+              { name: 'Accept', value: 'application/json' },
+            ],
+            cookies: [{ name: 'laravel_session', value: session }],
+            queryString: [
+              { name: 'api_key', value: ak },
+              { name: 'access_token', value: bearer },
+              { name: 'page', value: '2' },
+            ],
+            postData: {
+              mimeType: 'application/json',
+              text: JSON.stringify({
+                merchant_key: mk,
+                site_id: 1,
+                nested: { deeper: [{ password }] },
+                note: `pasted the key ${mk} here`,
+                customer_first_name: 'Kwabena',
+              }),
+              params: [{ name: 'otp', value: '654321' }],
+            },
+            headersSize: -1,
+            bodySize: -1,
+          },
+          response: {
+            status: 200,
+            statusText: 'OK',
+            httpVersion: 'HTTP/1.1',
+            headers: [{ name: 'Set-Cookie', value: `laravel_session=${session}; HttpOnly` }],
+            cookies: [{ name: 'laravel_session', value: session }],
+            content: {
+              size: 10,
+              mimeType: 'application/json',
+              text: JSON.stringify({ data: { token: bearer, currency: { name: 'Ghana Cedi' } } }),
+            },
+            redirectURL: '',
+            headersSize: -1,
+            bodySize: -1,
+          },
+          cache: {},
+          timings: { send: 0, wait: 10, receive: 2 },
+        },
+      ],
+    },
+  };
+}
+
+it('a browser HAR enters the bundle with every secret scrubbed, by name and by value, and names left alone', async () => {
+  const cfg = tempDir();
+  const har = join(tempDir(), 'browser.har');
+  writeFileSync(har, JSON.stringify(browserHar(), null, 2));
+  const out = join(tempDir(), 'bundle.tar.gz');
+  const r = await mpay(['support', 'bundle', '--trace-file', har, '--out', out], { env: cliEnv(sb, cfg) });
+  expect(r.code, r.stderr).toBe(0);
+  const dir = tempDir();
+  execFileSync('tar', ['-xzf', out, '-C', dir]);
+  const files = Object.fromEntries(readdirSync(dir).map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
+  const all = Object.values(files).join('\n');
+  for (const s of [...Object.values(secrets), demoMerchant.merchantKey, demoMerchant.apiKey, '654321'])
+    expect(all, s).not.toContain(s);
+  const trace = files['trace-1-browser.har']!;
+  // Names are not personal data: header names, the creator, a currency's name stay as they were.
+  for (const kept of [
+    '"name": "Authorization"',
+    '"name": "Set-Cookie"',
+    '"name": "WebInspector"',
+    'Ghana Cedi',
+  ])
+    expect(trace).toContain(kept);
+  expect(trace).toContain('page=2');
+  expect(trace).not.toContain('Kwabena');
+  expect(trace).toContain('\\"customer_first_name\\":\\"K.\\"');
+  expect(files['README.txt']).not.toMatch(/No secret is in it/);
+  expect(files['README.txt']).toMatch(
+    /scrubbed from every file before it was added: by name .* and by value/s,
+  );
+});
