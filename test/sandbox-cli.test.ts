@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bin, cliEnv, customerArgs, run, tempDir } from './helpers.js';
+import { bin, cliEnv, customerArgs, printedCommand, run, runPrinted, tempDir } from './helpers.js';
 
 function startSandboxProcess(args: string[]) {
   const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', ...args], {
@@ -17,7 +17,7 @@ function startSandboxProcess(args: string[]) {
   const url = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}${err}`)), 10_000);
     child.stdout.on('data', () => {
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);
@@ -60,6 +60,28 @@ it('prints its URL and the demo credentials, serves the API, keeps --data, stops
   expect(dup.code).toBe(4);
   again.child.kill('SIGTERM');
   expect(await again.exited).toBe(0);
+});
+
+it("its Try line logs in when pasted, with no secret on mpay's command line; on every interface it warns and offers the loopback URL", async () => {
+  const sb = startSandboxProcess(['--host', '0.0.0.0']);
+  try {
+    await sb.url;
+    expect(sb.errors()).toMatch(
+      /^mpay: warning: listening on every interface of this machine \(0\.0\.0\.0\): anyone who can reach it can use the demo merchant's credentials; on this machine use http:\/\/127\.0\.0\.1:\d+$/m,
+    );
+    const line = printedCommand(sb.output(), 'Try: ');
+    const argv = line.slice(line.indexOf(' mpay ') + 1);
+    expect(argv).not.toContain('mk_sandbox_demo');
+    expect(argv).not.toContain('ak_sandbox_demo');
+    expect(argv).toMatch(/--base-url http:\/\/127\.0\.0\.1:\d+ /);
+    const cfg = tempDir();
+    const r = await runPrinted(line, { MPAY_CONFIG_DIR: cfg });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/Logged in: profile default, sandbox at http:\/\/127\.0\.0\.1:\d+/);
+  } finally {
+    sb.child.kill('SIGINT');
+    await sb.exited;
+  }
 });
 
 it('--json prints the sandbox facts as one JSON line', async () => {

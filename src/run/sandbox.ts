@@ -72,9 +72,17 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
       });
     throw err;
   }
+  // Every interface (0.0.0.0, ::): anyone who reaches this machine can use the demo credentials, and mpay
+  // itself refuses plain http to an address that is not loopback: the URL to use here is the loopback one.
+  const everywhere = /^(0\.0\.0\.0|::|\[::\])$/.test(opts.host);
+  const usable = everywhere ? sb.url.replace(/\/\/[^/]+:/, '//127.0.0.1:') : sb.url;
+  if (everywhere)
+    f.io.warn(
+      `listening on every interface of this machine (${opts.host}): anyone who can reach it can use the demo merchant's credentials; on this machine use ${usable}`,
+    );
   const info = {
-    url: sb.url,
-    base_url: sb.url,
+    url: usable,
+    base_url: usable,
     documentation: `${sb.url}/restapi/documentation`,
     merchant_key: demoMerchant.merchantKey,
     site_id: demoMerchant.siteId,
@@ -85,14 +93,16 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
   else {
     f.io.out(
       [
-        `mpay sandbox listening on ${sb.url}`,
+        `mpay sandbox listening on ${everywhere ? `${sb.url} (every interface)` : sb.url}`,
         `  API docs:     ${info.documentation}`,
         `  merchant key: ${demoMerchant.merchantKey}`,
         `  site id:      ${demoMerchant.siteId}`,
         `  API key:      ${demoMerchant.apiKey}`,
         `  one-time code for withdrawals: ${demoMerchant.otp}`,
         '',
-        `Try: mpay login --env sandbox --base-url ${sb.url} --merchant-key ${demoMerchant.merchantKey} --site-id ${demoMerchant.siteId} --api-key ${demoMerchant.apiKey}`,
+        // No secret on mpay's command line (process lists show it): the key on stdin, the API key in the
+        // environment.
+        `Try: printf %s ${demoMerchant.merchantKey} | MPAY_API_KEY=${demoMerchant.apiKey} mpay login --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
         'Ctrl-C stops it.',
         '',
       ].join('\n'),

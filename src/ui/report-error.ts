@@ -4,6 +4,7 @@
 // The oclif shell and the in-process test harness both go through here.
 import type { PreparedRequest } from '../api/wire.js';
 import { CancelledError, MpayError, UsageError, toMpayError } from '../api/errors.js';
+import { scrubString } from '../api/redact.js';
 import type { IO } from '../io.js';
 import { clean } from './output.js';
 import { printDryRun } from './print.js';
@@ -47,12 +48,14 @@ export async function reportError(io: IO, err: unknown, opts: ReportOptions = {}
       hint: `See \`mpay ${opts.command ?? ''} --help\``.replace('  ', ' '),
     });
   } else e = toMpayError(err);
-  if (opts.json) io.out(JSON.stringify(e.toJSON(), null, io.ndjson ? 0 : 2));
-  io.stderr.write(`mpay: ${clean(e.message)}\n`);
+  // A secret of the run that reached a message (an echo of the server's, a value in a URL) is scrubbed by
+  // value; by name would hide the API's own field messages (merchant_key: "is invalid").
+  if (opts.json) io.out(scrubString(JSON.stringify(e.toJSON(), null, io.ndjson ? 0 : 2)));
+  io.stderr.write(`mpay: ${clean(scrubString(e.message))}\n`);
   if (!opts.json) {
     for (const [field, msgs] of Object.entries(e.fields))
       io.stderr.write(`  ${clean(field)}: ${clean(msgs.join(' '))}\n`);
-    if (e.hint) io.stderr.write(`hint: ${clean(e.hint)}\n`);
+    if (e.hint) io.stderr.write(`hint: ${clean(scrubString(e.hint))}\n`);
   }
   if (e.kind === 'unexpected' && opts.debug) io.stderr.write(`${(e.cause as Error)?.stack ?? e.stack}\n`);
   return e.exitCode;
