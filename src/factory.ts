@@ -35,6 +35,8 @@ export interface ClientRequest {
   tokens?: TokenStore;
   /** where --debug lines go instead of stderr (already cleaned of escape sequences) */
   debug?: (line: string) => void;
+  /** `mpay api --max-size`: the largest answer read, in bytes */
+  maxBodyBytes?: number;
 }
 
 export class Factory {
@@ -104,6 +106,7 @@ export class Factory {
             )
         : undefined,
       userAgent: this.userAgent,
+      maxBodyBytes: req.maxBodyBytes,
       trace: await this.tracer(),
     });
   }

@@ -2,11 +2,27 @@
 // (credentials must never cross a network unencrypted).
 import { UsageError } from './errors.js';
 
+// `*.localhost` is not among them: it is resolved by DNS like any name, and may point anywhere.
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 export function isLoopback(hostname: string): boolean {
-  return (
-    loopbackHosts.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost')
-  );
+  return loopbackHosts.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * A base URL with `user:pass@` would store and show the password, and send Basic auth instead of the
+ * bearer token: refused wherever a base URL comes in.
+ */
+export function refuseUserinfo(raw: string): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return;
+  }
+  if (url.username || url.password)
+    throw new UsageError('A base URL may not hold a user name or password (user:pass@)', {
+      hint: `Give it without them: ${url.protocol}//${url.host}${url.pathname.replace(/\/$/, '')}; mpay authenticates with the merchant key`,
+    });
 }
 
 /**
@@ -31,6 +47,7 @@ export function checkBaseUrl(raw: string): URL {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new UsageError(`Unsupported scheme in base URL: ${url.protocol}`);
+  refuseUserinfo(raw);
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
     throw new UsageError(
       `Refusing plain http:// to ${url.hostname}: credentials would cross the network unencrypted`,

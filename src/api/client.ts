@@ -48,6 +48,8 @@ export interface ClientOptions {
   rateLimit?: Partial<RateLimitPolicy>;
   /** told of every wait, before it starts: the terminal line (factory.ts) */
   onThrottle?: (t: Throttle) => void;
+  /** the largest answer read (default 8 MB) */
+  maxBodyBytes?: number;
 }
 
 /** What one call's caller hears of its own tries: the journal records each one (flows/steps.ts). */
@@ -96,6 +98,10 @@ export class Client {
   private readonly throttleListeners = new Set<(t: Throttle) => void>();
   /** true while a listener of its own (a batch) reports the waits instead of the terminal line */
   quietThrottle = false;
+  private get maxBodyBytes(): number {
+    return this.opts.maxBodyBytes ?? 8 * 2 ** 20;
+  }
+
   /** set by a batch: after a 429, requests go out at the pace the server allows (api/rate-limit.ts) */
   pacer?: Pacer;
 
@@ -394,11 +400,29 @@ export class Client {
     let res: Response<string>;
     for (let attempt = 1; ; attempt++) {
       await this.pacer?.take();
+      // An answer is read up to a bound (8 MB; `mpay api --max-size`): a server that sends more is cut
+      // off and reported, instead of taking the machine's memory.
+      const pending = this.http(c.path, req) as unknown as Promise<Response<string>> & {
+        cancel(): void;
+        on(event: 'downloadProgress', listener: (p: { transferred: number }) => void): void;
+      };
+      let over = 0;
+      pending.on('downloadProgress', (p: { transferred: number }) => {
+        if (p.transferred > this.maxBodyBytes && !over) {
+          over = p.transferred;
+          pending.cancel();
+        }
+      });
       try {
-        res = (await this.http(c.path, req)) as Response<string>;
+        res = await pending;
         this.pacer?.answered();
         break;
       } catch (err) {
+        if (over)
+          throw new ServerError(
+            `The answer to ${c.method} /${c.path} is larger than ${this.maxBodyBytes / 2 ** 20} MB (${over} bytes read, then mpay stopped): the API's answers are a few KB`,
+            { hint: 'Check the base URL; `mpay api --max-size MB` reads a larger answer' },
+          );
         if (!(err instanceof HTTPError)) throw networkError(err, c, this.baseUrl);
         const r = err.response as Response<string>;
         const retryAfter = r.headers['retry-after'];

@@ -2,6 +2,7 @@
 // tools open, with got's timings. Redacted as --debug is: the Authorization header, merchant key, API key,
 // tokens, the one-time code and the gateways' api_key/api_user never reach the file. The file is rewritten
 // (atomically, 0600) after each exchange, so a crash leaves a valid trace of what came before.
+import { randomBytes } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
 import { HTTPError, type Options, type RequestError, type Response } from 'got';
 import { redactHeaders, redactText } from './redact.js';
@@ -139,8 +140,10 @@ export class HarRecorder {
   record(x: Exchange): void {
     this.entries.push(harEntry(x));
     const har = { log: { version: '1.2', creator: this.creator, pages: [], entries: this.entries } };
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(har, null, 2)}\n`, { mode: 0o600 });
+    // A temporary file of a random name, created exclusively (never through a link another user planted,
+    // in /tmp say) and 0600 whatever the umask; the rename then replaces FILE, a link there included.
+    const tmp = `${this.file}.${randomBytes(8).toString('hex')}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(har, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
     renameSync(tmp, this.file);
   }
 }

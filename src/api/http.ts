@@ -4,6 +4,7 @@ import got, { type Got, type Response } from 'got';
 import type { ClientOptions } from './client.js';
 import { traceHooks } from './har.js';
 import { redirectRefused } from './network-errors.js';
+import { isLoopback } from './base-url.js';
 import { proxyAgents } from './proxy.js';
 import { redactHeaders, redactText } from './redact.js';
 
@@ -46,10 +47,17 @@ export function makeHttp(baseUrl: URL, opts: ClientOptions): Got {
           // refused outright, so that nothing of the merchant's crosses the network unencrypted.
           const to = new URL(String(options.url));
           const from = new URL(response.url);
-          if (from.protocol === 'https:' && to.protocol === 'http:') {
+          // The base URL's rule for every target: plain http only to loopback, never down from https.
+          if (to.protocol === 'http:' && (from.protocol === 'https:' || !isLoopback(to.hostname))) {
             throw Object.assign(new Error(`refused a redirect from ${from.origin} to plain ${to.origin}`), {
               code: redirectRefused,
             });
+          }
+          // Another host gets none of the headers mpay or the user added (got drops Authorization only).
+          if (to.host !== from.host) {
+            const headers = options.headers as Record<string, unknown>;
+            for (const k of Object.keys(headers))
+              if (!/^(accept|accept-encoding|user-agent)$/i.test(k)) delete headers[k];
           }
           debug?.(`! redirect ${response.statusCode} to ${to.href}`);
         },

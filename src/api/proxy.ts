@@ -2,9 +2,20 @@
 // usual rules (NO_PROXY lists, lower and upper case names); hpagent tunnels through the proxy.
 import { HttpProxyAgent, HttpsProxyAgent } from 'hpagent';
 import { getProxyForUrl } from 'proxy-from-env';
+import { isLoopback } from './base-url.js';
 
+/**
+ * The proxy for a URL, if any. A plain http URL (loopback only: api/base-url.ts) never goes through a proxy
+ * that is not itself on loopback: the merchant key would travel to it in the clear.
+ */
 export function proxyFor(url: string): string | undefined {
-  return getProxyForUrl(url) || undefined;
+  const proxy = getProxyForUrl(url) || undefined;
+  if (!proxy || !url.startsWith('http:')) return proxy;
+  try {
+    return isLoopback(new URL(proxy).hostname) ? proxy : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function proxyAgents(url: string): { http?: HttpProxyAgent; https?: HttpsProxyAgent } | undefined {

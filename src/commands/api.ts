@@ -33,6 +33,11 @@ export default class Api extends BaseCommand<typeof Api> {
       description: 'print the status line and the headers before the body',
     }),
     'dry-run': Flags.boolean({ description: 'print the request (and as curl) instead of sending it' }),
+    'max-size': Flags.integer({
+      description: 'read an answer of up to this many MB (8 by default)',
+      min: 1,
+      max: 4096,
+    }),
   };
 
   async run(): Promise<void> {
@@ -51,6 +56,7 @@ export default class Api extends BaseCommand<typeof Api> {
         header: f.header,
         include: f.include,
         dryRun: f['dry-run'],
+        maxSizeMb: f['max-size'],
       },
       this.factory,
     );

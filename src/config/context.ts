@@ -1,7 +1,7 @@
 // The effective settings of one run: flag, else environment variable, else profile, else default.
 import { UsageError } from '../api/errors.js';
 import type { Credentials, TokenStore } from '../api/credentials.js';
-import { normalizeBaseUrl } from '../api/base-url.js';
+import { normalizeBaseUrl, refuseUserinfo } from '../api/base-url.js';
 import { fingerprint } from '../api/redact.js';
 import {
   ConfigStore,
@@ -79,6 +79,7 @@ export function resolveContext(
 
   const timeoutMs = parseTimeout(inputs.timeout ?? environ.MPAY_TIMEOUT ?? profile.timeout);
 
+  refuseUserinfo(baseUrl);
   const { url: normalizedBase, stripped } = normalizeBaseUrl(baseUrl);
   const notes = stripped
     ? [`the base URL ${baseUrl} ends in /restapi/v1, which mpay adds itself; using ${normalizedBase}`]

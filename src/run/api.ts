@@ -6,6 +6,7 @@ import type { Encoding } from '../api/wire.js';
 import { UsageError } from '../api/errors.js';
 import { failureError } from '../api/response.js';
 import type { Factory } from '../factory.js';
+import { clean } from '../ui/output.js';
 
 export interface ApiOptions {
   method: string;
@@ -26,6 +27,8 @@ export interface ApiOptions {
   /** print the status line and the headers before the body */
   include?: boolean;
   dryRun?: boolean;
+  /** --max-size: the largest answer read, in MB */
+  maxSizeMb?: number;
 }
 
 /** The endpoints the API takes as form-data (docs/spec-readings.md); every other POST is JSON. */
@@ -123,7 +126,10 @@ export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
       return [h.slice(0, i).trim().toLowerCase(), h.slice(i + 1).trim()];
     }),
   );
-  const client = await f.client({ dryRun: opts.dryRun });
+  const client = await f.client({
+    dryRun: opts.dryRun,
+    maxBodyBytes: opts.maxSizeMb === undefined ? undefined : opts.maxSizeMb * 2 ** 20,
+  });
   const bearer = !/^(public\/|auth\/)/.test(path);
   const res = await client.raw({
     method,
@@ -136,7 +142,10 @@ export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
   if (opts.include) {
     f.io.out(`HTTP/1.1 ${res.status} ${res.statusMessage}`);
     for (const [k, v] of Object.entries(res.headers))
-      if (v !== undefined) f.io.out(`${k}: ${Array.isArray(v) ? v.join(', ') : v}`);
+      if (v !== undefined) {
+        const line = `${k}: ${Array.isArray(v) ? v.join(', ') : v}`;
+        f.io.out(f.io.stdoutIsTTY ? clean(line) : line);
+      }
     f.io.out('');
   }
   let shown = res.text;
@@ -146,6 +155,8 @@ export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
     } catch {
       // not JSON: as it came
     }
+    // On a terminal nothing the server sent may drive it: escapes, C1 controls, bidi overrides.
+    shown = clean(shown);
   }
   if (shown) f.io.stdout.write(shown.endsWith('\n') || !f.io.stdoutIsTTY ? shown : `${shown}\n`);
   if (res.status >= 300) {

@@ -1,7 +1,16 @@
 // `mpay support bundle`: one archive a merchant can attach to a ticket: what mpay and the machine are,
 // the profile's settings (key fingerprints only), the doctor report, the journal and any traces named,
 // with customers' personal data masked unless asked otherwise, and a README.txt saying what is inside.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { isSea } from 'node:sea';
 import { release, tmpdir, type as osType } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -122,9 +131,20 @@ export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise
       'what is inside',
     );
     const out = resolve(opts.out ?? `mpay-support-${f.now().toISOString().replace(/[:.]/g, '-')}.tar.gz`);
-    await tar.create(
-      { gzip: true, file: out, cwd: dir, portable: true },
-      files.map(([n]) => n),
+    // 0600 whatever the umask (it may hold customers' data), and never written through a link: a link
+    // at --out is refused, a file there replaced by a new one made exclusively.
+    const existing = lstatSync(out, { throwIfNoEntry: false });
+    if (existing?.isSymbolicLink())
+      throw new UsageError(`Refusing to write the bundle through the link ${out}`, {
+        hint: 'Give another --out, or remove the link',
+      });
+    if (existing) unlinkSync(out);
+    await pipeline(
+      tar.create(
+        { gzip: true, cwd: dir, portable: true },
+        files.map(([n]) => n),
+      ),
+      createWriteStream(out, { flags: 'wx', mode: 0o600 }),
     );
     await printResult(f.io, opts.json, { file: out, files: files.map(([n]) => n) }, () =>
       [`Wrote ${out}:`, ...files.map(([name, what]) => `  ${name.padEnd(28)} ${what}`)].join('\n'),

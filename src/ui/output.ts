@@ -3,10 +3,12 @@
 // sequence. Knows no HTTP.
 import { importLazily } from '../lazy-import.js';
 
-// C0 controls but tab and newline, DEL, C1 controls, and the escape sequences they start.
+// C0 controls but tab and newline, DEL, C1 controls (U+009B is a CSI of its own), the escape sequences
+// they start, and the bidi and format characters that reorder what a terminal shows (U+202A-202E,
+// U+2066-2069, the marks U+200E, U+200F and U+061C).
 const escapeSequence =
   // eslint-disable-next-line no-control-regex
-  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
 
 /** A string safe to print on a terminal: escape and control characters become visible `\xNN` text. */
 /**
@@ -34,7 +36,9 @@ export function clean(text: string): string {
       .map((ch) =>
         ch.charCodeAt(0) < 0x20 || (ch.charCodeAt(0) >= 0x7f && ch.charCodeAt(0) <= 0x9f)
           ? `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`
-          : ch,
+          : /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/.test(ch)
+            ? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`
+            : ch,
       )
       .join(''),
   );

@@ -1,0 +1,177 @@
+// Hardening against a hostile or misconfigured network and another local user: plain http never through
+// a remote proxy, redirects held to the base URL's rule and stripped of added headers on another host,
+// no `user:pass@` or `*.localhost` base URL, answers read up to a bound, nothing a server sends can drive
+// the terminal, and files that may hold customers' data written 0600 and never through a link. Only
+// loopback addresses are contacted: a "remote" proxy or target is a name under .invalid, which resolves
+// nowhere, so a correct mpay refuses or bypasses it before any connection.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { existsSync, lstatSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { cliEnv, customerArgs, run, sandbox, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+async function serve(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  host = '127.0.0.1',
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(handle);
+  await new Promise<void>((r) => server.listen(0, host, r));
+  return {
+    url: `http://${host}:${(server.address() as { port: number }).port}`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+it('a plain-http base URL bypasses a proxy that is not on loopback', async () => {
+  const r = await mpay(['countries', '--json'], {
+    env: cliEnv(sb, tempDir(), {
+      HTTP_PROXY: 'http://proxy.invalid:3128',
+      http_proxy: 'http://proxy.invalid:3128',
+    }),
+  });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.json().length).toBeGreaterThan(0);
+});
+
+it('a redirect of a GET: to another loopback host without the added headers; to a remote plain-http host refused', async () => {
+  const seen: Record<string, string | undefined>[] = [];
+  const target = await serve((req, res) => {
+    seen.push({ secret: req.headers['x-api-secret'] as string | undefined, auth: req.headers.authorization });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"success":true,"message":"ok","data":[]}');
+  }, '127.0.0.2');
+  const redirector = await serve((req, res) => {
+    const to = req.url!.includes('remote') ? 'http://api.invalid/restapi/v1/x' : `${target.url}${req.url}`;
+    res.writeHead(302, { location: to });
+    res.end();
+  });
+  try {
+    const env = cliEnv(redirector, tempDir());
+    const ok = await mpay(['api', 'GET', '/public/countries', '-H', 'X-Api-Secret: s3cr3t-value'], { env });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(seen).toEqual([{ secret: undefined, auth: undefined }]);
+    const remote = await mpay(['countries', '--json'], {
+      env: cliEnv({ url: `${redirector.url}/remote` }, tempDir()),
+    });
+    expect(remote.code, remote.stderr).toBe(7);
+    expect(remote.json().error.message).toMatch(
+      /refused a redirect from http:\/\/127\.0\.0\.1:\d+ to plain http:\/\/api\.invalid/,
+    );
+  } finally {
+    await redirector.close();
+    await target.close();
+  }
+});
+
+it('a base URL with user:pass@, or on *.localhost, is refused before anything is sent', async () => {
+  const withUser = sb.url.replace('http://', 'http://alice:pa55word@');
+  for (const argv of [
+    ['countries', '--base-url', withUser],
+    ['whoami', '--base-url', withUser],
+    ['config', 'set', 'sandbox.base_url', withUser],
+  ]) {
+    const r = await mpay([...argv, '--json'], { env: cliEnv(undefined, tempDir()) });
+    expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+    expect(r.json().error.message).toBe('A base URL may not hold a user name or password (user:pass@)');
+    expect(r.stdout + r.stderr).not.toContain('pa55word');
+  }
+  const local = await mpay(['countries', '--base-url', 'http://api.localhost:4010', '--json'], {
+    env: cliEnv(undefined, tempDir()),
+  });
+  expect(local.code).toBe(2);
+  expect(local.json().error.message).toMatch(/^Refusing plain http:\/\/ to api\.localhost/);
+});
+
+it('an answer larger than the bound is cut off and reported as server, with its size; --max-size reads more', async () => {
+  const chunk = Buffer.alloc(1 << 20, 0x20);
+  const big = await serve((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"success":true,"message":"ok","data":[');
+    let sent = 0;
+    const more = () => {
+      while (sent < 12) {
+        sent++;
+        if (!res.write(chunk)) return void res.once('drain', more);
+      }
+      res.end(']}');
+    };
+    more();
+  });
+  try {
+    const env = cliEnv(big, tempDir());
+    const r = await mpay(['countries', '--json'], { env });
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.json().error).toMatchObject({ kind: 'server' });
+    expect(r.json().error.message).toMatch(
+      /^The answer to GET \/public\/countries is larger than 8 MB \(\d+ bytes read, then mpay stopped\)/,
+    );
+    const more = await mpay(['api', 'GET', '/public/countries', '--max-size', '16'], { env });
+    expect(more.code, more.stderr).toBe(0);
+    expect(more.stdout.length).toBeGreaterThan(12 * (1 << 20));
+  } finally {
+    await big.close();
+  }
+});
+
+it('on a terminal, C1 controls and bidi overrides from a server are shown as text, never sent raw', async () => {
+  const server = await serve((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain', 'x-note': 'a\u009bb' });
+    res.end('before\u009b31mred\u202eevil\u2066x\u2069 after');
+  });
+  try {
+    const r = await mpay(['api', 'GET', '/public/countries', '--include'], {
+      env: cliEnv(server, tempDir()),
+      tty: true,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(r.stdout).toContain('before\\x9b31mred\\u202eevil\\u2066x\\u2069 after');
+    expect(r.stdout).toContain('x-note: a\\x9bb');
+  } finally {
+    await server.close();
+  }
+});
+
+it('under umask 000 the trace and the support bundle are 0600; a link at --out is refused; no temporary file is left', async () => {
+  const cfg = tempDir();
+  const dir = tempDir();
+  const trace = join(dir, 'run.har');
+  const env = cliEnv(sb, cfg);
+  const umask = (args: string[]) =>
+    run([], {
+      command: [
+        '/bin/sh',
+        '-c',
+        'umask 000; exec "$0" "$@"',
+        process.execPath,
+        join(process.cwd(), 'bin', 'run.js'),
+        ...args,
+      ],
+      env,
+    });
+  const dep = await umask(['deposit', ...customerArgs({ reference: 'umask-1' }), '--trace', trace]);
+  expect(dep.code, dep.stderr).toBe(0);
+  expect(statSync(trace).mode & 0o777).toBe(0o600);
+  expect(readdirSync(dir)).toEqual(['run.har']);
+  const out = join(dir, 'bundle.tar.gz');
+  const bundle = await umask(['support', 'bundle', '--out', out, '--trace-file', trace]);
+  expect(bundle.code, bundle.stderr).toBe(0);
+  expect(statSync(out).mode & 0o777).toBe(0o600);
+  // A link planted where the bundle goes (another user's, in a shared folder): refused, its target untouched.
+  const victim = join(dir, 'victim.txt');
+  writeFileSync(victim, 'keep me');
+  const link = join(dir, 'planted.tar.gz');
+  symlinkSync(victim, link);
+  const refused = await umask(['support', 'bundle', '--out', link, '--json']);
+  expect(refused.code, refused.stderr).toBe(2);
+  expect(refused.json().error.message).toBe(`Refusing to write the bundle through the link ${link}`);
+  expect(lstatSync(link).isSymbolicLink()).toBe(true);
+  expect(existsSync(victim) && statSync(victim).size).toBe(7);
+});
