@@ -13,14 +13,21 @@
 // On Node 20 a script loaded from a code cache cannot run import() (its callback is lost), so the bundle
 // imports the packages it leaves out through globalThis.__mpayImport, defined here (src/lazy-import.ts).
 //
+// A cache is compiled code that this process runs, so it is read, and Node's own cache folder used, only
+// where no other user can have written it: the file and its folder belong to this user (or root), are not
+// links, and are writable by no group and no other user. A folder that fails (a dist/ installed under
+// umask 000, a shared XDG_CACHE_HOME) is passed over for the next place. Caches are written 0600 through
+// an exclusive temporary file of a random name. MPAY_CODE_CACHE_DEBUG=1 says on stderr what was refused.
+//
 // Node 22 and later have a compile cache of their own (module.enableCompileCache): there the bundle is
 // required the plain way with that cache on, in the same two places. Node keeps each version's entries
 // in a folder of their own, and this loader's caches carry the Node version in their names and only
 // ever replace caches of the same Node, so runs under several Node versions never undo each other.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   accessSync,
   constants,
+  lstatSync,
   mkdirSync,
   readFileSync,
   readdirSync,
@@ -40,7 +47,12 @@ export function loadBundle(url, cached = true) {
   if (!cached || process.env.MPAY_NO_CODE_CACHE === '1') return require(filename);
   const places = [dirname(filename), userCacheDir()].filter(Boolean);
   if (typeof Module.enableCompileCache === 'function') {
-    const dir = places.find(writable);
+    const dir = places.find(
+      (d) =>
+        writable(d) &&
+        trusted(d) &&
+        (!exists(join(d, 'node-compile-cache')) || trusted(join(d, 'node-compile-cache'))),
+    );
     if (dir) Module.enableCompileCache(join(dir, 'node-compile-cache'));
     return require(filename);
   }
@@ -49,11 +61,12 @@ export function loadBundle(url, cached = true) {
   const name = cacheName(filename, source);
   let cachedData;
   for (const dir of places) {
+    if (!exists(join(dir, name)) || !trusted(dir) || !trusted(join(dir, name))) continue;
     try {
       cachedData = readFileSync(join(dir, name));
       break;
     } catch {
-      // not cached there
+      // not readable there
     }
   }
   const script = new vm.Script(Module.wrap(source), { filename, cachedData });
@@ -65,7 +78,7 @@ export function loadBundle(url, cached = true) {
   script.runInThisContext().call(mod.exports, mod.exports, require, mod, filename, dirname(filename));
   mod.loaded = true;
   if (!cachedData || script.cachedDataRejected) {
-    const dir = places.find(writable);
+    const dir = places.find((d) => writable(d) && trusted(d));
     // At exit the cache holds the functions the run compiled too, not only the top level.
     if (dir) process.once('exit', () => writeCache(dir, name, filename, script));
   }
@@ -116,10 +129,41 @@ function writable(dir) {
   }
 }
 
+function exists(path) {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether only this user (or root) can have written path: not a link, owned by this user or root, and
+ * writable by no group and no other user. Where there are no user ids (Windows), the folder's own ACLs
+ * decide, as they did.
+ */
+export function trusted(path) {
+  if (typeof process.getuid !== 'function') return true;
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return false;
+  }
+  const ok = !st.isSymbolicLink() && (st.uid === process.getuid() || st.uid === 0) && (st.mode & 0o022) === 0;
+  if (!ok && process.env.MPAY_CODE_CACHE_DEBUG === '1')
+    process.stderr.write(
+      `mpay: code cache: not trusted: ${path} (owner ${st.uid}, mode ${(st.mode & 0o777).toString(8)}${st.isSymbolicLink() ? ', a link' : ''})\n`,
+    );
+  return ok;
+}
+
 function writeCache(dir, name, filename, script) {
   try {
-    const tmp = join(dir, `${name}.${process.pid}.tmp`);
-    writeFileSync(tmp, script.createCachedData());
+    // Exclusive and of a random name: never through a link planted at a name that could be guessed.
+    const tmp = join(dir, `${name}.${randomBytes(8).toString('hex')}.tmp`);
+    writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
     renameSync(tmp, join(dir, name));
     // This Node's caches of older bundles are never read again: drop them. Another Node's are left for
     // it (a machine may run mpay under several).

@@ -3,6 +3,7 @@
 // The loader runs in child processes on a small bundle of the test's own; the read-only cases run as an
 // unprivileged user, because root writes through any file mode.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
@@ -115,6 +116,60 @@ describe('the V8 code cache', () => {
     }
     expect(readdirSync(dist)).toEqual(['b.cjs']);
     expect(readdirSync(locked)).toEqual([]);
+  });
+});
+
+describe('a cache another user could have written is never run', () => {
+  /** The cache's name for the scene's bundle, as the loader names it. */
+  const nameOf = (bundle: string) =>
+    `b.cjs.${createHash('sha256').update(readFileSync(bundle, 'utf8')).digest('hex').slice(0, 16)}.${process.version}-${process.arch}.v8cache`;
+  const debug = (dir: string, env: Record<string, string>) =>
+    spawnSync(process.execPath, [join(dir, 'run.mjs')], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', ...env, MPAY_CODE_CACHE_DEBUG: '1' },
+    });
+
+  it.skipIf(!root_ || Number(process.versions.node.split('.')[0]) >= 22)(
+    'a dist/ writable by others is passed over; a cache file of another owner in a sound dist/ is not read',
+    () => {
+      const { dir, dist, bundle } = scene('PLANT');
+      const env = { HOME: dir, XDG_CACHE_HOME: join(dir, 'xdg') };
+      // Installed under umask 000: every user may write dist/.
+      chmodSync(dist, 0o777);
+      expect(load(dir, env).out).toBe('PLANT2,4');
+      expect(readdirSync(dist)).toEqual(['b.cjs']);
+      const own = join(dir, 'xdg', 'mpay', nameOf(bundle));
+      expect(statSync(own).mode & 0o777).toBe(0o600);
+      // Another user plants a cache there (a valid one, here: a planted one would run its own code).
+      const planted = join(dist, nameOf(bundle));
+      copyFileSync(own, planted);
+      chownSync(planted, nobody, nobody);
+      chmodSync(planted, 0o644);
+      const r = debug(dir, env);
+      expect(r.stdout.trim()).toBe('PLANT2,4');
+      expect(r.stderr).toContain(`mpay: code cache: not trusted: ${dist} (owner 0, mode 777)`);
+      // A sound dist/, but a cache file that another user owns: not read either.
+      chmodSync(dist, 0o755);
+      const again = debug(dir, env);
+      expect(again.stdout.trim()).toBe('PLANT2,4');
+      expect(again.stderr).toContain(`mpay: code cache: not trusted: ${planted} (owner ${nobody}, mode 644)`);
+    },
+  );
+
+  it('under umask 000 the cache is written 0600', () => {
+    const { dir, dist, bundle } = scene('MASK');
+    const r = spawnSync(
+      '/bin/sh',
+      ['-c', `umask 000; exec "${process.execPath}" "${join(dir, 'run.mjs')}"`],
+      {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CACHE_HOME: join(dir, 'xdg') },
+      },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const cache = join(dist, nameOf(bundle));
+    expect(statSync(cache).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dist).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
 
