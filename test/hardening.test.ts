@@ -5,7 +5,15 @@
 // loopback addresses are contacted: a "remote" proxy or target is a name under .invalid, which resolves
 // nowhere, so a correct mpay refuses or bypasses it before any connection.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { existsSync, lstatSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cliEnv, customerArgs, run, sandbox, tempDir } from './helpers.js';
@@ -174,4 +182,36 @@ it('under umask 000 the trace and the support bundle are 0600; a link at --out i
   expect(refused.json().error.message).toBe(`Refusing to write the bundle through the link ${link}`);
   expect(lstatSync(link).isSymbolicLink()).toBe(true);
   expect(existsSync(victim) && statSync(victim).size).toBe(7);
+});
+
+it('a link planted where --trace or a batch --out writes is refused before anything is sent; the file it points to is untouched', async () => {
+  const dir = tempDir();
+  const victim = join(dir, 'victim.txt');
+  writeFileSync(victim, 'keep me');
+  const traceLink = join(dir, 'run.har');
+  const outLink = join(dir, 'results.csv');
+  symlinkSync(victim, traceLink);
+  symlinkSync(victim, outLink);
+  const cfg = tempDir();
+  const env = cliEnv(sb, cfg);
+  const before = (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>;
+  const trace = await mpay(
+    ['deposit', ...customerArgs({ reference: 'link-1' }), '--trace', traceLink, '--json'],
+    {
+      env,
+    },
+  );
+  expect(trace.code, trace.stderr).toBe(2);
+  expect(trace.json().error.message).toBe(`Refusing to write the trace through the link ${traceLink}`);
+  const rows = join(dir, 'rows.csv');
+  writeFileSync(
+    rows,
+    'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,10,Linked,+233201234000,l@example.org,1\n',
+  );
+  const batch = await mpay(['deposit', 'batch', rows, '--out', outLink], { env });
+  expect(batch.code, batch.stderr).toBe(2);
+  expect(batch.stderr).toContain(`Refusing to write the results through the link ${outLink}`);
+  expect(readFileSync(victim, 'utf8')).toBe('keep me');
+  const after = (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>;
+  expect(after['POST /payments/initiate'] ?? 0).toBe(before['POST /payments/initiate'] ?? 0);
 });

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
 import { HTTPError, type Options, type RequestError, type Response } from 'got';
 import { redactHeaders, redactText } from './redact.js';
+import { clearForOutput } from './out-file.js';
 
 interface Pair {
   name: string;
@@ -135,7 +136,10 @@ export class HarRecorder {
   constructor(
     readonly file: string,
     private readonly creator: { name: string; version: string },
-  ) {}
+  ) {
+    // Refused before any request: a link where the trace goes (each write then replaces the file whole).
+    clearForOutput(file, 'the trace');
+  }
 
   record(x: Exchange): void {
     this.entries.push(harEntry(x));

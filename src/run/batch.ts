@@ -41,6 +41,7 @@ import { runAgain } from '../flows/next-command.js';
 import { Pacer } from '../api/rate-limit.js';
 import { placeArgs, type Place } from '../journal/records.js';
 import { commandLine } from '../api/shell-words.js';
+import { clearForOutput } from '../api/out-file.js';
 import { batchProgress, defaultConcurrency, maxConcurrency } from '../ui/batch-progress.js';
 import { printJson } from '../ui/print.js';
 import { csvHeader, csvLine, renderTable, type Column } from '../ui/output.js';
@@ -319,7 +320,10 @@ async function runAndReport(
   const progress = await batchProgress(f.io, total);
   const resume = runAgain(again.words, again.deps.place);
   let out: WriteStream | undefined;
-  if (opts.out) out = createWriteStream(opts.out, { mode: 0o600 });
+  if (opts.out) {
+    clearForOutput(opts.out, 'the results');
+    out = createWriteStream(opts.out, { mode: 0o600, flags: 'wx' });
+  }
   const counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
   let stopped = false;
   let printed = Promise.resolve();

@@ -1,15 +1,8 @@
 // `mpay support bundle`: one archive a merchant can attach to a ticket: what mpay and the machine are,
 // the profile's settings (key fingerprints only), the doctor report, the journal and any traces named,
 // with customers' personal data masked unless asked otherwise, and a README.txt saying what is inside.
-import {
-  createWriteStream,
-  lstatSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { clearForOutput } from '../api/out-file.js';
 import { pipeline } from 'node:stream/promises';
 import { isSea } from 'node:sea';
 import { release, tmpdir, type as osType } from 'node:os';
@@ -133,12 +126,7 @@ export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise
     const out = resolve(opts.out ?? `mpay-support-${f.now().toISOString().replace(/[:.]/g, '-')}.tar.gz`);
     // 0600 whatever the umask (it may hold customers' data), and never written through a link: a link
     // at --out is refused, a file there replaced by a new one made exclusively.
-    const existing = lstatSync(out, { throwIfNoEntry: false });
-    if (existing?.isSymbolicLink())
-      throw new UsageError(`Refusing to write the bundle through the link ${out}`, {
-        hint: 'Give another --out, or remove the link',
-      });
-    if (existing) unlinkSync(out);
+    clearForOutput(out, 'the bundle');
     await pipeline(
       tar.create(
         { gzip: true, cwd: dir, portable: true },

@@ -3,6 +3,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { open, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
 
 export class DataFile<T> {
   private saving: Promise<void> | null = null;
@@ -36,8 +37,9 @@ export class DataFile<T> {
     mkdirSync(dirname(this.file), { recursive: true });
     while (this.dirty) {
       this.dirty = false;
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify(this.snapshot()));
+      // Exclusive, of a random name, 0600: never through a link planted beside the data file.
+      const tmp = `${this.file}.${randomBytes(8).toString('hex')}.tmp`;
+      await writeFile(tmp, JSON.stringify(this.snapshot()), { mode: 0o600, flag: 'wx' });
       const fh = await open(tmp, 'r');
       await fh.sync();
       await fh.close();
@@ -49,8 +51,8 @@ export class DataFile<T> {
   /** Waits for pending writes, then writes once more synchronously: used on shutdown. */
   async flush(): Promise<void> {
     if (this.saving) await this.saving;
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.snapshot()));
+    const tmp = `${this.file}.${randomBytes(8).toString('hex')}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.snapshot()), { mode: 0o600, flag: 'wx' });
     const fd = openSync(tmp, 'r');
     fsyncSync(fd);
     closeSync(fd);
