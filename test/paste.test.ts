@@ -15,10 +15,16 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-/** Runs a shell script with the variables a person would set, the token from `mpay token --export`. */
-async function shell(script: string, url: string): Promise<string> {
+/** `mpay token --export`: the line that sets $MPAY_TOKEN. */
+async function tokenExport(url: string): Promise<string> {
   const exported = await mpay(['token', '--export'], { env: cliEnv({ url }, tempDir()) });
   expect(exported.stdout).toMatch(/^export MPAY_TOKEN='[0-9a-f]+'\n$/);
+  return exported.stdout;
+}
+
+/** Runs a shell script with the variables a person would set, the token from `mpay token --export`. */
+async function shell(script: string, url: string): Promise<string> {
+  const exported = { stdout: await tokenExport(url) };
   const { stdout } = await promisify(execFile)(
     'bash',
     ['-c', `set -euo pipefail\n${exported.stdout}${script}`],
@@ -50,16 +56,21 @@ it('the curl of --dry-run holds no secret and, pasted, creates the transaction',
   expect(sb.state.list().find((t) => t.reference === 'paste-1')?.status).toBe('initiated');
 });
 
-it("history show --curl gives a withdrawal's requests in order, and they replay it on a fresh server", async () => {
+it("history show --curl gives a withdrawal's requests in order, and the script replays it with a fresh reference, stopping at the first failure", async () => {
   const env = cliEnv(sb, tempDir());
-  const done = await mpay(
-    ['withdraw', ...customerArgs({ reference: 'paste-w' }), '--otp', demoMerchant.otp, '--json'],
-    { env },
+  // A wrong code first, then the right one: the journal has two confirmations; the script sends one.
+  const wrong = await mpay(
+    ['withdraw', ...customerArgs({ reference: 'paste-w' }), '--otp', '000000', '--json'],
+    {
+      env,
+    },
   );
+  expect(wrong.code).toBe(4);
+  const done = await mpay(['withdraw', '--resume', 'paste-w', '--otp', demoMerchant.otp, '--json'], { env });
   expect(done.json().status).toBe('pending');
   const shown = await mpay(['history', 'show', 'paste-w', '--curl', '--json'], { env });
   const commands: string[] = shown.json().commands;
-  expect(commands.map((c) => /restapi\/v1\/([a-z/]+)/.exec(c)?.[1])).toEqual([
+  expect(commands.flatMap((c) => /restapi\/v1\/([a-z/]+)/.exec(c)?.[1] ?? [])).toEqual([
     'payments/withdraw/initiate',
     'payments/status/update',
     'payments/withdraw/processed',
@@ -68,22 +79,38 @@ it("history show --curl gives a withdrawal's requests in order, and they replay 
   const text = commands.join('\n');
   for (const secret of [demoMerchant.merchantKey, demoMerchant.apiKey]) expect(text).not.toContain(secret);
   expect(text).toContain('\\"otp\\":\\"$MPAY_OTP\\"');
-  expect(text).not.toMatch(/otp[^,]*123456/);
-  // A fresh sandbox, as a support engineer reproducing the case elsewhere would have.
-  const fresh = await sandbox();
-  try {
-    const script = commands.map((c) => c.replaceAll(sb.url, fresh.url)).join('\n');
-    const out = await shell(script, fresh.url);
-    const answers = out
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
-    expect(answers.map((a) => a.success)).toEqual([true, true, true]);
-    expect(fresh.state.list().find((t) => t.reference === 'paste-w')?.status).toBe('pending');
-  } finally {
-    await fresh.close();
-  }
+  expect(text).not.toMatch(/otp[^,]*(123456|000000)/);
+  const script = commands.join('\n');
+  // On the same server: a fresh reference, so the API takes the initiate again.
+  const before = sb.state.list().length;
+  const out = await shell(`MPAY_REF=paste-w-again\n${script}`, sb.url);
+  const answers = out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  expect(answers.map((a) => a.success)).toEqual([true, true, true, true]);
+  expect(sb.state.list()).toHaveLength(before + 1);
+  expect(sb.state.list().find((t) => t.reference === 'paste-w-again')?.status).toBe('pending');
+  // A wrong code: the script stops at that call, with the API's answer, and sends nothing after it.
+  const failed = await promisify(execFile)(
+    'bash',
+    ['-c', `${await tokenExport(sb.url)}MPAY_REF=paste-w-bad\n${script}`],
+    {
+      env: {
+        PATH: process.env.PATH,
+        MPAY_MERCHANT_KEY: demoMerchant.merchantKey,
+        MPAY_API_KEY: demoMerchant.apiKey,
+        MPAY_OTP: '999999',
+      },
+    },
+  ).then(
+    () => ({ code: 0, stdout: '' }),
+    (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
+  );
+  expect(failed.code).not.toBe(0);
+  expect(failed.stdout.trim().split('\n').at(-1)).toMatch(/"otp":\["The otp is invalid\."\]/);
+  expect(sb.state.list().find((t) => t.reference === 'paste-w-bad')?.status).toBe('initiated');
   const human = await mpay(['history', 'show', 'paste-w', '--curl'], { env });
   expect(human.stdout).toMatch(/^# The requests mpay sent for paste-w, in order/);
   expect(human.stdout).toMatch(/eval "\$\(mpay token --export\)"/);

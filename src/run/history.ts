@@ -91,10 +91,14 @@ export async function runHistoryShow(
     );
     return printResult(f.io, opts.json, { reference: r.reference, commands }, () =>
       [
-        `# The requests mpay sent for ${r.reference}, in order. Set the variables first:`,
+        `# The requests mpay sent for ${r.reference}, in order, as a bash script that sends them again:`,
+        '# with a fresh reference ($MPAY_REF, replay-<time> unless set), each step once, stopping at the',
+        "# first call that fails with the API's answer. Set the variables first:",
         '#   eval "$(mpay token --export)"; export MPAY_MERCHANT_KEY=… MPAY_API_KEY=…',
-        ...(r.kind === 'withdraw' ? ['#   and MPAY_OTP=<the one-time code> for the confirmation'] : []),
-        '# The initiate line keeps the hash token the API answers in $HASH (it needs jq).',
+        ...(r.kind === 'withdraw'
+          ? ['#   and MPAY_OTP=<the one-time code>, which the first processed call sends']
+          : []),
+        '# The initiate keeps the hash token the API answers in $HASH (it needs jq).',
         ...commands,
       ].join('\n'),
     );
@@ -116,9 +120,11 @@ export async function runHistoryShow(
 }
 
 /**
- * The requests of one transaction, from the journal's 'sent' lines, as curl commands in order. Secrets are
- * $MPAY_* variables; the hash token is $HASH, taken from the initiate answer (or the journal's, when mpay
- * did not send the initiate).
+ * The requests of one transaction, from the journal's 'sent' lines, as a bash script that sends them again
+ * in order: secrets are $MPAY_* variables; the initiate goes out with a fresh reference ($MPAY_REF, so the
+ * API does not refuse it as a duplicate) and its hash token is kept in $HASH; a step sent more than once
+ * (a try again after a 429, another code) is sent once, a confirmation with its code once; and the script
+ * stops at the first call that fails, with the API's answer.
  */
 function curlOf(
   r: JournalRecord,
@@ -128,9 +134,17 @@ function curlOf(
 ): string[] {
   const url = (path: string) => `${baseUrl}/restapi/v1/${path}`;
   const sent = events.filter((e) => e.reference === r.reference && e.outcome === 'sent');
-  const out: string[] = [];
-  if (!sent.some((e) => e.step === 'initiate') && r.hash_token) out.push(`HASH=${r.hash_token}`);
+  const once: JournalEvent[] = [];
   for (const e of sent) {
+    const key = (x: JournalEvent) => `${x.step} ${JSON.stringify(x.data ?? {})}`;
+    const otp = (x: JournalEvent) => x.step === 'processed' && Boolean((x.data ?? {}).with_otp);
+    const i = once.findIndex((x) => key(x) === key(e) || (otp(x) && otp(e)));
+    if (i >= 0) once.splice(i, 1);
+    once.push(e);
+  }
+  const out: string[] = [];
+  if (!once.some((e) => e.step === 'initiate') && r.hash_token) out.push(`HASH=${r.hash_token}`);
+  for (const e of once) {
     const d = (e.data ?? {}) as Record<string, unknown>;
     const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
     if (e.step === 'initiate') {
@@ -140,6 +154,7 @@ function curlOf(
         url: url(r.kind === 'deposit' ? 'payments/initiate' : 'payments/withdraw/initiate'),
         bearer: true,
         encoding: 'json',
+        fail: true,
         body: {
           merchant_key: 'secret',
           site_id: siteId && /^\d+$/.test(siteId) ? Number(siteId) : siteId,
@@ -150,11 +165,13 @@ function curlOf(
           customer_last_name: c.last_name,
           customer_phone: c.phone,
           customer_email: c.email,
-          customer_transaction_id: r.reference,
+          customer_transaction_id: '$MPAY_REF',
           amount: str(d.amount),
         },
       });
-      out.push(`HASH=$(${cmd} | jq -r .data.has_token)`);
+      out.push('MPAY_REF=${MPAY_REF:-replay-$(date +%s)}');
+      out.push(`RES=$(${cmd}) || { printf '%s\\n' "$RES"; exit 1; }`);
+      out.push('printf \'%s\\n\' "$RES"; HASH=$(printf %s "$RES" | jq -r .data.has_token)');
     } else if (e.step === 'wallet' || e.step === 'status') {
       out.push(
         curlCommand({
@@ -162,6 +179,7 @@ function curlOf(
           url: url(e.step === 'wallet' ? 'payments/crypto/wallet/address/update' : 'payments/status/update'),
           bearer: true,
           encoding: 'multipart',
+          fail: true,
           body:
             e.step === 'wallet'
               ? { hash_token: '$HASH', gateway_id: d.gateway_id as number }
@@ -174,12 +192,15 @@ function curlOf(
       );
     } else if (e.step === 'processed' || e.step === 'otp') {
       const withdraw = r.kind === 'withdraw';
+      if (withdraw && d.with_otp)
+        out.push(': "${MPAY_OTP:?set MPAY_OTP to the one-time code the call before sent to the customer}"');
       out.push(
         curlCommand({
           method: 'POST',
           url: url(withdraw ? 'payments/withdraw/processed' : 'payments/processed'),
           bearer: true,
           encoding: 'json',
+          fail: true,
           body: {
             hash_token: '$HASH',
             phone_number: str(d.phone_number),
@@ -191,7 +212,7 @@ function curlOf(
       );
     }
   }
-  return out;
+  return ['set -euo pipefail', ...out];
 }
 
 export interface PruneOptions {

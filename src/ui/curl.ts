@@ -31,11 +31,14 @@ export interface CurlRequest {
   body?: Record<string, unknown>;
   /** other headers the request carries (mpay api -H) */
   headers?: Record<string, string>;
+  /** a failed status makes curl exit non-zero, its answer still printed (a replay script stops there) */
+  fail?: boolean;
 }
 
 export function curlCommand(req: CurlRequest): string {
   // -w '\n': the answer ends its line, so pasted commands print one answer a line.
-  const parts = ['curl', '-sS', '-w', shellWord('\\n'), '-X', req.method, shellWord(req.url)];
+  const parts = ['curl', '-sS', ...(req.fail ? ['--fail-with-body'] : []), '-w', shellWord('\\n')];
+  parts.push('-X', req.method, shellWord(req.url));
   parts.push('-H', shellWord('accept: application/json'));
   if (req.bearer) parts.push('-H', shellWord(`authorization: ${secretVariables.authorization}`, true));
   for (const [k, v] of Object.entries(req.headers ?? {}))
