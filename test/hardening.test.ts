@@ -4,7 +4,6 @@
 // the terminal, and files that may hold customers' data written 0600 and never through a link. Only
 // loopback addresses are contacted: a "remote" proxy or target is a name under .invalid, which resolves
 // nowhere, so a correct mpay refuses or bypasses it before any connection.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import {
   existsSync,
   lstatSync,
@@ -16,7 +15,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cliEnv, customerArgs, run, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, loopbackServer, run, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -24,18 +23,6 @@ beforeAll(async () => {
   sb = await sandbox();
 });
 afterAll(() => sb.close());
-
-async function serve(
-  handle: (req: IncomingMessage, res: ServerResponse) => void,
-  host = '127.0.0.1',
-): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createServer(handle);
-  await new Promise<void>((r) => server.listen(0, host, r));
-  return {
-    url: `http://${host}:${(server.address() as { port: number }).port}`,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
-}
 
 it('a plain-http base URL bypasses a proxy that is not on loopback', async () => {
   const r = await mpay(['countries', '--json'], {
@@ -50,12 +37,12 @@ it('a plain-http base URL bypasses a proxy that is not on loopback', async () =>
 
 it('a redirect of a GET: to another loopback host without the added headers; to a remote plain-http host refused', async () => {
   const seen: Record<string, string | undefined>[] = [];
-  const target = await serve((req, res) => {
+  const target = await loopbackServer((req, res) => {
     seen.push({ secret: req.headers['x-api-secret'] as string | undefined, auth: req.headers.authorization });
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{"success":true,"message":"ok","data":[]}');
   }, '127.0.0.2');
-  const redirector = await serve((req, res) => {
+  const redirector = await loopbackServer((req, res) => {
     const to = req.url!.includes('remote') ? 'http://api.invalid/restapi/v1/x' : `${target.url}${req.url}`;
     res.writeHead(302, { location: to });
     res.end();
@@ -99,7 +86,7 @@ it('a base URL with user:pass@, or on *.localhost, is refused before anything is
 
 it('an answer larger than the bound is cut off and reported as server, with its size; --max-size reads more', async () => {
   const chunk = Buffer.alloc(1 << 20, 0x20);
-  const big = await serve((_req, res) => {
+  const big = await loopbackServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"success":true,"message":"ok","data":[');
     let sent = 0;
@@ -129,7 +116,7 @@ it('an answer larger than the bound is cut off and reported as server, with its 
 });
 
 it('on a terminal, C1 controls and bidi overrides from a server are shown as text, never sent raw', async () => {
-  const server = await serve((_req, res) => {
+  const server = await loopbackServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain', 'x-note': 'a\u009bb' });
     res.end('before\u009b31mred\u202eevil\u2066x\u2069 after');
   });

@@ -4,6 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../src/sandbox/server.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
@@ -270,4 +271,28 @@ export function spawnMpay(args: string[], env: Record<string, string | undefined
     child.on('close', (code) => resolve({ code, stdout, stderr })),
   );
   return { child, done };
+}
+
+/**
+ * A loopback server of the test's own (host 127.0.0.1 unless told: 127.0.0.2 is "another host"), for what
+ * the sandbox never does: redirect, answer too much, always 429. `handle` gets each request once its body
+ * was read, with the count of requests to its route so far; `hits` counts them by "METHOD /path".
+ */
+export async function loopbackServer(
+  handle: (req: IncomingMessage, res: ServerResponse, n: number) => void,
+  host = '127.0.0.1',
+): Promise<{ url: string; hits: Map<string, number>; close: () => Promise<void> }> {
+  const hits = new Map<string, number>();
+  const server = createServer((req, res) => {
+    const route = `${req.method} ${req.url}`;
+    hits.set(route, (hits.get(route) ?? 0) + 1);
+    req.resume();
+    req.on('end', () => handle(req, res, hits.get(route)!));
+  });
+  await new Promise<void>((r) => server.listen(0, host, r));
+  return {
+    url: `http://${host}:${(server.address() as { port: number }).port}`,
+    hits,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }

@@ -1,7 +1,6 @@
 // One run at a time, rate limits waited out, lost answers never re-sent, and a doctor that tells the truth
 // (issue: money safety, round two). Real servers on loopback: the sandbox, and where a server must do what
 // the sandbox never does (always 429, a 2xx to a credentials-only initiate), a small one of the test's own.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import {
   cliEnv,
   customerArgs,
   faultSeed,
+  loopbackServer,
   requestCount,
   requestCounts,
   run,
@@ -44,26 +44,6 @@ const journal = (cfg: string) =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as { reference: string; step: string; outcome: string });
-
-/** A loopback server of the test's own, answering with `handle`; its requests are counted by route. */
-async function ownServer(
-  handle: (req: IncomingMessage, res: ServerResponse, n: number) => void,
-): Promise<{ url: string; hits: Map<string, number>; close: () => Promise<void> }> {
-  const hits = new Map<string, number>();
-  const server: Server = createServer((req, res) => {
-    const route = `${req.method} ${req.url}`;
-    hits.set(route, (hits.get(route) ?? 0) + 1);
-    req.resume();
-    req.on('end', () => handle(req, res, hits.get(route)!));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    hits,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
-}
 
 describe('one run at a time', () => {
   let sb: Sb;
@@ -225,7 +205,7 @@ describe('rate limits are waited out', () => {
   });
 
   it('a server that answers 429 to every try: six tries, then exit 12', async () => {
-    const server = await ownServer((_req, res) => {
+    const server = await loopbackServer((_req, res) => {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
       res.end('{"message":"Too Many Attempts."}');
     });
@@ -242,7 +222,7 @@ describe('rate limits are waited out', () => {
   });
 
   it('a GET answered 503 with Retry-After is tried again after the wait', async () => {
-    const server = await ownServer((_req, res, n) => {
+    const server = await loopbackServer((_req, res, n) => {
       if (n === 1) {
         res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '0' });
         return res.end('<html>maintenance</html>');
@@ -361,7 +341,7 @@ describe('doctor tells the truth about the API-key check', () => {
     // The same API, but withdraw initiate answers as if a withdrawal was made, whatever it is sent.
     const token = await apiToken(sb.url);
     const made = await (await apiInitiate(sb.url, token, 'lax-1', 'withdraw')).text();
-    const lax = await ownServer((req, res) => {
+    const lax = await loopbackServer((req, res) => {
       if (req.url === '/restapi/v1/payments/withdraw/initiate') {
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(made);
