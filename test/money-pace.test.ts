@@ -64,7 +64,7 @@ describe('one run at a time', () => {
     expect(codes, `${r1.stderr}\n${r2.stderr}`).toEqual([0, 11]);
     const refused = r1.code === 11 ? r1 : r2;
     expect(refused.stderr).toMatch(
-      /Another mpay process is running the batch .*forty\.csv right now; nothing was sent/,
+      /Another mpay process is running a batch of the rows of .*forty\.csv right now; nothing was sent/,
     );
     // Its stdout is the error alone: no row of the other's.
     expect(JSON.parse(refused.stdout).error.kind).toBe('busy');

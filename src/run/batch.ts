@@ -150,7 +150,7 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
   await confirmBatch(`Send these ${checker.count} ${kind}s`, checker.count, deps);
   const rowDeps = { ...unattended(deps), currencies };
   // One run of a batch at a time, by its references: a copy of the file (CRLF or not) is the same batch.
-  const release = await deps.journal.hold(['batch', checker.digest()], `the batch ${opts.file}`);
+  const release = await deps.journal.hold(['batch', checker.digest()], `a batch of the rows of ${opts.file}`);
   try {
     await runAndReport(readRows(path, format), checker.count, (r) => runRow(kind, r, rowDeps), opts, f, {
       words: ['mpay', kind, 'batch', opts.file, ...batchFlagsAgain(opts)],
