@@ -47,11 +47,12 @@ export function loadBundle(url, cached = true) {
   if (!cached || process.env.MPAY_NO_CODE_CACHE === '1') return require(filename);
   const places = [dirname(filename), userCacheDir()].filter(Boolean);
   if (typeof Module.enableCompileCache === 'function') {
+    // Node writes its cache folders and files with the umask's modes (0777 under umask 000): this process's
+    // files are all private anyway, so the umask is made 077. Every folder and file already in the cache
+    // must pass the same check as this loader's own caches, or the place is passed over.
+    if (typeof process.getuid === 'function') process.umask(0o077);
     const dir = places.find(
-      (d) =>
-        writable(d) &&
-        trusted(d) &&
-        (!exists(join(d, 'node-compile-cache')) || trusted(join(d, 'node-compile-cache'))),
+      (d) => writable(d) && trusted(d) && trustedTree(join(d, 'node-compile-cache'), 3),
     );
     if (dir) Module.enableCompileCache(join(dir, 'node-compile-cache'));
     return require(filename);
@@ -157,6 +158,21 @@ export function trusted(path) {
       `mpay: code cache: not trusted: ${path} (owner ${st.uid}, mode ${(st.mode & 0o777).toString(8)}${st.isSymbolicLink() ? ', a link' : ''})\n`,
     );
   return ok;
+}
+
+/** Whether path, when it exists, and everything in it (`depth` levels down) passes `trusted`. */
+function trustedTree(path, depth) {
+  if (!exists(path)) return true;
+  if (!trusted(path)) return false;
+  let entries = [];
+  try {
+    entries = readdirSync(path, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  return entries.every((e) =>
+    e.isDirectory() && depth > 0 ? trustedTree(join(path, e.name), depth - 1) : trusted(join(path, e.name)),
+  );
 }
 
 function writeCache(dir, name, filename, script) {

@@ -156,6 +156,36 @@ describe('a cache another user could have written is never run', () => {
     },
   );
 
+  it('Node 24: its compile cache is made private under umask 000, and a file another user put in it makes mpay pass the folder over', () => {
+    const node24 = installRuntimes()['24']!;
+    const { dir, dist } = scene('N24');
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, XDG_CACHE_HOME: join(dir, 'xdg') };
+    const r = spawnSync('/bin/sh', ['-c', `umask 000; exec "${node24}" "${join(dir, 'run.mjs')}"`], {
+      encoding: 'utf8',
+      env,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('N242,4');
+    const cache = join(dist, 'node-compile-cache');
+    const entries = readdirSync(cache, { recursive: true, withFileTypes: true });
+    expect(entries.length).toBeGreaterThan(0);
+    for (const e of [cache, ...entries.map((x) => join(x.parentPath, x.name))])
+      expect(statSync(e).mode & 0o022, e).toBe(0);
+    if (!root_) return;
+    // Another user's file in the version folder: the folder is passed over (for the user's cache folder).
+    const versionDir = entries.find((e) => e.isDirectory())!;
+    const planted = join(versionDir.parentPath, versionDir.name, 'planted');
+    writeFileSync(planted, 'not mpay');
+    chownSync(planted, nobody, nobody);
+    const again = spawnSync(node24, [join(dir, 'run.mjs')], {
+      encoding: 'utf8',
+      env: { ...env, MPAY_CODE_CACHE_DEBUG: '1' },
+    });
+    expect(again.stdout.trim()).toBe('N242,4');
+    expect(again.stderr).toContain(`mpay: code cache: not trusted: ${planted} (owner ${nobody}`);
+    expect(readdirSync(join(dir, 'xdg', 'mpay'))).toEqual(['node-compile-cache']);
+  });
+
   it('under umask 000 the cache is written 0600', () => {
     const { dir, dist, bundle } = scene('MASK');
     const r = spawnSync(

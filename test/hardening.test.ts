@@ -5,6 +5,8 @@
 // loopback addresses are contacted: a "remote" proxy or target is a name under .invalid, which resolves
 // nowhere, so a correct mpay refuses or bypasses it before any connection.
 import {
+  chmodSync,
+  chownSync,
   existsSync,
   lstatSync,
   readdirSync,
@@ -15,7 +17,17 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cliEnv, customerArgs, loopbackServer, run, sandbox, tempDir } from './helpers.js';
+import {
+  cliEnv,
+  customerArgs,
+  isRoot,
+  loopbackServer,
+  nobody,
+  requestCount,
+  run,
+  sandbox,
+  tempDir,
+} from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -201,4 +213,43 @@ it('a link planted where --trace or a batch --out writes is refused before anyth
   expect(readFileSync(victim, 'utf8')).toBe('keep me');
   const after = (await (await fetch(`${sb.url}/_sandbox/requests`)).json()) as Record<string, number>;
   expect(after['POST /payments/initiate'] ?? 0).toBe(before['POST /payments/initiate'] ?? 0);
+});
+
+it.skipIf(!isRoot)(
+  'a config folder or file another user owns is refused before anything is read or sent',
+  async () => {
+    const cfg = tempDir();
+    chmodSync(cfg, 0o777);
+    chownSync(cfg, nobody, nobody);
+    const before = await requestCount(sb, 'POST /auth/merchant/token/generate');
+    const r = await mpay(['balances', '--json'], { env: cliEnv(sb, cfg) });
+    expect(r.code, r.stderr).toBe(9);
+    expect(r.json().error.message).toBe(
+      `The config folder ${cfg} belongs to another user (uid ${nobody}); mpay will not read or write it`,
+    );
+    chownSync(cfg, 0, 0);
+    chmodSync(cfg, 0o700);
+    writeFileSync(join(cfg, 'config.json'), '{"profiles":{}}', { mode: 0o600 });
+    chownSync(join(cfg, 'config.json'), nobody, nobody);
+    const file = await mpay(['balances', '--json'], { env: cliEnv(sb, cfg) });
+    expect(file.code, file.stderr).toBe(9);
+    expect(file.json().error.message).toMatch(/^The config file .*config\.json belongs to another user/);
+    expect(await requestCount(sb, 'POST /auth/merchant/token/generate')).toBe(before);
+  },
+);
+
+it('a redirect to a URL with user:pass@ is refused', async () => {
+  const redirector = await loopbackServer((_req, res) => {
+    res.writeHead(302, { location: 'http://user:pw@127.0.0.2:9/restapi/v1/public/countries' });
+    res.end();
+  });
+  try {
+    const r = await mpay(['countries', '--json'], { env: cliEnv(redirector, tempDir()) });
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.json().error.message).toMatch(
+      /refused a redirect from http:\/\/127\.0\.0\.1:\d+ to a URL with user:pass@/,
+    );
+  } finally {
+    await redirector.close();
+  }
 });

@@ -47,9 +47,15 @@ export function makeHttp(baseUrl: URL, opts: ClientOptions): Got {
           // refused outright, so that nothing of the merchant's crosses the network unencrypted.
           const to = new URL(String(options.url));
           const from = new URL(response.url);
-          // The base URL's rule for every target: plain http only to loopback, never down from https.
+          // The base URL's rules for every target: plain http only to loopback, never down from https, and
+          // no user:pass@ (it would send Basic auth).
           if (to.protocol === 'http:' && (from.protocol === 'https:' || !isLoopback(to.hostname))) {
             throw Object.assign(new Error(`refused a redirect from ${from.origin} to plain ${to.origin}`), {
+              code: redirectRefused,
+            });
+          }
+          if (to.username || to.password) {
+            throw Object.assign(new Error(`refused a redirect from ${from.origin} to a URL with user:pass@`), {
               code: redirectRefused,
             });
           }

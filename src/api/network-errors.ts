@@ -26,7 +26,7 @@ export function networkError(err: unknown, c: { method: string; path: string }, 
   const code = e.code ?? '';
   if (code === redirectRefused) {
     return new ServerError(`${c.method} /${c.path}: ${e.message}`, {
-      hint: 'The server sent mpay from https to http; check the base URL, or ask who runs the server',
+      hint: 'The server redirected mpay where it does not go (plain http off this machine, down from https, or with a password in the URL); check the base URL, or ask who runs the server',
     });
   }
   const sent = !(err instanceof TimeoutError

@@ -1,6 +1,7 @@
 // Where mpay keeps its files (README, "Configuration"): $MPAY_CONFIG_DIR, else $XDG_CONFIG_HOME/mpay, else the
 // platform's config folder. The folder is 0700 and every file in it 0600.
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, statSync } from 'node:fs';
+import { LocalFileError } from '../api/errors.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -22,12 +23,29 @@ export const fileMode = 0o600;
 export function ensurePrivateDir(dir: string): string | undefined {
   mkdirSync(dir, { recursive: true, mode: dirMode });
   if (process.platform === 'win32') return undefined;
+  refuseForeign(dir, 'folder');
   const mode = statSync(dir).mode & 0o777;
   if (mode & 0o077) {
     chmodSync(dir, dirMode);
     return `${dir} was mode ${mode.toString(8)}; set it to 700 since it holds credentials`;
   }
   return undefined;
+}
+
+/**
+ * A folder or file of mpay's that another user owns could hold what that user wrote (another server's
+ * base URL, to which the merchant key would go): refused, not tightened. Root may own them, as root can
+ * write anything anyway.
+ */
+function refuseForeign(path: string, what: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  const st = lstatSync(path);
+  if (st.isSymbolicLink() || (st.uid !== uid && st.uid !== 0))
+    throw new LocalFileError(
+      `The config ${what} ${path} ${st.isSymbolicLink() ? 'is a link' : `belongs to another user (uid ${st.uid})`}; mpay will not read or write it`,
+      { hint: 'Use a config folder of your own (MPAY_CONFIG_DIR), or take this one over (chown)' },
+    );
 }
 
 /** Tightens a file found readable by others (returning a warning). */
@@ -39,6 +57,7 @@ export function ensurePrivateFile(file: string): string | undefined {
   } catch {
     return undefined;
   }
+  refuseForeign(file, 'file');
   if (mode & 0o077) {
     chmodSync(file, fileMode);
     return `${file} was mode ${mode.toString(8)}; set it to 600 since it holds credentials`;
