@@ -2,8 +2,7 @@
 // curl or the shell would otherwise read as something else: `@file` and `<file` (curl's -F and --data
 // read those files and upload them), quotes, `$()`, backticks, newlines and unicode. A capture server of
 // the test's own records both requests; nothing is read from a local file.
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,12 +54,14 @@ const corpus = [
   'line one\nline two',
   'zoë ü € 日本',
   '=starts with equals; a,b',
+  'bang!x hi !! !$',
 ];
 
 for (const encoding of ['--form', '--json'] as const)
   it(`${encoding}: each printed curl sends what mpay sends, hostile values included`, async () => {
     const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: url });
-    const args = ['api', 'POST', '/auth/merchant/token/generate', encoding];
+    // --credentials: the body holds secrets, so the curl's quoting is the one that expands $MPAY_ variables.
+    const args = ['api', 'POST', '/auth/merchant/token/generate', encoding, '--credentials'];
     for (const [i, v] of corpus.entries()) args.push('-f', `f${i}=${v}`);
     captured = [];
     const sent = await mpay(args, { env });
@@ -71,13 +72,28 @@ for (const encoding of ['--form', '--json'] as const)
     expect(curl).toMatch(encoding === '--form' ? /--form-string / : /--data-raw /);
     const cwd = tempDir();
     // Not execFileSync: the capture server answers from this process.
-    await promisify(execFile)('bash', ['-c', curl], { cwd, env: { ...process.env, HOME: cwd } });
+    // Pasted into an interactive bash, where history expansion would read a ! in double quotes.
+    // (Not spawnSync: the capture server answers from this process.)
+    const stderr = await new Promise<string>((resolve) => {
+      const bash = spawn('bash', ['--norc', '--noprofile', '-i'], {
+        cwd,
+        env: { ...process.env, ...env, HOME: cwd, HISTFILE: '/dev/null' },
+      });
+      let err = '';
+      bash.stderr.on('data', (d) => (err += d));
+      bash.stdout.resume();
+      bash.on('close', () => resolve(err));
+      bash.stdin.end(`${curl}\nexit\n`);
+    });
+    expect(stderr).not.toMatch(/event not found/);
     expect(captured).toHaveLength(2);
     const [byMpay, byCurl] = await Promise.all(captured.map(fields));
     expect(byCurl).toEqual(byMpay);
     // Form-data writes a line break as CRLF (the WHATWG encoding, as a browser sends it); JSON keeps it.
     const wire = (v: string) => (encoding === '--form' ? v.replace(/\n/g, '\r\n') : v);
-    expect(byMpay).toEqual(Object.fromEntries(corpus.map((v, i) => [`f${i}`, wire(v)])));
+    const { merchant_key: _mk, site_id: _site, api_key: _ak, ...given } = byMpay!;
+    expect(given).toEqual(Object.fromEntries(corpus.map((v, i) => [`f${i}`, wire(v)])));
+    expect(curl).toContain('$MPAY_MERCHANT_KEY');
     expect(JSON.stringify(byCurl)).not.toContain('THE CONTENTS OF A LOCAL FILE');
     expect(execFileSync('ls', ['-A', cwd]).toString()).toBe('');
   });

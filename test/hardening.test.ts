@@ -253,3 +253,30 @@ it('a redirect to a URL with user:pass@ is refused', async () => {
     await redirector.close();
   }
 });
+
+it('--json output writes C1 controls and bidi characters as \\u escapes: the same values, nothing raw on a terminal', async () => {
+  const name = 'Gh\u009b31mana\u202eevil\u2066';
+  const server = await loopbackServer((req, res) => {
+    if (req.url!.includes('countries')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ success: true, message: 'ok', data: [{ id: 1, name, code: 'GH' }] }));
+    }
+    res.writeHead(422, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({ success: false, message: `bad \u009b\u202e`, errors: { merchant_key: [name] } }),
+    );
+  });
+  try {
+    const env = cliEnv(server, tempDir());
+    const r = await mpay(['countries', '--json'], { env, tty: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(r.stdout).toContain('Gh\\u009b31mana\\u202eevil\\u2066');
+    expect(r.json()[0].name).toBe(name);
+    const e = await mpay(['token', '--json'], { env, tty: true });
+    expect(e.code, e.stderr).not.toBe(0);
+    expect(e.stdout + e.stderr).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/);
+  } finally {
+    await server.close();
+  }
+});

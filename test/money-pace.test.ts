@@ -383,3 +383,15 @@ describe('doctor tells the truth about the API-key check', () => {
     }
   });
 });
+
+describe('Retry-After', () => {
+  it('is seconds (a decimal too) or a date; a negative or other value counts as none', async () => {
+    const { retryAfterMs } = await import('../src/api/rate-limit.js');
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(retryAfterMs('2', now)).toBe(2000);
+    expect(retryAfterMs('0.5', now)).toBe(500);
+    expect(retryAfterMs('Sun, 22 Nov 2026 10:00:03 GMT', now)).toBe(3000);
+    for (const v of ['-5', '+3', 'soon', '', undefined])
+      expect(retryAfterMs(v, now), String(v)).toBeUndefined();
+  });
+});

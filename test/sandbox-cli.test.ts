@@ -84,6 +84,18 @@ it("its Try line logs in when pasted, with no secret on mpay's command line; on 
   }
 });
 
+it('--host 0 (every interface, spelled short) warns too; an interface address warns that mpay will not reach it over http', async () => {
+  const zero = startSandboxProcess(['--host', '0']);
+  try {
+    await zero.url;
+    expect(zero.errors()).toMatch(/^mpay: warning: listening on every interface of this machine \(0\)/m);
+    expect(zero.output()).toMatch(/--base-url http:\/\/127\.0\.0\.1:\d+ /);
+  } finally {
+    zero.child.kill('SIGINT');
+    await zero.exited;
+  }
+});
+
 it('--json prints the sandbox facts as one JSON line', async () => {
   const sb = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], {
     stdio: ['ignore', 'pipe', 'pipe'],

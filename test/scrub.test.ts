@@ -17,6 +17,12 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const secrets = {
+  multipartKey: 'mk_MULTIPARTLEAK34',
+  multipartOtp: '445566',
+  textBearer: 'TEXTBEARER41abc',
+  oauthCode: 'OAUTHCODE9876',
+  jwt: 'eyJhbGciOiJIUzI1NiJ9.e30.sig',
+  base64Token: 'B64TOKEN-hidden-0042',
   bearer: 'BROWSERtoken0123456789',
   session: 'SESSIONsecret987654',
   apiKeyHeader: 'XAPIKEY-777-abc',
@@ -85,6 +91,79 @@ function browserHar(): unknown {
           cache: {},
           timings: { send: 0, wait: 10, receive: 2 },
         },
+        {
+          startedDateTime: '2026-11-22T10:00:01.000Z',
+          time: 12,
+          request: {
+            method: 'POST',
+            url: 'https://api.example.com/restapi/v1/auth/merchant/token/generate',
+            httpVersion: 'HTTP/1.1',
+            headers: [{ name: 'Content-Type', value: 'multipart/form-data; boundary=XyZ' }],
+            cookies: [],
+            queryString: [],
+            postData: {
+              mimeType: 'multipart/form-data; boundary=XyZ',
+              text: `--XyZ\r\nContent-Disposition: form-data; name="merchant_key"\r\n\r\n${secrets.multipartKey}\r\n--XyZ\r\nContent-Disposition: form-data; name="otp"\r\n\r\n${secrets.multipartOtp}\r\n--XyZ\r\nContent-Disposition: form-data; name="currency_code"\r\n\r\nGHS\r\n--XyZ--\r\n`,
+            },
+            headersSize: -1,
+            bodySize: -1,
+          },
+          response: {
+            status: 302,
+            statusText: 'Found',
+            httpVersion: 'HTTP/1.1',
+            headers: [
+              { name: 'Location', value: `https://app.example.com/cb?code=${secrets.oauthCode}&lang=en` },
+            ],
+            cookies: [],
+            content: {
+              size: 10,
+              mimeType: 'application/json',
+              encoding: 'base64',
+              text: Buffer.from(
+                JSON.stringify({
+                  data: { token: secrets.base64Token, note: `key ${demoMerchant.merchantKey}` },
+                }),
+              ).toString('base64'),
+            },
+            redirectURL: '',
+            headersSize: -1,
+            bodySize: -1,
+          },
+          cache: {},
+          timings: { send: 0, wait: 10, receive: 2 },
+        },
+        {
+          startedDateTime: '2026-11-22T10:00:02.000Z',
+          time: 1,
+          request: {
+            method: 'GET',
+            url: 'https://api.example.com/x',
+            httpVersion: 'HTTP/1.1',
+            headers: [],
+            cookies: [],
+            queryString: [],
+            headersSize: -1,
+            bodySize: -1,
+          },
+          response: {
+            status: 200,
+            statusText: 'OK',
+            httpVersion: 'HTTP/1.1',
+            headers: [],
+            cookies: [],
+            content: {
+              size: 10,
+              mimeType: 'text/plain',
+              text: `use Bearer ${secrets.textBearer} and {"jwt":"${secrets.jwt}"} for GHS`,
+            },
+            redirectURL: '',
+            headersSize: -1,
+            bodySize: -1,
+          },
+          cache: {},
+          timings: { send: 0, wait: 1, receive: 0 },
+        },
       ],
     },
   };
@@ -113,6 +192,9 @@ it('a browser HAR enters the bundle with every secret scrubbed, by name and by v
   ])
     expect(trace).toContain(kept);
   expect(trace).toContain('page=2');
+  expect(trace).toContain('lang=en');
+  expect(trace).toContain('name=\\"currency_code\\"\\r\\n\\r\\nGHS');
+  expect(trace).toContain('for GHS');
   expect(trace).not.toContain('Kwabena');
   expect(trace).toContain('\\"customer_first_name\\":\\"K.\\"');
   expect(files['README.txt']).not.toMatch(/No secret is in it/);

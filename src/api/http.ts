@@ -55,9 +55,12 @@ export function makeHttp(baseUrl: URL, opts: ClientOptions): Got {
             });
           }
           if (to.username || to.password) {
-            throw Object.assign(new Error(`refused a redirect from ${from.origin} to a URL with user:pass@`), {
-              code: redirectRefused,
-            });
+            throw Object.assign(
+              new Error(`refused a redirect from ${from.origin} to a URL with user:pass@`),
+              {
+                code: redirectRefused,
+              },
+            );
           }
           // Another host gets none of the headers mpay or the user added (got drops Authorization only).
           if (to.host !== from.host) {

@@ -35,7 +35,9 @@ export const defaultRateLimitPolicy: RateLimitPolicy = { tries: 6, maxWaitMs: 60
 export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
   const v = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!v) return undefined;
+  // Only a number of seconds (never negative) or a date; anything else counts as no header.
   if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  if (/^[-+]?\d/.test(v)) return undefined;
   const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

@@ -9,7 +9,9 @@
 import { createHash } from 'node:crypto';
 
 const secretKeys =
-  /^(merchant_key|api_key|apikey|api_user|otp|one_time_code|code_verifier|token|access_token|refresh_token|id_token|bearer|authorization|proxy-authorization|password|passwd|pass|secret|client_secret|private_key|session|sessionid|cookie|set-cookie|x-api-key|api-key|x-auth-token|x-csrf-token|csrf_token|signature)$/i;
+  /^(merchant_key|api_key|apikey|api_user|otp|one_time_code|code_verifier|token|access_token|refresh_token|id_token|jwt|bearer|authorization|proxy-authorization|password|passwd|pass|secret|client_secret|private_key|session|sessionid|cookie|set-cookie|x-api-key|api-key|x-auth-token|x-csrf-token|csrf_token|signature)$/i;
+// In a URL's query only: an OAuth `code` (a currency `code` in a body is not secret).
+const secretQueryKeys = /^(code|state|sig|key)$/i;
 export const redacted = '***';
 
 /** Whether a header, query parameter or field of this name holds a secret. */
@@ -66,6 +68,19 @@ export function fingerprint(secret: string): string {
  * replaced in any string, keys included.
  */
 export function redactValue(value: unknown, key = ''): unknown {
+  // A HAR body kept as base64 (a browser's choice for some answers): decoded, scrubbed, encoded again.
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    if (o.encoding === 'base64' && typeof o.text === 'string') {
+      const text = Buffer.from(o.text, 'base64').toString('utf8');
+      const scrubbed = redactText(text);
+      if (scrubbed !== text)
+        return {
+          ...(redactValue({ ...o, text: '' }) as object),
+          text: Buffer.from(scrubbed).toString('base64'),
+        };
+    }
+  }
   // A HAR's cookies: every value is a credential, whatever the cookie is called.
   if (Array.isArray(value) && /^cookies$/i.test(key))
     return value.map((c) =>
@@ -108,6 +123,12 @@ export function redactHeaders(headers: Record<string, unknown>): Record<string, 
  */
 export function redactText(text: string): string {
   const t = text.trim();
+  // multipart/form-data: each part's value under a secret name.
+  if (/Content-Disposition:\s*form-data/i.test(text))
+    text = text.replace(
+      /(Content-Disposition:\s*form-data;\s*name="([^"]*)"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([^\r\n]*)/gi,
+      (all, head: string, name: string) => (isSecretName(name) ? `${head}${redacted}` : all),
+    );
   if ((t.startsWith('{') || t.startsWith('[')) && t.length > 1) {
     try {
       return JSON.stringify(redactValue(JSON.parse(text)));
@@ -116,8 +137,17 @@ export function redactText(text: string): string {
     }
   }
   return scrubString(
-    text.replace(/([?&;\s]|^)([\w.-]+)=([^&\s;]*)/g, (all, lead: string, k: string) =>
-      isSecretName(k) ? `${lead}${k}=${redacted}` : all,
-    ),
+    text
+      // JSON inside other text: "name": "value" pairs of secret names.
+      .replace(/"([\w.-]+)"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (all, k: string, sep: string) =>
+        isSecretName(k) ? `"${k}"${sep}"${redacted}"` : all,
+      )
+      // An Authorization value in any text: its scheme kept, its credentials not.
+      .replace(/\b(Bearer|Basic|Digest|Token)\s+[A-Za-z0-9._~+/=-]{6,}/g, `$1 ${redacted}`)
+      .replace(/([?&;\s]|^)([\w.-]+)=([^&\s;#"']*)/g, (all, lead: string, k: string) =>
+        isSecretName(k) || (lead === '?' || lead === '&' ? secretQueryKeys.test(k) : false)
+          ? `${lead}${k}=${redacted}`
+          : all,
+      ),
   );
 }

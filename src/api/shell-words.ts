@@ -9,9 +9,13 @@ export function shellQuote(word: string): string {
   return bare.test(word) ? word : singleQuoted(word);
 }
 
-/** Single quotes, with each ' closed, escaped and reopened. */
+/**
+ * Single quotes, with each ' closed, escaped and reopened; a carriage return, which a terminal turns into
+ * a line end when the line is pasted, is written $'\r' between them (bash's quoting, as curl lines are).
+ */
 export function singleQuoted(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
+  // (A function replacer: in a replacement string, $' would mean the text after the match.)
+  return `'${text.replace(/'/g, `'\\''`).replace(/\r/g, () => `'$'\\r''`)}'`;
 }
 
 /** Words as one command line. */

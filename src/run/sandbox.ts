@@ -1,6 +1,8 @@
 // `mpay sandbox`: serves the whole API locally until Ctrl-C or SIGTERM.
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { UsageError } from '../api/errors.js';
+import { isLoopback } from '../api/base-url.js';
 import type { Factory } from '../factory.js';
 import { printJson } from '../ui/print.js';
 import type { Fault } from '../sandbox/faults.js';
@@ -74,11 +76,20 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
   }
   // Every interface (0.0.0.0, ::): anyone who reaches this machine can use the demo credentials, and mpay
   // itself refuses plain http to an address that is not loopback: the URL to use here is the loopback one.
-  const everywhere = /^(0\.0\.0\.0|::|\[::\])$/.test(opts.host);
-  const usable = everywhere ? sb.url.replace(/\/\/[^/]+:/, '//127.0.0.1:') : sb.url;
+  // Any address that is not loopback (0, 0.0.0.0, ::, ::ffff:0.0.0.0, an interface's) is reachable from
+  // other machines; an unspecified one listens on every interface, and is reached here on 127.0.0.1.
+  const bare = opts.host.replace(/^\[|\]$/g, '');
+  const loopback = isLoopback(bare) || bare === '::1';
+  const everywhere =
+    !loopback && (net.isIP(bare) === 0 ? bare === '0' : /^(0\.0\.0\.0|::|::ffff:0\.0\.0\.0|0+)$/.test(bare));
+  const usable = everywhere ? sb.url.replace(/\/\/(\[[^\]]*\]|[^/:]+):/, '//127.0.0.1:') : sb.url;
   if (everywhere)
     f.io.warn(
       `listening on every interface of this machine (${opts.host}): anyone who can reach it can use the demo merchant's credentials; on this machine use ${usable}`,
+    );
+  else if (!loopback)
+    f.io.warn(
+      `listening on ${opts.host}, which other machines can reach: anyone who can may use the demo merchant's credentials; and mpay refuses plain http to an address that is not loopback (serve with --tls-cert, or listen on 127.0.0.1)`,
     );
   const info = {
     url: usable,

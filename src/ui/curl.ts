@@ -19,7 +19,8 @@ export function shellWord(text: string, expand = false): string {
   if (!expand) return singleQuoted(text);
   // Inside double quotes only $VAR references of ours stay live: every other $, `, " and \ is escaped.
   const escaped = text.replace(/[\\"`$]/g, (c) => `\\${c}`).replace(/\\\$(MPAY_[A-Z_]+|HASH)\b/g, '$$$1');
-  return `"${escaped}"`;
+  // An interactive bash expands ! inside double quotes (history): it goes single-quoted, between them.
+  return `"${escaped.replace(/!/g, `"'!'"`).replace(/\r/g, () => `"$'\\r'"`)}"`;
 }
 
 export interface CurlRequest {

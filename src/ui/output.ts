@@ -10,6 +10,17 @@ const escapeSequence =
   // eslint-disable-next-line no-control-regex
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
 
+/**
+ * JSON text with every C1 control, bidi and format character, and line separator written as a \uXXXX
+ * escape: the same document for any parser, and nothing in it can drive a terminal it is printed on.
+ */
+export function jsonText(value: unknown, indent = 2): string {
+  return (JSON.stringify(value, null, indent) ?? 'null').replace(
+    /[\u007f-\u009f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069\u2028\u2029]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** A string safe to print on a terminal: escape and control characters become visible `\xNN` text. */
 /**
  * Text folded at spaces to fit `width` columns, the lines after the first indented by `indent` (a word

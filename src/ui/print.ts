@@ -2,6 +2,7 @@
 import type { PreparedRequest } from '../api/wire.js';
 import type { IO } from '../io.js';
 import { dryRunView } from './dry-run.js';
+import { jsonText } from './output.js';
 
 /**
  * The one place a --json document reaches stdout: whole, or filtered by --query. A query that fails on
@@ -9,16 +10,16 @@ import { dryRunView } from './dry-run.js';
  * exit after a payment went through.
  */
 export async function printJson(io: IO, document: unknown, indent = 2): Promise<void> {
-  if (io.query === undefined) return io.out(JSON.stringify(document, null, indent));
+  if (io.query === undefined) return io.out(jsonText(document, indent));
   const { applyQuery } = await import('./query.js');
   let result: unknown;
   try {
     result = applyQuery(io.query, document);
   } catch (err) {
     io.warn(`--query failed on the result (${(err as Error).message}); printing the whole document`);
-    return io.out(JSON.stringify(document, null, indent));
+    return io.out(jsonText(document, indent));
   }
-  io.out(JSON.stringify(result, null, indent));
+  io.out(jsonText(result, indent));
 }
 
 export async function printResult(

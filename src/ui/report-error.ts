@@ -6,7 +6,7 @@ import type { PreparedRequest } from '../api/wire.js';
 import { CancelledError, MpayError, UsageError, toMpayError } from '../api/errors.js';
 import { scrubString } from '../api/redact.js';
 import type { IO } from '../io.js';
-import { clean } from './output.js';
+import { clean, jsonText } from './output.js';
 import { printDryRun } from './print.js';
 
 export interface ReportOptions {
@@ -50,7 +50,7 @@ export async function reportError(io: IO, err: unknown, opts: ReportOptions = {}
   } else e = toMpayError(err);
   // A secret of the run that reached a message (an echo of the server's, a value in a URL) is scrubbed by
   // value; by name would hide the API's own field messages (merchant_key: "is invalid").
-  if (opts.json) io.out(scrubString(JSON.stringify(e.toJSON(), null, io.ndjson ? 0 : 2)));
+  if (opts.json) io.out(scrubString(jsonText(e.toJSON(), io.ndjson ? 0 : 2)));
   io.stderr.write(`mpay: ${clean(scrubString(e.message))}\n`);
   if (!opts.json) {
     for (const [field, msgs] of Object.entries(e.fields))
