@@ -2,7 +2,7 @@
 // and stops cleanly on Ctrl-C (SIGINT).
 import { expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bin, cliEnv, customerArgs, printedCommand, run, runPrinted, tempDir } from './helpers.js';
 
@@ -94,6 +94,17 @@ it('--host 0 (every interface, spelled short) warns too; an interface address wa
     zero.child.kill('SIGINT');
     await zero.exited;
   }
+});
+
+it('a --data path that is a link is refused before the sandbox starts', async () => {
+  const dir = tempDir();
+  const planted = join(dir, 'planted.json');
+  writeFileSync(planted, '{"transactions":[]}');
+  const link = join(dir, 'state.json');
+  symlinkSync(planted, link);
+  const r = await run(['sandbox', '--port', '0', '--data', link]);
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr).toContain(`mpay: Refusing the data file ${link}: it is a link`);
 });
 
 it('--json prints the sandbox facts as one JSON line', async () => {

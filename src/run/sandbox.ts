@@ -1,5 +1,5 @@
 // `mpay sandbox`: serves the whole API locally until Ctrl-C or SIGTERM.
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { UsageError } from '../api/errors.js';
 import { isLoopback } from '../api/base-url.js';
@@ -31,6 +31,12 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
   const rate = Number(opts.faultRate);
   if (!(rate >= 0 && rate <= 1))
     throw new UsageError(`--fault-rate must be between 0 and 1, not ${opts.faultRate}`);
+  // The data file is read, then replaced at each save: a link planted there (in /tmp, by another user)
+  // would be read as the sandbox's state. Refused.
+  if (opts.data && lstatSync(opts.data, { throwIfNoEntry: false })?.isSymbolicLink())
+    throw new UsageError(`Refusing the data file ${opts.data}: it is a link`, {
+      hint: 'Give a file of your own for --data',
+    });
   const { startSandbox } = await import('../sandbox/server.js');
   const { parseRateLimit } = await import('../sandbox/pacing.js');
   const rateLimit = opts.rateLimit === undefined ? undefined : parseRateLimit(opts.rateLimit);
