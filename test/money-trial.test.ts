@@ -120,3 +120,26 @@ it('a batch file that cannot be read, and a journal that cannot be read, are cle
   expect(history.stderr).toMatch(/^mpay: Cannot read the journal .* \(ENOTDIR\)$/m);
   expect(existsSync(join(cfg, 'journal'))).toBe(true);
 });
+
+it('a semicolon-separated CSV (a spreadsheet in many locales) is read as such', async () => {
+  const env = cliEnv(sb, tempDir());
+  const path = file(
+    'semi.csv',
+    [
+      'currency;country;amount;first_name;last_name;phone;email;gateway',
+      'GHS;GH;12;Semi;;+233201239999;s@example.org;1',
+    ].join('\n'),
+  );
+  const r = await mpay(['deposit', 'batch', path, '--json'], { env });
+  expect(r.code, r.stderr).toBe(0);
+  expect(JSON.parse(r.stdout.trim())).toMatchObject({ row: 1, outcome: 'done' });
+});
+
+it('a host that does not resolve is said so, with the base URL to check, not "raise --timeout"', async () => {
+  const r = await mpay(['countries', '--json', '--base-url', 'https://api.mpay-test.invalid'], {
+    env: cliEnv(undefined, tempDir()),
+  });
+  expect(r.code).toBe(8);
+  expect(r.json().error.message).toMatch(/host api\.mpay-test\.invalid not found$/);
+  expect(r.json().error.hint).toMatch(/^The host api\.mpay-test\.invalid was not found: check the base URL/);
+});

@@ -43,13 +43,17 @@ export function networkError(err: unknown, c: { method: string; path: string }, 
         ? `timed out (${err.event})`
         : code === 'ECONNREFUSED'
           ? 'connection refused'
-          : e.message;
+          : code === 'ENOTFOUND'
+            ? `host ${baseUrl.hostname} not found`
+            : e.message;
     const ne = new NetworkError(`${c.method} ${baseUrl.origin}/restapi/v1/${c.path}: ${what}`, {
       cause: err,
       hint:
         code === 'ECONNREFUSED'
           ? 'Is the server running? For the local sandbox: `mpay sandbox`'
-          : 'Check the network, or raise --timeout',
+          : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+            ? `The host ${baseUrl.hostname} was not found: check the base URL (\`mpay config get <env>.base_url\`, or --base-url)`
+            : 'Check the network, or raise --timeout',
     });
     ne.ambiguous = c.method === 'POST' && sent;
     return ne;

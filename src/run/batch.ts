@@ -13,6 +13,7 @@ import {
   createWriteStream,
   mkdtempSync,
   openSync,
+  readSync,
   statSync,
   writeFileSync,
   type WriteStream,
@@ -69,6 +70,23 @@ function checkColumns(keys: string[], known: readonly string[]): void {
     });
 }
 
+/**
+ * The separator of a CSV file, from its header: a comma, or the semicolon that spreadsheets in many
+ * locales write (where the comma is the decimal mark) when the header has more of those.
+ */
+function csvDelimiter(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const header = buf.toString('utf8', 0, n).split(/\r?\n/)[0] ?? '';
+    const count = (c: string) => header.split(c).length - 1;
+    return count(';') > count(',') ? ';' : ',';
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The rows of the file, one at a time. */
 async function* readRows(
   path: string,
@@ -100,6 +118,7 @@ async function* readRows(
   const { parse } = await importLazily<typeof import('csv-parse')>('csv-parse');
   const parser = createReadStream(path).pipe(
     parse({
+      delimiter: csvDelimiter(path),
       columns: (header: string[]) => {
         const keys = header.map((h) => h.trim());
         checkColumns(keys, known);
