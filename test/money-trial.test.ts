@@ -2,7 +2,8 @@
 // again is not refused by its own rows' weekly total, a refused initiate counts for nothing, a reference
 // already journaled is refused before it is sent, a copy of a file with CRLF line ends is the same batch,
 // two profiles whose names differ only in punctuation keep their own journals, and an unreadable file or
-// journal is a clear error with its exit code, never a stack.
+// journal is a clear error with its exit code, never a stack; a semicolon CSV is read with its separator,
+// and a host that does not resolve is named as such.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
