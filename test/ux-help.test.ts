@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, customerArgs, run, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
-import { nearest } from '../src/shell/help.js';
+import { nearest } from '../src/shell/nearest.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
 beforeAll(async () => {
@@ -116,4 +116,16 @@ describe('messages that lead somewhere', () => {
       expect(o.stderr).not.toMatch(/›|Error:/);
     }
   });
+});
+
+it('a mistyped flag or subcommand gets a "did you mean", as a mistyped command does', async () => {
+  const { mpay } = await import('./in-process.js');
+  const flag = await mpay(['deposit', '--amont', '5', '--json'], {});
+  expect(flag.code).toBe(2);
+  expect(flag.json().error.hint).toBe('Did you mean --amount? See `mpay deposit --help`');
+  const sub = await mpay(['withdraw', 'batch', 'confrm', 'x.csv', '--json'], {});
+  expect(sub.code).toBe(2);
+  expect(sub.json().error.hint).toBe(
+    'Did you mean `mpay withdraw batch confirm`? See `mpay withdraw batch --help`',
+  );
 });

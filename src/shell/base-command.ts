@@ -8,6 +8,7 @@ import type * as Interfaces from '@oclif/core/interfaces';
 import { Factory } from '../factory.js';
 import { systemIO, type IO } from '../io.js';
 import { reportError } from '../ui/report-error.js';
+import { nearest } from './nearest.js';
 
 // Typed from every global flag: a command that does not take one sees it as undefined.
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<typeof globalFlags & T['flags']>;
@@ -135,6 +136,31 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return this._factory;
   }
 
+  /**
+   * The nearest to what a parse error says was mistyped: a flag of this command (`--amont`), or one of its
+   * subcommands given where an argument goes (`mpay withdraw batch confrm x.csv`).
+   */
+  private suggestion(message: string): string | undefined {
+    const flag = /Nonexistent flags?: (--[\w-]+)/.exec(message)?.[1];
+    if (flag) {
+      const names = Object.keys({ ...(this.ctor.baseFlags ?? {}), ...(this.ctor.flags ?? {}) });
+      const near = nearest(flag.slice(2), names);
+      return near.length ? near.map((n) => `--${n}`).join(' or ') : undefined;
+    }
+    if (/Unexpected argument/.test(message)) {
+      const word = this.argv.find((a) => !a.startsWith('-'));
+      const prefix = `${this.id}:`;
+      const subs = this.config.commands
+        .filter((c) => c.id.startsWith(prefix))
+        .map((c) => c.id.slice(prefix.length));
+      const near = word ? nearest(word, subs) : [];
+      return near.length
+        ? near.map((n) => `\`mpay ${this.id!.replace(/:/g, ' ')} ${n}\``).join(' or ')
+        : undefined;
+    }
+    return undefined;
+  }
+
   protected override async catch(err: Error & { oclif?: { exit?: number }; code?: string }): Promise<void> {
     // this.exit() and --help/--version travel as errors too: let oclif have them.
     if (err.oclif?.exit === 0 || err.code === 'EEXIT') throw err;
@@ -144,6 +170,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       json: 'json' in (this.ctor.baseFlags ?? {}) && (this.flags?.json ?? this.argv.includes('--json')),
       debug: Boolean(this.flags?.debug) || host.environ().MPAY_DEBUG === '1',
       command: this.id?.replace(/:/g, ' '),
+      suggestion: err.oclif?.exit === 2 ? this.suggestion(err.message) : undefined,
     });
   }
 }

@@ -14,6 +14,8 @@ export interface ReportOptions {
   debug?: boolean;
   /** `deposit initiate`, for the usage hint */
   command?: string;
+  /** a usage error's "did you mean": the nearest flag or subcommand to one mistyped */
+  suggestion?: string;
 }
 
 /** Prints the failure and returns the exit code. A dry run's signal is not a failure: it prints the request. */
@@ -45,7 +47,10 @@ export async function reportError(io: IO, err: unknown, opts: ReportOptions = {}
       .map((l) => l.trim())
       .filter((l) => l && !/^See more help/.test(l));
     e = new UsageError(lines.join(': ').replace(/::/g, ':') || 'Invalid usage', {
-      hint: `See \`mpay ${opts.command ?? ''} --help\``.replace('  ', ' '),
+      hint: `${opts.suggestion ? `Did you mean ${opts.suggestion}? ` : ''}See \`mpay ${opts.command ?? ''} --help\``.replace(
+        '  ',
+        ' ',
+      ),
     });
   } else e = toMpayError(err);
   // A secret of the run that reached a message (an echo of the server's, a value in a URL) is scrubbed by
