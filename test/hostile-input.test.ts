@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { MpayError, UsageError } from '../src/api/errors.js';
 import { failureError, successData } from '../src/api/response.js';
 import * as s from '../src/api/schemas.js';
-import { checked, fields, phoneNumber, type Field } from '../src/flows/inputs.js';
+import { checked, fields, phoneNumber, problem, type Field } from '../src/flows/inputs.js';
 import { clean } from '../src/ui/output.js';
 import { cliEnv, noStack, sandbox, tempDir } from './helpers.js';
 import { mpay as run } from './in-process.js';
@@ -81,6 +81,26 @@ describe('flag and prompt values (property tests)', () => {
       fc.property(fc.integer({ min: 101, max: 5000 }), (n) => rejects(fields.lastName, 'a'.repeat(n))),
       { numRuns: 50 },
     );
+  });
+
+  it("e-mails: RFC 5322's dot-atom with RFC 6531's letters and an IDNA domain; not a..b", () => {
+    for (const ok of [
+      "o'brien@example.com",
+      'zoë@exämple.com',
+      'a.b+tag@mail.example.co.uk',
+      'x_y@xn--bcher-kva.de',
+    ])
+      expect(problem(fields.email, ok), ok).toBeUndefined();
+    for (const bad of [
+      'a..b@example.com',
+      '.a@example.com',
+      'a.@example.com',
+      'a@example',
+      'a@exa mple.com',
+      'a@1.2',
+      'a"b@example.com',
+    ])
+      expect(problem(fields.email, bad), bad).toBeDefined();
   });
 
   it('malformed e-mails and phones, and codes of the wrong form, are refused', () => {

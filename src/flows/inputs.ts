@@ -2,6 +2,7 @@
 // that names its flag. The spec gives no formats for phones, emails or references, so these are the
 // forms a payment API can be expected to take, and no wider.
 import { UsageError } from '../api/errors.js';
+import { domainToASCII } from 'node:url';
 
 export interface Field {
   /** the flag that carries it, for the error message */
@@ -137,16 +138,28 @@ function name(v: string): string | undefined {
   return limit(100)(v);
 }
 
+/**
+ * An address as RFC 5322 writes a dot-atom, with the UTF-8 letters RFC 6531 allows: a local part of
+ * letters, digits and !#$%&'*+/=?^_`{|}~- in runs joined by single dots (o'brien, zoë; not a..b or .a),
+ * and a domain that IDNA accepts (exämple.com) with two labels at least and a top-level one of letters.
+ */
 function email(v: string): string | undefined {
   if (v.length > 254) return 'at most 254 characters';
+  const bad = 'an e-mail address such as ama@example.com';
+  const at = v.lastIndexOf('@');
+  if (control.test(v) || at < 1) return bad;
+  const local = v.slice(0, at);
+  const domain = v.slice(at + 1);
+  if (local.length > 64 || !/^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+(?:\.[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+)*$/u.test(local))
+    return bad;
+  const ascii = /^[\p{L}\p{N}.-]+$/u.test(domain) ? domainToASCII(domain) : '';
+  const labels = ascii.split('.');
   if (
-    control.test(v) ||
-    !/^[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/.test(
-      v,
-    )
-  ) {
-    return 'an e-mail address such as ama@example.com';
-  }
+    labels.length < 2 ||
+    !labels.every((l) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(l)) ||
+    !/[A-Za-z]/.test(labels.at(-1)!)
+  )
+    return bad;
   return undefined;
 }
 
