@@ -293,6 +293,11 @@ describe('login, profiles, config, whoami, doctor', () => {
       merchant_key_from: 'profile',
     });
     expect(who.json().merchant_key_fingerprint).toMatch(/^sha256:[0-9a-f]{12}$/);
+    // The table lists the same cached token the JSON does.
+    const whoTable = await run(['whoami'], { env: bare(dir) });
+    expect(whoTable.stdout).toContain(
+      `${who.json().cached_tokens[0].merchant_key_fingerprint} (this key, made `,
+    );
     const doctor = await run(['doctor', '--json'], { env: bare(dir) });
     expect(doctor.code).toBe(0);
     expect(doctor.json().ok).toBe(true);

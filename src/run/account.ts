@@ -62,10 +62,14 @@ export async function runWhoami(opts: { json?: boolean }, f: Factory): Promise<v
     renderRecord({
       ...data,
       cached_token: data.cached_token ? `yes, made with merchant key ${keyFp}` : 'none for this merchant key',
-      cached_tokens: cached
-        .filter((t) => !t.used)
-        .map((t) => `${t.merchant_key_fingerprint} (another key)`)
-        .join(', '),
+      // Every token the JSON lists: the one in use, and those of other keys.
+      cached_tokens:
+        cached
+          .map(
+            (t) =>
+              `${t.merchant_key_fingerprint} (${t.used ? 'this key' : 'another key'}, made ${t.created_at.slice(0, 19).replace('T', ' ')})`,
+          )
+          .join(', ') || 'none',
     }),
   );
 }
