@@ -206,3 +206,21 @@ describe('amounts and phones', () => {
     ]);
   });
 });
+
+it('without a terminal, an unknown currency is named in the same error as the missing flags', async () => {
+  const own = await sandbox();
+  try {
+    const r = await mpay(['deposit', '--currency', 'ZZZ', '--amount', '1', '--no-input', '--json'], {
+      env: cliEnv(own, tempDir()),
+    });
+    expect(r.code).toBe(2);
+    expect(r.json().error.message).toBe(
+      "Missing --first-name, --phone, --email; and --currency ZZZ is not one of the merchant's",
+    );
+    expect(r.json().error.fields.currency_code[0]).toMatch(
+      /^ZZZ is not one of the merchant's currencies \(GHS, /,
+    );
+  } finally {
+    await own.close();
+  }
+});

@@ -171,6 +171,11 @@ function reportMissing(kind: Kind, inputs: FlowInputs, list: MerchantCurrency[],
     ['email', '--email', 'customer_email'],
   ];
   const missing = required.filter(([k]) => inputs[k] === undefined || inputs[k] === '');
+  // A currency given that is not the merchant's is a problem of its own, named in the same error.
+  const unknown =
+    inputs.currency && !list.some((c) => c.code === inputs.currency!.trim().toUpperCase())
+      ? inputs.currency.trim().toUpperCase()
+      : undefined;
   if (gateway && inputs.gateway === undefined && inputs.currency) {
     const open = list
       .filter(
@@ -183,10 +188,17 @@ function reportMissing(kind: Kind, inputs: FlowInputs, list: MerchantCurrency[],
     if (open.length > 1) missing.push(['gateway', '--gateway', 'gateway_id']);
   }
   if (missing.length === 0) return;
-  throw new UsageError(`Missing ${missing.map(([, flag]) => flag).join(', ')}`, {
-    fields: Object.fromEntries(missing.map(([, , field]) => [field, ['required']])),
-    hint: 'Pass them as flags; with no terminal (or --no-input) mpay does not ask',
-  });
+  const fields: Record<string, string[]> = Object.fromEntries(
+    missing.map(([, , field]) => [field, ['required']]),
+  );
+  if (unknown)
+    fields.currency_code = [
+      `${unknown} is not one of the merchant's currencies (${[...new Set(list.map((c) => c.code))].join(', ') || 'none'})`,
+    ];
+  throw new UsageError(
+    `Missing ${missing.map(([, flag]) => flag).join(', ')}${unknown ? `; and --currency ${unknown} is not one of the merchant's` : ''}`,
+    { fields, hint: 'Pass them as flags; with no terminal (or --no-input) mpay does not ask' },
+  );
 }
 
 export async function gather(
