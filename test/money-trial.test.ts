@@ -144,3 +144,55 @@ it('a host that does not resolve is said so, with the base URL to check, not "ra
   expect(r.json().error.message).toMatch(/host api\.mpay-test\.invalid not found$/);
   expect(r.json().error.hint).toMatch(/^The host api\.mpay-test\.invalid was not found: check the base URL/);
 });
+
+it('a file edited after its run (a row added at the top) does not pay its rows again: they are refused, named, unless --allow-repeats', async () => {
+  const cfg = tempDir();
+  const env = cliEnv(sb, cfg);
+  const base = rows(5, 'Edited');
+  const first = await mpay(['deposit', 'batch', file('edited.csv', [header, ...base].join('\n')), '--json'], {
+    env,
+  });
+  expect(first.code, first.stderr).toBe(0);
+  const initiates = await requestCount(sb, 'POST /payments/initiate');
+  // One new row at the top: every old row moves down one and gets another derived reference.
+  const edited = file(
+    'edited2.csv',
+    [header, 'GHS,GH,77,Newcomer,,+233201399999,new@example.org,1', ...base].join('\n'),
+  );
+  const refused = await mpay(['deposit', 'batch', edited, '--json'], { env });
+  expect(refused.code, refused.stderr).toBe(2);
+  const problems = refused.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .filter((p) => p.row !== undefined);
+  expect(problems.map((p) => p.row)).toEqual([2, 3, 4, 5, 6]);
+  expect(problems[0].message).toMatch(
+    /^the same deposit \(customer, amount, currency\) as mpay-db-\S+-1, sent \d{4}-\d\d-\d\d; --allow-repeats sends it again$/,
+  );
+  expect(await requestCount(sb, 'POST /payments/initiate')).toBe(initiates);
+  // Said on purpose: the repeats go out.
+  const repeated = await mpay(['deposit', 'batch', edited, '--json', '--allow-repeats'], { env });
+  expect(repeated.code, repeated.stderr).toBe(0);
+  expect(await requestCount(sb, 'POST /payments/initiate')).toBe(initiates + 6);
+});
+
+it('withdraw batch confirm reads the merchant currencies once, not once a row', async () => {
+  const env = cliEnv(sb, tempDir());
+  const started = await mpay(
+    ['withdraw', 'batch', file('wd.csv', [header, ...rows(4, 'Confirm', 11)].join('\n')), '--json'],
+    {
+      env,
+    },
+  );
+  expect(started.code, started.stderr).toBe(0);
+  const refs = started.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).reference as string);
+  const codes = file('codes.csv', ['reference,otp', ...refs.map((r) => `${r},123456`)].join('\n'));
+  const before = await requestCount(sb, 'GET /merchant/currencies');
+  const confirmed = await mpay(['withdraw', 'batch', 'confirm', codes, '--json'], { env });
+  expect(confirmed.code, confirmed.stderr).toBe(0);
+  expect(await requestCount(sb, 'GET /merchant/currencies')).toBe(before + 1);
+});

@@ -113,5 +113,7 @@ it("history show --curl gives a withdrawal's requests in order, and the script r
   expect(sb.state.list().find((t) => t.reference === 'paste-w-bad')?.status).toBe('initiated');
   const human = await mpay(['history', 'show', 'paste-w', '--curl'], { env });
   expect(human.stdout).toMatch(/^# The requests mpay sent for paste-w, in order/);
-  expect(human.stdout).toMatch(/eval "\$\(mpay token --export\)"/);
+  expect(human.stdout).toMatch(
+    /eval "\$\(mpay token --export --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+\)"/,
+  );
 });

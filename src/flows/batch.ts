@@ -91,8 +91,72 @@ export class BatchChecker {
       force?: boolean;
       /** the run's journal: a row whose reference lives at another place is a problem (elsewhere) */
       journal?: JournalLike;
+      /** --allow-repeats: a row like one sent in the last seven days under another reference is sent */
+      allowRepeats?: boolean;
     } = {},
   ) {}
+
+  /**
+   * The journal's transactions of the last seven days by what they paid (kind, currency, amount, customer
+   * name, e-mail and phone), not by reference: a row's reference depends on its position in the file, so a
+   * row added or removed above it gives every row below a new one. Made once, on first use.
+   */
+  private sentLike?: Map<string, JournalRecord>;
+
+  private likeKey(
+    kind: string,
+    currency: string,
+    amount: string,
+    name: string,
+    email: string,
+    phone: string,
+  ) {
+    const digits = phone.replace(/\D/g, '').slice(-9);
+    return [
+      kind,
+      currency.trim().toUpperCase(),
+      Number(amount),
+      name.trim().toLowerCase(),
+      email.trim().toLowerCase(),
+      digits,
+    ].join('|');
+  }
+
+  private alreadySent(r: BatchRow, ref: string): JournalRecord | undefined {
+    if (!this.sentLike) {
+      this.sentLike = new Map();
+      for (const rec of this.recent) {
+        const failed = ['failed', 'cancelled'].includes(rec.status ?? '');
+        const refused =
+          !rec.hash_token && rec.steps.every((s) => s.step !== 'initiate' || s.outcome === 'failed');
+        if (rec.kind !== this.kind || failed || refused) continue;
+        const c = rec.customer ?? {};
+        this.sentLike.set(
+          this.likeKey(
+            rec.kind,
+            rec.currency ?? '',
+            rec.amount ?? '',
+            c.first_name ?? '',
+            c.email ?? '',
+            c.phone ?? '',
+          ),
+          rec,
+        );
+      }
+    }
+    const v = r.values;
+    const like = this.sentLike.get(
+      this.likeKey(
+        this.kind,
+        v.currency ?? '',
+        v.amount ?? '',
+        v.first_name ?? '',
+        v.email ?? '',
+        v.phone ?? '',
+      ),
+    );
+    return like && like.reference !== ref ? like : undefined;
+  }
 
   get count(): number {
     return this.rows;
@@ -128,6 +192,14 @@ export class BatchChecker {
     const seen = this.references.get(ref);
     if (seen !== undefined) add('reference', `the same as row ${seen}`);
     else this.references.set(ref, r.row);
+    // Only a row that would go out as new: one whose own reference the journal has is skipped or continued.
+    const like =
+      this.opts.allowRepeats || knownHere(this.opts.journal, ref) ? undefined : this.alreadySent(r, ref);
+    if (like)
+      add(
+        'reference',
+        `the same ${this.kind} (customer, amount, currency) as ${like.reference}, sent ${like.created_at.slice(0, 10)}; --allow-repeats sends it again`,
+      );
     const there = elsewhere(this.opts.journal, ref);
     if (there) {
       this.elsewhere ??= there;
@@ -214,6 +286,16 @@ export class BatchChecker {
           message: `${code}: ${t.amount} in this file and ${before} in the last seven days pass the weekly limit of ${limit}`,
         });
     }
+  }
+}
+
+/** Whether the run's journal holds the reference here (a record elsewhere counts as no). */
+function knownHere(journal: JournalLike | undefined, reference: string): boolean {
+  try {
+    return Boolean(journal?.find(reference));
+  } catch (err) {
+    if (err instanceof ElsewhereError) return false;
+    throw err;
   }
 }
 

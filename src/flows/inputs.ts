@@ -150,7 +150,10 @@ function email(v: string): string | undefined {
   if (control.test(v) || at < 1) return bad;
   const local = v.slice(0, at);
   const domain = v.slice(at + 1);
-  if (local.length > 64 || !/^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+(?:\.[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+)*$/u.test(local))
+  if (
+    local.length > 64 ||
+    !/^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+(?:\.[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+)*$/u.test(local)
+  )
     return bad;
   const ascii = /^[\p{L}\p{N}.-]+$/u.test(domain) ? domainToASCII(domain) : '';
   const labels = ascii.split('.');

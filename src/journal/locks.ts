@@ -45,7 +45,7 @@ export async function holdLock(dir: string, name: string, what: string): Promise
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED')
       throw new BusyError(`Another mpay process is running ${what} right now; nothing was sent`, {
-        hint: 'Wait for it to finish, then run this command again: it continues what is left',
+        hint: 'Wait for it to finish, then run this command again: it continues what is left. If no mpay is running (one was killed), the lock is taken over 10 s after it was last refreshed',
       });
     throw new LocalFileError(`Cannot take the lock for ${what} in ${locks} (${(err as Error).message})`, {
       cause: err,

@@ -60,6 +60,8 @@ export interface BatchOptions {
   force?: boolean;
   /** the rows of this file sent before elsewhere (another server, merchant or profile) are new here */
   newBatch?: boolean;
+  /** rows like ones sent in the last seven days under other references are sent again */
+  allowRepeats?: boolean;
 }
 
 function checkColumns(keys: string[], known: readonly string[]): void {
@@ -151,7 +153,11 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
         Date.parse(r.created_at) >= week &&
         (!r.place || (r.place.server === deps.place!.server && r.place.merchant === deps.place!.merchant)),
     );
-  const checker = new BatchChecker(kind, currencies, recent, { force: opts.force, journal: deps.journal });
+  const checker = new BatchChecker(kind, currencies, recent, {
+    force: opts.force,
+    journal: deps.journal,
+    allowRepeats: opts.allowRepeats,
+  });
   for await (const r of readRows(path, format)) checker.check(r);
   checker.done();
   if (checker.count === 0) throw new UsageError(`No rows in ${opts.file}`);
@@ -198,6 +204,7 @@ function batchFlagsAgain(opts: BatchOptions): string[] {
     ...(opts.out ? ['--out', opts.out] : []),
     ...(opts.force ? ['--force'] : []),
     ...(opts.newBatch ? ['--new-batch'] : []),
+    ...(opts.allowRepeats ? ['--allow-repeats'] : []),
     ...(opts.json ? ['--json'] : []),
   ];
 }
@@ -224,7 +231,8 @@ export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> 
     return;
   }
   await confirmBatch(`Confirm these ${count} withdrawals`, count, deps);
-  const rowDeps = unattended(deps);
+  // One read of the merchant's currencies for every row (a resumed withdrawal needs its gateway's record).
+  const rowDeps = { ...unattended(deps), currencies: await deps.client.merchantCurrencies() };
   const release = await holdFile(path, `the confirmations ${opts.file}`, f);
   try {
     await runAndReport(

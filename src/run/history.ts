@@ -6,7 +6,7 @@ import { curlCommand } from '../ui/curl.js';
 import { printList, type ListOptions } from '../ui/list-output.js';
 import { renderTable } from '../ui/output.js';
 import { historyColumns } from './columns.js';
-import { resumeCommand } from '../flows/next-command.js';
+import { resumeCommand, runAgain } from '../flows/next-command.js';
 import { fromRecord } from '../ui/envelope.js';
 import { transactionSummary } from '../ui/summary.js';
 import { printResult } from '../ui/print.js';
@@ -94,7 +94,7 @@ export async function runHistoryShow(
         `# The requests mpay sent for ${r.reference}, in order, as a bash script that sends them again:`,
         '# with a fresh reference ($MPAY_REF, replay-<time> unless set), each step once, stopping at the',
         "# first call that fails with the API's answer. Set the variables first:",
-        '#   eval "$(mpay token --export)"; export MPAY_MERCHANT_KEY=… MPAY_API_KEY=…',
+        `#   eval "$(${runAgain(['mpay', 'token', '--export'], r.place)})"; export MPAY_MERCHANT_KEY=… MPAY_API_KEY=…`,
         ...(r.kind === 'withdraw'
           ? ['#   and MPAY_OTP=<the one-time code>, which the first processed call sends']
           : []),
@@ -134,11 +134,11 @@ function curlOf(
 ): string[] {
   const url = (path: string) => `${baseUrl}/restapi/v1/${path}`;
   const sent = events.filter((e) => e.reference === r.reference && e.outcome === 'sent');
+  // Each step once, its last try: a resume sends an initiate again after a lost answer, a code may be
+  // tried twice, a status sent again after a 429.
   const once: JournalEvent[] = [];
   for (const e of sent) {
-    const key = (x: JournalEvent) => `${x.step} ${JSON.stringify(x.data ?? {})}`;
-    const otp = (x: JournalEvent) => x.step === 'processed' && Boolean((x.data ?? {}).with_otp);
-    const i = once.findIndex((x) => key(x) === key(e) || (otp(x) && otp(e)));
+    const i = once.findIndex((x) => x.step === e.step);
     if (i >= 0) once.splice(i, 1);
     once.push(e);
   }

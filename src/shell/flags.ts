@@ -137,6 +137,10 @@ export const batchFlags = {
   out: Flags.string({ description: 'also write the results to FILE (.csv or .ndjson)' }),
   'dry-run': Flags.boolean({ description: 'check every row and print the summary; send nothing' }),
   force: Flags.boolean({ description: "send amounts outside the currency's limits anyway" }),
+  'allow-repeats': Flags.boolean({
+    description:
+      'send rows like ones sent in the last seven days (same customer, amount, currency) under other references',
+  }),
   'new-batch': Flags.boolean({
     description:
       'rows of this file sent before with another server, merchant or profile are sent here as new ones',
@@ -151,7 +155,12 @@ export const batchFlags = {
  * `mpay withdraw batch confirm`: the same, less --force (the amounts were checked when the rows began) and
  * --new-batch (a code confirms a withdrawal where it was made, nowhere else).
  */
-const { force: _force, 'new-batch': _newBatch, ...confirmFlagsLessForce } = batchFlags;
+const {
+  force: _force,
+  'new-batch': _newBatch,
+  'allow-repeats': _allowRepeats,
+  ...confirmFlagsLessForce
+} = batchFlags;
 export const confirmFlags = confirmFlagsLessForce;
 
 export function batchOptionsFrom(
@@ -163,6 +172,7 @@ export function batchOptionsFrom(
     'dry-run'?: boolean;
     force?: boolean;
     'new-batch'?: boolean;
+    'allow-repeats'?: boolean;
   },
   file: string,
 ): BatchOptions {
@@ -175,5 +185,6 @@ export function batchOptionsFrom(
     dryRun: f['dry-run'],
     force: f.force,
     newBatch: f['new-batch'],
+    allowRepeats: f['allow-repeats'],
   };
 }
