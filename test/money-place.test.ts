@@ -115,6 +115,27 @@ describe('a batch belongs to the server it was sent to', () => {
     }
     expect(await moneyPosts(a)).toBe(atA);
     expect(await requestCount(b, 'POST /payments/initiate')).toBe(3);
+    // Asked from a third profile, the refusal names both places, and history show the profile to ask.
+    const ref = (
+      againA.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))[0] as { reference: string }
+    ).reference;
+    const third = await mpay(['deposit', '--resume', ref, '--profile', 'p3', '--json'], {
+      env: { ...env, MPAY_BASE_URL: b.url },
+    });
+    expect(third.code).toBe(2);
+    expect(third.json().error.message).toMatch(
+      new RegExp(
+        `^${ref} belongs to ${a.url} \\(profile default.*, pending; and to ${b.url} \\(profile default.*, pending, not to `,
+      ),
+    );
+    const show = await mpay(['history', 'show', ref, '--profile', 'p3', '--json'], { env });
+    expect(show.code).toBe(2);
+    expect(show.json().error.hint).toBe(
+      `It is in the journal of profile default, sandbox: \`mpay history show ${ref} --profile default --env sandbox\``,
+    );
     // One reference, two places: `history` lists both records.
     const history = await mpay(['history', '--json'], { env });
     const servers = (history.json() as { place: { server: string } }[]).map((r) => r.place.server);

@@ -24,6 +24,7 @@ import {
   isEvent,
   placeArgs,
   samePlace,
+  settled,
   type JournalEvent,
   type JournalRecord,
   type Place,
@@ -345,9 +346,25 @@ export class Journal implements JournalLike {
     const own = all.find((r) => !r.place || samePlace(r.place, here));
     if (own) return structuredClone(own);
     if (this.newHere) return undefined;
-    const elsewhere = all[0] ?? this.inOtherJournals(key);
-    if (elsewhere) throw elsewhereError(elsewhere, here);
+    const elsewhere = this.elsewhere(key);
+    if (elsewhere.length) throw elsewhereError(elsewhere, here);
     return undefined;
+  }
+
+  /**
+   * Every record of a key that is not at this journal's place: in this file at other places, and in the
+   * journals of the other profiles and environments (read on demand). The unfinished ones first.
+   */
+  elsewhere(key: string): JournalRecord[] {
+    const here = this.place;
+    const mine = this.matches(key).filter((r) => !here || (r.place && !samePlace(r.place, here)));
+    const found = [...mine.map((r) => structuredClone(r)), ...this.inOtherJournals(key)];
+    return found.sort((a, b) => Number(settled(a)) - Number(settled(b)));
+  }
+
+  /** Every record of a key in this file, whatever its place (copies). */
+  recordsOf(key: string): JournalRecord[] {
+    return this.matches(key).map((r) => structuredClone(r));
   }
 
   hold(key: string[], what: string): Promise<() => Promise<void>> {
@@ -357,7 +374,7 @@ export class Journal implements JournalLike {
   private others?: Journal[];
 
   /** A record of the key in the journal of another profile or environment (read on a miss only). */
-  private inOtherJournals(key: string): JournalRecord | undefined {
+  private inOtherJournals(key: string): JournalRecord[] {
     if (!this.others) {
       let names: string[] = [];
       try {
@@ -367,11 +384,7 @@ export class Journal implements JournalLike {
       }
       this.others = names.map((n) => new Journal('', '', '', { file: join(this.dir, n) }));
     }
-    for (const j of this.others) {
-      const r = j.find(key);
-      if (r) return r;
-    }
-    return undefined;
+    return this.others.flatMap((j) => j.recordsOf(key));
   }
 }
 
@@ -389,12 +402,21 @@ export function journalFileName(profile: string, env: string): string {
 }
 
 /** The refusal to continue, here, a transaction that lives elsewhere: it names where, and how to go there. */
-function elsewhereError(r: JournalRecord, here: Place): ElsewhereError {
-  const there = r.place;
+function elsewhereError(found: JournalRecord[], here: Place): ElsewhereError {
   const where = (p: Place) =>
     `${p.server} (profile ${p.profile}, environment ${p.env}, merchant key ${p.merchant})`;
+  const first = found[0]!;
+  const there = first.place;
+  // Every place the reference lives at, with where it stands there; the hint reaches the first, an
+  // unfinished one when there is one.
+  const places = found
+    .map(
+      (r) =>
+        `${r.place ? where(r.place) : 'another profile or environment'}${found.length > 1 ? `, ${r.status ?? 'status unknown'}` : ''}`,
+    )
+    .join('; and to ');
   return new ElsewhereError(
-    `${r.reference} belongs to ${there ? where(there) : 'another profile or environment'}, not to ${where(here)}; nothing was sent`,
+    `${first.reference} belongs to ${places}, not to ${where(here)}; nothing was sent`,
     {
       hint: there
         ? `Continue it where it lives: pass ${commandLine(placeArgs(there))}`

@@ -72,11 +72,20 @@ export async function runHistoryShow(
   f: Factory,
 ): Promise<void> {
   const ctx = await f.context();
-  const r = findByKeyOrPrefix((await f.journal()).records(), opts.key);
-  if (!r)
-    throw new UsageError(`Nothing in the journal for "${opts.key}"`, {
-      hint: `Profile ${ctx.profileName}, ${ctx.env}: see \`mpay history\``,
-    });
+  const journal = await f.journal();
+  const r = findByKeyOrPrefix(journal.records(), opts.key);
+  if (!r) {
+    // Another profile's or environment's journal may have it: say which, with the command that shows it.
+    const other = journal.elsewhere(opts.key).find((x) => x.place);
+    throw new UsageError(
+      `Nothing in the journal of profile ${ctx.profileName}, ${ctx.env} for "${opts.key}"`,
+      {
+        hint: other
+          ? `It is in the journal of profile ${other.place!.profile}, ${other.place!.env}: \`${runAgain(['mpay', 'history', 'show', opts.key], other.place, { local: true })}\``
+          : `See \`mpay history\``,
+      },
+    );
+  }
   const next = !r.hash_token
     ? 'initiate (outcome unknown: --resume re-sends it with the same reference)'
     : stepDone(r, 'processed')
