@@ -1,317 +1,16 @@
-// Batches of deposits or withdrawals from a file: every row checked before anything is sent (the same
-// checks as a single flow, against one read of the merchant's currencies, plus duplicate references and
-// each currency's weekly limit over the file and the journal's last seven days), then each row run as
-// the same journaled flow as `mpay deposit`, a few at a time. A row's reference, when the file gives
+// Batches of deposits or withdrawals from a file: every row checked before anything is sent
+// (batch-check.ts), then each row run as the same journaled flow as `mpay deposit`, a few at a time. A row's reference, when the file gives
 // none, is derived from the row's content and position, so running the same file again finds each row in
 // the journal: done rows are skipped, stopped ones continued, and a row whose last request had no answer
 // is reported, never sent again.
-import { createHash } from 'node:crypto';
-import { gatewayTypeOf, type PaymentKind } from '../api/enums.js';
-import { BusyError, ElsewhereError, MpayError, toMpayError } from '../api/errors.js';
-import type { MerchantCurrency } from '../api/schemas.js';
+import type { PaymentKind } from '../api/enums.js';
+import { BusyError, MpayError, toMpayError } from '../api/errors.js';
 import { stepDone, type JournalRecord, type Place } from '../journal/records.js';
-import { checkAmount, enabled } from './gather.js';
-import { fields, internationalPhone, problem } from './inputs.js';
+import { inputsOf, type BatchRow } from './batch-check.js';
 import { runPaymentFlow } from './payment.js';
 import { holdTransaction, resumeFlow } from './resume.js';
 import { historyShowCommand } from './next-command.js';
-import type { FlowDeps, FlowInputs, FlowResult } from './types.js';
-import type { JournalLike } from '../journal/journal.js';
-
-/** The columns of a batch file: the flow's flag names with underscores. */
-export const batchColumns = [
-  'currency',
-  'country',
-  'amount',
-  'first_name',
-  'last_name',
-  'phone',
-  'email',
-  'gateway',
-  'reference',
-  'wallet',
-] as const;
-
-export interface BatchRow {
-  /** 1-based, the header not counted */
-  row: number;
-  values: Record<string, string>;
-}
-
-export interface RowProblem {
-  row: number;
-  field: string;
-  message: string;
-}
-
-/** The reference of a row: the file's, else one derived from the row's content and position. */
-export function rowReference(kind: PaymentKind, r: BatchRow): string {
-  if (r.values.reference) return r.values.reference;
-  const digest = createHash('sha256')
-    .update(JSON.stringify([r.row, ...batchColumns.map((c) => r.values[c] ?? '')]))
-    .digest('hex')
-    .slice(0, 12);
-  return `mpay-${kind === 'deposit' ? 'd' : 'w'}b-${digest}-${r.row}`;
-}
-
-export function inputsOf(kind: PaymentKind, r: BatchRow): FlowInputs {
-  const v = r.values;
-  return {
-    currency: v.currency,
-    country: v.country || undefined,
-    amount: v.amount,
-    firstName: v.first_name,
-    lastName: v.last_name || undefined,
-    phone: v.phone,
-    email: v.email,
-    gateway: v.gateway || undefined,
-    reference: rowReference(kind, r),
-    wallet: v.wallet === 'true' ? true : v.wallet === 'false' ? false : undefined,
-  };
-}
-
-/** Checks the rows one by one, as they stream past; `done()` adds what needs the whole file. */
-export class BatchChecker {
-  readonly problems: RowProblem[] = [];
-  readonly totals = new Map<string, { amount: number; rows: number; fees: number }>();
-  /** where rows of this file were sent before, when that is another server, merchant or profile */
-  elsewhere?: Place;
-  /** the batch's identity: its references in order (a copy of the file, or one with CRLF, is the same) */
-  private readonly identity = createHash('sha256');
-  private readonly references = new Map<string, number>();
-  private rows = 0;
-
-  constructor(
-    private readonly kind: PaymentKind,
-    private readonly currencies: MerchantCurrency[],
-    /** the journal's transactions of the last seven days, for the weekly limits */
-    private readonly recent: JournalRecord[],
-    private readonly opts: {
-      /** --force: amounts outside the limits pass, for the API to judge */
-      force?: boolean;
-      /** the run's journal: a row whose reference lives at another place is a problem (elsewhere) */
-      journal?: JournalLike;
-      /** --allow-repeats: a row like one sent in the last seven days under another reference is sent */
-      allowRepeats?: boolean;
-    } = {},
-  ) {}
-
-  /**
-   * The journal's transactions of the last seven days by what they paid (kind, currency, amount, customer
-   * name, e-mail and phone), not by reference: a row's reference depends on its position in the file, so a
-   * row added or removed above it gives every row below a new one. Made once, on first use.
-   */
-  private sentLike?: Map<string, JournalRecord>;
-
-  private likeKey(
-    kind: string,
-    currency: string,
-    amount: string,
-    name: string,
-    email: string,
-    phone: string,
-  ) {
-    const digits = phone.replace(/\D/g, '').slice(-9);
-    return [
-      kind,
-      currency.trim().toUpperCase(),
-      Number(amount),
-      name.trim().toLowerCase(),
-      email.trim().toLowerCase(),
-      digits,
-    ].join('|');
-  }
-
-  private alreadySent(r: BatchRow, ref: string): JournalRecord | undefined {
-    if (!this.sentLike) {
-      this.sentLike = new Map();
-      for (const rec of this.recent) {
-        const failed = ['failed', 'cancelled'].includes(rec.status ?? '');
-        const refused =
-          !rec.hash_token && rec.steps.every((s) => s.step !== 'initiate' || s.outcome === 'failed');
-        if (rec.kind !== this.kind || failed || refused) continue;
-        const c = rec.customer ?? {};
-        this.sentLike.set(
-          this.likeKey(
-            rec.kind,
-            rec.currency ?? '',
-            rec.amount ?? '',
-            c.first_name ?? '',
-            c.email ?? '',
-            c.phone ?? '',
-          ),
-          rec,
-        );
-      }
-    }
-    const v = r.values;
-    const like = this.sentLike.get(
-      this.likeKey(
-        this.kind,
-        v.currency ?? '',
-        v.amount ?? '',
-        v.first_name ?? '',
-        v.email ?? '',
-        v.phone ?? '',
-      ),
-    );
-    return like && like.reference !== ref ? like : undefined;
-  }
-
-  get count(): number {
-    return this.rows;
-  }
-
-  check(r: BatchRow): void {
-    this.rows++;
-    const add = (field: string, message: string): void => {
-      this.problems.push({ row: r.row, field, message });
-    };
-    const v = r.values;
-    for (const [col, f] of [
-      ['currency', fields.currency],
-      ['amount', fields.amount],
-      ['first_name', fields.firstName],
-      ['email', fields.email],
-    ] as const) {
-      if (!v[col]) add(col, 'required');
-      else {
-        const why = problem(f, v[col]);
-        if (why) add(col, why);
-      }
-    }
-    if (v.last_name) {
-      const why = problem(fields.lastName, v.last_name);
-      if (why) add('last_name', why);
-    }
-    if (v.wallet && v.wallet !== 'true' && v.wallet !== 'false') add('wallet', 'true or false');
-    const ref = rowReference(this.kind, r);
-    const why = problem(fields.reference, ref);
-    if (why) add('reference', why);
-    this.identity.update(`${ref}\n`);
-    const seen = this.references.get(ref);
-    if (seen !== undefined) add('reference', `the same as row ${seen}`);
-    else this.references.set(ref, r.row);
-    // Only a row that would go out as new: one whose own reference the journal has is skipped or continued.
-    const like =
-      this.opts.allowRepeats || knownHere(this.opts.journal, ref) ? undefined : this.alreadySent(r, ref);
-    if (like)
-      add(
-        'reference',
-        `the same ${this.kind} (customer, amount, currency) as ${like.reference}, sent ${like.created_at.slice(0, 10)}; --allow-repeats sends it again`,
-      );
-    const there = elsewhere(this.opts.journal, ref);
-    if (there) {
-      this.elsewhere ??= there;
-      add('reference', `sent before to ${whereName(there)}; --new-batch runs it here as new`);
-    }
-    const code = v.currency?.trim().toUpperCase();
-    const country = v.country?.trim().toUpperCase();
-    const matches = this.currencies.filter(
-      (c) => c.code === code && (!country || c.country?.code === country),
-    );
-    if (!code) return;
-    const currency = matches[0];
-    if (!currency)
-      return add(
-        'currency',
-        `${code}${country ? ` in ${country}` : ''} is not one of the merchant's currencies`,
-      );
-    if (matches.length > 1)
-      return add('country', `${code} is offered in several countries: give the country`);
-    if (!enabled(this.kind, currency))
-      return add(
-        'currency',
-        `${this.kind === 'deposit' ? 'deposits' : 'withdrawals'} are not enabled for ${code}`,
-      );
-    if (v.phone) {
-      const phoneWhy = problem(internationalPhone(currency.country?.dial_code), v.phone);
-      if (phoneWhy) add('phone', phoneWhy);
-    } else add('phone', 'required');
-    const configs = (currency.getway_configuration ?? []).filter((g) => g.type === gatewayTypeOf(this.kind));
-    if (v.gateway && !configs.some((g) => String(g.gateway.id) === (v.gateway ?? '').trim()))
-      add(
-        'gateway',
-        `not open to ${this.kind}s in ${code}: ${configs.map((g) => g.gateway.id).join(', ') || 'none'}`,
-      );
-    if (!v.gateway && configs.length > 1)
-      add(
-        'gateway',
-        `required: ${code} has ${configs.length} open (${configs.map((g) => g.gateway.id).join(', ')})`,
-      );
-    if (v.amount && !problem(fields.amount, v.amount)) {
-      const amountWhy = checkAmount(this.kind, v.amount, currency, { force: this.opts.force });
-      if (amountWhy) add('amount', amountWhy);
-      const t = this.totals.get(currency.code) ?? { amount: 0, rows: 0, fees: 0 };
-      t.amount += Number(v.amount);
-      t.rows += 1;
-      const gw = configs.find((g) => String(g.gateway.id) === v.gateway?.trim()) ?? configs[0];
-      if (gw)
-        t.fees += Math.max(
-          Number(gw.minimum_fees ?? 0),
-          (Number(v.amount) * Number(gw.fee_in_percentage ?? 0)) / 100,
-        );
-      this.totals.set(currency.code, t);
-    }
-  }
-
-  /** The digest of the batch's references, once every row was checked: the name of its lock. */
-  digest(): string {
-    return this.identity.digest('hex');
-  }
-
-  /** The checks over the whole file: each currency's weekly limit, with the journal's last seven days. */
-  done(): void {
-    for (const [code, t] of this.totals) {
-      const c = this.currencies.find((x) => x.code === code)!;
-      const limit = this.kind === 'deposit' ? c.weckly_deposite : c.weekly_withdraw;
-      if (limit == null) continue;
-      // The week before this file: not its own rows (a run again would count them twice), and not an
-      // initiate the API refused (it made nothing); one whose answer was lost may exist, and counts.
-      const before = this.recent
-        .filter(
-          (r) =>
-            r.kind === this.kind &&
-            r.currency === code &&
-            !['failed', 'cancelled'].includes(r.status ?? '') &&
-            !this.references.has(r.reference) &&
-            (r.hash_token !== undefined ||
-              r.steps.some((s) => s.step === 'initiate' && s.outcome !== 'failed')),
-        )
-        .reduce((sum, r) => sum + Number(r.amount ?? 0), 0);
-      if (before + t.amount > Number(limit))
-        this.problems.push({
-          row: 0,
-          field: 'amount',
-          message: `${code}: ${t.amount} in this file and ${before} in the last seven days pass the weekly limit of ${limit}`,
-        });
-    }
-  }
-}
-
-/** Whether the run's journal holds the reference here (a record elsewhere counts as no). */
-function knownHere(journal: JournalLike | undefined, reference: string): boolean {
-  try {
-    return Boolean(journal?.find(reference));
-  } catch (err) {
-    if (err instanceof ElsewhereError) return false;
-    throw err;
-  }
-}
-
-/** The place a reference lives at when it is not this run's, from the journal's refusal. */
-function elsewhere(journal: JournalLike | undefined, reference: string): Place | undefined {
-  try {
-    journal?.find(reference);
-    return undefined;
-  } catch (err) {
-    if (err instanceof ElsewhereError)
-      return err.place ?? { server: '?', merchant: '?', profile: '?', env: '?' };
-    throw err;
-  }
-}
-
-const whereName = (p: Place) => `${p.server} (profile ${p.profile}, env ${p.env})`;
+import type { FlowDeps, FlowResult } from './types.js';
 
 export type RowOutcome = 'done' | 'failed' | 'unknown' | 'skipped';
 
@@ -444,49 +143,6 @@ export async function runRow(kind: PaymentKind, r: BatchRow, deps: FlowDeps): Pr
 
 // Confirming withdrawals with their codes ----------------------------------------------------------------
 
-/** The columns of `mpay withdraw batch confirm`. */
-export const confirmColumns = ['reference', 'otp'] as const;
-
-/**
- * Checks a row of codes against the journal: a withdrawal mpay started, whose code was sent. `seen` holds
- * the references met so far in the file, for duplicates.
- */
-export function checkConfirmRow(
-  r: BatchRow,
-  journal: { find(key: string): JournalRecord | undefined },
-  seen: Map<string, number>,
-): RowProblem[] {
-  const problems: RowProblem[] = [];
-  const add = (field: string, message: string) => problems.push({ row: r.row, field, message });
-  const reference = r.values.reference?.trim() ?? '';
-  const otp = r.values.otp?.trim() ?? '';
-  if (!otp) add('otp', 'required');
-  else {
-    const why = problem(fields.otp, otp);
-    if (why) add('otp', why);
-  }
-  if (!reference) {
-    add('reference', 'required');
-    return problems;
-  }
-  const before = seen.get(reference);
-  if (before !== undefined) add('reference', `the same as row ${before}`);
-  else seen.set(reference, r.row);
-  let rec: JournalRecord | undefined;
-  try {
-    rec = journal.find(reference);
-  } catch (err) {
-    if (!(err instanceof ElsewhereError)) throw err;
-    add('reference', `belongs to ${err.place ? whereName(err.place) : 'another profile'}: confirm it there`);
-    return problems;
-  }
-  if (!rec) add('reference', 'not in the journal: run `mpay withdraw batch FILE` for it first');
-  else if (rec.kind !== 'withdraw') add('reference', `a ${rec.kind}, not a withdrawal`);
-  else if (!stepDone(rec, 'otp') && !stepDone(rec, 'processed'))
-    add('reference', 'no one-time code was sent for it yet');
-  return problems;
-}
-
 /** Finishes one withdrawal with its code: skipped when processed, never re-sent after a lost answer. */
 export async function confirmRow(r: BatchRow, deps: FlowDeps): Promise<RowResult> {
   const given = r.values.reference!.trim();
@@ -520,3 +176,14 @@ export async function runRows(
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
+
+export {
+  BatchChecker,
+  batchColumns,
+  checkConfirmRow,
+  confirmColumns,
+  inputsOf,
+  rowReference,
+  type BatchRow,
+  type RowProblem,
+} from './batch-check.js';

@@ -11,18 +11,18 @@ import {
   mkdirSync,
   openSync,
   readSync,
-  renameSync,
   writeSync,
 } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { ElsewhereError, LocalFileError } from '../api/errors.js';
-import { commandLine } from '../api/shell-words.js';
+import { LocalFileError } from '../api/errors.js';
 import { holdLock, lockName } from './locks.js';
+import { readBytes } from './bytes.js';
+import { rewriteWithout } from './prune.js';
+import { elsewhereError } from './elsewhere.js';
+import { journalFileName } from './file-name.js';
 import {
   fold,
   isEvent,
-  placeArgs,
   samePlace,
   settled,
   type JournalEvent,
@@ -265,57 +265,7 @@ export class Journal implements JournalLike {
         .map((r) => r.reference),
     );
     if (gone.size === 0) return [];
-    const old = openSync(this.file, 'r');
-    try {
-      let read = fstatSync(old).size;
-      const keep = (text: string) =>
-        text
-          .split('\n')
-          .filter((line) => {
-            if (!line.trim()) return false;
-            try {
-              const e: unknown = JSON.parse(line);
-              return !(isEvent(e) && gone.has(e.reference));
-            } catch {
-              return true;
-            }
-          })
-          .map((l) => `${l}\n`)
-          .join('');
-      const kept = keep(readRange(old, 0, read));
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      try {
-        const fd = openSync(tmp, 'w', 0o600);
-        try {
-          writeSync(fd, kept);
-          hooks.beforeRename?.();
-          // Appended while the kept lines were being written: every one stays.
-          const size = fstatSync(old).size;
-          if (size > read) writeSync(fd, wholeLines(readRange(old, read, size)));
-          read = size;
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
-        renameSync(tmp, this.file);
-      } catch (err) {
-        throw this.unwritable(err);
-      }
-      hooks.afterRename?.();
-      // A writer that opened the old file before the rename wrote there: carry its lines over.
-      const size = fstatSync(old).size;
-      if (size > read) {
-        const fd = openSync(this.file, 'a', 0o600);
-        try {
-          writeSync(fd, wholeLines(readRange(old, read, size)));
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
-      }
-    } finally {
-      closeSync(old);
-    }
+    rewriteWithout(this.file, gone, hooks, (err) => this.unwritable(err));
     return [...gone];
   }
 
@@ -388,44 +338,6 @@ export class Journal implements JournalLike {
   }
 }
 
-/**
- * The file of a profile's and environment's journal, inside the journal folder. A name with characters
- * that cannot be in a file name gets a digest of itself too, so that two profiles never share a file
- * (`we ird` and `we_ird` would both be `we_ird`).
- */
-export function journalFileName(profile: string, env: string): string {
-  const safe = (s: string) =>
-    /^[A-Za-z0-9._-]+$/.test(s)
-      ? s
-      : `${s.replace(/[^A-Za-z0-9._-]/g, '_')}-${createHash('sha256').update(s).digest('hex').slice(0, 8)}`;
-  return `${safe(profile)}.${safe(env)}.jsonl`;
-}
-
-/** The refusal to continue, here, a transaction that lives elsewhere: it names where, and how to go there. */
-function elsewhereError(found: JournalRecord[], here: Place): ElsewhereError {
-  const where = (p: Place) =>
-    `${p.server} (profile ${p.profile}, environment ${p.env}, merchant key ${p.merchant})`;
-  const first = found[0]!;
-  const there = first.place;
-  // Every place the reference lives at, with where it stands there; the hint reaches the first, an
-  // unfinished one when there is one.
-  const places = found
-    .map(
-      (r) =>
-        `${r.place ? where(r.place) : 'another profile or environment'}${found.length > 1 ? `, ${r.status ?? 'status unknown'}` : ''}`,
-    )
-    .join('; and to ');
-  return new ElsewhereError(
-    `${first.reference} belongs to ${places}, not to ${where(here)}; nothing was sent`,
-    {
-      hint: there
-        ? `Continue it where it lives: pass ${commandLine(placeArgs(there))}`
-        : 'See `mpay history --profile NAME` for the profile that made it',
-      place: there,
-    },
-  );
-}
-
 interface Index {
   /** the file's device and inode, to notice that it was replaced */
   identity: string;
@@ -451,26 +363,4 @@ function emptyIndex(identity: string): Index {
     byRef: new Map(),
     byHash: new Map(),
   };
-}
-
-/** The bytes [start, end) of an open file (fewer if it ends sooner). */
-function readBytes(fd: number, start: number, end: number): Buffer {
-  const buf = Buffer.alloc(end - start);
-  let at = 0;
-  while (at < buf.length) {
-    const n = readSync(fd, buf, at, buf.length - at, start + at);
-    if (n === 0) break;
-    at += n;
-  }
-  return buf.subarray(0, at);
-}
-
-/** The bytes [start, end) of an open file, as text. */
-function readRange(fd: number, start: number, end: number): string {
-  return readBytes(fd, start, end).toString('utf8');
-}
-
-/** Text ending in a newline, so that the next line appended starts on a line of its own. */
-function wholeLines(text: string): string {
-  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }

@@ -1,0 +1,67 @@
+// A prune's rewrite of the journal file (journal.ts prune()): every line but those of the transactions
+// `gone` names, written to a new file that replaces the old one atomically, and the lines other mpay
+// processes append meanwhile carried over (see prune() for when).
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, fstatSync, renameSync, writeSync } from 'node:fs';
+import { readRange, wholeLines } from './bytes.js';
+import { isEvent } from './records.js';
+
+export function rewriteWithout(
+  file: string,
+  gone: Set<string>,
+  hooks: { beforeRename?: () => void; afterRename?: () => void },
+  unwritable: (err: unknown) => Error,
+): void {
+  const old = openSync(file, 'r');
+  try {
+    let read = fstatSync(old).size;
+    const keep = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => {
+          if (!line.trim()) return false;
+          try {
+            const e: unknown = JSON.parse(line);
+            return !(isEvent(e) && gone.has(e.reference));
+          } catch {
+            return true;
+          }
+        })
+        .map((l) => `${l}\n`)
+        .join('');
+    const kept = keep(readRange(old, 0, read));
+    // Exclusive, of a random name: never through a link planted beside the journal.
+    const tmp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+    try {
+      const fd = openSync(tmp, 'wx', 0o600);
+      try {
+        writeSync(fd, kept);
+        hooks.beforeRename?.();
+        // Appended while the kept lines were being written: every one stays.
+        const size = fstatSync(old).size;
+        if (size > read) writeSync(fd, wholeLines(readRange(old, read, size)));
+        read = size;
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, file);
+    } catch (err) {
+      throw unwritable(err);
+    }
+    hooks.afterRename?.();
+    // A writer that opened the old file before the rename wrote there: carry its lines over.
+    const size = fstatSync(old).size;
+    if (size > read) {
+      const fd = openSync(file, 'a', 0o600);
+      try {
+        writeSync(fd, wholeLines(readRange(old, read, size)));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  } finally {
+    closeSync(old);
+  }
+}
