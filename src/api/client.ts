@@ -7,6 +7,7 @@ import { AuthError, MpayError, ServerError, UsageError } from './errors.js';
 import * as s from './schemas.js';
 import { failureError, successData } from './response.js';
 import { redactValue, registerSecret } from './redact.js';
+import { probeCredentials, type ProbeVerdict } from './credentials-probe.js';
 import { checkBaseUrl } from './base-url.js';
 import { networkError } from './network-errors.js';
 import { makeHttp } from './http.js';
@@ -59,18 +60,6 @@ export interface SendHooks {
   /** the wait is over: the same request goes out again now */
   resending?: () => void;
 }
-
-/** The fields of a credentials-only initiate: the credentials it carries, the customer's it leaves out. */
-const credentialFields = ['merchant_key', 'site_id', 'api_key'];
-const customerFields = [
-  'currency_code',
-  'country_code',
-  'amount',
-  'customer_first_name',
-  'customer_phone',
-  'customer_email',
-  'customer_transaction_id',
-];
 
 export type WithdrawProcessedResult =
   { otpSent: true; message: string } | { otpSent: false; message: string; transaction: s.Transaction };
@@ -259,54 +248,11 @@ export class Client {
     return { otpSent: false, message: message ?? '', transaction: data };
   }
 
-  /**
-   * Checks merchant key, site id and API key without creating anything: a withdraw initiate that carries
-   * only the credentials. Only a 422 that names missing customer fields and none of the credentials proves
-   * both that they were accepted and that nothing was created. A 2xx means the server created a withdrawal
-   * from that request after all: it is reported as such (`created`), with its answer, never as a pass.
-   */
-  async probeCredentials(): Promise<
-    | { verdict: 'accepted' }
-    | { verdict: 'rejected'; error: MpayError }
-    | { verdict: 'created'; payment?: s.InitiatedPayment; status: number }
-  > {
-    let payment: s.InitiatedPayment;
-    try {
-      payment = await this.post(
-        'payments/withdraw/initiate',
-        s.InitiatedPayment,
-        'json',
-        this.merchantFields(),
-      );
-    } catch (err) {
-      if (!(err instanceof MpayError)) throw err;
-      // A success whose body mpay cannot read may still have created a withdrawal.
-      if (err.status !== null && err.status >= 200 && err.status < 300)
-        return { verdict: 'created', status: err.status };
-      if (err.kind !== 'validation') return { verdict: 'rejected', error: err };
-      const bad = credentialFields.filter((f) => err.fields[f]);
-      if (bad.length)
-        return {
-          verdict: 'rejected',
-          error: new AuthError(
-            `Rejected: ${bad.map((f) => `${f} (${err.fields[f]!.join(' ')})`).join(', ')}`,
-            { status: err.status, fields: err.fields },
-          ),
-        };
-      if (customerFields.some((f) => err.fields[f])) return { verdict: 'accepted' };
-      return {
-        verdict: 'rejected',
-        error: new ServerError(
-          `Withdraw initiate answered a request of credentials only with HTTP ${err.status ?? '?'} but named no missing customer field: ${err.message}`,
-          {
-            status: err.status,
-            fields: err.fields,
-            hint: 'This does not show that the API key was accepted',
-          },
-        ),
-      };
-    }
-    return { verdict: 'created', payment, status: 200 };
+  /** The credentials check of `mpay doctor` (api/credentials-probe.ts): a withdraw initiate of them alone. */
+  probeCredentials(): Promise<ProbeVerdict> {
+    return probeCredentials(() =>
+      this.post('payments/withdraw/initiate', s.InitiatedPayment, 'json', this.merchantFields()),
+    );
   }
 
   // Plumbing --------------------------------------------------------------------------------------------

@@ -13,21 +13,18 @@ import {
   createWriteStream,
   mkdtempSync,
   openSync,
-  readSync,
   statSync,
   writeFileSync,
   type WriteStream,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { PaymentKind } from '../api/enums.js';
 import { CancelledError, UsageError, exitCodes } from '../api/errors.js';
 import type { Factory } from '../factory.js';
 import type { FlowDeps } from '../flows/types.js';
 import {
   BatchChecker,
-  batchColumns,
   checkConfirmRow,
   confirmColumns,
   confirmRow,
@@ -37,8 +34,8 @@ import {
   type RowProblem,
   type RowResult,
 } from '../flows/batch.js';
-import { importLazily } from '../lazy-import.js';
 import { runAgain } from '../flows/next-command.js';
+import { readRows } from './batch-file.js';
 import { Pacer } from '../api/rate-limit.js';
 import { placeArgs, type Place } from '../journal/records.js';
 import { commandLine } from '../api/shell-words.js';
@@ -62,76 +59,6 @@ export interface BatchOptions {
   newBatch?: boolean;
   /** rows like ones sent in the last seven days under other references are sent again */
   allowRepeats?: boolean;
-}
-
-function checkColumns(keys: string[], known: readonly string[]): void {
-  const unknown = keys.filter((k) => !known.includes(k));
-  if (unknown.length)
-    throw new UsageError(`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, {
-      hint: `Known columns: ${known.join(', ')}`,
-    });
-}
-
-/**
- * The separator of a CSV file, from its header: a comma, or the semicolon that spreadsheets in many
- * locales write (where the comma is the decimal mark) when the header has more of those.
- */
-function csvDelimiter(path: string): string {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(4096);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const header = buf.toString('utf8', 0, n).split(/\r?\n/)[0] ?? '';
-    const count = (c: string) => header.split(c).length - 1;
-    return count(';') > count(',') ? ';' : ',';
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The rows of the file, one at a time. */
-async function* readRows(
-  path: string,
-  format: 'csv' | 'ndjson',
-  known: readonly string[] = batchColumns,
-): AsyncGenerator<BatchRow> {
-  let row = 0;
-  if (format === 'ndjson') {
-    const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-    for await (const line of lines) {
-      if (!line.trim()) continue;
-      row++;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch (err) {
-        throw new UsageError(`Row ${row} is not JSON: ${(err as Error).message}`);
-      }
-      if (!value || typeof value !== 'object' || Array.isArray(value))
-        throw new UsageError(`Row ${row} is not a JSON object`);
-      checkColumns(Object.keys(value), known);
-      yield {
-        row,
-        values: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v == null ? '' : String(v)])),
-      };
-    }
-    return;
-  }
-  const { parse } = await importLazily<typeof import('csv-parse')>('csv-parse');
-  const parser = createReadStream(path).pipe(
-    parse({
-      delimiter: csvDelimiter(path),
-      columns: (header: string[]) => {
-        const keys = header.map((h) => h.trim());
-        checkColumns(keys, known);
-        return keys;
-      },
-      skip_empty_lines: true,
-      trim: true,
-    }),
-  );
-  for await (const record of parser as AsyncIterable<Record<string, string>>)
-    yield { row: ++row, values: record };
 }
 
 export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory): Promise<void> {
