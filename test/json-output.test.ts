@@ -78,6 +78,11 @@ describe('every --json document matches its schema', () => {
     );
     const demo = await matches('demo', ['demo']);
     expect(demo).toHaveLength(2);
+    // Both references in mpay's one style (kind, time, random).
+    expect((demo as { reference: string }[]).map((t) => t.reference)).toEqual([
+      expect.stringMatching(/^mpay-d-[0-9a-z]+-[0-9a-f]{6}$/),
+      expect.stringMatching(/^mpay-w-[0-9a-z]+-[0-9a-f]{6}$/),
+    ]);
   });
 
   it('a failure and a dry run', async () => {

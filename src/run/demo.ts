@@ -81,7 +81,6 @@ export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<voi
         email: 'kofi@example.com',
         gateway: '1',
         phoneNumber: '+233201234567',
-        reference: `demo-w-${Date.now().toString(36)}`,
       },
       { ...base, prompter },
     );
