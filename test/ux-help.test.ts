@@ -120,6 +120,10 @@ describe('messages that lead somewhere', () => {
 
 it('a mistyped flag or subcommand gets a "did you mean", as a mistyped command does', async () => {
   const { mpay } = await import('./in-process.js');
+  // The parse error is reported as a usage error, and oclif does not add its "did not parse" warning.
+  const warnings: string[] = [];
+  const onWarning = (w: Error & { code?: string }) => warnings.push(w.code ?? w.name);
+  process.on('warning', onWarning);
   const flag = await mpay(['deposit', '--amont', '5', '--json'], {});
   expect(flag.code).toBe(2);
   expect(flag.json().error.hint).toBe('Did you mean --amount? See `mpay deposit --help`');
@@ -128,4 +132,7 @@ it('a mistyped flag or subcommand gets a "did you mean", as a mistyped command d
   expect(sub.json().error.hint).toBe(
     'Did you mean `mpay withdraw batch confirm`? See `mpay withdraw batch --help`',
   );
+  await new Promise((r) => setImmediate(r));
+  process.off('warning', onWarning);
+  expect(warnings).not.toContain('UnparsedCommand');
 });

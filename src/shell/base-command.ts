@@ -164,6 +164,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected override async catch(err: Error & { oclif?: { exit?: number }; code?: string }): Promise<void> {
     // this.exit() and --help/--version travel as errors too: let oclif have them.
     if (err.oclif?.exit === 0 || err.code === 'EEXIT') throw err;
+    // A parse error is reported here as a usage error: the arguments were read, and refused. Without this,
+    // oclif warns (with NODE_ENV development or test) that the command "did not parse its arguments".
+    (this as unknown as { parsed: boolean }).parsed = true;
     this.io.exitCode = await reportError(this.io, err, {
       // Parse errors come before flags exist: --json is then read from the command line itself.
       // A command whose --json is not the output flag (mpay api: a JSON body) prints errors as text.
