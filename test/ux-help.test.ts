@@ -4,7 +4,9 @@
 // through bin/run.js (oclif loads the help class and the hook from the bundle); the rest runs in-process.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, customerArgs, run, sandbox, tempDir } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cliEnv, customerArgs, root, run, runPrinted, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 import { nearest } from '../src/shell/nearest.js';
 
@@ -135,4 +137,43 @@ it('a mistyped flag or subcommand gets a "did you mean", as a mistyped command d
   await new Promise((r) => setImmediate(r));
   process.off('warning', onWarning);
   expect(warnings).not.toContain('UnparsedCommand');
+});
+
+describe('every help fits the terminal', () => {
+  const ids = Object.keys(
+    (JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')) as { commands: object }).commands,
+  ).map((id) => id.split(':'));
+
+  for (const width of [60, 80])
+    it(`at ${width} columns no line of any command's --help is wider`, async () => {
+      const wide: string[] = [];
+      for (const id of ids) {
+        const r = await run([...id, '--help'], { env: { OCLIF_COLUMNS: String(width) } });
+        for (const line of r.stdout.split('\n'))
+          if ([...line].length > width) wide.push(`${id.join(' ')}: ${[...line].length}: ${line}`);
+      }
+      expect(wide).toEqual([]);
+    });
+
+  it('a folded example still pastes as one command', async () => {
+    const own = await sandbox();
+    try {
+      const r = await run(['deposit', '--help'], { env: { OCLIF_COLUMNS: '60' } });
+      const lines = r.stdout.split('\n');
+      const start = lines.findIndex((l) => l.includes('$ mpay deposit --currency GHS --country GH'));
+      expect(start).toBeGreaterThan(0);
+      const folded: string[] = [];
+      for (let i = start; ; i++) {
+        folded.push(lines[i]!);
+        if (!lines[i]!.endsWith('\\')) break;
+      }
+      expect(folded.length).toBeGreaterThan(1);
+      const pasted = folded.join('\n').replace(/^\s*\$ /, '');
+      const out = await runPrinted(pasted, cliEnv(own, tempDir()));
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.json()).toMatchObject({ kind: 'deposit', status: 'pending' });
+    } finally {
+      await own.close();
+    }
+  });
 });

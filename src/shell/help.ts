@@ -5,6 +5,7 @@ import type { Command } from '@oclif/core/command';
 import type { Config } from '@oclif/core/config';
 import { CommandHelp, Help } from '@oclif/core/help';
 import type { Hook } from '@oclif/core/hooks';
+import { stripVTControlCharacters } from 'node:util';
 import { systemIO } from '../io.js';
 import { nearest } from './nearest.js';
 
@@ -24,7 +25,68 @@ const examples = [
   ['mpay history --since 1d', 'what mpay sent today, and where each stands'],
 ];
 
+/** The words of a command line, split at the spaces outside quotes (a quoted argument stays whole). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quote: string | undefined;
+  for (const ch of line) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      word += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      word += ch;
+    } else if (ch === ' ') {
+      if (word) words.push(word);
+      word = '';
+    } else word += ch;
+  }
+  if (word) words.push(word);
+  return words;
+}
+
+/**
+ * A command line folded to `width` with shell continuations (` \`) between words, never inside quotes,
+ * so that the folded example still pastes as one command.
+ */
+export function foldCommand(line: string, width: number): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const w of shellWords(line)) {
+    if (current && current.length + 1 + w.length + 2 > width) {
+      out.push(`${current} \\`);
+      current = `    ${w}`;
+    } else current = current ? `${current} ${w}` : w;
+  }
+  if (current) out.push(current);
+  return out;
+}
+
 class MpayCommandHelp extends CommandHelp {
+  /**
+   * Examples that fit the terminal: one too wide is folded with shell continuations, its comment on a
+   * line of its own above it, so that every line fits and the command still pastes as it is.
+   */
+  protected override examples(examples: Command.Example[] | undefined | string): string | undefined {
+    const list = typeof examples === 'string' ? [examples] : (examples ?? []);
+    if (list.length === 0) return undefined;
+    // EXAMPLES is indented by two: what a line may hold.
+    const width = (this.opts.maxWidth ?? 80) - 2;
+    return list
+      .map((e) => {
+        if (typeof e !== 'string') return super.examples([e]) ?? '';
+        const m = /^(.*?)\s{2,}#\s(.*)$/.exec(e);
+        // oclif's own formatting of an example line ($ before mpay's commands), private in its types.
+        const format = (this as unknown as { formatIfCommand(x: string): string }).formatIfCommand.bind(this);
+        const command = format(m ? m[1]! : e);
+        const whole = m ? `${command}   # ${m[2]}` : command;
+        if (stripVTControlCharacters(whole).length <= width) return whole;
+        return [...(m ? [`# ${m[2]}`] : []), ...foldCommand(command, width)].join('\n');
+      })
+      .join('\n');
+  }
+
   /** `mpay status HASH_TOKEN --status <value> [flags]`: the arguments and required flags only. */
   protected override defaultUsage(): string {
     const args = Object.values(this.command.args ?? {})
@@ -41,6 +103,12 @@ export class MpayHelp extends Help {
   constructor(config: Config, opts: ConstructorParameters<typeof Help>[1] = {}) {
     super(config, opts);
     this.CommandHelpClass = MpayCommandHelp;
+  }
+
+  /** A command's summary at the top of its help, folded to the terminal's width (oclif leaves it whole). */
+  protected override summary(c: Command.Loadable): string | undefined {
+    const text = super.summary(c);
+    return text === undefined ? undefined : this.wrap(text);
   }
 
   protected override async showRootHelp(): Promise<void> {

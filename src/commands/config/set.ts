@@ -4,8 +4,7 @@ import { settingKeys } from '../../config/store.js';
 
 export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
   static override baseFlags = flagSets.local;
-  static override summary =
-    'Set a setting of the current profile (env, timeout, <env>.base_url, <env>.wallet_gateways)';
+  static override summary = 'Set a profile setting: env, timeout, <env>.base_url, <env>.wallet_gateways';
   static override examples = [
     '<%= config.bin %> config set stage.base_url https://stage.example.com',
     '<%= config.bin %> config set env stage',

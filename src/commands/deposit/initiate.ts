@@ -2,8 +2,7 @@ import { BaseCommand } from '../../shell/base-command.js';
 import { customerFlags, dryRunFlag, inputsFrom } from '../../shell/flags.js';
 
 export default class DepositInitiate extends BaseCommand<typeof DepositInitiate> {
-  static override summary =
-    'Deposit initiate only: prints the initiated payment with its hash token and gateways';
+  static override summary = 'Deposit initiate only: the initiated payment, its hash token and gateways';
   static override examples = [
     '<%= config.bin %> deposit initiate --currency GHS --country GH --amount 25 --first-name Ama --phone +233201234567 --email ama@example.com',
     '<%= config.bin %> deposit initiate --currency GHS --amount 25 --first-name Ama --phone +233201234567 --email ama@example.com --json | jq -r .has_token',

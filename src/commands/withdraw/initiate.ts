@@ -2,8 +2,7 @@ import { BaseCommand } from '../../shell/base-command.js';
 import { customerFlags, dryRunFlag, inputsFrom } from '../../shell/flags.js';
 
 export default class WithdrawInitiate extends BaseCommand<typeof WithdrawInitiate> {
-  static override summary =
-    'Withdraw initiate only: prints the initiated payment with its hash token and gateways';
+  static override summary = 'Withdraw initiate only: the initiated payment, its hash token and gateways';
   static override examples = [
     '<%= config.bin %> withdraw initiate --currency GHS --amount 40 --first-name Kofi --phone +233201234567 --email kofi@example.com --json',
   ];
