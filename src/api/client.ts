@@ -84,9 +84,11 @@ export class Client {
   private readonly http: Got;
   private readonly opts: ClientOptions;
   private readonly policy: RateLimitPolicy;
-  private readonly throttleListeners = new Set<(t: Throttle) => void>();
-  /** true while a listener of its own (a batch) reports the waits instead of the terminal line */
-  quietThrottle = false;
+  /**
+   * Told of every wait, before it starts: the terminal line (ClientOptions.onThrottle), which a batch
+   * replaces for its run with a report of its own pace.
+   */
+  reportThrottle?: (t: Throttle) => void;
   private get maxBodyBytes(): number {
     return this.opts.maxBodyBytes ?? 8 * 2 ** 20;
   }
@@ -104,15 +106,10 @@ export class Client {
     this.baseUrl = checkBaseUrl(opts.baseUrl);
     this.http = makeHttp(this.baseUrl, opts);
     this.policy = { ...defaultRateLimitPolicy, ...opts.rateLimit };
+    this.reportThrottle = opts.onThrottle;
     // What this client holds is scrubbed by value from everything mpay shows or writes (api/redact.ts).
     registerSecret(opts.credentials?.merchantKey);
     registerSecret(opts.credentials?.apiKey);
-  }
-
-  /** Hears of every wait of every call (a batch slows down on them); returns the removal. */
-  onThrottle(listener: (t: Throttle) => void): () => void {
-    this.throttleListeners.add(listener);
-    return () => this.throttleListeners.delete(listener);
   }
 
   // Public ----------------------------------------------------------------------------------------------
@@ -257,6 +254,13 @@ export class Client {
 
   // Plumbing --------------------------------------------------------------------------------------------
 
+  /** The cached token, registered as a secret of the run (scrubbed by value wherever it appears). */
+  private storedToken(): string | undefined {
+    const token = this.opts.tokens?.get();
+    registerSecret(token);
+    return token;
+  }
+
   private merchantFields() {
     const c = this.opts.credentials ?? {};
     const missing = (['merchantKey', 'siteId', 'apiKey'] as const).filter((k) => !c[k]);
@@ -300,8 +304,7 @@ export class Client {
       return c.whole ? parsed : parsed.data;
     };
     if (!c.bearer) return run(undefined);
-    let token = this.opts.tokens?.get();
-    registerSecret(token);
+    let token = this.storedToken();
     const fresh = !token;
     if (!token) token = await this.generateToken(undefined, true);
     try {
@@ -339,7 +342,9 @@ export class Client {
           Object.entries(c.body).filter(([, v]) => v !== undefined && (v !== null || c.raw)),
         );
       }
-      req.context = { shownBody: JSON.stringify(redactValue(req.json ?? fields)) };
+      // The body as --debug and --trace show it, scrubbed: made only when one of them will show it.
+      if (this.opts.debug || this.opts.trace)
+        req.context = { shownBody: JSON.stringify(redactValue(req.json ?? fields)) };
     }
     // Two more tries for GETs and token generate; never for a money-moving POST.
     if (c.retry) req.retry = { limit: 2, methods: [c.method] };
@@ -383,8 +388,7 @@ export class Client {
           this.opts.debug?.(
             `! ${t.status} on ${t.method} /${t.path}: waiting ${(t.waitMs / 1000).toFixed(1)} s before try ${attempt + 1} of ${t.tries}`,
           );
-          if (!this.quietThrottle) this.opts.onThrottle?.(t);
-          for (const l of this.throttleListeners) l(t);
+          this.reportThrottle?.(t);
           c.hooks?.throttled?.(t);
           await new Promise((resolve) => setTimeout(resolve, t.waitMs));
           c.hooks?.resending?.();
@@ -431,8 +435,7 @@ export class Client {
       raw: { headers: req.headers },
     };
     if (!req.bearer) return this.send(c, undefined);
-    let token = this.opts.tokens?.get();
-    registerSecret(token);
+    let token = this.storedToken();
     const fresh = !token;
     if (!token) token = await this.generateToken(undefined, true);
     const first = await this.send(c, token);

@@ -187,15 +187,15 @@ export class BatchChecker {
     const seen = this.references.get(ref);
     if (seen !== undefined) add('reference', `the same as row ${seen}`);
     else this.references.set(ref, r.row);
+    const found = lookUp(this.opts.journal, ref);
     // Only a row that would go out as new: one whose own reference the journal has is skipped or continued.
-    const like =
-      this.opts.allowRepeats || knownHere(this.opts.journal, ref) ? undefined : this.alreadySent(r, ref);
+    const like = this.opts.allowRepeats || found.here ? undefined : this.alreadySent(r, ref);
     if (like)
       add(
         'reference',
         `the same ${this.kind} (customer, amount, currency) as ${like.reference}, sent ${like.created_at.slice(0, 10)}; --allow-repeats sends it again`,
       );
-    const there = elsewhere(this.opts.journal, ref);
+    const there = found.elsewhere;
     if (there) {
       this.elsewhere ??= there;
       add('reference', `sent before to ${whereName(there)}; --new-batch runs it here as new`);
@@ -284,25 +284,16 @@ export class BatchChecker {
   }
 }
 
-/** Whether the run's journal holds the reference here (a record elsewhere counts as no). */
-function knownHere(journal: JournalLike | undefined, reference: string): boolean {
+/**
+ * What the run's journal says of a reference, in one look: whether it holds it here, or the place it
+ * lives at when that is not this run's (from the journal's refusal).
+ */
+function lookUp(journal: JournalLike | undefined, reference: string): { here: boolean; elsewhere?: Place } {
   try {
-    return Boolean(journal?.find(reference));
+    return { here: Boolean(journal?.find(reference)) };
   } catch (err) {
-    if (err instanceof ElsewhereError) return false;
-    throw err;
-  }
-}
-
-/** The place a reference lives at when it is not this run's, from the journal's refusal. */
-function elsewhere(journal: JournalLike | undefined, reference: string): Place | undefined {
-  try {
-    journal?.find(reference);
-    return undefined;
-  } catch (err) {
-    if (err instanceof ElsewhereError)
-      return err.place ?? { server: '?', merchant: '?', profile: '?', env: '?' };
-    throw err;
+    if (!(err instanceof ElsewhereError)) throw err;
+    return { here: false, elsewhere: err.place ?? { server: '?', merchant: '?', profile: '?', env: '?' } };
   }
 }
 

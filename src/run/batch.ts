@@ -286,14 +286,14 @@ async function runAndReport(
   const client = again.deps.client;
   const pacer = new Pacer();
   client.pacer = pacer;
-  client.quietThrottle = true;
+  const terminalLine = client.reportThrottle;
   let throttles = 0;
-  const countThrottles = client.onThrottle(() => {
+  client.reportThrottle = () => {
     if (throttles++ === 0)
       progress.note(
         `mpay: rate limited (HTTP 429): requests now go out at ${Math.round(pacer.rate ?? 0)} a second, faster again while no 429 comes`,
       );
-  });
+  };
   // While the rows run, this is the only SIGINT listener: conf's atomic writes load when-exit, whose
   // listener re-raises the signal to kill the process, in-flight rows and all. The others come back after.
   const others = process.rawListeners('SIGINT') as ((...a: unknown[]) => void)[];
@@ -330,8 +330,7 @@ async function runAndReport(
     await printed;
   } finally {
     progress.stop();
-    countThrottles();
-    client.quietThrottle = false;
+    client.reportThrottle = terminalLine;
     client.pacer = undefined;
     process.removeListener('SIGINT', onSigint);
     for (const l of others) process.on('SIGINT', l);

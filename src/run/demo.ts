@@ -36,7 +36,7 @@ export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<voi
       },
     });
     const place = {
-      server: client.baseUrl.href.replace(/\/$/, ''),
+      server: sb.url,
       merchant: fingerprint(demoMerchant.merchantKey),
       profile: 'demo',
       env: 'sandbox',
