@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import {
   cliEnv,
+  file,
   printedCommand,
   requestCount,
   requestCounts,
@@ -27,12 +28,6 @@ afterAll(() => sb.close());
 
 const requests = (route: string) => requestCount(sb, route);
 const initiates = () => requests('POST /payments/initiate');
-
-function file(name: string, text: string): string {
-  const path = join(tempDir(), name);
-  writeFileSync(path, text);
-  return path;
-}
 
 const header = 'currency,country,amount,first_name,last_name,phone,email,gateway';
 const good = [

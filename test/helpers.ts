@@ -18,6 +18,13 @@ export function tempDir(prefix = 'mpay-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/** A file of the test's own, in a folder of its own: a batch's rows, a HAR, codes. */
+export function file(name: string, text: string): string {
+  const path = join(tempDir(), name);
+  writeFileSync(path, text);
+  return path;
+}
+
 /**
  * The seed of every fault a test's sandbox draws at random: fixed, so that a failure draws the same faults
  * again; MPAY_TEST_SEED=N tries others.

@@ -1,7 +1,7 @@
 // One run at a time, rate limits waited out, lost answers never re-sent, and a doctor that tells the truth
 // (issue: money safety, round two). Real servers on loopback: the sandbox, and where a server must do what
 // the sandbox never does (always 429, a 2xx to a credentials-only initiate), a small one of the test's own.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +10,7 @@ import {
   cliEnv,
   customerArgs,
   faultSeed,
+  file,
   loopbackServer,
   requestCount,
   requestCounts,
@@ -22,12 +23,6 @@ import {
 import { mpay } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
-
-function file(name: string, text: string): string {
-  const path = join(tempDir(), name);
-  writeFileSync(path, text);
-  return path;
-}
 
 const header = 'currency,country,amount,first_name,last_name,phone,email,gateway';
 const manyRows = (n: number, tag: string) =>

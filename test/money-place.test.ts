@@ -3,12 +3,13 @@
 // lives, refuse elsewhere naming where, and a line mpay prints for a person to paste reaches the
 // transaction's own server whatever the environment it is pasted in says. Each test looks at both
 // servers' request counts and at the journal, not only at one answer.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cliEnv,
   customerArgs,
+  file,
   printedCommand,
   requestCount,
   requestCounts,
@@ -37,12 +38,6 @@ async function moneyPosts(sb: Sb): Promise<number> {
   return Object.entries(counts)
     .filter(([route]) => route.startsWith('POST /payments/'))
     .reduce((n, [, c]) => n + c, 0);
-}
-
-function file(name: string, text: string): string {
-  const path = join(tempDir(), name);
-  writeFileSync(path, text);
-  return path;
 }
 
 const rows = (tag: string) =>

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cliEnv, customerArgs, noStack, requestCount, sandbox, spawnMpay, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, file, noStack, requestCount, sandbox, spawnMpay, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -16,11 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-function file(name: string, text: string): string {
-  const path = join(tempDir(), name);
-  writeFileSync(path, text);
-  return path;
-}
 const header = 'currency,country,amount,first_name,last_name,phone,email,gateway';
 const rows = (n: number, tag: string, amount = 10) =>
   Array.from(
