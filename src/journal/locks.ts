@@ -1,5 +1,6 @@
-// One run at a time: a batch, a resume and a confirm hold a lock on what they continue (the batch's file,
-// by its content; the transaction, by its place and reference) for as long as they send, so that a second
+// One run at a time: a batch, a resume and a confirm hold a lock on what they continue (a batch or a
+// confirm by its references in order; a transaction by its place and reference) for as long as they
+// send, and each row of a batch its transaction's, so that a second
 // mpay process never sends a reference the first is sending. The locks are folders beside the journal
 // (proper-lockfile: an atomic mkdir, kept fresh while held, taken over when its holder died without
 // releasing it, and released when the process exits, Ctrl-C included).

@@ -9,7 +9,6 @@ import { heapBound } from './heap-bound.js';
 import { createHash } from 'node:crypto';
 import {
   closeSync,
-  createReadStream,
   createWriteStream,
   mkdtempSync,
   openSync,
@@ -113,16 +112,6 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
   }
 }
 
-/**
- * The lock of a batch's file, by its content, so that a copy of it counts as the same file: a second mpay
- * running it at the same time refuses (exit 11) instead of sending the rows the first is sending.
- */
-async function holdFile(path: string, what: string, f: Factory): Promise<() => Promise<void>> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return (await f.journal()).hold(['batch file', hash.digest('hex')], what);
-}
-
 /** The flags of a batch that its run again must repeat (the place's are added by runAgain). */
 function batchFlagsAgain(opts: BatchOptions): string[] {
   return [
@@ -145,9 +134,12 @@ export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> 
   const journal = deps.journal;
   const problems: RowProblem[] = [];
   const seen = new Map<string, number>();
+  // The run's identity for its lock: its references in order, as a batch's (a copy of the file is the same).
+  const identity = createHash('sha256');
   let count = 0;
   for await (const r of readRows(path, format, confirmColumns)) {
     count++;
+    identity.update(`${r.values.reference?.trim() ?? ''}\n`);
     problems.push(...checkConfirmRow(r, journal, seen));
   }
   if (count === 0) throw new UsageError(`No rows in ${opts.file}`);
@@ -160,7 +152,10 @@ export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> 
   await confirmBatch(`Confirm these ${count} withdrawals`, count, deps);
   // One read of the merchant's currencies for every row (a resumed withdrawal needs its gateway's record).
   const rowDeps = { ...unattended(deps), currencies: await deps.client.merchantCurrencies() };
-  const release = await holdFile(path, `the confirmations ${opts.file}`, f);
+  const release = await journal.hold(
+    ['confirm', identity.digest('hex')],
+    `the confirmations of ${opts.file}`,
+  );
   try {
     await runAndReport(
       readRows(path, format, confirmColumns),
