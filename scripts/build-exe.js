@@ -135,7 +135,7 @@ if (startupSnapshot?.isBuildingSnapshot()) startupSnapshot.addDeserializeCallbac
 
 // Packages only some commands use: each is bundled on its own and kept among the executable's assets,
 // outside the snapshot that every run deserializes (src/exe.ts). cli-table3 stays in: every table uses it.
-const extras = lazyPackages.filter((p) => p !== 'cli-table3');
+const extras = lazyPackages.filter((p) => p !== 'cli-table3' && p !== '@napi-rs/keyring');
 const assetName = (pkg) => `${pkg.replace('/', '+')}.cjs`;
 
 // The snapshot builder and the executable hand the script a require() that knows only Node's built-in

@@ -4,6 +4,8 @@
 // conf, fastify and qrcode-terminal stay in node_modules and load from there). oclif finds the commands
 // here through the "explicit" command strategy in package.json.
 import Api from './commands/api.js';
+import AuthMigrate from './commands/auth/migrate.js';
+import AuthStatus from './commands/auth/status.js';
 import Balances from './commands/balances.js';
 import ConfigGet from './commands/config/get.js';
 import ConfigList from './commands/config/list.js';
@@ -43,6 +45,8 @@ export { MpayHelp, commandNotFound } from './shell/help.js';
 
 export const COMMANDS = {
   api: Api,
+  'auth:migrate': AuthMigrate,
+  'auth:status': AuthStatus,
   balances: Balances,
   'config:get': ConfigGet,
   'config:list': ConfigList,

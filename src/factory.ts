@@ -64,17 +64,18 @@ export class Factory {
 
   async context(): Promise<Context> {
     if (!this.contextMemo) {
-      const { resolveContext } = await import('./config/context.js');
-      this.contextMemo = resolveContext(
-        {
-          profile: this.globals.profile,
-          env: this.globals.env,
-          baseUrl: this.globals.baseUrl,
-          timeout: this.globals.timeout,
-        },
-        this.environ,
-        await this.store(),
-      );
+      const { resolveContext, profileNameOf } = await import('./config/context.js');
+      const inputs = {
+        profile: this.globals.profile,
+        env: this.globals.env,
+        baseUrl: this.globals.baseUrl,
+        timeout: this.globals.timeout,
+      };
+      const store = await this.store();
+      // A profile whose secrets are in the keyring: the keyring is opened (or found unusable) before the
+      // context reads them; resolveContext notes a problem.
+      await store.openSecrets(profileNameOf(inputs, this.environ, store));
+      this.contextMemo = resolveContext(inputs, this.environ, store);
       for (const n of this.contextMemo.notes) this.io.warn(n);
     }
     return this.contextMemo;

@@ -94,6 +94,12 @@ export function selfSignedCert(): { key: string; cert: string; certFile: string 
   return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
 }
 
+/**
+ * The variables that lead to the user's own keyring (its D-Bus session): never passed on to a test's mpay,
+ * unless the test gives them (test/keyring.test.ts gives a private one).
+ */
+const userKeyring = ['DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR'];
+
 /** The environment a script would have: a private config folder, credentials of the demo merchant. */
 export function cliEnv(
   sb: { url: string } | undefined,
@@ -115,7 +121,7 @@ export function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, ...opts.env })) {
-      if (v !== undefined && !k.startsWith('MPAY_') && k !== 'CI') env[k] = v;
+      if (v !== undefined && !k.startsWith('MPAY_') && k !== 'CI' && !userKeyring.includes(k)) env[k] = v;
     }
     for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
     env.NO_COLOR = '1';
@@ -267,7 +273,14 @@ export function printedCommand(text: string, label: string): string {
  */
 export function spawnMpay(args: string[], env: Record<string, string | undefined>) {
   const child = spawn(process.execPath, [bin, ...args], {
-    env: { ...process.env, ...env, CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
+    env: {
+      ...process.env,
+      DBUS_SESSION_BUS_ADDRESS: undefined,
+      XDG_RUNTIME_DIR: undefined,
+      ...env,
+      CI: undefined,
+      NO_COLOR: '1',
+    } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

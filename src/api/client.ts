@@ -3,7 +3,7 @@
 import { HTTPError, type Got, type Response, type OptionsInit } from 'got';
 import type { Exchange } from './har.js';
 import * as z from 'zod/mini';
-import { AuthError, MpayError, ServerError, UsageError } from './errors.js';
+import { AuthError, MpayError, ServerError } from './errors.js';
 import * as s from './schemas.js';
 import { failureError, successData } from './response.js';
 import { redactValue, registerSecret } from './redact.js';
@@ -19,7 +19,7 @@ import {
   type RateLimitPolicy,
   type Throttle,
 } from './rate-limit.js';
-import type { Credentials, TokenStore } from './credentials.js';
+import { missingCredentials, type Credentials, type TokenStore } from './credentials.js';
 import {
   DryRun,
   answer,
@@ -139,7 +139,11 @@ export class Client {
   /** Exchanges the merchant key for a bearer token and stores it. A rejected key is an auth error. */
   async generateToken(merchantKey = this.opts.credentials?.merchantKey, implicit = false): Promise<string> {
     if (!merchantKey)
-      throw new UsageError('No merchant key', { hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY' });
+      throw missingCredentials(
+        this.opts.credentials ?? {},
+        'No merchant key',
+        'Run `mpay login`, or set MPAY_MERCHANT_KEY',
+      );
     try {
       const data = await this.call({
         method: 'POST',
@@ -265,9 +269,11 @@ export class Client {
     const c = this.opts.credentials ?? {};
     const missing = (['merchantKey', 'siteId', 'apiKey'] as const).filter((k) => !c[k]);
     if (missing.length > 0) {
-      throw new UsageError(`Missing credentials: ${missing.join(', ')}`, {
-        hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID and MPAY_API_KEY',
-      });
+      throw missingCredentials(
+        c,
+        `Missing credentials: ${missing.join(', ')}`,
+        'Run `mpay login`, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID and MPAY_API_KEY',
+      );
     }
     // site_id is an integer in the spec; a numeric one goes out as a JSON number.
     const siteId = /^\d+$/.test(c.siteId!) ? Number(c.siteId) : c.siteId!;

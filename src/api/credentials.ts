@@ -1,10 +1,22 @@
 // What the client authenticates with: the merchant's credentials, and where its bearer token is kept
 // between runs. The config store implements TokenStore on disk; memoryTokens() keeps it in the process.
+import { KeyringError, UsageError, type MpayError } from './errors.js';
 
 export interface Credentials {
   merchantKey?: string;
   siteId?: string;
   apiKey?: string;
+  /** why the stored ones could not be read (a keyring that does not answer): the error of a run needing them */
+  unreadable?: string;
+}
+
+/** The error for credentials a run needs and does not have: the keyring's, when that is why. */
+export function missingCredentials(c: Credentials, message: string, hint: string): MpayError {
+  if (c.unreadable)
+    return new KeyringError(`${message}: ${c.unreadable}`, {
+      hint: 'Run `mpay auth status` to see where each secret is kept, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID and MPAY_API_KEY',
+    });
+  return new UsageError(message, { hint });
 }
 
 /** Where the client keeps its bearer token between runs: config implements it, tests may pass a Map. */

@@ -114,6 +114,12 @@ export class LocalFileError extends MpayError {
   override readonly kind = 'local' as const;
 }
 /**
+ * The operating system's keyring refused or failed a read, write or delete of one of mpay's secrets. Exit
+ * code of a local file's failure: the keyring is where the secrets are kept, as config.json was.
+ */
+export class KeyringError extends LocalFileError {}
+
+/**
  * A transaction, or a batch's file, that another mpay process is continuing right now: nothing was sent,
  * so that no reference goes out twice. Run it again once the other has finished.
  */

@@ -6,6 +6,8 @@ export default class Login extends BaseCommand<typeof Login> {
   static override summary = 'Save merchant credentials in a profile, checked against the API';
   static override description = `Asks for whatever is not given by flag or MPAY_* variable: merchant key (Merchant Key under your merchant profile in the dashboard), site id and API key (under the services settings), environment and base URL. The merchant key is checked by generating a token before anything is saved. The profile becomes the current one.
 
+The merchant key, API key and tokens go into the OS keyring (macOS Keychain, Windows Credential Manager, the Secret Service on Linux) once it passes a check; where none works they go into config.json (mode 0600), and mpay says so. --insecure-storage chooses the file.
+
 Pass secrets through stdin (--merchant-key-stdin) or the environment rather than flags, so they stay out of shell history and process lists.`;
   static override examples = [
     '<%= config.bin %> login',
@@ -28,6 +30,9 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
     force: Flags.boolean({
       description: 'when config.json is damaged, move it aside (config.json.bak-<time>) and start a new one',
     }),
+    'insecure-storage': Flags.boolean({
+      description: 'keep the secrets in config.json (mode 0600) even where a keyring works',
+    }),
   };
 
   async run(): Promise<void> {
@@ -42,6 +47,7 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
         apiKey: f['api-key'],
         verify: !f['no-verify'],
         force: f.force,
+        insecureStorage: f['insecure-storage'],
       },
       this.factory,
     );

@@ -20,7 +20,7 @@ export interface ContextInputs {
   timeout?: string | number;
 }
 
-export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
+export type Source = 'flag' | 'env' | 'profile' | 'keyring' | 'default' | 'none';
 
 export interface Context {
   store: ConfigStore;
@@ -29,11 +29,16 @@ export interface Context {
   env: Environment;
   baseUrl: string;
   credentials: Credentials;
-  credentialSources: Record<keyof Credentials, Source>;
+  credentialSources: Record<'merchantKey' | 'siteId' | 'apiKey', Source>;
   timeoutMs: number;
   tokens: TokenStore;
   /** things the person should know about the settings in effect (a base URL that was corrected) */
   notes: string[];
+}
+
+/** The profile a run uses: --profile, else MPAY_PROFILE, else the current one. */
+export function profileNameOf(inputs: ContextInputs, environ: NodeJS.ProcessEnv, store: ConfigStore): string {
+  return inputs.profile ?? environ.MPAY_PROFILE ?? store.currentProfile();
 }
 
 export const defaultTimeoutSeconds = 30;
@@ -49,13 +54,16 @@ export function parseTimeout(given: string | number | undefined): number {
   return Math.round(seconds * 1000);
 }
 
-/** The store comes from the Factory (src/factory.ts), the one place that opens it. */
+/**
+ * The store comes from the Factory (src/factory.ts), the one place that opens it, and that opens the
+ * keyring first when the profile's secrets are kept there (ConfigStore.openSecrets).
+ */
 export function resolveContext(
   inputs: ContextInputs,
   environ: NodeJS.ProcessEnv,
   store: ConfigStore,
 ): Context {
-  const profileName = inputs.profile ?? environ.MPAY_PROFILE ?? store.currentProfile();
+  const profileName = profileNameOf(inputs, environ, store);
   const profile = store.profile(profileName) ?? {};
   const envName = inputs.env ?? environ.MPAY_ENV ?? profile.env ?? 'sandbox';
   if (!isEnvironment(envName))
@@ -67,15 +75,21 @@ export function resolveContext(
       hint: `Run \`mpay config set ${envName}.base_url https://…\`, or pass --base-url / MPAY_BASE_URL`,
     });
   }
-  const pick = (envVar: string, fromProfile: string | undefined): [string | undefined, Source] => {
+  const stored = store.credentials(profileName);
+  const pick = (
+    envVar: string,
+    fromProfile: string | undefined,
+    where: Source,
+  ): [string | undefined, Source] => {
     const v = environ[envVar];
     if (v) return [v, 'env'];
-    if (fromProfile) return [fromProfile, 'profile'];
+    if (fromProfile) return [fromProfile, where];
     return [undefined, 'none'];
   };
-  const [merchantKey, mkSrc] = pick('MPAY_MERCHANT_KEY', profile.merchantKey);
-  const [siteId, siteSrc] = pick('MPAY_SITE_ID', profile.siteId);
-  const [apiKey, akSrc] = pick('MPAY_API_KEY', profile.apiKey);
+  const secretSource = stored.store === 'keyring' ? 'keyring' : 'profile';
+  const [merchantKey, mkSrc] = pick('MPAY_MERCHANT_KEY', stored.merchantKey, secretSource);
+  const [siteId, siteSrc] = pick('MPAY_SITE_ID', profile.siteId, 'profile');
+  const [apiKey, akSrc] = pick('MPAY_API_KEY', stored.apiKey, secretSource);
 
   const timeoutMs = parseTimeout(inputs.timeout ?? environ.MPAY_TIMEOUT ?? profile.timeout);
 
@@ -90,7 +104,7 @@ export function resolveContext(
     profile,
     env: envName,
     baseUrl: normalizedBase,
-    credentials: { merchantKey, siteId, apiKey },
+    credentials: { merchantKey, siteId, apiKey, unreadable: stored.problem },
     credentialSources: { merchantKey: mkSrc, siteId: siteSrc, apiKey: akSrc },
     timeoutMs,
     notes,

@@ -4,9 +4,10 @@
 import type Conf from 'conf';
 import { importLazily } from '../lazy-import.js';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
-import { LocalFileError } from '../api/errors.js';
+import { KeyringError, LocalFileError } from '../api/errors.js';
 import { join } from 'node:path';
 import { configDir, ensurePrivateDir, ensurePrivateFile, fileMode } from './paths.js';
+import { keyringName, openKeyring, type Keyring, type KeyringOpening } from './keyring.js';
 
 export const environments = ['sandbox', 'stage', 'live'] as const;
 export type Environment = (typeof environments)[number];
@@ -28,6 +29,25 @@ export interface Profile {
   timeout?: number;
   /** per environment, the gateway ids that need the wallet address update (settles the wallet rule) */
   walletGateways?: Partial<Record<Environment, number[]>>;
+  /**
+   * Where the merchant key, the API key and the profile's cached tokens are kept: 'keyring' (then none of
+   * them is in mpay's files), or 'file' (config.json and tokens.json, 0600). A profile saved by an mpay
+   * older than the keyring has no marker and keeps them in the file.
+   */
+  secretStore?: SecretStore;
+  /** the keyring's name when secretStore is 'keyring' ("Secret Service", "macOS Keychain", ...) */
+  keyringName?: string;
+}
+
+export type SecretStore = 'keyring' | 'file';
+
+/** A profile's merchant key and API key, where they were read from, and why they could not be. */
+export interface StoredCredentials {
+  merchantKey?: string;
+  apiKey?: string;
+  store: SecretStore | 'none';
+  /** set when the profile's secrets are in the keyring and could not be read */
+  problem?: string;
 }
 
 interface ConfigShape {
@@ -38,6 +58,13 @@ interface ConfigShape {
 export interface CachedToken {
   token: string;
   createdAt: string;
+}
+
+/** tokens.json's entry: the token itself, or a marker that it is in the keyring. */
+interface TokenEntry {
+  token?: string;
+  createdAt: string;
+  in?: 'keyring';
 }
 
 /** What a cached token is valid for. */
@@ -110,8 +137,8 @@ export class ConfigStore {
   /** set when config.json is there but not readable as mpay's settings: every read then fails */
   readonly damaged?: { file: string; reason: string };
 
-  constructor(env: NodeJS.ProcessEnv = process.env) {
-    this.dir = configDir(env);
+  constructor(private readonly environ: NodeJS.ProcessEnv = process.env) {
+    this.dir = configDir(environ);
     const w = ensurePrivateDir(this.dir);
     if (w) this.warnings.push(w);
     for (const name of ['config.json', 'tokens.json']) {
@@ -223,15 +250,146 @@ export class ConfigStore {
     );
   }
 
-  async removeProfile(name: string): Promise<boolean> {
+  // --- Where the secrets are (SECURITY.md) ---------------------------------------------------------------
+  // A profile's merchant key and API key are one keyring entry (so a command reads the keyring once for
+  // both), and each cached token is an entry of its own. The service name carries the config folder:
+  // two folders (MPAY_CONFIG_DIR) with a profile of the same name never share an entry.
+
+  private keyringMemo?: Promise<KeyringOpening>;
+  private probed = false;
+  /** the keyring once opened by keyring(): the synchronous reads below use it */
+  private opened?: Keyring;
+  /** why keyring() found none */
+  private unusable?: string;
+
+  get keyringService(): string {
+    return `mpay:${this.dir}`;
+  }
+
+  /**
+   * Opens the OS keyring once for this process (with a write, read and delete of a test entry when
+   * `probe`, which login and the move into the keyring ask for), or says why it cannot be used.
+   */
+  async keyring(opts: { probe?: boolean } = {}): Promise<KeyringOpening> {
+    if (!this.keyringMemo || (opts.probe && !this.probed)) {
+      this.probed ||= Boolean(opts.probe);
+      this.keyringMemo = openKeyring(this.keyringService, this.environ, opts);
+    }
+    const opening = await this.keyringMemo;
+    if ('keyring' in opening) this.opened = opening.keyring;
+    else this.unusable = opening.unavailable;
+    return opening;
+  }
+
+  /** Opens the keyring when the profile's secrets are kept there; the problem, if it cannot be used. */
+  async openSecrets(profile: string): Promise<string | undefined> {
+    if (this.profile(profile)?.secretStore !== 'keyring') return undefined;
+    const opening = await this.keyring();
+    return 'unavailable' in opening ? opening.unavailable : undefined;
+  }
+
+  private credentialsAccount(profile: string): string {
+    return `credentials:${profile}`;
+  }
+
+  /** A profile's merchant key and API key, from the file or from the keyring (opened by openSecrets). */
+  credentials(name: string): StoredCredentials {
+    const p = this.profile(name);
+    if (!p) return { store: 'none' };
+    if (p.secretStore !== 'keyring') {
+      return p.merchantKey || p.apiKey
+        ? { merchantKey: p.merchantKey, apiKey: p.apiKey, store: 'file' }
+        : { store: 'none' };
+    }
+    const where = p.keyringName ?? keyringName();
+    if (!this.opened) return { store: 'keyring', problem: this.unusable ?? `the ${where} was not opened` };
+    let text: string | undefined;
+    try {
+      text = this.opened.get(this.credentialsAccount(name));
+    } catch (err) {
+      return { store: 'keyring', problem: (err as Error).message };
+    }
+    if (text === undefined) {
+      return {
+        store: 'keyring',
+        problem: `the ${where} has no credentials for profile ${name} (removed outside mpay, or another keyring); run \`mpay login --profile ${name}\` again`,
+      };
+    }
+    try {
+      const v = JSON.parse(text) as { merchant_key?: string; api_key?: string };
+      return { merchantKey: v.merchant_key, apiKey: v.api_key, store: 'keyring' };
+    } catch {
+      return { store: 'keyring', problem: `the ${where} entry of profile ${name} is not mpay's` };
+    }
+  }
+
+  /**
+   * Saves a profile's merchant key and API key where asked: into the keyring (opened and probed before),
+   * then removes them from config.json; or into config.json, removing a keyring entry of the profile. The
+   * profile's cached tokens move with them.
+   */
+  async saveCredentials(
+    name: string,
+    creds: { merchantKey?: string; apiKey?: string },
+    where: SecretStore,
+  ): Promise<void> {
     const c = await this.conf('config');
     const tokens = await this.conf('tokens');
+    const keyring = this.opened;
+    if (where === 'keyring' && !keyring) throw new Error('saveCredentials: the keyring was not opened');
+    await this.locked(() => {
+      const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
+      const { merchantKey: _m, apiKey: _a, secretStore: _s, keyringName: _k, ...settings } = all[name] ?? {};
+      const wasKeyring = _s === 'keyring';
+      if (where === 'keyring') {
+        // The keyring first: were it to fail, config.json still holds what it held.
+        keyring!.set(
+          this.credentialsAccount(name),
+          JSON.stringify({ merchant_key: creds.merchantKey, api_key: creds.apiKey }),
+        );
+        all[name] = { ...settings, secretStore: 'keyring', keyringName: keyring!.name };
+      } else {
+        all[name] = { ...settings, ...creds, secretStore: 'file' };
+      }
+      c.set('profiles', all);
+      this.moveTokens(tokens, name, where);
+      if (where === 'file' && wasKeyring && keyring) keyring.delete(this.credentialsAccount(name));
+    });
+  }
+
+  /** Removes a profile's merchant key and API key (file and keyring); true when it had any. */
+  async removeCredentials(name: string): Promise<boolean> {
+    const p = this.profile(name);
+    if (!p) return false;
+    const c = await this.conf('config');
+    if (p.secretStore === 'keyring') await this.keyring();
+    return this.locked(() => {
+      const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
+      const { merchantKey, apiKey, secretStore, keyringName: _k, ...settings } = all[name] ?? {};
+      let had = Boolean(merchantKey || apiKey);
+      if (secretStore === 'keyring') {
+        if (!this.opened)
+          throw new KeyringError(`The keyring that holds profile ${name}'s credentials cannot be used`, {
+            hint: 'Run `mpay auth status` to see why; nothing was removed',
+          });
+        had = this.opened.delete(this.credentialsAccount(name)) || had;
+      }
+      all[name] = settings;
+      c.set('profiles', all);
+      return had;
+    });
+  }
+
+  async removeProfile(name: string): Promise<boolean> {
+    if (!this.profile(name)) return false;
+    await this.removeCredentials(name);
+    await this.clearProfileTokens(name);
+    const c = await this.conf('config');
     return this.locked(() => {
       const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
       if (!(name in all)) return false;
       delete all[name];
       c.set('profiles', all);
-      for (const key of Object.keys(tokens.store)) if (key.startsWith(`${name}|`)) tokens.delete(key);
       if (c.get('currentProfile') === name) c.delete('currentProfile');
       return true;
     });
@@ -244,39 +402,118 @@ export class ConfigStore {
     return `${scope.profile}|${scope.env}|${scope.baseUrl}|${scope.keyFingerprint}`;
   }
 
-  token(scope: TokenScope): CachedToken | undefined {
-    return this.read<Record<string, CachedToken>>('tokens')[this.tokenKey(scope)];
+  private tokenAccount(key: string): string {
+    return `token:${key}`;
   }
 
-  /** The tokens cached for a profile, environment and base URL, with the fingerprints of their keys. */
-  cachedTokens(scope: Omit<TokenScope, 'keyFingerprint'>): Array<CachedToken & { keyFingerprint: string }> {
+  /** The token of an entry, from the file or the keyring; undefined when it cannot be had. */
+  private tokenOf(key: string, e: TokenEntry | undefined): string | undefined {
+    if (!e) return undefined;
+    if (e.in !== 'keyring') return typeof e.token === 'string' ? e.token : undefined;
+    try {
+      return this.opened?.get(this.tokenAccount(key));
+    } catch {
+      return undefined; // a cache: the next call gets a new token
+    }
+  }
+
+  token(scope: TokenScope): CachedToken | undefined {
+    const key = this.tokenKey(scope);
+    const e = this.read<Record<string, TokenEntry>>('tokens')[key];
+    const token = this.tokenOf(key, e);
+    return token && e ? { token, createdAt: e.createdAt } : undefined;
+  }
+
+  /** The tokens cached for a profile, environment and base URL: where each is kept, not the token. */
+  cachedTokens(
+    scope: Omit<TokenScope, 'keyFingerprint'>,
+  ): Array<{ createdAt: string; keyFingerprint: string; store: SecretStore }> {
     const prefix = `${scope.profile}|${scope.env}|${scope.baseUrl}|`;
-    return Object.entries(this.read<Record<string, CachedToken>>('tokens'))
-      .filter((e): e is [string, CachedToken] => e[0].startsWith(prefix) && typeof e[1]?.token === 'string')
-      .map(([k, v]) => ({ ...v, keyFingerprint: k.slice(prefix.length) }));
+    return this.profileTokens(scope.profile)
+      .filter((t) => t.key.startsWith(prefix))
+      .map((t) => ({ createdAt: t.createdAt, keyFingerprint: t.key.slice(prefix.length), store: t.store }));
+  }
+
+  /** Every token entry of a profile (all environments and servers), with where it is kept. */
+  profileTokens(
+    profile: string,
+  ): Array<{ key: string; env: string; baseUrl: string; createdAt: string; store: SecretStore }> {
+    return Object.entries(this.read<Record<string, TokenEntry>>('tokens'))
+      .filter(
+        (kv): kv is [string, TokenEntry] =>
+          kv[0].startsWith(`${profile}|`) && (typeof kv[1]?.token === 'string' || kv[1]?.in === 'keyring'),
+      )
+      .map(([key, e]) => {
+        const [, env = '', ...rest] = key.split('|');
+        return {
+          key,
+          env,
+          baseUrl: rest.slice(0, -1).join('|'),
+          createdAt: e.createdAt,
+          store: e.in === 'keyring' ? ('keyring' as const) : ('file' as const),
+        };
+      });
   }
 
   async setToken(scope: TokenScope, token: string): Promise<void> {
     const c = await this.conf('tokens');
+    const key = this.tokenKey(scope);
+    const inKeyring = this.profile(scope.profile)?.secretStore === 'keyring' && this.opened;
     await this.locked(() => {
       // An entry of the older layout (no key fingerprint) can never be used again: drop it.
       c.delete(`${scope.profile}|${scope.env}|${scope.baseUrl}`);
-      c.set(this.tokenKey(scope), { token, createdAt: new Date().toISOString() });
+      const createdAt = new Date().toISOString();
+      if (inKeyring) {
+        this.opened!.set(this.tokenAccount(key), token);
+        c.set(key, { createdAt, in: 'keyring' });
+      } else {
+        c.set(key, { token, createdAt });
+      }
     });
+  }
+
+  /** Moves a profile's cached tokens into the keyring or the file (under the lock of the caller). */
+  private moveTokens(c: Conf<Record<string, unknown>>, profile: string, where: SecretStore): void {
+    for (const [key, v] of Object.entries(c.store)) {
+      const e = v as TokenEntry;
+      if (!key.startsWith(`${profile}|`) || !e) continue;
+      const token = this.tokenOf(key, e);
+      if (where === 'keyring' && e.in !== 'keyring' && token) {
+        this.opened!.set(this.tokenAccount(key), token);
+        c.set(key, { createdAt: e.createdAt, in: 'keyring' });
+      } else if (where === 'file' && e.in === 'keyring') {
+        if (token) c.set(key, { token, createdAt: e.createdAt });
+        else c.delete(key);
+        this.opened?.delete(this.tokenAccount(key));
+      }
+    }
   }
 
   /** Drops every token cached for a profile (all environments, servers and keys); returns how many. */
   async clearProfileTokens(profile: string): Promise<number> {
     const c = await this.conf('tokens');
+    const keys = Object.keys(c.store).filter((k) => k.startsWith(`${profile}|`));
+    if (keys.some((k) => (c.store[k] as TokenEntry | undefined)?.in === 'keyring')) await this.keyring();
     return this.locked(() => {
-      const keys = Object.keys(c.store).filter((k) => k.startsWith(`${profile}|`));
-      for (const k of keys) c.delete(k);
+      for (const k of keys) this.dropToken(c, k);
       return keys.length;
     });
   }
 
   async clearToken(scope: TokenScope): Promise<void> {
     const c = await this.conf('tokens');
-    await this.locked(() => c.delete(this.tokenKey(scope)));
+    await this.locked(() => this.dropToken(c, this.tokenKey(scope)));
+  }
+
+  private dropToken(c: Conf<Record<string, unknown>>, key: string): void {
+    const e = c.get(key) as TokenEntry | undefined;
+    if (e?.in === 'keyring') {
+      try {
+        this.opened?.delete(this.tokenAccount(key));
+      } catch {
+        // the marker goes anyway: a token left behind in the keyring is never read again
+      }
+    }
+    c.delete(key);
   }
 }

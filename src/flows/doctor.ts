@@ -11,6 +11,43 @@ import type { Gateway, InitiatedPayment, MerchantCurrency } from '../api/schemas
 import type { JournalLike } from '../journal/journal.js';
 import { historyShowCommand } from './next-command.js';
 import type { Context } from '../config/context.js';
+import { commandLine } from '../api/shell-words.js';
+
+/** Where the profile's secrets are kept: the keyring, or config.json and whether a keyring works here. */
+async function secretsCheck(ctx: Context): Promise<Check | undefined> {
+  const src = ctx.credentialSources;
+  if (src.merchantKey === 'env' && src.apiKey === 'env')
+    return {
+      name: 'secrets',
+      ok: true,
+      detail: 'merchant key and API key from the environment, never stored',
+    };
+  const stored = ctx.store.credentials(ctx.profileName);
+  if (stored.problem)
+    return {
+      name: 'secrets',
+      ok: false,
+      detail: stored.problem,
+      hint: "Run `mpay auth status` for the keyring's state, or `mpay login` to store the credentials again",
+      kind: 'local',
+    };
+  if (stored.store === 'keyring')
+    return {
+      name: 'secrets',
+      ok: true,
+      detail: `merchant key and API key in the ${ctx.profile.keyringName}`,
+    };
+  if (stored.store !== 'file') return undefined;
+  const opening = await ctx.store.keyring({ probe: true });
+  return {
+    name: 'secrets',
+    ok: true,
+    detail:
+      'keyring' in opening
+        ? `in ${ctx.store.path} (mode 0600); the ${opening.keyring.name} works here: \`${commandLine(['mpay', 'auth', 'migrate', '--profile', ctx.profileName])}\` moves them into it`
+        : `in ${ctx.store.path} (mode 0600); no keyring: ${opening.unavailable}`,
+  };
+}
 
 export interface Check {
   name: string;
@@ -63,6 +100,8 @@ export async function runChecks(
     add(fail('API reachable', err));
     return checks;
   }
+  const secrets = await secretsCheck(ctx);
+  if (secrets) add(secrets);
   const missing = (['merchantKey', 'siteId', 'apiKey'] as const).filter((k) => !ctx.credentials[k]);
   if (missing.length > 0) {
     add({

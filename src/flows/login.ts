@@ -4,7 +4,7 @@
 import type { Client } from '../api/client.js';
 import { memoryTokens, type Credentials } from '../api/credentials.js';
 import { checkBaseUrl, normalizeBaseUrl } from '../api/base-url.js';
-import { AuthError, UsageError } from '../api/errors.js';
+import { AuthError, KeyringError, UsageError } from '../api/errors.js';
 import { mask } from '../api/redact.js';
 import { resolveContext } from '../config/context.js';
 import { defaultBaseUrls, isEnvironment, type ConfigStore } from '../config/store.js';
@@ -21,6 +21,8 @@ export interface LoginInputs {
   verify: boolean;
   /** move a damaged config.json aside and start anew */
   force?: boolean;
+  /** keep the secrets in config.json even where a keyring works (gh's flag) */
+  insecureStorage?: boolean;
 }
 
 export interface LoginDeps {
@@ -44,6 +46,8 @@ export interface LoginResult {
   site_id: string;
   verified: boolean;
   config: string;
+  /** where the merchant key, API key and tokens are kept */
+  secrets: { store: 'keyring' | 'file'; keyring?: string; why_file?: string };
 }
 
 export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<LoginResult> {
@@ -119,16 +123,15 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
   const siteId = await need(inputs.siteId, '--site-id', 'Site ID', false, existing.siteId);
   const apiKey = await need(inputs.apiKey, '--api-key', 'API key', true);
 
-  const profile = {
+  // Nothing is saved before the key is accepted. The settings first (with whatever secrets the profile
+  // held, until the new ones are stored), then the secrets where they go.
+  await store.saveProfile(profileName, {
     ...existing,
     env: envName,
     baseUrls: { ...existing.baseUrls, [envName]: baseUrl },
-    merchantKey,
     siteId,
-    apiKey,
-  };
-  // Nothing is saved before the key is accepted.
-  await store.saveProfile(profileName, profile);
+  });
+  const secrets = await storeSecrets(store, profileName, { merchantKey, apiKey }, inputs, deps.warn);
   await store.setCurrentProfile(profileName);
   const ctx = resolveContext({ profile: profileName, env: envName, baseUrl }, {}, store);
   if (token) await ctx.tokens.set(token);
@@ -140,5 +143,40 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
     site_id: siteId,
     verified: Boolean(token),
     config: store.path,
+    secrets,
   };
+}
+
+/**
+ * The keyring when one passes its check (a test entry written, read back and deleted), else config.json,
+ * said loudly; --insecure-storage chooses the file.
+ */
+export async function storeSecrets(
+  store: ConfigStore,
+  profile: string,
+  creds: { merchantKey: string; apiKey: string },
+  opts: { insecureStorage?: boolean },
+  warn: (m: string) => void,
+): Promise<LoginResult['secrets']> {
+  let whyFile = 'chosen with --insecure-storage';
+  if (!opts.insecureStorage) {
+    const opening = await store.keyring({ probe: true });
+    if ('keyring' in opening) {
+      try {
+        await store.saveCredentials(profile, creds, 'keyring');
+        return { store: 'keyring', keyring: opening.keyring.name };
+      } catch (err) {
+        if (!(err instanceof KeyringError)) throw err;
+        whyFile = err.message;
+      }
+    } else {
+      whyFile = opening.unavailable;
+    }
+    if (!('off' in opening && opening.off))
+      warn(
+        `no usable keyring (${whyFile}); the merchant key, API key and tokens are kept in ${store.dir}, in files only this user can read (mode 0600). \`mpay auth migrate\` moves them once a keyring works`,
+      );
+  }
+  await store.saveCredentials(profile, creds, 'file');
+  return { store: 'file', why_file: whyFile };
 }

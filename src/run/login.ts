@@ -40,6 +40,10 @@ export async function runLogin(opts: LoginOptions, f: Factory): Promise<void> {
     opts.json,
     r,
     () =>
-      `Logged in: profile ${r.profile}, ${r.env} at ${r.base_url}, merchant key ${r.merchant_key}${r.verified ? ' (accepted by the API)' : ' (not verified)'}.\nNext: mpay doctor`,
+      `Logged in: profile ${r.profile}, ${r.env} at ${r.base_url}, merchant key ${r.merchant_key}${r.verified ? ' (accepted by the API)' : ' (not verified)'}.\n${
+        r.secrets.store === 'keyring'
+          ? `Secrets kept in the ${r.secrets.keyring}.`
+          : `Secrets kept in ${r.config} (mode 0600), not in a keyring.`
+      }\nNext: mpay doctor`,
   );
 }

@@ -115,9 +115,10 @@ export async function runProfilesList(opts: { json?: boolean }, f: Factory): Pro
     current: name === current,
     env: p.env ?? 'sandbox',
     base_urls: p.baseUrls ?? {},
-    merchant_key: mask(p.merchantKey),
+    merchant_key: p.secretStore === 'keyring' ? '(keyring)' : mask(p.merchantKey),
     site_id: p.siteId ?? null,
-    api_key: mask(p.apiKey),
+    api_key: p.secretStore === 'keyring' ? '(keyring)' : mask(p.apiKey),
+    secrets: p.secretStore === 'keyring' ? 'keyring' : p.merchantKey || p.apiKey ? 'file' : 'none',
   }));
   await printResult(f.io, opts.json, rows, async () =>
     rows.length === 0
@@ -182,8 +183,9 @@ export async function runLogout(opts: LogoutOptions, f: Factory): Promise<void> 
   const tokens = await store.clearProfileTokens(name);
   let credentials = false;
   if (opts.all && profile) {
-    const { merchantKey: _m, siteId: _s, apiKey: _a, ...rest } = profile;
-    credentials = Boolean(_m || _s || _a);
+    // The keyring's entry too, when the profile's secrets are there (ConfigStore.removeCredentials).
+    credentials = (await store.removeCredentials(name)) || Boolean(profile.siteId);
+    const { siteId: _s, ...rest } = store.profile(name) ?? {};
     await store.saveProfile(name, rest);
   }
   await printResult(

@@ -14,7 +14,7 @@ const groups: Array<[string, string[]]> = [
   ['PAYMENTS', ['deposit', 'withdraw', 'status', 'wallet']],
   ['READING', ['countries', 'currencies', 'balances', 'history']],
   ['SUPPORT', ['api', 'support']],
-  ['SET-UP', ['logout', 'profiles', 'config', 'token', 'whoami', 'sandbox', 'docs', 'autocomplete']],
+  ['SET-UP', ['logout', 'auth', 'profiles', 'config', 'token', 'whoami', 'sandbox', 'docs', 'autocomplete']],
 ];
 
 const examples = [

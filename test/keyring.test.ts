@@ -1,0 +1,347 @@
+// The merchant key, API key and tokens in the OS keyring (issue: secrets). A real Secret Service: a
+// gnome-keyring-daemon on a private D-Bus session bus of this test, with its own home and data folders,
+// never the user's keyring (`.ci/run` installs the Debian packages gnome-keyring, dbus, libsecret-tools).
+// Also: no D-Bus at all (the file, said loudly), a bus that never answers and a Secret Service that never
+// answers (mpay reports them and ends; the test's own time limit is what a hang would trip), and that no
+// file of the config folder holds a secret after a login with a keyring.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoMerchant } from '../src/sandbox/seed.js';
+import { fingerprint } from '../src/api/redact.js';
+import { requestCount, run, runPrinted, sandbox, tempDir } from './helpers.js';
+
+const pexec = promisify(execFile);
+
+interface PrivateKeyring {
+  env: Record<string, string>;
+  daemonPid: number;
+  stop(): void;
+}
+
+/** A session bus and an unlocked Secret Service of this test's own. */
+async function privateKeyring(): Promise<PrivateKeyring> {
+  const home = tempDir('mpay-kr-home-');
+  const runtime = tempDir('mpay-kr-run-');
+  const bus: ChildProcess = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const address = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    bus.on('error', reject);
+    bus.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
+    });
+  });
+  const env = {
+    HOME: home,
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_RUNTIME_DIR: runtime,
+    DBUS_SESSION_BUS_ADDRESS: address,
+  };
+  // --unlock reads the new login keyring's password from stdin; --daemonize prints the daemon's pid.
+  const daemon = spawn('gnome-keyring-daemon', ['--unlock', '--daemonize', '--components=secrets'], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  daemon.stdin!.end('test-password');
+  // The first process forks the daemon and exits; gdbus waits for the daemon's name on the bus, which then
+  // tells its pid.
+  await new Promise((resolve) => daemon.on('close', resolve));
+  await pexec('gdbus', ['wait', '--session', '--timeout', '60', 'org.freedesktop.secrets'], {
+    env: { ...process.env, ...env },
+  });
+  const { stdout } = await pexec(
+    'dbus-send',
+    [
+      '--session',
+      '--dest=org.freedesktop.DBus',
+      '--print-reply',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus.GetConnectionUnixProcessID',
+      'string:org.freedesktop.secrets',
+    ],
+    { env: { ...process.env, ...env } },
+  );
+  const daemonPid = Number(/uint32 (\d+)/.exec(stdout)?.[1]);
+  expect(daemonPid).toBeGreaterThan(0);
+  return {
+    env,
+    daemonPid,
+    stop: () => {
+      try {
+        process.kill(daemonPid, 'SIGCONT');
+        process.kill(daemonPid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      bus.kill();
+    },
+  };
+}
+
+/** What the Secret Service holds for mpay's entries of one config folder, read with secret-tool. */
+async function keyringEntry(kr: PrivateKeyring, configDir: string, account: string): Promise<string | null> {
+  try {
+    const { stdout } = await pexec(
+      'secret-tool',
+      ['lookup', 'service', `mpay:${configDir}`, 'username', account],
+      { env: { ...process.env, ...kr.env } },
+    );
+    return stdout;
+  } catch {
+    return null; // secret-tool exits 1 when there is no such entry
+  }
+}
+
+async function entriesOf(kr: PrivateKeyring, configDir: string): Promise<string[]> {
+  const { stdout, stderr } = await pexec('secret-tool', ['search', '--all', 'service', `mpay:${configDir}`], {
+    env: { ...process.env, ...kr.env },
+  });
+  return [...`${stdout}\n${stderr}`.matchAll(/attribute\.username = (.*)/g)].map((m) => m[1]!);
+}
+
+/** Every file under a folder, with its text. */
+function filesUnder(dir: string): Array<{ file: string; text: string }> {
+  const out: Array<{ file: string; text: string }> = [];
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!e.isFile()) continue;
+    const file = join(e.parentPath, e.name);
+    out.push({ file, text: readFileSync(file, 'latin1') });
+  }
+  return out;
+}
+
+const secrets = [demoMerchant.merchantKey, demoMerchant.apiKey];
+
+type Sb = Awaited<ReturnType<typeof sandbox>>;
+let sb: Sb;
+let kr: PrivateKeyring;
+beforeAll(async () => {
+  sb = await sandbox();
+  kr = await privateKeyring();
+});
+afterAll(async () => {
+  kr?.stop();
+  await sb?.close();
+});
+
+/** Runs bin/run.js with a private config folder and the given keyring variables (none: no D-Bus). */
+function mpayWith(configDir: string, keyringEnv: Record<string, string | undefined>) {
+  return (args: string[], extra: Record<string, string> = {}, input?: string) =>
+    run(args, { env: { MPAY_CONFIG_DIR: configDir, ...keyringEnv, ...extra }, input });
+}
+
+function loginArgs(url: string, more: string[] = []): string[] {
+  return [
+    'login',
+    '--env',
+    'sandbox',
+    '--base-url',
+    url,
+    '--merchant-key-stdin',
+    '--site-id',
+    demoMerchant.siteId,
+    '--api-key',
+    demoMerchant.apiKey,
+    ...more,
+  ];
+}
+
+describe('with a Secret Service', () => {
+  it('login stores the secrets in the keyring and none in any file; later runs read them from there', async () => {
+    const dir = join(tempDir(), 'mpay');
+    const m = mpayWith(dir, kr.env);
+    const login = await m(loginArgs(sb.url), {}, demoMerchant.merchantKey);
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toContain('Secrets kept in the Secret Service');
+    expect(login.stderr).not.toMatch(/no usable keyring/);
+
+    // Nothing secret in any file of the config folder (config.json, tokens.json, locks, anything).
+    const tokenCalls = await requestCount(sb, 'POST /auth/merchant/token/generate');
+    const files = filesUnder(dir);
+    expect(files.map((f) => f.file)).toContain(join(dir, 'config.json'));
+    for (const f of files) for (const s of secrets) expect(f.text, f.file).not.toContain(s);
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(config.profiles.default).toMatchObject({ secretStore: 'keyring', keyringName: 'Secret Service' });
+    expect(config.profiles.default.merchantKey).toBeUndefined();
+    const tokens = JSON.parse(readFileSync(join(dir, 'tokens.json'), 'utf8'));
+    const [tokenKey] = Object.keys(tokens);
+    expect(tokens[tokenKey!]).toMatchObject({ in: 'keyring' });
+    expect(tokens[tokenKey!].token).toBeUndefined();
+
+    // The Secret Service itself holds them, as another program reads it.
+    const creds = JSON.parse((await keyringEntry(kr, dir, 'credentials:default'))!);
+    expect(creds).toEqual({ merchant_key: demoMerchant.merchantKey, api_key: demoMerchant.apiKey });
+    const token = await keyringEntry(kr, dir, `token:${tokenKey}`);
+    expect(token).toMatch(/\S{16,}/);
+
+    // A merchant call reads the key and the cached token from the keyring: no new token is asked for.
+    const cur = await m(['currencies', '--merchant', '--json']);
+    expect(cur.code, cur.stderr).toBe(0);
+    expect(cur.json().length).toBeGreaterThan(0);
+    expect(await requestCount(sb, 'POST /auth/merchant/token/generate')).toBe(tokenCalls);
+
+    const status = await m(['auth', 'status', '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    const r = status.json();
+    expect(r.keyring).toMatchObject({ name: 'Secret Service', usable: true, problem: null });
+    expect(r.profiles[0]).toMatchObject({
+      profile: 'default',
+      current: true,
+      secrets: 'keyring',
+      keyring: 'Secret Service',
+      merchant_key_fingerprint: fingerprint(demoMerchant.merchantKey),
+      problem: null,
+      move_command: null,
+    });
+    expect(r.profiles[0].tokens).toEqual([
+      expect.objectContaining({ env: 'sandbox', base_url: sb.url, stored: 'keyring' }),
+    ]);
+    expect(r.profiles[0].tokens[0].age_seconds).toBeGreaterThanOrEqual(0);
+    // whoami still answers, saying where the key came from
+    const who = await m(['whoami', '--json']);
+    expect(who.json()).toMatchObject({ merchant_key_from: 'keyring', cached_token: true });
+
+    // logout --all takes the keyring's entries away too.
+    expect(await entriesOf(kr, dir)).toHaveLength(2);
+    const out = await m(['logout', '--all']);
+    expect(out.code, out.stderr).toBe(0);
+    expect(await entriesOf(kr, dir)).toEqual([]);
+    const after = await m(['auth', 'status', '--json']);
+    expect(after.code).toBe(3);
+    expect(after.json().profiles[0].secrets).toBe('none');
+  });
+
+  it('two config folders with a profile of the same name keep their own entries; profiles remove deletes them', async () => {
+    const dirA = join(tempDir(), 'mpay');
+    const dirB = join(tempDir(), 'mpay');
+    const a = mpayWith(dirA, kr.env);
+    const b = mpayWith(dirB, kr.env);
+    expect((await a(loginArgs(sb.url), {}, demoMerchant.merchantKey)).code).toBe(0);
+    const otherArgs = loginArgs(sb.url, ['--no-verify']);
+    otherArgs[otherArgs.indexOf(demoMerchant.apiKey)] = 'ak_other';
+    const other = await b(otherArgs, {}, 'mk_other');
+    expect(other.code, other.stderr).toBe(0);
+    expect((await a(['whoami', '--json'])).json().merchant_key_fingerprint).toBe(
+      fingerprint(demoMerchant.merchantKey),
+    );
+    expect((await b(['whoami', '--json'])).json().merchant_key_fingerprint).toBe(fingerprint('mk_other'));
+    const removed = await b(['profiles', 'remove', 'default', '--yes']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(await entriesOf(kr, dirB)).toEqual([]);
+    expect(await entriesOf(kr, dirA)).toContain('credentials:default');
+  });
+
+  it('--insecure-storage keeps them in config.json (0600) and the keyring gets nothing', async () => {
+    const dir = join(tempDir(), 'mpay');
+    const m = mpayWith(dir, kr.env);
+    const login = await m(loginArgs(sb.url, ['--insecure-storage', '--json']), {}, demoMerchant.merchantKey);
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.json().secrets).toEqual({ store: 'file', why_file: 'chosen with --insecure-storage' });
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain(demoMerchant.merchantKey);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(await entriesOf(kr, dir)).toEqual([]);
+  });
+
+  it('a profile an older mpay saved in the file keeps working, and the command auth status names moves it', async () => {
+    const dir = join(tempDir(), 'mpay');
+    const m = mpayWith(dir, kr.env);
+    // config.json and tokens.json as mpay wrote them before the keyring: secrets in clear, no marker.
+    const first = await m(loginArgs(sb.url, ['--insecure-storage']), {}, demoMerchant.merchantKey);
+    expect(first.code, first.stderr).toBe(0);
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    delete config.profiles.default.secretStore;
+    config.profiles['acme $(x)'] = { ...config.profiles.default };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+    const tokenCalls = await requestCount(sb, 'POST /auth/merchant/token/generate');
+    expect((await m(['balances', '--json'])).code).toBe(0);
+    expect(await requestCount(sb, 'POST /auth/merchant/token/generate')).toBe(tokenCalls);
+
+    const status = await m(['auth', 'status', '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    const row = status.json().profiles.find((p: { profile: string }) => p.profile === 'acme $(x)');
+    expect(row).toMatchObject({ secrets: 'file', keyring: null });
+    const doctor = await m(['doctor', '--profile', 'acme $(x)']);
+    expect(doctor.stdout).toContain(row.move_command);
+
+    // The printed command, run literally by a shell whose environment names the default profile.
+    const moved = await runPrinted(row.move_command, {
+      MPAY_CONFIG_DIR: dir,
+      MPAY_PROFILE: 'default',
+      ...kr.env,
+    });
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toContain("Moved profile acme $(x)'s merchant key, API key");
+    const after = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(after.profiles['acme $(x)'].merchantKey).toBeUndefined();
+    expect(after.profiles['acme $(x)'].secretStore).toBe('keyring');
+    expect(after.profiles.default.merchantKey).toBe(demoMerchant.merchantKey); // only the one named
+    expect(JSON.parse((await keyringEntry(kr, dir, 'credentials:acme $(x)'))!).api_key).toBe(
+      demoMerchant.apiKey,
+    );
+    // The moved profile still works, from the keyring.
+    const bal = await m(['balances', '--json', '--profile', 'acme $(x)']);
+    expect(bal.code, bal.stderr).toBe(0);
+  });
+});
+
+describe('without a working keyring', () => {
+  it('no D-Bus at all: login says so loudly and keeps the secrets in the 0600 file', async () => {
+    const dir = join(tempDir(), 'mpay');
+    const m = mpayWith(dir, {});
+    const login = await m(loginArgs(sb.url), {}, demoMerchant.merchantKey);
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).toMatch(/warning: no usable keyring \(no D-Bus session bus/);
+    expect(login.stderr).toContain('mpay auth migrate');
+    expect(login.stdout).toContain('not in a keyring');
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain(demoMerchant.apiKey);
+    const status = await m(['auth', 'status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/Keyring: Secret Service, not usable: no D-Bus session bus/);
+    const doctor = await m(['doctor', '--json']);
+    const check = doctor.json().checks.find((c: { name: string }) => c.name === 'secrets');
+    expect(check.detail).toMatch(/mode 0600\); no keyring: no D-Bus session bus/);
+  });
+
+  it('a session bus that never answers is reported after MPAY_KEYRING_TIMEOUT, and mpay ends', async () => {
+    const socket = join(tempDir(), 'bus');
+    const silent: Server = createServer(() => {}); // accepts, never answers
+    await new Promise<void>((r) => silent.listen(socket, r));
+    try {
+      const dir = join(tempDir(), 'mpay');
+      const m = mpayWith(dir, { DBUS_SESSION_BUS_ADDRESS: `unix:path=${socket}` });
+      const login = await m(loginArgs(sb.url), { MPAY_KEYRING_TIMEOUT: '1' }, demoMerchant.merchantKey);
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.stderr).toContain('the D-Bus session bus did not answer within 1 s');
+      const status = await m(['auth', 'status', '--json'], { MPAY_KEYRING_TIMEOUT: '1' });
+      expect(status.json().keyring.problem).toBe('the D-Bus session bus did not answer within 1 s');
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('a Secret Service that stops answering: login falls back loudly, a keyring profile fails with exit 9, nothing hangs', async () => {
+    const own = await privateKeyring();
+    try {
+      const dir = join(tempDir(), 'mpay');
+      const m = mpayWith(dir, own.env);
+      expect((await m(loginArgs(sb.url), {}, demoMerchant.merchantKey)).code).toBe(0);
+      process.kill(own.daemonPid, 'SIGSTOP');
+      const cur = await m(['currencies', '--merchant', '--json']);
+      expect(cur.code, cur.stderr).toBe(9);
+      expect(cur.stderr).toMatch(/Secret Service did not work .*(No reply|Did not receive a reply)/i);
+      const other = join(tempDir(), 'mpay');
+      const login = await mpayWith(other, own.env)(loginArgs(sb.url), {}, demoMerchant.merchantKey);
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.stderr).toMatch(/no usable keyring \(the Secret Service did not work/);
+      expect(readFileSync(join(other, 'config.json'), 'utf8')).toContain(demoMerchant.merchantKey);
+    } finally {
+      own.stop();
+    }
+  });
+});
