@@ -9,7 +9,8 @@
 // --node: the Node binary to copy and to build with (by default Node 22, from scripts/node-runtimes.js).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -136,6 +137,22 @@ if (startupSnapshot?.isBuildingSnapshot()) startupSnapshot.addDeserializeCallbac
 // Packages only some commands use: each is bundled on its own and kept among the executable's assets,
 // outside the snapshot that every run deserializes (src/exe.ts). cli-table3 stays in: every table uses it.
 const extras = lazyPackages.filter((p) => p !== 'cli-table3' && p !== '@napi-rs/keyring');
+
+// The keyring's native addon (@napi-rs/keyring's prebuilt binary for this platform) is an asset too, with
+// its sha256 built into the script: src/exe.ts checks the bytes against it before it writes them to the
+// user's private cache folder and loads them, and again each time it loads them from there.
+const keyringAddon = findKeyringAddon();
+const keyringSha256 = createHash('sha256').update(readFileSync(keyringAddon)).digest('hex');
+
+function findKeyringAddon() {
+  const scope = join(root, 'node_modules', '@napi-rs');
+  const prefix = `keyring-${process.platform}-${process.arch}`;
+  for (const d of readdirSync(scope).filter((n) => n.startsWith(prefix))) {
+    const node = readdirSync(join(scope, d)).find((f) => f.endsWith('.node'));
+    if (node) return join(scope, d, node);
+  }
+  throw new Error(`build-exe: no @napi-rs/${prefix}* package with a .node file in node_modules`);
+}
 const assetName = (pkg) => `${pkg.replace('/', '+')}.cjs`;
 
 // The snapshot builder and the executable hand the script a require() that knows only Node's built-in
@@ -191,11 +208,12 @@ await build({
     MPAY_PJSON: JSON.stringify(pjson),
     MPAY_ROOT: JSON.stringify(virtualRoot),
     MPAY_EXTRAS: JSON.stringify(extras),
+    MPAY_KEYRING_SHA256: JSON.stringify(keyringSha256),
   },
   external: [...common.external, ...extras],
 });
 console.error(`build-exe: ${script} ${(statSync(script).size / 1024).toFixed(0)} KiB`);
-const assets = {};
+const assets = { 'keyring.node': keyringAddon };
 for (const pkg of extras) {
   const file = join(dist, 'extras', assetName(pkg));
   await build({

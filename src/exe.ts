@@ -34,6 +34,7 @@ import './ui/reporter.js';
 declare const MPAY_PJSON: Record<string, unknown> & { name: string; version: string };
 declare const MPAY_ROOT: string;
 declare const MPAY_EXTRAS: string[];
+declare const MPAY_KEYRING_SHA256: string;
 declare const __builtinRequire: NodeJS.Require;
 declare const installRequire: (r: unknown) => void;
 
@@ -62,6 +63,65 @@ function loadExtra(pkg: string): unknown {
   return mod.exports;
 }
 
+/**
+ * @napi-rs/keyring's native addon, an asset of the executable: its bytes are checked against the sha256
+ * built in, written once to a private folder (0700, the file 0600, through an exclusive temporary file)
+ * and loaded from there, after the file there was checked against the same sha256. A file of another
+ * user, a link, or one that another user could write is never loaded: it is replaced.
+ */
+function loadKeyringAddon(): unknown {
+  const id = '@napi-rs/keyring';
+  if (extras.has(id)) return extras.get(id);
+  const { getAsset, isSea } = __builtinRequire('node:sea') as typeof import('node:sea');
+  if (!isSea()) return __builtinRequire(id);
+  const { createHash, randomBytes } = __builtinRequire('node:crypto') as typeof import('node:crypto');
+  const fs = __builtinRequire('node:fs') as typeof import('node:fs');
+  const { join } = __builtinRequire('node:path') as typeof import('node:path');
+  const { homedir } = __builtinRequire('node:os') as typeof import('node:os');
+  const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+  const bytes = new Uint8Array(getAsset('keyring.node'));
+  if (sha(bytes) !== MPAY_KEYRING_SHA256)
+    throw new Error('the keyring addon inside this executable does not match its sha256');
+  const env = process.env;
+  const base = env.XDG_CACHE_HOME
+    ? join(env.XDG_CACHE_HOME, 'mpay')
+    : process.platform === 'darwin'
+      ? join(homedir(), 'Library', 'Caches', 'mpay')
+      : process.platform === 'win32'
+        ? join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'mpay', 'Cache')
+        : join(homedir(), '.cache', 'mpay');
+  const dir = join(base, 'native');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const own = (path: string, dirMode: boolean) => {
+    if (process.platform === 'win32') return true;
+    const st = fs.lstatSync(path);
+    const uid = process.getuid!();
+    return (
+      (dirMode ? st.isDirectory() : st.isFile()) &&
+      (st.uid === uid || st.uid === 0) &&
+      (st.mode & 0o022) === 0
+    );
+  };
+  if (!own(dir, true))
+    throw new Error(`${dir} is not a private folder of this user: the keyring addon is not loaded`);
+  const file = join(dir, `keyring-${MPAY_KEYRING_SHA256.slice(0, 16)}.node`);
+  let good = false;
+  try {
+    good = own(file, false) && sha(fs.readFileSync(file)) === MPAY_KEYRING_SHA256;
+  } catch {
+    good = false;
+  }
+  if (!good) {
+    const tmp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+    fs.writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' });
+    fs.renameSync(tmp, file);
+  }
+  const mod = { exports: {} as unknown };
+  process.dlopen(mod as { exports: object }, file);
+  extras.set(id, mod.exports);
+  return mod.exports;
+}
+
 const target = /[\\/]dist[\\/]mpay\.cjs$/;
 
 /**
@@ -72,6 +132,7 @@ const target = /[\\/]dist[\\/]mpay\.cjs$/;
 function moduleRequire(id: string): unknown {
   if (target.test(id)) return bundle;
   if (MPAY_EXTRAS.includes(id)) return loadExtra(id);
+  if (id === '@napi-rs/keyring') return loadKeyringAddon();
   return __builtinRequire(id);
 }
 moduleRequire.resolve = (id: string): string => {

@@ -5,14 +5,14 @@
 // answers (mpay reports them and ends; the test's own time limit is what a hang would trip), and that no
 // file of the config folder holds a secret after a login with a keyring.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { fingerprint } from '../src/api/redact.js';
-import { requestCount, run, runPrinted, sandbox, tempDir } from './helpers.js';
+import { requestCount, root, run, runPrinted, sandbox, tempDir } from './helpers.js';
 
 const pexec = promisify(execFile);
 
@@ -287,6 +287,43 @@ describe('with a Secret Service', () => {
     // The moved profile still works, from the keyring.
     const bal = await m(['balances', '--json', '--profile', 'acme $(x)']);
     expect(bal.code, bal.stderr).toBe(0);
+  });
+});
+
+describe('the single executable', () => {
+  it('loads the keyring addon from its assets, checked by sha256, through a private cache folder', async () => {
+    const exeDir = tempDir('mpay-exe-kr-');
+    const exe = join(exeDir, 'mpay');
+    copyFileSync(join(root, 'dist', `mpay-${process.platform}-${process.arch}`), exe);
+    const cache = tempDir('mpay-exe-cache-');
+    const dir = join(tempDir(), 'mpay');
+    const m = (args: string[], input?: string) =>
+      run(args, {
+        command: [exe],
+        env: { MPAY_CONFIG_DIR: dir, XDG_CACHE_HOME: cache, ...kr.env },
+        input,
+      });
+    const login = await m(loginArgs(sb.url), demoMerchant.merchantKey);
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toContain('Secrets kept in the Secret Service');
+    const native = join(cache, 'mpay', 'native');
+    const [addon] = readdirSync(native);
+    const scope = join(root, 'node_modules', '@napi-rs');
+    const pkg = readdirSync(scope).find((d) => d.startsWith(`keyring-${process.platform}-${process.arch}`))!;
+    const binary = readdirSync(join(scope, pkg)).find((f) => f.endsWith('.node'))!;
+    const shipped = readFileSync(join(scope, pkg, binary));
+    expect(readFileSync(join(native, addon!)).equals(shipped)).toBe(true);
+    expect(statSync(native).mode & 0o777).toBe(0o700);
+    expect(statSync(join(native, addon!)).mode & 0o777).toBe(0o600);
+    for (const f of filesUnder(dir)) for (const s of secrets) expect(f.text, f.file).not.toContain(s);
+
+    // A cached addon that is not the executable's own bytes is replaced, never loaded.
+    writeFileSync(join(native, addon!), 'not the addon');
+    const tokenCalls = await requestCount(sb, 'POST /auth/merchant/token/generate');
+    const cur = await m(['currencies', '--merchant', '--json']);
+    expect(cur.code, cur.stderr).toBe(0);
+    expect(await requestCount(sb, 'POST /auth/merchant/token/generate')).toBe(tokenCalls);
+    expect(readFileSync(join(native, addon!)).equals(shipped)).toBe(true);
   });
 });
 

@@ -59,7 +59,9 @@ export async function openKeyring(
   }
   let addon: Addon;
   try {
-    addon = await importLazily<Addon>('@napi-rs/keyring');
+    // as ESM sees the CommonJS module: its exports, or them as its default (the executable's bridge)
+    const m = await importLazily<Addon & { default?: Addon }>('@napi-rs/keyring');
+    addon = typeof m.Entry === 'function' ? m : m.default!;
   } catch (err) {
     return { unavailable: `the keyring library could not be loaded (${oneLine(err)})` };
   }
