@@ -79,9 +79,6 @@ function loadKeyringAddon(): unknown {
   const { join } = __builtinRequire('node:path') as typeof import('node:path');
   const { homedir } = __builtinRequire('node:os') as typeof import('node:os');
   const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-  const bytes = new Uint8Array(getAsset('keyring.node'));
-  if (sha(bytes) !== MPAY_KEYRING_SHA256)
-    throw new Error('the keyring addon inside this executable does not match its sha256');
   const env = process.env;
   const base = env.XDG_CACHE_HOME
     ? join(env.XDG_CACHE_HOME, 'mpay')
@@ -92,14 +89,12 @@ function loadKeyringAddon(): unknown {
         : join(homedir(), '.cache', 'mpay');
   const dir = join(base, 'native');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const own = (path: string, dirMode: boolean) => {
+  const own = (path: string, folder: boolean) => {
     if (process.platform === 'win32') return true;
     const st = fs.lstatSync(path);
     const uid = process.getuid!();
     return (
-      (dirMode ? st.isDirectory() : st.isFile()) &&
-      (st.uid === uid || st.uid === 0) &&
-      (st.mode & 0o022) === 0
+      (folder ? st.isDirectory() : st.isFile()) && (st.uid === uid || st.uid === 0) && (st.mode & 0o022) === 0
     );
   };
   if (!own(dir, true))
@@ -112,6 +107,10 @@ function loadKeyringAddon(): unknown {
     good = false;
   }
   if (!good) {
+    // The copy is made from the executable's own asset, itself checked against the same sha256.
+    const bytes = new Uint8Array(getAsset('keyring.node'));
+    if (sha(bytes) !== MPAY_KEYRING_SHA256)
+      throw new Error('the keyring addon inside this executable does not match its sha256');
     const tmp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
     fs.writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, file);

@@ -174,11 +174,10 @@ describe('with a Secret Service', () => {
     expect(tokens[tokenKey!]).toMatchObject({ in: 'keyring' });
     expect(tokens[tokenKey!].token).toBeUndefined();
 
-    // The Secret Service itself holds them, as another program reads it.
-    const creds = JSON.parse((await keyringEntry(kr, dir, 'credentials:default'))!);
-    expect(creds).toEqual({ merchant_key: demoMerchant.merchantKey, api_key: demoMerchant.apiKey });
-    const token = await keyringEntry(kr, dir, `token:${tokenKey}`);
-    expect(token).toMatch(/\S{16,}/);
+    // The Secret Service itself holds them, as another program reads it: one entry for the profile.
+    const entry = JSON.parse((await keyringEntry(kr, dir, 'profile:default'))!);
+    expect(entry).toMatchObject({ merchant_key: demoMerchant.merchantKey, api_key: demoMerchant.apiKey });
+    expect(entry.tokens[tokenKey!.slice('default|'.length)]).toMatch(/\S{16,}/);
 
     // A merchant call reads the key and the cached token from the keyring: no new token is asked for.
     const cur = await m(['currencies', '--merchant', '--json']);
@@ -208,7 +207,7 @@ describe('with a Secret Service', () => {
     expect(who.json()).toMatchObject({ merchant_key_from: 'keyring', cached_token: true });
 
     // logout --all takes the keyring's entries away too.
-    expect(await entriesOf(kr, dir)).toHaveLength(2);
+    expect(await entriesOf(kr, dir)).toEqual(['profile:default']);
     const out = await m(['logout', '--all']);
     expect(out.code, out.stderr).toBe(0);
     expect(await entriesOf(kr, dir)).toEqual([]);
@@ -234,7 +233,7 @@ describe('with a Secret Service', () => {
     const removed = await b(['profiles', 'remove', 'default', '--yes']);
     expect(removed.code, removed.stderr).toBe(0);
     expect(await entriesOf(kr, dirB)).toEqual([]);
-    expect(await entriesOf(kr, dirA)).toContain('credentials:default');
+    expect(await entriesOf(kr, dirA)).toEqual(['profile:default']);
   });
 
   it('--insecure-storage keeps them in config.json (0600) and the keyring gets nothing', async () => {
@@ -281,9 +280,7 @@ describe('with a Secret Service', () => {
     expect(after.profiles['acme $(x)'].merchantKey).toBeUndefined();
     expect(after.profiles['acme $(x)'].secretStore).toBe('keyring');
     expect(after.profiles.default.merchantKey).toBe(demoMerchant.merchantKey); // only the one named
-    expect(JSON.parse((await keyringEntry(kr, dir, 'credentials:acme $(x)'))!).api_key).toBe(
-      demoMerchant.apiKey,
-    );
+    expect(JSON.parse((await keyringEntry(kr, dir, 'profile:acme $(x)'))!).api_key).toBe(demoMerchant.apiKey);
     // The moved profile still works, from the keyring.
     const bal = await m(['balances', '--json', '--profile', 'acme $(x)']);
     expect(bal.code, bal.stderr).toBe(0);
@@ -371,7 +368,7 @@ describe('without a working keyring', () => {
       process.kill(own.daemonPid, 'SIGSTOP');
       const cur = await m(['currencies', '--merchant', '--json']);
       expect(cur.code, cur.stderr).toBe(9);
-      expect(cur.stderr).toMatch(/Secret Service did not work .*(No reply|Did not receive a reply)/i);
+      expect(cur.stderr).toMatch(/could not read the Secret Service: .*(No reply|Did not receive a reply)/i);
       const other = join(tempDir(), 'mpay');
       const login = await mpayWith(other, own.env)(loginArgs(sb.url), {}, demoMerchant.merchantKey);
       expect(login.code, login.stderr).toBe(0);

@@ -74,11 +74,14 @@ export async function openKeyring(
     set: (account, value) => guard(name, 'write', () => entry(account).setPassword(value)),
     delete: (account) => guard(name, 'delete', () => entry(account).deletePassword()),
   };
-  try {
-    if (opts.probe) probe(keyring);
-    else entry('mpay-open-check'); // connects to the service: a missing one fails here, not mid-command
-  } catch (err) {
-    return { unavailable: `the ${name} did not work (${oneLine(err)})` };
+  // Without a probe nothing is asked of the service here: each entry costs a connection of its own, and
+  // the command's first read says soon enough whether the service answers.
+  if (opts.probe) {
+    try {
+      probe(keyring);
+    } catch (err) {
+      return { unavailable: `the ${name} did not work (${oneLine(err)})` };
+    }
   }
   return { keyring };
 }
@@ -100,7 +103,7 @@ function guard<T>(name: string, what: string, op: () => T): T {
   try {
     return op();
   } catch (err) {
-    throw new KeyringError(`Could not ${what} the ${name}: ${oneLine(err)}`, {
+    throw new KeyringError(`could not ${what} the ${name}: ${oneLine(err)}`, {
       hint: 'Run `mpay auth status` to see where each secret is kept, or log in with --insecure-storage',
       cause: err,
     });

@@ -60,6 +60,13 @@ export interface CachedToken {
   createdAt: string;
 }
 
+/** A profile's one entry in the keyring (JSON): its keys, and its tokens by "env|baseUrl|fingerprint". */
+interface KeyringEntry {
+  merchant_key?: string;
+  api_key?: string;
+  tokens?: Record<string, string>;
+}
+
 /** tokens.json's entry: the token itself, or a marker that it is in the keyring. */
 interface TokenEntry {
   token?: string;
@@ -251,9 +258,11 @@ export class ConfigStore {
   }
 
   // --- Where the secrets are (SECURITY.md) ---------------------------------------------------------------
-  // A profile's merchant key and API key are one keyring entry (so a command reads the keyring once for
-  // both), and each cached token is an entry of its own. The service name carries the config folder:
-  // two folders (MPAY_CONFIG_DIR) with a profile of the same name never share an entry.
+  // A profile kept in the keyring is one entry: its merchant key, API key and cached tokens together, so
+  // that a command reads the keyring once (each entry costs a D-Bus connection and a session of its own,
+  // ~8 ms: docs/performance.md). tokens.json keeps only when each token was made, and that it is in the
+  // keyring. The service name carries the config folder: two folders (MPAY_CONFIG_DIR) with a profile of
+  // the same name never share an entry.
 
   private keyringMemo?: Promise<KeyringOpening>;
   private probed = false;
@@ -261,6 +270,8 @@ export class ConfigStore {
   private opened?: Keyring;
   /** why keyring() found none */
   private unusable?: string;
+  /** each profile's entry as read (or written) by this process */
+  private readonly entries = new Map<string, KeyringEntry | undefined>();
 
   get keyringService(): string {
     return `mpay:${this.dir}`;
@@ -288,8 +299,31 @@ export class ConfigStore {
     return 'unavailable' in opening ? opening.unavailable : undefined;
   }
 
-  private credentialsAccount(profile: string): string {
-    return `credentials:${profile}`;
+  private account(profile: string): string {
+    return `profile:${profile}`;
+  }
+
+  /** The keyring's entry of a profile (undefined: there is none); throws KeyringError when unreadable. */
+  private entryOf(profile: string): KeyringEntry | undefined {
+    if (this.entries.has(profile)) return this.entries.get(profile);
+    if (!this.opened) throw new KeyringError(this.unusable ?? 'the keyring was not opened');
+    const text = this.opened.get(this.account(profile));
+    let entry: KeyringEntry | undefined;
+    if (text !== undefined) {
+      try {
+        entry = JSON.parse(text) as KeyringEntry;
+      } catch {
+        throw new KeyringError(`the keyring's entry of profile ${profile} is not mpay's`);
+      }
+    }
+    this.entries.set(profile, entry);
+    return entry;
+  }
+
+  private writeEntry(profile: string, entry: KeyringEntry | undefined): void {
+    if (entry) this.opened!.set(this.account(profile), JSON.stringify(entry));
+    else this.opened!.delete(this.account(profile));
+    this.entries.set(profile, entry);
   }
 
   /** A profile's merchant key and API key, from the file or from the keyring (opened by openSecrets). */
@@ -302,30 +336,24 @@ export class ConfigStore {
         : { store: 'none' };
     }
     const where = p.keyringName ?? keyringName();
-    if (!this.opened) return { store: 'keyring', problem: this.unusable ?? `the ${where} was not opened` };
-    let text: string | undefined;
+    let entry: KeyringEntry | undefined;
     try {
-      text = this.opened.get(this.credentialsAccount(name));
+      entry = this.entryOf(name);
     } catch (err) {
       return { store: 'keyring', problem: (err as Error).message };
     }
-    if (text === undefined) {
+    if (!entry?.merchant_key && !entry?.api_key) {
       return {
         store: 'keyring',
         problem: `the ${where} has no credentials for profile ${name} (removed outside mpay, or another keyring); run \`mpay login --profile ${name}\` again`,
       };
     }
-    try {
-      const v = JSON.parse(text) as { merchant_key?: string; api_key?: string };
-      return { merchantKey: v.merchant_key, apiKey: v.api_key, store: 'keyring' };
-    } catch {
-      return { store: 'keyring', problem: `the ${where} entry of profile ${name} is not mpay's` };
-    }
+    return { merchantKey: entry.merchant_key, apiKey: entry.api_key, store: 'keyring' };
   }
 
   /**
    * Saves a profile's merchant key and API key where asked: into the keyring (opened and probed before),
-   * then removes them from config.json; or into config.json, removing a keyring entry of the profile. The
+   * then removes them from config.json; or into config.json, removing the profile's keyring entry. The
    * profile's cached tokens move with them.
    */
   async saveCredentials(
@@ -335,26 +363,45 @@ export class ConfigStore {
   ): Promise<void> {
     const c = await this.conf('config');
     const tokens = await this.conf('tokens');
-    const keyring = this.opened;
-    if (where === 'keyring' && !keyring) throw new Error('saveCredentials: the keyring was not opened');
+    if (where === 'keyring' && !this.opened) throw new Error('saveCredentials: the keyring was not opened');
     await this.locked(() => {
       const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
-      const { merchantKey: _m, apiKey: _a, secretStore: _s, keyringName: _k, ...settings } = all[name] ?? {};
-      const wasKeyring = _s === 'keyring';
+      const { merchantKey: _m, apiKey: _a, secretStore, keyringName: _k, ...settings } = all[name] ?? {};
+      const moved = this.takeTokens(tokens, name, secretStore === 'keyring');
       if (where === 'keyring') {
-        // The keyring first: were it to fail, config.json still holds what it held.
-        keyring!.set(
-          this.credentialsAccount(name),
-          JSON.stringify({ merchant_key: creds.merchantKey, api_key: creds.apiKey }),
-        );
-        all[name] = { ...settings, secretStore: 'keyring', keyringName: keyring!.name };
+        // The keyring first: were it to fail, config.json and tokens.json still hold what they held.
+        this.writeEntry(name, {
+          merchant_key: creds.merchantKey,
+          api_key: creds.apiKey,
+          tokens: Object.fromEntries(moved.map((t) => [t.rest, t.token])),
+        });
+        for (const t of moved) tokens.set(t.key, { createdAt: t.createdAt, in: 'keyring' });
+        all[name] = { ...settings, secretStore: 'keyring', keyringName: this.opened!.name };
+        c.set('profiles', all);
       } else {
+        for (const t of moved) tokens.set(t.key, { token: t.token, createdAt: t.createdAt });
         all[name] = { ...settings, ...creds, secretStore: 'file' };
+        c.set('profiles', all);
+        if (secretStore === 'keyring' && this.opened) this.writeEntry(name, undefined);
       }
-      c.set('profiles', all);
-      this.moveTokens(tokens, name, where);
-      if (where === 'file' && wasKeyring && keyring) keyring.delete(this.credentialsAccount(name));
     });
+  }
+
+  /** A profile's cached tokens, wherever they are kept (the keyring's when `inKeyring`). */
+  private takeTokens(
+    c: Conf<Record<string, unknown>>,
+    profile: string,
+    inKeyring: boolean,
+  ): Array<{ key: string; rest: string; token: string; createdAt: string }> {
+    const out = [];
+    for (const [key, v] of Object.entries(c.store)) {
+      const e = v as TokenEntry | undefined;
+      if (!key.startsWith(`${profile}|`) || !e) continue;
+      const token = inKeyring || e.in === 'keyring' ? this.tokenOf(profile, key, e) : e.token;
+      if (token) out.push({ key, rest: key.slice(profile.length + 1), token, createdAt: e.createdAt });
+      else c.delete(key);
+    }
+    return out;
   }
 
   /** Removes a profile's merchant key and API key (file and keyring); true when it had any. */
@@ -372,7 +419,8 @@ export class ConfigStore {
           throw new KeyringError(`The keyring that holds profile ${name}'s credentials cannot be used`, {
             hint: 'Run `mpay auth status` to see why; nothing was removed',
           });
-        had = this.opened.delete(this.credentialsAccount(name)) || had;
+        had = this.opened.delete(this.account(name)) || had;
+        this.entries.set(name, undefined);
       }
       all[name] = settings;
       c.set('profiles', all);
@@ -402,16 +450,12 @@ export class ConfigStore {
     return `${scope.profile}|${scope.env}|${scope.baseUrl}|${scope.keyFingerprint}`;
   }
 
-  private tokenAccount(key: string): string {
-    return `token:${key}`;
-  }
-
-  /** The token of an entry, from the file or the keyring; undefined when it cannot be had. */
-  private tokenOf(key: string, e: TokenEntry | undefined): string | undefined {
+  /** The token of an entry, from the file or the profile's keyring entry; undefined when not to be had. */
+  private tokenOf(profile: string, key: string, e: TokenEntry | undefined): string | undefined {
     if (!e) return undefined;
     if (e.in !== 'keyring') return typeof e.token === 'string' ? e.token : undefined;
     try {
-      return this.opened?.get(this.tokenAccount(key));
+      return this.entryOf(profile)?.tokens?.[key.slice(profile.length + 1)];
     } catch {
       return undefined; // a cache: the next call gets a new token
     }
@@ -420,7 +464,7 @@ export class ConfigStore {
   token(scope: TokenScope): CachedToken | undefined {
     const key = this.tokenKey(scope);
     const e = this.read<Record<string, TokenEntry>>('tokens')[key];
-    const token = this.tokenOf(key, e);
+    const token = this.tokenOf(scope.profile, key, e);
     return token && e ? { token, createdAt: e.createdAt } : undefined;
   }
 
@@ -464,29 +508,14 @@ export class ConfigStore {
       c.delete(`${scope.profile}|${scope.env}|${scope.baseUrl}`);
       const createdAt = new Date().toISOString();
       if (inKeyring) {
-        this.opened!.set(this.tokenAccount(key), token);
+        const entry = this.entryOf(scope.profile) ?? {};
+        const rest = key.slice(scope.profile.length + 1);
+        this.writeEntry(scope.profile, { ...entry, tokens: { ...entry.tokens, [rest]: token } });
         c.set(key, { createdAt, in: 'keyring' });
       } else {
         c.set(key, { token, createdAt });
       }
     });
-  }
-
-  /** Moves a profile's cached tokens into the keyring or the file (under the lock of the caller). */
-  private moveTokens(c: Conf<Record<string, unknown>>, profile: string, where: SecretStore): void {
-    for (const [key, v] of Object.entries(c.store)) {
-      const e = v as TokenEntry;
-      if (!key.startsWith(`${profile}|`) || !e) continue;
-      const token = this.tokenOf(key, e);
-      if (where === 'keyring' && e.in !== 'keyring' && token) {
-        this.opened!.set(this.tokenAccount(key), token);
-        c.set(key, { createdAt: e.createdAt, in: 'keyring' });
-      } else if (where === 'file' && e.in === 'keyring') {
-        if (token) c.set(key, { token, createdAt: e.createdAt });
-        else c.delete(key);
-        this.opened?.delete(this.tokenAccount(key));
-      }
-    }
   }
 
   /** Drops every token cached for a profile (all environments, servers and keys); returns how many. */
@@ -495,25 +524,30 @@ export class ConfigStore {
     const keys = Object.keys(c.store).filter((k) => k.startsWith(`${profile}|`));
     if (keys.some((k) => (c.store[k] as TokenEntry | undefined)?.in === 'keyring')) await this.keyring();
     return this.locked(() => {
-      for (const k of keys) this.dropToken(c, k);
+      this.dropTokens(c, profile, keys);
       return keys.length;
     });
   }
 
   async clearToken(scope: TokenScope): Promise<void> {
     const c = await this.conf('tokens');
-    await this.locked(() => this.dropToken(c, this.tokenKey(scope)));
+    await this.locked(() => this.dropTokens(c, scope.profile, [this.tokenKey(scope)]));
   }
 
-  private dropToken(c: Conf<Record<string, unknown>>, key: string): void {
-    const e = c.get(key) as TokenEntry | undefined;
-    if (e?.in === 'keyring') {
+  private dropTokens(c: Conf<Record<string, unknown>>, profile: string, keys: string[]): void {
+    const inKeyring = keys.filter((k) => (c.get(k) as TokenEntry | undefined)?.in === 'keyring');
+    if (inKeyring.length > 0 && this.opened) {
       try {
-        this.opened?.delete(this.tokenAccount(key));
+        const entry = this.entryOf(profile);
+        if (entry?.tokens) {
+          const tokens = { ...entry.tokens };
+          for (const k of inKeyring) delete tokens[k.slice(profile.length + 1)];
+          this.writeEntry(profile, { ...entry, tokens });
+        }
       } catch {
-        // the marker goes anyway: a token left behind in the keyring is never read again
+        // the markers go anyway: a token left behind in the keyring is never read again
       }
     }
-    c.delete(key);
+    for (const k of keys) c.delete(k);
   }
 }
