@@ -155,6 +155,8 @@ export class Factory {
     }
     return new Journal(w.dir, w.profile, w.env, {
       warn: (m) => this.io.warn(m),
+      // The first index of a large journal takes seconds: a person at a terminal is told why.
+      onIndex: this.io.stderrIsTTY ? (m) => this.io.note(`mpay: ${m}`) : undefined,
       now: this.now,
       place: scope.at,
       newHere: scope.newHere,

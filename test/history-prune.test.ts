@@ -43,7 +43,7 @@ it('removes settled, old transactions only, and says so', async () => {
   const refs = (await mpay(['history', '--json'], { env }))
     .json()
     .map((x: { reference: string }) => x.reference);
-  expect(refs).toEqual(['old-open', 'old-sent', 'new-done']);
+  expect(refs).toEqual(['new-done', 'old-sent', 'old-open']); // newest first
   const after = readFileSync(file, 'utf8');
   expect(after).toContain('{"torn":');
   expect(after.split('\n').length).toBe(before.split('\n').length - 2);

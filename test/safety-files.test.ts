@@ -166,7 +166,7 @@ describe('a damaged file gives a clear way out and loses nothing', () => {
     appendFileSync(file, '{"at":"2026-11-22T00:00:00.000Z","reference":"torn-c","kind":"dep');
     const list = await run(['history', '--json'], { env });
     expect(list.code, list.stderr).toBe(0);
-    expect(list.json().map((r: { reference: string }) => r.reference)).toEqual(['torn-a', 'torn-b']);
+    expect(list.json().map((r: { reference: string }) => r.reference)).toEqual(['torn-b', 'torn-a']);
     const warnings = list.stderr.split('\n').filter((l) => l.startsWith('mpay: warning:'));
     expect(warnings).toEqual([
       `mpay: warning: ${file} line ${lines + 1} is damaged and was skipped; the other records are intact (the line is left in the file)`,

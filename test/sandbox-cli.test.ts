@@ -134,18 +134,18 @@ it('history filters by kind, status, reference and date', async () => {
       (await run(['history', ...args, '--json'], { env }))
         .json()
         .map((r: { reference: string }) => r.reference);
-    expect(await refs()).toEqual(['h-dep', 'h-wd']);
+    expect(await refs()).toEqual(['h-wd', 'h-dep']);
     expect(await refs('--kind', 'withdraw')).toEqual(['h-wd']);
     expect(await refs('--status', 'pending')).toEqual(['h-dep']);
     expect(await refs('--status', 'initiated')).toEqual(['h-wd']);
     expect(await refs('--reference', 'h-dep')).toEqual(['h-dep']);
     expect(await refs('--since', '2999-01-01')).toEqual([]);
-    expect(await refs('--until', new Date().toISOString().slice(0, 10))).toEqual(['h-dep', 'h-wd']);
+    expect(await refs('--until', new Date().toISOString().slice(0, 10))).toEqual(['h-wd', 'h-dep']);
     const csv = await run(['history', '--csv', '--columns', 'reference,kind,status'], { env });
     expect(csv.stdout.trim().split('\n')).toEqual([
       'reference,kind,status',
-      'h-dep,deposit,pending',
       'h-wd,withdraw,initiated',
+      'h-dep,deposit,pending',
     ]);
     expect((await run(['history', '--since', 'yesterday'], { env })).code).toBe(2);
     // No secret in the journal.

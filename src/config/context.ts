@@ -4,6 +4,7 @@ import type { Credentials, TokenStore } from '../api/credentials.js';
 import { normalizeBaseUrl, refuseUserinfo } from '../api/base-url.js';
 import { fingerprint } from '../api/redact.js';
 import {
+  checkProfileName,
   ConfigStore,
   defaultBaseUrls,
   isEnvironment,
@@ -38,7 +39,7 @@ export interface Context {
 
 /** The profile a run uses: --profile, else MPAY_PROFILE, else the current one. */
 export function profileNameOf(inputs: ContextInputs, environ: NodeJS.ProcessEnv, store: ConfigStore): string {
-  return inputs.profile ?? environ.MPAY_PROFILE ?? store.currentProfile();
+  return checkProfileName(inputs.profile ?? environ.MPAY_PROFILE ?? store.currentProfile());
 }
 
 export const defaultTimeoutSeconds = 30;

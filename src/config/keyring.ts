@@ -29,9 +29,10 @@ export interface Keyring {
 export type KeyringOpening = { keyring: Keyring } | { unavailable: string; off?: boolean };
 
 /** How long mpay waits for the session bus to answer (MPAY_KEYRING_TIMEOUT seconds, default 3). */
-export function keyringTimeoutMs(environ: NodeJS.ProcessEnv): number {
+export function keyringTimeoutMs(environ: NodeJS.ProcessEnv): number | undefined {
+  if (environ.MPAY_KEYRING_TIMEOUT === undefined) return 3000;
   const s = Number(environ.MPAY_KEYRING_TIMEOUT);
-  return Number.isFinite(s) && s > 0 ? s * 1000 : 3000;
+  return Number.isFinite(s) && s > 0 ? s * 1000 : undefined;
 }
 
 export function keyringName(platform: NodeJS.Platform = process.platform): string {
@@ -53,8 +54,13 @@ export async function openKeyring(
 ): Promise<KeyringOpening> {
   if (environ.MPAY_KEYRING === '0' || environ.MPAY_KEYRING === 'off')
     return { unavailable: 'turned off by MPAY_KEYRING=off', off: true };
+  const timeoutMs = keyringTimeoutMs(environ);
+  if (timeoutMs === undefined)
+    return {
+      unavailable: `MPAY_KEYRING_TIMEOUT=${JSON.stringify(environ.MPAY_KEYRING_TIMEOUT)} is not a number of seconds`,
+    };
   if (process.platform !== 'darwin' && process.platform !== 'win32') {
-    const bus = await sessionBusAnswers(environ, keyringTimeoutMs(environ));
+    const bus = await sessionBusAnswers(environ, timeoutMs);
     if (bus) return { unavailable: bus };
   }
   let addon: Addon;
@@ -70,9 +76,9 @@ export async function openKeyring(
   const entry = (account: string) => new addon.Entry(service, account, options);
   const keyring: Keyring = {
     name,
-    get: (account) => guard(name, 'read', () => entry(account).getPassword() ?? undefined),
-    set: (account, value) => guard(name, 'write', () => entry(account).setPassword(value)),
-    delete: (account) => guard(name, 'delete', () => entry(account).deletePassword()),
+    get: (account) => guard(name, 'read from', () => entry(account).getPassword() ?? undefined),
+    set: (account, value) => guard(name, 'write to', () => entry(account).setPassword(value)),
+    delete: (account) => guard(name, 'delete from', () => entry(account).deletePassword()),
   };
   // Without a probe nothing is asked of the service here: each entry costs a connection of its own, and
   // the command's first read says soon enough whether the service answers.

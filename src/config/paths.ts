@@ -3,11 +3,13 @@
 import { chmodSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { LocalFileError } from '../api/errors.js';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.MPAY_CONFIG_DIR) return env.MPAY_CONFIG_DIR;
-  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'mpay');
+  // Absolute and without a trailing slash: the keyring's entries are named by this folder, so one folder
+  // named two ways (./mpay, mpay/) must be one name.
+  if (env.MPAY_CONFIG_DIR) return resolve(env.MPAY_CONFIG_DIR);
+  if (env.XDG_CONFIG_HOME) return resolve(env.XDG_CONFIG_HOME, 'mpay');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'mpay');
   if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'mpay');
   return join(homedir(), '.config', 'mpay');

@@ -3,8 +3,8 @@
 // every read-only command tens of milliseconds at start-up (docs/performance.md).
 import type Conf from 'conf';
 import { importLazily } from '../lazy-import.js';
-import { readFileSync, renameSync, rmSync } from 'node:fs';
-import { KeyringError, LocalFileError } from '../api/errors.js';
+import { readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { KeyringError, LocalFileError, UsageError } from '../api/errors.js';
 import { join } from 'node:path';
 import { configDir, ensurePrivateDir, ensurePrivateFile, fileMode } from './paths.js';
 import { keyringName, openKeyring, type Keyring, type KeyringOpening } from './keyring.js';
@@ -109,6 +109,24 @@ function damagedConfigError(d: { file: string; reason: string }): LocalFileError
   return new LocalFileError(`Cannot read ${d.file} (${d.reason}); it was left as it is`, {
     hint: 'Mend it by hand (it is JSON), or run `mpay login --force` to move it aside as config.json.bak-<time> and start a new one',
   });
+}
+
+/**
+ * A profile's name as mpay accepts it: 1 to 64 characters, none of them a control or bidi character (the
+ * name is printed, and is part of file and keyring names) nor `|` (the token cache's separator).
+ */
+export function checkProfileName(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (
+    name.length === 0 ||
+    name.length > 64 ||
+    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c|]/.test(name)
+  ) {
+    throw new UsageError(`Invalid profile name ${JSON.stringify(name)}`, {
+      hint: 'A profile name is 1 to 64 characters, with no control characters and no |',
+    });
+  }
+  return name;
 }
 
 export function isEnvironment(v: string): v is Environment {
@@ -273,8 +291,15 @@ export class ConfigStore {
   /** each profile's entry as read (or written) by this process */
   private readonly entries = new Map<string, KeyringEntry | undefined>();
 
+  /** The folder's real path (links resolved): one folder reached two ways is one keyring service. */
   get keyringService(): string {
-    return `mpay:${this.dir}`;
+    let dir = this.dir;
+    try {
+      dir = realpathSync(this.dir);
+    } catch {
+      // not there yet: its name as given (absolute already)
+    }
+    return `mpay:${dir}`;
   }
 
   /**
@@ -352,21 +377,30 @@ export class ConfigStore {
   }
 
   /**
-   * Saves a profile's merchant key and API key where asked: into the keyring (opened and probed before),
-   * then removes them from config.json; or into config.json, removing the profile's keyring entry. The
-   * profile's cached tokens move with them.
+   * Saves a profile's settings with its merchant key and API key where asked, in one write of config.json:
+   * into the keyring (opened and probed before), none of them then in config.json; or into config.json,
+   * deleting the profile's keyring entry (the keyring is opened for that). The profile's cached tokens
+   * move with them. `leftover` says what could not be deleted from the keyring.
    */
   async saveCredentials(
     name: string,
     creds: { merchantKey?: string; apiKey?: string },
     where: SecretStore,
-  ): Promise<void> {
+    settings?: Profile,
+  ): Promise<{ leftover?: string }> {
     const c = await this.conf('config');
     const tokens = await this.conf('tokens');
     if (where === 'keyring' && !this.opened) throw new Error('saveCredentials: the keyring was not opened');
-    await this.locked(() => {
+    if (where === 'file' && this.profile(name)?.secretStore === 'keyring') await this.keyring();
+    return this.locked(() => {
       const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
-      const { merchantKey: _m, apiKey: _a, secretStore, keyringName: _k, ...settings } = all[name] ?? {};
+      const {
+        merchantKey: _m,
+        apiKey: _a,
+        secretStore,
+        keyringName: _k,
+        ...rest
+      } = { ...all[name], ...settings };
       const moved = this.takeTokens(tokens, name, secretStore === 'keyring');
       if (where === 'keyring') {
         // The keyring first: were it to fail, config.json and tokens.json still hold what they held.
@@ -376,15 +410,30 @@ export class ConfigStore {
           tokens: Object.fromEntries(moved.map((t) => [t.rest, t.token])),
         });
         for (const t of moved) tokens.set(t.key, { createdAt: t.createdAt, in: 'keyring' });
-        all[name] = { ...settings, secretStore: 'keyring', keyringName: this.opened!.name };
+        all[name] = { ...rest, secretStore: 'keyring', keyringName: this.opened!.name };
         c.set('profiles', all);
-      } else {
-        for (const t of moved) tokens.set(t.key, { token: t.token, createdAt: t.createdAt });
-        all[name] = { ...settings, ...creds, secretStore: 'file' };
-        c.set('profiles', all);
-        if (secretStore === 'keyring' && this.opened) this.writeEntry(name, undefined);
+        return {};
       }
+      for (const t of moved) tokens.set(t.key, { token: t.token, createdAt: t.createdAt });
+      all[name] = { ...rest, ...creds, secretStore: 'file' };
+      c.set('profiles', all);
+      return secretStore === 'keyring' ? { leftover: this.dropEntry(name) } : {};
     });
+  }
+
+  /**
+   * Deletes a profile's keyring entry; undefined when done, else what is left and how to remove it by
+   * hand (the keyring does not answer, or is not on this machine).
+   */
+  private dropEntry(name: string): string | undefined {
+    try {
+      if (!this.opened) throw new KeyringError(this.unusable ?? 'the keyring was not opened');
+      this.opened.delete(this.account(name));
+      this.entries.set(name, undefined);
+      return undefined;
+    } catch (err) {
+      return `the keyring entry of profile ${name} (service ${JSON.stringify(this.keyringService)}, account ${JSON.stringify(this.account(name))}) could not be deleted: ${(err as Error).message}. Delete it with the keyring's own tool once it answers (secret-tool clear service … username … on Linux)`;
+    }
   }
 
   /** A profile's cached tokens, wherever they are kept (the keyring's when `inKeyring`). */
@@ -404,42 +453,37 @@ export class ConfigStore {
     return out;
   }
 
-  /** Removes a profile's merchant key and API key (file and keyring); true when it had any. */
-  async removeCredentials(name: string): Promise<boolean> {
+  /**
+   * Removes a profile's merchant key and API key (file and keyring); `had`: it had any. A keyring that
+   * cannot delete its entry does not keep them in the profile: `leftover` says what is left there.
+   */
+  async removeCredentials(name: string): Promise<{ had: boolean; leftover?: string }> {
     const p = this.profile(name);
-    if (!p) return false;
+    if (!p) return { had: false };
     const c = await this.conf('config');
     if (p.secretStore === 'keyring') await this.keyring();
     return this.locked(() => {
       const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
       const { merchantKey, apiKey, secretStore, keyringName: _k, ...settings } = all[name] ?? {};
-      let had = Boolean(merchantKey || apiKey);
-      if (secretStore === 'keyring') {
-        if (!this.opened)
-          throw new KeyringError(`The keyring that holds profile ${name}'s credentials cannot be used`, {
-            hint: 'Run `mpay auth status` to see why; nothing was removed',
-          });
-        had = this.opened.delete(this.account(name)) || had;
-        this.entries.set(name, undefined);
-      }
       all[name] = settings;
       c.set('profiles', all);
-      return had;
+      if (secretStore !== 'keyring') return { had: Boolean(merchantKey || apiKey) };
+      return { had: true, leftover: this.dropEntry(name) };
     });
   }
 
-  async removeProfile(name: string): Promise<boolean> {
-    if (!this.profile(name)) return false;
-    await this.removeCredentials(name);
-    await this.clearProfileTokens(name);
+  /** Removes a profile with its credentials and tokens; `leftover`: what its keyring entry still holds. */
+  async removeProfile(name: string): Promise<{ removed: boolean; leftover?: string }> {
+    if (!this.profile(name)) return { removed: false };
+    const creds = await this.removeCredentials(name);
+    const tokens = await this.clearProfileTokens(name);
     const c = await this.conf('config');
     return this.locked(() => {
       const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
-      if (!(name in all)) return false;
       delete all[name];
       c.set('profiles', all);
       if (c.get('currentProfile') === name) c.delete('currentProfile');
-      return true;
+      return { removed: true, leftover: creds.leftover ?? tokens.leftover };
     });
   }
 
@@ -518,36 +562,45 @@ export class ConfigStore {
     });
   }
 
-  /** Drops every token cached for a profile (all environments, servers and keys); returns how many. */
-  async clearProfileTokens(profile: string): Promise<number> {
+  /**
+   * Drops every token cached for a profile (all environments, servers and keys): `count`, and `leftover`
+   * when the keyring could not be written (its entry still holds them).
+   */
+  async clearProfileTokens(profile: string): Promise<{ count: number; leftover?: string }> {
     const c = await this.conf('tokens');
     const keys = Object.keys(c.store).filter((k) => k.startsWith(`${profile}|`));
     if (keys.some((k) => (c.store[k] as TokenEntry | undefined)?.in === 'keyring')) await this.keyring();
-    return this.locked(() => {
-      this.dropTokens(c, profile, keys);
-      return keys.length;
-    });
+    return this.locked(() => ({ count: keys.length, leftover: this.dropTokens(c, profile, keys) }));
   }
 
   async clearToken(scope: TokenScope): Promise<void> {
     const c = await this.conf('tokens');
-    await this.locked(() => this.dropTokens(c, scope.profile, [this.tokenKey(scope)]));
+    await this.locked(() => {
+      this.dropTokens(c, scope.profile, [this.tokenKey(scope)]);
+    });
   }
 
-  private dropTokens(c: Conf<Record<string, unknown>>, profile: string, keys: string[]): void {
+  /**
+   * Drops token entries; their markers go in any case (a token left in the keyring is never read again),
+   * and what the keyring could not drop is said.
+   */
+  private dropTokens(c: Conf<Record<string, unknown>>, profile: string, keys: string[]): string | undefined {
     const inKeyring = keys.filter((k) => (c.get(k) as TokenEntry | undefined)?.in === 'keyring');
-    if (inKeyring.length > 0 && this.opened) {
+    let leftover: string | undefined;
+    if (inKeyring.length > 0) {
       try {
+        if (!this.opened) throw new KeyringError(this.unusable ?? 'the keyring was not opened');
         const entry = this.entryOf(profile);
         if (entry?.tokens) {
           const tokens = { ...entry.tokens };
           for (const k of inKeyring) delete tokens[k.slice(profile.length + 1)];
           this.writeEntry(profile, { ...entry, tokens });
         }
-      } catch {
-        // the markers go anyway: a token left behind in the keyring is never read again
+      } catch (err) {
+        leftover = `the keyring entry of profile ${profile} still holds ${inKeyring.length} token${inKeyring.length === 1 ? '' : 's'}, which mpay will not use again: ${(err as Error).message}`;
       }
     }
     for (const k of keys) c.delete(k);
+    return leftover;
   }
 }

@@ -102,12 +102,13 @@ export async function runChecks(
   }
   const secrets = await secretsCheck(ctx);
   if (secrets) add(secrets);
+  const names = { merchantKey: 'merchant key', siteId: 'site id', apiKey: 'API key' } as const;
   const missing = (['merchantKey', 'siteId', 'apiKey'] as const).filter((k) => !ctx.credentials[k]);
   if (missing.length > 0) {
     add({
       name: 'credentials',
       ok: false,
-      detail: `missing ${missing.join(', ')}`,
+      detail: `missing ${missing.map((k) => names[k]).join(', ')}${ctx.credentials.unreadable ? ` (${ctx.credentials.unreadable})` : ''}`,
       hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID, MPAY_API_KEY',
       kind: 'usage',
     });

@@ -7,7 +7,13 @@ import { checkBaseUrl, normalizeBaseUrl } from '../api/base-url.js';
 import { AuthError, KeyringError, UsageError } from '../api/errors.js';
 import { mask } from '../api/redact.js';
 import { resolveContext } from '../config/context.js';
-import { defaultBaseUrls, isEnvironment, type ConfigStore } from '../config/store.js';
+import {
+  checkProfileName,
+  defaultBaseUrls,
+  isEnvironment,
+  type ConfigStore,
+  type Profile,
+} from '../config/store.js';
 import type { Prompter } from './prompter.js';
 
 export interface LoginInputs {
@@ -57,7 +63,7 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
     const aside = store.moveDamagedConfigAside();
     deps.warn(`${file} could not be read; moved it aside to ${aside}`);
   }
-  const profileName = inputs.profile ?? store.currentProfile();
+  const profileName = checkProfileName(inputs.profile ?? store.currentProfile());
   const existing = store.profile(profileName) ?? {};
   const need = async (
     value: string | undefined,
@@ -116,22 +122,21 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
       break;
     } catch (err) {
       if (!(err instanceof AuthError) || !ask || attempt === 3 || inputs.merchantKey) throw err;
-      deps.warn(`${err.message}; try again (${3 - attempt} left)`);
+      deps.warn(`${err.message.replace(/\.$/, '')}; try again (${3 - attempt} left)`);
       merchantKey = await need(undefined, '--merchant-key-stdin', 'Merchant key', true);
     }
   }
   const siteId = await need(inputs.siteId, '--site-id', 'Site ID', false, existing.siteId);
   const apiKey = await need(inputs.apiKey, '--api-key', 'API key', true);
 
-  // Nothing is saved before the key is accepted. The settings first (with whatever secrets the profile
-  // held, until the new ones are stored), then the secrets where they go.
-  await store.saveProfile(profileName, {
+  // Nothing is saved before the key is accepted, and then all in one write: the keyring is checked first
+  // (it may take seconds), so that a Ctrl-C meanwhile leaves the profile as it was.
+  const secrets = await storeSecrets(store, profileName, { merchantKey, apiKey }, inputs, deps.warn, {
     ...existing,
     env: envName,
     baseUrls: { ...existing.baseUrls, [envName]: baseUrl },
     siteId,
   });
-  const secrets = await storeSecrets(store, profileName, { merchantKey, apiKey }, inputs, deps.warn);
   await store.setCurrentProfile(profileName);
   const ctx = resolveContext({ profile: profileName, env: envName, baseUrl }, {}, store);
   if (token) await ctx.tokens.set(token);
@@ -157,13 +162,14 @@ export async function storeSecrets(
   creds: { merchantKey: string; apiKey: string },
   opts: { insecureStorage?: boolean },
   warn: (m: string) => void,
+  settings?: Profile,
 ): Promise<LoginResult['secrets']> {
   let whyFile = 'chosen with --insecure-storage';
   if (!opts.insecureStorage) {
     const opening = await store.keyring({ probe: true });
     if ('keyring' in opening) {
       try {
-        await store.saveCredentials(profile, creds, 'keyring');
+        await store.saveCredentials(profile, creds, 'keyring', settings);
         return { store: 'keyring', keyring: opening.keyring.name };
       } catch (err) {
         if (!(err instanceof KeyringError)) throw err;
@@ -177,6 +183,7 @@ export async function storeSecrets(
         `no usable keyring (${whyFile}); the merchant key, API key and tokens are kept in ${store.dir}, in files only this user can read (mode 0600). \`mpay auth migrate\` moves them once a keyring works`,
       );
   }
-  await store.saveCredentials(profile, creds, 'file');
+  const { leftover } = await store.saveCredentials(profile, creds, 'file', settings);
+  if (leftover) warn(leftover);
   return { store: 'file', why_file: whyFile };
 }

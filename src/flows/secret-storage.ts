@@ -102,7 +102,7 @@ export async function moveIntoKeyring(store: ConfigStore, name: string): Promise
   const opening = await store.keyring({ probe: true });
   if ('unavailable' in opening) {
     throw new KeyringError(`No keyring to move profile ${name}'s secrets into: ${opening.unavailable}`, {
-      hint: 'Nothing was changed; the secrets stay in config.json (mode 0600). `mpay auth status` shows it',
+      hint: 'Nothing was changed; `mpay auth status` shows where the secrets are',
     });
   }
   if (p.secretStore === 'keyring')

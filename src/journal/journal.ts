@@ -13,22 +13,15 @@ import {
   readSync,
   writeSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { LocalFileError } from '../api/errors.js';
 import { holdLock, lockName } from './locks.js';
 import { readBytes } from './bytes.js';
 import { rewriteWithout } from './prune.js';
+import { KeyIndex, splitLines, type LogLine } from './key-index.js';
 import { elsewhereError } from './elsewhere.js';
 import { journalFileName } from './file-name.js';
-import {
-  fold,
-  isEvent,
-  samePlace,
-  settled,
-  type JournalEvent,
-  type JournalRecord,
-  type Place,
-} from './records.js';
+import { fold, samePlace, settled, type JournalEvent, type JournalRecord, type Place } from './records.js';
 
 const forbidden = /^(merchant_key|api_key|otp|token|authorization)$/i;
 
@@ -82,6 +75,10 @@ export interface JournalOptions {
    * refused. Records here are still found.
    */
   newHere?: boolean;
+  /** told when a journal is indexed for the first time (a terminal shows it: it takes seconds) */
+  onIndex?: (message: string) => void;
+  /** the size from which the log gets an index (default 256 KB; smaller ones are read whole, quickly) */
+  indexFrom?: number;
 }
 
 export class Journal implements JournalLike {
@@ -92,8 +89,12 @@ export class Journal implements JournalLike {
   private readonly now: () => Date;
   readonly place?: Place;
   private readonly newHere: boolean;
+  private readonly onIndex?: (message: string) => void;
+  private readonly indexFrom: number;
 
   constructor(dir: string, profile: string, env: string, opts: JournalOptions = {}) {
+    this.onIndex = opts.onIndex;
+    this.indexFrom = opts.indexFrom ?? indexFromBytes;
     this.warn = opts.warn ?? (() => {});
     this.now = opts.now ?? (() => new Date());
     this.place = opts.place;
@@ -101,6 +102,7 @@ export class Journal implements JournalLike {
     this.dir = opts.file ? dirname(opts.file) : join(dir, 'journal');
     // The folder is made at the first append, so that reading (history, a dry run) leaves no trace.
     this.file = opts.file ?? join(this.dir, journalFileName(profile, env));
+    this.index = new KeyIndex(this.dir, basename(this.file));
   }
 
   append(event: Omit<JournalEvent, 'at' | 'place'>): JournalEvent {
@@ -147,22 +149,50 @@ export class Journal implements JournalLike {
   }
 
   private readonly warned = new Set<number>();
+  private readonly index: KeyIndex;
   /**
-   * What has been read of the file so far, folded. A batch asks for a record several times per row, so
-   * reading the whole file each time made a run quadratic in the journal's length; now only the bytes
-   * appended since the last read (by this process or another) are parsed. A file replaced by a prune
-   * (another inode) or cut shorter is read again from the start.
+   * The log's lines past what the index has committed, parsed, as last read: a command reads only what
+   * was appended since (by this process or another). A file replaced by a prune (another inode) or cut
+   * shorter is looked at anew.
    */
-  private seen = emptyIndex('');
+  private tail: Tail = { identity: '', start: 0, end: 0, lines: [] };
 
-  private refresh(): void {
+  /** Reports a damaged line once per process, by its line number (counted then: damage is rare). */
+  private damaged(offset: number): void {
+    if (this.warned.has(offset)) return;
+    this.warned.add(offset);
+    let line = 1;
+    try {
+      const fd = openSync(this.file, 'r');
+      try {
+        for (let at = 0; at < offset; at += backChunk) {
+          const buf = readBytes(fd, at, Math.min(offset, at + backChunk));
+          for (let i = buf.indexOf(0x0a); i >= 0; i = buf.indexOf(0x0a, i + 1)) line++;
+        }
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // the number is for people: without it, the byte offset says where
+    }
+    this.warn(
+      `${this.file} line ${line} is damaged and was skipped; the other records are intact (the line is left in the file)`,
+    );
+  }
+
+  /**
+   * Brings the view of the file up to date: the index's committed part, and the lines past it, read into
+   * memory. Once those are more than a little (or there is no index), they are committed to the index
+   * (without waiting for another process that is doing so). Returns the committed state's offset.
+   */
+  private sync(): { size: number; committed: number } {
     let fd: number;
     try {
       fd = openSync(this.file, 'r');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        this.seen = emptyIndex('');
-        return;
+        this.tail = { identity: '', start: 0, end: 0, lines: [] };
+        return { size: 0, committed: 0 };
       }
       throw new LocalFileError(
         `Cannot read the journal ${this.file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
@@ -172,81 +202,190 @@ export class Journal implements JournalLike {
     try {
       const st = fstatSync(fd);
       const identity = `${st.dev}:${st.ino}`;
-      if (identity !== this.seen.identity || st.size < this.seen.offset) {
-        this.seen = emptyIndex(identity);
-        this.warned.clear();
+      let state = this.index.committed(identity, st.size);
+      // A small log is read whole (a few ms); from indexFrom on, it gets its index.
+      if (!state && st.size > 0 && st.size >= this.indexFrom) {
+        this.build(fd, identity, st.size);
+        state = this.index.committed(identity, st.size);
       }
-      if (st.size === this.seen.offset) return;
-      const buf = readBytes(fd, this.seen.offset, st.size);
-      const got = buf.length;
-      const end = buf.lastIndexOf(0x0a, got - 1);
-      const whole = end < 0 ? '' : buf.toString('utf8', 0, end + 1);
-      for (const line of whole.split('\n').slice(0, -1)) this.take(line, this.seen.line++);
-      this.seen.offset += end + 1;
-      // A last line without its newline: a record written by hand is taken; one torn by a crash (or still
-      // being written by another process) is reported and read again next time, once it is whole.
-      const tail = buf.toString('utf8', end + 1, got);
-      if (tail.trim() && this.take(tail, this.seen.line, { tentative: true })) {
-        this.seen.offset += Buffer.byteLength(tail);
-        this.seen.line++;
+      const start = state?.offset ?? 0;
+      const t = this.tail;
+      const keep = t.identity === identity && t.start === start && t.end <= st.size;
+      if (!keep) this.tail = { identity, start, end: start, lines: [] };
+      if (this.tail.end < st.size) {
+        const buf = readBytes(fd, this.tail.end, st.size);
+        const { lines, used } = splitLines(buf, this.tail.end);
+        this.tail.lines.push(...lines);
+        this.tail.end += used;
+        // A last line without its newline: one written by hand is taken (in memory, never indexed); one
+        // torn by a crash (or still being written by another process) is read again next time.
+        const rest = buf.subarray(used).toString('utf8');
+        this.tail.partial = undefined;
+        if (rest.trim()) {
+          const [line] = splitLines(Buffer.from(`${rest}\n`), this.tail.end).lines;
+          if (line?.event) this.tail.partial = line;
+          else this.damaged(this.tail.end);
+        }
+        for (const l of lines) if (!l.event && l.text.trim()) this.damaged(l.offset);
       }
+      if (state && this.tail.end - this.tail.start > tailBytes) this.commitTail(identity, state);
+      return { size: st.size, committed: this.tail.start };
     } finally {
       closeSync(fd);
     }
   }
 
-  /** Folds one line into the index; false when it is not an event (reported once, by line number). */
-  private take(line: string, index: number, opts: { tentative?: boolean } = {}): boolean {
-    if (!line.trim()) return true;
-    let event: unknown;
-    try {
-      event = JSON.parse(line);
-    } catch {
-      event = undefined;
-    }
-    if (isEvent(event)) {
-      this.seen.events.push(event);
-      let same = this.seen.byRef.get(event.reference);
-      if (!same) this.seen.byRef.set(event.reference, (same = []));
-      // One reference may live at two places (a batch run again elsewhere with --new-batch): a record a
-      // place. A record from before places were written takes the first place its reference meets.
-      let r = same.find((x) =>
-        event.place ? !x.place || samePlace(x.place, event.place) : !x.place || same.length === 1,
+  /** The first index of an old (or damaged-index) journal: the whole log, in chunks, said on a terminal. */
+  private build(fd: number, identity: string, size: number): void {
+    if (size > 4 * 1024 * 1024)
+      this.onIndex?.(
+        `indexing the journal ${this.file} (${Math.round(size / 1024 / 1024)} MB), once: later commands read only what they need`,
       );
-      if (!r) {
-        r = {
-          reference: event.reference,
-          kind: event.kind,
-          created_at: event.at,
-          updated_at: event.at,
-          steps: [],
-        };
-        same.push(r);
-        this.seen.records.push(r);
-      }
-      fold(r, event);
-      if (r.hash_token) this.seen.byHash.set(r.hash_token, r);
-      return true;
+    const seen = new Set<string>();
+    let state: ReturnType<KeyIndex['committed']>;
+    let at = 0;
+    while (at < size) {
+      const buf = readBytes(fd, at, Math.min(size, at + buildChunk));
+      const { lines, used } = splitLines(buf, at, { lean: true });
+      if (used === 0) break; // a last line without its newline: left to the tail
+      for (const l of lines) if (!l.event && l.text.trim()) this.damaged(l.offset);
+      const ok = this.index.commit(identity, state, lines, at + used, (l) => {
+        const ref = l.event!.reference;
+        if (seen.has(ref)) return false;
+        seen.add(ref);
+        return true;
+      });
+      if (!ok) return; // another process is indexing: this one reads the log
+      state = this.index.committed(identity, size);
+      at += used;
     }
-    if (!this.warned.has(index)) {
-      // A line cut short by a crash mid-write, or edited by hand: skip it, keep every other record.
-      this.warned.add(index);
-      this.warn(
-        `${this.file} line ${index + 1} is damaged and was skipped; the other records are intact (the line is left in the file)`,
-      );
-    }
-    return opts.tentative ? false : true;
   }
 
+  /** Commits the tail's whole lines to the index (a reference's first line is one the index has not). */
+  private commitTail(identity: string, state: NonNullable<ReturnType<KeyIndex['committed']>>): void {
+    const t = this.tail;
+    const fresh = new Set<string>();
+    const ok = this.index.commit(identity, state, t.lines, t.end, (l) => {
+      const ref = l.event!.reference;
+      if (fresh.has(ref) || this.index.known(ref)) return false;
+      fresh.add(ref);
+      return true;
+    });
+    if (ok) this.tail = { identity, start: t.end, end: t.end, lines: [], partial: t.partial };
+  }
+
+  /** The tail's lines, with a parseable unterminated last line. */
+  private tailLines(): LogLine[] {
+    return this.tail.partial ? [...this.tail.lines, this.tail.partial] : this.tail.lines;
+  }
+
+  /** The events of the committed lines at these offsets (each checked to name `key` when given). */
+  private linesAt(offsets: number[]): LogLine[] {
+    if (offsets.length === 0) return [];
+    const fd = openSync(this.file, 'r');
+    try {
+      return offsets.map((o) => lineAt(fd, o));
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Every event of a hash token or reference, in the file's order: from the index and the tail. */
+  private eventLines(key: string, again = true): LogLine[] {
+    this.sync();
+    const tail = this.tailLines();
+    const named = (l: LogLine) => l.event?.reference === key || l.event?.hash_token === key;
+    let direct: LogLine[];
+    try {
+      direct = this.linesAt(this.index.offsetsOf(key));
+    } catch (err) {
+      // An index file gone under this reader (another process rebuilding it): read again.
+      if (!again) throw err;
+      this.index.discard();
+      return this.eventLines(key, false);
+    }
+    if (again && direct.some((l) => !named(l))) {
+      // An index that points at other lines is not this log's: built again from the log.
+      this.index.discard();
+      return this.eventLines(key, false);
+    }
+    direct = direct.filter(named);
+    // A hash token leads to its reference, whose every line belongs to the record.
+    const refs = new Set([...direct, ...tail.filter(named)].map((l) => l.event!.reference));
+    const lines = new Map<number, LogLine>();
+    for (const ref of refs) {
+      for (const l of this.linesAt(this.index.offsetsOf(ref))) lines.set(l.offset, l);
+      for (const l of tail) if (l.event!.reference === ref) lines.set(l.offset, l);
+    }
+    return [...lines.values()].filter((l) => l.event).sort((a, b) => a.offset - b.offset);
+  }
+
+  /** Every record of a hash token or reference in this file, whatever its place. */
+  private matches(key: string): JournalRecord[] {
+    return foldRecords(this.eventLines(key).map((l) => l.event!));
+  }
+
+  /** The events of one transaction (by hash token or reference), oldest first. */
+  eventsOf(key: string): JournalEvent[] {
+    return this.eventLines(key).map((l) => l.event!);
+  }
+
+  /**
+   * The records of this file, newest first (by their first line), each whole, read backwards from the
+   * end: a caller that stops after N reads only as far back as the N-th newest. With `since` (ms), the
+   * read stops at the lines written before then (a margin of ${'10 min'} allows for clocks of processes
+   * that wrote at once): records made before `since` are not given.
+   */
+  *newest(opts: { since?: number } = {}): Generator<JournalRecord> {
+    this.sync();
+    const open = new Map<string, JournalEvent[]>();
+    const firsts = this.index.firsts();
+    let j = firsts.length - 1;
+    const tailFirsts = new Set<number>();
+    const seenInTail = new Set<string>();
+    for (const l of this.tailLines()) {
+      const ref = l.event?.reference;
+      if (ref === undefined || seenInTail.has(ref)) continue;
+      seenInTail.add(ref);
+      if (!this.index.known(ref)) tailFirsts.add(l.offset);
+    }
+    const stopAt = opts.since === undefined ? undefined : opts.since - sinceMargin;
+    for (const l of backwards(this.file, this.tail.start, this.tailLines(), (o) => this.damaged(o))) {
+      const e = l.event!;
+      if (stopAt !== undefined && Date.parse(e.at) < stopAt) return;
+      let list = open.get(e.reference);
+      if (!list) open.set(e.reference, (list = []));
+      list.push(e);
+      while (j >= 0 && firsts[j]! > l.offset) j--;
+      const first = l.offset < this.tail.start ? j >= 0 && firsts[j] === l.offset : tailFirsts.has(l.offset);
+      if (!first) continue;
+      open.delete(e.reference);
+      const records = foldRecords(list.reverse());
+      for (const r of records.sort((a, b) => (a.created_at < b.created_at ? 1 : -1)))
+        if (opts.since === undefined || Date.parse(r.created_at) >= opts.since) yield r;
+    }
+  }
+
+  /** Every event of this file written since `since` (ms), oldest first, read back from the end. */
+  eventsSince(since: number): JournalEvent[] {
+    this.sync();
+    const out: JournalEvent[] = [];
+    for (const l of backwards(this.file, this.tail.start, this.tailLines(), (o) => this.damaged(o))) {
+      if (Date.parse(l.event!.at) < since - sinceMargin) break;
+      if (Date.parse(l.event!.at) >= since) out.push(l.event!);
+    }
+    return out.reverse();
+  }
+
+  /** Every event of the file, oldest first (a whole read: tests, and the support bundle's whole journal). */
   events(): JournalEvent[] {
-    this.refresh();
-    return [...this.seen.events];
+    return this.eventsSince(-Infinity);
   }
 
   /**
    * Removes the events of the transactions `drop` picks, rewriting the file atomically (a temporary file,
    * fsync, rename). Lines that do not parse are kept: nothing says whose they are. Returns the references
-   * removed.
+   * removed, and how many records were looked at.
    *
    * Other mpay processes may append while this runs; appends take no lock (one line, one write), so the
    * prune keeps what they write instead: lines appended while it worked are copied into the new file
@@ -259,27 +398,16 @@ export class Journal implements JournalLike {
     drop: (r: JournalRecord) => boolean,
     hooks: { beforeRename?: () => void; afterRename?: () => void } = {},
   ): string[] {
-    const gone = new Set(
-      this.records()
-        .filter(drop)
-        .map((r) => r.reference),
-    );
+    const gone = new Set<string>();
+    for (const r of this.newest()) if (drop(r)) gone.add(r.reference);
     if (gone.size === 0) return [];
     rewriteWithout(this.file, gone, hooks, (err) => this.unwritable(err));
     return [...gone];
   }
 
-  /** Every transaction, folded from its events, oldest first (copies: callers may change them). */
+  /** Every transaction, folded from its events, oldest first (a whole read: tests, and small files). */
   records(): JournalRecord[] {
-    this.refresh();
-    return this.seen.records.map((r) => structuredClone(r));
-  }
-
-  /** Every record of a hash token or reference in this file, whatever its place. */
-  private matches(key: string): JournalRecord[] {
-    this.refresh();
-    const byHash = this.seen.byHash.get(key);
-    return this.seen.byRef.get(key) ?? (byHash ? [byHash] : []);
+    return [...this.newest()].reverse();
   }
 
   find(key: string): JournalRecord | undefined {
@@ -338,29 +466,107 @@ export class Journal implements JournalLike {
   }
 }
 
-interface Index {
-  /** the file's device and inode, to notice that it was replaced */
+interface Tail {
   identity: string;
-  /** bytes read and folded */
-  offset: number;
-  /** whole lines read, for the line numbers of damaged ones */
-  line: number;
-  events: JournalEvent[];
-  /** every record, in the order its first line came */
-  records: JournalRecord[];
-  /** the records of a reference: one a place */
-  byRef: Map<string, JournalRecord[]>;
-  byHash: Map<string, JournalRecord>;
+  /** where the index's committed part ends: the tail starts there */
+  start: number;
+  /** bytes of whole lines read */
+  end: number;
+  lines: LogLine[];
+  /** a parseable last line without its newline (written by hand), read but never indexed */
+  partial?: LogLine;
 }
 
-function emptyIndex(identity: string): Index {
-  return {
-    identity,
-    offset: 0,
-    line: 0,
-    events: [],
-    records: [],
-    byRef: new Map(),
-    byHash: new Map(),
-  };
+/** The size from which a log gets an index: below it, reading it whole takes a few milliseconds. */
+const indexFromBytes = 256 * 1024;
+/** Bytes past the index that are read from the log before they are committed to it. */
+const tailBytes = 64 * 1024;
+/** How much of the log the first index reads at a time. */
+const buildChunk = 8 * 1024 * 1024;
+/** Lines of processes that wrote at once may be out of time order by this much (ms). */
+const sinceMargin = 10 * 60 * 1000;
+
+/**
+ * The records of a set of events, in their order: one a reference and place (a reference may live at two
+ * places: a batch run again elsewhere with --new-batch). A record from before places were written takes
+ * the first place its reference meets.
+ */
+export function foldRecords(events: JournalEvent[]): JournalRecord[] {
+  const records: JournalRecord[] = [];
+  const byRef = new Map<string, JournalRecord[]>();
+  for (const event of events) {
+    let same = byRef.get(event.reference);
+    if (!same) byRef.set(event.reference, (same = []));
+    let r = same.find((x) =>
+      event.place ? !x.place || samePlace(x.place, event.place) : !x.place || same.length === 1,
+    );
+    if (!r) {
+      r = {
+        reference: event.reference,
+        kind: event.kind,
+        created_at: event.at,
+        updated_at: event.at,
+        steps: [],
+      };
+      same.push(r);
+      records.push(r);
+    }
+    fold(r, event);
+  }
+  return records;
 }
+
+/** The line that starts at `offset` of an open file. */
+function lineAt(fd: number, offset: number): LogLine {
+  let size = 4096;
+  for (;;) {
+    const buf = readBytes(fd, offset, offset + size);
+    const nl = buf.indexOf(0x0a);
+    if (nl >= 0 || buf.length < size) {
+      const { lines } = splitLines(
+        Buffer.concat([buf.subarray(0, nl < 0 ? buf.length : nl), Buffer.from('\n')]),
+        offset,
+      );
+      return lines[0]!;
+    }
+    size *= 4;
+  }
+}
+
+/**
+ * The event lines of a log from its end back to its start: first the tail's (in memory, from `tailStart`),
+ * then the file's before it, read backwards a chunk at a time. Damaged lines are reported and passed over.
+ */
+function* backwards(
+  file: string,
+  tailStart: number,
+  tail: LogLine[],
+  damaged: (offset: number) => void,
+): Generator<LogLine> {
+  for (let i = tail.length - 1; i >= 0; i--) if (tail[i]!.event) yield tail[i]!;
+  if (tailStart === 0) return;
+  const fd = openSync(file, 'r');
+  try {
+    let end = tailStart;
+    let carry = Buffer.alloc(0);
+    while (end > 0) {
+      const start = Math.max(0, end - backChunk);
+      const buf = Buffer.concat([readBytes(fd, start, end), carry]);
+      // The first bytes of a chunk may be the end of a line that starts in the chunk before.
+      const cut = start === 0 ? 0 : buf.indexOf(0x0a) + 1;
+      carry = buf.subarray(0, cut);
+      const { lines } = splitLines(buf.subarray(cut), start + cut);
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const l = lines[i]!;
+        if (l.event) yield l;
+        else if (l.text.trim()) damaged(l.offset);
+      }
+      end = start;
+      if (cut === 0 && start > 0) carry = buf; // a line longer than a chunk: keep reading back
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const backChunk = 1024 * 1024;

@@ -1,6 +1,6 @@
 // `mpay auth status` and `mpay auth migrate`: where each profile's secrets are kept, and their move from
 // config.json into the OS keyring (src/flows/secret-storage.ts).
-import { exitCodes } from '../api/errors.js';
+import { exitCodes, UsageError } from '../api/errors.js';
 import { commandLine } from '../api/shell-words.js';
 import type { Factory } from '../factory.js';
 import type { ProfileSecrets, SecretsReport } from '../flows/secret-storage.js';
@@ -11,7 +11,13 @@ export async function runAuthStatus(opts: { json?: boolean; profile?: string }, 
   const { secretsReport } = await import('../flows/secret-storage.js');
   const store = await f.store();
   const report = await secretsReport(store, f.environ, f.now());
-  if (opts.profile) report.profiles = report.profiles.filter((p) => p.profile === opts.profile);
+  if (opts.profile) {
+    if (!report.profiles.some((p) => p.profile === opts.profile))
+      throw new UsageError(`No profile named "${opts.profile}"`, {
+        hint: `Known: ${report.profiles.map((p) => p.profile).join(', ') || 'none; run `mpay login`'}`,
+      });
+    report.profiles = report.profiles.filter((p) => p.profile === opts.profile);
+  }
   await printResult(f.io, opts.json, report, () => renderReport(report));
   const name = opts.profile ?? f.globals.profile ?? f.environ.MPAY_PROFILE ?? report.current_profile;
   const mine = report.profiles.find((p) => p.profile === name);
@@ -20,9 +26,16 @@ export async function runAuthStatus(opts: { json?: boolean; profile?: string }, 
   // whether the profile in effect can authenticate.
   if (!fromEnv && (!mine || mine.secrets === 'none' || mine.problem)) {
     f.io.exitCode = exitCodes.auth;
+    const login = `\`${commandLine(['mpay', 'login', ...(name === 'default' ? [] : ['--profile', name])])}\``;
+    // A keyring that does not answer now may answer later: logging in again would move the secrets to
+    // the file, so that is offered only when the keyring answered and had nothing.
     if (!opts.json)
       f.io.warn(
-        `${mine?.problem ? `the credentials of profile ${name} cannot be read` : `profile ${name} has no credentials`}; run \`${commandLine(['mpay', 'login', ...(name === 'default' ? [] : ['--profile', name])])}\``,
+        mine?.problem
+          ? report.keyring.usable
+            ? `the credentials of profile ${name} cannot be read: ${mine.problem}`
+            : `the credentials of profile ${name} are in the ${report.keyring.name}, which cannot be used now (${report.keyring.problem}); start or unlock it, or run ${login} to store them again`
+          : `profile ${name} has no credentials; run ${login}`,
       );
   }
 }

@@ -72,13 +72,10 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
   const currencies = await deps.client.merchantCurrencies();
   const week = f.now().getTime() - 7 * 86_400_000;
   // The weekly limits are the merchant's on this server: what was sent elsewhere does not count.
-  const recent = (await f.journal())
-    .records()
-    .filter(
-      (r) =>
-        Date.parse(r.created_at) >= week &&
-        (!r.place || (r.place.server === deps.place!.server && r.place.merchant === deps.place!.merchant)),
-    );
+  // Read back from the journal's end for a week only.
+  const recent = [...(await f.journal()).newest({ since: week })].filter(
+    (r) => !r.place || (r.place.server === deps.place!.server && r.place.merchant === deps.place!.merchant),
+  );
   const checker = new BatchChecker(kind, currencies, recent, {
     force: opts.force,
     journal: deps.journal,

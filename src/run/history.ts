@@ -1,9 +1,10 @@
 // `mpay history` and `mpay history show`: the journal of what mpay started, as a list or one record.
 import { UsageError } from '../api/errors.js';
 import type { Factory } from '../factory.js';
+import type { Journal } from '../journal/journal.js';
 import { settled, stepDone, type JournalEvent, type JournalRecord } from '../journal/records.js';
 import { curlCommand } from '../ui/curl.js';
-import { printList, type ListOptions } from '../ui/list-output.js';
+import { streamList, type ListOptions } from '../ui/list-output.js';
 import { renderTable } from '../ui/output.js';
 import { historyColumns } from './columns.js';
 import { resumeCommand, runAgain } from '../flows/next-command.js';
@@ -18,7 +19,14 @@ export interface HistoryOptions extends ListOptions {
   /** YYYY-MM-DD */
   since?: string;
   until?: string;
+  /** the newest N (default 30) */
+  limit?: number;
+  /** every record, newest first */
+  all?: boolean;
 }
+
+/** How many records `mpay history` shows without --limit or --all (as `gh run list`). */
+export const defaultHistoryLimit = 30;
 
 const units: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -40,26 +48,40 @@ export function parseWhen(text: string, flag: string, now: Date): number {
 export async function runHistory(opts: HistoryOptions, f: Factory): Promise<void> {
   const since = opts.since === undefined ? undefined : parseWhen(opts.since, '--since', f.now());
   const until = opts.until === undefined ? undefined : parseWhen(opts.until, '--until', f.now());
-  const rows = (await f.journal())
-    .records()
-    .filter((r) => !opts.kind || r.kind === opts.kind)
-    .filter((r) => !opts.status || r.status === opts.status)
-    .filter((r) => !opts.reference || r.reference === opts.reference)
-    .filter((r) => since === undefined || Date.parse(r.created_at) >= since)
-    .filter((r) => until === undefined || Date.parse(r.created_at) <= until);
-  await printList(f.io, rows, historyColumns, opts);
+  const journal = await f.journal();
+  const limit = opts.all ? Infinity : (opts.limit ?? defaultHistoryLimit);
+  const wanted = (r: JournalRecord) =>
+    (!opts.kind || r.kind === opts.kind) &&
+    (!opts.status || r.status === opts.status) &&
+    (!opts.reference || r.reference === opts.reference) &&
+    (until === undefined || Date.parse(r.created_at) <= until);
+  // Newest first, read back from the end of the journal only as far as the page needs (a reference is
+  // looked up in the index).
+  const source: Iterable<JournalRecord> = opts.reference
+    ? journal.recordsOf(opts.reference).reverse()
+    : journal.newest({ since });
+  function* page(): Generator<JournalRecord> {
+    let n = 0;
+    for (const r of source) {
+      if (!wanted(r) || (since !== undefined && Date.parse(r.created_at) < since)) continue;
+      yield r;
+      if (++n >= limit) return;
+    }
+  }
+  await streamList(f.io, page(), historyColumns, opts);
 }
 
 /**
  * A record by its reference or hash token, or by the start of its hash token as `history` shows it (an
  * ellipsis pasted with it is ignored), when only one record starts so.
  */
-function findByKeyOrPrefix(records: JournalRecord[], key: string): JournalRecord | undefined {
-  const exact = records.find((r) => r.hash_token === key || r.reference === key);
+function findByKeyOrPrefix(journal: Journal, key: string): JournalRecord | undefined {
+  const exact = journal.recordsOf(key)[0];
   if (exact) return exact;
   const prefix = key.replace(/(…|\.\.\.)$/, '');
   if (prefix.length < 4) return undefined;
-  const matches = records.filter((r) => r.hash_token?.startsWith(prefix));
+  // A prefix cannot be looked up in the index: the journal is read back until its end.
+  const matches = [...journal.newest()].filter((r) => r.hash_token?.startsWith(prefix));
   if (matches.length > 1)
     throw new UsageError(`"${prefix}" starts ${matches.length} hash tokens`, {
       hint: `Give more of it, or the reference: ${matches.map((m) => m.reference).join(', ')}`,
@@ -73,7 +95,7 @@ export async function runHistoryShow(
 ): Promise<void> {
   const ctx = await f.context();
   const journal = await f.journal();
-  const r = findByKeyOrPrefix(journal.records(), opts.key);
+  const r = findByKeyOrPrefix(journal, opts.key);
   if (!r) {
     // Another profile's or environment's journal may have it: say which, with the command that shows it.
     const other = journal.elsewhere(opts.key).find((x) => x.place);
@@ -94,7 +116,7 @@ export async function runHistoryShow(
   if (opts.curl) {
     const commands = curlOf(
       r,
-      (await f.journal()).events(),
+      journal.eventsOf(r.reference),
       r.place?.server ?? ctx.baseUrl,
       ctx.credentials.siteId,
     );
@@ -250,10 +272,17 @@ export async function runHistoryPrune(opts: PruneOptions, f: Factory): Promise<v
       : parseWhen(opts.before!, '--before', f.now());
   const journal = await f.journal();
   const drop = (r: JournalRecord) => settled(r) && Date.parse(r.updated_at) < cutoff;
-  const all = journal.records();
-  const removed = opts.dryRun ? all.filter(drop).map((r) => r.reference) : journal.prune(drop);
-  const kept = all.length - removed.length;
-  const inProgress = all.filter((r) => !settled(r)).length;
+  // One read back through the journal counts what stays; the prune itself reads it once more.
+  let total = 0;
+  let inProgress = 0;
+  const dropped = new Set<string>();
+  for (const r of journal.newest()) {
+    total++;
+    if (!settled(r)) inProgress++;
+    if (drop(r)) dropped.add(r.reference);
+  }
+  const removed = opts.dryRun ? [...dropped] : journal.prune(drop);
+  const kept = total - removed.length;
   await printResult(
     f.io,
     opts.json,

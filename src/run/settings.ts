@@ -1,6 +1,6 @@
 // `mpay config get/set/list` and `mpay profiles list/use/remove`: the stored profiles and their settings.
 // Secrets are never printed (masked), and a value is checked before it is saved.
-import { UsageError } from '../api/errors.js';
+import { exitCodes, UsageError } from '../api/errors.js';
 import { checkBaseUrl, normalizeBaseUrl } from '../api/base-url.js';
 import { mask } from '../api/redact.js';
 import { defaultTimeoutSeconds } from '../config/context.js';
@@ -164,8 +164,12 @@ export async function runProfilesRemove(opts: { json?: boolean; name: string }, 
       return;
     }
   }
-  await store.removeProfile(opts.name);
+  const { leftover } = await store.removeProfile(opts.name);
   await printResult(f.io, opts.json, { removed: opts.name }, () => `Removed profile ${opts.name}.`);
+  if (leftover) {
+    f.io.warn(leftover);
+    f.io.exitCode = exitCodes.local;
+  }
 }
 
 export interface LogoutOptions {
@@ -180,13 +184,26 @@ export async function runLogout(opts: LogoutOptions, f: Factory): Promise<void> 
   const store = await f.store();
   const name = opts.profile ?? store.currentProfile();
   const profile = store.profile(name);
-  const tokens = await store.clearProfileTokens(name);
+  if (!profile && opts.profile)
+    throw new UsageError(`No profile named "${name}"`, {
+      hint: `Known: ${Object.keys(store.profiles()).join(', ') || 'none'}`,
+    });
+  const cleared = await store.clearProfileTokens(name);
+  const tokens = cleared.count;
   let credentials = false;
+  let leftover = cleared.leftover;
   if (opts.all && profile) {
     // The keyring's entry too, when the profile's secrets are there (ConfigStore.removeCredentials).
-    credentials = (await store.removeCredentials(name)) || Boolean(profile.siteId);
+    const removed = await store.removeCredentials(name);
+    credentials = removed.had || Boolean(profile.siteId);
+    leftover = removed.leftover ?? leftover;
     const { siteId: _s, ...rest } = store.profile(name) ?? {};
     await store.saveProfile(name, rest);
+  }
+  // Done as far as mpay's files go; what the keyring still holds is said, with exit 9.
+  if (leftover) {
+    f.io.warn(leftover);
+    f.io.exitCode = exitCodes.local;
   }
   await printResult(
     f.io,

@@ -78,10 +78,15 @@ export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise
       `${JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2)}\n`,
       'the report of `mpay doctor`',
     );
-    const events = (await f.journal())
-      .events()
-      .filter((e) => !opts.reference || e.reference === opts.reference || e.hash_token === opts.reference)
-      .filter((e) => since === undefined || Date.parse(e.at) >= since);
+    // One transaction from the index; --since read back from the journal's end only that far.
+    const journal = await f.journal();
+    const events = (
+      opts.reference
+        ? journal.eventsOf(opts.reference)
+        : since !== undefined
+          ? journal.eventsSince(since)
+          : journal.events()
+    ).filter((e) => since === undefined || Date.parse(e.at) >= since);
     add(
       'journal.ndjson',
       events.map((e) => JSON.stringify(mask(redactValue(e)))).join('\n') + (events.length ? '\n' : ''),

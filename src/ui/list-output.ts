@@ -1,4 +1,5 @@
 // What the list commands share: --filter, --columns, then JSON, CSV or a table.
+import { once } from 'node:events';
 import { UsageError } from '../api/errors.js';
 import type { IO } from '../io.js';
 import { printJson } from './print.js';
@@ -7,6 +8,9 @@ import {
   UnknownKeyError,
   applyFilters,
   parseFilters,
+  csvHeader,
+  csvLine,
+  jsonText,
   renderCsv,
   renderTable,
   selectColumns,
@@ -45,4 +49,51 @@ export async function printList<T>(
   if (kept.length === 0) return io.note('No rows.');
   // Cut to fit on a terminal only: a pipe or a file gets every character.
   io.out(await renderTable(kept, cols, io.stdoutIsTTY ? io.width : undefined));
+}
+
+/**
+ * printList for rows that come one at a time (history --all): --json and --csv are written as the rows
+ * come, waiting for stdout to drain, so that memory stays bounded whatever their number; the same bytes as
+ * printList. A table (it needs every row for its widths) and --query (it needs the whole document) take
+ * them all first.
+ */
+export async function streamList<T>(
+  io: IO,
+  rows: Iterable<T>,
+  columns: Column<T>[],
+  opts: ListOptions,
+): Promise<void> {
+  let filters: Array<[string, string]>;
+  let cols: Column<T>[];
+  try {
+    filters = parseFilters(opts.filter);
+    cols = selectColumns(columns, opts.columns, opts.wide);
+    applyFilters([], filters, columns);
+  } catch (err) {
+    if (err instanceof FilterSyntaxError)
+      throw new UsageError(err.message, { hint: 'Example: --filter code=GHS' });
+    if (err instanceof UnknownKeyError)
+      throw new UsageError(err.message, { hint: `Known ${err.what}s: ${err.known.join(', ')}` });
+    throw err;
+  }
+  if ((!opts.json && !opts.csv) || (opts.json && io.query !== undefined))
+    return printList(io, [...rows], columns, opts);
+  let pending = '';
+  const write = async (text: string, end = false) => {
+    pending += text;
+    if (pending.length < 64 * 1024 && !end) return;
+    const chunk = pending;
+    pending = '';
+    if (!io.stdout.write(chunk)) await once(io.stdout, 'drain');
+  };
+  let n = 0;
+  if (opts.csv) await write(`${csvHeader(cols)}\n`);
+  for (const row of rows) {
+    if (applyFilters([row], filters, columns).length === 0) continue;
+    if (opts.json) await write(`${n === 0 ? '[\n' : ',\n'}${jsonText(row, 2).replace(/^/gm, '  ')}`);
+    else await write(`${csvLine(row, cols)}\n`);
+    n++;
+  }
+  if (opts.json) await write(n === 0 ? '[]\n' : '\n]\n', true);
+  else await write('', true);
 }
