@@ -20,15 +20,23 @@ export function seeded(seed) {
 
 const places = [
   { server: 'http://127.0.0.1:4010', merchant: 'sha256:3cfb64e3a237', profile: 'default', env: 'sandbox' },
-  { server: 'https://stage.example.com', merchant: 'sha256:9a1f00c2d4e5', profile: 'default', env: 'sandbox' },
+  {
+    server: 'https://stage.example.com',
+    merchant: 'sha256:9a1f00c2d4e5',
+    profile: 'default',
+    env: 'sandbox',
+  },
 ];
 const names = ['Ama', 'Kofi', 'Zoë', 'Chinedu', 'Wanjiru', "O'Brien", 'Nguyễn', 'Fatou'];
 
 /**
  * Writes `count` transactions to `file` (replacing it). Returns the references, in the order their first
- * lines were written, and the hash tokens of those that got one.
+ * lines were written (the order mpay lists them in, newest last), and the hash tokens of those that got one.
  */
-export function writeJournal(file, { count, seed = 1, start = Date.parse('2026-01-01T00:00:00Z'), legacy = 0.05 }) {
+export function writeJournal(
+  file,
+  { count, seed = 1, start = Date.parse('2026-01-01T00:00:00Z'), legacy = 0.05 },
+) {
   const rand = seeded(seed);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const fd = openSync(file, 'w', 0o600);
@@ -40,6 +48,7 @@ export function writeJournal(file, { count, seed = 1, start = Date.parse('2026-0
   };
   let clock = start;
   const refs = [];
+  const started = new Set();
   const hashes = new Map();
   // Transactions in flight: each a list of lines still to write.
   const flying = [];
@@ -60,17 +69,34 @@ export function writeJournal(file, { count, seed = 1, start = Date.parse('2026-0
         amount: String(5 + Math.floor(rand() * 500)),
         currency: ['GHS', 'NGN', 'KES', 'USD'][Math.floor(rand() * 4)],
         country: 'GH',
-        customer: { first_name: who, last_name: 'Test', phone: '+233201234567', email: `${who.toLowerCase()}@example.com` },
+        customer: {
+          first_name: who,
+          last_name: 'Test',
+          phone: '+233201234567',
+          email: `${who.toLowerCase()}@example.com`,
+        },
       };
       const base = { reference, kind, ...(place ? { place } : {}) };
       const steps = [];
       const end = rand();
       steps.push({ ...base, step: 'initiate', outcome: 'sent', data });
-      if (end < 0.03) steps.push({ ...base, step: 'initiate', outcome: 'ambiguous', data: { error: 'socket hang up' } });
+      if (end < 0.03)
+        steps.push({ ...base, step: 'initiate', outcome: 'ambiguous', data: { error: 'socket hang up' } });
       else {
-        steps.push({ ...base, step: 'initiate', outcome: 'ok', hash_token: hash, data: { status: 'initiated' } });
+        steps.push({
+          ...base,
+          step: 'initiate',
+          outcome: 'ok',
+          hash_token: hash,
+          data: { status: 'initiated' },
+        });
         hashes.set(reference, hash);
-        steps.push({ ...base, step: 'gateway', outcome: 'ok', data: { gateway_id: 3, gateway_name: 'MTN Mobile Money' } });
+        steps.push({
+          ...base,
+          step: 'gateway',
+          outcome: 'ok',
+          data: { gateway_id: 3, gateway_name: 'MTN Mobile Money' },
+        });
         steps.push({ ...base, step: 'status', outcome: 'sent' });
         steps.push({ ...base, step: 'status', outcome: 'ok', data: { status: 'pending' } });
         if (end > 0.1) {
@@ -84,13 +110,17 @@ export function writeJournal(file, { count, seed = 1, start = Date.parse('2026-0
           });
         }
       }
-      refs.push(reference);
       flying.push(steps);
       made++;
     }
     const i = Math.floor(rand() * flying.length);
     const steps = flying[i];
-    line(steps.shift());
+    const next = steps.shift();
+    if (!started.has(next.reference)) {
+      started.add(next.reference);
+      refs.push(next.reference);
+    }
+    line(next);
     if (steps.length === 0) flying.splice(i, 1);
   }
   flush(true);

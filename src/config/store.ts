@@ -116,10 +116,10 @@ function damagedConfigError(d: { file: string; reason: string }): LocalFileError
  * name is printed, and is part of file and keyring names) nor `|` (the token cache's separator).
  */
 export function checkProfileName(name: string): string {
-  // eslint-disable-next-line no-control-regex
   if (
     name.length === 0 ||
     name.length > 64 ||
+    // eslint-disable-next-line no-control-regex
     /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c|]/.test(name)
   ) {
     throw new UsageError(`Invalid profile name ${JSON.stringify(name)}`, {

@@ -24,6 +24,7 @@ import {
   ftruncateSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -210,8 +211,9 @@ export class KeyIndex {
       const base = from && now && now.offset === from.offset ? now : undefined;
       if (from && !base) return false;
       if (!base) {
-        rmSync(this.dir, { recursive: true, force: true });
-        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+        // A new index: every file of the old one goes (but the lock this writer holds).
+        for (const f of readdirSync(this.dir))
+          if (f !== 'write.lock') rmSync(join(this.dir, f), { recursive: true, force: true });
       }
       const state: State = base
         ? { ...base, shards: { ...base.shards } }

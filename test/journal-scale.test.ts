@@ -1,0 +1,185 @@
+// The journal's index (issue: a journal that grows). Journals of thousands of synthetic transactions,
+// written as today's mpay writes them (scripts/journal-synth.js: two seeds, two places, lines without a
+// place, withdrawals with codes), are read through the index and compared with a plain read of every
+// line; the index is damaged in each way a crash or a hand can damage it, and must be rebuilt or passed
+// over, never believed; and the CLI, on a journal of an mpay without the index, lists newest first and
+// builds the index on its first read.
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeJournal } from '../scripts/journal-synth.js';
+import { foldRecords, Journal } from '../src/journal/journal.js';
+import { isEvent, type JournalEvent, type JournalRecord } from '../src/journal/records.js';
+import { run, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+
+/** Every record of a log by a plain read of every line, and the references in the order they began. */
+function plainRead(file: string): { byRef: Map<string, JournalRecord[]>; order: string[] } {
+  const events: JournalEvent[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    try {
+      const e: unknown = JSON.parse(line);
+      if (isEvent(e)) events.push(e);
+    } catch {
+      // damaged: skipped, as mpay does
+    }
+  }
+  const byRef = new Map<string, JournalRecord[]>();
+  for (const r of foldRecords(events)) byRef.set(r.reference, [...(byRef.get(r.reference) ?? []), r]);
+  return { byRef, order: [...new Set(events.map((e) => e.reference))] };
+}
+
+function journalAt(cfg: string, opts: { warn?: (m: string) => void } = {}) {
+  return new Journal(cfg, 'default', 'sandbox', { indexFrom: 0, ...opts });
+}
+
+/** Checks a journal read through its index against the plain read, for every reference and hash token. */
+function expectSame(j: Journal, file: string): void {
+  const { byRef, order } = plainRead(file);
+  for (const ref of order) {
+    const records = byRef.get(ref)!;
+    expect(j.recordsOf(ref), ref).toEqual(records);
+    for (const r of records) if (r.hash_token) expect(j.recordsOf(r.hash_token)).toContainEqual(r);
+  }
+  // newest first, every record once
+  const newest = [...j.newest()].map((r) => r.reference);
+  expect(new Set(newest).size).toBe(order.length);
+  expect([...new Set(newest)]).toEqual([...order].reverse());
+}
+
+describe('the index answers as a read of every line would', () => {
+  for (const [seed, legacy] of [
+    [7, 0.05],
+    [11, 0.4],
+  ] as const) {
+    it(`seed ${seed}, ${legacy * 100}% of transactions without a place, damaged lines, appends after`, () => {
+      const cfg = tempDir();
+      const file = join(cfg, 'journal', 'default.sandbox.jsonl');
+      writeJournal(file, { count: 1500, seed, legacy });
+      appendFileSync(file, '{"torn": tr\nnot json at all\n');
+      writeJournal(`${file}.more`, { count: 400, seed: seed + 1, legacy });
+      const warnings: string[] = [];
+      const j = journalAt(cfg, { warn: (m) => warnings.push(m) });
+      expectSame(j, file);
+      expect(existsSync(join(cfg, 'journal', 'index', 'default.sandbox.jsonl', 'state.json'))).toBe(true);
+      expect(warnings.filter((w) => /damaged/.test(w))).toHaveLength(2);
+      // Another process appends: a little (read from the log's tail) and then a lot (committed).
+      const more = readFileSync(`${file}.more`, 'utf8').split('\n');
+      appendFileSync(file, `${more.slice(0, 20).join('\n')}\n`);
+      expectSame(j, file);
+      appendFileSync(file, more.slice(20).join('\n'));
+      expectSame(j, file);
+      expectSame(journalAt(cfg), file); // a new process, from the committed index
+    });
+  }
+});
+
+describe('a damaged index is rebuilt or passed over, never believed', () => {
+  function setUp() {
+    const cfg = tempDir();
+    const file = join(cfg, 'journal', 'default.sandbox.jsonl');
+    writeJournal(file, { count: 800, seed: 3 });
+    journalAt(cfg).recordsOf('x'); // builds the index
+    const dir = join(cfg, 'journal', 'index', 'default.sandbox.jsonl');
+    return { cfg, file, dir };
+  }
+
+  it('state.json that is not JSON, or of another file', () => {
+    const { cfg, file, dir } = setUp();
+    writeFileSync(join(dir, 'state.json'), '{"version": 1, "identity": "1:2", "of');
+    expectSame(journalAt(cfg), file);
+    const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
+    expect(state.offset).toBeGreaterThan(0);
+    writeFileSync(join(dir, 'state.json'), JSON.stringify({ ...state, identity: '1:2' }));
+    expectSame(journalAt(cfg), file);
+  });
+
+  it('shards whose offsets point at other lines', () => {
+    const { cfg, file, dir } = setUp();
+    for (const f of readdirSync(dir).filter((n) => n.startsWith('keys-'))) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      // every offset moved to another line's: same length, so the committed sizes still match
+      writeFileSync(
+        join(dir, f),
+        text.replace(/\t(\d)(\d*)\n/g, (_m, a: string, b: string) => `\t${(Number(a) + 1) % 10}${b}\n`),
+      );
+    }
+    expectSame(journalAt(cfg), file);
+  });
+
+  it('a writer killed mid-append (bytes past the committed length) and a lock it left', () => {
+    const { cfg, file, dir } = setUp();
+    for (const f of readdirSync(dir).filter((n) => n.startsWith('keys-')))
+      appendFileSync(join(dir, f), '"mpay-d-3-000001"\t1');
+    appendFileSync(join(dir, 'firsts.bin'), Buffer.alloc(5, 7));
+    mkdirSync(join(dir, 'write.lock'));
+    // A fresh lock: this reader does not write the index, and reads what is past it from the log.
+    writeJournal(`${file}.more`, { count: 300, seed: 4 });
+    appendFileSync(file, readFileSync(`${file}.more`));
+    expectSame(journalAt(cfg), file);
+    // A lock a minute old is a killed writer's: taken over, and the bytes it left are cut off.
+    utimesSync(join(dir, 'write.lock'), new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+    expectSame(journalAt(cfg), file);
+    expect(existsSync(join(dir, 'write.lock'))).toBe(false);
+    expectSame(journalAt(cfg), file);
+  });
+
+  it('holds no secret and no personal data: references, hash tokens and offsets only', () => {
+    const { dir } = setUp();
+    for (const f of readdirSync(dir)) {
+      const text = readFileSync(join(dir, f), 'latin1');
+      for (const personal of ['@example.com', '+233', 'first_name', 'Kofi', 'amount', 'GHS', 'place'])
+        expect(text, f).not.toContain(personal);
+    }
+  });
+});
+
+describe('the CLI on a journal an mpay without the index wrote', () => {
+  it('history lists the newest 30 first, --limit and --all (JSON and CSV streamed) agree with the log', async () => {
+    const cfg = tempDir();
+    const file = join(cfg, 'journal', 'default.sandbox.jsonl');
+    const { refs } = writeJournal(file, { count: 2500, seed: 21 });
+    const env = { MPAY_CONFIG_DIR: cfg };
+    const page = await run(['history', '--json'], { env });
+    expect(page.code, page.stderr).toBe(0);
+    expect(page.json().map((r: { reference: string }) => r.reference)).toEqual(refs.slice(-30).reverse());
+    expect(existsSync(join(cfg, 'journal', 'index', 'default.sandbox.jsonl', 'state.json'))).toBe(true);
+    const five = await run(['history', '--limit', '5', '--csv', '--columns', 'reference'], { env });
+    expect(five.stdout.trim().split('\n')).toEqual(['reference', ...refs.slice(-5).reverse()]);
+    const all = await run(['history', '--all', '--json'], { env });
+    const every = all.json() as JournalRecord[];
+    expect(every.map((r) => r.reference)).toEqual([...refs].reverse());
+    const { byRef } = plainRead(file);
+    expect(every.find((r) => r.reference === refs[100])).toEqual(
+      JSON.parse(JSON.stringify(byRef.get(refs[100]!)![0])),
+    );
+    const csv = await run(['history', '--all', '--csv'], { env });
+    expect(csv.stdout.trim().split('\n')).toHaveLength(refs.length + 1);
+    const table = await run(['history', '--all'], { env });
+    expect(table.stdout.trim().split('\n')).toHaveLength(refs.length + 3); // top, header, rows, bottom
+    const show = await run(['history', 'show', refs[3]!, '--json'], { env });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.json().reference).toBe(refs[3]);
+    const none = await run(['history', '--limit', '0'], { env });
+    expect(none.code).toBe(2);
+  });
+
+  it('says on a terminal that it indexes a large journal, once', async () => {
+    const cfg = tempDir();
+    writeJournal(join(cfg, 'journal', 'default.sandbox.jsonl'), { count: 20_000, seed: 5 });
+    const env = { MPAY_CONFIG_DIR: cfg };
+    const first = await mpay(['history', '--limit', '1'], { env, tty: true });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/indexing the journal .*default\.sandbox\.jsonl \(\d+ MB\), once/);
+    const second = await mpay(['history', '--limit', '1'], { env, tty: true });
+    expect(second.stderr).not.toMatch(/indexing/);
+  });
+});
