@@ -35,9 +35,10 @@ const names = ['Ama', 'Kofi', 'Zoë', 'Chinedu', 'Wanjiru', "O'Brien", 'Nguyễn
  */
 export function writeJournal(
   file,
-  { count, seed = 1, start = Date.parse('2026-01-01T00:00:00Z'), legacy = 0.05 },
+  { count, seed = 1, start = Date.parse('2026-01-01T00:00:00Z'), legacy = 0.05, place = places[0] },
 ) {
   const rand = seeded(seed);
+  const placeHere = place;
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const fd = openSync(file, 'w', 0o600);
   let buf = '';
@@ -62,7 +63,7 @@ export function writeJournal(
     if (made < count && (flying.length < 8 || rand() < 0.3)) {
       const kind = rand() < 0.6 ? 'deposit' : 'withdraw';
       const reference = `mpay-${kind[0]}-${seed.toString(36)}-${made.toString(36).padStart(6, '0')}`;
-      const place = rand() < legacy ? undefined : places[rand() < 0.9 ? 0 : 1];
+      const place = rand() < legacy ? undefined : rand() < 0.9 ? placeHere : places[1];
       const hash = `${(made * 2654435761 + seed).toString(16).padStart(12, '0')}${Math.floor(rand() * 1e9).toString(16)}`;
       const who = names[Math.floor(rand() * names.length)];
       const data = {

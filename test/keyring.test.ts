@@ -5,7 +5,15 @@
 // answers (mpay reports them and ends; the test's own time limit is what a hang would trip), and that no
 // file of the config folder holds a secret after a login with a keyring.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -236,6 +244,51 @@ describe('with a Secret Service', () => {
     expect(await entriesOf(kr, dirA)).toEqual(['profile:default']);
   });
 
+  it('--insecure-storage over a profile in the keyring moves it to the file and deletes its entry', async () => {
+    const dir = join(tempDir(), 'mpay');
+    const m = mpayWith(dir, kr.env);
+    expect((await m(loginArgs(sb.url), {}, demoMerchant.merchantKey)).code).toBe(0);
+    expect(await entriesOf(kr, dir)).toEqual(['profile:default']);
+    const again = await m(loginArgs(sb.url, ['--insecure-storage']), {}, demoMerchant.merchantKey);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await entriesOf(kr, dir)).toEqual([]);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain(demoMerchant.merchantKey);
+  });
+
+  it('one folder named two ways (a trailing slash, a relative path, a link) is one set of entries', async () => {
+    const parent = tempDir();
+    const dir = join(parent, 'mpay');
+    expect((await mpayWith(dir, kr.env)(loginArgs(sb.url), {}, demoMerchant.merchantKey)).code).toBe(0);
+    const link = join(tempDir(), 'link');
+    symlinkSync(parent, link);
+    for (const [name, cwd] of [
+      [`${dir}/`, undefined],
+      [join(link, 'mpay'), undefined],
+      ['mpay', parent],
+      ['./x/../mpay/', parent],
+    ] as const) {
+      const r = await run(['whoami', '--json'], { env: { MPAY_CONFIG_DIR: name, ...kr.env }, cwd });
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      expect(r.json().merchant_key_from).toBe('keyring');
+    }
+  });
+
+  it('a profile name with a control character or | is refused before anything is stored', async () => {
+    const dir = join(tempDir(), 'mpay');
+    const m = mpayWith(dir, kr.env);
+    for (const name of ['a|b', 'x\u001b]0;pwn\u0007', '', 'new\nline']) {
+      const r = await m(
+        ['login', '--profile', name, ...loginArgs(sb.url).slice(1)],
+        {},
+        demoMerchant.merchantKey,
+      );
+      expect(r.code, name).toBe(2);
+      expect(r.stderr).toMatch(/Invalid profile name/);
+      expect(r.stderr).not.toContain('\u001b');
+    }
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
   it('--insecure-storage keeps them in config.json (0600) and the keyring gets nothing', async () => {
     const dir = join(tempDir(), 'mpay');
     const m = mpayWith(dir, kr.env);
@@ -368,7 +421,19 @@ describe('without a working keyring', () => {
       process.kill(own.daemonPid, 'SIGSTOP');
       const cur = await m(['currencies', '--merchant', '--json']);
       expect(cur.code, cur.stderr).toBe(9);
-      expect(cur.stderr).toMatch(/could not read the Secret Service: .*(No reply|Did not receive a reply)/i);
+      expect(cur.stderr).toMatch(
+        /could not read from the Secret Service: DBus error: Did not receive a reply\n/,
+      );
+      // logout does what it can, says what the keyring still holds, and exits 9
+      const out = await m(['logout']);
+      expect(out.code).toBe(9);
+      expect(out.stderr).toMatch(/the keyring entry of profile default still holds 1 token/);
+      expect(JSON.parse(readFileSync(join(dir, 'tokens.json'), 'utf8'))).toEqual({});
+      // a profile whose keyring does not answer can still be removed; what is left is said
+      const gone = await m(['profiles', 'remove', 'default', '--yes']);
+      expect(gone.code).toBe(9);
+      expect(gone.stderr).toMatch(/keyring entry of profile default .* could not be deleted/);
+      expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles).toEqual({});
       const other = join(tempDir(), 'mpay');
       const login = await mpayWith(other, own.env)(loginArgs(sb.url), {}, demoMerchant.merchantKey);
       expect(login.code, login.stderr).toBe(0);

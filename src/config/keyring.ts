@@ -117,11 +117,11 @@ function guard<T>(name: string, what: string, op: () => T): T {
 }
 
 function oneLine(err: unknown): string {
-  const m = err instanceof Error ? err.message : String(err);
-  return m
+  const m = (err instanceof Error ? err.message : String(err))
     .replace(/\s+/g, ' ')
-    .replace(/^Platform failure: /, '')
-    .slice(0, 300);
+    .replace(/^Platform failure: /, '');
+  // its first sentence: D-Bus adds a paragraph of possible causes
+  return (/^.*?\.(?= [A-Z]|$)/.exec(m)?.[0] ?? m).replace(/\.$/, '').slice(0, 200);
 }
 
 /**

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// node scripts/bench-journal.js [--sizes 100000,1000000] [--rounds N] [--out FILE]
+//
+// What the journal's length costs (docs/performance.md, "The journal"): journals of N synthetic
+// transactions (scripts/journal-synth.js) in config folders of their own, against a sandbox, and the same
+// commands with an empty journal. Each figure is the median of N runs, wall time and peak RSS (GNU time).
+// Also part of `npm run bench`.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { writeJournal } from './journal-synth.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'run.js');
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+function measured(args, env) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-f', 'mpay-bench-rss %M', process.execPath, bin, ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0) throw new Error(`mpay ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return { ms, rss: Number(/mpay-bench-rss (\d+)/.exec(r.stderr)?.[1]) / 1024 };
+}
+
+function many(n, args, env) {
+  const runs = Array.from({ length: n }, () => measured(typeof args === 'function' ? args() : args, env));
+  return {
+    ms: +median(runs.map((r) => r.ms)).toFixed(1),
+    peak_rss_mb: +median(runs.map((r) => r.rss)).toFixed(1),
+  };
+}
+
+export async function benchJournal({ sandbox, sizes, rounds }) {
+  const creds = {
+    MPAY_MERCHANT_KEY: sandbox.merchant_key,
+    MPAY_SITE_ID: sandbox.site_id,
+    MPAY_API_KEY: sandbox.api_key,
+    MPAY_BASE_URL: sandbox.url,
+  };
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MPAY_')));
+  // the place of the bench's runs, so that --resume finds the synthetic records as its own
+  const fp = spawnSync(process.execPath, [bin, 'whoami', '--json'], {
+    env: { ...base, ...creds, MPAY_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'mpay-bj-')) },
+    encoding: 'utf8',
+  });
+  const merchant = JSON.parse(fp.stdout).merchant_key_fingerprint;
+  const place = { server: sandbox.url, merchant, profile: 'default', env: 'sandbox' };
+  let n = 0;
+  const deposit = () => [
+    'deposit',
+    ...['--currency', 'GHS', '--country', 'GH', '--amount', '10', '--first-name', 'Ama'],
+    ...['--phone', '+233201234567', '--email', 'ama@example.com', '--gateway', '1'],
+    ...['--reference', `bench-j-${process.pid}-${n++}`, '--json'],
+  ];
+  const out = {};
+  for (const size of [0, ...sizes]) {
+    const dir = mkdtempSync(join(tmpdir(), `mpay-bj-${size}-`));
+    const env = { ...base, ...creds, MPAY_CONFIG_DIR: dir };
+    const row = { transactions: size };
+    let refs = [];
+    if (size > 0) {
+      const file = join(dir, 'journal', 'default.sandbox.jsonl');
+      const t = Date.now();
+      refs = writeJournal(file, { count: size, seed: 42, place }).refs;
+      row.journal_mb = +(statSync(file).size / 1024 / 1024).toFixed(1);
+      row.written_in_s = +((Date.now() - t) / 1000).toFixed(1);
+      // The first command after an upgrade: it builds the index.
+      const first = measured(['history', '--limit', '1', '--json'], env);
+      row.first_command_indexing = { ms: +first.ms.toFixed(0), peak_rss_mb: +first.rss.toFixed(1) };
+    }
+    row.deposit = many(rounds, deposit, env);
+    row.history = many(rounds, ['history', '--json'], env);
+    if (size > 0) {
+      const ref = refs[Math.floor(refs.length / 2)];
+      row.history_show = many(rounds, ['history', 'show', ref, '--json'], env);
+      row.deposit_resume = many(rounds, ['deposit', '--resume', ref, '--json'], env);
+      if (size >= 1_000_000 || sizes.length === 1) {
+        const all = measured(['history', '--all', '--json'], env);
+        row.history_all_json = { ms: +all.ms.toFixed(0), peak_rss_mb: +all.rss.toFixed(1) };
+      }
+    }
+    out[size] = row;
+    rmSync(dir, { recursive: true, force: true });
+    console.error(`bench-journal: ${size} transactions done`);
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: { sizes: { type: 'string' }, rounds: { type: 'string' } },
+  });
+  const sizes = (values.sizes ?? '100000,1000000').split(',').map(Number);
+  const sb = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const info = await new Promise((resolve) => {
+    let text = '';
+    sb.stdout.on('data', (d) => {
+      text += d;
+      const line = text.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line));
+    });
+  });
+  try {
+    const r = await benchJournal({ sandbox: info, sizes, rounds: Number(values.rounds ?? 7) });
+    console.log(JSON.stringify(r, null, 2));
+  } finally {
+    sb.kill();
+  }
+}
