@@ -22,7 +22,8 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-function measured(args, env) {
+/** `expect`: the exit code the run must end with (a --resume of a finished deposit refuses: exit 2). */
+function measured(args, env, expect = 0) {
   const t = process.hrtime.bigint();
   const r = spawnSync('/usr/bin/time', ['-f', 'mpay-bench-rss %M', process.execPath, bin, ...args], {
     env,
@@ -30,12 +31,14 @@ function measured(args, env) {
     encoding: 'utf8',
   });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
-  if (r.status !== 0) throw new Error(`mpay ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  if (r.status !== expect) throw new Error(`mpay ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return { ms, rss: Number(/mpay-bench-rss (\d+)/.exec(r.stderr)?.[1]) / 1024 };
 }
 
-function many(n, args, env) {
-  const runs = Array.from({ length: n }, () => measured(typeof args === 'function' ? args() : args, env));
+function many(n, args, env, expect = 0) {
+  const runs = Array.from({ length: n }, () =>
+    measured(typeof args === 'function' ? args() : args, env, expect),
+  );
   return {
     ms: +median(runs.map((r) => r.ms)).toFixed(1),
     peak_rss_mb: +median(runs.map((r) => r.rss)).toFixed(1),
@@ -83,9 +86,11 @@ export async function benchJournal({ sandbox, sizes, rounds }) {
     row.deposit = many(rounds, deposit, env);
     row.history = many(rounds, ['history', '--json'], env);
     if (size > 0) {
-      const ref = refs[Math.floor(refs.length / 2)];
+      const deposits = refs.filter((r) => r.startsWith('mpay-d-'));
+      const ref = deposits[Math.floor(deposits.length / 2)];
       row.history_show = many(rounds, ['history', 'show', ref, '--json'], env);
-      row.deposit_resume = many(rounds, ['deposit', '--resume', ref, '--json'], env);
+      // A finished deposit: --resume finds it and says so (exit 2); the lookup is what is measured.
+      row.deposit_resume = many(rounds, ['deposit', '--resume', ref, '--json'], env, 2);
       if (size >= 1_000_000 || sizes.length === 1) {
         const all = measured(['history', '--all', '--json'], env);
         row.history_all_json = { ms: +all.ms.toFixed(0), peak_rss_mb: +all.rss.toFixed(1) };

@@ -2,7 +2,7 @@
 // the same fields in the same order), for the journal's tests and `npm run bench`. Seeded: the same seed
 // gives the same bytes. Transactions overlap as a batch's do (several in flight at once), live at two
 // places (servers), and some carry no place (lines written before mpay recorded one); withdrawals have
-// their one-time code step; a share end in each outcome.
+// their one-time code step; a share end in each outcome. Up to 8 are in flight at once, as in a batch.
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -60,7 +60,8 @@ export function writeJournal(
     flush(false);
   };
   while (made < count || flying.length > 0) {
-    if (made < count && (flying.length < 8 || rand() < 0.3)) {
+    // As a batch at concurrency 8 would: up to 8 transactions in flight, often fewer.
+    if (made < count && flying.length < 1 + Math.floor(rand() * 8)) {
       const kind = rand() < 0.6 ? 'deposit' : 'withdraw';
       const reference = `mpay-${kind[0]}-${seed.toString(36)}-${made.toString(36).padStart(6, '0')}`;
       const place = rand() < legacy ? undefined : rand() < 0.9 ? placeHere : places[1];

@@ -6,6 +6,7 @@
 // builds the index on its first read.
 import {
   appendFileSync,
+  rmSync,
   existsSync,
   mkdirSync,
   readFileSync,
@@ -129,6 +130,53 @@ describe('a damaged index is rebuilt or passed over, never believed', () => {
     utimesSync(join(dir, 'write.lock'), new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
     expectSame(journalAt(cfg), file);
     expect(existsSync(join(dir, 'write.lock'))).toBe(false);
+    expectSame(journalAt(cfg), file);
+  });
+
+  it('firsts.bin garbled or cut, a shard cut short: rebuilt, and nothing hidden', () => {
+    const { cfg, file, dir } = setUp();
+    writeFileSync(join(dir, 'firsts.bin'), Buffer.alloc(5000, 9));
+    expectSame(journalAt(cfg), file);
+    const f = readFileSync(join(dir, 'firsts.bin'));
+    f[16] = f[16]! ^ 0xff; // same length, another offset
+    writeFileSync(join(dir, 'firsts.bin'), f);
+    expectSame(journalAt(cfg), file);
+    const [shard] = readdirSync(dir).filter((n) => n.startsWith('keys-'));
+    writeFileSync(join(dir, shard!), readFileSync(join(dir, shard!)).subarray(0, 10));
+    expectSame(journalAt(cfg), file);
+    rmSync(join(dir, shard!));
+    expectSame(journalAt(cfg), file);
+  });
+
+  it('a journal copied over in place (same file, other bytes): the index is of another journal', () => {
+    const { cfg, file } = setUp();
+    const other = join(tempDir(), 'other.jsonl');
+    writeJournal(other, { count: 900, seed: 8 });
+    writeFileSync(file, readFileSync(other)); // cp: same inode, new content, longer
+    expectSame(journalAt(cfg), file);
+  });
+
+  it('a damaged last line past the index: lookups and newest pass over it', () => {
+    const { cfg, file } = setUp();
+    const warnings: string[] = [];
+    const j = journalAt(cfg, { warn: (m) => warnings.push(m) });
+    j.append({ reference: 'after-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    appendFileSync(file, '{"at":"2026-11-22T20:40:00.000Z","reference":"mpay-d-trunc');
+    j.append({ reference: 'after-2', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    expect(j.recordsOf('after-2')).toHaveLength(1);
+    expect(j.recordsOf('after-1')).toHaveLength(1);
+    expect([...j.newest()].slice(0, 2).map((r) => r.reference)).toEqual(['after-2', 'after-1']);
+    expect(warnings.filter((w) => /damaged/.test(w))).toHaveLength(1);
+  });
+
+  it('a prune takes the removed transactions out of the index too', () => {
+    const { cfg, file, dir } = setUp();
+    const j = journalAt(cfg);
+    const { order } = plainRead(file);
+    const removed = j.prune((r) => r.reference === order[5]);
+    expect(removed).toEqual([order[5]]);
+    expect(j.recordsOf(order[5]!)).toEqual([]);
+    for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f), 'latin1')).not.toContain(order[5]);
     expectSame(journalAt(cfg), file);
   });
 

@@ -18,7 +18,7 @@ import { LocalFileError } from '../api/errors.js';
 import { holdLock, lockName } from './locks.js';
 import { readBytes } from './bytes.js';
 import { rewriteWithout } from './prune.js';
-import { KeyIndex, splitLines, type LogLine } from './key-index.js';
+import { IndexDamaged, KeyIndex, splitLines, type LogLine } from './key-index.js';
 import { elsewhereError } from './elsewhere.js';
 import { journalFileName } from './file-name.js';
 import { fold, samePlace, settled, type JournalEvent, type JournalRecord, type Place } from './records.js';
@@ -202,11 +202,15 @@ export class Journal implements JournalLike {
     try {
       const st = fstatSync(fd);
       const identity = `${st.dev}:${st.ino}`;
-      let state = this.index.committed(identity, st.size);
-      // A small log is read whole (a few ms); from indexFrom on, it gets its index.
-      if (!state && st.size > 0 && st.size >= this.indexFrom) {
-        this.build(fd, identity, st.size);
-        state = this.index.committed(identity, st.size);
+      let state = this.index.committed(identity, st.size, fd);
+      // A small log is read whole (a few ms); from indexFrom on, it gets its index. Past the index, a
+      // little is read into memory and a lot (an index far behind) is indexed first, a chunk at a time.
+      if (st.size >= this.indexFrom && st.size - (state?.offset ?? 0) > buildChunk) {
+        this.build(fd, identity, st.size, state);
+        state = this.index.committed(identity, st.size, fd);
+      } else if (!state && st.size > 0 && st.size >= this.indexFrom) {
+        this.build(fd, identity, st.size, undefined);
+        state = this.index.committed(identity, st.size, fd);
       }
       const start = state?.offset ?? 0;
       const t = this.tail;
@@ -215,7 +219,7 @@ export class Journal implements JournalLike {
       if (this.tail.end < st.size) {
         const buf = readBytes(fd, this.tail.end, st.size);
         const { lines, used } = splitLines(buf, this.tail.end);
-        this.tail.lines.push(...lines);
+        for (const l of lines) this.tail.lines.push(l);
         this.tail.end += used;
         // A last line without its newline: one written by hand is taken (in memory, never indexed); one
         // torn by a crash (or still being written by another process) is read again next time.
@@ -228,49 +232,70 @@ export class Journal implements JournalLike {
         }
         for (const l of lines) if (!l.event && l.text.trim()) this.damaged(l.offset);
       }
-      if (state && this.tail.end - this.tail.start > tailBytes) this.commitTail(identity, state);
+      if (state && this.tail.end - this.tail.start > tailBytes) this.commitTail(identity, state, fd);
       return { size: st.size, committed: this.tail.start };
     } finally {
       closeSync(fd);
     }
   }
 
-  /** The first index of an old (or damaged-index) journal: the whole log, in chunks, said on a terminal. */
-  private build(fd: number, identity: string, size: number): void {
-    if (size > 4 * 1024 * 1024)
+  /**
+   * Indexes the log from where its index ends (`from`), or from its start: the first index of an old
+   * journal, or one far behind. In chunks, said on a terminal when it is large.
+   */
+  private build(fd: number, identity: string, size: number, from: ReturnType<KeyIndex['committed']>): void {
+    let at = from?.offset ?? 0;
+    if (size - at > 4 * 1024 * 1024)
       this.onIndex?.(
-        `indexing the journal ${this.file} (${Math.round(size / 1024 / 1024)} MB), once: later commands read only what they need`,
+        `indexing the journal ${this.file} (${Math.round((size - at) / 1024 / 1024)} MB), once: later commands read only what they need`,
       );
     const seen = new Set<string>();
-    let state: ReturnType<KeyIndex['committed']>;
-    let at = 0;
+    let state = from;
     while (at < size) {
       const buf = readBytes(fd, at, Math.min(size, at + buildChunk));
       const { lines, used } = splitLines(buf, at, { lean: true });
       if (used === 0) break; // a last line without its newline: left to the tail
       for (const l of lines) if (!l.event && l.text.trim()) this.damaged(l.offset);
-      const ok = this.index.commit(identity, state, lines, at + used, (l) => {
-        const ref = l.event!.reference;
-        if (seen.has(ref)) return false;
-        seen.add(ref);
-        return true;
-      });
+      const ok = this.index.commit(
+        identity,
+        state,
+        lines,
+        at + used,
+        (l) => {
+          const ref = l.event!.reference;
+          if (seen.has(ref) || (from && this.index.known(ref))) return false;
+          seen.add(ref);
+          return true;
+        },
+        fd,
+      );
       if (!ok) return; // another process is indexing: this one reads the log
-      state = this.index.committed(identity, size);
+      state = this.index.committed(identity, size, fd);
       at += used;
     }
   }
 
   /** Commits the tail's whole lines to the index (a reference's first line is one the index has not). */
-  private commitTail(identity: string, state: NonNullable<ReturnType<KeyIndex['committed']>>): void {
+  private commitTail(
+    identity: string,
+    state: NonNullable<ReturnType<KeyIndex['committed']>>,
+    fd: number,
+  ): void {
     const t = this.tail;
     const fresh = new Set<string>();
-    const ok = this.index.commit(identity, state, t.lines, t.end, (l) => {
-      const ref = l.event!.reference;
-      if (fresh.has(ref) || this.index.known(ref)) return false;
-      fresh.add(ref);
-      return true;
-    });
+    const ok = this.index.commit(
+      identity,
+      state,
+      t.lines,
+      t.end,
+      (l) => {
+        const ref = l.event!.reference;
+        if (fresh.has(ref) || this.index.known(ref)) return false;
+        fresh.add(ref);
+        return true;
+      },
+      fd,
+    );
     if (ok) this.tail = { identity, start: t.end, end: t.end, lines: [], partial: t.partial };
   }
 
@@ -279,45 +304,53 @@ export class Journal implements JournalLike {
     return this.tail.partial ? [...this.tail.lines, this.tail.partial] : this.tail.lines;
   }
 
-  /** The events of the committed lines at these offsets (each checked to name `key` when given). */
+  /** The committed lines at these offsets; an offset that is not a line's start is a damaged index. */
   private linesAt(offsets: number[]): LogLine[] {
     if (offsets.length === 0) return [];
     const fd = openSync(this.file, 'r');
     try {
-      return offsets.map((o) => lineAt(fd, o));
+      return offsets.map((o) => {
+        if (o > 0 && readBytes(fd, o - 1, o)[0] !== 0x0a) throw new IndexDamaged(`offset ${o}`);
+        return lineAt(fd, o);
+      });
     } finally {
       closeSync(fd);
     }
   }
 
-  /** Every event of a hash token or reference, in the file's order: from the index and the tail. */
-  private eventLines(key: string, again = true): LogLine[] {
-    this.sync();
-    const tail = this.tailLines();
-    const named = (l: LogLine) => l.event?.reference === key || l.event?.hash_token === key;
-    let direct: LogLine[];
+  /**
+   * Runs a read of the index; an index found damaged (a file garbled, cut or gone, offsets that are not
+   * line starts or name other keys) is thrown away and built again from the log, and the read run again.
+   */
+  private withIndex<T>(read: () => T): T {
     try {
-      direct = this.linesAt(this.index.offsetsOf(key));
+      return read();
     } catch (err) {
-      // An index file gone under this reader (another process rebuilding it): read again.
-      if (!again) throw err;
+      if (!(err instanceof IndexDamaged)) throw err;
       this.index.discard();
-      return this.eventLines(key, false);
+      this.sync();
+      return read();
     }
-    if (again && direct.some((l) => !named(l))) {
-      // An index that points at other lines is not this log's: built again from the log.
-      this.index.discard();
-      return this.eventLines(key, false);
-    }
-    direct = direct.filter(named);
-    // A hash token leads to its reference, whose every line belongs to the record.
-    const refs = new Set([...direct, ...tail.filter(named)].map((l) => l.event!.reference));
-    const lines = new Map<number, LogLine>();
-    for (const ref of refs) {
-      for (const l of this.linesAt(this.index.offsetsOf(ref))) lines.set(l.offset, l);
-      for (const l of tail) if (l.event!.reference === ref) lines.set(l.offset, l);
-    }
-    return [...lines.values()].filter((l) => l.event).sort((a, b) => a.offset - b.offset);
+  }
+
+  /** Every event of a hash token or reference, in the file's order: from the index and the tail. */
+  private eventLines(key: string): LogLine[] {
+    this.sync();
+    return this.withIndex(() => {
+      const tail = this.tailLines();
+      const named = (l: LogLine) => l.event?.reference === key || l.event?.hash_token === key;
+      const direct = this.linesAt(this.index.offsetsOf(key));
+      // A line that is not an event (damaged after it was indexed) is passed over.
+      if (direct.some((l) => l.event && !named(l))) throw new IndexDamaged(`offsets of ${key}`);
+      // A hash token leads to its reference, whose every line belongs to the record.
+      const refs = new Set([...direct, ...tail].filter(named).map((l) => l.event!.reference));
+      const lines = new Map<number, LogLine>();
+      for (const ref of refs) {
+        for (const l of this.linesAt(this.index.offsetsOf(ref))) lines.set(l.offset, l);
+        for (const l of tail) if (l.event?.reference === ref) lines.set(l.offset, l);
+      }
+      return [...lines.values()].filter((l) => l.event).sort((a, b) => a.offset - b.offset);
+    });
   }
 
   /** Every record of a hash token or reference in this file, whatever its place. */
@@ -339,17 +372,25 @@ export class Journal implements JournalLike {
   *newest(opts: { since?: number } = {}): Generator<JournalRecord> {
     this.sync();
     const open = new Map<string, JournalEvent[]>();
-    const firsts = this.index.firsts();
+    // Read before the first record is given: a damaged index is rebuilt here, not halfway through.
+    const { firsts, tailFirsts } = this.withIndex(() => {
+      const tailFirsts = new Set<number>();
+      const seenInTail = new Set<string>();
+      for (const l of this.tailLines()) {
+        const ref = l.event?.reference;
+        if (ref === undefined || seenInTail.has(ref)) continue;
+        seenInTail.add(ref);
+        if (!this.index.known(ref)) tailFirsts.add(l.offset);
+      }
+      return { firsts: this.index.firsts(), tailFirsts };
+    });
     let j = firsts.length - 1;
-    const tailFirsts = new Set<number>();
-    const seenInTail = new Set<string>();
-    for (const l of this.tailLines()) {
-      const ref = l.event?.reference;
-      if (ref === undefined || seenInTail.has(ref)) continue;
-      seenInTail.add(ref);
-      if (!this.index.known(ref)) tailFirsts.add(l.offset);
-    }
     const stopAt = opts.since === undefined ? undefined : opts.since - sinceMargin;
+    const wanted = function* (list: JournalEvent[]): Generator<JournalRecord> {
+      const records = foldRecords(list.reverse());
+      for (const r of records.sort((a, b) => (a.created_at < b.created_at ? 1 : -1)))
+        if (opts.since === undefined || Date.parse(r.created_at) >= opts.since) yield r;
+    };
     for (const l of backwards(this.file, this.tail.start, this.tailLines(), (o) => this.damaged(o))) {
       const e = l.event!;
       if (stopAt !== undefined && Date.parse(e.at) < stopAt) return;
@@ -360,10 +401,11 @@ export class Journal implements JournalLike {
       const first = l.offset < this.tail.start ? j >= 0 && firsts[j] === l.offset : tailFirsts.has(l.offset);
       if (!first) continue;
       open.delete(e.reference);
-      const records = foldRecords(list.reverse());
-      for (const r of records.sort((a, b) => (a.created_at < b.created_at ? 1 : -1)))
-        if (opts.since === undefined || Date.parse(r.created_at) >= opts.since) yield r;
+      yield* wanted(list);
     }
+    // The start of the file: a record whose first line was never seen as one (an index of another
+    // shape) is given now rather than never.
+    for (const list of open.values()) yield* wanted(list);
   }
 
   /** Every event of this file written since `since` (ms), oldest first, read back from the end. */
@@ -402,6 +444,8 @@ export class Journal implements JournalLike {
     for (const r of this.newest()) if (drop(r)) gone.add(r.reference);
     if (gone.size === 0) return [];
     rewriteWithout(this.file, gone, hooks, (err) => this.unwritable(err));
+    // The removed transactions' keys go with them: the index is built again for the new file.
+    this.index.remove();
     return [...gone];
   }
 
@@ -482,7 +526,7 @@ const indexFromBytes = 256 * 1024;
 /** Bytes past the index that are read from the log before they are committed to it. */
 const tailBytes = 64 * 1024;
 /** How much of the log the first index reads at a time. */
-const buildChunk = 8 * 1024 * 1024;
+const buildChunk = 32 * 1024 * 1024;
 /** Lines of processes that wrote at once may be out of time order by this much (ms). */
 const sinceMargin = 10 * 60 * 1000;
 
@@ -569,4 +613,4 @@ function* backwards(
   }
 }
 
-const backChunk = 1024 * 1024;
+const backChunk = 64 * 1024;

@@ -36,17 +36,44 @@ import { join } from 'node:path';
 import { readBytes } from './bytes.js';
 import { isEvent, type JournalEvent } from './records.js';
 
-const version = 1;
+const version = 2;
 
 interface State {
   version: number;
   identity: string;
   /** bytes of the log indexed: whole lines only */
   offset: number;
+  /** the start of the log's last line before `offset` (base64): a file copied over in place is noticed */
+  last: string;
   /** committed bytes of each shard, by its hex name */
   shards: Record<string, number>;
-  /** committed bytes of firsts.bin */
+  /** FNV-1a of each shard's committed bytes: a shard garbled or cut is noticed */
+  sums: Record<string, number>;
+  /** committed bytes of firsts.bin, and their FNV-1a */
   firsts: number;
+  firstsSum: number;
+}
+
+/** An index file that is not what state.json says: the index is built again from the log. */
+export class IndexDamaged extends Error {}
+
+/** FNV-1a over bytes, continued from `h` (so an append continues the sum of what was there). */
+function fnv(bytes: Uint8Array, h = 0x811c9dc5): number {
+  for (let i = 0; i < bytes.length; i++) {
+    h ^= bytes[i]!;
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * The start of the log's last line before `offset` (its time and reference, up to 128 bytes), as
+ * state.json keeps it: lines end alike (the place), they do not start alike.
+ */
+export function lastBytes(fd: number, offset: number): string {
+  const buf = readBytes(fd, Math.max(0, offset - 4096), offset);
+  const start = buf.lastIndexOf(0x0a, buf.length - 2) + 1;
+  return buf.subarray(start, Math.min(buf.length, start + 128)).toString('base64');
 }
 
 /** A line of the log: where it starts, and the event on it (undefined: not an event). */
@@ -68,7 +95,9 @@ export function shardOf(key: string): string {
 
 /**
  * The whole lines of a buffer read at `start`: each with its offset, and the bytes they take. `lean` keeps
- * of an event line only what the index needs (its reference and hash token), not its text.
+ * of an event line only what the index needs (its reference and hash token), not its text, and finds
+ * them in the bytes of a line as mpay writes it, without parsing it whole (building the index of a large
+ * journal is mostly this); a line of another shape is parsed.
  */
 export function splitLines(
   buf: Buffer,
@@ -80,20 +109,76 @@ export function splitLines(
   for (;;) {
     const nl = buf.indexOf(0x0a, at);
     if (nl < 0) break;
-    const text = buf.toString('utf8', at, nl);
-    const event = parse(text);
-    lines.push(
-      opts.lean && event
-        ? {
-            offset: start + at,
-            text: '',
-            event: { reference: event.reference, hash_token: event.hash_token } as JournalEvent,
-          }
-        : { offset: start + at, text, event },
-    );
+    const quick = opts.lean ? leanEvent(buf, at, nl) : undefined;
+    if (quick) lines.push({ offset: start + at, text: '', event: quick });
+    else {
+      const text = buf.toString('utf8', at, nl);
+      const event = parse(text);
+      lines.push(
+        opts.lean && event
+          ? {
+              offset: start + at,
+              text: '',
+              event: { reference: event.reference, hash_token: event.hash_token } as JournalEvent,
+            }
+          : { offset: start + at, text, event },
+      );
+    }
     at = nl + 1;
   }
   return { lines, used: at };
+}
+
+const keyBytes = {
+  reference: Buffer.from('"reference":"'),
+  hash: Buffer.from('"hash_token":"'),
+  kinds: [Buffer.from('"kind":"deposit"'), Buffer.from('"kind":"withdraw"')],
+  step: Buffer.from('"step":"'),
+  outcome: Buffer.from('"outcome":"'),
+  at: Buffer.from('{"at":"'),
+};
+
+/**
+ * The reference and hash token of a line as JSON.stringify writes mpay's events (`{"at":"…","reference":
+ * "…","kind":…}`), read from its bytes; undefined for any other line, which is then parsed.
+ */
+function leanEvent(buf: Buffer, start: number, end: number): JournalEvent | undefined {
+  if (buf[end - 1] !== 0x7d || buf.indexOf(keyBytes.at, start) !== start) return undefined;
+  const line = buf.subarray(start, end);
+  if (
+    !keyBytes.kinds.some((k) => line.includes(k)) ||
+    !line.includes(keyBytes.step) ||
+    !line.includes(keyBytes.outcome)
+  )
+    return undefined;
+  const reference = stringAfter(line, keyBytes.reference);
+  if (reference === undefined) return undefined;
+  const hash = line.includes(keyBytes.hash) ? stringAfter(line, keyBytes.hash) : undefined;
+  return { reference, ...(hash === undefined ? {} : { hash_token: hash }) } as JournalEvent;
+}
+
+/** The JSON string value that follows the first `key` in a line (ending at its first unescaped quote). */
+function stringAfter(line: Buffer, key: Buffer): string | undefined {
+  const from = line.indexOf(key);
+  if (from < 0) return undefined;
+  const begin = from + key.length;
+  let escaped = false;
+  for (let i = begin; i < line.length; i++) {
+    const b = line[i];
+    if (b === 0x5c) escaped = true;
+    else if (b === 0x22) {
+      const raw = line.toString('utf8', begin, i);
+      if (!escaped) return raw;
+      // an escaped quote is not the end: a value with escapes is left to JSON.parse, as a whole
+      if (line[i - 1] === 0x5c) return undefined;
+      try {
+        return JSON.parse(`"${raw}"`) as string;
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
 }
 
 function parse(text: string): JournalEvent | undefined {
@@ -116,14 +201,30 @@ export class KeyIndex {
     this.dir = join(journalDir, 'index', fileName);
   }
 
-  /** The committed state, when it belongs to the log as it is now (identity, and not cut shorter). */
-  committed(identity: string, size: number): State | undefined {
-    if (this.state?.identity === identity && this.state.offset <= size) return this.state;
+  /**
+   * The committed state, when it belongs to the log as it is now: the same file (identity), not cut
+   * shorter, and with the same bytes where the index ends (a file copied over it in place has others).
+   */
+  committed(identity: string, size: number, fd?: number): State | undefined {
+    const s0 = this.state;
+    if (
+      s0?.identity === identity &&
+      s0.offset <= size &&
+      (fd === undefined || lastBytes(fd, s0.offset) === s0.last)
+    )
+      return s0;
     this.shardText.clear();
     this.firstsMemo = undefined;
     try {
       const s = JSON.parse(readFileSync(join(this.dir, 'state.json'), 'utf8')) as State;
-      if (s.version === version && s.identity === identity && s.offset <= size && s.shards) {
+      if (
+        s.version === version &&
+        s.identity === identity &&
+        s.offset <= size &&
+        s.shards &&
+        s.sums &&
+        (fd === undefined || lastBytes(fd, s.offset) === s.last)
+      ) {
         this.state = s;
         return s;
       }
@@ -144,12 +245,19 @@ export class KeyIndex {
       const size = s.shards[shard] ?? 0;
       text = '';
       if (size > 0) {
-        const fd = openSync(join(this.dir, `keys-${shard}.tsv`), 'r');
+        let bytes: Buffer;
         try {
-          text = readBytes(fd, 0, size).toString('utf8');
-        } finally {
-          closeSync(fd);
+          const fd = openSync(join(this.dir, `keys-${shard}.tsv`), 'r');
+          try {
+            bytes = readBytes(fd, 0, size);
+          } finally {
+            closeSync(fd);
+          }
+        } catch (err) {
+          throw new IndexDamaged(`shard ${shard}: ${(err as Error).message}`);
         }
+        if (bytes.length !== size || fnv(bytes) !== s.sums[shard]) throw new IndexDamaged(`shard ${shard}`);
+        text = bytes.toString('utf8');
       }
       this.shardText.set(shard, text);
     }
@@ -173,13 +281,20 @@ export class KeyIndex {
     const s = this.state;
     if (!s || s.firsts === 0) return new Float64Array(0);
     if (!this.firstsMemo) {
-      const fd = openSync(join(this.dir, 'firsts.bin'), 'r');
+      let b: Buffer;
       try {
-        const b = readBytes(fd, 0, s.firsts);
-        this.firstsMemo = new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
-      } finally {
-        closeSync(fd);
+        const fd = openSync(join(this.dir, 'firsts.bin'), 'r');
+        try {
+          b = readBytes(fd, 0, s.firsts);
+        } finally {
+          closeSync(fd);
+        }
+      } catch (err) {
+        throw new IndexDamaged(`firsts: ${(err as Error).message}`);
       }
+      if (b.length !== s.firsts || b.length % 8 !== 0 || fnv(b) !== s.firstsSum)
+        throw new IndexDamaged('firsts');
+      this.firstsMemo = new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
     }
     return this.firstsMemo;
   }
@@ -195,6 +310,7 @@ export class KeyIndex {
     lines: LogLine[],
     end: number,
     isFirst: (l: LogLine) => boolean,
+    log: number,
   ): boolean {
     let release: (() => void) | undefined;
     try {
@@ -206,7 +322,7 @@ export class KeyIndex {
     try {
       // What another writer committed meanwhile is kept only if it is where this one starts; a whole
       // index another process built meanwhile is taken as it is.
-      const now = this.committed(identity, Number.MAX_SAFE_INTEGER);
+      const now = this.committed(identity, Number.MAX_SAFE_INTEGER, log);
       if (!from && now) return true;
       const base = from && now && now.offset === from.offset ? now : undefined;
       if (from && !base) return false;
@@ -216,8 +332,8 @@ export class KeyIndex {
           if (f !== 'write.lock') rmSync(join(this.dir, f), { recursive: true, force: true });
       }
       const state: State = base
-        ? { ...base, shards: { ...base.shards } }
-        : { version, identity, offset: 0, shards: {}, firsts: 0 };
+        ? { ...base, shards: { ...base.shards }, sums: { ...base.sums } }
+        : { version, identity, offset: 0, last: '', shards: {}, sums: {}, firsts: 0, firstsSum: 0x811c9dc5 };
       const byShard = new Map<string, string[]>();
       const add = (key: string, offset: number) => {
         const shard = shardOf(key);
@@ -232,17 +348,18 @@ export class KeyIndex {
         if (l.event.hash_token) add(l.event.hash_token, l.offset);
         if (isFirst(l)) firsts.push(l.offset);
       }
-      for (const [shard, list] of byShard)
-        state.shards[shard] = append(
-          join(this.dir, `keys-${shard}.tsv`),
-          state.shards[shard] ?? 0,
-          list.join(''),
-        );
+      for (const [shard, list] of byShard) {
+        const b = Buffer.from(list.join(''));
+        state.shards[shard] = append(join(this.dir, `keys-${shard}.tsv`), state.shards[shard] ?? 0, b);
+        state.sums[shard] = fnv(b, state.sums[shard] ?? 0x811c9dc5);
+      }
       if (firsts.length > 0) {
         const b = Buffer.from(new Float64Array(firsts).buffer);
         state.firsts = append(join(this.dir, 'firsts.bin'), state.firsts, b);
+        state.firstsSum = fnv(b, state.firstsSum);
       }
       state.offset = end;
+      state.last = lastBytes(log, end);
       utimesSync(join(this.dir, 'write.lock'), new Date(), new Date());
       const tmp = join(this.dir, `state.${randomBytes(6).toString('hex')}.tmp`);
       const fd = openSync(tmp, 'wx', 0o600);
@@ -264,12 +381,18 @@ export class KeyIndex {
     }
   }
 
-  /** Forgets the index (it pointed at lines that are not its keys'): the next reader builds it anew. */
+  /** Forgets the index (damaged, or of another file): the next reader builds it anew. */
   discard(): void {
     this.state = undefined;
     this.shardText.clear();
     this.firstsMemo = undefined;
     rmSync(join(this.dir, 'state.json'), { force: true });
+  }
+
+  /** Removes the whole index (a prune replaced the log: its keys must not outlive it). */
+  remove(): void {
+    this.discard();
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

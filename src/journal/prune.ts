@@ -3,8 +3,10 @@
 // processes append meanwhile carried over (see prune() for when).
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, fstatSync, renameSync, writeSync } from 'node:fs';
-import { readRange, wholeLines } from './bytes.js';
+import { readBytes, readRange, wholeLines } from './bytes.js';
 import { isEvent } from './records.js';
+
+const chunk = 1024 * 1024;
 
 export function rewriteWithout(
   file: string,
@@ -15,27 +17,32 @@ export function rewriteWithout(
   const old = openSync(file, 'r');
   try {
     let read = fstatSync(old).size;
-    const keep = (text: string) =>
-      text
-        .split('\n')
-        .filter((line) => {
-          if (!line.trim()) return false;
-          try {
-            const e: unknown = JSON.parse(line);
-            return !(isEvent(e) && gone.has(e.reference));
-          } catch {
-            return true;
-          }
-        })
-        .map((l) => `${l}\n`)
-        .join('');
-    const kept = keep(readRange(old, 0, read));
+    const kept = (line: string) => {
+      if (!line.trim()) return false;
+      try {
+        const e: unknown = JSON.parse(line);
+        return !(isEvent(e) && gone.has(e.reference));
+      } catch {
+        return true;
+      }
+    };
     // Exclusive, of a random name: never through a link planted beside the journal.
     const tmp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
     try {
       const fd = openSync(tmp, 'wx', 0o600);
       try {
-        writeSync(fd, kept);
+        // A chunk at a time: the journal may be larger than the memory mpay should take.
+        // Cut at newline bytes, never inside a character.
+        let carry = Buffer.alloc(0);
+        for (let at = 0; at < read; at += chunk) {
+          const buf = Buffer.concat([carry, readBytes(old, at, Math.min(read, at + chunk))]);
+          const end = buf.lastIndexOf(0x0a);
+          carry = end < 0 ? buf : buf.subarray(end + 1);
+          const out = (end < 0 ? [] : buf.toString('utf8', 0, end).split('\n')).filter(kept);
+          if (out.length) writeSync(fd, `${out.join('\n')}\n`);
+        }
+        const last = carry.toString('utf8');
+        if (last && kept(last)) writeSync(fd, `${last}\n`);
         hooks.beforeRename?.();
         // Appended while the kept lines were being written: every one stays.
         const size = fstatSync(old).size;

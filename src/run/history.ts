@@ -48,6 +48,10 @@ export function parseWhen(text: string, flag: string, now: Date): number {
 export async function runHistory(opts: HistoryOptions, f: Factory): Promise<void> {
   const since = opts.since === undefined ? undefined : parseWhen(opts.since, '--since', f.now());
   const until = opts.until === undefined ? undefined : parseWhen(opts.until, '--until', f.now());
+  if (since !== undefined && until !== undefined && since > until)
+    throw new UsageError(`--since ${opts.since} is after --until ${opts.until}`, {
+      hint: 'Give the earlier moment to --since',
+    });
   const journal = await f.journal();
   const limit = opts.all ? Infinity : (opts.limit ?? defaultHistoryLimit);
   const wanted = (r: JournalRecord) =>
@@ -60,15 +64,22 @@ export async function runHistory(opts: HistoryOptions, f: Factory): Promise<void
   const source: Iterable<JournalRecord> = opts.reference
     ? journal.recordsOf(opts.reference).reverse()
     : journal.newest({ since });
+  let more = false;
   function* page(): Generator<JournalRecord> {
     let n = 0;
     for (const r of source) {
       if (!wanted(r) || (since !== undefined && Date.parse(r.created_at) < since)) continue;
+      if (n >= limit) {
+        more = true;
+        return;
+      }
       yield r;
-      if (++n >= limit) return;
+      n++;
     }
   }
   await streamList(f.io, page(), historyColumns, opts);
+  // A table says that it is a page; JSON and CSV are for scripts, which ask for what they want.
+  if (more && !opts.json && !opts.csv) f.io.note(`The newest ${limit}; --limit N or --all for more.`);
 }
 
 /**
@@ -78,10 +89,12 @@ export async function runHistory(opts: HistoryOptions, f: Factory): Promise<void
 function findByKeyOrPrefix(journal: Journal, key: string): JournalRecord | undefined {
   const exact = journal.recordsOf(key)[0];
   if (exact) return exact;
-  const prefix = key.replace(/(…|\.\.\.)$/, '');
-  if (prefix.length < 4) return undefined;
+  const prefix = key.replace(/(…|\.\.\.)$/, '').toLowerCase();
+  // Hash tokens are hex: anything else is a reference, which the index has or has not.
+  if (prefix.length < 4 || !/^[0-9a-f]+$/i.test(prefix)) return undefined;
   // A prefix cannot be looked up in the index: the journal is read back until its end.
-  const matches = [...journal.newest()].filter((r) => r.hash_token?.startsWith(prefix));
+  const matches: JournalRecord[] = [];
+  for (const r of journal.newest()) if (r.hash_token?.startsWith(prefix)) matches.push(r);
   if (matches.length > 1)
     throw new UsageError(`"${prefix}" starts ${matches.length} hash tokens`, {
       hint: `Give more of it, or the reference: ${matches.map((m) => m.reference).join(', ')}`,
