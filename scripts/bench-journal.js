@@ -45,6 +45,37 @@ function many(n, args, env, expect = 0) {
   };
 }
 
+/**
+ * The journal's figures and its targets (issue: a journal that grows): a deposit within 1.2x and +15 MB
+ * of an empty journal's; history, history show and deposit --resume within 1.5x; the first command after
+ * an upgrade indexes 100,000 transactions in under 5 s; history --all --json linear, under 150 MB.
+ */
+export function journalTargets(r) {
+  const checks = {};
+  for (const [size, row] of Object.entries(r)) {
+    if (size === '0') continue;
+    const n = Number(size).toLocaleString('en');
+    checks[`${n}: deposit ≤ 1.2x, +15 MB`] =
+      row.ratios.deposit <= 1.2 && row.ratios.deposit_rss_mb_more <= 15;
+    checks[`${n}: history, show, --resume ≤ 1.5x`] =
+      row.ratios.history <= 1.5 && row.ratios.history_show <= 1.5 && row.ratios.deposit_resume <= 1.5;
+    if (Number(size) === 100_000)
+      checks['100,000: first command (index) < 5 s'] = row.first_command_indexing.ms < 5000;
+    if (Number(size) >= 1_000_000)
+      checks[`${n}: history --all --json < 150 MB`] = row.history_all_json.peak_rss_mb < 150;
+  }
+  const sizes = Object.keys(r)
+    .map(Number)
+    .filter((n) => n > 0)
+    .sort((a, b) => a - b);
+  if (sizes.length > 1) {
+    const per = (n) => r[n].history_all_json.ms / n;
+    checks['history --all --json linear (per transaction, largest ≤ 1.3x smallest)'] =
+      per(sizes.at(-1)) <= 1.3 * per(sizes[0]);
+  }
+  return checks;
+}
+
 export async function benchJournal({ sandbox, sizes, rounds }) {
   const creds = {
     MPAY_MERCHANT_KEY: sandbox.merchant_key,
@@ -85,18 +116,30 @@ export async function benchJournal({ sandbox, sizes, rounds }) {
     }
     row.deposit = many(rounds, deposit, env);
     row.history = many(rounds, ['history', '--json'], env);
-    if (size > 0) {
+    if (size === 0) {
+      // the same lookups where there is nothing to find: what an empty journal costs them (exit 2)
+      row.history_show = many(rounds, ['history', 'show', 'mpay-d-none', '--json'], env, 2);
+      row.deposit_resume = many(rounds, ['deposit', '--resume', 'mpay-d-none', '--json'], env, 2);
+    } else {
       const deposits = refs.filter((r) => r.startsWith('mpay-d-'));
       const ref = deposits[Math.floor(deposits.length / 2)];
       row.history_show = many(rounds, ['history', 'show', ref, '--json'], env);
       // A finished deposit: --resume finds it and says so (exit 2); the lookup is what is measured.
       row.deposit_resume = many(rounds, ['deposit', '--resume', ref, '--json'], env, 2);
-      if (size >= 1_000_000 || sizes.length === 1) {
-        const all = measured(['history', '--all', '--json'], env);
-        row.history_all_json = { ms: +all.ms.toFixed(0), peak_rss_mb: +all.rss.toFixed(1) };
-      }
+      const all = measured(['history', '--all', '--json'], env);
+      row.history_all_json = { ms: +all.ms.toFixed(0), peak_rss_mb: +all.rss.toFixed(1) };
     }
     out[size] = row;
+    if (size > 0) {
+      const empty = out[0];
+      row.ratios = {
+        deposit: +(row.deposit.ms / empty.deposit.ms).toFixed(2),
+        deposit_rss_mb_more: +(row.deposit.peak_rss_mb - empty.deposit.peak_rss_mb).toFixed(1),
+        history: +(row.history.ms / empty.history.ms).toFixed(2),
+        history_show: +(row.history_show.ms / empty.history_show.ms).toFixed(2),
+        deposit_resume: +(row.deposit_resume.ms / empty.deposit_resume.ms).toFixed(2),
+      };
+    }
     rmSync(dir, { recursive: true, force: true });
     console.error(`bench-journal: ${size} transactions done`);
   }
@@ -121,7 +164,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   try {
     const r = await benchJournal({ sandbox: info, sizes, rounds: Number(values.rounds ?? 7) });
-    console.log(JSON.stringify(r, null, 2));
+    console.log(JSON.stringify({ journal: r, targets: journalTargets(r) }, null, 2));
   } finally {
     sb.kill();
   }

@@ -389,6 +389,14 @@ try {
     [`${batchRows} rows, 100 ms, 200/s limit, conc. 64`]: limitedRun,
   };
 
+  // What the journal's length costs (scripts/bench-journal.js): 100,000 and 1,000,000 transactions.
+  const { benchJournal, journalTargets } = await import('./bench-journal.js');
+  const journal = await benchJournal({
+    sandbox: sandbox.info,
+    sizes: quick ? [10_000] : [100_000, 1_000_000],
+    rounds: quick ? 3 : 7,
+  });
+
   const ratio = (x, y) => +(x / y).toFixed(2);
   const results = {
     date: new Date().toISOString(),
@@ -438,6 +446,7 @@ try {
       : null,
     peak_rss_mb: rss,
     batch,
+    journal,
     sandbox: Object.fromEntries(
       Object.entries(throughput).map(([k, v]) => [
         k,
@@ -481,6 +490,7 @@ try {
             (limitedRun.peak_rss_mb ?? Infinity) < targets.batchRssMb,
         }),
   };
+  Object.assign(checks, journalTargets(journal));
   results.targets_met = checks;
 
   mkdirSync(dirname(outFile), { recursive: true });
@@ -525,6 +535,13 @@ try {
   console.log(
     `rate-limited: ${limitedRun.answered_calls} calls answered, bound ${limitedRun.bound_seconds} s, ratio ${limitedRun.ratio_to_bound}; ${limitedRun.refused_429} refused with 429; paced down to ${limitedRun.paced_down_to}/s, ${limitedRun.paced_at_end}/s at the end`,
   );
+  console.log(
+    `\n${pad('journal (transactions)', 16)}${pad('deposit ms', 12)}${pad('history ms', 12)}${pad('show ms', 9)}${pad('resume ms', 11)}${pad('--all --json', 20)}first command`,
+  );
+  for (const [n, r] of Object.entries(journal))
+    console.log(
+      `${pad(n, 16)}${pad(`${r.deposit.ms} (${r.deposit.peak_rss_mb} MB)`, 12)}${pad(r.history.ms, 12)}${pad(r.history_show.ms, 9)}${pad(r.deposit_resume.ms, 11)}${pad(r.history_all_json ? `${r.history_all_json.ms} ms, ${r.history_all_json.peak_rss_mb} MB` : '', 20)}${r.first_command_indexing ? `${r.first_command_indexing.ms} ms` : ''}`,
+    );
   console.log('\ntargets:');
   for (const [k, ok] of Object.entries(checks)) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${k}`);
   console.log(`\nwritten to ${outFile}`);

@@ -382,26 +382,47 @@ export class Journal implements JournalLike {
         seenInTail.add(ref);
         if (!this.index.known(ref)) tailFirsts.add(l.offset);
       }
-      return { firsts: this.index.firsts(), tailFirsts };
+      return { firsts: this.index.firstsBackward(), tailFirsts };
     });
-    let j = firsts.length - 1;
     const stopAt = opts.since === undefined ? undefined : opts.since - sinceMargin;
+    let lastOffset = -1;
     const wanted = function* (list: JournalEvent[]): Generator<JournalRecord> {
       const records = foldRecords(list.reverse());
       for (const r of records.sort((a, b) => (a.created_at < b.created_at ? 1 : -1)))
         if (opts.since === undefined || Date.parse(r.created_at) >= opts.since) yield r;
     };
-    for (const l of backwards(this.file, this.tail.start, this.tailLines(), (o) => this.damaged(o))) {
-      const e = l.event!;
-      if (stopAt !== undefined && Date.parse(e.at) < stopAt) return;
-      let list = open.get(e.reference);
-      if (!list) open.set(e.reference, (list = []));
-      list.push(e);
-      while (j >= 0 && firsts[j]! > l.offset) j--;
-      const first = l.offset < this.tail.start ? j >= 0 && firsts[j] === l.offset : tailFirsts.has(l.offset);
-      if (!first) continue;
-      open.delete(e.reference);
-      yield* wanted(list);
+    let damaged = false;
+    try {
+      for (const l of backwards(this.file, this.tail.start, this.tailLines(), (o) => this.damaged(o))) {
+        const e = l.event!;
+        if (stopAt !== undefined && Date.parse(e.at) < stopAt) return;
+        let list = open.get(e.reference);
+        if (!list) open.set(e.reference, (list = []));
+        list.push(e);
+        let first: boolean;
+        if (l.offset >= this.tail.start) first = tailFirsts.has(l.offset);
+        else {
+          // A first that no line starts at, passed over: the index is not this log's (it is thrown away,
+          // and this read goes on; the records it could not place come at the end).
+          const before = firsts.current();
+          let at: number | undefined;
+          try {
+            at = damaged ? undefined : firsts.seek(l.offset);
+          } catch (err) {
+            if (!(err instanceof IndexDamaged)) throw err;
+            damaged = true;
+          }
+          if (before !== undefined && before > l.offset && before !== lastOffset) damaged = true;
+          first = at === l.offset;
+        }
+        lastOffset = l.offset;
+        if (!first) continue;
+        open.delete(e.reference);
+        yield* wanted(list);
+      }
+    } finally {
+      firsts.close();
+      if (damaged) this.index.discard();
     }
     // The start of the file: a record whose first line was never seen as one (an index of another
     // shape) is given now rather than never.
@@ -591,22 +612,37 @@ function* backwards(
   if (tailStart === 0) return;
   const fd = openSync(file, 'r');
   try {
+    // Two buffers for the whole walk, not two a chunk: a long walk (history --all) then leaves no trail
+    // of freed chunks for the allocator to keep.
+    let work = Buffer.allocUnsafe(backChunk * 2);
+    let carry = Buffer.allocUnsafe(backChunk);
+    let carryLength = 0;
     let end = tailStart;
-    let carry = Buffer.alloc(0);
     while (end > 0) {
       const start = Math.max(0, end - backChunk);
-      const buf = Buffer.concat([readBytes(fd, start, end), carry]);
+      if (work.length < end - start + carryLength) work = Buffer.allocUnsafe((end - start + carryLength) * 2);
+      let got = 0;
+      while (got < end - start) {
+        const n = readSync(fd, work, got, end - start - got, start + got);
+        if (n === 0) break;
+        got += n;
+      }
+      carry.copy(work, got, 0, carryLength);
+      const view = work.subarray(0, got + carryLength);
       // The first bytes of a chunk may be the end of a line that starts in the chunk before.
-      const cut = start === 0 ? 0 : buf.indexOf(0x0a) + 1;
-      carry = buf.subarray(0, cut);
-      const { lines } = splitLines(buf.subarray(cut), start + cut);
+      const cut = start === 0 ? 0 : view.indexOf(0x0a) + 1;
+      const { lines } = splitLines(view.subarray(cut), start + cut);
+      // a line longer than a chunk: keep reading back
+      const keep = cut === 0 && start > 0 ? view.length : cut;
+      if (carry.length < keep) carry = Buffer.allocUnsafe(keep * 2);
+      view.copy(carry, 0, 0, keep);
+      carryLength = keep;
+      end = start;
       for (let i = lines.length - 1; i >= 0; i--) {
         const l = lines[i]!;
         if (l.event) yield l;
         else if (l.text.trim()) damaged(l.offset);
       }
-      end = start;
-      if (cut === 0 && start > 0) carry = buf; // a line longer than a chunk: keep reading back
     }
   } finally {
     closeSync(fd);

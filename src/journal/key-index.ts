@@ -36,7 +36,7 @@ import { join } from 'node:path';
 import { readBytes } from './bytes.js';
 import { isEvent, type JournalEvent } from './records.js';
 
-const version = 2;
+const version = 3;
 
 interface State {
   version: number;
@@ -49,9 +49,9 @@ interface State {
   shards: Record<string, number>;
   /** FNV-1a of each shard's committed bytes: a shard garbled or cut is noticed */
   sums: Record<string, number>;
-  /** committed bytes of firsts.bin, and their FNV-1a */
+  /** committed bytes of firsts.bin, and the FNV-1a of each block of it (8192 offsets, 64 KB) */
   firsts: number;
-  firstsSum: number;
+  firstsSums: number[];
 }
 
 /** An index file that is not what state.json says: the index is built again from the log. */
@@ -121,7 +121,8 @@ export function splitLines(
               text: '',
               event: { reference: event.reference, hash_token: event.hash_token } as JournalEvent,
             }
-          : { offset: start + at, text, event },
+          : // the text is kept for a line that is not an event (its warning), not for the others
+            { offset: start + at, text: event ? '' : text, event },
       );
     }
     at = nl + 1;
@@ -195,7 +196,6 @@ export class KeyIndex {
   readonly dir: string;
   private state?: State;
   private readonly shardText = new Map<string, string>();
-  private firstsMemo?: Float64Array;
 
   constructor(journalDir: string, fileName: string) {
     this.dir = join(journalDir, 'index', fileName);
@@ -214,7 +214,6 @@ export class KeyIndex {
     )
       return s0;
     this.shardText.clear();
-    this.firstsMemo = undefined;
     try {
       const s = JSON.parse(readFileSync(join(this.dir, 'state.json'), 'utf8')) as State;
       if (
@@ -276,27 +275,28 @@ export class KeyIndex {
     return this.offsetsOf(reference).length > 0;
   }
 
-  /** The committed first-line offsets, ascending. */
-  firsts(): Float64Array {
+  /**
+   * The committed first-line offsets from the last back, read a block at a time as a backward scan
+   * reaches them (a page of history reads the last block only). Checked as read: ascending, and within
+   * the indexed part of the log; a backward scan also checks each against the line it names.
+   */
+  firstsBackward(): FirstsCursor {
     const s = this.state;
-    if (!s || s.firsts === 0) return new Float64Array(0);
-    if (!this.firstsMemo) {
-      let b: Buffer;
+    const size = s?.firsts ?? 0;
+    if (size % 8 !== 0) throw new IndexDamaged('firsts: not whole offsets');
+    let fd: number | undefined;
+    if (size > 0) {
       try {
-        const fd = openSync(join(this.dir, 'firsts.bin'), 'r');
-        try {
-          b = readBytes(fd, 0, s.firsts);
-        } finally {
-          closeSync(fd);
-        }
+        fd = openSync(join(this.dir, 'firsts.bin'), 'r');
+        if (fstatSync(fd).size < size) throw new Error('shorter than committed');
       } catch (err) {
+        if (fd !== undefined) closeSync(fd);
         throw new IndexDamaged(`firsts: ${(err as Error).message}`);
       }
-      if (b.length !== s.firsts || b.length % 8 !== 0 || fnv(b) !== s.firstsSum)
-        throw new IndexDamaged('firsts');
-      this.firstsMemo = new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
     }
-    return this.firstsMemo;
+    const cursor = new FirstsCursor(fd, size / 8, s?.offset ?? 0, s?.firstsSums ?? []);
+    cursor.seek(Number.MAX_SAFE_INTEGER); // the last block, checked now: before anything is given
+    return cursor;
   }
 
   /**
@@ -332,8 +332,8 @@ export class KeyIndex {
           if (f !== 'write.lock') rmSync(join(this.dir, f), { recursive: true, force: true });
       }
       const state: State = base
-        ? { ...base, shards: { ...base.shards }, sums: { ...base.sums } }
-        : { version, identity, offset: 0, last: '', shards: {}, sums: {}, firsts: 0, firstsSum: 0x811c9dc5 };
+        ? { ...base, shards: { ...base.shards }, sums: { ...base.sums }, firstsSums: [...base.firstsSums] }
+        : { version, identity, offset: 0, last: '', shards: {}, sums: {}, firsts: 0, firstsSums: [] };
       const byShard = new Map<string, string[]>();
       const add = (key: string, offset: number) => {
         const shard = shardOf(key);
@@ -355,8 +355,18 @@ export class KeyIndex {
       }
       if (firsts.length > 0) {
         const b = Buffer.from(new Float64Array(firsts).buffer);
+        const from = Math.floor(state.firsts / blockBytes) * blockBytes;
         state.firsts = append(join(this.dir, 'firsts.bin'), state.firsts, b);
-        state.firstsSum = fnv(b, state.firstsSum);
+        // the sums of the blocks this append touched: the last one as it was, and any new ones
+        const fd = openSync(join(this.dir, 'firsts.bin'), 'r');
+        try {
+          for (let at = from; at < state.firsts; at += blockBytes)
+            state.firstsSums[at / blockBytes] = fnv(
+              readBytes(fd, at, Math.min(state.firsts, at + blockBytes)),
+            );
+        } finally {
+          closeSync(fd);
+        }
       }
       state.offset = end;
       state.last = lastBytes(log, end);
@@ -372,7 +382,6 @@ export class KeyIndex {
       renameSync(tmp, join(this.dir, 'state.json'));
       this.state = state;
       this.shardText.clear();
-      this.firstsMemo = undefined;
       return true;
     } catch {
       return false; // an index that cannot be written: the log is read instead
@@ -385,7 +394,6 @@ export class KeyIndex {
   discard(): void {
     this.state = undefined;
     this.shardText.clear();
-    this.firstsMemo = undefined;
     rmSync(join(this.dir, 'state.json'), { force: true });
   }
 
@@ -393,6 +401,70 @@ export class KeyIndex {
   remove(): void {
     this.discard();
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const blockOffsets = 8192;
+const blockBytes = blockOffsets * 8;
+
+/** A backward walk over firsts.bin, a checked block at a time: seek(offset) steps back to `offset`. */
+export class FirstsCursor {
+  private block: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  /** index in the file of block[0] */
+  private base: number;
+  private i: number;
+  constructor(
+    private readonly fd: number | undefined,
+    count: number,
+    private readonly limit: number,
+    private readonly sums: number[],
+  ) {
+    this.base = count;
+    this.i = -1;
+  }
+
+  /** The current first (the last one not after the offsets passed so far), or undefined. */
+  current(): number | undefined {
+    return this.i >= 0 ? this.block[this.i] : undefined;
+  }
+
+  /** Steps back past every first after `offset`; returns the current one then. */
+  seek(offset: number): number | undefined {
+    for (;;) {
+      if (this.i < 0 && !this.load()) {
+        this.i = -1;
+        return undefined;
+      }
+      const v = this.block[this.i]!;
+      if (v <= offset) return v;
+      this.i--;
+    }
+  }
+
+  private load(): boolean {
+    if (this.base === 0 || this.fd === undefined) return false;
+    // whole blocks, as their sums were taken
+    const start = Math.floor((this.base - 1) / blockOffsets) * blockOffsets;
+    const n = this.base - start;
+    const b = readBytes(this.fd, start * 8, this.base * 8);
+    if (b.length !== n * 8) throw new IndexDamaged('firsts: cut short');
+    if (fnv(b) !== this.sums[start / blockOffsets]) throw new IndexDamaged('firsts: a block was changed');
+    const block = new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
+    const next = this.block[0];
+    for (let k = 0; k < block.length; k++) {
+      const v = block[k]!;
+      const after = k + 1 < block.length ? block[k + 1]! : next;
+      if (!Number.isInteger(v) || v < 0 || v >= this.limit || (after !== undefined && v >= after))
+        throw new IndexDamaged('firsts: not ascending offsets of the log');
+    }
+    this.block = block;
+    this.base = start;
+    this.i = block.length - 1;
+    return true;
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
   }
 }
 
