@@ -19,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { writeJournal } from '../scripts/journal-synth.js';
 import { foldRecords, Journal } from '../src/journal/journal.js';
 import { isEvent, type JournalEvent, type JournalRecord } from '../src/journal/records.js';
-import { run, tempDir } from './helpers.js';
+import { root, run, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 /** Every record of a log by a plain read of every line, and the references in the order they began. */
@@ -229,5 +229,54 @@ describe('the CLI on a journal an mpay without the index wrote', () => {
     expect(first.stderr).toMatch(/indexing the journal .*default\.sandbox\.jsonl \(\d+ MB\), once/);
     const second = await mpay(['history', '--limit', '1'], { env, tty: true });
     expect(second.stderr).not.toMatch(/indexing/);
+  });
+});
+
+describe('two processes on one indexed journal', () => {
+  it('each sees what the other appends and commits, whoever holds the lock', () => {
+    const cfg = tempDir();
+    const file = join(cfg, 'journal', 'default.sandbox.jsonl');
+    writeJournal(file, { count: 1200, seed: 9 });
+    const a = journalAt(cfg);
+    const b = journalAt(cfg);
+    a.recordsOf('x');
+    // Each appends more than a tail's worth (64 KB), so that each commits while the other reads.
+    for (let round = 0; round < 3; round++) {
+      for (const [me, other, tag] of [
+        [a, b, 'a'],
+        [b, a, 'b'],
+      ] as const) {
+        for (let i = 0; i < 400; i++)
+          me.append({
+            reference: `${tag}-${round}-${i}`,
+            kind: 'deposit',
+            step: 'initiate',
+            outcome: 'sent',
+          });
+        expect(other.recordsOf(`${tag}-${round}-399`)).toHaveLength(1);
+        expect([...other.newest()][0]!.reference).toBe(`${tag}-${round}-399`);
+      }
+    }
+    expectSame(journalAt(cfg), file);
+  });
+});
+
+describe('the single executable on an indexed journal', () => {
+  it('builds and reads the index as bin/run.js does', async () => {
+    const cfg = tempDir();
+    const { refs } = writeJournal(join(cfg, 'journal', 'default.sandbox.jsonl'), { count: 2500, seed: 23 });
+    const exe = join(root, 'dist', `mpay-${process.platform}-${process.arch}`);
+    const page = await run(['history', '--limit', '3', '--json'], {
+      command: [exe],
+      env: { MPAY_CONFIG_DIR: cfg },
+    });
+    expect(page.code, page.stderr).toBe(0);
+    expect(page.json().map((r: { reference: string }) => r.reference)).toEqual(refs.slice(-3).reverse());
+    expect(existsSync(join(cfg, 'journal', 'index', 'default.sandbox.jsonl', 'state.json'))).toBe(true);
+    const show = await run(['history', 'show', refs[7]!, '--json'], {
+      command: [exe],
+      env: { MPAY_CONFIG_DIR: cfg },
+    });
+    expect(show.json().reference).toBe(refs[7]);
   });
 });
