@@ -540,7 +540,7 @@ try {
   );
   for (const [n, r] of Object.entries(journal))
     console.log(
-      `${pad(n, 16)}${pad(`${r.deposit.ms} (${r.deposit.peak_rss_mb} MB)`, 12)}${pad(r.history.ms, 12)}${pad(r.history_show.ms, 9)}${pad(r.deposit_resume.ms, 11)}${pad(r.history_all_json ? `${r.history_all_json.ms} ms, ${r.history_all_json.peak_rss_mb} MB` : '', 20)}${r.first_command_indexing ? `${r.first_command_indexing.ms} ms` : ''}`,
+      `${pad(n, 10)}${pad(`${r.deposit.ms} ms, ${r.deposit.peak_rss_mb} MB`, 20)}${pad(r.history.ms, 12)}${pad(r.history_show.ms, 9)}${pad(r.deposit_resume.ms, 11)}${pad(r.history_all_json ? `${r.history_all_json.ms} ms, ${r.history_all_json.peak_rss_mb} MB` : '', 22)}${r.first_command_indexing ? `${r.first_command_indexing.ms} ms` : ''}`,
     );
   console.log('\ntargets:');
   for (const [k, ok] of Object.entries(checks)) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${k}`);
