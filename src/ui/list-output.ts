@@ -10,6 +10,7 @@ import {
   parseFilters,
   csvHeader,
   csvLine,
+  matchesFilters,
   jsonText,
   renderCsv,
   renderTable,
@@ -26,17 +27,21 @@ export interface ListOptions {
   wide?: boolean;
 }
 
-export async function printList<T>(
-  io: IO,
-  rows: T[],
+/** --filter and --columns, read. */
+function listSetup<T>(
   columns: Column<T>[],
   opts: ListOptions,
-): Promise<void> {
-  let kept: T[];
-  let cols: Column<T>[];
+): { filters: Array<[string, string]>; cols: Column<T>[] } {
+  return checked(() => ({
+    filters: parseFilters(opts.filter),
+    cols: selectColumns(columns, opts.columns, opts.wide),
+  }));
+}
+
+/** A list option's error as the usage error a person sees. */
+function checked<R>(f: () => R): R {
   try {
-    kept = applyFilters(rows, parseFilters(opts.filter), columns);
-    cols = selectColumns(columns, opts.columns, opts.wide);
+    return f();
   } catch (err) {
     if (err instanceof FilterSyntaxError)
       throw new UsageError(err.message, { hint: 'Example: --filter code=GHS' });
@@ -44,6 +49,16 @@ export async function printList<T>(
       throw new UsageError(err.message, { hint: `Known ${err.what}s: ${err.known.join(', ')}` });
     throw err;
   }
+}
+
+export async function printList<T>(
+  io: IO,
+  rows: T[],
+  columns: Column<T>[],
+  opts: ListOptions,
+): Promise<void> {
+  const { filters, cols } = listSetup(columns, opts);
+  const kept = checked(() => applyFilters(rows, filters, columns));
   if (opts.json) return printJson(io, kept);
   if (opts.csv) return io.out(renderCsv(kept, cols));
   if (kept.length === 0) return io.note('No rows.');
@@ -63,19 +78,7 @@ export async function streamList<T>(
   columns: Column<T>[],
   opts: ListOptions,
 ): Promise<void> {
-  let filters: Array<[string, string]>;
-  let cols: Column<T>[];
-  try {
-    filters = parseFilters(opts.filter);
-    cols = selectColumns(columns, opts.columns, opts.wide);
-    applyFilters([], filters, columns);
-  } catch (err) {
-    if (err instanceof FilterSyntaxError)
-      throw new UsageError(err.message, { hint: 'Example: --filter code=GHS' });
-    if (err instanceof UnknownKeyError)
-      throw new UsageError(err.message, { hint: `Known ${err.what}s: ${err.known.join(', ')}` });
-    throw err;
-  }
+  const { filters, cols } = listSetup(columns, opts);
   if ((!opts.json && !opts.csv) || (opts.json && io.query !== undefined))
     return printList(io, [...rows], columns, opts);
   let pending = '';
@@ -89,7 +92,10 @@ export async function streamList<T>(
   let n = 0;
   if (opts.csv) await write(`${csvHeader(cols)}\n`);
   for (const row of rows) {
-    if (applyFilters([row], filters, columns).length === 0) continue;
+    // The filter's keys are checked against the columns and the first row's fields, as printList does
+    // against every row's.
+    if (n === 0 && checked(() => applyFilters([row], filters, columns)).length === 0) continue;
+    if (n > 0 && !matchesFilters(row, filters, columns)) continue;
     if (opts.json) await write(`${n === 0 ? '[\n' : ',\n'}${jsonText(row, 2).replace(/^/gm, '  ')}`);
     else await write(`${csvLine(row, cols)}\n`);
     n++;

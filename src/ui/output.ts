@@ -129,13 +129,16 @@ export function applyFilters<T>(rows: T[], filters: Array<[string, string]>, col
       unknown,
       columns.map((c) => c.key),
     );
-  return rows.filter((row) => {
-    const flat = flatten(row);
-    return filters.every(([k, v]) => {
-      const col = columns.find((c) => c.key === k);
-      const value = col?.get ? col.get(row) : flat[k];
-      return cellText(value).toLowerCase() === v.toLowerCase();
-    });
+  return rows.filter((row) => matchesFilters(row, filters, columns));
+}
+
+/** Whether a row passes the filters (their keys already checked by applyFilters). */
+export function matchesFilters<T>(row: T, filters: Array<[string, string]>, columns: Column<T>[]): boolean {
+  const flat = flatten(row);
+  return filters.every(([k, v]) => {
+    const col = columns.find((c) => c.key === k);
+    const value = col?.get ? col.get(row) : flat[k];
+    return cellText(value).toLowerCase() === v.toLowerCase();
   });
 }
 
