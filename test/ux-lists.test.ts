@@ -122,3 +122,44 @@ describe('history by time and by prefix', () => {
     }
   });
 });
+
+describe('key/value screens that fit', () => {
+  const widest = (text: string) => Math.max(...text.split('\n').map((l) => [...l].length));
+  it('a deposit, whoami, history show and profiles list fit 80 and 60 columns on a terminal; a pipe gets the table whole', async () => {
+    const env = cliEnv(sb, tempDir());
+    const login = await mpay(
+      [
+        'login',
+        '--env',
+        'sandbox',
+        '--base-url',
+        sb.url,
+        '--merchant-key',
+        'mk_sandbox_demo',
+        '--site-id',
+        '1',
+      ],
+      { env: { ...env, MPAY_KEYRING: 'off', MPAY_API_KEY: 'ak_sandbox_demo' } },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    for (const width of [80, 60]) {
+      const dep = await mpay(['deposit', ...customerArgs()], { env, tty: true, width });
+      expect(dep.code, dep.stderr).toBe(0);
+      const prose = dep.stdout.split('\n').filter((l) => !/[0-9a-f]{40,}/.test(l));
+      expect(widest(prose.join('\n')), dep.stdout).toBeLessThanOrEqual(width);
+      if (width === 80) expect(widest(dep.stdout)).toBeLessThanOrEqual(80);
+      expect(dep.stdout).toMatch(/^hash_token\s+[0-9a-f]{16,}/m);
+      const ref = /^reference\s+(\S+)/m.exec(dep.stdout)![1]!;
+      for (const args of [['whoami'], ['history', 'show', ref], ['profiles', 'list'], ['config', 'list']]) {
+        const r = await mpay(args, { env, tty: true, width });
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+        // a hash token (64 characters) is never cut: it may be all that passes 60
+        for (const line of r.stdout.split('\n'))
+          if (!/[0-9a-f]{40,}/.test(line))
+            expect([...line].length, `${args.join(' ')} at ${width}: ${line}`).toBeLessThanOrEqual(width);
+      }
+    }
+    const piped = await mpay(['deposit', ...customerArgs()], { env });
+    expect(piped.stdout).toMatch(/│ hash_token\s+│ [0-9a-f]{64} │/);
+  });
+});

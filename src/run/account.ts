@@ -4,7 +4,7 @@ import { fingerprint, mask } from '../api/redact.js';
 import type { Factory } from '../factory.js';
 import { renderRecord } from '../ui/output.js';
 import { shellWord } from '../ui/curl.js';
-import { printResult } from '../ui/print.js';
+import { fitWidth, printResult } from '../ui/print.js';
 
 export interface TokenOptions {
   json?: boolean;
@@ -59,18 +59,23 @@ export async function runWhoami(opts: { json?: boolean }, f: Factory): Promise<v
     config_dir: ctx.store.dir,
   };
   await printResult(f.io, opts.json, data, () =>
-    renderRecord({
-      ...data,
-      cached_token: data.cached_token ? `yes, made with merchant key ${keyFp}` : 'none for this merchant key',
-      // Every token the JSON lists: the one in use, and those of other keys.
-      cached_tokens:
-        cached
-          .map(
-            (t) =>
-              `${t.merchant_key_fingerprint} (${t.used ? 'this key' : 'another key'}, made ${t.created_at.slice(0, 19).replace('T', ' ')})`,
-          )
-          .join(', ') || 'none',
-    }),
+    renderRecord(
+      {
+        ...data,
+        cached_token: data.cached_token
+          ? `yes, made with merchant key ${keyFp}`
+          : 'none for this merchant key',
+        // Every token the JSON lists: the one in use, and those of other keys.
+        cached_tokens:
+          cached
+            .map(
+              (t) =>
+                `${t.merchant_key_fingerprint} (${t.used ? 'this key' : 'another key'}, made ${t.created_at.slice(0, 19).replace('T', ' ')})`,
+            )
+            .join(', ') || 'none',
+      },
+      fitWidth(f.io),
+    ),
   );
 }
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Factory } from '../factory.js';
-import { printResult } from '../ui/print.js';
+import { fitWidth, printResult } from '../ui/print.js';
 import { fromFlowResult } from '../ui/envelope.js';
 import { transactionSummary } from '../ui/summary.js';
 
@@ -92,7 +92,7 @@ export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<voi
       opts.json,
       [fromFlowResult(deposit), fromFlowResult(withdraw)],
       async () =>
-        `${await transactionSummary(fromFlowResult(deposit))}\n${await transactionSummary(fromFlowResult(withdraw))}\n\nNext: \`mpay sandbox\` in one terminal, then \`mpay login --env sandbox\` and \`mpay deposit\` in another.`,
+        `${await transactionSummary(fromFlowResult(deposit), {}, fitWidth(f.io))}\n${await transactionSummary(fromFlowResult(withdraw), {}, fitWidth(f.io))}\n\nNext: \`mpay sandbox\` in one terminal, then \`mpay login --env sandbox\` and \`mpay deposit\` in another.`,
     );
   } finally {
     await sb.close();

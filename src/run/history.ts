@@ -11,7 +11,7 @@ import { historyColumns } from './columns.js';
 import { resumeCommand, runAgain } from '../flows/next-command.js';
 import { fromRecord } from '../ui/envelope.js';
 import { transactionSummary } from '../ui/summary.js';
-import { printResult } from '../ui/print.js';
+import { fitWidth, printResult } from '../ui/print.js';
 
 export interface HistoryOptions extends ListOptions {
   kind?: string;
@@ -171,7 +171,7 @@ export async function runHistoryShow(
       { key: 'outcome', header: 'Outcome' },
       { key: 'detail', header: 'Detail' },
     ]);
-    return `${await transactionSummary(out, { customer: who, started: r.created_at, next })}\n${table}`;
+    return `${await transactionSummary(out, { customer: who, started: r.created_at, next }, fitWidth(f.io))}\n${table}`;
   });
 }
 

@@ -3,7 +3,7 @@ import type { PaymentKind } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
 import type { Factory } from '../factory.js';
 import type { FlowInputs } from '../flows/types.js';
-import { printResult } from '../ui/print.js';
+import { fitWidth, printResult } from '../ui/print.js';
 import { reportingInterrupt } from './interrupt.js';
 import { resumeCommand } from '../flows/next-command.js';
 import { fromFlowResult } from '../ui/envelope.js';
@@ -46,7 +46,7 @@ export async function runPayment(kind: PaymentKind, opts: PaymentOptions, f: Fac
     () => (opts.resume ? resumeFlow(kind, opts.resume, inputs, deps) : runPaymentFlow(kind, inputs, deps)),
   );
   const out = fromFlowResult(result);
-  await printResult(f.io, opts.json, out, () => transactionSummary(out));
+  await printResult(f.io, opts.json, out, () => transactionSummary(out, {}, fitWidth(f.io)));
 }
 
 export async function runInitiate(
@@ -70,5 +70,7 @@ export async function runInitiate(
     // mpay journaled it: the flow picks it up at the gateway.
     resume: resumeCommand({ kind, reference: p.customer_transaction_id ?? '', place: deps.place }),
   });
-  await printResult(f.io, opts.json, out, () => transactionSummary(out, { gateways: offeredGateways(p) }));
+  await printResult(f.io, opts.json, out, () =>
+    transactionSummary(out, { gateways: offeredGateways(p) }, fitWidth(f.io)),
+  );
 }

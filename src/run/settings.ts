@@ -13,7 +13,7 @@ import {
 } from '../config/store.js';
 import type { Factory } from '../factory.js';
 import { renderRecord, renderTable } from '../ui/output.js';
-import { printResult } from '../ui/print.js';
+import { fitWidth, printResult } from '../ui/print.js';
 
 /** The settings of a profile, defaults filled in, secrets left out. */
 export function settings(store: ConfigStore, profile?: string): Record<string, string | number | null> {
@@ -40,7 +40,7 @@ export interface SettingsOptions {
 
 export async function runConfigList(opts: SettingsOptions, f: Factory): Promise<void> {
   const all = settings(await f.store(), opts.profile);
-  await printResult(f.io, opts.json, all, () => renderRecord(all));
+  await printResult(f.io, opts.json, all, () => renderRecord(all, fitWidth(f.io)));
 }
 
 export async function runConfigGet(opts: SettingsOptions & { key: string }, f: Factory): Promise<void> {
@@ -123,19 +123,23 @@ export async function runProfilesList(opts: { json?: boolean }, f: Factory): Pro
   await printResult(f.io, opts.json, rows, async () =>
     rows.length === 0
       ? 'No profiles yet: run `mpay login`.'
-      : renderTable(rows, [
-          { key: 'current', header: '', get: (r) => (r.current ? '*' : '') },
-          { key: 'name', header: 'Profile' },
-          { key: 'env', header: 'Env' },
-          {
-            key: 'base_url',
-            header: 'Base URL',
-            get: (r) => (r.base_urls as Record<string, string>)[r.env] ?? '(default)',
-          },
-          { key: 'merchant_key', header: 'Merchant key' },
-          { key: 'site_id', header: 'Site ID' },
-          { key: 'api_key', header: 'API key' },
-        ]),
+      : renderTable(
+          rows,
+          [
+            { key: 'current', header: '', get: (r) => (r.current ? '*' : '') },
+            { key: 'name', header: 'Profile' },
+            { key: 'env', header: 'Env' },
+            {
+              key: 'base_url',
+              header: 'Base URL',
+              get: (r) => (r.base_urls as Record<string, string>)[r.env] ?? '(default)',
+            },
+            { key: 'merchant_key', header: 'Merchant key' },
+            { key: 'site_id', header: 'Site ID' },
+            { key: 'api_key', header: 'API key' },
+          ],
+          fitWidth(f.io),
+        ),
   );
 }
 

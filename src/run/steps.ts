@@ -7,7 +7,7 @@ import { checked, fields } from '../flows/inputs.js';
 import type { FlowDeps, FlowInputs, FlowResult } from '../flows/types.js';
 import { NullJournal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/records.js';
-import { printResult } from '../ui/print.js';
+import { fitWidth, printResult } from '../ui/print.js';
 import { fromFlowResult } from '../ui/envelope.js';
 import { transactionSummary } from '../ui/summary.js';
 import { reportingInterrupt } from './interrupt.js';
@@ -101,7 +101,7 @@ export async function runProcess(kind: PaymentKind, opts: ProcessOptions, f: Fac
     () => processStage(record, inputs, deps),
   );
   const out = fromFlowResult(result, record);
-  await printResult(f.io, opts.json, out, () => transactionSummary(out));
+  await printResult(f.io, opts.json, out, () => transactionSummary(out, {}, fitWidth(f.io)));
 }
 
 export async function runStatus(
@@ -118,7 +118,7 @@ export async function runStatus(
   const gateway = gatewayFor(record, opts.gateway);
   const r = await statusStep(record, record.hash_token!, gateway, opts.status, deps);
   const out = stepEnvelope(record, gateway, { status: r.status, status_update: r });
-  await printResult(f.io, opts.json, out, () => transactionSummary(out));
+  await printResult(f.io, opts.json, out, () => transactionSummary(out, {}, fitWidth(f.io)));
 }
 
 export async function runWallet(opts: StepOptions & { gateway?: string }, f: Factory): Promise<void> {
@@ -144,6 +144,6 @@ export async function runWallet(opts: StepOptions & { gateway?: string }, f: Fac
         .find((c) => Number(c.gateway.id) === gatewayId);
       if (gw) await deps.reporter?.address(w.wallet_address, isCrypto(gw.gateway));
     }
-    return transactionSummary(out, { network: w.network, coin: w.code });
+    return transactionSummary(out, { network: w.network, coin: w.code }, fitWidth(f.io));
   });
 }

@@ -236,12 +236,30 @@ function renderVertical(head: string[], cells: string[][], width: number): strin
     .join('\n\n');
 }
 
-/** A two-column key/value table for one object. */
-export async function renderRecord(obj: Record<string, unknown>): Promise<string> {
+/**
+ * A two-column key/value table for one object. With `width` (a terminal's), a table wider than it becomes
+ * "key  value" lines, each value folded at spaces under itself, as a list table becomes blocks.
+ */
+export async function renderRecord(obj: Record<string, unknown>, width?: number): Promise<string> {
+  const rows = Object.entries(flatten(obj))
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => [k, clean(cellText(v))] as const);
+  const keyWidth = Math.max(0, ...rows.map(([k]) => stringWidth(k)));
+  const valueWidth = Math.max(0, ...rows.flatMap(([, v]) => v.split('\n').map((l) => stringWidth(l))));
+  if (width !== undefined && keyWidth + valueWidth + 7 > width) {
+    const pad = keyWidth + 2;
+    return rows
+      .map(([k, v]) =>
+        v
+          .split('\n')
+          .map((l, i) => fold(`${(i === 0 ? k : '').padEnd(pad)}${l}`, width, ' '.repeat(pad)))
+          .join('\n'),
+      )
+      .join('\n');
+  }
   const Table = await loadTable();
   const table = new Table({ style: { head: [], border: [] } });
-  for (const [k, v] of Object.entries(flatten(obj)))
-    if (v !== undefined && v !== null) table.push({ [k]: clean(cellText(v)) });
+  for (const [k, v] of rows) table.push({ [k]: v });
   return table.toString();
 }
 

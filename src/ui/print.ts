@@ -22,6 +22,11 @@ export async function printJson(io: IO, document: unknown, indent = 2): Promise<
   io.out(jsonText(result, indent));
 }
 
+/** The width output must fit: the terminal's; none in a pipe or a file, which get every character. */
+export function fitWidth(io: IO): number | undefined {
+  return io.stdoutIsTTY ? io.width : undefined;
+}
+
 export async function printResult(
   io: IO,
   json: boolean | undefined,

@@ -4,24 +4,32 @@ import type { InitiatedPayment } from '../api/schemas.js';
 import type { TransactionJson } from './envelope.js';
 import { renderRecord } from './output.js';
 
-export function transactionSummary(t: TransactionJson, extra: Record<string, unknown> = {}): Promise<string> {
+/** `width`: the terminal's, to fit (undefined in a pipe: the table whole). */
+export function transactionSummary(
+  t: TransactionJson,
+  extra: Record<string, unknown> = {},
+  width?: number,
+): Promise<string> {
   const s = t.settled;
-  return renderRecord({
-    kind: t.kind,
-    reference: t.reference,
-    hash_token: t.hash_token,
-    status: t.status,
-    gateway: t.gateway ? `${t.gateway.id} ${t.gateway.name ?? ''}`.trim() : undefined,
-    wallet_address: t.wallet_address,
-    transaction_id: t.transaction_id,
-    asked: t.requested ? `${t.requested.amount} ${t.requested.currency}` : undefined,
-    settled: s
-      ? `${s.amount ?? '?'} ${s.currency ?? ''}, fee ${s.fee ?? '?'} ${s.currency ?? ''}, net ${s.net ?? '?'} ${s.currency ?? ''}`
-      : undefined,
-    next: t.next,
-    resume: t.resume,
-    ...extra,
-  });
+  return renderRecord(
+    {
+      kind: t.kind,
+      reference: t.reference,
+      hash_token: t.hash_token,
+      status: t.status,
+      gateway: t.gateway ? `${t.gateway.id} ${t.gateway.name ?? ''}`.trim() : undefined,
+      wallet_address: t.wallet_address,
+      transaction_id: t.transaction_id,
+      asked: t.requested ? `${t.requested.amount} ${t.requested.currency}` : undefined,
+      settled: s
+        ? `${s.amount ?? '?'} ${s.currency ?? ''}, fee ${s.fee ?? '?'} ${s.currency ?? ''}, net ${s.net ?? '?'} ${s.currency ?? ''}`
+        : undefined,
+      next: t.next,
+      resume: t.resume,
+      ...extra,
+    },
+    width,
+  );
 }
 
 /** The gateways an initiate offered, for a person choosing one. */
