@@ -163,3 +163,22 @@ describe('key/value screens that fit', () => {
     expect(piped.stdout).toMatch(/│ hash_token\s+│ [0-9a-f]{64} │/);
   });
 });
+
+describe('--resume takes what history show takes', () => {
+  it('the start of a hash token as history shows it (with its ellipsis, in any case)', async () => {
+    const env = cliEnv(sb, tempDir());
+    const started = await mpay(['deposit', 'initiate', ...customerArgs({ gateway: '' }), '--json'], { env });
+    expect(started.code, started.stderr).toBe(0);
+    const { hash_token: hash, reference } = started.json();
+    const resumed = await mpay(
+      ['deposit', '--resume', `${String(hash).slice(0, 12).toUpperCase()}…`, '--gateway', '1', '--json'],
+      { env },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.json()).toMatchObject({ reference, hash_token: hash });
+    expect(resumed.json().steps ?? resumed.json().status).toBeTruthy();
+    const none = await mpay(['deposit', '--resume', 'ffffffffffff…'], { env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/Nothing in the journal for "ffffffffffff…"/);
+  });
+});

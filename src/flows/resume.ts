@@ -26,7 +26,7 @@ export async function resumeFlow(
   /** the caller holds the transaction's lock already (a batch's row) */
   opts: { held?: boolean } = {},
 ): Promise<FlowResult> {
-  const record = deps.journal.find(key);
+  const record = deps.journal.find(deps.journal.expand?.(key) ?? key);
   if (!record)
     throw new UsageError(`Nothing in the journal for "${key}"`, {
       hint: 'See `mpay history` for what mpay knows',

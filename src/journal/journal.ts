@@ -14,7 +14,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { LocalFileError } from '../api/errors.js';
+import { LocalFileError, UsageError } from '../api/errors.js';
 import { holdLock, lockName } from './locks.js';
 import { readBytes } from './bytes.js';
 import { rewriteWithout } from './prune.js';
@@ -34,6 +34,8 @@ export interface JournalLike {
    * or environment's journal: that transaction is continued only there.
    */
   find(key: string): JournalRecord | undefined;
+  /** a hash token's start as `history` shows it, expanded to its reference (Journal.expand) */
+  expand?(key: string): string;
   /** the last event this process appended: what an interrupted command was doing */
   readonly lastAppended?: JournalEvent;
   /** where this journal's new records live (absent: a journal that records nothing, or reads only) */
@@ -503,6 +505,26 @@ export class Journal implements JournalLike {
     const mine = this.matches(key).filter((r) => !here || (r.place && !samePlace(r.place, here)));
     const found = [...mine.map((r) => structuredClone(r)), ...this.inOtherJournals(key)];
     return found.sort((a, b) => Number(settled(a)) - Number(settled(b)));
+  }
+
+  /**
+   * The key a person gave, as the journal knows it: a reference or hash token as given, or the start of
+   * a hash token as `history` shows it (an ellipsis pasted with it is ignored, any case), when one record
+   * of this file starts so: then its reference. Several that start so: a usage error naming them.
+   */
+  expand(key: string): string {
+    if (this.matches(key).length > 0) return key;
+    const prefix = key.replace(/(…|\.\.\.)$/, '').toLowerCase();
+    // Hash tokens are hex: anything else is a reference, which the index has or has not.
+    if (prefix.length < 4 || !/^[0-9a-f]+$/.test(prefix)) return key;
+    // A prefix cannot be looked up in the index: the journal is read back until its end.
+    const found = new Set<string>();
+    for (const r of this.newest()) if (r.hash_token?.startsWith(prefix)) found.add(r.reference);
+    if (found.size > 1)
+      throw new UsageError(`"${prefix}" starts ${found.size} hash tokens`, {
+        hint: `Give more of it, or the reference: ${[...found].join(', ')}`,
+      });
+    return [...found][0] ?? key;
   }
 
   /** Every record of a key in this file, whatever its place (copies). */

@@ -99,19 +99,7 @@ function keepYoungGenerationSmall(): void {
  * ellipsis pasted with it is ignored), when only one record starts so.
  */
 function findByKeyOrPrefix(journal: Journal, key: string): JournalRecord | undefined {
-  const exact = journal.recordsOf(key)[0];
-  if (exact) return exact;
-  const prefix = key.replace(/(…|\.\.\.)$/, '').toLowerCase();
-  // Hash tokens are hex: anything else is a reference, which the index has or has not.
-  if (prefix.length < 4 || !/^[0-9a-f]+$/i.test(prefix)) return undefined;
-  // A prefix cannot be looked up in the index: the journal is read back until its end.
-  const matches: JournalRecord[] = [];
-  for (const r of journal.newest()) if (r.hash_token?.startsWith(prefix)) matches.push(r);
-  if (matches.length > 1)
-    throw new UsageError(`"${prefix}" starts ${matches.length} hash tokens`, {
-      hint: `Give more of it, or the reference: ${matches.map((m) => m.reference).join(', ')}`,
-    });
-  return matches[0];
+  return journal.recordsOf(journal.expand(key))[0];
 }
 
 export async function runHistoryShow(
