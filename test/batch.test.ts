@@ -420,3 +420,44 @@ it('live without a terminal needs --yes for the whole batch, and sends nothing w
   );
   expect(await initiates()).toBe(before);
 });
+
+it('--out lists the rows in the file order, whatever order they end in', async () => {
+  const slow = await sandbox({ latencyMs: 100 });
+  try {
+    const env = cliEnv(slow, tempDir());
+    const h = 'currency,country,amount,first_name,phone,email,gateway,reference';
+    const done = `GHS,GH,12,Ama,+233201234567,ama@example.com,1,out-order-b`;
+    expect(
+      (await mpay(['deposit', 'batch', file('first.csv', `${h}\n${done}`), '--json'], { env })).code,
+    ).toBe(0);
+    const path = file(
+      'three.csv',
+      [
+        h,
+        'GHS,GH,31,Kofi,0201234568,kofi@example.com,1,out-order-a',
+        done,
+        'GHS,GH,33,Esi,0201234569,esi@example.com,1,out-order-c',
+      ].join('\n'),
+    );
+    const out = join(tempDir(), 'results.ndjson');
+    const r = await mpay(['deposit', 'batch', path, '--json', '--concurrency', '3', '--out', out], { env });
+    expect(r.code, r.stderr).toBe(0);
+    // the row already done ends first (no request), the others after the server's 100 ms
+    const ended = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).reference);
+    expect(ended[0]).toBe('out-order-b');
+    const listed = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(listed.map((x) => [x.row, x.reference, x.outcome])).toEqual([
+      [1, 'out-order-a', 'done'],
+      [2, 'out-order-b', 'skipped'],
+      [3, 'out-order-c', 'done'],
+    ]);
+  } finally {
+    await slow.close();
+  }
+});

@@ -301,20 +301,33 @@ async function runAndReport(
   };
   process.on('SIGINT', onSigint);
   if (out && /\.csv$/i.test(opts.out!)) out.write(`${csvHeader(resultColumns)}\n`);
+  // --out is written in the file's row order, as a person comparing it with the input expects: a result
+  // waits for those of the rows started before it (at most the rows in flight), then goes out.
+  const started: number[] = [];
+  const waiting = new Map<number, RowResult>();
+  const writeOut = (res: RowResult) =>
+    out!.write(/\.csv$/i.test(opts.out!) ? `${csvLine(res, resultColumns)}\n` : `${JSON.stringify(res)}\n`);
+  const inOrder = (res: RowResult) => {
+    waiting.set(res.row, res);
+    while (started.length > 0 && waiting.has(started[0]!)) {
+      writeOut(waiting.get(started[0]!)!);
+      waiting.delete(started.shift()!);
+    }
+  };
   try {
     await runRows(
       rows,
       opts.concurrency,
-      run,
+      (r: BatchRow) => {
+        started.push(r.row);
+        return run(r);
+      },
       (res: RowResult) => {
         counts[res.outcome]++;
         progress.row(res);
         // one line a row, in the order the rows end; --query filters each record
         if (opts.json) printed = printed.then(() => printJson(f.io, res, 0));
-        if (out)
-          out.write(
-            /\.csv$/i.test(opts.out!) ? `${csvLine(res, resultColumns)}\n` : `${JSON.stringify(res)}\n`,
-          );
+        if (out) inOrder(res);
       },
       () => stopped,
       heapBound(32),
@@ -326,6 +339,8 @@ async function runAndReport(
     client.pacer = undefined;
     process.removeListener('SIGINT', onSigint);
     for (const l of others) process.on('SIGINT', l);
+    // what an interruption left waiting (rows in flight when it stopped): in row order too
+    if (out) for (const row of [...waiting.keys()].sort((a, b) => a - b)) writeOut(waiting.get(row)!);
     await new Promise<void>((r) => (out ? out.end(r) : r()));
   }
   const ended = counts.done + counts.skipped + counts.failed + counts.unknown;

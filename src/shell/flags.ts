@@ -134,7 +134,9 @@ export const batchFlags = {
     min: 1,
     max: maxConcurrency,
   }),
-  out: Flags.string({ description: 'also write the results to FILE (.csv or .ndjson)' }),
+  out: Flags.string({
+    description: "also write the results to FILE (.csv or .ndjson), in the file's row order",
+  }),
   'dry-run': Flags.boolean({ description: 'check every row and print the summary; send nothing' }),
   force: Flags.boolean({ description: "send amounts outside the currency's limits anyway" }),
   'allow-repeats': Flags.boolean({
