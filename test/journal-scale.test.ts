@@ -17,8 +17,8 @@ import {
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeJournal } from '../scripts/journal-synth.js';
-import { foldRecords, Journal } from '../src/journal/journal.js';
-import { isEvent, type JournalEvent, type JournalRecord } from '../src/journal/records.js';
+import { Journal } from '../src/journal/journal.js';
+import { foldRecords, isEvent, type JournalEvent, type JournalRecord } from '../src/journal/records.js';
 import { root, run, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 

@@ -18,10 +18,18 @@ import { LocalFileError, UsageError } from '../api/errors.js';
 import { holdLock, lockName } from './locks.js';
 import { readBytes } from './bytes.js';
 import { rewriteWithout } from './prune.js';
-import { IndexDamaged, KeyIndex, splitLines, type LogLine } from './key-index.js';
+import { IndexDamaged, KeyIndex } from './key-index.js';
+import { backChunk, backwards, lineAt, splitLines, type LogLine } from './log-lines.js';
 import { elsewhereError } from './elsewhere.js';
 import { journalFileName } from './file-name.js';
-import { fold, samePlace, settled, type JournalEvent, type JournalRecord, type Place } from './records.js';
+import {
+  foldRecords,
+  samePlace,
+  settled,
+  type JournalEvent,
+  type JournalRecord,
+  type Place,
+} from './records.js';
 
 const forbidden = /^(merchant_key|api_key|otp|token|authorization)$/i;
 
@@ -572,103 +580,3 @@ const tailBytes = 64 * 1024;
 const buildChunk = 32 * 1024 * 1024;
 /** Lines of processes that wrote at once may be out of time order by this much (ms). */
 const sinceMargin = 10 * 60 * 1000;
-
-/**
- * The records of a set of events, in their order: one a reference and place (a reference may live at two
- * places: a batch run again elsewhere with --new-batch). A record from before places were written takes
- * the first place its reference meets.
- */
-export function foldRecords(events: JournalEvent[]): JournalRecord[] {
-  const records: JournalRecord[] = [];
-  const byRef = new Map<string, JournalRecord[]>();
-  for (const event of events) {
-    let same = byRef.get(event.reference);
-    if (!same) byRef.set(event.reference, (same = []));
-    let r = same.find((x) =>
-      event.place ? !x.place || samePlace(x.place, event.place) : !x.place || same.length === 1,
-    );
-    if (!r) {
-      r = {
-        reference: event.reference,
-        kind: event.kind,
-        created_at: event.at,
-        updated_at: event.at,
-        steps: [],
-      };
-      same.push(r);
-      records.push(r);
-    }
-    fold(r, event);
-  }
-  return records;
-}
-
-/** The line that starts at `offset` of an open file. */
-function lineAt(fd: number, offset: number): LogLine {
-  let size = 4096;
-  for (;;) {
-    const buf = readBytes(fd, offset, offset + size);
-    const nl = buf.indexOf(0x0a);
-    if (nl >= 0 || buf.length < size) {
-      const { lines } = splitLines(
-        Buffer.concat([buf.subarray(0, nl < 0 ? buf.length : nl), Buffer.from('\n')]),
-        offset,
-      );
-      return lines[0]!;
-    }
-    size *= 4;
-  }
-}
-
-/**
- * The event lines of a log from its end back to its start: first the tail's (in memory, from `tailStart`),
- * then the file's before it, read backwards a chunk at a time. Damaged lines are reported and passed over.
- */
-function* backwards(
-  file: string,
-  tailStart: number,
-  tail: LogLine[],
-  damaged: (offset: number) => void,
-): Generator<LogLine> {
-  for (let i = tail.length - 1; i >= 0; i--) if (tail[i]!.event) yield tail[i]!;
-  if (tailStart === 0) return;
-  const fd = openSync(file, 'r');
-  try {
-    // Two buffers for the whole walk, not two a chunk: a long walk (history --all) then leaves no trail
-    // of freed chunks for the allocator to keep.
-    let work = Buffer.allocUnsafe(backChunk * 2);
-    let carry = Buffer.allocUnsafe(backChunk);
-    let carryLength = 0;
-    let end = tailStart;
-    while (end > 0) {
-      const start = Math.max(0, end - backChunk);
-      if (work.length < end - start + carryLength) work = Buffer.allocUnsafe((end - start + carryLength) * 2);
-      let got = 0;
-      while (got < end - start) {
-        const n = readSync(fd, work, got, end - start - got, start + got);
-        if (n === 0) break;
-        got += n;
-      }
-      carry.copy(work, got, 0, carryLength);
-      const view = work.subarray(0, got + carryLength);
-      // The first bytes of a chunk may be the end of a line that starts in the chunk before.
-      const cut = start === 0 ? 0 : view.indexOf(0x0a) + 1;
-      const { lines } = splitLines(view.subarray(cut), start + cut);
-      // a line longer than a chunk: keep reading back
-      const keep = cut === 0 && start > 0 ? view.length : cut;
-      if (carry.length < keep) carry = Buffer.allocUnsafe(keep * 2);
-      view.copy(carry, 0, 0, keep);
-      carryLength = keep;
-      end = start;
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const l = lines[i]!;
-        if (l.event) yield l;
-        else if (l.text.trim()) damaged(l.offset);
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-const backChunk = 64 * 1024;

@@ -33,8 +33,11 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { readBytes } from './bytes.js';
-import { isEvent, type JournalEvent } from './records.js';
+import { fnv, readBytes } from './bytes.js';
+import { FirstsCursor, IndexDamaged, blockBytes } from './firsts.js';
+
+export { IndexDamaged };
+import type { LogLine } from './log-lines.js';
 
 const version = 3;
 
@@ -54,18 +57,6 @@ interface State {
   firstsSums: number[];
 }
 
-/** An index file that is not what state.json says: the index is built again from the log. */
-export class IndexDamaged extends Error {}
-
-/** FNV-1a over bytes, continued from `h` (so an append continues the sum of what was there). */
-function fnv(bytes: Uint8Array, h = 0x811c9dc5): number {
-  for (let i = 0; i < bytes.length; i++) {
-    h ^= bytes[i]!;
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
 /**
  * The start of the log's last line before `offset` (its time and reference, up to 128 bytes), as
  * state.json keeps it: lines end alike (the place), they do not start alike.
@@ -76,13 +67,6 @@ export function lastBytes(fd: number, offset: number): string {
   return buf.subarray(start, Math.min(buf.length, start + 128)).toString('base64');
 }
 
-/** A line of the log: where it starts, and the event on it (undefined: not an event). */
-export interface LogLine {
-  offset: number;
-  event?: JournalEvent;
-  text: string;
-}
-
 /** The shard of a key: FNV-1a of its text, low byte, as two hex digits. */
 export function shardOf(key: string): string {
   let h = 0x811c9dc5;
@@ -91,105 +75,6 @@ export function shardOf(key: string): string {
     h = Math.imul(h, 0x01000193);
   }
   return (h & 0xff).toString(16).padStart(2, '0');
-}
-
-/**
- * The whole lines of a buffer read at `start`: each with its offset, and the bytes they take. `lean` keeps
- * of an event line only what the index needs (its reference and hash token), not its text, and finds
- * them in the bytes of a line as mpay writes it, without parsing it whole (building the index of a large
- * journal is mostly this); a line of another shape is parsed.
- */
-export function splitLines(
-  buf: Buffer,
-  start: number,
-  opts: { lean?: boolean } = {},
-): { lines: LogLine[]; used: number } {
-  const lines: LogLine[] = [];
-  let at = 0;
-  for (;;) {
-    const nl = buf.indexOf(0x0a, at);
-    if (nl < 0) break;
-    const quick = opts.lean ? leanEvent(buf, at, nl) : undefined;
-    if (quick) lines.push({ offset: start + at, text: '', event: quick });
-    else {
-      const text = buf.toString('utf8', at, nl);
-      const event = parse(text);
-      lines.push(
-        opts.lean && event
-          ? {
-              offset: start + at,
-              text: '',
-              event: { reference: event.reference, hash_token: event.hash_token } as JournalEvent,
-            }
-          : // the text is kept for a line that is not an event (its warning), not for the others
-            { offset: start + at, text: event ? '' : text, event },
-      );
-    }
-    at = nl + 1;
-  }
-  return { lines, used: at };
-}
-
-const keyBytes = {
-  reference: Buffer.from('"reference":"'),
-  hash: Buffer.from('"hash_token":"'),
-  kinds: [Buffer.from('"kind":"deposit"'), Buffer.from('"kind":"withdraw"')],
-  step: Buffer.from('"step":"'),
-  outcome: Buffer.from('"outcome":"'),
-  at: Buffer.from('{"at":"'),
-};
-
-/**
- * The reference and hash token of a line as JSON.stringify writes mpay's events (`{"at":"…","reference":
- * "…","kind":…}`), read from its bytes; undefined for any other line, which is then parsed.
- */
-function leanEvent(buf: Buffer, start: number, end: number): JournalEvent | undefined {
-  if (buf[end - 1] !== 0x7d || buf.indexOf(keyBytes.at, start) !== start) return undefined;
-  const line = buf.subarray(start, end);
-  if (
-    !keyBytes.kinds.some((k) => line.includes(k)) ||
-    !line.includes(keyBytes.step) ||
-    !line.includes(keyBytes.outcome)
-  )
-    return undefined;
-  const reference = stringAfter(line, keyBytes.reference);
-  if (reference === undefined) return undefined;
-  const hash = line.includes(keyBytes.hash) ? stringAfter(line, keyBytes.hash) : undefined;
-  return { reference, ...(hash === undefined ? {} : { hash_token: hash }) } as JournalEvent;
-}
-
-/** The JSON string value that follows the first `key` in a line (ending at its first unescaped quote). */
-function stringAfter(line: Buffer, key: Buffer): string | undefined {
-  const from = line.indexOf(key);
-  if (from < 0) return undefined;
-  const begin = from + key.length;
-  let escaped = false;
-  for (let i = begin; i < line.length; i++) {
-    const b = line[i];
-    if (b === 0x5c) escaped = true;
-    else if (b === 0x22) {
-      const raw = line.toString('utf8', begin, i);
-      if (!escaped) return raw;
-      // an escaped quote is not the end: a value with escapes is left to JSON.parse, as a whole
-      if (line[i - 1] === 0x5c) return undefined;
-      try {
-        return JSON.parse(`"${raw}"`) as string;
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-}
-
-function parse(text: string): JournalEvent | undefined {
-  if (!text.trim()) return undefined;
-  try {
-    const v: unknown = JSON.parse(text);
-    return isEvent(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export class KeyIndex {
@@ -401,70 +286,6 @@ export class KeyIndex {
   remove(): void {
     this.discard();
     rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-const blockOffsets = 8192;
-const blockBytes = blockOffsets * 8;
-
-/** A backward walk over firsts.bin, a checked block at a time: seek(offset) steps back to `offset`. */
-export class FirstsCursor {
-  private block: Float64Array<ArrayBufferLike> = new Float64Array(0);
-  /** index in the file of block[0] */
-  private base: number;
-  private i: number;
-  constructor(
-    private readonly fd: number | undefined,
-    count: number,
-    private readonly limit: number,
-    private readonly sums: number[],
-  ) {
-    this.base = count;
-    this.i = -1;
-  }
-
-  /** The current first (the last one not after the offsets passed so far), or undefined. */
-  current(): number | undefined {
-    return this.i >= 0 ? this.block[this.i] : undefined;
-  }
-
-  /** Steps back past every first after `offset`; returns the current one then. */
-  seek(offset: number): number | undefined {
-    for (;;) {
-      if (this.i < 0 && !this.load()) {
-        this.i = -1;
-        return undefined;
-      }
-      const v = this.block[this.i]!;
-      if (v <= offset) return v;
-      this.i--;
-    }
-  }
-
-  private load(): boolean {
-    if (this.base === 0 || this.fd === undefined) return false;
-    // whole blocks, as their sums were taken
-    const start = Math.floor((this.base - 1) / blockOffsets) * blockOffsets;
-    const n = this.base - start;
-    const b = readBytes(this.fd, start * 8, this.base * 8);
-    if (b.length !== n * 8) throw new IndexDamaged('firsts: cut short');
-    if (fnv(b) !== this.sums[start / blockOffsets]) throw new IndexDamaged('firsts: a block was changed');
-    const block = new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
-    const next = this.block[0];
-    for (let k = 0; k < block.length; k++) {
-      const v = block[k]!;
-      const after = k + 1 < block.length ? block[k + 1]! : next;
-      if (!Number.isInteger(v) || v < 0 || v >= this.limit || (after !== undefined && v >= after))
-        throw new IndexDamaged('firsts: not ascending offsets of the log');
-    }
-    this.block = block;
-    this.base = start;
-    this.i = block.length - 1;
-    return true;
-  }
-
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
   }
 }
 

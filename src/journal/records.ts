@@ -135,3 +135,33 @@ export function settled(r: JournalRecord): boolean {
 export function stepDone(r: JournalRecord, step: Step): boolean {
   return r.steps.some((s) => s.step === step && s.outcome === 'ok');
 }
+
+/**
+ * The records of a set of events, in their order: one a reference and place (a reference may live at two
+ * places: a batch run again elsewhere with --new-batch). A record from before places were written takes
+ * the first place its reference meets.
+ */
+export function foldRecords(events: JournalEvent[]): JournalRecord[] {
+  const records: JournalRecord[] = [];
+  const byRef = new Map<string, JournalRecord[]>();
+  for (const event of events) {
+    let same = byRef.get(event.reference);
+    if (!same) byRef.set(event.reference, (same = []));
+    let r = same.find((x) =>
+      event.place ? !x.place || samePlace(x.place, event.place) : !x.place || same.length === 1,
+    );
+    if (!r) {
+      r = {
+        reference: event.reference,
+        kind: event.kind,
+        created_at: event.at,
+        updated_at: event.at,
+        steps: [],
+      };
+      same.push(r);
+      records.push(r);
+    }
+    fold(r, event);
+  }
+  return records;
+}
