@@ -473,6 +473,14 @@ export class Journal implements JournalLike {
   ): string[] {
     const gone = new Set<string>();
     for (const r of this.newest()) if (drop(r)) gone.add(r.reference);
+    return this.pruneReferences(gone, hooks);
+  }
+
+  /** prune() of transactions already picked by reference (a caller that walked the journal itself). */
+  pruneReferences(
+    gone: Set<string>,
+    hooks: { beforeRename?: () => void; afterRename?: () => void } = {},
+  ): string[] {
     if (gone.size === 0) return [];
     rewriteWithout(this.file, gone, hooks, (err) => this.unwritable(err));
     // The removed transactions' keys go with them: the index is built again for the new file.

@@ -286,7 +286,7 @@ export async function runHistoryPrune(opts: PruneOptions, f: Factory): Promise<v
   const journal = await f.journal();
   keepYoungGenerationSmall();
   const drop = (r: JournalRecord) => settled(r) && Date.parse(r.updated_at) < cutoff;
-  // One read back through the journal counts what stays; the prune itself reads it once more.
+  // One read back through the journal picks what goes and counts what stays.
   let total = 0;
   let inProgress = 0;
   const dropped = new Set<string>();
@@ -295,7 +295,7 @@ export async function runHistoryPrune(opts: PruneOptions, f: Factory): Promise<v
     if (!settled(r)) inProgress++;
     if (drop(r)) dropped.add(r.reference);
   }
-  const removed = opts.dryRun ? [...dropped] : journal.prune(drop);
+  const removed = opts.dryRun ? [...dropped] : journal.pruneReferences(dropped);
   const kept = total - removed.length;
   await printResult(
     f.io,
