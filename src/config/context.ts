@@ -3,15 +3,14 @@ import { UsageError } from '../api/errors.js';
 import type { Credentials, TokenStore } from '../api/credentials.js';
 import { normalizeBaseUrl, refuseUserinfo } from '../api/base-url.js';
 import { fingerprint } from '../api/redact.js';
+import { ConfigStore, type TokenScope } from './store.js';
 import {
   checkProfileName,
-  ConfigStore,
   defaultBaseUrls,
   isEnvironment,
   type Environment,
   type Profile,
-  type TokenScope,
-} from './store.js';
+} from './profile.js';
 
 export interface ContextInputs {
   profile?: string;

@@ -7,13 +7,8 @@ import { checkBaseUrl, normalizeBaseUrl } from '../api/base-url.js';
 import { AuthError, KeyringError, UsageError } from '../api/errors.js';
 import { mask } from '../api/redact.js';
 import { resolveContext } from '../config/context.js';
-import {
-  checkProfileName,
-  defaultBaseUrls,
-  isEnvironment,
-  type ConfigStore,
-  type Profile,
-} from '../config/store.js';
+import { type ConfigStore } from '../config/store.js';
+import { checkProfileName, defaultBaseUrls, isEnvironment, type Profile } from '../config/profile.js';
 import type { Prompter } from './prompter.js';
 
 export interface LoginInputs {

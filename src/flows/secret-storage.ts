@@ -3,7 +3,8 @@
 import { KeyringError, UsageError } from '../api/errors.js';
 import { fingerprint } from '../api/redact.js';
 import { commandLine } from '../api/shell-words.js';
-import type { ConfigStore, SecretStore } from '../config/store.js';
+import type { ConfigStore } from '../config/store.js';
+import type { SecretStore } from '../config/profile.js';
 
 export interface TokenStatus {
   env: string;

@@ -4,13 +4,8 @@ import { exitCodes, UsageError } from '../api/errors.js';
 import { checkBaseUrl, normalizeBaseUrl } from '../api/base-url.js';
 import { mask } from '../api/redact.js';
 import { defaultTimeoutSeconds } from '../config/context.js';
-import {
-  defaultBaseUrls,
-  environments,
-  isEnvironment,
-  parseGatewayList,
-  type ConfigStore,
-} from '../config/store.js';
+import { type ConfigStore } from '../config/store.js';
+import { defaultBaseUrls, environments, isEnvironment, parseGatewayList } from '../config/profile.js';
 import type { Factory } from '../factory.js';
 import { renderRecord, renderTable } from '../ui/output.js';
 import { fitWidth, printResult } from '../ui/print.js';

@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args';
 import { BaseCommand, flagSets } from '../../shell/base-command.js';
-import { settingKeys } from '../../config/store.js';
+import { settingKeys } from '../../config/profile.js';
 
 export default class ConfigGet extends BaseCommand<typeof ConfigGet> {
   static override baseFlags = flagSets.local;
