@@ -7,7 +7,7 @@
 //   silent move to somewhere else.
 // - The library talks to D-Bus synchronously, on this thread, and a session bus that accepts a connection
 //   but never answers (a stopped dbus-daemon) blocks it for good: no timer of ours could ever run again,
-//   and even process.exit() waits for a thread stuck there. So before the library is let near the bus, mpay
+//   and even the exit of the process waits for a thread stuck there. So before the library is let near the bus, mpay
 //   opens the bus itself and waits, with a time limit, for the answer to its first handshake line. A Secret
 //   Service that is on the bus but does not answer is the library's to time out (it gives up after 2 s).
 // - `openKeyring(..., { probe: true })` (login, the move into the keyring, auth status, doctor) writes,
