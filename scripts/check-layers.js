@@ -14,6 +14,10 @@ import ts from 'typescript';
 /** The layer of a module: its folder under src/, or its own name for the modules at the top. */
 export function layerOf(rel) {
   const parts = rel.split(/[\\/]/);
+  // A command's folder holds two layers: its oclif class (command.ts, with what the classes share in
+  // commands/base/) and its run function (the other files).
+  if (parts[0] === 'commands')
+    return parts.at(-1) === 'command.ts' || parts[1] === 'base' ? 'cli' : 'commands';
   return parts.length > 1 ? parts[0] : parts[0].replace(/\.ts$/, '');
 }
 
@@ -26,7 +30,7 @@ export const rules = {
   config: { may: ['api', 'config', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify'] },
   journal: { may: ['api', 'journal'], types: [], packages: [oclif, ...ui, 'got', 'fastify', 'conf'] },
   flows: {
-    may: ['api', 'config', 'journal', 'flows'],
+    may: ['api', 'config', 'journal', 'flows', 'lazy-import'],
     types: [],
     packages: [oclif, ...ui, 'got', 'fastify'],
   },
@@ -37,19 +41,20 @@ export const rules = {
   },
   io: { may: ['ui'], types: [], packages: [oclif, 'got'] },
   factory: { may: ['api', 'config', 'journal', 'ui', 'io'], types: ['flows'], packages: [oclif] },
-  run: {
-    may: ['api', 'config', 'journal', 'flows', 'ui', 'io', 'sandbox', 'run', 'lazy-import'],
-    types: ['factory'],
+  // the run functions, and what they share (commands/shared/)
+  commands: {
+    may: ['api', 'config', 'journal', 'flows', 'ui', 'io', 'factory', 'sandbox', 'commands', 'lazy-import'],
+    types: ['cli'],
     packages: [oclif],
   },
-  shell: { may: ['factory', 'io', 'ui', 'shell'], types: ['flows', 'ui', 'run'], packages: [] },
-  commands: {
-    may: ['shell', 'run', 'api', 'config', 'sandbox', 'commands'],
-    types: [],
+  // the oclif classes (commands/**/command.ts) and commands/base/: loaded at every start, so nothing heavy
+  cli: {
+    may: ['cli', 'commands', 'factory', 'io', 'ui', 'flows', 'api', 'config', 'sandbox'],
+    types: ['commands', 'flows', 'ui'],
     packages: [...ui, 'got', 'fastify'],
   },
   sandbox: { may: ['sandbox', 'api-no-client'], types: ['api'], packages: [oclif, ...ui, 'got', 'conf'] },
-  execute: { may: ['commands', 'shell'], types: [], packages: [] },
+  execute: { may: ['cli'], types: [], packages: [] },
   // the single executable's entry: the bundle, and the modules its snapshot holds evaluated
   exe: { may: ['execute', 'api', 'config', 'flows', 'journal', 'ui'], types: [], packages: [] },
   'lazy-import': { may: [], types: [], packages: [] },

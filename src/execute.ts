@@ -3,45 +3,45 @@
 // load what they need with dynamic imports, which esbuild wraps to run on first use (inquirer, cli-table3,
 // conf, fastify and qrcode-terminal stay in node_modules and load from there). oclif finds the commands
 // here through the "explicit" command strategy in package.json.
-import Api from './commands/api.js';
-import AuthMigrate from './commands/auth/migrate.js';
-import AuthStatus from './commands/auth/status.js';
-import Balances from './commands/balances.js';
-import ConfigGet from './commands/config/get.js';
-import ConfigList from './commands/config/list.js';
-import ConfigSet from './commands/config/set.js';
-import Countries from './commands/countries.js';
-import Currencies from './commands/currencies.js';
-import Demo from './commands/demo.js';
-import Deposit from './commands/deposit/index.js';
-import DepositBatch from './commands/deposit/batch.js';
-import DepositInitiate from './commands/deposit/initiate.js';
-import DepositProcess from './commands/deposit/process.js';
-import Docs from './commands/docs.js';
-import Doctor from './commands/doctor.js';
-import History from './commands/history/index.js';
-import HistoryPrune from './commands/history/prune.js';
-import HistoryShow from './commands/history/show.js';
-import Login from './commands/login.js';
-import Logout from './commands/logout.js';
-import ProfilesList from './commands/profiles/list.js';
-import ProfilesRemove from './commands/profiles/remove.js';
-import ProfilesUse from './commands/profiles/use.js';
-import Sandbox from './commands/sandbox.js';
-import Status from './commands/status.js';
-import SupportBundle from './commands/support/bundle.js';
-import Token from './commands/token.js';
-import Wallet from './commands/wallet.js';
-import Whoami from './commands/whoami.js';
-import Withdraw from './commands/withdraw/index.js';
-import WithdrawBatch from './commands/withdraw/batch.js';
-import WithdrawBatchConfirm from './commands/withdraw/batch/confirm.js';
-import WithdrawInitiate from './commands/withdraw/initiate.js';
-import WithdrawProcess from './commands/withdraw/process.js';
+import Api from './commands/api/command.js';
+import AuthMigrate from './commands/auth/migrate/command.js';
+import AuthStatus from './commands/auth/status/command.js';
+import Balances from './commands/balances/command.js';
+import ConfigGet from './commands/config/get/command.js';
+import ConfigList from './commands/config/list/command.js';
+import ConfigSet from './commands/config/set/command.js';
+import Countries from './commands/countries/command.js';
+import Currencies from './commands/currencies/command.js';
+import Demo from './commands/demo/command.js';
+import Deposit from './commands/deposit/command.js';
+import DepositBatch from './commands/deposit/batch/command.js';
+import DepositInitiate from './commands/deposit/initiate/command.js';
+import DepositProcess from './commands/deposit/process/command.js';
+import Docs from './commands/docs/command.js';
+import Doctor from './commands/doctor/command.js';
+import History from './commands/history/command.js';
+import HistoryPrune from './commands/history/prune/command.js';
+import HistoryShow from './commands/history/show/command.js';
+import Login from './commands/login/command.js';
+import Logout from './commands/logout/command.js';
+import ProfilesList from './commands/profiles/list/command.js';
+import ProfilesRemove from './commands/profiles/remove/command.js';
+import ProfilesUse from './commands/profiles/use/command.js';
+import Sandbox from './commands/sandbox/command.js';
+import Status from './commands/status/command.js';
+import SupportBundle from './commands/support/bundle/command.js';
+import Token from './commands/token/command.js';
+import Wallet from './commands/wallet/command.js';
+import Whoami from './commands/whoami/command.js';
+import Withdraw from './commands/withdraw/command.js';
+import WithdrawBatch from './commands/withdraw/batch/command.js';
+import WithdrawBatchConfirm from './commands/withdraw/batch/confirm/command.js';
+import WithdrawInitiate from './commands/withdraw/initiate/command.js';
+import WithdrawProcess from './commands/withdraw/process/command.js';
 
 export { execute } from '@oclif/core/execute';
 // Loaded by oclif from this bundle through package.json's oclif.helpClass and oclif.hooks.
-export { MpayHelp, commandNotFound } from './shell/help.js';
+export { MpayHelp, commandNotFound } from './commands/base/help.js';
 
 export const COMMANDS = {
   api: Api,

@@ -12,6 +12,7 @@ import { Gateway } from '../src/api/schemas.js';
 import { demoMerchant, gateways } from '../src/sandbox/seed.js';
 import { cliEnv, customerArgs, noStack, sandbox, setFaults, tempDir, demoClient } from './helpers.js';
 import { mpay as run } from './in-process.js';
+import { otpOf, parseInputs } from '../src/flows/inputs.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
@@ -113,7 +114,7 @@ describe('flows with scripted Prompter answers', () => {
   it('three wrong codes end in a validation error, and the transaction stays resumable', async () => {
     const p = new ScriptedPrompter(['111111', '222222', '333333']);
     const d = deps(sb, p);
-    const inputs = {
+    const inputs = parseInputs({
       currency: 'GHS',
       country: 'GH',
       amount: '20',
@@ -125,7 +126,7 @@ describe('flows with scripted Prompter answers', () => {
       reference: 'script-wd-3',
       phoneNumber: '+233201234567',
       receiverEmail: 'r@example.com',
-    };
+    });
     await expect(runPaymentFlow('withdraw', inputs, d)).rejects.toMatchObject({
       kind: 'validation',
       fields: { otp: expect.any(Array) },
@@ -137,7 +138,7 @@ describe('flows with scripted Prompter answers', () => {
     expect(p.done).toBe(true);
     const again = await runPaymentFlow(
       'withdraw',
-      { ...inputs, reference: 'script-wd-3b', otp: demoMerchant.otp },
+      { ...inputs, reference: 'script-wd-3b', otp: otpOf(demoMerchant.otp) },
       { ...d, prompter: undefined },
     );
     expect(again.status).toBe('pending');
@@ -146,7 +147,7 @@ describe('flows with scripted Prompter answers', () => {
   it('the live environment asks for confirmation; no sends nothing', async () => {
     const p = new ScriptedPrompter([false]);
     const d = deps(sb, p, { env: 'live' });
-    const inputs = {
+    const inputs = parseInputs({
       currency: 'GHS',
       country: 'GH',
       amount: '20',
@@ -156,7 +157,7 @@ describe('flows with scripted Prompter answers', () => {
       email: 'kofi@example.com',
       gateway: '1',
       reference: 'live-no',
-    };
+    });
     await expect(runPaymentFlow('deposit', inputs, d)).rejects.toMatchObject({
       kind: 'cancelled',
       exitCode: 130,

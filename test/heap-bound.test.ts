@@ -2,7 +2,7 @@
 // does not. The peak RSS it buys is measured by npm run bench, not here.
 import { getHeapStatistics } from 'node:v8';
 import { expect, it } from 'vitest';
-import { heapBound } from '../src/run/heap-bound.js';
+import { heapBound } from '../src/flows/heap-bound.js';
 
 const used = () => getHeapStatistics().used_heap_size / 2 ** 20;
 

@@ -6,7 +6,7 @@
 import { Config } from '@oclif/core/config';
 import { COMMANDS } from '../src/execute.js';
 import { memoryIO } from '../src/io.js';
-import { host } from '../src/shell/base-command.js';
+import { host } from '../src/commands/base/base-command.js';
 import { root, type RunOptions, type RunResult } from './helpers.js';
 
 let config: Promise<Config> | undefined;

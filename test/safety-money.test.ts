@@ -186,7 +186,7 @@ describe('live: nothing moves money unconfirmed', () => {
         phone: '+233201234567',
         email: 'a@b.co',
         reference: 'live-no',
-        gateway: '1',
+        gateway: 1,
       },
       { client, journal, prompter: p, env: 'live' },
     ).catch((e: unknown) => e);

@@ -186,7 +186,7 @@ describe('amounts and phones', () => {
           firstName: 'Ama',
           phone: '+233201234567',
           email: 'ama@example.com',
-          gateway: '1',
+          gateway: 1,
           ...inputs,
         },
         {

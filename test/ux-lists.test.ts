@@ -34,7 +34,7 @@ describe('columns, filters and statuses', () => {
   it('a filter on a nested field of the JSON works, and --help names the columns', async () => {
     const gh = await mpay(['balances', '--filter', 'country.code=GH', '--json'], { env });
     expect(gh.json().map((c: { code: string }) => c.code)).toEqual(['GHS']);
-    const help = await import('../src/commands/balances.js');
+    const help = await import('../src/commands/balances/command.js');
     expect(help.default.description).toMatch(
       /Columns \(for --columns and --filter\): code, country, .*; with --wide also deposite, withdraw, service, collection, disbursement\./,
     );

@@ -12,6 +12,7 @@ import { altSeed } from '../src/sandbox/seed-alt.js';
 import { demoMerchant, demoSeed, type Seed } from '../src/sandbox/seed.js';
 import { cliEnv, customerArgs, sandbox, tempDir, demoClient } from './helpers.js';
 import { mpay as run } from './in-process.js';
+import { otpOf } from '../src/flows/inputs.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 const seeds: Array<[string, Seed]> = [
@@ -58,8 +59,8 @@ describe.each(seeds)('the wallet rule on the %s data set', (name, seed) => {
           lastName: 'Mensah',
           phone: '+233201234567',
           email: 'ama@example.com',
-          gateway: String(id),
-          otp: demoMerchant.otp,
+          gateway: id,
+          otp: otpOf(demoMerchant.otp),
         },
         { client, journal: new Journal(tempDir(), 'default', 'sandbox'), env: 'sandbox' },
       );

@@ -12,6 +12,7 @@ import type { JournalLike } from '../journal/journal.js';
 import { checkAmount, enabled } from './gather.js';
 import { fields, internationalPhone, problem } from './inputs.js';
 import type { FlowInputs } from './types.js';
+import { parseInputs } from './inputs.js';
 
 /** The columns of a batch file: the flow's flag names with underscores. */
 export const batchColumns = [
@@ -51,7 +52,8 @@ export function rowReference(kind: PaymentKind, r: BatchRow): string {
 
 export function inputsOf(kind: PaymentKind, r: BatchRow): FlowInputs {
   const v = r.values;
-  return {
+  // The rows were checked before any was sent; this turns a row's strings into the flow's typed inputs.
+  return parseInputs({
     currency: v.currency,
     country: v.country || undefined,
     amount: v.amount,
@@ -62,7 +64,7 @@ export function inputsOf(kind: PaymentKind, r: BatchRow): FlowInputs {
     gateway: v.gateway || undefined,
     reference: rowReference(kind, r),
     wallet: v.wallet === 'true' ? true : v.wallet === 'false' ? false : undefined,
-  };
+  });
 }
 
 /** Checks the rows one by one, as they stream past; `done()` adds what needs the whole file. */

@@ -11,6 +11,7 @@ import { runPaymentFlow } from './payment.js';
 import { holdTransaction, resumeFlow } from './resume.js';
 import { historyShowCommand } from './next-command.js';
 import type { FlowDeps, FlowResult } from './types.js';
+import { otpOf } from './inputs.js';
 
 export type RowOutcome = 'done' | 'failed' | 'unknown' | 'skipped';
 
@@ -151,7 +152,9 @@ export async function confirmRow(r: BatchRow, deps: FlowDeps): Promise<RowResult
   const base = emptyResult(r.row, reference);
   const verdict = journalVerdict(known, base, (rec) => stepDone(rec, 'processed'), deps.place);
   if (verdict) return verdict;
-  return settle(base, deps, () => resumeFlow('withdraw', reference, { otp: r.values.otp!.trim() }, deps));
+  return settle(base, deps, () =>
+    resumeFlow('withdraw', reference, { otp: otpOf(r.values.otp!.trim()) }, deps),
+  );
 }
 
 /** Runs the rows `concurrency` at a time, in order of arrival; `stop()` ends the starting of new rows. */

@@ -4,7 +4,6 @@ import { gatewayTypeOf as gatewayType } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
 import type { GatewayConfiguration, MerchantCurrency } from '../api/schemas.js';
 import { type Kind } from '../journal/records.js';
-import { checked, fields } from './inputs.js';
 import { walletReason, type WalletContext } from './wallet-rule.js';
 
 import { title, type FlowDeps, type FlowInputs } from './types.js';
@@ -24,7 +23,7 @@ export async function chooseGateway(
 ): Promise<GatewayConfiguration> {
   if (configs.length === 0) throw new UsageError('Initiate returned no gateway configuration to choose from');
   if (inputs.gateway !== undefined) {
-    const id = Number(checked(fields.gateway, inputs.gateway));
+    const id = inputs.gateway;
     const found = configs.find((c) => Number(c.gateway.id) === id);
     if (!found) {
       throw new UsageError(`Gateway ${id} is not one of those initiate returned`, {
@@ -62,7 +61,7 @@ export function precheckGateway(
     if (
       inputs.gateway !== undefined &&
       configs.length > 0 &&
-      !configs.some((c) => String(c.gateway.id) === String(Number(inputs.gateway)))
+      !configs.some((c) => Number(c.gateway.id) === inputs.gateway)
     ) {
       throw new UsageError(`Gateway ${inputs.gateway} is not open to ${title(kind)}s in ${currency.code}`, {
         fields: { gateway_id: ['not offered'] },

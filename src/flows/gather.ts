@@ -6,15 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { UsageError } from '../api/errors.js';
 import type { MerchantCurrency } from '../api/schemas.js';
 import { type Kind } from '../journal/records.js';
-import {
-  checked,
-  fields,
-  internationalPhone,
-  newReference,
-  phoneNumber,
-  problem,
-  type Field,
-} from './inputs.js';
+import { checked, fields, internationalPhone, newReference, problem, type Field } from './inputs.js';
 
 import { merchantCurrencies, silentReporter, title, type FlowDeps, type FlowInputs } from './types.js';
 
@@ -207,24 +199,7 @@ export async function gather(
   deps: FlowDeps,
   opts: { gateway?: boolean } = {},
 ): Promise<Gathered> {
-  // Cheap local checks first, so a bad flag fails before any request.
-  for (const [k, f] of Object.entries({
-    currency: fields.currency,
-    country: fields.country,
-    amount: fields.amount,
-    firstName: fields.firstName,
-    lastName: fields.lastName,
-    phone: fields.phone,
-    email: fields.email,
-    reference: fields.reference,
-    gateway: fields.gateway,
-    receiverEmail: fields.receiverEmail,
-    otp: fields.otp,
-  })) {
-    const v = inputs[k as keyof FlowInputs];
-    if (typeof v === 'string') checked(f, v);
-  }
-  if (inputs.phoneNumber !== undefined) checked(phoneNumber, inputs.phoneNumber);
+  // The inputs were checked where they came in (parseInputs): a bad flag failed before any request.
   const list = await (deps.reporter ?? silentReporter).wait(
     'Reading the merchant currencies',
     merchantCurrencies(deps),

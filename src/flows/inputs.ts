@@ -3,6 +3,7 @@
 // forms a payment API can be expected to take, and no wider.
 import { UsageError } from '../api/errors.js';
 import { domainToASCII } from 'node:url';
+import type { FlowInputs } from './types.js';
 
 export interface Field {
   /** the flag that carries it, for the error message */
@@ -181,6 +182,53 @@ export function checked(f: Field, raw: string): string {
     throw new UsageError(`Invalid ${f.flag} ${shown}: ${why}`, { fields: { [f.field]: [why] } });
   }
   return v;
+}
+
+/** A one-time code that passed its check: the type says it was checked, so nothing checks it again. */
+export type Otp = string & { readonly checkedCode: unique symbol };
+
+/** The code, checked once (a flag, stdin, a prompt or a row): a usage error naming --otp when it is bad. */
+export function otpOf(raw: string): Otp {
+  return checked(fields.otp, raw) as Otp;
+}
+
+/** A gateway id as given (a flag, a row), checked once: a number from here on. */
+export function gatewayOf(raw: string | undefined): number | undefined {
+  return raw === undefined ? undefined : Number(checked(fields.gateway, raw));
+}
+
+/** A flow's inputs as a flag or a file row gives them: every value a string. */
+export type RawInputs = Omit<FlowInputs, 'gateway' | 'otp'> & { gateway?: string; otp?: string };
+
+/**
+ * The one check of what came in, before anything is read or sent: each value given is checked (the first
+ * bad one is a usage error naming its flag), the gateway becomes a number and the code an Otp. The values
+ * keep their spelling: a flow normalizes each where it uses it, with what it then knows (a phone's dial
+ * code comes from the currency).
+ */
+export function parseInputs(raw: RawInputs): FlowInputs {
+  const text: Record<string, Field> = {
+    currency: fields.currency,
+    country: fields.country,
+    amount: fields.amount,
+    firstName: fields.firstName,
+    lastName: fields.lastName,
+    phone: fields.phone,
+    email: fields.email,
+    reference: fields.reference,
+    receiverEmail: fields.receiverEmail,
+    phoneNumber,
+  };
+  for (const [k, f] of Object.entries(text)) {
+    const v = raw[k as keyof RawInputs];
+    if (typeof v === 'string') checked(f, v);
+  }
+  const { gateway, otp, ...rest } = raw;
+  return {
+    ...rest,
+    ...(gateway !== undefined && { gateway: gatewayOf(gateway) }),
+    ...(otp !== undefined && { otp: otpOf(otp) }),
+  };
 }
 
 /** A reference unique enough to never collide: time, then randomness. */

@@ -5,7 +5,7 @@ import { keepingTrack } from './standing.js';
 import { UsageError, ValidationError } from '../api/errors.js';
 import type { GatewayConfiguration, InitiatedPayment, MerchantService } from '../api/schemas.js';
 import { stepDone, type JournalRecord, type Kind } from '../journal/records.js';
-import { checked, fields, internationalPhone, phoneNumber, problem } from './inputs.js';
+import { fields, internationalPhone, otpOf, phoneNumber, problem } from './inputs.js';
 import { isCrypto, needsWalletUpdate, walletReason, type WalletContext } from './wallet-rule.js';
 
 import {
@@ -46,12 +46,7 @@ export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowD
   await confirmLive(deps, `this ${title(kind)} of ${r.amount} ${r.currency_code}`);
 
   rep.step('Initiate');
-  const initiated = await initiateStep(
-    kind,
-    r,
-    deps,
-    inputs.gateway === undefined ? undefined : Number(inputs.gateway),
-  );
+  const initiated = await initiateStep(kind, r, deps, inputs.gateway);
   rep.info(`  hash token ${initiated.has_token}`);
   const record: JournalRecord = deps.journal.find(r.customer_transaction_id)!;
   // The rest of the flow (the payment phone's dial code) uses the currencies just read, not a second GET.
@@ -116,8 +111,7 @@ export async function continueFlow(
     };
 
     // Gateway: chosen now, or known from the journal when resuming.
-    let gatewayId =
-      inputs.gateway !== undefined ? Number(checked(fields.gateway, inputs.gateway)) : record.gateway_id;
+    let gatewayId = inputs.gateway ?? record.gateway_id;
     let gateway = configs?.find((c) => Number(c.gateway.id) === gatewayId)?.gateway;
     if (configs && (!gateway || gatewayId === undefined)) {
       const chosen = await chooseGateway(configs, inputs, deps, walletCtx);
@@ -249,7 +243,7 @@ async function finishWithdraw(
     rep.info(`  a one-time code was already sent to ${req.email}`);
   }
   if (inputs.otp !== undefined) {
-    const otp = checked(fields.otp, inputs.otp);
+    const otp = inputs.otp;
     const res = await repeatOfUnknown(record, ['processed'], () =>
       withdrawProcessStep(record, { ...req, otp }, deps),
     );
@@ -271,7 +265,7 @@ async function finishWithdraw(
       validate: (v) => problem(fields.otp, v) ?? true,
     });
     try {
-      const res = await withdrawProcessStep(record, { ...req, otp: checked(fields.otp, otp) }, deps);
+      const res = await withdrawProcessStep(record, { ...req, otp: otpOf(otp) }, deps);
       if (res.otpSent) throw new UsageError('The API sent a new code instead of taking the one given');
       result.transaction = res.transaction;
       return done(result, rep);

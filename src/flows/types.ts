@@ -11,6 +11,7 @@ import type {
 import type { JournalLike } from '../journal/journal.js';
 import type { Kind, Place } from '../journal/records.js';
 import type { Prompter } from './prompter.js';
+import type { Otp } from './inputs.js';
 
 export interface FlowInputs {
   currency?: string;
@@ -21,12 +22,14 @@ export interface FlowInputs {
   phone?: string;
   email?: string;
   reference?: string;
-  gateway?: string;
+  /** checked once where it came in (a flag, a row): a gateway id */
+  gateway?: number;
   receiverEmail?: string;
   phoneNumber?: string;
   /** --wallet / --no-wallet: overrides the wallet rule */
   wallet?: boolean;
-  otp?: string;
+  /** checked once where it came in */
+  otp?: Otp;
 }
 
 /** How a flow tells a person what is happening; the terminal one lives in ui/. */

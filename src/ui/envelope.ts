@@ -106,3 +106,21 @@ export function fromRecord(r: JournalRecord, next: string): TransactionJson {
     customer: r.customer,
   };
 }
+
+/** The envelope of a single step on a transaction: its record, the gateway used, and what the step returned. */
+export function stepEnvelope(
+  record: JournalRecord,
+  gateway: number,
+  part: Pick<FlowResult, 'status' | 'status_update' | 'wallet'>,
+) {
+  return fromFlowResult(
+    {
+      kind: record.kind,
+      reference: record.reference,
+      hash_token: record.hash_token,
+      gateway: { id: gateway, name: record.gateway_name ?? String(gateway) },
+      ...part,
+    },
+    record,
+  );
+}

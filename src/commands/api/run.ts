@@ -1,0 +1,173 @@
+// `mpay api METHOD PATH`: any endpoint of the API, authenticated as every other command is, the answer
+// printed as the server sent it (pretty on a terminal, byte for byte in a pipe) and the exit code that of
+// its status (README table). As `gh api` and `stripe get/post` do.
+import { readFileSync } from 'node:fs';
+import type { Encoding } from '../../api/wire.js';
+import { UsageError } from '../../api/errors.js';
+import { failureError } from '../../api/response.js';
+import type { Factory } from '../../factory.js';
+import { clean } from '../../ui/output.js';
+
+export interface ApiOptions {
+  method: string;
+  path: string;
+  /** -F key=value: numbers, true/false, null and @file read as such */
+  typed?: string[];
+  /** -f key=value: strings as given */
+  raw?: string[];
+  /** --input FILE or -: the whole body, a JSON object */
+  input?: string;
+  /** the encoding, else the one mpay uses for that endpoint */
+  form?: boolean;
+  json?: boolean;
+  /** add merchant_key, site_id and api_key from the profile */
+  credentials?: boolean;
+  /** -H 'name: value' */
+  header?: string[];
+  /** print the status line and the headers before the body */
+  include?: boolean;
+  dryRun?: boolean;
+  /** --max-size: the largest answer read, in MB */
+  maxSizeMb?: number;
+}
+
+/** The endpoints the API takes as form-data (docs/spec-readings.md); every other POST is JSON. */
+const formPaths = [
+  'auth/merchant/token/generate',
+  'payments/status/update',
+  'payments/crypto/wallet/address/update',
+];
+
+/** PATH relative to /restapi/v1, or a full path, or a URL on the profile's own host. */
+export function apiPath(given: string, baseUrl: string): string {
+  let path = given.trim();
+  if (/^https?:\/\//i.test(path)) {
+    const url = new URL(path);
+    if (url.origin !== new URL(baseUrl).origin)
+      throw new UsageError(`${url.origin} is not the profile's server (${new URL(baseUrl).origin})`, {
+        hint: 'Give a path, or use --base-url for another server',
+      });
+    path = `${url.pathname}${url.search}`;
+  }
+  return path.replace(/^\/+/, '').replace(/^restapi\/v1\//, '');
+}
+
+function field(pair: string, flag: string): [string, string] {
+  const i = pair.indexOf('=');
+  if (i <= 0) throw new UsageError(`Invalid ${flag} "${pair}": expected key=value`);
+  return [pair.slice(0, i), pair.slice(i + 1)];
+}
+
+/** -F's value: a number, true, false, null, @file's contents, else the string. */
+function typedValue(v: string, f: Factory): unknown {
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (v === 'null') return null;
+  if (/^-?\d+(\.\d+)?$/.test(v)) return Number(v);
+  if (v.startsWith('@')) {
+    try {
+      return readFileSync(v.slice(1), 'utf8').replace(/\n$/, '');
+    } catch (err) {
+      throw new UsageError(`Cannot read ${v.slice(1)} for -F: ${(err as Error).message}`);
+    }
+  }
+  void f;
+  return v;
+}
+
+export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
+  const method = opts.method.toUpperCase();
+  if (method !== 'GET' && method !== 'POST')
+    throw new UsageError(`Unsupported method ${opts.method}`, {
+      hint: 'The API has GET and POST endpoints only',
+    });
+  const ctx = await f.context();
+  const path = apiPath(opts.path, ctx.baseUrl);
+  let body: Record<string, unknown> | undefined;
+  if (opts.input !== undefined) {
+    const text = opts.input === '-' ? await f.io.readStdin() : readFileSync(opts.input, 'utf8');
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch (err) {
+      throw new UsageError(`--input is not JSON: ${(err as Error).message}`);
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new UsageError('--input must hold a JSON object');
+  }
+  for (const p of opts.typed ?? []) {
+    const [k, v] = field(p, '-F');
+    (body ??= {})[k] = typedValue(v, f);
+  }
+  for (const p of opts.raw ?? []) {
+    const [k, v] = field(p, '-f');
+    (body ??= {})[k] = v;
+  }
+  if (opts.credentials) {
+    const c = ctx.credentials;
+    const site = c.siteId && /^\d+$/.test(c.siteId) ? Number(c.siteId) : c.siteId;
+    body = { merchant_key: c.merchantKey, site_id: site, api_key: c.apiKey, ...body };
+  }
+  if (method === 'GET' && body)
+    throw new UsageError('A GET takes no fields', { hint: 'Put a query in the path: /x?a=1' });
+  const encoding: Encoding =
+    method === 'GET'
+      ? 'none'
+      : opts.form
+        ? 'multipart'
+        : opts.json
+          ? 'json'
+          : formPaths.includes(path.split('?')[0]!)
+            ? 'multipart'
+            : 'json';
+  const headers = Object.fromEntries(
+    (opts.header ?? []).map((h) => {
+      const i = h.indexOf(':');
+      if (i <= 0) throw new UsageError(`Invalid -H "${h}": expected 'name: value'`);
+      return [h.slice(0, i).trim().toLowerCase(), h.slice(i + 1).trim()];
+    }),
+  );
+  const client = await f.client({
+    dryRun: opts.dryRun,
+    maxBodyBytes: opts.maxSizeMb === undefined ? undefined : opts.maxSizeMb * 2 ** 20,
+  });
+  const bearer = !/^(public\/|auth\/)/.test(path);
+  const res = await client.raw({
+    method,
+    path,
+    encoding,
+    body: body ?? (method === 'POST' ? {} : undefined),
+    headers,
+    bearer,
+  });
+  if (opts.include) {
+    f.io.out(`HTTP/1.1 ${res.status} ${res.statusMessage}`);
+    for (const [k, v] of Object.entries(res.headers))
+      if (v !== undefined) {
+        const line = `${k}: ${Array.isArray(v) ? v.join(', ') : v}`;
+        f.io.out(f.io.stdoutIsTTY ? clean(line) : line);
+      }
+    f.io.out('');
+  }
+  let shown = res.text;
+  if (f.io.stdoutIsTTY) {
+    try {
+      shown = JSON.stringify(JSON.parse(res.text), null, 2);
+    } catch {
+      // not JSON: as it came
+    }
+    // On a terminal nothing the server sent may drive it: escapes, C1 controls, bidi overrides.
+    shown = clean(shown);
+  }
+  if (shown) f.io.stdout.write(shown.endsWith('\n') || !f.io.stdoutIsTTY ? shown : `${shown}\n`);
+  if (res.status >= 300) {
+    // The same reading as every other command's (api/response.ts): a 404 in the API's own shape is a
+    // transaction not initiated (5); any other 404 is a route that is not there (7, check the base URL).
+    const e = failureError(`${method} /${path}`, res.status, res.contentType, res.text);
+    f.io.stderr.write(
+      `${f.io.stdoutIsTTY ? '' : '\n'}mpay: HTTP ${res.status} from ${method} /restapi/v1/${path}\n`,
+    );
+    if (e.kind === 'server' && res.status === 404)
+      f.io.stderr.write('hint: not a route of the API here; check the path and the base URL\n');
+    f.io.exitCode = e.exitCode;
+  }
+}

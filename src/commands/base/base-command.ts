@@ -1,0 +1,179 @@
+// The oclif side every mpay command shares: the global flags, the one IO object and the
+// Factory made from them, and the catch that hands any failure to ui/report-error.ts (the one place
+// errors become output and an exit code). A command class holds flags, help and a run() of a line or two
+// that calls its run function (src/run/) with an Options object and the factory.
+import { Command } from '@oclif/core/command';
+import * as Flags from '@oclif/core/flags';
+import type * as Interfaces from '@oclif/core/interfaces';
+import { Factory } from '../../factory.js';
+import { systemIO, type IO } from '../../io.js';
+import { reportError } from '../../ui/report-error.js';
+import { nearest } from './nearest.js';
+
+// Typed from every global flag: a command that does not take one sees it as undefined.
+export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<typeof globalFlags & T['flags']>;
+export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
+
+export const globalFlags = {
+  profile: Flags.string({ description: 'stored profile to use', env: 'MPAY_PROFILE', helpGroup: 'GLOBAL' }),
+  env: Flags.string({
+    description: 'environment',
+    options: ['sandbox', 'stage', 'live'],
+    env: 'MPAY_ENV',
+    helpGroup: 'GLOBAL',
+  }),
+  'base-url': Flags.string({
+    description: "override the environment's base URL (the part before /restapi/v1)",
+    env: 'MPAY_BASE_URL',
+    helpGroup: 'GLOBAL',
+  }),
+  json: Flags.boolean({ description: 'print exactly one JSON document on stdout', helpGroup: 'GLOBAL' }),
+  debug: Flags.boolean({
+    description: 'print every HTTP request and response on stderr, secrets redacted',
+    env: 'MPAY_DEBUG',
+    helpGroup: 'GLOBAL',
+  }),
+  'no-input': Flags.boolean({
+    description: 'never prompt; a missing value is an error (default without a terminal, or with CI=true)',
+    helpGroup: 'GLOBAL',
+  }),
+  yes: Flags.boolean({ char: 'y', description: 'skip confirmations', helpGroup: 'GLOBAL' }),
+  timeout: Flags.string({
+    description: 'seconds one request may take',
+    env: 'MPAY_TIMEOUT',
+    helpGroup: 'GLOBAL',
+  }),
+  query: Flags.string({
+    description: 'JMESPath filter of the --json output (implies --json), e.g. "[].code"',
+    helpGroup: 'GLOBAL',
+  }),
+  trace: Flags.string({
+    description: 'write every request and response of the run to FILE as HAR 1.2, secrets redacted',
+    env: 'MPAY_TRACE',
+    helpGroup: 'GLOBAL',
+  }),
+};
+
+/**
+ * Where a command's IO and environment come from: the process's own, unless a host (the in-process test
+ * harness, test/in-process.ts) runs commands with streams and variables of its own.
+ */
+export const host: { io: () => IO; environ: () => NodeJS.ProcessEnv } = {
+  io: () => systemIO(),
+  environ: () => process.env,
+};
+
+const pick = <K extends keyof typeof globalFlags>(...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, globalFlags[k]])) as Pick<typeof globalFlags, K>;
+
+/**
+ * The global flags each kind of command takes, so that its help lists only the ones that mean something
+ * for it. Commands that move money take them all (the default).
+ */
+export const flagSets = {
+  /** read from the API */
+  api: pick('profile', 'env', 'base-url', 'json', 'query', 'debug', 'timeout', 'trace'),
+  /** log in: the API, and prompts */
+  login: pick('profile', 'env', 'base-url', 'json', 'query', 'debug', 'timeout', 'trace', 'no-input'),
+  /** the profile in effect, without a request */
+  context: pick('profile', 'env', 'base-url', 'json', 'query'),
+  /** mpay's own files: the journal, the settings */
+  local: pick('profile', 'env', 'json', 'query'),
+  /** asks before it removes */
+  confirm: pick('json', 'query', 'yes', 'no-input'),
+  /** `mpay api`: the API, its answer printed as sent (its --json means a JSON body) */
+  raw: pick('profile', 'env', 'base-url', 'debug', 'timeout', 'trace'),
+  /** neither a profile nor the API: the sandbox, the demo */
+  standalone: pick('json', 'query'),
+};
+
+export abstract class BaseCommand<T extends typeof Command> extends Command {
+  static override baseFlags: Partial<typeof globalFlags> = globalFlags;
+
+  protected flags!: BaseFlags<T>;
+  protected args!: BaseArgs<T>;
+  /** the one IO object of this process */
+  protected readonly io: IO = host.io();
+  private _factory?: Factory;
+
+  public override async init(): Promise<void> {
+    await super.init();
+    const { args, flags } = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    });
+    this.flags = flags as BaseFlags<T>;
+    this.args = args as BaseArgs<T>;
+    if (this.flags.query !== undefined) {
+      // Checked before anything is sent; it implies --json.
+      const { checkQuery } = await import('../../ui/query.js');
+      checkQuery(this.flags.query);
+      this.io.query = this.flags.query;
+      (this.flags as { json?: boolean }).json = true;
+    }
+  }
+
+  /** Everything a command depends on comes from here (src/factory.ts). */
+  protected get factory(): Factory {
+    this._factory ??= new Factory(
+      this.io,
+      {
+        profile: this.flags.profile,
+        env: this.flags.env,
+        baseUrl: this.flags['base-url'],
+        // The flag carries MPAY_TIMEOUT too (oclif reads it); resolveContext checks the value.
+        timeout: this.flags.timeout,
+        debug: this.flags.debug,
+        noInput: this.flags['no-input'],
+        yes: this.flags.yes,
+        trace: this.flags.trace,
+      },
+      `mpay-cli/${this.config.version} node/${process.version}`,
+      host.environ(),
+    );
+    return this._factory;
+  }
+
+  /**
+   * The nearest to what a parse error says was mistyped: a flag of this command (`--amont`), or one of its
+   * subcommands given where an argument goes (`mpay withdraw batch confrm x.csv`).
+   */
+  private suggestion(message: string): string | undefined {
+    const flag = /Nonexistent flags?: (--[\w-]+)/.exec(message)?.[1];
+    if (flag) {
+      const names = Object.keys({ ...(this.ctor.baseFlags ?? {}), ...(this.ctor.flags ?? {}) });
+      const near = nearest(flag.slice(2), names);
+      return near.length ? near.map((n) => `--${n}`).join(' or ') : undefined;
+    }
+    if (/Unexpected argument/.test(message)) {
+      const word = this.argv.find((a) => !a.startsWith('-'));
+      const prefix = `${this.id}:`;
+      const subs = this.config.commands
+        .filter((c) => c.id.startsWith(prefix))
+        .map((c) => c.id.slice(prefix.length));
+      const near = word ? nearest(word, subs) : [];
+      return near.length
+        ? near.map((n) => `\`mpay ${this.id!.replace(/:/g, ' ')} ${n}\``).join(' or ')
+        : undefined;
+    }
+    return undefined;
+  }
+
+  protected override async catch(err: Error & { oclif?: { exit?: number }; code?: string }): Promise<void> {
+    // this.exit() and --help/--version travel as errors too: let oclif have them.
+    if (err.oclif?.exit === 0 || err.code === 'EEXIT') throw err;
+    // A parse error is reported here as a usage error: the arguments were read, and refused. Without this,
+    // oclif warns (with NODE_ENV development or test) that the command "did not parse its arguments".
+    (this as unknown as { parsed: boolean }).parsed = true;
+    this.io.exitCode = await reportError(this.io, err, {
+      // Parse errors come before flags exist: --json is then read from the command line itself.
+      // A command whose --json is not the output flag (mpay api: a JSON body) prints errors as text.
+      json: 'json' in (this.ctor.baseFlags ?? {}) && (this.flags?.json ?? this.argv.includes('--json')),
+      debug: Boolean(this.flags?.debug) || host.environ().MPAY_DEBUG === '1',
+      command: this.id?.replace(/:/g, ' '),
+      suggestion: err.oclif?.exit === 2 ? this.suggestion(err.message) : undefined,
+    });
+  }
+}

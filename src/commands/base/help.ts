@@ -1,0 +1,160 @@
+// mpay's help, on oclif's: the root help groups the commands by what a person comes to do (as gh's
+// does), with examples and where to learn more; a command's USAGE names its arguments and required flags
+// and leaves the rest to the FLAGS sections. A mistyped command is answered with the nearest ones.
+import type { Command } from '@oclif/core/command';
+import type { Config } from '@oclif/core/config';
+import { CommandHelp, Help } from '@oclif/core/help';
+import type { Hook } from '@oclif/core/hooks';
+import { stripVTControlCharacters } from 'node:util';
+import { systemIO } from '../../io.js';
+import { nearest } from './nearest.js';
+
+const groups: Array<[string, string[]]> = [
+  ['GETTING STARTED', ['login', 'doctor', 'demo']],
+  ['PAYMENTS', ['deposit', 'withdraw', 'status', 'wallet']],
+  ['READING', ['countries', 'currencies', 'balances', 'history']],
+  ['SUPPORT', ['api', 'support']],
+  ['SET-UP', ['logout', 'auth', 'profiles', 'config', 'token', 'whoami', 'sandbox', 'docs', 'autocomplete']],
+];
+
+const examples = [
+  ['mpay demo', 'a deposit and a withdraw against a sandbox in this process'],
+  ['mpay login', 'store and check your merchant credentials'],
+  ['mpay deposit', 'a guided deposit; every value can also be a flag'],
+  ['mpay balances --json | jq ".[].code"', 'your currencies, for a script'],
+  ['mpay history --since 1d', 'what mpay sent today, and where each stands'],
+];
+
+/** The words of a command line, split at the spaces outside quotes (a quoted argument stays whole). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quote: string | undefined;
+  for (const ch of line) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      word += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      word += ch;
+    } else if (ch === ' ') {
+      if (word) words.push(word);
+      word = '';
+    } else word += ch;
+  }
+  if (word) words.push(word);
+  return words;
+}
+
+/**
+ * A command line folded to `width` with shell continuations (` \`) between words, never inside quotes,
+ * so that the folded example still pastes as one command.
+ */
+export function foldCommand(line: string, width: number): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const w of shellWords(line)) {
+    if (current && current.length + 1 + w.length + 2 > width) {
+      out.push(`${current} \\`);
+      current = `    ${w}`;
+    } else current = current ? `${current} ${w}` : w;
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+class MpayCommandHelp extends CommandHelp {
+  /**
+   * Examples that fit the terminal: one too wide is folded with shell continuations, its comment on a
+   * line of its own above it, so that every line fits and the command still pastes as it is.
+   */
+  protected override examples(examples: Command.Example[] | undefined | string): string | undefined {
+    const list = typeof examples === 'string' ? [examples] : (examples ?? []);
+    if (list.length === 0) return undefined;
+    // EXAMPLES is indented by two: what a line may hold.
+    const width = (this.opts.maxWidth ?? 80) - 2;
+    return list
+      .map((e) => {
+        if (typeof e !== 'string') return super.examples([e]) ?? '';
+        const m = /^(.*?)\s{2,}#\s(.*)$/.exec(e);
+        // oclif's own formatting of an example line ($ before mpay's commands), private in its types.
+        const format = (this as unknown as { formatIfCommand(x: string): string }).formatIfCommand.bind(this);
+        const command = format(m ? m[1]! : e);
+        const whole = m ? `${command}   # ${m[2]}` : command;
+        if (stripVTControlCharacters(whole).length <= width) return whole;
+        return [...(m ? [`# ${m[2]}`] : []), ...foldCommand(command, width)].join('\n');
+      })
+      .join('\n');
+  }
+
+  /** `mpay status HASH_TOKEN --status <value> [flags]`: the arguments and required flags only. */
+  protected override defaultUsage(): string {
+    const args = Object.values(this.command.args ?? {})
+      .filter((a) => !a.hidden)
+      .map((a) => (a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`));
+    const required = Object.entries(this.command.flags ?? {})
+      .filter(([, f]) => f.required && !f.hidden)
+      .map(([name, f]) => (f.type === 'boolean' ? `--${name}` : `--${name} <value>`));
+    return [this.command.id, ...args, ...required, '[flags]'].join(' ');
+  }
+}
+
+export class MpayHelp extends Help {
+  constructor(config: Config, opts: ConstructorParameters<typeof Help>[1] = {}) {
+    super(config, opts);
+    this.CommandHelpClass = MpayCommandHelp;
+  }
+
+  /** A command's summary at the top of its help, folded to the terminal's width (oclif leaves it whole). */
+  protected override summary(c: Command.Loadable): string | undefined {
+    const text = super.summary(c);
+    return text === undefined ? undefined : this.wrap(text);
+  }
+
+  protected override async showRootHelp(): Promise<void> {
+    const width = Math.max(60, Math.min(this.opts.maxWidth ?? 80, 100));
+    const summaries = new Map<string, string>();
+    for (const c of this.config.commands) if (!c.id.includes(':')) summaries.set(c.id, c.summary ?? '');
+    for (const t of this.config.topics)
+      if (!summaries.get(t.name)) summaries.set(t.name, t.description ?? '');
+    const line = (name: string, text: string) => {
+      const head = `  ${name.padEnd(13)}`;
+      const room = width - head.length;
+      return `${head}${text.length > room ? `${text.slice(0, room - 1)}…` : text}`;
+    };
+    const out = [
+      'The Merchant Payments API from a terminal: payments, lists, and a local sandbox.',
+      '',
+      'USAGE',
+      '  $ mpay <command> [flags]',
+      '',
+      ...groups.flatMap(([title, ids]) => [
+        title,
+        ...ids.filter((id) => summaries.has(id)).map((id) => line(id, summaries.get(id)!)),
+        '',
+      ]),
+      'EXAMPLES',
+      ...examples.flatMap(([cmd, what]) => [`  # ${what}`, `  $ ${cmd}`]),
+      '',
+      'LEARN MORE',
+      '  mpay <command> --help   flags, examples and columns of a command',
+      '  README.md, docs/        set-up, exit codes, and how the API is read',
+    ];
+    this.log(out.join('\n'));
+  }
+}
+
+/** oclif's command_not_found hook: `mpay: unknown command "depost"` with the nearest ones, exit 2. */
+export const commandNotFound: Hook.CommandNotFound = async function (opts) {
+  const io = systemIO();
+  const typed = opts.id.replace(/:/g, ' ');
+  const names = [...new Set(opts.config.commands.map((c: Command.Loadable) => c.id.replace(/:/g, ' ')))];
+  const near = nearest(typed, names);
+  io.stderr.write(`mpay: unknown command "${typed}"\n`);
+  io.stderr.write(
+    near.length
+      ? `hint: did you mean ${near.map((n) => `\`mpay ${n}\``).join(' or ')}?\n`
+      : 'hint: `mpay --help` lists the commands\n',
+  );
+  io.exitCode = 2;
+};

@@ -1,0 +1,20 @@
+import { BaseCommand } from '../../base/base-command.js';
+import { batchArgs, batchFlags, batchOptionsFrom } from '../../base/flags.js';
+
+export default class DepositBatch extends BaseCommand<typeof DepositBatch> {
+  static override summary = 'Run many deposits from a CSV or NDJSON file, every row checked first';
+  static override description =
+    'Columns: currency, country, amount, first_name, last_name, phone, email, gateway, reference, wallet. Every row is checked before anything is sent; then each runs as `mpay deposit` would, a few at a time, recorded in the journal. A row without a reference gets one derived from its content and position, so running the same file again skips the rows done, continues the ones stopped, and reports (never re-sends) a row whose last request had no answer. Exit 0 when every row is done, 10 when some failed or are unknown, 130 after Ctrl-C (the command that resumes is printed in full), 11 when another mpay runs the same file. Rows sent before with another server, merchant or profile are refused unless --new-batch. After a 429 the requests are paced to what the server takes.';
+  static override examples = [
+    '<%= config.bin %> deposit batch deposits.csv --dry-run',
+    '<%= config.bin %> deposit batch deposits.csv --concurrency 8 --out results.csv',
+    'cat deposits.ndjson | <%= config.bin %> deposit batch - --format ndjson --json',
+  ];
+  static override args = batchArgs;
+  static override flags = batchFlags;
+
+  async run(): Promise<void> {
+    const { runBatch } = await import('../../shared/batch.js');
+    await runBatch('deposit', batchOptionsFrom(this.flags, this.args.file), this.factory);
+  }
+}

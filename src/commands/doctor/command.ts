@@ -1,0 +1,19 @@
+import { BaseCommand, flagSets } from '../base/base-command.js';
+
+export default class Doctor extends BaseCommand<typeof Doctor> {
+  static override baseFlags = flagSets.api;
+  static override summary = 'Check the base URL, the credentials, and what is open to them';
+  static override description = `One line per check. Exits 0 only when every check passes; otherwise with the exit code of the first failure's kind (3 auth, 8 network, …; 6 when a check finds nothing open, such as no gateway for withdrawals).
+
+The API key check sends a withdraw initiate that carries only the credentials: the API rejects it for the missing customer fields, so nothing is created, and answers 403 when a credential is wrong.`;
+  static override examples = [
+    '<%= config.bin %> doctor',
+    '<%= config.bin %> doctor --profile acme --env stage',
+    '<%= config.bin %> doctor --json | jq .checks',
+  ];
+
+  async run(): Promise<void> {
+    const { runDoctor } = await import('./run.js');
+    await runDoctor({ json: this.flags.json }, this.factory);
+  }
+}

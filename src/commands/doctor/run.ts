@@ -1,0 +1,32 @@
+// `mpay doctor`: a line per check as it ends (a long one folded), then the verdict; exit 0 only when
+// every check passes, else the exit code of the first failure's kind.
+import { exitCodes } from '../../api/errors.js';
+import type { Factory } from '../../factory.js';
+import type { Check } from '../../flows/doctor.js';
+import { clean, fold } from '../../ui/output.js';
+import { printJson } from '../../ui/print.js';
+
+export async function runDoctor(opts: { json?: boolean }, f: Factory): Promise<void> {
+  const { runChecks } = await import('../../flows/doctor.js');
+  const ctx = await f.context();
+  // The report is the command's result: on stdout, line by line as each check ends, each folded to the
+  // terminal's width (80 columns without one) so that a long one (the wallet gateways) stays readable.
+  const show = (c: Check) => {
+    if (opts.json) return;
+    const lines = [fold(`${c.ok ? '✓' : '✗'} ${c.name}: ${clean(c.detail)}`, f.io.width, '  ')];
+    if (!c.ok && c.hint) lines.push(fold(`    hint: ${clean(c.hint)}`, f.io.width, '      '));
+    f.io.out(lines.join('\n'));
+  };
+  const checks = await runChecks(
+    ctx,
+    await f.client(),
+    show,
+    f.environ,
+    await f.journal(undefined, { at: await f.place() }),
+  );
+  const ok = checks.every((c) => c.ok);
+  if (opts.json) await printJson(f.io, { ok, checks: checks.map(({ kind: _k, ...c }) => c) });
+  else f.io.out(ok ? 'All checks passed.' : 'Some checks failed.');
+  const first = checks.find((c) => !c.ok);
+  if (first) f.io.exitCode = exitCodes[first.kind ?? 'unexpected'];
+}

@@ -1,0 +1,62 @@
+// `mpay history`: the transactions mpay started, newest first, as a table, CSV or JSON.
+import { UsageError } from '../../api/errors.js';
+import type { Factory } from '../../factory.js';
+import { type JournalRecord } from '../../journal/records.js';
+import { streamList, type ListOptions } from '../../ui/list-output.js';
+import { historyColumns } from '../shared/columns.js';
+import { parseWhen } from '../shared/when.js';
+import { keepYoungGenerationSmall } from '../../flows/heap-bound.js';
+
+export interface HistoryOptions extends ListOptions {
+  kind?: string;
+  status?: string;
+  reference?: string;
+  /** YYYY-MM-DD */
+  since?: string;
+  until?: string;
+  /** the newest N (default 30) */
+  limit?: number;
+  /** every record, newest first */
+  all?: boolean;
+}
+
+/** How many records `mpay history` shows without --limit or --all (as `gh run list`). */
+export const defaultHistoryLimit = 30;
+
+export async function runHistory(opts: HistoryOptions, f: Factory): Promise<void> {
+  const since = opts.since === undefined ? undefined : parseWhen(opts.since, '--since', f.now());
+  const until = opts.until === undefined ? undefined : parseWhen(opts.until, '--until', f.now());
+  if (since !== undefined && until !== undefined && since > until)
+    throw new UsageError(`--since ${opts.since} is after --until ${opts.until}`, {
+      hint: 'Give the earlier moment to --since',
+    });
+  const journal = await f.journal();
+  const limit = opts.all ? Infinity : (opts.limit ?? defaultHistoryLimit);
+  if (opts.all) keepYoungGenerationSmall();
+  const wanted = (r: JournalRecord) =>
+    (!opts.kind || r.kind === opts.kind) &&
+    (!opts.status || r.status === opts.status) &&
+    (!opts.reference || r.reference === opts.reference) &&
+    (until === undefined || Date.parse(r.created_at) <= until);
+  // Newest first, read back from the end of the journal only as far as the page needs (a reference is
+  // looked up in the index).
+  const source: Iterable<JournalRecord> = opts.reference
+    ? journal.recordsOf(opts.reference).reverse()
+    : journal.newest({ since });
+  let more = false;
+  function* page(): Generator<JournalRecord> {
+    let n = 0;
+    for (const r of source) {
+      if (!wanted(r) || (since !== undefined && Date.parse(r.created_at) < since)) continue;
+      if (n >= limit) {
+        more = true;
+        return;
+      }
+      yield r;
+      n++;
+    }
+  }
+  await streamList(f.io, page(), historyColumns, opts);
+  // A table says that it is a page; JSON and CSV are for scripts, which ask for what they want.
+  if (more && !opts.json && !opts.csv) f.io.note(`The newest ${limit}; --limit N or --all for more.`);
+}

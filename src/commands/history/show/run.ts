@@ -1,0 +1,176 @@
+// `mpay history show KEY`: one transaction's record, its steps, and its requests again as curl.
+import { UsageError } from '../../../api/errors.js';
+import type { Factory } from '../../../factory.js';
+import type { Journal } from '../../../journal/journal.js';
+import { stepDone, type JournalEvent, type JournalRecord } from '../../../journal/records.js';
+import { curlCommand } from '../../../ui/curl.js';
+import { renderTable } from '../../../ui/output.js';
+import { resumeCommand, runAgain } from '../../../flows/next-command.js';
+import { fromRecord } from '../../../ui/envelope.js';
+import { transactionSummary } from '../../../ui/summary.js';
+import { fitWidth, printResult } from '../../../ui/print.js';
+
+/**
+ * A record by its reference or hash token, or by the start of its hash token as `history` shows it (an
+ * ellipsis pasted with it is ignored), when only one record starts so.
+ */
+function findByKeyOrPrefix(journal: Journal, key: string): JournalRecord | undefined {
+  return journal.recordsOf(journal.expand(key))[0];
+}
+
+export async function runHistoryShow(
+  opts: { json?: boolean; key: string; curl?: boolean },
+  f: Factory,
+): Promise<void> {
+  const ctx = await f.context();
+  const journal = await f.journal();
+  const r = findByKeyOrPrefix(journal, opts.key);
+  if (!r) {
+    // Another profile's or environment's journal may have it: say which, with the command that shows it.
+    const other = journal.elsewhere(opts.key).find((x) => x.place);
+    throw new UsageError(
+      `Nothing in the journal of profile ${ctx.profileName}, ${ctx.env} for "${opts.key}"`,
+      {
+        hint: other
+          ? `It is in the journal of profile ${other.place!.profile}, ${other.place!.env}: \`${runAgain(['mpay', 'history', 'show', opts.key], other.place, { local: true })}\``
+          : `See \`mpay history\``,
+      },
+    );
+  }
+  const next = !r.hash_token
+    ? 'initiate (outcome unknown: --resume re-sends it with the same reference)'
+    : stepDone(r, 'processed')
+      ? 'none'
+      : resumeCommand(r);
+  if (opts.curl) {
+    const commands = curlOf(
+      r,
+      journal.eventsOf(r.reference),
+      r.place?.server ?? ctx.baseUrl,
+      ctx.credentials.siteId,
+    );
+    return printResult(f.io, opts.json, { reference: r.reference, commands }, () =>
+      [
+        `# The requests mpay sent for ${r.reference}, in order, as a bash script that sends them again:`,
+        '# with a fresh reference ($MPAY_REF, replay-<time> unless set), each step once, stopping at the',
+        "# first call that fails with the API's answer. Set the variables first:",
+        `#   eval "$(${runAgain(['mpay', 'token', '--export'], r.place)})"; export MPAY_MERCHANT_KEY=… MPAY_API_KEY=…`,
+        ...(r.kind === 'withdraw'
+          ? ['#   and MPAY_OTP=<the one-time code>, which the first processed call sends']
+          : []),
+        '# The initiate keeps the hash token the API answers in $HASH (it needs jq).',
+        ...commands,
+      ].join('\n'),
+    );
+  }
+  const out = fromRecord(r, next);
+  await printResult(f.io, opts.json, out, async () => {
+    const { steps, customer } = r;
+    const who = customer
+      ? `${customer.first_name ?? ''} ${customer.last_name ?? ''}, ${customer.phone ?? ''}, ${customer.email ?? ''}`
+      : undefined;
+    const table = await renderTable(steps, [
+      { key: 'at', header: 'At' },
+      { key: 'step', header: 'Step' },
+      { key: 'outcome', header: 'Outcome' },
+      { key: 'detail', header: 'Detail' },
+    ]);
+    return `${await transactionSummary(out, { customer: who, started: r.created_at, next }, fitWidth(f.io))}\n${table}`;
+  });
+}
+
+/**
+ * The requests of one transaction, from the journal's 'sent' lines, as a bash script that sends them again
+ * in order: secrets are $MPAY_* variables; the initiate goes out with a fresh reference ($MPAY_REF, so the
+ * API does not refuse it as a duplicate) and its hash token is kept in $HASH; a step sent more than once
+ * (a try again after a 429, another code) is sent once, a confirmation with its code once; and the script
+ * stops at the first call that fails, with the API's answer.
+ */
+function curlOf(
+  r: JournalRecord,
+  events: JournalEvent[],
+  baseUrl: string,
+  siteId: string | undefined,
+): string[] {
+  const url = (path: string) => `${baseUrl}/restapi/v1/${path}`;
+  const sent = events.filter((e) => e.reference === r.reference && e.outcome === 'sent');
+  // Each step once, its last try: a resume sends an initiate again after a lost answer, a code may be
+  // tried twice, a status sent again after a 429.
+  const once: JournalEvent[] = [];
+  for (const e of sent) {
+    const i = once.findIndex((x) => x.step === e.step);
+    if (i >= 0) once.splice(i, 1);
+    once.push(e);
+  }
+  const out: string[] = [];
+  if (!once.some((e) => e.step === 'initiate') && r.hash_token) out.push(`HASH=${r.hash_token}`);
+  for (const e of once) {
+    const d = (e.data ?? {}) as Record<string, unknown>;
+    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    if (e.step === 'initiate') {
+      const c = (d.customer ?? {}) as Record<string, string | undefined>;
+      const cmd = curlCommand({
+        method: 'POST',
+        url: url(r.kind === 'deposit' ? 'payments/initiate' : 'payments/withdraw/initiate'),
+        bearer: true,
+        encoding: 'json',
+        fail: true,
+        body: {
+          merchant_key: 'secret',
+          site_id: siteId && /^\d+$/.test(siteId) ? Number(siteId) : siteId,
+          api_key: 'secret',
+          currency_code: str(d.currency),
+          country_code: str(d.country),
+          customer_first_name: c.first_name,
+          customer_last_name: c.last_name,
+          customer_phone: c.phone,
+          customer_email: c.email,
+          customer_transaction_id: '$MPAY_REF',
+          amount: str(d.amount),
+        },
+      });
+      out.push('MPAY_REF=${MPAY_REF:-replay-$(date +%s)}');
+      out.push(`RES=$(${cmd}) || { printf '%s\\n' "$RES"; exit 1; }`);
+      out.push('printf \'%s\\n\' "$RES"; HASH=$(printf %s "$RES" | jq -r .data.has_token)');
+    } else if (e.step === 'wallet' || e.step === 'status') {
+      out.push(
+        curlCommand({
+          method: 'POST',
+          url: url(e.step === 'wallet' ? 'payments/crypto/wallet/address/update' : 'payments/status/update'),
+          bearer: true,
+          encoding: 'multipart',
+          fail: true,
+          body:
+            e.step === 'wallet'
+              ? { hash_token: '$HASH', gateway_id: d.gateway_id as number }
+              : {
+                  hash_token: '$HASH',
+                  status: str(d.requested_status) ?? 'initiated',
+                  gateway_id: d.gateway_id as number,
+                },
+        }),
+      );
+    } else if (e.step === 'processed' || e.step === 'otp') {
+      const withdraw = r.kind === 'withdraw';
+      if (withdraw && d.with_otp)
+        out.push(': "${MPAY_OTP:?set MPAY_OTP to the one-time code the call before sent to the customer}"');
+      out.push(
+        curlCommand({
+          method: 'POST',
+          url: url(withdraw ? 'payments/withdraw/processed' : 'payments/processed'),
+          bearer: true,
+          encoding: 'json',
+          fail: true,
+          body: {
+            hash_token: '$HASH',
+            phone_number: str(d.phone_number),
+            ...(withdraw ? { customer_email: str(d.customer_email) } : {}),
+            receiver_email: str(d.receiver_email),
+            ...(withdraw && d.with_otp ? { otp: 'secret' } : {}),
+          },
+        }),
+      );
+    }
+  }
+  return ['set -euo pipefail', ...out];
+}

@@ -1,0 +1,49 @@
+// `mpay login`: the inputs from flags, MPAY_* variables or stdin, then the flow (src/flows/login.ts).
+import { UsageError } from '../../api/errors.js';
+import type { Factory } from '../../factory.js';
+import type { LoginInputs } from '../../flows/login.js';
+import { printResult } from '../../ui/print.js';
+
+export interface LoginOptions extends Omit<LoginInputs, 'profile' | 'env' | 'baseUrl'> {
+  json?: boolean;
+  /** read the merchant key from stdin */
+  merchantKeyStdin?: boolean;
+}
+
+export async function runLogin(opts: LoginOptions, f: Factory): Promise<void> {
+  const { login } = await import('../../flows/login.js');
+  const env = f.environ;
+  let merchantKey = opts.merchantKey ?? env.MPAY_MERCHANT_KEY;
+  if (opts.merchantKeyStdin) {
+    merchantKey = (await f.io.readStdin()).trim();
+    if (!merchantKey) throw new UsageError('Nothing on stdin for --merchant-key-stdin');
+  }
+  const r = await login(
+    {
+      ...opts,
+      profile: f.globals.profile,
+      env: f.globals.env,
+      baseUrl: f.globals.baseUrl,
+      merchantKey,
+      siteId: opts.siteId ?? env.MPAY_SITE_ID,
+      apiKey: opts.apiKey ?? env.MPAY_API_KEY,
+    },
+    {
+      store: await f.store(),
+      prompter: await f.prompter(),
+      client: (req) => f.client(req),
+      warn: (m) => f.io.warn(m),
+    },
+  );
+  await printResult(
+    f.io,
+    opts.json,
+    r,
+    () =>
+      `Logged in: profile ${r.profile}, ${r.env} at ${r.base_url}, merchant key ${r.merchant_key}${r.verified ? ' (accepted by the API)' : ' (not verified)'}.\n${
+        r.secrets.store === 'keyring'
+          ? `Secrets kept in the ${r.secrets.keyring}.`
+          : `Secrets kept in ${r.config} (mode 0600), not in a keyring.`
+      }\nNext: mpay doctor`,
+  );
+}

@@ -1,0 +1,12 @@
+import { BaseCommand, flagSets } from '../../base/base-command.js';
+
+export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
+  static override baseFlags = flagSets.standalone;
+  static override summary = 'List stored profiles (secrets masked)';
+  static override examples = ['<%= config.bin %> profiles list', '<%= config.bin %> profiles list --json'];
+
+  async run(): Promise<void> {
+    const { runProfilesList } = await import('./run.js');
+    await runProfilesList({ json: this.flags.json }, this.factory);
+  }
+}

@@ -1,0 +1,137 @@
+// `mpay sandbox`: serves the whole API locally until Ctrl-C or SIGTERM.
+import { lstatSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import { UsageError } from '../../api/errors.js';
+import { isLoopback } from '../../api/base-url.js';
+import type { Factory } from '../../factory.js';
+import { printJson } from '../../ui/print.js';
+import type { Fault } from '../../sandbox/faults.js';
+import type { SeedName } from '../../sandbox/seed.js';
+
+export interface SandboxOptions {
+  json?: boolean;
+  port: number;
+  host: string;
+  data?: string;
+  seed: SeedName;
+  faults?: Fault[];
+  faultPaths?: string[];
+  /** share of requests that get a fault, as given: "0.1" */
+  faultRate: string;
+  slowMs: number;
+  faultSeed?: number;
+  latencyMs?: number;
+  /** as given: "200/s" */
+  rateLimit?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+}
+
+export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void> {
+  const rate = Number(opts.faultRate);
+  if (!(rate >= 0 && rate <= 1))
+    throw new UsageError(`--fault-rate must be between 0 and 1, not ${opts.faultRate}`);
+  // The data file is read, then replaced at each save: a link planted there (in /tmp, by another user)
+  // would be read as the sandbox's state. Refused.
+  if (opts.data && lstatSync(opts.data, { throwIfNoEntry: false })?.isSymbolicLink())
+    throw new UsageError(`Refusing the data file ${opts.data}: it is a link`, {
+      hint: 'Give a file of your own for --data',
+    });
+  const { startSandbox } = await import('../../sandbox/server.js');
+  const { parseRateLimit } = await import('../../sandbox/pacing.js');
+  const rateLimit = opts.rateLimit === undefined ? undefined : parseRateLimit(opts.rateLimit);
+  if (opts.rateLimit !== undefined && !rateLimit)
+    throw new UsageError(`--rate-limit takes N/s or N/min (N at least 1), not "${opts.rateLimit}"`, {
+      hint: 'For example --rate-limit 200/s',
+    });
+  const { demoMerchant } = await import('../../sandbox/seed.js');
+  const tls =
+    opts.tlsCert && opts.tlsKey
+      ? { cert: readFileSync(opts.tlsCert), key: readFileSync(opts.tlsKey) }
+      : undefined;
+  const stamp = () => f.now().toISOString().slice(11, 19);
+  const log = (line: string) => void f.io.stderr.write(`[sandbox ${stamp()}] ${line}\n`);
+  let sb: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sb = await startSandbox({
+      port: opts.port,
+      host: opts.host,
+      dataFile: opts.data,
+      seed: opts.seed,
+      faults: opts.faults,
+      rate: opts.faults?.length ? rate : 0,
+      faultPaths: opts.faultPaths,
+      slowMs: opts.slowMs,
+      faultSeed: opts.faultSeed,
+      latencyMs: opts.latencyMs,
+      rateLimit,
+      tls,
+      log,
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use`, {
+        hint: 'Stop what listens there, or pick another port: --port 4011, or --port 0 for any free one',
+      });
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL')
+      throw new UsageError(`Cannot listen on ${opts.host}:${opts.port} (${code})`, {
+        hint: 'Ports below 1024 need privileges; the host must be an address of this machine',
+      });
+    throw err;
+  }
+  // Every interface (0.0.0.0, ::): anyone who reaches this machine can use the demo credentials, and mpay
+  // itself refuses plain http to an address that is not loopback: the URL to use here is the loopback one.
+  // Any address that is not loopback (0, 0.0.0.0, ::, ::ffff:0.0.0.0, an interface's) is reachable from
+  // other machines; an unspecified one listens on every interface, and is reached here on 127.0.0.1.
+  const bare = opts.host.replace(/^\[|\]$/g, '');
+  const loopback = isLoopback(bare) || bare === '::1';
+  const everywhere =
+    !loopback && (net.isIP(bare) === 0 ? bare === '0' : /^(0\.0\.0\.0|::|::ffff:0\.0\.0\.0|0+)$/.test(bare));
+  const usable = everywhere ? sb.url.replace(/\/\/(\[[^\]]*\]|[^/:]+):/, '//127.0.0.1:') : sb.url;
+  if (everywhere)
+    f.io.warn(
+      `listening on every interface of this machine (${opts.host}): anyone who can reach it can use the demo merchant's credentials; on this machine use ${usable}`,
+    );
+  else if (!loopback)
+    f.io.warn(
+      `listening on ${opts.host}, which other machines can reach: anyone who can may use the demo merchant's credentials; and mpay refuses plain http to an address that is not loopback (serve with --tls-cert, or listen on 127.0.0.1)`,
+    );
+  const info = {
+    url: usable,
+    base_url: usable,
+    documentation: `${sb.url}/restapi/documentation`,
+    merchant_key: demoMerchant.merchantKey,
+    site_id: demoMerchant.siteId,
+    api_key: demoMerchant.apiKey,
+    otp: demoMerchant.otp,
+  };
+  if (opts.json) await printJson(f.io, info, 0);
+  else {
+    f.io.out(
+      [
+        `mpay sandbox listening on ${everywhere ? `${sb.url} (every interface)` : sb.url}`,
+        `  API docs:     ${info.documentation}`,
+        `  merchant key: ${demoMerchant.merchantKey}`,
+        `  site id:      ${demoMerchant.siteId}`,
+        `  API key:      ${demoMerchant.apiKey}`,
+        `  one-time code for withdrawals: ${demoMerchant.otp}`,
+        '',
+        // No secret on mpay's command line (process lists show it): the key on stdin, the API key in the
+        // environment.
+        `Try: printf %s ${demoMerchant.merchantKey} | MPAY_API_KEY=${demoMerchant.apiKey} mpay login --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
+        'Ctrl-C stops it.',
+        '',
+      ].join('\n'),
+    );
+  }
+  await new Promise<void>((resolve) => {
+    const stop = async (signal: string) => {
+      log(`${signal}: stopping`);
+      await sb.close();
+      resolve();
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+}

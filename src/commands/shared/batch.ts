@@ -1,0 +1,379 @@
+// `mpay deposit batch FILE` and `mpay withdraw batch FILE`: CSV with a header row, or NDJSON, read as a
+// stream twice (once to check every row, once to run them), so memory does not grow with the rows.
+// Nothing is sent unless every row passes; a summary and one confirmation come first; the results are one
+// record per row, as NDJSON on stdout with --json or in --out. Exit 0 when every row is done (a withdrawal
+// waiting for its code counts as done), 10 when some failed or are unknown, 130 after Ctrl-C, 11 when
+// another mpay process is running the same file. A row sent before with another server, merchant or
+// profile is refused unless --new-batch says that this file is a new batch here.
+import { heapBound } from '../../flows/heap-bound.js';
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  createWriteStream,
+  mkdtempSync,
+  openSync,
+  statSync,
+  writeFileSync,
+  type WriteStream,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PaymentKind } from '../../api/enums.js';
+import { CancelledError, UsageError, exitCodes } from '../../api/errors.js';
+import type { Factory } from '../../factory.js';
+import type { FlowDeps } from '../../flows/types.js';
+import {
+  BatchChecker,
+  checkConfirmRow,
+  confirmColumns,
+  confirmRow,
+  runRow,
+  runRows,
+  type BatchRow,
+  type RowProblem,
+  type RowResult,
+} from '../../flows/batch.js';
+import { runAgain } from '../../flows/next-command.js';
+import { readRows } from '../../flows/batch-file.js';
+import { Pacer } from '../../api/rate-limit.js';
+import { placeArgs, type Place } from '../../journal/records.js';
+import { commandLine } from '../../api/shell-words.js';
+import { clearForOutput } from '../../api/out-file.js';
+import { batchProgress, defaultConcurrency, maxConcurrency } from '../../ui/batch-progress.js';
+import { printJson } from '../../ui/print.js';
+import { csvHeader, csvLine, renderTable, type Column } from '../../ui/output.js';
+
+/** The exit code of a batch that ended with rows failed or unknown (README, exit codes). */
+export const batchIncompleteExitCode = 10;
+
+export interface BatchOptions {
+  json?: boolean;
+  file: string;
+  format?: 'csv' | 'ndjson';
+  concurrency: number;
+  out?: string;
+  dryRun?: boolean;
+  force?: boolean;
+  /** the rows of this file sent before elsewhere (another server, merchant or profile) are new here */
+  newBatch?: boolean;
+  /** rows like ones sent in the last seven days under other references are sent again */
+  allowRepeats?: boolean;
+}
+
+export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory): Promise<void> {
+  f.io.ndjson = true;
+  const { path, format } = await batchInput(opts, f);
+  const deps = await f.flowDeps({
+    dryRun: opts.dryRun,
+    force: opts.force,
+    command: `mpay ${kind}`,
+    newHere: opts.newBatch,
+  });
+  const currencies = await deps.client.merchantCurrencies();
+  const week = f.now().getTime() - 7 * 86_400_000;
+  // The weekly limits are the merchant's on this server: what was sent elsewhere does not count.
+  // Read back from the journal's end for a week only.
+  const recent = [...(await f.journal()).newest({ since: week })].filter(
+    (r) => !r.place || (r.place.server === deps.place!.server && r.place.merchant === deps.place!.merchant),
+  );
+  const checker = new BatchChecker(kind, currencies, recent, {
+    force: opts.force,
+    journal: deps.journal,
+    allowRepeats: opts.allowRepeats,
+  });
+  for await (const r of readRows(path, format)) checker.check(r);
+  checker.done();
+  if (checker.count === 0) throw new UsageError(`No rows in ${opts.file}`);
+  await refuseProblems(checker.problems, opts, f, checker.elsewhere);
+  const totals = [...checker.totals].map(
+    ([code, t]) => `${t.rows} × ${code}: ${t.amount} (fees about ${Math.round(t.fees * 100) / 100} ${code})`,
+  );
+  f.io.note(
+    `${checker.count} ${kind === 'deposit' ? 'deposits' : 'withdrawals'} in ${opts.file}, ${deps.env} environment: ${totals.join('; ')}`,
+  );
+  if (opts.dryRun) {
+    f.io.note('Dry run: every row passed its checks; nothing was sent.');
+    return;
+  }
+  await confirmBatch(`Send these ${checker.count} ${kind}s`, checker.count, deps);
+  const rowDeps = { ...unattended(deps), currencies };
+  // One run of a batch at a time, by its references: a copy of the file (CRLF or not) is the same batch.
+  const release = await deps.journal.hold(['batch', checker.digest()], `a batch of the rows of ${opts.file}`);
+  try {
+    await runAndReport(readRows(path, format), checker.count, (r) => runRow(kind, r, rowDeps), opts, f, {
+      words: ['mpay', kind, 'batch', opts.file, ...batchFlagsAgain(opts)],
+      deps,
+    });
+  } finally {
+    await release();
+  }
+}
+
+/** The flags of a batch that its run again must repeat (the place's are added by runAgain). */
+function batchFlagsAgain(opts: BatchOptions): string[] {
+  return [
+    ...(opts.format ? ['--format', opts.format] : []),
+    ...(opts.concurrency !== defaultConcurrency ? ['--concurrency', String(opts.concurrency)] : []),
+    ...(opts.out ? ['--out', opts.out] : []),
+    ...(opts.force ? ['--force'] : []),
+    ...(opts.newBatch ? ['--new-batch'] : []),
+    ...(opts.allowRepeats ? ['--allow-repeats'] : []),
+    ...(opts.json ? ['--json'] : []),
+  ];
+}
+
+/** `mpay withdraw batch confirm FILE`: finishes withdrawals waiting for their codes (columns reference, otp). */
+export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> {
+  f.io.ndjson = true;
+  const { path, format } = await batchInput(opts, f);
+  const deps = await f.flowDeps({ dryRun: opts.dryRun, command: 'mpay withdraw' });
+  // The run's own journal: a code confirms a withdrawal only where it was made.
+  const journal = deps.journal;
+  const problems: RowProblem[] = [];
+  const seen = new Map<string, number>();
+  // The run's identity for its lock: its references in order, as a batch's (a copy of the file is the same).
+  const identity = createHash('sha256');
+  let count = 0;
+  for await (const r of readRows(path, format, confirmColumns)) {
+    count++;
+    identity.update(`${r.values.reference?.trim() ?? ''}\n`);
+    problems.push(...checkConfirmRow(r, journal, seen));
+  }
+  if (count === 0) throw new UsageError(`No rows in ${opts.file}`);
+  await refuseProblems(problems, opts, f);
+  f.io.note(`${count} withdrawals to confirm with their codes, ${deps.env} environment`);
+  if (opts.dryRun) {
+    f.io.note('Dry run: every row passed its checks; nothing was sent.');
+    return;
+  }
+  await confirmBatch(`Confirm these ${count} withdrawals`, count, deps);
+  // One read of the merchant's currencies for every row (a resumed withdrawal needs its gateway's record).
+  const rowDeps = { ...unattended(deps), currencies: await deps.client.merchantCurrencies() };
+  const release = await journal.hold(
+    ['confirm', identity.digest('hex')],
+    `the confirmations of ${opts.file}`,
+  );
+  try {
+    await runAndReport(
+      readRows(path, format, confirmColumns),
+      count,
+      (r) => confirmRow(r, rowDeps),
+      opts,
+      f,
+      { words: ['mpay', 'withdraw', 'batch', 'confirm', opts.file, ...batchFlagsAgain(opts)], deps },
+    );
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * What both batch commands check of their options first, and the file to read: stdin is read once,
+ * spooled to a private file, so that it can be checked, then run.
+ */
+async function batchInput(
+  opts: BatchOptions,
+  f: Factory,
+): Promise<{ path: string; format: 'csv' | 'ndjson' }> {
+  if (!(opts.concurrency >= 1 && opts.concurrency <= maxConcurrency))
+    throw new UsageError(`--concurrency takes 1 to ${maxConcurrency}`);
+  let path = opts.file;
+  if (path !== '-') {
+    try {
+      // Read before anything else: a stream's error would come later, as an unhandled event.
+      closeSync(openSync(path, 'r'));
+      if (statSync(path).isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      throw new UsageError(`Cannot read ${path} (${e.code ?? e.message})`, {
+        hint: 'Give the path of a CSV or NDJSON file, or - for stdin',
+      });
+    }
+  }
+  if (path === '-') {
+    const dir = mkdtempSync(join(tmpdir(), 'mpay-batch-'));
+    path = join(dir, 'stdin');
+    writeFileSync(path, await f.io.readStdin(), { mode: 0o600 });
+  }
+  return { path, format: opts.format ?? (/\.(nd)?jsonl?$/i.test(path) ? 'ndjson' : 'csv') };
+}
+
+/** Every problem at once, with its row (a table, or NDJSON with --json), and nothing sent: exit 2. */
+async function refuseProblems(
+  problems: RowProblem[],
+  opts: BatchOptions,
+  f: Factory,
+  /** where rows were sent before, when that is not here */
+  elsewhere?: Place,
+): Promise<void> {
+  if (!problems.length) return;
+  if (opts.json) for (const p of problems) await printJson(f.io, p, 0);
+  else
+    f.io.stderr.write(
+      `${await renderTable(problems, [
+        { key: 'row', header: 'Row' },
+        { key: 'field', header: 'Column' },
+        { key: 'message', header: 'Problem' },
+      ])}\n`,
+    );
+  throw new UsageError(
+    `${problems.length} problem${problems.length > 1 ? 's' : ''} in ${opts.file}; nothing was sent`,
+    {
+      hint: elsewhere
+        ? `Rows of this file were sent before with ${commandLine(placeArgs(elsewhere))}: run it there to continue, or pass --new-batch to run it here as a new batch`
+        : 'Mend the rows named above, then run the same command again',
+    },
+  );
+}
+
+/** The rows' dependencies: the batch asked once, so no row asks, reports or confirms again. */
+function unattended(deps: FlowDeps): FlowDeps {
+  return { ...deps, prompter: undefined, reporter: undefined, yes: true, liveConfirmed: true };
+}
+
+/** One confirmation for the whole batch: on a terminal always, and --yes without one in live. */
+async function confirmBatch(
+  question: string,
+  count: number,
+  deps: Pick<FlowDeps, 'yes' | 'env' | 'prompter'>,
+): Promise<void> {
+  if (!deps.yes && deps.prompter) {
+    const ok = await deps.prompter.confirm({
+      message: `${question}${deps.env === 'live' ? ' in the LIVE environment' : ''}?`,
+      default: false,
+    });
+    if (!ok) throw new CancelledError('Cancelled; nothing was sent');
+  } else if (deps.env === 'live' && !deps.yes) {
+    throw new UsageError(
+      `Nothing was sent: ${count} rows would move real money in the live environment: pass --yes to confirm`,
+    );
+  }
+}
+
+/**
+ * Runs the rows a few at a time and reports each result as it ends (a line on stderr, NDJSON on stdout
+ * with --json, and --out). Fewer rows are in flight while the server answers 429s. Ctrl-C stops the
+ * starting of new rows and exits 130 once those in flight ended; exit 10 when a row failed or is unknown.
+ */
+async function runAndReport(
+  rows: AsyncIterable<BatchRow>,
+  total: number,
+  run: (r: BatchRow) => Promise<RowResult>,
+  opts: BatchOptions,
+  f: Factory,
+  again: { words: string[]; deps: FlowDeps },
+): Promise<void> {
+  const progress = await batchProgress(f.io, total);
+  const resume = runAgain(again.words, again.deps.place);
+  let out: WriteStream | undefined;
+  if (opts.out) {
+    clearForOutput(opts.out, 'the results');
+    out = createWriteStream(opts.out, { mode: 0o600, flags: 'wx' });
+  }
+  const counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
+  let stopped = false;
+  let printed = Promise.resolve();
+  // After a 429 the rows' requests go out at the pace the server allows, and the batch says so once, not
+  // one line a refused request.
+  const client = again.deps.client;
+  const pacer = new Pacer();
+  client.pacer = pacer;
+  const terminalLine = client.reportThrottle;
+  let throttles = 0;
+  client.reportThrottle = () => {
+    if (throttles++ === 0)
+      progress.note(
+        `mpay: rate limited (HTTP 429): requests now go out at ${Math.round(pacer.rate ?? 0)} a second, faster again while no 429 comes`,
+      );
+  };
+  // While the rows run, this is the only SIGINT listener: conf's atomic writes load when-exit, whose
+  // listener re-raises the signal to kill the process, in-flight rows and all. The others come back after.
+  const others = process.rawListeners('SIGINT') as ((...a: unknown[]) => void)[];
+  process.removeAllListeners('SIGINT');
+  const onSigint = () => {
+    if (stopped) {
+      progress.note('mpay: interrupted again: stopping now; rows in flight show as unknown on the next run');
+      progress.note(`Resume with: ${resume}`);
+      process.exit(130);
+    }
+    stopped = true;
+    progress.note('mpay: stopping: no new rows start; those in flight finish (Ctrl-C again to stop now)');
+  };
+  process.on('SIGINT', onSigint);
+  if (out && /\.csv$/i.test(opts.out!)) out.write(`${csvHeader(resultColumns)}\n`);
+  // --out is written in the file's row order, as a person comparing it with the input expects: a result
+  // waits for those of the rows started before it (at most the rows in flight), then goes out.
+  const started: number[] = [];
+  const waiting = new Map<number, RowResult>();
+  const writeOut = (res: RowResult) =>
+    out!.write(/\.csv$/i.test(opts.out!) ? `${csvLine(res, resultColumns)}\n` : `${JSON.stringify(res)}\n`);
+  const inOrder = (res: RowResult) => {
+    waiting.set(res.row, res);
+    while (started.length > 0 && waiting.has(started[0]!)) {
+      writeOut(waiting.get(started[0]!)!);
+      waiting.delete(started.shift()!);
+    }
+  };
+  try {
+    await runRows(
+      rows,
+      opts.concurrency,
+      (r: BatchRow) => {
+        started.push(r.row);
+        return run(r);
+      },
+      (res: RowResult) => {
+        counts[res.outcome]++;
+        progress.row(res);
+        // one line a row, in the order the rows end; --query filters each record
+        if (opts.json) printed = printed.then(() => printJson(f.io, res, 0));
+        if (out) inOrder(res);
+      },
+      () => stopped,
+      heapBound(32),
+    );
+    await printed;
+  } finally {
+    progress.stop();
+    client.reportThrottle = terminalLine;
+    client.pacer = undefined;
+    process.removeListener('SIGINT', onSigint);
+    for (const l of others) process.on('SIGINT', l);
+    // what an interruption left waiting (rows in flight when it stopped): in row order too
+    if (out) for (const row of [...waiting.keys()].sort((a, b) => a - b)) writeOut(waiting.get(row)!);
+    await new Promise<void>((r) => (out ? out.end(r) : r()));
+  }
+  const ended = counts.done + counts.skipped + counts.failed + counts.unknown;
+  const tally = `${counts.done} done, ${counts.skipped} already done, ${counts.failed} failed, ${counts.unknown} unknown`;
+  if (throttles)
+    f.io.note(
+      `Rate limited ${throttles} time${throttles > 1 ? 's' : ''}: requests were paced down to ${Math.round(pacer.lowest ?? 0)} a second, and ended at ${Math.round(pacer.rate ?? 0)}`,
+    );
+  // Rows read from stdin come again the same way.
+  const stdin = opts.file === '-' ? ' < FILE (the same rows on stdin)' : '';
+  if (stopped) {
+    f.io.note(`mpay: interrupted: ${tally}; ${total - ended} not started`);
+    f.io.note(`Resume with: ${resume}${stdin}`);
+    f.io.exitCode = exitCodes.cancelled;
+    return;
+  }
+  f.io.note(tally);
+  if (counts.failed || counts.unknown) {
+    f.io.note(`Run again with: ${resume}${stdin}   (done rows are skipped; failed ones are sent again)`);
+    f.io.exitCode = batchIncompleteExitCode;
+  }
+}
+
+/** The columns of a `--out results.csv` file: the NDJSON record's fields, the error's two flattened. */
+const resultColumns: Column<RowResult>[] = [
+  { key: 'row' },
+  { key: 'reference' },
+  { key: 'outcome' },
+  { key: 'status' },
+  { key: 'hash_token' },
+  { key: 'transaction_id' },
+  { key: 'fee' },
+  { key: 'next' },
+  { key: 'error_kind', get: (r) => r.error?.kind },
+  { key: 'error_message', get: (r) => r.error?.message },
+];

@@ -1,0 +1,89 @@
+// The columns of each list command: what a table shows by default, what --wide adds, and the keys that
+// --columns and --filter take. Plain data (no rendering, no HTTP), so that each command's --help can
+// list them.
+import type { Country, Currency, MerchantCurrency } from '../../api/schemas.js';
+import type { JournalRecord } from '../../journal/records.js';
+import type { Column } from '../../ui/output.js';
+
+const range = (min: unknown, max: unknown) => `${min ?? '?'}-${max ?? '?'}`;
+
+export const countryColumns: Column<Country>[] = [
+  { key: 'code', header: 'Code' },
+  { key: 'name', header: 'Name' },
+  { key: 'dial_code', header: 'Dial code' },
+  { key: 'id', header: 'ID' },
+];
+
+export const publicCurrencyColumns: Column<Currency>[] = [
+  { key: 'code', header: 'Code' },
+  { key: 'name', header: 'Name' },
+  { key: 'country', header: 'Country', get: (c) => c.country?.code },
+  { key: 'minimum_deposite', header: 'Min deposit' },
+  { key: 'maximum_deposite', header: 'Max deposit' },
+  { key: 'symbol', header: 'Symbol', wide: true },
+  { key: 'usd_exchange_rate', header: 'Per USD', wide: true },
+];
+
+const gatewayNames = (c: MerchantCurrency, type: string) =>
+  (c.getway_configuration ?? [])
+    .filter((g) => g.type === type)
+    .map((g) => `${g.gateway.name} (${g.gateway.id})`)
+    .join(', ');
+
+export const merchantColumns: Column<MerchantCurrency>[] = [
+  { key: 'code', header: 'Code' },
+  { key: 'country', header: 'Country', get: (c) => c.country?.code },
+  { key: 'total_balance', header: 'Balance' },
+  // A direction the merchant may not use shows "off" in place of its limits.
+  {
+    key: 'deposit_limits',
+    header: 'Deposit min-max',
+    get: (c) => (c.deposite === false ? 'off' : range(c.minimum_deposite, c.maximum_deposite)),
+  },
+  {
+    key: 'withdraw_limits',
+    header: 'Withdraw min-max',
+    get: (c) => (c.withdraw === false ? 'off' : range(c.min_withdraw, c.max_withdraw)),
+  },
+  { key: 'deposite', header: 'Deposit', wide: true },
+  { key: 'withdraw', header: 'Withdraw', wide: true },
+  { key: 'service', header: 'Service', get: (c) => c.service?.service_name, wide: true },
+  { key: 'collection', header: 'Deposit gateways', get: (c) => gatewayNames(c, 'collection'), wide: true },
+  {
+    key: 'disbursement',
+    header: 'Withdraw gateways',
+    get: (c) => gatewayNames(c, 'disbursement'),
+    wide: true,
+  },
+];
+
+export const historyColumns: Column<JournalRecord>[] = [
+  { key: 'created_at', header: 'Started', get: (r) => r.created_at.slice(0, 19).replace('T', ' ') },
+  { key: 'kind', header: 'Kind' },
+  { key: 'reference', header: 'Reference' },
+  { key: 'amount', header: 'Amount', get: (r) => `${r.amount ?? ''} ${r.currency ?? ''}`.trim() },
+  { key: 'status', header: 'Status' },
+  {
+    key: 'last_step',
+    header: 'Last step',
+    get: (r) => (r.steps.length ? `${r.steps.at(-1)!.step} ${r.steps.at(-1)!.outcome}` : ''),
+  },
+  {
+    key: 'gateway',
+    header: 'Gateway',
+    get: (r) => (r.gateway_id === undefined ? '' : `${r.gateway_id} ${r.gateway_name ?? ''}`.trim()),
+    wide: true,
+  },
+  { key: 'hash_token', header: 'Hash token', wide: true },
+  { key: 'server', header: 'Server', get: (r) => r.place?.server, wide: true },
+];
+
+/** For a command's --help: the columns, the default ones first. */
+export function columnsHelp<T>(columns: Column<T>[]): string {
+  const keys = (wide: boolean) =>
+    columns
+      .filter((c) => Boolean(c.wide) === wide)
+      .map((c) => c.key)
+      .join(', ');
+  return `Columns (for --columns and --filter): ${keys(false)}; with --wide also ${keys(true) || 'none'}.`;
+}

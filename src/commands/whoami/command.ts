@@ -1,0 +1,12 @@
+import { BaseCommand, flagSets } from '../base/base-command.js';
+
+export default class Whoami extends BaseCommand<typeof Whoami> {
+  static override baseFlags = flagSets.context;
+  static override summary = 'The profile, environment and credentials in effect';
+  static override examples = ['<%= config.bin %> whoami', 'MPAY_ENV=stage <%= config.bin %> whoami --json'];
+
+  async run(): Promise<void> {
+    const { runWhoami } = await import('./run.js');
+    await runWhoami({ json: this.flags.json }, this.factory);
+  }
+}

@@ -1,0 +1,77 @@
+// A batch's file read as a stream of rows: CSV with a header row (its separator, a comma or a semicolon,
+// from the header) or NDJSON; a column mpay does not know is a usage error before anything is sent.
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { UsageError } from '../api/errors.js';
+import { batchColumns, type BatchRow } from './batch.js';
+import { importLazily } from '../lazy-import.js';
+
+function checkColumns(keys: string[], known: readonly string[]): void {
+  const unknown = keys.filter((k) => !known.includes(k));
+  if (unknown.length)
+    throw new UsageError(`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, {
+      hint: `Known columns: ${known.join(', ')}`,
+    });
+}
+
+/**
+ * The separator of a CSV file, from its header: a comma, or the semicolon that spreadsheets in many
+ * locales write (where the comma is the decimal mark) when the header has more of those.
+ */
+function csvDelimiter(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const header = buf.toString('utf8', 0, n).split(/\r?\n/)[0] ?? '';
+    const count = (c: string) => header.split(c).length - 1;
+    return count(';') > count(',') ? ';' : ',';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The rows of the file, one at a time. */
+export async function* readRows(
+  path: string,
+  format: 'csv' | 'ndjson',
+  known: readonly string[] = batchColumns,
+): AsyncGenerator<BatchRow> {
+  let row = 0;
+  if (format === 'ndjson') {
+    const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      row++;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (err) {
+        throw new UsageError(`Row ${row} is not JSON: ${(err as Error).message}`);
+      }
+      if (!value || typeof value !== 'object' || Array.isArray(value))
+        throw new UsageError(`Row ${row} is not a JSON object`);
+      checkColumns(Object.keys(value), known);
+      yield {
+        row,
+        values: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v == null ? '' : String(v)])),
+      };
+    }
+    return;
+  }
+  const { parse } = await importLazily<typeof import('csv-parse')>('csv-parse');
+  const parser = createReadStream(path).pipe(
+    parse({
+      delimiter: csvDelimiter(path),
+      columns: (header: string[]) => {
+        const keys = header.map((h) => h.trim());
+        checkColumns(keys, known);
+        return keys;
+      },
+      skip_empty_lines: true,
+      trim: true,
+    }),
+  );
+  for await (const record of parser as AsyncIterable<Record<string, string>>)
+    yield { row: ++row, values: record };
+}

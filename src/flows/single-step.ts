@@ -1,0 +1,61 @@
+// One step on a transaction that already exists (`mpay deposit/withdraw process`, `mpay status`,
+// `mpay wallet`): which record it continues, and which gateway the step names.
+import type { PaymentKind } from '../api/enums.js';
+import { UsageError } from '../api/errors.js';
+import { NullJournal } from '../journal/journal.js';
+import type { JournalRecord } from '../journal/records.js';
+import { checked, fields } from './inputs.js';
+import type { FlowDeps } from './types.js';
+
+/**
+ * The journal's record of a hash token or reference, with the dependencies to run its steps. A transaction
+ * mpay did not start gets a bare record and a NullJournal: the journal holds only what mpay started, so
+ * its steps go unrecorded (and are still confirmed in live).
+ */
+export function stepTarget(
+  key: string,
+  kind: PaymentKind | undefined,
+  deps: FlowDeps,
+  now: Date,
+): { record: JournalRecord; deps: FlowDeps } {
+  const found = deps.journal.find(key);
+  if (found) {
+    if (kind && found.kind !== kind) throw new UsageError(`${key} is a ${found.kind}, not a ${kind}`);
+    return { record: found, deps };
+  }
+  const hash = checked(fields.hashToken, key);
+  const at = now.toISOString();
+  return {
+    record: {
+      reference: hash,
+      kind: kind ?? 'deposit',
+      hash_token: hash,
+      created_at: at,
+      updated_at: at,
+      steps: [],
+    },
+    deps: { ...deps, journal: new NullJournal() },
+  };
+}
+
+/** The gateway given (--gateway), else the one the journal recorded, else a usage error. */
+export function stepGateway(record: JournalRecord, given: number | undefined): number {
+  const gateway = given ?? record.gateway_id;
+  if (gateway === undefined) {
+    throw new UsageError('Missing --gateway', {
+      fields: { gateway_id: ['required'] },
+      hint: 'The journal has no gateway for this transaction',
+    });
+  }
+  return gateway;
+}
+
+/** Whether a wallet address answer is shown as a QR code: the gateway's record says it is crypto. */
+export async function walletGatewayIsCrypto(deps: FlowDeps, gatewayId: number): Promise<boolean> {
+  const { isCrypto } = await import('./wallet-rule.js');
+  const list = await deps.client.merchantCurrencies().catch(() => []);
+  const gw = list
+    .flatMap((c) => c.getway_configuration ?? [])
+    .find((c) => Number(c.gateway.id) === gatewayId);
+  return gw ? isCrypto(gw.gateway) : false;
+}
