@@ -67,134 +67,182 @@ export async function runChecks(
   journal: JournalLike,
 ): Promise<Check[]> {
   const checks: Check[] = [];
-  const add = (c: Check) => {
+  const run: DoctorRun = { ctx, client, environ, journal, currencies: [] };
+  for (const { check, gate } of steps) {
+    const c = await check(run);
+    if (!c) continue;
     checks.push(c);
     onCheck(c);
-  };
-  // The hint of a failed check says what to do about it: never "run mpay doctor", which is where we are.
-  const fail = (name: string, err: unknown, hint?: string): Check => {
-    const e = toMpayError(err);
-    const own = e.hint && !/mpay doctor/.test(e.hint) ? e.hint : undefined;
-    return { name, ok: false, detail: e.message, hint: hint ?? own, kind: e.kind };
-  };
+    if (gate && !c.ok) break;
+  }
+  return checks;
+}
 
+interface DoctorRun {
+  ctx: Context;
+  client: Client;
+  environ: NodeJS.ProcessEnv;
+  journal: JournalLike;
+  /** the merchant's currencies, as the bearer token check read them for the checks after it */
+  currencies: MerchantCurrency[];
+}
+
+type CheckStep = (run: DoctorRun) => Check | undefined | Promise<Check | undefined>;
+
+/**
+ * The checks in the order they run. A gate that fails ends the run: the checks after it need what it
+ * found wanting (an answer from the API, the credentials, a token, the merchant's currencies).
+ */
+const steps: { check: CheckStep; gate?: true }[] = [
+  { check: baseUrlCheck },
+  { check: proxyCheck },
+  { check: reachableCheck, gate: true },
+  { check: ({ ctx }) => secretsCheck(ctx) },
+  { check: credentialsCheck, gate: true },
+  { check: merchantKeyCheck, gate: true },
+  { check: bearerTokenCheck, gate: true },
+  { check: siteIdCheck },
+  { check: apiKeyCheck },
+  { check: ({ currencies }) => openCheck('deposits', currencies, 'deposite') },
+  { check: ({ currencies }) => openCheck('withdrawals', currencies, 'withdraw') },
+  { check: ({ currencies }) => gatewaysCheck('collection', currencies) },
+  { check: ({ currencies }) => gatewaysCheck('disbursement', currencies) },
+  { check: ({ ctx, currencies }) => walletCheck(ctx.profile.walletGateways?.[ctx.env], ctx.env, currencies) },
+];
+
+// The hint of a failed check says what to do about it: never "run mpay doctor", which is where we are.
+function failed(name: string, err: unknown, hint?: string): Check {
+  const e = toMpayError(err);
+  const own = e.hint && !/mpay doctor/.test(e.hint) ? e.hint : undefined;
+  return { name, ok: false, detail: e.message, hint: hint ?? own, kind: e.kind };
+}
+
+function baseUrlCheck({ ctx }: DoctorRun): Check {
   const url = new URL(ctx.baseUrl);
-  add({
+  return {
     name: 'base URL',
     ok: url.protocol === 'https:' || isLoopback(url.hostname),
     detail: `${ctx.baseUrl} (${ctx.env}, profile ${ctx.profileName})${url.protocol === 'http:' ? ', plain http on loopback' : ''}`,
     hint: 'Use https:// for any host that is not loopback',
     kind: 'usage',
-  });
+  };
+}
+
+function proxyCheck({ ctx, environ }: DoctorRun): Check {
   const proxy = proxyFor(ctx.baseUrl);
-  add({
+  return {
     name: 'proxy and CA',
     ok: true,
     detail: `${proxy ? `proxy ${proxy.replace(/\/\/[^@/]*@/, '//***@')}` : 'no proxy'}; ${environ.NODE_EXTRA_CA_CERTS ? `extra CA ${environ.NODE_EXTRA_CA_CERTS}` : 'system CAs'}`,
-  });
+  };
+}
 
+async function reachableCheck({ client }: DoctorRun): Promise<Check> {
   try {
     const countries = await client.publicCountries();
-    add({ name: 'API reachable', ok: true, detail: `public countries answered (${countries.length})` });
+    return { name: 'API reachable', ok: true, detail: `public countries answered (${countries.length})` };
   } catch (err) {
-    add(fail('API reachable', err));
-    return checks;
+    return failed('API reachable', err);
   }
-  const secrets = await secretsCheck(ctx);
-  if (secrets) add(secrets);
+}
+
+/** Only a failure: credentials that are all there need no line of their own. */
+function credentialsCheck({ ctx }: DoctorRun): Check | undefined {
   const names = { merchantKey: 'merchant key', siteId: 'site id', apiKey: 'API key' } as const;
   const missing = (['merchantKey', 'siteId', 'apiKey'] as const).filter((k) => !ctx.credentials[k]);
-  if (missing.length > 0) {
-    add({
-      name: 'credentials',
-      ok: false,
-      detail: `missing ${missing.map((k) => names[k]).join(', ')}${ctx.credentials.unreadable ? ` (${ctx.credentials.unreadable})` : ''}`,
-      hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID, MPAY_API_KEY',
-      kind: 'usage',
-    });
-    return checks;
-  }
+  if (missing.length === 0) return undefined;
+  return {
+    name: 'credentials',
+    ok: false,
+    detail: `missing ${missing.map((k) => names[k]).join(', ')}${ctx.credentials.unreadable ? ` (${ctx.credentials.unreadable})` : ''}`,
+    hint: 'Run `mpay login`, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID, MPAY_API_KEY',
+    kind: 'usage',
+  };
+}
+
+async function merchantKeyCheck({ ctx, client }: DoctorRun): Promise<Check> {
   try {
     await ctx.tokens.clear();
     await client.generateToken();
-    add({
+    return {
       name: 'merchant key',
       ok: true,
       detail: `accepted (${ctx.credentialSources.merchantKey}); token cached`,
-    });
+    };
   } catch (err) {
-    add(fail('merchant key', err));
-    return checks;
+    return failed('merchant key', err);
   }
-  let currencies: MerchantCurrency[];
+}
+
+async function bearerTokenCheck(run: DoctorRun): Promise<Check> {
   try {
-    currencies = await client.merchantCurrencies();
-    add({ name: 'bearer token', ok: true, detail: `merchant currencies answered (${currencies.length})` });
+    run.currencies = await run.client.merchantCurrencies();
+    return {
+      name: 'bearer token',
+      ok: true,
+      detail: `merchant currencies answered (${run.currencies.length})`,
+    };
   } catch (err) {
-    add(fail('bearer token', err));
-    return checks;
+    return failed('bearer token', err);
   }
+}
+
+function siteIdCheck({ ctx, currencies }: DoctorRun): Check {
   const siteIds = [...new Set(currencies.map((c) => c.service?.site_id).filter(Boolean))];
-  add({
+  return {
     name: 'site id',
     ok: siteIds.includes(String(ctx.credentials.siteId)),
     detail: `${ctx.credentials.siteId} ${siteIds.includes(String(ctx.credentials.siteId)) ? 'is one of the merchant services' : `is not among the merchant services (${siteIds.join(', ') || 'none'})`}`,
     hint: 'The Site ID is under the services settings of the dashboard',
     kind: 'auth',
-  });
+  };
+}
+
+async function apiKeyCheck({ client, journal }: DoctorRun): Promise<Check> {
   const probe = await client.probeCredentials();
   if (probe.verdict === 'accepted')
-    add({
+    return {
       name: 'API key',
       ok: true,
       detail:
         'merchant key, site id and API key accepted by withdraw initiate, which refused the missing customer fields (nothing created)',
-    });
-  else if (probe.verdict === 'rejected')
-    add(
-      fail(
-        'API key',
-        probe.error,
-        'The Site ID and API key are under the services settings of the dashboard; save them with `mpay login`',
-      ),
+    };
+  if (probe.verdict === 'rejected')
+    return failed(
+      'API key',
+      probe.error,
+      'The Site ID and API key are under the services settings of the dashboard; save them with `mpay login`',
     );
-  else add(created(probe, journal));
+  return created(probe, journal);
+}
 
-  const deposits = currencies.filter((c) => c.deposite).map((c) => c.code);
-  const withdrawals = currencies.filter((c) => c.withdraw).map((c) => c.code);
-  add({
-    name: 'deposits',
-    ok: deposits.length > 0,
-    detail: `enabled for ${deposits.join(', ') || 'no currency'}${off(currencies, 'deposite')}`,
+function openCheck(name: string, currencies: MerchantCurrency[], key: 'deposite' | 'withdraw'): Check {
+  const open = currencies.filter((c) => c[key]).map((c) => c.code);
+  return {
+    name,
+    ok: open.length > 0,
+    detail: `enabled for ${open.join(', ') || 'no currency'}${off(currencies, key)}`,
     kind: 'precondition',
-  });
-  add({
-    name: 'withdrawals',
-    ok: withdrawals.length > 0,
-    detail: `enabled for ${withdrawals.join(', ') || 'no currency'}${off(currencies, 'withdraw')}`,
+  };
+}
+
+function gatewaysCheck(type: 'collection' | 'disbursement', currencies: MerchantCurrency[]): Check {
+  const per = currencies
+    .map(
+      (c) =>
+        [
+          c.code,
+          (c.getway_configuration ?? []).filter((g) => g.type === type && (g.status ?? 'active') === 'active')
+            .length,
+        ] as const,
+    )
+    .filter(([, n]) => n > 0);
+  return {
+    name: `${type} gateways`,
+    ok: per.length > 0,
+    detail: per.length ? per.map(([code, n]) => `${code} ${n}`).join(', ') : 'none active',
     kind: 'precondition',
-  });
-  for (const type of ['collection', 'disbursement'] as const) {
-    const per = currencies
-      .map(
-        (c) =>
-          [
-            c.code,
-            (c.getway_configuration ?? []).filter(
-              (g) => g.type === type && (g.status ?? 'active') === 'active',
-            ).length,
-          ] as const,
-      )
-      .filter(([, n]) => n > 0);
-    add({
-      name: `${type} gateways`,
-      ok: per.length > 0,
-      detail: per.length ? per.map(([code, n]) => `${code} ${n}`).join(', ') : 'none active',
-      kind: 'precondition',
-    });
-  }
-  add(walletCheck(ctx.profile.walletGateways?.[ctx.env], ctx.env, currencies));
-  return checks;
+  };
 }
 
 /**

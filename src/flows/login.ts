@@ -8,7 +8,13 @@ import { AuthError, KeyringError, UsageError } from '../api/errors.js';
 import { mask } from '../api/redact.js';
 import { resolveContext } from '../config/context.js';
 import { type ConfigStore } from '../config/store.js';
-import { checkProfileName, defaultBaseUrls, isEnvironment, type Profile } from '../config/profile.js';
+import {
+  checkProfileName,
+  defaultBaseUrls,
+  isEnvironment,
+  type Environment,
+  type Profile,
+} from '../config/profile.js';
 import type { Prompter } from './prompter.js';
 
 export interface LoginInputs {
@@ -52,7 +58,7 @@ export interface LoginResult {
 }
 
 export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<LoginResult> {
-  const { store, prompter: ask } = deps;
+  const { store } = deps;
   if (store.damaged && inputs.force) {
     const file = store.damaged.file;
     const aside = store.moveDamagedConfigAside();
@@ -60,67 +66,10 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
   }
   const profileName = checkProfileName(inputs.profile ?? store.currentProfile());
   const existing = store.profile(profileName) ?? {};
-  const need = async (
-    value: string | undefined,
-    flag: string,
-    message: string,
-    secret = false,
-    def?: string,
-  ) => {
-    if (value) return value;
-    if (!ask) {
-      if (def) return def;
-      throw new UsageError(`Missing ${flag}`, {
-        hint: `Pass ${flag} (or the MPAY_* variable); there is no terminal to ask on`,
-      });
-    }
-    const validate = (v: string) => (v.trim() ? true : 'Required');
-    return (
-      secret
-        ? await ask.password({ message, validate })
-        : await ask.input({ message, default: def, validate })
-    ).trim();
-  };
-
-  let envName = inputs.env;
-  if (!envName && ask) {
-    envName = await ask.select({
-      message: 'Environment',
-      choices: [
-        { name: 'sandbox (local, `mpay sandbox`)', value: 'sandbox' },
-        { name: 'stage', value: 'stage' },
-        { name: 'live', value: 'live' },
-      ],
-      default: existing.env ?? 'sandbox',
-    });
-  }
-  envName ??= existing.env ?? 'sandbox';
-  if (!isEnvironment(envName)) throw new UsageError(`Unknown environment "${envName}"`);
-  const givenBaseUrl = await need(
-    inputs.baseUrl,
-    '--base-url',
-    `Base URL of the ${envName} API (before /restapi/v1)`,
-    false,
-    existing.baseUrls?.[envName] ?? defaultBaseUrls[envName],
-  );
-  const { url: baseUrl, stripped } = normalizeBaseUrl(givenBaseUrl);
-  if (stripped) deps.warn(`the base URL ends in /restapi/v1, which mpay adds itself; saving ${baseUrl}`);
-  checkBaseUrl(baseUrl);
-  // The merchant key is checked as soon as it is known, before the site id and API key are asked for; on
-  // a terminal a rejected key is asked for again.
-  let merchantKey = await need(inputs.merchantKey, '--merchant-key-stdin', 'Merchant key', true);
-  let token: string | undefined;
-  for (let attempt = 1; inputs.verify; attempt++) {
-    const probe = await deps.client({ baseUrl, credentials: { merchantKey }, tokens: memoryTokens() });
-    try {
-      token = await probe.generateToken(merchantKey);
-      break;
-    } catch (err) {
-      if (!(err instanceof AuthError) || !ask || attempt === 3 || inputs.merchantKey) throw err;
-      deps.warn(`${err.message.replace(/\.$/, '')}; try again (${3 - attempt} left)`);
-      merchantKey = await need(undefined, '--merchant-key-stdin', 'Merchant key', true);
-    }
-  }
+  const need = asker(deps.prompter);
+  const envName = await chooseEnvironment(inputs.env, existing, deps.prompter);
+  const baseUrl = await gatherBaseUrl(inputs.baseUrl, envName, existing, need, deps.warn);
+  const { merchantKey, token } = await checkedMerchantKey(inputs, baseUrl, need, deps);
   const siteId = await need(inputs.siteId, '--site-id', 'Site ID', false, existing.siteId);
   const apiKey = await need(inputs.apiKey, '--api-key', 'API key', true);
 
@@ -145,6 +94,99 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
     config: store.path,
     secrets,
   };
+}
+
+/** A value given, else asked for (when there is a terminal), else the default, else a usage error. */
+type Need = (
+  value: string | undefined,
+  flag: string,
+  message: string,
+  secret?: boolean,
+  def?: string,
+) => Promise<string>;
+
+function asker(ask: Prompter | undefined): Need {
+  return async (value, flag, message, secret = false, def) => {
+    if (value) return value;
+    if (!ask) {
+      if (def) return def;
+      throw new UsageError(`Missing ${flag}`, {
+        hint: `Pass ${flag} (or the MPAY_* variable); there is no terminal to ask on`,
+      });
+    }
+    const validate = (v: string) => (v.trim() ? true : 'Required');
+    return (
+      secret
+        ? await ask.password({ message, validate })
+        : await ask.input({ message, default: def, validate })
+    ).trim();
+  };
+}
+
+async function chooseEnvironment(
+  given: string | undefined,
+  existing: Profile,
+  ask: Prompter | undefined,
+): Promise<Environment> {
+  let envName = given;
+  if (!envName && ask) {
+    envName = await ask.select({
+      message: 'Environment',
+      choices: [
+        { name: 'sandbox (local, `mpay sandbox`)', value: 'sandbox' },
+        { name: 'stage', value: 'stage' },
+        { name: 'live', value: 'live' },
+      ],
+      default: existing.env ?? 'sandbox',
+    });
+  }
+  envName ??= existing.env ?? 'sandbox';
+  if (!isEnvironment(envName)) throw new UsageError(`Unknown environment "${envName}"`);
+  return envName;
+}
+
+async function gatherBaseUrl(
+  given: string | undefined,
+  envName: Environment,
+  existing: Profile,
+  need: Need,
+  warn: (m: string) => void,
+): Promise<string> {
+  const givenBaseUrl = await need(
+    given,
+    '--base-url',
+    `Base URL of the ${envName} API (before /restapi/v1)`,
+    false,
+    existing.baseUrls?.[envName] ?? defaultBaseUrls[envName],
+  );
+  const { url: baseUrl, stripped } = normalizeBaseUrl(givenBaseUrl);
+  if (stripped) warn(`the base URL ends in /restapi/v1, which mpay adds itself; saving ${baseUrl}`);
+  checkBaseUrl(baseUrl);
+  return baseUrl;
+}
+
+/**
+ * The merchant key, and the token it earned unless --no-verify. It is checked as soon as it is known,
+ * before the site id and API key are asked for; on a terminal a rejected key is asked for again.
+ */
+async function checkedMerchantKey(
+  inputs: LoginInputs,
+  baseUrl: string,
+  need: Need,
+  deps: LoginDeps,
+): Promise<{ merchantKey: string; token?: string }> {
+  let merchantKey = await need(inputs.merchantKey, '--merchant-key-stdin', 'Merchant key', true);
+  for (let attempt = 1; inputs.verify; attempt++) {
+    const probe = await deps.client({ baseUrl, credentials: { merchantKey }, tokens: memoryTokens() });
+    try {
+      return { merchantKey, token: await probe.generateToken(merchantKey) };
+    } catch (err) {
+      if (!(err instanceof AuthError) || !deps.prompter || attempt === 3 || inputs.merchantKey) throw err;
+      deps.warn(`${err.message.replace(/\.$/, '')}; try again (${3 - attempt} left)`);
+      merchantKey = await need(undefined, '--merchant-key-stdin', 'Merchant key', true);
+    }
+  }
+  return { merchantKey };
 }
 
 /**

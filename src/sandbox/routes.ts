@@ -1,0 +1,125 @@
+// The sandbox's routes as tables: the API's (each answered by a rule of state.ts) and the sandbox's own
+// (documentation, and inspection and control for tests), put on the app by registerRoutes.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import { acceptMultipart } from './multipart.js';
+import { apiPrefix, sendReply } from './fault-hook.js';
+import { requireBearer } from './auth-hook.js';
+import { isFault, type Fault, type FaultOptions } from './faults.js';
+import { documentationPage, openApiDocument } from './openapi.js';
+import type { Reply } from './replies.js';
+import type { SandboxState } from './state.js';
+
+type Body = Record<string, unknown>;
+
+const body = (req: FastifyRequest): Body =>
+  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Body) : {};
+
+interface ApiRoute {
+  method: 'GET' | 'POST';
+  /** below /restapi/v1 */
+  path: string;
+  /** a bearer token is checked first */
+  bearer?: true;
+  answer(state: SandboxState, body: Body): Reply;
+}
+
+const apiRoutes: readonly ApiRoute[] = [
+  { method: 'GET', path: '/public/currencies', answer: (s) => s.publicCurrencies() },
+  { method: 'GET', path: '/public/countries', answer: (s) => s.publicCountries() },
+  { method: 'GET', path: '/merchant/currencies', bearer: true, answer: (s) => s.merchantCurrencies() },
+  // The spec's initiate parameter notes name this path for the same list.
+  { method: 'GET', path: '/public/merchant/currencies', bearer: true, answer: (s) => s.merchantCurrencies() },
+  { method: 'POST', path: '/auth/merchant/token/generate', answer: (s, b) => s.generateToken(b) },
+  { method: 'POST', path: '/payments/initiate', bearer: true, answer: (s, b) => s.initiate('deposit', b) },
+  { method: 'POST', path: '/payments/processed', bearer: true, answer: (s, b) => s.depositProcessed(b) },
+  { method: 'POST', path: '/payments/status/update', bearer: true, answer: (s, b) => s.updateStatus(b) },
+  {
+    method: 'POST',
+    path: '/payments/crypto/wallet/address/update',
+    bearer: true,
+    answer: (s, b) => s.updateWallet(b),
+  },
+  {
+    method: 'POST',
+    path: '/payments/withdraw/initiate',
+    bearer: true,
+    answer: (s, b) => s.initiate('withdraw', b),
+  },
+  {
+    method: 'POST',
+    path: '/payments/withdraw/processed',
+    bearer: true,
+    answer: (s, b) => s.withdrawProcessed(b),
+  },
+];
+
+interface OwnRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  /** `opts` is the server's own: POST /_sandbox/faults changes it for the requests that follow */
+  handle(req: FastifyRequest, reply: FastifyReply, state: SandboxState, opts: FaultOptions): unknown;
+}
+
+const origin = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+
+const ownRoutes: readonly OwnRoute[] = [
+  {
+    method: 'GET',
+    path: '/restapi/documentation/openapi.json',
+    handle: (req) => openApiDocument(origin(req)),
+  },
+  {
+    method: 'GET',
+    path: '/restapi/documentation',
+    handle: (req, reply) => reply.type('text/html').send(documentationPage(openApiDocument(origin(req)))),
+  },
+  // Sandbox-only routes, outside /restapi/v1: inspection and token revocation for tests.
+  { method: 'GET', path: '/_sandbox/health', handle: async () => ({ ok: true }) },
+  { method: 'GET', path: '/_sandbox/transactions', handle: async (_req, _reply, state) => state.list() },
+  // How many requests each API route received, e.g. {"POST /payments/initiate": 1}.
+  { method: 'GET', path: '/_sandbox/requests', handle: async (_req, _reply, state) => state.requestCounts() },
+  {
+    method: 'POST',
+    path: '/_sandbox/revoke-tokens',
+    handle: async (_req, _reply, state) => ({ revoked: state.revokeTokens() }),
+  },
+  // Changes the start-up faults while running, e.g. {"rate": 0} to let a stopped flow resume.
+  {
+    method: 'POST',
+    path: '/_sandbox/faults',
+    handle: async (req, _reply, _state, opts) => setFaults(opts, body(req)),
+  },
+];
+
+function setFaults(opts: FaultOptions, b: Body) {
+  if (Array.isArray(b.faults))
+    opts.faults = b.faults.filter((f): f is Fault => typeof f === 'string' && isFault(f));
+  if (typeof b.rate === 'number') opts.rate = b.rate;
+  if (Array.isArray(b.faultPaths)) opts.faultPaths = b.faultPaths.map(String);
+  return { faults: opts.faults ?? [], rate: opts.rate ?? 0, faultPaths: opts.faultPaths ?? null };
+}
+
+export async function registerRoutes(
+  app: FastifyInstance,
+  state: SandboxState,
+  opts: FaultOptions,
+): Promise<void> {
+  const bearer = requireBearer(state);
+  const add = (scope: FastifyInstance, r: ApiRoute) =>
+    scope.route({
+      method: r.method,
+      url: `${apiPrefix}${r.path}`,
+      ...(r.bearer && { preHandler: bearer }),
+      handler: (req, reply) => sendReply(req, reply, r.answer(state, body(req))),
+    });
+  for (const r of apiRoutes) if (r.method === 'GET') add(app, r);
+  // The POST routes take JSON, urlencoded and multipart bodies.
+  await app.register(async (api) => {
+    await api.register(formbody);
+    acceptMultipart(api);
+    for (const r of apiRoutes) if (r.method === 'POST') add(api, r);
+  });
+  for (const r of ownRoutes)
+    app.route({ method: r.method, url: r.path, handler: (req, reply) => r.handle(req, reply, state, opts) });
+}
