@@ -1,11 +1,45 @@
 #!/usr/bin/env node
-// Checks the one direction of imports (docs/architecture.md) over every module in src/: static imports,
-// re-exports, dynamic import() with a literal specifier, and importLazily('pkg') calls (the bundle's bridge
-// to packages left out of it). TypeScript's own pre-processor lists the imports, so a dynamic import is
-// seen like any other. `import type` creates no edge at run time and is allowed across layers where the
-// rule says so. Run by `npm test` (npm run lint); exits 1 and names each forbidden edge.
+// Checks the one direction of imports (docs/architecture.md) over every module in src/. Run by `npm test`
+// (npm run lint); exits 1 and names each violation. TypeScript's parser reads every file, so comments and
+// strings never count, and odd spacing (`import (x)`) hides nothing.
 //
 //   node scripts/check-layers.js [SRC_DIR]
+//
+// What it sees. A module's edges are its static imports and re-exports (`import './x.js'` included),
+// dynamic import() with a literal specifier, and importLazily('pkg') calls (the bundle's bridge to the
+// packages left out of it, src/lazy-import.ts). `import type`, `export type`, an import whose every name
+// is marked `type`, and `typeof import('…')` are type-only: they create no edge at run time.
+//
+// Three rules:
+//
+// 1. Layers, per direct edge. A module may import at run time the layers its rule lists under `may`, and
+//    types from those under `types` (and `may`). This rule looks at each import on its own: a layer that
+//    may import ui/ may use whatever ui/ itself is allowed to import. It is not transitive.
+//
+// 2. Packages, transitively. A layer's `packages` are the ones it must never load, by any path: if module
+//    A's layer bans P, no module reachable from A through value edges (static imports, re-exports, literal
+//    import(), importLazily) may import P. A dynamic import() counts: it loads P whenever that path runs,
+//    and a ban means "never loads". Type-only edges are not followed. The message shows the chain,
+//    `ui/x.ts -> api/har.ts -> got`, with `-import()->` or `-importLazily()->` for the dynamic hops. A chain
+//    is reported from the last module on it whose own layer bans P: fixing that one fixes those above it,
+//    so they are not listed again (a module with another path to P is listed for that path).
+//    A layer whose modules start the whole program (cli: each class's run() imports the rest) cannot
+//    ban a package by every path. Its `atLoad` packages are the ones it must not load as it loads (oclif
+//    loads every class for help and the manifest): its own modules must not import P at all, in any way,
+//    and no chain of static imports and re-exports from them may reach P. Dynamic hops are not followed.
+//    The two rules meet only in the packages: rule 1 says which layer an edge may reach, rule 2 what the
+//    whole chain behind it may load. A layer allowed to import ui/ may still not load, through ui/, a
+//    package its own rule bans.
+//
+// 3. No loading the check cannot see. In src/, no import() or importLazily() of a computed specifier, no
+//    require (called or not, also as module.require, process.mainModule.require, globalThis.require or
+//    `import x = require(…)`), no createRequire, no process.getBuiltinModule (it hands out node:module and
+//    so createRequire), and no value typed NodeJS.Require (a require() under another name). Not seen:
+//    code made from strings (eval, new Function, node:vm), which no parser can read ahead. The few files
+//    that must do one of these are listed in `loaderExceptions`, each with the kinds it may use and why.
+//
+// The layer names are in `rules` only (and `layerOf` says how a file's path names its layer): renaming a
+// layer or adding one is an edit to that table, which is itself checked for names it does not know.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,8 +55,10 @@ export function layerOf(rel) {
   return parts.length > 1 ? parts[0] : parts[0].replace(/\.ts$/, '');
 }
 
-// For each layer: the layers it may import at run time, the layers it may import types from, and the
-// packages it must not load.
+// For each layer: the layers it may import at run time (`may`), the layers it may import types from
+// (`types`), the packages it must never load, directly or through any module it imports (`packages`), and,
+// optionally, those it must not load as it loads (`atLoad`; see rule 2 above).
+// `api-no-client` in `may` is api/ but its client (api/client.ts, api/proxy.ts), the modules that load got.
 const ui = ['@inquirer/prompts', 'inquirer', 'cli-table3', 'qrcode-terminal'];
 const oclif = /^@oclif\//;
 export const rules = {
@@ -47,11 +83,13 @@ export const rules = {
     types: ['cli'],
     packages: [oclif],
   },
-  // the oclif classes (commands/**/command.ts) and commands/base/: loaded at every start, so nothing heavy
+  // the oclif classes (commands/**/command.ts) and commands/base/: oclif loads every class at start (help,
+  // the manifest), and each class's run() imports the rest, so their ban holds as they load
   cli: {
     may: ['cli', 'commands', 'factory', 'io', 'ui', 'flows', 'api', 'config', 'sandbox'],
     types: ['commands', 'flows', 'ui'],
-    packages: [...ui, 'got', 'fastify'],
+    packages: [],
+    atLoad: [...ui, 'got', 'fastify'],
   },
   sandbox: { may: ['sandbox', 'api-no-client'], types: ['api'], packages: [oclif, ...ui, 'got', 'conf'] },
   execute: { may: ['cli'], types: [], packages: [] },
@@ -60,60 +98,241 @@ export const rules = {
   'lazy-import': { may: [], types: [], packages: [] },
 };
 
+/** The modules of api/ that load got; `api-no-client` is api/ without them. */
+const apiClient = /^api\/(client|proxy)\.ts$/;
+
+// The files of src/ that may load in a way rule 3 forbids, by path under src/, each with the kinds it may
+// use (the kinds are those `scan` reports; see `loaderKinds`). Keep this list short.
+export const loaderExceptions = {
+  // The bridge itself: importLazily(specifier) hands its argument to import() (or, in the executable, to
+  // the importer exe.ts installs), so its import() is computed by design. Every caller passes a literal,
+  // which this check reads at the call (rule 3 rejects importLazily of a computed specifier), so the
+  // packages loaded through it are checked where they are named.
+  'lazy-import.ts': ['computed import()'],
+  // The single executable's CommonJS entry. The bundle's banner hands it Node's require as
+  // __builtinRequire (typed NodeJS.Require), and it must hand a require() on to the bundle and to the
+  // packages kept as assets. What it loads that way is node: built-ins, the bundle it already imports, and
+  // the packages in MPAY_EXTRAS, which src/ modules reach only through importLazily('pkg') (checked at
+  // each call). exe/ bans no package and no module imports it, so nothing it loads can reach a layer with
+  // a ban through it.
+  'exe.ts': ['require under another name'],
+};
+
+// TEMPORARY (issue 23): violations that src/ has today, found when rule 2 became transitive. They are to
+// be fixed by the restructure of src/run/ and src/shell/ into src/commands/, which empties this list; the
+// check fails when one of them is no longer found, so that it is removed. Each entry is the exact line the
+// check prints. Do not add to this list: fix the import instead.
+export const knownViolations = [
+  // The Factory builds the progress Reporter on first use, and ui/reporter.ts draws its spinner with
+  // oclif's ux (a static import of @oclif/core/ux), so factory.ts loads oclif whenever a flow reports.
+  // Either the reporter stops using oclif's ux, or the Reporter is made above factory/.
+  'factory.ts -import()-> ui/reporter.ts -> @oclif/core/ux: factory/ may not load @oclif/core',
+];
+
+const loaderKinds = {
+  'computed import()': 'import() of a computed specifier',
+  'computed importLazily()': 'importLazily() of a computed specifier',
+  require: 'require',
+  'import = require()': 'import … = require(…)',
+  createRequire: 'createRequire',
+  getBuiltinModule: 'process.getBuiltinModule',
+  'require under another name': 'a value typed NodeJS.Require (a require() under another name)',
+};
+
+const loaderNames = new Set(['require', 'createRequire', 'getBuiltinModule']);
+
+const isLiteral = (n) => n && (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n));
+
+/** Whether `node` is the name in a declaration of a property (`{ require: 1 }`, `interface X { require }`). */
+function isPropertyName(node) {
+  const p = node.parent;
+  return (
+    p &&
+    p.name === node &&
+    (ts.isPropertyAssignment(p) ||
+      ts.isPropertySignature(p) ||
+      ts.isPropertyDeclaration(p) ||
+      ts.isMethodDeclaration(p) ||
+      ts.isMethodSignature(p) ||
+      ts.isGetAccessor(p) ||
+      ts.isSetAccessor(p) ||
+      ts.isEnumMember(p))
+  );
+}
+
+/**
+ * One file, parsed: its imports ({ specifier, typeOnly, how }, `how` being 'import' for static imports and
+ * re-exports, 'import()' or 'importLazily()') and the loading rule 3 forbids ({ kind, line }).
+ */
+export function scan(text, fileName = 'x.ts') {
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const imports = [];
+  const loaders = [];
+  const line = (n) => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
+  const loader = (kind, n) => loaders.push({ kind, line: line(n) });
+
+  const visit = (n) => {
+    if (ts.isImportDeclaration(n) && isLiteral(n.moduleSpecifier)) {
+      const c = n.importClause;
+      const named = c?.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings.elements : [];
+      // TypeScript (and esbuild) drop an import whose every name is a type
+      const typeOnly =
+        !!c && (c.isTypeOnly || (!c.name && named.length > 0 && named.every((e) => e.isTypeOnly)));
+      imports.push({ specifier: n.moduleSpecifier.text, typeOnly, how: 'import' });
+    } else if (ts.isExportDeclaration(n) && n.moduleSpecifier && isLiteral(n.moduleSpecifier)) {
+      const named = n.exportClause && ts.isNamedExports(n.exportClause) ? n.exportClause.elements : [];
+      const typeOnly = n.isTypeOnly || (named.length > 0 && named.every((e) => e.isTypeOnly));
+      imports.push({ specifier: n.moduleSpecifier.text, typeOnly, how: 'import' });
+    } else if (ts.isImportEqualsDeclaration(n) && ts.isExternalModuleReference(n.moduleReference)) {
+      loader('import = require()', n);
+    } else if (ts.isImportTypeNode(n)) {
+      // typeof import('…'): a type
+      const lit = n.argument;
+      if (ts.isLiteralTypeNode(lit) && isLiteral(lit.literal))
+        imports.push({ specifier: lit.literal.text, typeOnly: true, how: 'import' });
+    } else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [arg] = n.arguments;
+      if (isLiteral(arg)) imports.push({ specifier: arg.text, typeOnly: false, how: 'import()' });
+      else loader('computed import()', n);
+    } else if (
+      ts.isCallExpression(n) &&
+      ts.isIdentifier(n.expression) &&
+      n.expression.text === 'importLazily'
+    ) {
+      const [arg] = n.arguments;
+      if (isLiteral(arg)) imports.push({ specifier: arg.text, typeOnly: false, how: 'importLazily()' });
+      else loader('computed importLazily()', n);
+    } else if (ts.isIdentifier(n) && loaderNames.has(n.text) && !isPropertyName(n)) {
+      // in any place a value can be (a call, `const r = require`, `const { createRequire } = m`, an import
+      // of it), and as the name of a property read (`module.require`, `process.mainModule.require`)
+      loader(n.text, n);
+    } else if (ts.isElementAccessExpression(n) && isLiteral(n.argumentExpression)) {
+      const name = n.argumentExpression.text;
+      if (loaderNames.has(name)) loader(name, n);
+    } else if (ts.isTypeReferenceNode(n)) {
+      const name = n.typeName.getText(sf);
+      if (name === 'NodeJS.Require' || name === 'NodeRequire') loader('require under another name', n);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return { imports, loaders };
+}
+
 /** Every import of one file: { specifier, typeOnly } (a specifier also imported for values is not type-only). */
 export function importsOf(text) {
-  const all = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
-  for (const m of text.matchAll(/importLazily(?:<[^>]*>)?\(\s*['"]([^'"]+)['"]/g)) all.push(m[1]);
-  const typeOnly = new Set(
-    [...text.matchAll(/^\s*(?:import|export) type [^;]*? from ['"]([^'"]+)['"]/gms)].map((m) => m[1]),
-  );
-  const valueToo = new Set(
-    [...text.matchAll(/^\s*(?:import|export) (?!type )[^;]*? from ['"]([^'"]+)['"]/gms)].map((m) => m[1]),
-  );
-  for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]/g)) valueToo.add(m[1]);
-  for (const m of text.matchAll(/importLazily(?:<[^>]*>)?\(\s*['"]([^'"]+)['"]/g)) valueToo.add(m[1]);
-  return [...new Set(all)].map((specifier) => ({
-    specifier,
-    typeOnly: typeOnly.has(specifier) && !valueToo.has(specifier),
-  }));
+  const out = new Map();
+  for (const { specifier, typeOnly } of scan(text).imports)
+    out.set(specifier, (out.get(specifier) ?? true) && typeOnly);
+  return [...out].map(([specifier, typeOnly]) => ({ specifier, typeOnly }));
 }
 
 function packageName(spec) {
   return spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
 }
 
-/** The forbidden edges among the given files ({ relPath: text }), as readable lines. */
-export function violations(files) {
+/** Whether a layer's rule lists a package under `packages` or `atLoad`. */
+const bans = (layer, field, pkg) =>
+  (rules[layer]?.[field] ?? []).some((p) => (p instanceof RegExp ? p.test(pkg) : p === pkg));
+
+/** The layer names the rules use that are no layer of theirs (a typo, or a layer renamed in one place). */
+export function ruleErrors() {
+  const known = new Set([...Object.keys(rules), 'api-no-client']);
   const out = [];
+  for (const [layer, rule] of Object.entries(rules))
+    for (const name of [...rule.may, ...rule.types])
+      if (!known.has(name)) out.push(`rules.${layer} names "${name}", which is no layer`);
+  return out;
+}
+
+/** The violations among the given files ({ relPath: text }), as readable lines. */
+export function violations(files, { exceptions = loaderExceptions } = {}) {
+  const out = [...ruleErrors()];
+  // each module's value edges: to modules of src/ ({ to, how }) and to packages ({ pkg, specifier, how })
+  const edges = new Map();
+  const loads = new Map();
   for (const [rel, text] of Object.entries(files)) {
     const from = layerOf(rel);
     const rule = rules[from];
+    const { imports, loaders } = scan(text, rel);
+    for (const { kind, line } of loaders)
+      if (!(exceptions[rel] ?? []).includes(kind))
+        out.push(
+          `${rel}:${line}: ${loaderKinds[kind]}: the layer check cannot see what it loads; use import with a literal specifier, or importLazily('pkg')`,
+        );
     if (!rule) {
       out.push(`${rel}: folder "${from}" has no place in the layers (docs/architecture.md)`);
       continue;
     }
-    for (const { specifier, typeOnly } of importsOf(text)) {
+    const modEdges = [];
+    const pkgEdges = [];
+    for (const { specifier, typeOnly, how } of imports) {
       if (specifier.startsWith('.')) {
         const target = relative('.', join(dirname(rel), specifier))
           .split(sep)
           .join('/')
           .replace(/\.js$/, '.ts');
+        if (!typeOnly) modEdges.push({ to: target, how });
         const to = layerOf(target);
         if (to === from) continue;
-        const clientless = to === 'api' && !/^api\/(client|proxy)\.ts$/.test(target);
+        const clientless = to === 'api' && !apiClient.test(target);
         const allowed =
           rule.may.includes(to) ||
           (clientless && rule.may.includes('api-no-client')) ||
           (typeOnly && rule.types.includes(to));
-        if (!allowed)
-          out.push(
-            `${rel} -> ${target}: ${from}/ may not import ${to}/${typeOnly ? ' (even for types)' : ''}`,
-          );
-      } else if (!specifier.startsWith('node:')) {
-        const pkg = packageName(specifier);
-        if (!typeOnly && rule.packages.some((p) => (p instanceof RegExp ? p.test(pkg) : p === pkg)))
-          out.push(`${rel} -> ${specifier}: ${from}/ may not load ${pkg}`);
+        const line = `${rel} -> ${target}: ${from}/ may not import ${to}/${typeOnly ? ' (even for types)' : ''}`;
+        if (!allowed && !out.includes(line)) out.push(line);
+      } else if (!specifier.startsWith('node:') && !typeOnly) {
+        pkgEdges.push({ pkg: packageName(specifier), specifier, how });
       }
+    }
+    edges.set(rel, modEdges);
+    loads.set(rel, pkgEdges);
+  }
+
+  // Rule 2: from each module, for each package its layer bans, a breadth-first walk over the edges the ban
+  // follows (so the chain reported is a shortest one). The walk does not go on through a module, other
+  // than the start, whose own layer bans the package too, on at least as many paths: that module is
+  // reported for it itself.
+  const loaded = new Set([...loads.values()].flat().map((e) => e.pkg));
+  const arrow = (how) => (how === 'import' ? ' -> ' : ` -${how}-> `);
+  const any = () => true;
+  const statically = (how) => how === 'import';
+  /** The line for the first chain from `start` to `pkg`, or undefined. */
+  const walk = (start, pkg, atLoad) => {
+    const follows = atLoad ? statically : any;
+    const stopsAt = (l) => bans(l, 'packages', pkg) || (atLoad && bans(l, 'atLoad', pkg));
+    const seen = new Map([[start, null]]); // module -> the edge it was reached by: { prev, how }
+    const queue = [start];
+    while (queue.length) {
+      const m = queue.shift();
+      if (m !== start && stopsAt(layerOf(m))) continue;
+      // an `atLoad` ban holds for every way its own modules load the package, and for static chains
+      const hit = loads.get(m).find((e) => e.pkg === pkg && (m === start || follows(e.how)));
+      if (hit) {
+        const hops = [];
+        for (let at = m; at !== start; at = seen.get(at).prev)
+          hops.unshift(`${arrow(seen.get(at).how)}${at}`);
+        const when = atLoad && m !== start ? ' as it loads' : '';
+        return `${start}${hops.join('')}${arrow(hit.how)}${hit.specifier}: ${layerOf(start)}/ may not load ${pkg}${when}`;
+      }
+      for (const { to, how } of edges.get(m))
+        if (follows(how) && edges.has(to) && !seen.has(to)) {
+          seen.set(to, { prev: m, how });
+          queue.push(to);
+        }
+    }
+    return undefined;
+  };
+  for (const start of edges.keys()) {
+    const layer = layerOf(start);
+    for (const pkg of loaded) {
+      const line = bans(layer, 'packages', pkg)
+        ? walk(start, pkg, false)
+        : bans(layer, 'atLoad', pkg)
+          ? walk(start, pkg, true)
+          : undefined;
+      if (line) out.push(line);
     }
   }
   return out;
@@ -136,12 +355,17 @@ export function readTree(dir) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dir = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'src'));
   const files = readTree(dir);
-  const found = violations(files);
+  const all = violations(files);
+  const found = all.filter((l) => !knownViolations.includes(l));
+  const stale = knownViolations.filter((l) => !all.includes(l));
+  for (const l of stale) found.push(`no longer found, remove it from knownViolations: ${l}`);
   if (found.length) {
     console.error(
-      `check-layers: ${found.length} forbidden import(s) in ${dir}:\n${found.map((l) => `  ${l}`).join('\n')}`,
+      `check-layers: ${found.length} violation(s) in ${dir}:\n${found.map((l) => `  ${l}`).join('\n')}`,
     );
     process.exit(1);
   }
-  console.error(`check-layers: ${Object.keys(files).length} modules, every import in its direction`);
+  const n = knownViolations.length;
+  const known = n ? `, but ${n} known violation${n > 1 ? 's' : ''} (knownViolations, to be fixed)` : '';
+  console.error(`check-layers: ${Object.keys(files).length} modules, every import in its direction${known}`);
 }
