@@ -71,12 +71,12 @@ export const rules = {
     packages: [oclif, ...ui, 'got', 'fastify'],
   },
   ui: {
-    may: ['ui', 'api-no-client', 'lazy-import'],
+    may: ['ui', 'api-no-client', 'lazy-import', 'io'],
     types: ['api', 'flows', 'journal', 'io'],
     packages: ['got', 'fastify'],
   },
   io: { may: ['ui'], types: [], packages: [oclif, 'got'] },
-  factory: { may: ['api', 'config', 'journal', 'ui', 'io'], types: ['flows'], packages: [oclif] },
+  factory: { may: ['api', 'config', 'journal', 'ui', 'io', 'flows'], types: [], packages: [oclif] },
   // the run functions, and what they share (commands/shared/)
   commands: {
     may: ['api', 'config', 'journal', 'flows', 'ui', 'io', 'factory', 'sandbox', 'commands', 'lazy-import'],
@@ -117,17 +117,6 @@ export const loaderExceptions = {
   // a ban through it.
   'exe.ts': ['require under another name'],
 };
-
-// TEMPORARY (issue 23): violations that src/ has today, found when rule 2 became transitive. They are to
-// be fixed by the restructure of src/run/ and src/shell/ into src/commands/, which empties this list; the
-// check fails when one of them is no longer found, so that it is removed. Each entry is the exact line the
-// check prints. Do not add to this list: fix the import instead.
-export const knownViolations = [
-  // The Factory builds the progress Reporter on first use, and ui/reporter.ts draws its spinner with
-  // oclif's ux (a static import of @oclif/core/ux), so factory.ts loads oclif whenever a flow reports.
-  // Either the reporter stops using oclif's ux, or the Reporter is made above factory/.
-  'factory.ts -import()-> ui/reporter.ts -> @oclif/core/ux: factory/ may not load @oclif/core',
-];
 
 const loaderKinds = {
   'computed import()': 'import() of a computed specifier',
@@ -355,17 +344,12 @@ export function readTree(dir) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dir = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'src'));
   const files = readTree(dir);
-  const all = violations(files);
-  const found = all.filter((l) => !knownViolations.includes(l));
-  const stale = knownViolations.filter((l) => !all.includes(l));
-  for (const l of stale) found.push(`no longer found, remove it from knownViolations: ${l}`);
+  const found = violations(files);
   if (found.length) {
     console.error(
       `check-layers: ${found.length} violation(s) in ${dir}:\n${found.map((l) => `  ${l}`).join('\n')}`,
     );
     process.exit(1);
   }
-  const n = knownViolations.length;
-  const known = n ? `, but ${n} known violation${n > 1 ? 's' : ''} (knownViolations, to be fixed)` : '';
-  console.error(`check-layers: ${Object.keys(files).length} modules, every import in its direction${known}`);
+  console.error(`check-layers: ${Object.keys(files).length} modules, every import in its direction`);
 }

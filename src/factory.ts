@@ -7,8 +7,9 @@ import type { Credentials, TokenStore } from './api/credentials.js';
 import type { Context } from './config/context.js';
 import type { ConfigStore } from './config/store.js';
 import type { FlowDeps, Reporter } from './flows/types.js';
+import type { LiveGate } from './flows/live-gate.js';
 import type { Prompter } from './flows/prompter.js';
-import type { IO } from './io.js';
+import type { IO } from './io/io.js';
 import type { Journal } from './journal/journal.js';
 import type { Place } from './journal/records.js';
 import { clean } from './ui/output.js';
@@ -90,6 +91,7 @@ export class Factory {
       req.debug ?? (this.globals.debug ? (line: string) => this.io.stderr.write(`${line}\n`) : undefined);
     const tokens = req.tokens ?? ctx!.tokens;
     return new Client({
+      environ: this.environ,
       baseUrl: req.baseUrl ?? ctx!.baseUrl,
       credentials: req.credentials ?? ctx!.credentials,
       // A dry run writes nothing: a token it needs is kept for this process only.
@@ -175,7 +177,47 @@ export class Factory {
     return new TerminalReporter(this.io);
   }
 
-  /** What a flow needs: client, journal, prompter (on a terminal only), reporter. */
+  private gateMemo?: Promise<LiveGate>;
+
+  /**
+   * The run's one live-money gate: made once, so that a confirmation given anywhere in the run (a flow's
+   * summary, a batch's question) holds for every request after it.
+   */
+  gate(): Promise<LiveGate> {
+    this.gateMemo ??= (async () => {
+      const { LiveGate } = await import('./flows/live-gate.js');
+      const ctx = await this.context();
+      return new LiveGate(ctx.env, { yes: this.globals.yes, prompter: await this.prompter() });
+    })();
+    return this.gateMemo;
+  }
+
+  /**
+   * What a flow needs at a server and merchant of the caller's (the demo's own sandbox), with a journal in
+   * a folder of its own: no profile is read.
+   */
+  async flowDepsAt(at: {
+    client: Client;
+    place: Place;
+    journalDir: string;
+    command: string;
+    prompter?: Prompter;
+  }): Promise<FlowDeps> {
+    const { LiveGate } = await import('./flows/live-gate.js');
+    const { dir, place } = { dir: at.journalDir, place: at.place };
+    return {
+      client: at.client,
+      place,
+      journal: await this.journal({ dir, profile: place.profile, env: place.env }, { at: place }),
+      prompter: at.prompter,
+      reporter: await this.reporter(),
+      env: place.env,
+      gate: new LiveGate(place.env, { yes: this.globals.yes, prompter: at.prompter }),
+      command: at.command,
+    };
+  }
+
+  /** What a flow needs: client, journal, prompter (on a terminal only), reporter, the gate. */
   async flowDeps(opts: {
     dryRun?: boolean;
     force?: boolean;
@@ -192,8 +234,8 @@ export class Factory {
       prompter: await this.prompter(),
       reporter: await this.reporter(),
       env: ctx.env,
+      gate: await this.gate(),
       walletGateways: ctx.profile.walletGateways?.[ctx.env],
-      yes: this.globals.yes,
       force: opts.force,
       command: opts.command,
     };

@@ -13,6 +13,7 @@ import { demoMerchant, gateways } from '../src/sandbox/seed.js';
 import { cliEnv, customerArgs, noStack, sandbox, setFaults, tempDir, demoClient } from './helpers.js';
 import { mpay as run } from './in-process.js';
 import { otpOf, parseInputs } from '../src/flows/inputs.js';
+import { LiveGate } from '../src/flows/live-gate.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
@@ -23,6 +24,7 @@ function deps(sb: { url: string }, prompter?: ScriptedPrompter, over: Partial<Fl
     prompter,
     env: 'sandbox',
     ...over,
+    gate: over.gate ?? new LiveGate(over.env ?? 'sandbox', { prompter }),
   };
 }
 

@@ -100,6 +100,23 @@ export function selfSignedCert(): { key: string; cert: string; certFile: string 
  */
 const userKeyring = ['DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR'];
 
+/**
+ * Where a spawned mpay keeps what it writes outside its config folder (oclif's completion cache, the
+ * executable's native addon): a folder of the test run's, whatever HOME and XDG_* hold outside, unless
+ * the test names its own.
+ */
+let ownHome: string | undefined;
+function homeVariables(given?: string): Record<string, string> {
+  const home = given ?? (ownHome ??= tempDir('mpay-home-'));
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+  };
+}
+
 /** The environment a script would have: a private config folder, credentials of the demo merchant. */
 export function cliEnv(
   sb: { url: string } | undefined,
@@ -120,7 +137,7 @@ export function cliEnv(
 export function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...process.env, ...opts.env })) {
+    for (const [k, v] of Object.entries({ ...process.env, ...homeVariables(opts.env?.HOME), ...opts.env })) {
       if (v !== undefined && !k.startsWith('MPAY_') && k !== 'CI' && !userKeyring.includes(k)) env[k] = v;
     }
     for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;

@@ -5,14 +5,19 @@
 // the bundle, the code cache, signals and the pseudo-terminal still spawn bin/run.js.
 import { Config } from '@oclif/core/config';
 import { COMMANDS } from '../src/execute.js';
-import { memoryIO } from '../src/io.js';
-import { host } from '../src/commands/base/base-command.js';
+import { memoryIO } from '../src/io/io.js';
 import { root, type RunOptions, type RunResult } from './helpers.js';
 
 let config: Promise<Config> | undefined;
+interface HostedCommand {
+  id?: string;
+  withHost(h: { io: unknown; environ: NodeJS.ProcessEnv; runF?: (o: unknown) => void }): {
+    _run(): Promise<unknown>;
+  };
+}
 const commands = COMMANDS as unknown as Record<
   string,
-  { id?: string; run(argv: string[], config: Config): Promise<unknown> }
+  { id?: string; new (argv: string[], config: Config): HostedCommand }
 >;
 
 /** The command an argv names: the longest run of leading words that is a command id. */
@@ -26,7 +31,7 @@ function find(argv: string[]): { id: string; rest: string[] } {
 
 export async function mpay(
   argv: string[],
-  opts: RunOptions & { tty?: boolean; width?: number } = {},
+  opts: RunOptions & { tty?: boolean; width?: number; runF?: (options: unknown) => void } = {},
 ): Promise<RunResult> {
   config ??= Config.load({ root });
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
@@ -35,22 +40,24 @@ export async function mpay(
   const { id, rest } = find(argv);
   const Cmd = commands[id]!;
   Cmd.id = id;
-  // oclif reads a flag's variable (MPAY_BASE_URL for --base-url…) from process.env: the run's own, for its
-  // duration. Tests in one file run one after another, so no other run sees them.
-  const saved = { ...process.env };
-  for (const k of Object.keys(process.env)) if (k.startsWith('MPAY_') || k === 'CI') delete process.env[k];
-  Object.assign(process.env, env);
-  const previous = { io: host.io, environ: host.environ };
-  host.io = () => io;
-  host.environ = () => env;
-  try {
-    await Cmd.run(rest, await config);
-  } finally {
-    host.io = previous.io;
-    host.environ = previous.environ;
-    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-    Object.assign(process.env, saved);
-  }
+  // The command object gets this run's IO and variables (its flags' variables are read from them, not
+  // from process.env): nothing global changes, so runs in one file may go concurrently.
+  const cmd = new Cmd(rest, await config);
+  cmd.id = id;
+  await cmd.withHost({ io, environ: env, runF: opts.runF })._run();
   const stdout = io.stdoutText();
   return { code: io.exitCode, stdout, stderr: io.stderrText(), json: () => JSON.parse(stdout) };
+}
+
+/**
+ * The Options a command line becomes, without running anything (gh's runF): how flags, arguments and
+ * variables turn into what the run function gets. A usage error comes back as the result's code.
+ */
+export async function optionsOf(
+  argv: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ options?: unknown; result: RunResult }> {
+  let options: unknown;
+  const result = await mpay(argv, { env, runF: (o) => void (options = o) });
+  return { options, result };
 }

@@ -165,10 +165,16 @@ describe('the executable and its snapshot', () => {
   const mpay = (args: string[], opts: RunOptions = {}) =>
     run(args, { command: r.command, cwd: r.cwd, ...opts, env: { ...r.env, ...opts.env } });
 
-  it('runs where no node can be found', () => {
+  it('runs where no node can be found', async () => {
     const which = spawnSync('/bin/sh', ['-c', 'command -v node'], { env: r.env, encoding: 'utf8' });
     expect(which.stdout).toBe('');
     expect(existsSync(join(r.cwd, 'node_modules'))).toBe(false);
+    // the executable itself, in that environment: a request to the sandbox and back
+    const env = cliEnv(sb, tempDir());
+    const out = await mpay(['countries', '--json', '--query', "[?code=='GH'].code"], { env });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.json()).toEqual(['GH']);
+    expect(r.name).toBe('the executable');
   });
 
   it("holds nothing of the build's environment or working folder", () => {

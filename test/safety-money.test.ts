@@ -23,6 +23,7 @@ import {
   requestCounts,
 } from './helpers.js';
 import { mpay as run } from './in-process.js';
+import { LiveGate } from '../src/flows/live-gate.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
@@ -188,7 +189,7 @@ describe('live: nothing moves money unconfirmed', () => {
         reference: 'live-no',
         gateway: 1,
       },
-      { client, journal, prompter: p, env: 'live' },
+      { client, journal, prompter: p, env: 'live', gate: new LiveGate('live', { prompter: p }) },
     ).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'cancelled', exitCode: 130 });
     expect((err as Error).message).toMatch(/nothing was sent/);
@@ -200,8 +201,9 @@ describe('live: nothing moves money unconfirmed', () => {
     const step = await statusStep({ reference: 'live-step-no', kind: 'deposit' }, hash, 1, 'failed', {
       client,
       journal,
-      prompter: new ScriptedPrompter([false]),
       env: 'live',
+      // a gate of its own: the step's question is asked anew
+      gate: new LiveGate('live', { prompter: new ScriptedPrompter([false]) }),
     }).catch((e: unknown) => e);
     expect(step).toMatchObject({ kind: 'cancelled' });
     expect(await moneySends(sb)).toBe(before);

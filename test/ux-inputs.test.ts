@@ -14,6 +14,7 @@ import { ConfigStore } from '../src/config/store.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { cliEnv, customerArgs, demoClient, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
+import { LiveGate } from '../src/flows/live-gate.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
 beforeAll(async () => {
@@ -194,6 +195,7 @@ describe('amounts and phones', () => {
           journal: new Journal(tempDir(), 'default', 'sandbox'),
           prompter: p,
           env: 'sandbox',
+          gate: new LiveGate('sandbox', { prompter: p }),
         },
       );
       expect(r.status).toBe('pending');

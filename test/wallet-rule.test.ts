@@ -13,6 +13,7 @@ import { demoMerchant, demoSeed, type Seed } from '../src/sandbox/seed.js';
 import { cliEnv, customerArgs, sandbox, tempDir, demoClient } from './helpers.js';
 import { mpay as run } from './in-process.js';
 import { otpOf } from '../src/flows/inputs.js';
+import { LiveGate } from '../src/flows/live-gate.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 const seeds: Array<[string, Seed]> = [
@@ -62,7 +63,12 @@ describe.each(seeds)('the wallet rule on the %s data set', (name, seed) => {
           gateway: id,
           otp: otpOf(demoMerchant.otp),
         },
-        { client, journal: new Journal(tempDir(), 'default', 'sandbox'), env: 'sandbox' },
+        {
+          client,
+          journal: new Journal(tempDir(), 'default', 'sandbox'),
+          env: 'sandbox',
+          gate: new LiveGate('sandbox'),
+        },
       );
       const gw = seed.gateways.find((g) => g.id === id)!;
       expect(r.status).toBe('pending');

@@ -31,6 +31,8 @@ import {
 } from './wire.js';
 
 export interface ClientOptions {
+  /** the run's environment variables: the proxy settings are read from them */
+  environ?: NodeJS.ProcessEnv;
   /** the part before /restapi/v1 */
   baseUrl: string;
   credentials?: Credentials;

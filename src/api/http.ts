@@ -18,7 +18,7 @@ export function makeHttp(baseUrl: URL, opts: ClientOptions): Got {
     responseType: 'text',
     // The connect phase gets its own, shorter limit so that an unreachable host fails fast.
     timeout: { connect: Math.min(timeoutMs, 10_000), request: timeoutMs },
-    agent: proxyAgents(baseUrl.href),
+    agent: proxyAgents(baseUrl.href, opts.environ ?? {}),
     headers: { 'user-agent': opts.userAgent ?? 'mpay-cli', accept: 'application/json' },
     retry: {
       limit: 0,

@@ -129,7 +129,7 @@ function baseUrlCheck({ ctx }: DoctorRun): Check {
 }
 
 function proxyCheck({ ctx, environ }: DoctorRun): Check {
-  const proxy = proxyFor(ctx.baseUrl);
+  const proxy = proxyFor(ctx.baseUrl, environ);
   return {
     name: 'proxy and CA',
     ok: true,

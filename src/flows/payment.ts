@@ -19,7 +19,6 @@ import {
 } from './types.js';
 import { ask, flagsComplete, gather } from './gather.js';
 import {
-  confirmLive,
   depositProcessStep,
   initiateStep,
   repeatOfUnknown,
@@ -43,7 +42,7 @@ export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowD
     `  ${r.amount} ${r.currency_code} (${r.country_code}) ${kind === 'deposit' ? 'from' : 'to'} ${r.customer_first_name}${r.customer_last_name ? ` ${r.customer_last_name}` : ''}, ${r.customer_phone}, ${r.customer_email}`,
   );
   rep.info(`  reference ${r.customer_transaction_id}; ${deps.env} environment`);
-  await confirmLive(deps, `this ${title(kind)} of ${r.amount} ${r.currency_code}`);
+  await deps.gate.pass({ what: `this ${title(kind)} of ${r.amount} ${r.currency_code}` }, deps.client.dryRun);
 
   rep.step('Initiate');
   const initiated = await initiateStep(kind, r, deps, inputs.gateway);
@@ -80,7 +79,10 @@ export async function initiateOnly(
 ): Promise<InitiatedPayment> {
   const g = await gather(kind, inputs, deps);
   refuseKnownReference(g.request.customer_transaction_id, deps);
-  await confirmLive(deps, `this ${title(kind)} initiate of ${g.request.amount} ${g.request.currency_code}`);
+  await deps.gate.pass(
+    { what: `this ${title(kind)} initiate of ${g.request.amount} ${g.request.currency_code}` },
+    deps.client.dryRun,
+  );
   return initiateStep(kind, g.request, deps);
 }
 

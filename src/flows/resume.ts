@@ -11,7 +11,7 @@ import {
   type FlowInputs,
   type FlowResult,
 } from './types.js';
-import { confirmLive, initiateStep, repeatOfUnknown } from './steps.js';
+import { initiateStep, repeatOfUnknown } from './steps.js';
 import { continueFlow } from './payment.js';
 import { historyShowCommand, resumeCommand } from './next-command.js';
 
@@ -41,7 +41,7 @@ export async function resumeFlow(
       { hint: historyShowCommand(record, deps.place) },
     );
   }
-  await confirmLive(deps, `resuming the ${title(kind)} ${record.reference}`);
+  await deps.gate.pass({ what: `resuming the ${title(kind)} ${record.reference}` }, deps.client.dryRun);
   // One process at a time continues a transaction: a second refuses (exit 11) instead of sending its
   // next step again. A dry run sends nothing, so it takes no lock.
   const release =

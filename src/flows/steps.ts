@@ -1,8 +1,8 @@
 // The API calls of a flow, each journaled: a 'sent' line before the request and an outcome line after,
-// behind the one live-money confirmation (confirmLive). A dry run neither confirms nor journals. Exported
+// behind the run's live-money gate (live-gate.ts). A dry run neither confirms nor journals. Exported
 // one by one for the single-step commands.
 import type { SendHooks, WithdrawProcessedResult } from '../api/client.js';
-import { CancelledError, MpayError, NetworkError, UsageError } from '../api/errors.js';
+import { MpayError, NetworkError } from '../api/errors.js';
 import type {
   InitiatedPayment,
   StatusUpdateResult,
@@ -29,7 +29,7 @@ async function journaled<T>(
   // A dry run sends nothing, so it has nothing to confirm or journal: the client throws its DryRun
   // signal with the request it would have sent.
   if (deps.client.dryRun) return call({});
-  await confirmLive(deps, `${label} (${at.reference})`);
+  await deps.gate.pass({ what: `${label} (${at.reference})` });
   try {
     deps.journal.append({ ...at, outcome: 'sent' });
   } catch (err) {
@@ -276,19 +276,4 @@ export async function withdrawProcessStep(
         ? { data: { message: res.message } }
         : { data: { status: res.transaction.status, transaction_id: res.transaction.transaction_id } },
   );
-}
-
-export async function confirmLive(deps: FlowDeps, what: string): Promise<void> {
-  if (deps.env !== 'live' || deps.yes || deps.liveConfirmed || deps.client.dryRun) return;
-  if (!deps.prompter)
-    throw new UsageError(
-      `Nothing was sent: ${what} would move real money in the live environment: pass --yes to confirm`,
-      { hint: 'Or run it on a terminal to be asked' },
-    );
-  const ok = await deps.prompter.confirm({
-    message: `LIVE environment, real money: ${what}. Send it?`,
-    default: false,
-  });
-  if (!ok) throw new CancelledError('Cancelled at the live confirmation; nothing was sent');
-  deps.liveConfirmed = true;
 }

@@ -12,6 +12,7 @@ import type { JournalLike } from '../journal/journal.js';
 import type { Kind, Place } from '../journal/records.js';
 import type { Prompter } from './prompter.js';
 import type { Otp } from './inputs.js';
+import type { LiveGate } from './live-gate.js';
 
 export interface FlowInputs {
   currency?: string;
@@ -54,15 +55,14 @@ export interface FlowDeps {
   prompter?: Prompter;
   reporter?: Reporter;
   env: string;
-  yes?: boolean;
+  /** the run's one live-money gate (flows/live-gate.ts): shared by every copy of these deps */
+  gate: LiveGate;
   /** send an amount outside the merchant currency's limits anyway */
   force?: boolean;
   /** the command line that resumes, for messages: `mpay deposit` */
   command?: string;
   /** the server and merchant of this run, and the profile and environment that chose them */
   place?: Place;
-  /** set once the person confirmed a live request in this run, so that a flow asks once */
-  liveConfirmed?: boolean;
   /** the profile's wallet_gateways for this environment: when set, it settles the wallet rule */
   walletGateways?: number[];
   /** the merchant's currencies, already read: a batch reads them once for all its rows, not once a row */

@@ -2,7 +2,7 @@
 // left; cli-progress) with the rows that failed printed above it; otherwise a plain line per row, which a
 // log or a pipe keeps whole.
 import type { RowResult } from '../flows/batch.js';
-import type { IO } from '../io.js';
+import type { IO } from '../io/io.js';
 import { importLazily } from '../lazy-import.js';
 
 /**

@@ -1,6 +1,6 @@
 // The terminal Prompter, on @inquirer/prompts. Prompts draw on stderr so that stdout stays the result.
 import type { Choice, Prompter } from '../flows/prompter.js';
-import type { IO } from '../io.js';
+import type { IO } from '../io/io.js';
 import { importLazily } from '../lazy-import.js';
 
 const prompts = () => importLazily<typeof import('@inquirer/prompts')>('@inquirer/prompts');

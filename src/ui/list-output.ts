@@ -1,7 +1,7 @@
 // What the list commands share: --filter, --columns, then JSON, CSV or a table.
 import { once } from 'node:events';
 import { UsageError } from '../api/errors.js';
-import type { IO } from '../io.js';
+import type { IO } from '../io/io.js';
 import { printJson } from './print.js';
 import {
   FilterSyntaxError,

@@ -2,15 +2,11 @@
 // server or the user passes through `clean` before it reaches a terminal, so none can carry an escape
 // sequence. Knows no HTTP.
 import { importLazily } from '../lazy-import.js';
+import { clean } from '../io/clean.js';
+
+export { clean };
 // already in the bundle (oclif's and cli-table3's), so no cost of its own
 import stringWidth from 'string-width';
-
-// C0 controls but tab and newline, DEL, C1 controls (U+009B is a CSI of its own), the escape sequences
-// they start, and the bidi and format characters that reorder what a terminal shows (U+202A-202E,
-// U+2066-2069, the marks U+200E, U+200F and U+061C).
-const escapeSequence =
-  // eslint-disable-next-line no-control-regex
-  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * JSON text with every C1 control, bidi and format character, and line separator written as a \uXXXX
@@ -41,20 +37,6 @@ export function fold(text: string, width: number, indent = '    '): string {
   }
   lines.push(line);
   return lines.join('\n');
-}
-
-export function clean(text: string): string {
-  return text.replace(escapeSequence, (m) =>
-    [...m]
-      .map((ch) =>
-        ch.charCodeAt(0) < 0x20 || (ch.charCodeAt(0) >= 0x7f && ch.charCodeAt(0) <= 0x9f)
-          ? `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`
-          : /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/.test(ch)
-            ? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`
-            : ch,
-      )
-      .join(''),
-  );
 }
 
 const loadTable = async () =>

@@ -1,6 +1,6 @@
 // How a command's result reaches stdout: the one JSON document with --json, else what `human` renders.
 import type { PreparedRequest } from '../api/wire.js';
-import type { IO } from '../io.js';
+import type { IO } from '../io/io.js';
 import { dryRunView } from './dry-run.js';
 import { jsonText } from './output.js';
 

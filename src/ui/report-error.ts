@@ -5,7 +5,7 @@
 import type { PreparedRequest } from '../api/wire.js';
 import { CancelledError, MpayError, UsageError, toMpayError } from '../api/errors.js';
 import { scrubString } from '../api/redact.js';
-import type { IO } from '../io.js';
+import type { IO } from '../io/io.js';
 import { clean, jsonText } from './output.js';
 import { printDryRun } from './print.js';
 

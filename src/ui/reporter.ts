@@ -1,9 +1,8 @@
 // How a flow shows its progress: step titles and notes on stderr, a spinner while waiting on the network
-// (on a terminal only), and a wallet address as a QR code for crypto.
-import { action } from '@oclif/core/ux';
+// (on a terminal only, drawn by the IO object), and a wallet address as a QR code for crypto.
 import type { Reporter } from '../flows/types.js';
 import { importLazily } from '../lazy-import.js';
-import type { IO } from '../io.js';
+import type { IO } from '../io/io.js';
 import { clean } from './output.js';
 
 export class TerminalReporter implements Reporter {
@@ -21,17 +20,8 @@ export class TerminalReporter implements Reporter {
     this.io.note(line);
   }
 
-  async wait<T>(label: string, work: Promise<T>): Promise<T> {
-    if (!this.tty) return work;
-    action.start(`  ${label}`, undefined, { stdout: false });
-    try {
-      const r = await work;
-      action.stop('done');
-      return r;
-    } catch (err) {
-      action.stop('failed');
-      throw err;
-    }
+  wait<T>(label: string, work: Promise<T>): Promise<T> {
+    return this.io.spin(`  ${label}`, work);
   }
 
   async address(address: string, asQr: boolean): Promise<void> {

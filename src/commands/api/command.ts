@@ -43,22 +43,19 @@ export default class Api extends BaseCommand<typeof Api> {
   async run(): Promise<void> {
     const { runApi } = await import('./run.js');
     const f = this.flags;
-    await runApi(
-      {
-        method: this.args.method,
-        path: this.args.path,
-        typed: f.field,
-        raw: f['raw-field'],
-        input: f.input,
-        form: f.form,
-        json: f.json,
-        credentials: f.credentials,
-        header: f.header,
-        include: f.include,
-        dryRun: f['dry-run'],
-        maxSizeMb: f['max-size'],
-      },
-      this.factory,
-    );
+    await this.execute(runApi, {
+      method: this.args.method,
+      path: this.args.path,
+      typed: f.field,
+      raw: f['raw-field'],
+      input: f.input,
+      form: f.form,
+      json: f.json,
+      credentials: f.credentials,
+      header: f.header,
+      include: f.include,
+      dryRun: f['dry-run'],
+      maxSizeMb: f['max-size'],
+    });
   }
 }

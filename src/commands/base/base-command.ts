@@ -6,7 +6,7 @@ import { Command } from '@oclif/core/command';
 import * as Flags from '@oclif/core/flags';
 import type * as Interfaces from '@oclif/core/interfaces';
 import { Factory } from '../../factory.js';
-import { systemIO, type IO } from '../../io.js';
+import { systemIO, type IO } from '../../io/io.js';
 import { reportError } from '../../ui/report-error.js';
 import { nearest } from './nearest.js';
 
@@ -55,13 +55,45 @@ export const globalFlags = {
 };
 
 /**
- * Where a command's IO and environment come from: the process's own, unless a host (the in-process test
- * harness, test/in-process.ts) runs commands with streams and variables of its own.
+ * What a command runs with: its IO, its environment variables, and the function that runs its Options (its
+ * run function, unless a test asks only for the Options: gh's runF). The entry gives the process's own;
+ * a test gives its own to one command object (test/in-process.ts), so no global is swapped.
  */
-export const host: { io: () => IO; environ: () => NodeJS.ProcessEnv } = {
-  io: () => systemIO(),
-  environ: () => process.env,
-};
+export interface Host {
+  io: IO;
+  environ: NodeJS.ProcessEnv;
+  /** instead of the run function: receives the Options the flags became, and runs nothing */
+  runF?: (options: unknown) => Promise<void> | void;
+}
+
+/** oclif's truthy values for a boolean flag's variable (MPAY_DEBUG=1) */
+const truthy = (v: string) => ['true', '1', 'yes', 'y'].includes(v.toLowerCase());
+
+/**
+ * The flag table with each flag's variable (`env: 'MPAY_PROFILE'`) read from the run's environment rather
+ * than process.env, which oclif's parser reads: a flag left off the command line defaults to its
+ * variable's value, as oclif would give it.
+ */
+function withEnviron<F extends Record<string, { env?: string; type?: string; default?: unknown }>>(
+  flags: F | undefined,
+  environ: NodeJS.ProcessEnv,
+): F | undefined {
+  if (!flags) return flags;
+  const out: Record<string, unknown> = {};
+  for (const [name, flag] of Object.entries(flags)) {
+    if (!flag.env) {
+      out[name] = flag;
+      continue;
+    }
+    const value = environ[flag.env];
+    const { env: _env, ...rest } = flag;
+    out[name] =
+      value === undefined || value === ''
+        ? rest
+        : { ...rest, default: flag.type === 'boolean' ? truthy(value) : value };
+  }
+  return out as F;
+}
 
 const pick = <K extends keyof typeof globalFlags>(...keys: K[]) =>
   Object.fromEntries(keys.map((k) => [k, globalFlags[k]])) as Pick<typeof globalFlags, K>;
@@ -92,15 +124,31 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected flags!: BaseFlags<T>;
   protected args!: BaseArgs<T>;
-  /** the one IO object of this process */
-  protected readonly io: IO = host.io();
+  private hostGiven?: Host;
+
+  /** A test's host for this one command object, before it runs. */
+  withHost(h: Host): this {
+    this.hostGiven = h;
+    return this;
+  }
+
+  private get host(): Host {
+    this.hostGiven ??= { io: systemIO(), environ: process.env };
+    return this.hostGiven;
+  }
+
+  /** the run's IO object */
+  protected get io(): IO {
+    return this.host.io;
+  }
   private _factory?: Factory;
 
   public override async init(): Promise<void> {
     await super.init();
+    const environ = this.host.environ;
     const { args, flags } = await this.parse({
-      flags: this.ctor.flags,
-      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
+      flags: withEnviron(this.ctor.flags, environ),
+      baseFlags: withEnviron((super.ctor as typeof BaseCommand).baseFlags, environ),
       args: this.ctor.args,
       strict: this.ctor.strict,
     });
@@ -113,6 +161,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       this.io.query = this.flags.query;
       (this.flags as { json?: boolean }).json = true;
     }
+  }
+
+  /**
+   * Runs the command's run function with the Options its flags became and the Factory; a test's host may
+   * take the Options instead (runF), to check how flags become Options without running anything.
+   */
+  protected async execute<O>(run: (options: O, f: Factory) => Promise<void>, options: O): Promise<void> {
+    if (this.host.runF) return void (await this.host.runF(options));
+    await run(options, this.factory);
   }
 
   /** Everything a command depends on comes from here (src/factory.ts). */
@@ -131,7 +188,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         trace: this.flags.trace,
       },
       `mpay-cli/${this.config.version} node/${process.version}`,
-      host.environ(),
+      this.host.environ,
     );
     return this._factory;
   }
@@ -171,7 +228,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       // Parse errors come before flags exist: --json is then read from the command line itself.
       // A command whose --json is not the output flag (mpay api: a JSON body) prints errors as text.
       json: 'json' in (this.ctor.baseFlags ?? {}) && (this.flags?.json ?? this.argv.includes('--json')),
-      debug: Boolean(this.flags?.debug) || host.environ().MPAY_DEBUG === '1',
+      debug: Boolean(this.flags?.debug) || this.host.environ.MPAY_DEBUG === '1',
       command: this.id?.replace(/:/g, ' '),
       suggestion: err.oclif?.exit === 2 ? this.suggestion(err.message) : undefined,
     });

@@ -6,7 +6,7 @@ import type { Config } from '@oclif/core/config';
 import { CommandHelp, Help } from '@oclif/core/help';
 import type { Hook } from '@oclif/core/hooks';
 import { stripVTControlCharacters } from 'node:util';
-import { systemIO } from '../../io.js';
+import { systemIO } from '../../io/io.js';
 import { nearest } from './nearest.js';
 
 const groups: Array<[string, string[]]> = [

@@ -16,6 +16,6 @@ export default class Countries extends BaseCommand<typeof Countries> {
 
   async run(): Promise<void> {
     const { runCountries } = await import('./run.js');
-    await runCountries(listOptionsFrom(this.flags), this.factory);
+    await this.execute(runCountries, listOptionsFrom(this.flags));
   }
 }

@@ -28,6 +28,6 @@ export default class Currencies extends BaseCommand<typeof Currencies> {
   async run(): Promise<void> {
     const { runCurrencies } = await import('./run.js');
     const merchant = this.flags.merchant || this.merchantByDefault;
-    await runCurrencies({ ...listOptionsFrom(this.flags), merchant }, this.factory);
+    await this.execute(runCurrencies, { ...listOptionsFrom(this.flags), merchant });
   }
 }

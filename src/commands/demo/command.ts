@@ -8,6 +8,6 @@ export default class Demo extends BaseCommand<typeof Demo> {
 
   async run(): Promise<void> {
     const { runDemo } = await import('./run.js');
-    await runDemo({ json: this.flags.json }, this.factory);
+    await this.execute(runDemo, { json: this.flags.json });
   }
 }

@@ -41,15 +41,7 @@ export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<voi
       profile: 'demo',
       env: 'sandbox',
     };
-    const base = {
-      client,
-      place,
-      journal: await f.journal({ dir, profile: 'demo', env: 'sandbox' }, { at: place }),
-      reporter: await f.reporter(),
-      env: 'sandbox',
-      yes: true,
-      command: 'mpay',
-    };
+    const base = await f.flowDepsAt({ client, place, journalDir: dir, command: 'mpay' });
     f.io.note('\n=== Deposit: 100 USD in USDT (TRC20), which needs a wallet address ===');
     const deposit = await runPaymentFlow(
       'deposit',

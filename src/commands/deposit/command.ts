@@ -18,10 +18,12 @@ A flow that stopped (a failure, Ctrl-C) picks up at its next step with --resume.
   async run(): Promise<void> {
     const { runPayment } = await import('../shared/payment.js');
     const f = this.flags;
-    await runPayment(
-      'deposit',
-      { json: f.json, dryRun: f['dry-run'], force: f.force, resume: f.resume, inputs: inputsFrom(f) },
-      this.factory,
-    );
+    await this.execute((o, f) => runPayment('deposit', o, f), {
+      json: f.json,
+      dryRun: f['dry-run'],
+      force: f.force,
+      resume: f.resume,
+      inputs: inputsFrom(f),
+    });
   }
 }

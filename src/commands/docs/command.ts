@@ -14,6 +14,6 @@ export default class Docs extends BaseCommand<typeof Docs> {
 
   async run(): Promise<void> {
     const { runDocs } = await import('./run.js');
-    await runDocs({ json: this.flags.json, open: this.flags.open }, this.factory);
+    await this.execute(runDocs, { json: this.flags.json, open: this.flags.open });
   }
 }

@@ -14,6 +14,6 @@ The API key check sends a withdraw initiate that carries only the credentials: t
 
   async run(): Promise<void> {
     const { runDoctor } = await import('./run.js');
-    await runDoctor({ json: this.flags.json }, this.factory);
+    await this.execute(runDoctor, { json: this.flags.json });
   }
 }

@@ -47,9 +47,15 @@ export default class History extends BaseCommand<typeof History> {
   async run(): Promise<void> {
     const { runHistory } = await import('./run.js');
     const { kind, status, reference, since, until, limit, all } = this.flags;
-    await runHistory(
-      { ...listOptionsFrom(this.flags), kind, status, reference, since, until, limit, all },
-      this.factory,
-    );
+    await this.execute(runHistory, {
+      ...listOptionsFrom(this.flags),
+      kind,
+      status,
+      reference,
+      since,
+      until,
+      limit,
+      all,
+    });
   }
 }

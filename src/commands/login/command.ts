@@ -38,18 +38,15 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
   async run(): Promise<void> {
     const { runLogin } = await import('./run.js');
     const f = this.flags;
-    await runLogin(
-      {
-        json: f.json,
-        merchantKey: f['merchant-key'],
-        merchantKeyStdin: f['merchant-key-stdin'],
-        siteId: f['site-id'],
-        apiKey: f['api-key'],
-        verify: !f['no-verify'],
-        force: f.force,
-        insecureStorage: f['insecure-storage'],
-      },
-      this.factory,
-    );
+    await this.execute(runLogin, {
+      json: f.json,
+      merchantKey: f['merchant-key'],
+      merchantKeyStdin: f['merchant-key-stdin'],
+      siteId: f['site-id'],
+      apiKey: f['api-key'],
+      verify: !f['no-verify'],
+      force: f.force,
+      insecureStorage: f['insecure-storage'],
+    });
   }
 }

@@ -13,9 +13,10 @@ export default class Logout extends BaseCommand<typeof Logout> {
 
   async run(): Promise<void> {
     const { runLogout } = await import('./run.js');
-    await runLogout(
-      { json: this.flags.json, profile: this.flags.profile, all: this.flags.all },
-      this.factory,
-    );
+    await this.execute(runLogout, {
+      json: this.flags.json,
+      profile: this.flags.profile,
+      all: this.flags.all,
+    });
   }
 }

@@ -63,24 +63,21 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
   async run(): Promise<void> {
     const { runSandbox } = await import('./run.js');
     const f = this.flags;
-    await runSandbox(
-      {
-        json: f.json,
-        port: f.port,
-        host: f.host,
-        data: f.data,
-        seed: f.seed as SeedName,
-        faults: f.fault?.filter(isFault),
-        faultPaths: f['fault-path'],
-        faultRate: f['fault-rate'],
-        slowMs: f['slow-ms'],
-        faultSeed: f['fault-seed'],
-        latencyMs: f.latency,
-        rateLimit: f['rate-limit'],
-        tlsCert: f['tls-cert'],
-        tlsKey: f['tls-key'],
-      },
-      this.factory,
-    );
+    await this.execute(runSandbox, {
+      json: f.json,
+      port: f.port,
+      host: f.host,
+      data: f.data,
+      seed: f.seed as SeedName,
+      faults: f.fault?.filter(isFault),
+      faultPaths: f['fault-path'],
+      faultRate: f['fault-rate'],
+      slowMs: f['slow-ms'],
+      faultSeed: f['fault-seed'],
+      latencyMs: f.latency,
+      rateLimit: f['rate-limit'],
+      tlsCert: f['tls-cert'],
+      tlsKey: f['tls-key'],
+    });
   }
 }

@@ -125,13 +125,13 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
       ].join('\n'),
     );
   }
-  await new Promise<void>((resolve) => {
-    const stop = async (signal: string) => {
-      log(`${signal}: stopping`);
-      await sb.close();
-      resolve();
-    };
-    process.once('SIGINT', () => void stop('SIGINT'));
-    process.once('SIGTERM', () => void stop('SIGTERM'));
+  // Serves until Ctrl-C or SIGTERM (the IO's interruption), then closes the server; a second one ends
+  // the run at once.
+  const { signal } = f.io.interrupts;
+  await f.io.interrupts.graceful(async () => {
+    if (!signal.aborted)
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    log(`${String(signal.reason)}: stopping`);
+    await sb.close();
   });
 }

@@ -19,7 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PaymentKind } from '../../api/enums.js';
-import { CancelledError, UsageError, exitCodes } from '../../api/errors.js';
+import { UsageError, exitCodes } from '../../api/errors.js';
 import type { Factory } from '../../factory.js';
 import type { FlowDeps } from '../../flows/types.js';
 import {
@@ -95,7 +95,10 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
     f.io.note('Dry run: every row passed its checks; nothing was sent.');
     return;
   }
-  await confirmBatch(`Send these ${checker.count} ${kind}s`, checker.count, deps);
+  await deps.gate.pass({
+    what: `${checker.count} ${kind}s`,
+    batch: { question: `Send these ${checker.count} ${kind}s`, rows: checker.count },
+  });
   const rowDeps = { ...unattended(deps), currencies };
   // One run of a batch at a time, by its references: a copy of the file (CRLF or not) is the same batch.
   const release = await deps.journal.hold(['batch', checker.digest()], `a batch of the rows of ${opts.file}`);
@@ -146,7 +149,10 @@ export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> 
     f.io.note('Dry run: every row passed its checks; nothing was sent.');
     return;
   }
-  await confirmBatch(`Confirm these ${count} withdrawals`, count, deps);
+  await deps.gate.pass({
+    what: `${count} withdrawals`,
+    batch: { question: `Confirm these ${count} withdrawals`, rows: count },
+  });
   // One read of the merchant's currencies for every row (a resumed withdrawal needs its gateway's record).
   const rowDeps = { ...unattended(deps), currencies: await deps.client.merchantCurrencies() };
   const release = await journal.hold(
@@ -226,28 +232,9 @@ async function refuseProblems(
   );
 }
 
-/** The rows' dependencies: the batch asked once, so no row asks, reports or confirms again. */
+/** The rows' dependencies: the batch asked once (the run's gate remembers it), so no row asks or reports. */
 function unattended(deps: FlowDeps): FlowDeps {
-  return { ...deps, prompter: undefined, reporter: undefined, yes: true, liveConfirmed: true };
-}
-
-/** One confirmation for the whole batch: on a terminal always, and --yes without one in live. */
-async function confirmBatch(
-  question: string,
-  count: number,
-  deps: Pick<FlowDeps, 'yes' | 'env' | 'prompter'>,
-): Promise<void> {
-  if (!deps.yes && deps.prompter) {
-    const ok = await deps.prompter.confirm({
-      message: `${question}${deps.env === 'live' ? ' in the LIVE environment' : ''}?`,
-      default: false,
-    });
-    if (!ok) throw new CancelledError('Cancelled; nothing was sent');
-  } else if (deps.env === 'live' && !deps.yes) {
-    throw new UsageError(
-      `Nothing was sent: ${count} rows would move real money in the live environment: pass --yes to confirm`,
-    );
-  }
+  return { ...deps, prompter: undefined, reporter: undefined };
 }
 
 /**
@@ -271,7 +258,6 @@ async function runAndReport(
     out = createWriteStream(opts.out, { mode: 0o600, flags: 'wx' });
   }
   const counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
-  let stopped = false;
   let printed = Promise.resolve();
   // After a 429 the rows' requests go out at the pace the server allows, and the batch says so once, not
   // one line a refused request.
@@ -286,20 +272,15 @@ async function runAndReport(
         `mpay: rate limited (HTTP 429): requests now go out at ${Math.round(pacer.rate ?? 0)} a second, faster again while no 429 comes`,
       );
   };
-  // While the rows run, this is the only SIGINT listener: conf's atomic writes load when-exit, whose
-  // listener re-raises the signal to kill the process, in-flight rows and all. The others come back after.
-  const others = process.rawListeners('SIGINT') as ((...a: unknown[]) => void)[];
-  process.removeAllListeners('SIGINT');
-  const onSigint = () => {
-    if (stopped) {
-      progress.note('mpay: interrupted again: stopping now; rows in flight show as unknown on the next run');
-      progress.note(`Resume with: ${resume}`);
-      process.exit(130);
-    }
-    stopped = true;
+  // Ctrl-C (the IO's interruption): no new row starts, those in flight finish; a second one ends the run.
+  const { signal } = f.io.interrupts;
+  const onAbort = () =>
     progress.note('mpay: stopping: no new rows start; those in flight finish (Ctrl-C again to stop now)');
+  signal.addEventListener('abort', onAbort, { once: true });
+  const stopNow = () => {
+    progress.note('mpay: interrupted again: stopping now; rows in flight show as unknown on the next run');
+    progress.note(`Resume with: ${resume}`);
   };
-  process.on('SIGINT', onSigint);
   if (out && /\.csv$/i.test(opts.out!)) out.write(`${csvHeader(resultColumns)}\n`);
   // --out is written in the file's row order, as a person comparing it with the input expects: a result
   // waits for those of the rows started before it (at most the rows in flight), then goes out.
@@ -315,30 +296,33 @@ async function runAndReport(
     }
   };
   try {
-    await runRows(
-      rows,
-      opts.concurrency,
-      (r: BatchRow) => {
-        started.push(r.row);
-        return run(r);
-      },
-      (res: RowResult) => {
-        counts[res.outcome]++;
-        progress.row(res);
-        // one line a row, in the order the rows end; --query filters each record
-        if (opts.json) printed = printed.then(() => printJson(f.io, res, 0));
-        if (out) inOrder(res);
-      },
-      () => stopped,
-      heapBound(32),
+    await f.io.interrupts.graceful(
+      () =>
+        runRows(
+          rows,
+          opts.concurrency,
+          (r: BatchRow) => {
+            started.push(r.row);
+            return run(r);
+          },
+          (res: RowResult) => {
+            counts[res.outcome]++;
+            progress.row(res);
+            // one line a row, in the order the rows end; --query filters each record
+            if (opts.json) printed = printed.then(() => printJson(f.io, res, 0));
+            if (out) inOrder(res);
+          },
+          () => signal.aborted,
+          heapBound(32),
+        ),
+      stopNow,
     );
     await printed;
   } finally {
     progress.stop();
     client.reportThrottle = terminalLine;
     client.pacer = undefined;
-    process.removeListener('SIGINT', onSigint);
-    for (const l of others) process.on('SIGINT', l);
+    signal.removeEventListener('abort', onAbort);
     // what an interruption left waiting (rows in flight when it stopped): in row order too
     if (out) for (const row of [...waiting.keys()].sort((a, b) => a - b)) writeOut(waiting.get(row)!);
     await new Promise<void>((r) => (out ? out.end(r) : r()));
@@ -351,7 +335,7 @@ async function runAndReport(
     );
   // Rows read from stdin come again the same way.
   const stdin = opts.file === '-' ? ' < FILE (the same rows on stdin)' : '';
-  if (stopped) {
+  if (signal.aborted) {
     f.io.note(`mpay: interrupted: ${tally}; ${total - ended} not started`);
     f.io.note(`Resume with: ${resume}${stdin}`);
     f.io.exitCode = exitCodes.cancelled;

@@ -30,9 +30,12 @@ export default class Status extends BaseCommand<typeof Status> {
     // oclif has checked --status against the same list; the guard tells TypeScript so.
     if (!isTransactionStatus(this.flags.status)) throw new Error(`unreachable: ${this.flags.status}`);
     const { json, status, gateway } = this.flags;
-    await runStatus(
-      { json, dryRun: this.flags['dry-run'], key: this.args.hash_token, status, gateway: gatewayOf(gateway) },
-      this.factory,
-    );
+    await this.execute(runStatus, {
+      json,
+      dryRun: this.flags['dry-run'],
+      key: this.args.hash_token,
+      status,
+      gateway: gatewayOf(gateway),
+    });
   }
 }

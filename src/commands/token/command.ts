@@ -25,14 +25,11 @@ export default class Token extends BaseCommand<typeof Token> {
 
   async run(): Promise<void> {
     const { runToken } = await import('./run.js');
-    await runToken(
-      {
-        json: this.flags.json,
-        dryRun: this.flags['dry-run'],
-        show: this.flags.show,
-        export: this.flags.export,
-      },
-      this.factory,
-    );
+    await this.execute(runToken, {
+      json: this.flags.json,
+      dryRun: this.flags['dry-run'],
+      show: this.flags.show,
+      export: this.flags.export,
+    });
   }
 }

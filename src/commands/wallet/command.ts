@@ -20,9 +20,11 @@ export default class Wallet extends BaseCommand<typeof Wallet> {
   async run(): Promise<void> {
     const { runWallet } = await import('./run.js');
     const { json, gateway } = this.flags;
-    await runWallet(
-      { json, dryRun: this.flags['dry-run'], key: this.args.hash_token, gateway: gatewayOf(gateway) },
-      this.factory,
-    );
+    await this.execute(runWallet, {
+      json,
+      dryRun: this.flags['dry-run'],
+      key: this.args.hash_token,
+      gateway: gatewayOf(gateway),
+    });
   }
 }

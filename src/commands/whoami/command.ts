@@ -7,6 +7,6 @@ export default class Whoami extends BaseCommand<typeof Whoami> {
 
   async run(): Promise<void> {
     const { runWhoami } = await import('./run.js');
-    await runWhoami({ json: this.flags.json }, this.factory);
+    await this.execute(runWhoami, { json: this.flags.json });
   }
 }

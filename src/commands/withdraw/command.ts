@@ -15,17 +15,13 @@ export default class Withdraw extends BaseCommand<typeof Withdraw> {
   async run(): Promise<void> {
     const { runPayment } = await import('../shared/payment.js');
     const f = this.flags;
-    await runPayment(
-      'withdraw',
-      {
-        json: f.json,
-        dryRun: f['dry-run'],
-        force: f.force,
-        resume: f.resume,
-        otpStdin: f['otp-stdin'],
-        inputs: inputsFrom(f),
-      },
-      this.factory,
-    );
+    await this.execute((o, f) => runPayment('withdraw', o, f), {
+      json: f.json,
+      dryRun: f['dry-run'],
+      force: f.force,
+      resume: f.resume,
+      otpStdin: f['otp-stdin'],
+      inputs: inputsFrom(f),
+    });
   }
 }

@@ -11,6 +11,6 @@ export default class AuthMigrate extends BaseCommand<typeof AuthMigrate> {
 
   async run(): Promise<void> {
     const { runAuthMigrate } = await import('./run.js');
-    await runAuthMigrate({ json: this.flags.json, profile: this.flags.profile }, this.factory);
+    await this.execute(runAuthMigrate, { json: this.flags.json, profile: this.flags.profile });
   }
 }

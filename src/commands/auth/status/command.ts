@@ -14,6 +14,6 @@ Exits 3 when the profile in effect has no credentials (unless MPAY_MERCHANT_KEY 
 
   async run(): Promise<void> {
     const { runAuthStatus } = await import('./run.js');
-    await runAuthStatus({ json: this.flags.json, profile: this.flags.profile }, this.factory);
+    await this.execute(runAuthStatus, { json: this.flags.json, profile: this.flags.profile });
   }
 }

@@ -20,6 +20,6 @@ export default class ConfigGet extends BaseCommand<typeof ConfigGet> {
   async run(): Promise<void> {
     const { runConfigGet } = await import('./run.js');
     const { json, profile, env } = this.flags;
-    await runConfigGet({ json, profile, env, key: this.args.key }, this.factory);
+    await this.execute(runConfigGet, { json, profile, env, key: this.args.key });
   }
 }

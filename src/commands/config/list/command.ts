@@ -10,6 +10,6 @@ export default class ConfigList extends BaseCommand<typeof ConfigList> {
 
   async run(): Promise<void> {
     const { runConfigList } = await import('./run.js');
-    await runConfigList({ json: this.flags.json, profile: this.flags.profile }, this.factory);
+    await this.execute(runConfigList, { json: this.flags.json, profile: this.flags.profile });
   }
 }

@@ -24,6 +24,6 @@ export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
   async run(): Promise<void> {
     const { runConfigSet } = await import('./run.js');
     const { json, profile, env } = this.flags;
-    await runConfigSet({ json, profile, env, ...this.args }, this.factory);
+    await this.execute(runConfigSet, { json, profile, env, ...this.args });
   }
 }

@@ -15,6 +15,6 @@ export default class DepositBatch extends BaseCommand<typeof DepositBatch> {
 
   async run(): Promise<void> {
     const { runBatch } = await import('../../shared/batch.js');
-    await runBatch('deposit', batchOptionsFrom(this.flags, this.args.file), this.factory);
+    await this.execute((o, f) => runBatch('deposit', o, f), batchOptionsFrom(this.flags, this.args.file));
   }
 }

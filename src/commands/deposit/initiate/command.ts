@@ -12,10 +12,11 @@ export default class DepositInitiate extends BaseCommand<typeof DepositInitiate>
   async run(): Promise<void> {
     const { runInitiate } = await import('../../shared/payment.js');
     const f = this.flags;
-    await runInitiate(
-      'deposit',
-      { json: f.json, dryRun: f['dry-run'], force: f.force, inputs: inputsFrom(f) },
-      this.factory,
-    );
+    await this.execute((o, f) => runInitiate('deposit', o, f), {
+      json: f.json,
+      dryRun: f['dry-run'],
+      force: f.force,
+      inputs: inputsFrom(f),
+    });
   }
 }

@@ -16,10 +16,11 @@ export default class DepositProcess extends BaseCommand<typeof DepositProcess> {
   async run(): Promise<void> {
     const { runProcess } = await import('../../shared/process-step.js');
     const f = this.flags;
-    await runProcess(
-      'deposit',
-      { json: f.json, dryRun: f['dry-run'], key: this.args.hash_token, inputs: inputsFrom(f) },
-      this.factory,
-    );
+    await this.execute((o, f) => runProcess('deposit', o, f), {
+      json: f.json,
+      dryRun: f['dry-run'],
+      key: this.args.hash_token,
+      inputs: inputsFrom(f),
+    });
   }
 }

@@ -22,9 +22,11 @@ export default class HistoryPrune extends BaseCommand<typeof HistoryPrune> {
   async run(): Promise<void> {
     const { runHistoryPrune } = await import('./run.js');
     const f = this.flags;
-    await runHistoryPrune(
-      { json: f.json, olderThan: f['older-than'], before: f.before, dryRun: f['dry-run'] },
-      this.factory,
-    );
+    await this.execute(runHistoryPrune, {
+      json: f.json,
+      olderThan: f['older-than'],
+      before: f.before,
+      dryRun: f['dry-run'],
+    });
   }
 }

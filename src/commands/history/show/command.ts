@@ -20,6 +20,6 @@ export default class HistoryShow extends BaseCommand<typeof HistoryShow> {
 
   async run(): Promise<void> {
     const { runHistoryShow } = await import('./run.js');
-    await runHistoryShow({ json: this.flags.json, key: this.args.key, curl: this.flags.curl }, this.factory);
+    await this.execute(runHistoryShow, { json: this.flags.json, key: this.args.key, curl: this.flags.curl });
   }
 }

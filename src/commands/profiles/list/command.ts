@@ -7,6 +7,6 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
 
   async run(): Promise<void> {
     const { runProfilesList } = await import('./run.js');
-    await runProfilesList({ json: this.flags.json }, this.factory);
+    await this.execute(runProfilesList, { json: this.flags.json });
   }
 }

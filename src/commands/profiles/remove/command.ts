@@ -9,6 +9,6 @@ export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
 
   async run(): Promise<void> {
     const { runProfilesRemove } = await import('./run.js');
-    await runProfilesRemove({ json: this.flags.json, name: this.args.name }, this.factory);
+    await this.execute(runProfilesRemove, { json: this.flags.json, name: this.args.name });
   }
 }

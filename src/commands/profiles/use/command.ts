@@ -9,6 +9,6 @@ export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
 
   async run(): Promise<void> {
     const { runProfilesUse } = await import('./run.js');
-    await runProfilesUse({ json: this.flags.json, name: this.args.name }, this.factory);
+    await this.execute(runProfilesUse, { json: this.flags.json, name: this.args.name });
   }
 }

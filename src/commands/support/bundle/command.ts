@@ -29,16 +29,13 @@ export default class SupportBundle extends BaseCommand<typeof SupportBundle> {
   async run(): Promise<void> {
     const { runSupportBundle } = await import('./run.js');
     const f = this.flags;
-    await runSupportBundle(
-      {
-        json: f.json,
-        out: f.out,
-        reference: f.reference,
-        since: f.since,
-        traces: f['trace-file'],
-        includePersonalData: f['include-personal-data'],
-      },
-      this.factory,
-    );
+    await this.execute(runSupportBundle, {
+      json: f.json,
+      out: f.out,
+      reference: f.reference,
+      since: f.since,
+      traces: f['trace-file'],
+      includePersonalData: f['include-personal-data'],
+    });
   }
 }

@@ -15,6 +15,6 @@ export default class WithdrawBatch extends BaseCommand<typeof WithdrawBatch> {
 
   async run(): Promise<void> {
     const { runBatch } = await import('../../shared/batch.js');
-    await runBatch('withdraw', batchOptionsFrom(this.flags, this.args.file), this.factory);
+    await this.execute((o, f) => runBatch('withdraw', o, f), batchOptionsFrom(this.flags, this.args.file));
   }
 }

@@ -11,10 +11,11 @@ export default class WithdrawInitiate extends BaseCommand<typeof WithdrawInitiat
   async run(): Promise<void> {
     const { runInitiate } = await import('../../shared/payment.js');
     const f = this.flags;
-    await runInitiate(
-      'withdraw',
-      { json: f.json, dryRun: f['dry-run'], force: f.force, inputs: inputsFrom(f) },
-      this.factory,
-    );
+    await this.execute((o, f) => runInitiate('withdraw', o, f), {
+      json: f.json,
+      dryRun: f['dry-run'],
+      force: f.force,
+      inputs: inputsFrom(f),
+    });
   }
 }

@@ -23,16 +23,12 @@ export default class WithdrawProcess extends BaseCommand<typeof WithdrawProcess>
   async run(): Promise<void> {
     const { runProcess } = await import('../../shared/process-step.js');
     const f = this.flags;
-    await runProcess(
-      'withdraw',
-      {
-        json: f.json,
-        dryRun: f['dry-run'],
-        key: this.args.hash_token,
-        otpStdin: f['otp-stdin'],
-        inputs: inputsFrom(f),
-      },
-      this.factory,
-    );
+    await this.execute((o, f) => runProcess('withdraw', o, f), {
+      json: f.json,
+      dryRun: f['dry-run'],
+      key: this.args.hash_token,
+      otpStdin: f['otp-stdin'],
+      inputs: inputsFrom(f),
+    });
   }
 }

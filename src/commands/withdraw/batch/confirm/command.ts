@@ -15,6 +15,6 @@ export default class WithdrawBatchConfirm extends BaseCommand<typeof WithdrawBat
 
   async run(): Promise<void> {
     const { runConfirm } = await import('../../../shared/batch.js');
-    await runConfirm(batchOptionsFrom(this.flags, this.args.file), this.factory);
+    await this.execute(runConfirm, batchOptionsFrom(this.flags, this.args.file));
   }
 }

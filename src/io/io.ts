@@ -4,7 +4,9 @@
 // made of plain streams, for running a command in-process in a test.
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import { clean } from './ui/output.js';
+import { clean } from './clean.js';
+import { makeInterrupts, type Interrupts } from './interrupts.js';
+import { spin } from './spinner.js';
 
 export interface IO {
   readonly stdout: Writable;
@@ -35,6 +37,10 @@ export interface IO {
   query?: string;
   /** this run's --json output is one record a line (a batch): its error envelope is one line too */
   ndjson?: boolean;
+  /** a spinner on stderr while `work` runs (on a terminal; elsewhere nothing is drawn) */
+  spin<T>(label: string, work: Promise<T>): Promise<T>;
+  /** Ctrl-C and SIGTERM: an AbortSignal for run functions, graceful work, and the one handler */
+  readonly interrupts: Interrupts;
 }
 
 interface Streams {
@@ -51,6 +57,7 @@ function makeIO(
   s: Streams,
   env: NodeJS.ProcessEnv,
   exit: { get: () => number; set: (n: number) => void },
+  interrupts: Interrupts,
 ): IO {
   const ci = env.CI === 'true' || env.CI === '1';
   const colour =
@@ -66,6 +73,8 @@ function makeIO(
     note: (line) => void s.stderr.write(`${clean(line)}\n`),
     warn: (message) => void s.stderr.write(`mpay: warning: ${clean(message)}\n`),
     readStdin: () => text(s.stdin),
+    spin: (label, work) => (s.stderrIsTTY ? spin(s.stderr, label, work) : work),
+    interrupts,
     get exitCode() {
       return exit.get();
     },
@@ -75,20 +84,42 @@ function makeIO(
   };
 }
 
-let pipeGuarded = false;
+let system: IO | undefined;
 
-/** The process's own streams. Made once, by the oclif shell (src/shell/base-command.ts). */
+/**
+ * The process's own streams, made once, by the entry (commands/base/base-command.ts): the one object that
+ * ends the process (a reader gone, Ctrl-C, SIGTERM).
+ */
 export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
+  if (system) return system;
   // A reader that went away (`mpay history --json | head -2`) ends the command quietly with 0: whatever
   // it had left to print has nobody to read it.
-  if (!pipeGuarded) {
-    pipeGuarded = true;
-    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(0);
-      throw err;
-    });
-  }
-  return makeIO(
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+  const interrupts = makeInterrupts(
+    (code) => process.exit(code),
+    // conf's atomic writes load when-exit, whose SIGINT listener re-raises the signal and would kill the
+    // process, graceful work and all: while that work runs, mpay's is the only listener.
+    () => {
+      const others = (['SIGINT', 'SIGTERM'] as const).map((name) => {
+        const ls = (process.rawListeners(name) as ((...a: unknown[]) => void)[]).filter(
+          (l) => l !== onSignal,
+        );
+        for (const l of ls) process.removeListener(name, l);
+        return [name, ls] as const;
+      });
+      return () => {
+        for (const [name, ls] of others) for (const l of ls) process.on(name, l);
+      };
+    },
+  );
+  // First in line, for the same reason: mpay says what it knows before anything ends the process.
+  const onSignal = (name: NodeJS.Signals) => interrupts.fire(name as 'SIGINT' | 'SIGTERM');
+  process.prependListener('SIGINT', onSignal);
+  process.prependListener('SIGTERM', onSignal);
+  system = makeIO(
     {
       stdout: process.stdout,
       stderr: process.stderr,
@@ -100,7 +131,9 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
     },
     env,
     { get: () => Number(process.exitCode ?? 0), set: (n) => (process.exitCode = n) },
+    interrupts,
   );
+  return system;
 }
 
 /** An IO of plain in-memory streams: what a command printed is read back with stdoutText()/stderrText(). */
@@ -118,6 +151,8 @@ export function memoryIO(
   const stdin = new PassThrough();
   stdin.end(opts.stdin ?? '');
   let code = 0;
+  // An interruption (a test's io.interrupts.fire) ends the run as the process's would, with its exit code.
+  const interrupts = makeInterrupts((n) => (code = n));
   const io = makeIO(
     {
       stdout: sink(chunks.out),
@@ -130,6 +165,7 @@ export function memoryIO(
     },
     opts.env ?? {},
     { get: () => code, set: (n) => (code = n) },
+    interrupts,
   );
   return Object.assign(io, {
     stdoutText: () => chunks.out.join(''),

@@ -1,0 +1,53 @@
+// Ctrl-C and SIGTERM. The IO object owns them: one handler for the process, installed by the entry's
+// IO (systemIO), and run functions see an interruption as an AbortSignal. The first interruption aborts
+// the signal; whoever listens says what it knows (what the journal holds, how to resume) as the signal's
+// listeners run, synchronously; then the run ends with 130 (143 for SIGTERM). Inside `graceful()` the
+// first interruption only aborts the signal, so that the work winds down by itself (a batch lets the rows
+// in flight finish, the sandbox closes its server), and a second ends the run at once.
+export type Interruption = 'SIGINT' | 'SIGTERM';
+
+export interface Interrupts {
+  /** aborted at the run's first interruption; its reason is the signal's name */
+  readonly signal: AbortSignal;
+  /**
+   * Runs `work` with the first interruption left to it (it watches `signal`); `again` runs at a second,
+   * just before the run ends.
+   */
+  graceful<T>(work: () => Promise<T>, again?: () => void): Promise<T>;
+  /** an interruption: the process's signal (systemIO), or a test's */
+  fire(name: Interruption): void;
+}
+
+export function makeInterrupts(
+  /** ends the run: process.exit for the process's IO */
+  exit: (code: number) => void,
+  /** while graceful work runs, the process's other listeners are set aside (returns what puts them back) */
+  setAside: () => () => void = () => () => {},
+): Interrupts {
+  const controller = new AbortController();
+  const againHandlers: (() => void)[] = [];
+  let depth = 0;
+  let count = 0;
+  return {
+    signal: controller.signal,
+    async graceful(work, again) {
+      depth++;
+      if (again) againHandlers.push(again);
+      const restore = depth === 1 ? setAside() : () => {};
+      try {
+        return await work();
+      } finally {
+        depth--;
+        if (again) againHandlers.splice(againHandlers.indexOf(again), 1);
+        restore();
+      }
+    },
+    fire(name) {
+      count++;
+      if (count === 1) controller.abort(name);
+      if (count === 1 && depth > 0) return;
+      if (count > 1) for (const h of [...againHandlers]) h();
+      exit(name === 'SIGTERM' ? 143 : 130);
+    },
+  };
+}
