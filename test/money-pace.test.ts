@@ -236,11 +236,13 @@ describe('rate limits are waited out', () => {
   });
 
   it('a batch meets 429s, paces its requests to what the server takes, and ends with every row done', async () => {
-    const sb = await sandbox({ latencyMs: 5, rateLimit: { limit: 40, windowMs: 1000 } });
+    // 32 rows start at once against 20 a second: the first burst meets 429s however slow the machine is
+    // (a faster limit was reached only by a fast machine).
+    const sb = await sandbox({ latencyMs: 5, rateLimit: { limit: 20, windowMs: 1000 } });
     try {
       const cfg = tempDir();
       const path = file('paced.csv', manyRows(60, 'Paced'));
-      const r = await mpay(['deposit', 'batch', path, '--concurrency', '16', '--json'], {
+      const r = await mpay(['deposit', 'batch', path, '--concurrency', '32', '--json'], {
         env: cliEnv(sb, cfg),
         timeoutMs: 60_000,
       });
@@ -256,8 +258,8 @@ describe('rate limits are waited out', () => {
           r.stderr,
         );
       expect(m, r.stderr).not.toBeNull();
-      // The pace found is the server's: no more than its 40 a second.
-      expect(Number(m![2])).toBeLessThanOrEqual(40);
+      // The pace found is the server's: no more than its 20 a second.
+      expect(Number(m![2])).toBeLessThanOrEqual(20);
       expect(sb.state.list().filter((t) => t.customer.first_name === 'Paced')).toHaveLength(60);
       // Every request is counted as it arrives; those refused with 429 are counted again apart.
       const processed =
@@ -267,9 +269,9 @@ describe('rate limits are waited out', () => {
       const refused = Object.entries(await requestCounts(sb))
         .filter(([k]) => k.startsWith('429 '))
         .reduce((n, [, c]) => n + c, 0);
-      // Paced, only the first burst is refused (16 here); unpaced, the same batch meets about 60.
+      // Paced, mostly the first burst is refused (12 of 32 here); unpaced, the same batch meets far more.
       expect(refused).toBeGreaterThan(0);
-      expect(refused).toBeLessThanOrEqual(30);
+      expect(refused).toBeLessThanOrEqual(40);
     } finally {
       await sb.close();
     }

@@ -164,7 +164,7 @@ export async function runRows(
   run: (r: BatchRow) => Promise<RowResult>,
   onResult: (r: RowResult) => void,
   stopped: () => boolean = () => false,
-  /** called after each row: run/heap-bound.ts keeps the heap's garbage in check there */
+  /** called after each row: heap-bound.ts keeps the heap's garbage in check there */
   afterRow: () => void = () => {},
 ): Promise<void> {
   const iterator = rows[Symbol.asyncIterator]();

@@ -1,7 +1,7 @@
 // The oclif side every mpay command shares: the global flags, the one IO object and the
 // Factory made from them, and the catch that hands any failure to ui/report-error.ts (the one place
 // errors become output and an exit code). A command class holds flags, help and a run() of a line or two
-// that calls its run function (src/run/) with an Options object and the factory.
+// that calls its run function (the run.ts beside it) through execute(), with an Options object.
 import { Command } from '@oclif/core/command';
 import * as Flags from '@oclif/core/flags';
 import type * as Interfaces from '@oclif/core/interfaces';

@@ -1,5 +1,5 @@
 // The flag tables the oclif commands share, and the one place each turns into the Options a run function
-// takes (src/run/). Knows oclif; holds no business logic.
+// takes (each command's run.ts). Knows oclif; holds no business logic.
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import type { FlowInputs } from '../../flows/types.js';

@@ -4,7 +4,7 @@ import { columnsHelp, historyColumns } from '../shared/columns.js';
 import { transactionStatuses } from '../../api/enums.js';
 import { listOptionsFrom, outputFlags } from '../base/flags.js';
 
-/** as src/run/history.ts's defaultHistoryLimit (the command class loads no run module before it runs) */
+/** as ./run.ts's defaultHistoryLimit (the command class loads no run module before it runs) */
 const defaultHistoryLimit = 30;
 
 export default class History extends BaseCommand<typeof History> {
