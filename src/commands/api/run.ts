@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Encoding } from '../../api/wire.js';
 import { UsageError } from '../../api/errors.js';
 import { failureError } from '../../api/response.js';
+import type { Context } from '../../config/context.js';
 import type { Factory } from '../../factory.js';
 import { clean } from '../../ui/output.js';
 
@@ -76,24 +77,36 @@ function typedValue(v: string, f: Factory): unknown {
 }
 
 export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
+  const ctx = await f.context();
+  const req = await requestOf(opts, ctx, f);
+  const client = await f.client({
+    dryRun: opts.dryRun,
+    maxBodyBytes: opts.maxSizeMb === undefined ? undefined : opts.maxSizeMb * 2 ** 20,
+  });
+  const res = await client.raw({ ...req, bearer: !/^(public\/|auth\/)/.test(req.path) });
+  printAnswer(res, opts, f);
+  if (res.status >= 300) {
+    // The same reading as every other command's (api/response.ts): a 404 in the API's own shape is a
+    // transaction not initiated (5); any other 404 is a route that is not there (7, check the base URL).
+    const e = failureError(`${req.method} /${req.path}`, res.status, res.contentType, res.text);
+    f.io.stderr.write(
+      `${f.io.stdoutIsTTY ? '' : '\n'}mpay: HTTP ${res.status} from ${req.method} /restapi/v1/${req.path}\n`,
+    );
+    if (e.kind === 'server' && res.status === 404)
+      f.io.stderr.write('hint: not a route of the API here; check the path and the base URL\n');
+    f.io.exitCode = e.exitCode;
+  }
+}
+
+/** The request the flags describe: method, path, body (from --input, -F, -f, --credentials), encoding, headers. */
+async function requestOf(opts: ApiOptions, ctx: Context, f: Factory) {
   const method = opts.method.toUpperCase();
   if (method !== 'GET' && method !== 'POST')
     throw new UsageError(`Unsupported method ${opts.method}`, {
       hint: 'The API has GET and POST endpoints only',
     });
-  const ctx = await f.context();
   const path = apiPath(opts.path, ctx.baseUrl);
-  let body: Record<string, unknown> | undefined;
-  if (opts.input !== undefined) {
-    const text = opts.input === '-' ? await f.io.readStdin() : readFileSync(opts.input, 'utf8');
-    try {
-      body = JSON.parse(text) as Record<string, unknown>;
-    } catch (err) {
-      throw new UsageError(`--input is not JSON: ${(err as Error).message}`);
-    }
-    if (!body || typeof body !== 'object' || Array.isArray(body))
-      throw new UsageError('--input must hold a JSON object');
-  }
+  let body = opts.input === undefined ? undefined : await inputBody(opts.input, f);
   for (const p of opts.typed ?? []) {
     const [k, v] = field(p, '-F');
     (body ??= {})[k] = typedValue(v, f);
@@ -126,19 +139,40 @@ export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
       return [h.slice(0, i).trim().toLowerCase(), h.slice(i + 1).trim()];
     }),
   );
-  const client = await f.client({
-    dryRun: opts.dryRun,
-    maxBodyBytes: opts.maxSizeMb === undefined ? undefined : opts.maxSizeMb * 2 ** 20,
-  });
-  const bearer = !/^(public\/|auth\/)/.test(path);
-  const res = await client.raw({
-    method,
+  return {
+    method: method as 'GET' | 'POST',
     path,
     encoding,
-    body: body ?? (method === 'POST' ? {} : undefined),
     headers,
-    bearer,
-  });
+    body: body ?? (method === 'POST' ? {} : undefined),
+  };
+}
+
+/** --input FILE (or - for stdin): a JSON object. */
+async function inputBody(input: string, f: Factory): Promise<Record<string, unknown>> {
+  const text = input === '-' ? await f.io.readStdin() : readFileSync(input, 'utf8');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--input is not JSON: ${(err as Error).message}`);
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new UsageError('--input must hold a JSON object');
+  return body as Record<string, unknown>;
+}
+
+/** The answer as the server sent it: byte for byte in a pipe, pretty and cleaned on a terminal. */
+function printAnswer(
+  res: {
+    status: number;
+    statusMessage?: string;
+    headers: Record<string, string | string[] | undefined>;
+    text: string;
+  },
+  opts: ApiOptions,
+  f: Factory,
+): void {
   if (opts.include) {
     f.io.out(`HTTP/1.1 ${res.status} ${res.statusMessage}`);
     for (const [k, v] of Object.entries(res.headers))
@@ -159,15 +193,4 @@ export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
     shown = clean(shown);
   }
   if (shown) f.io.stdout.write(shown.endsWith('\n') || !f.io.stdoutIsTTY ? shown : `${shown}\n`);
-  if (res.status >= 300) {
-    // The same reading as every other command's (api/response.ts): a 404 in the API's own shape is a
-    // transaction not initiated (5); any other 404 is a route that is not there (7, check the base URL).
-    const e = failureError(`${method} /${path}`, res.status, res.contentType, res.text);
-    f.io.stderr.write(
-      `${f.io.stdoutIsTTY ? '' : '\n'}mpay: HTTP ${res.status} from ${method} /restapi/v1/${path}\n`,
-    );
-    if (e.kind === 'server' && res.status === 404)
-      f.io.stderr.write('hint: not a route of the API here; check the path and the base URL\n');
-    f.io.exitCode = e.exitCode;
-  }
 }
