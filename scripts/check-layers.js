@@ -38,7 +38,7 @@ export const rules = {
   io: { may: ['ui'], types: [], packages: [oclif, 'got'] },
   factory: { may: ['api', 'config', 'journal', 'ui', 'io'], types: ['flows'], packages: [oclif] },
   run: {
-    may: ['api', 'config', 'journal', 'flows', 'ui', 'io', 'sandbox', 'run', 'lazy-import'],
+    may: ['api', 'config', 'journal', 'flows', 'ui', 'io', 'sandbox', 'proxy', 'run', 'lazy-import'],
     types: ['factory'],
     packages: [oclif],
   },
@@ -48,6 +48,8 @@ export const rules = {
     types: [],
     packages: [...ui, 'got', 'fastify'],
   },
+  // `mpay proxy`: a forwarder (got, through api/proxy.ts) and the check of answers against the document
+  proxy: { may: ['proxy', 'api', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify', 'conf'] },
   sandbox: { may: ['sandbox', 'api-no-client'], types: ['api'], packages: [oclif, ...ui, 'got', 'conf'] },
   execute: { may: ['commands', 'shell'], types: [], packages: [] },
   // the single executable's entry: the bundle, and the modules its snapshot holds evaluated

@@ -27,6 +27,8 @@ import Logout from './commands/logout.js';
 import ProfilesList from './commands/profiles/list.js';
 import ProfilesRemove from './commands/profiles/remove.js';
 import ProfilesUse from './commands/profiles/use.js';
+import Proxy from './commands/proxy.js';
+import Replay from './commands/replay.js';
 import Sandbox from './commands/sandbox.js';
 import Status from './commands/status.js';
 import SupportBundle from './commands/support/bundle.js';
@@ -68,6 +70,8 @@ export const COMMANDS = {
   'profiles:list': ProfilesList,
   'profiles:remove': ProfilesRemove,
   'profiles:use': ProfilesUse,
+  proxy: Proxy,
+  replay: Replay,
   sandbox: Sandbox,
   status: Status,
   'support:bundle': SupportBundle,

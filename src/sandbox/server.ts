@@ -17,12 +17,14 @@ import {
 } from './faults.js';
 import { documentationPage, openApiDocument } from './openapi.js';
 import { RateLimiter, seededRandom } from './pacing.js';
-import { loadSeed, type SeedName } from './seed.js';
+import { loadSeed, type Seed, type SeedName } from './seed.js';
 
 export interface SandboxOptions extends FaultOptions {
   dataFile?: string;
   /** the data set to serve: demo (default) or alt, whose records use other spellings and ids */
   seed?: SeedName;
+  /** a data set of the caller's: a merchant's catalogue (catalogue.ts), served instead of `seed` */
+  catalogue?: Seed;
   /** serve HTTPS with this PEM key and certificate (for tests of TLS and private CAs) */
   tls?: { key: string | Buffer; cert: string | Buffer };
   /** where log lines (one-time codes, faults) go; silent when absent */
@@ -60,7 +62,11 @@ export async function buildSandbox(
   }
   const limiter = opts.rateLimit && new RateLimiter(opts.rateLimit.limit, opts.rateLimit.windowMs);
   const latency = opts.latencyMs ?? 0;
-  const state = new SandboxState({ dataFile: opts.dataFile, log, seed: await loadSeed(opts.seed ?? 'demo') });
+  const state = new SandboxState({
+    dataFile: opts.dataFile,
+    log,
+    seed: opts.catalogue ?? (await loadSeed(opts.seed ?? 'demo')),
+  });
   const app = (
     opts.tls
       ? Fastify({ logger: false, forceCloseConnections: true, https: opts.tls })
