@@ -201,7 +201,13 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
   const out: ReplayedCall[] = [];
   for (const [i, c] of calls.entries()) {
     const ep = apiEndpoints[c.endpoint];
-    const recorded = summarize(c.response.status, c.response.text, c.response.error);
+    // Both answers pass the one scrubber, as a trace's did when mpay wrote it: like is compared with like
+    // (a browser's trace keeps its answers whole).
+    const recorded = summarize(
+      c.response.status,
+      c.response.text === undefined ? undefined : redactText(c.response.text),
+      c.response.error,
+    );
     const base = { index: i + 1, method: c.method, path: c.path, recorded };
     const recordedHash = str(c.body?.hash_token);
     const tx = recordedHash === undefined ? undefined : txs.get(recordedHash);
@@ -330,7 +336,6 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
       if (recordedReference) volatile.push(recordedReference);
       if (reference) volatile.push(reference);
     }
-    // Scrubbed as the recorded answer was when the trace was written, so that like is compared with like.
     const replayed = answer
       ? summarize(answer.status, redactText(answer.text))
       : summarize(0, undefined, error);

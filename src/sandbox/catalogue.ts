@@ -34,8 +34,36 @@ function scrubConfig(config: Rec): Rec {
   return out;
 }
 
+/** The fields a merchant currency adds to a currency (the spec's list): the rest is the currency's. */
+const merchantOnlyKeys = new Set([
+  'type',
+  'usd_equivalence',
+  'freemium_amount',
+  'weckly_deposite',
+  'min_withdraw',
+  'max_withdraw',
+  'weekly_withdraw',
+  'transfer_fee',
+  'swap_min_fee',
+  'swap_rate',
+  'deposite',
+  'withdraw',
+  'is_display',
+  'status',
+  'swap_status',
+  'merchant_status',
+  'total_balance',
+  'service',
+  'getway_configuration',
+]);
+
+/** The service, its site id the sandbox's own (a number if the merchant's server sent one). */
 function scrubService(service: unknown): Rec {
-  return { ...(redactValue(service) as Rec), site_id: demoMerchant.siteId };
+  const out = redactValue(service) as Rec;
+  return {
+    ...out,
+    site_id: typeof out.site_id === 'number' ? Number(demoMerchant.siteId) : demoMerchant.siteId,
+  };
 }
 
 /** The sandbox's data set from a merchant currencies answer's `data`. */
@@ -116,11 +144,15 @@ export function catalogueSeed(data: unknown[], name = 'catalogue'): Seed {
       }
       if (!raw) return record;
       if (kind === 'currency')
-        return redactValue(Object.fromEntries(currencyKeys.filter((k) => k in raw).map((k) => [k, raw[k]])));
+        return redactValue(Object.fromEntries(Object.entries(raw).filter(([k]) => !merchantOnlyKeys.has(k))));
       const scrubbed = redactValue(raw) as Rec;
       return {
         ...scrubbed,
-        total_balance: record.total_balance,
+        // the sandbox's balance, spelled as the merchant's server spells it (a string "25000.00", say)
+        total_balance:
+          typeof raw.total_balance === 'string'
+            ? Number(record.total_balance).toFixed(raw.total_balance.split('.')[1]?.length ?? 0)
+            : record.total_balance,
         service: scrubService(raw.service),
         getway_configuration: (Array.isArray(raw.getway_configuration)
           ? (raw.getway_configuration as Rec[])
