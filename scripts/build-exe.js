@@ -220,7 +220,9 @@ for (const pkg of extras) {
     ...common,
     stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: root },
     outfile: file,
-    external: [...common.external, ...extras.filter((e) => e !== pkg)],
+    // ajv is an extra of its own (mpay proxy) and also inside fastify's, which requires its subpaths
+    // (ajv/dist/jtd): an extra is found by its name only, so fastify's keeps its own copy.
+    external: [...common.external, ...extras.filter((e) => e !== pkg && e !== 'ajv')],
   });
   assets[assetName(pkg)] = file;
 }

@@ -23,6 +23,8 @@ export const lazyPackages = [
   'csv-parse',
   // the batch progress bar, on a terminal only
   'cli-progress',
+  // `mpay proxy`: the JSON Schema validator of the API's document
+  'ajv',
   // the OS keyring: a native addon, which the executable keeps as an asset of its own (src/exe.ts)
   '@napi-rs/keyring',
 ];

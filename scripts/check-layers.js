@@ -79,7 +79,19 @@ export const rules = {
   factory: { may: ['api', 'config', 'journal', 'ui', 'io', 'flows'], types: [], packages: [oclif] },
   // the run functions, and what they share (commands/shared/)
   commands: {
-    may: ['api', 'config', 'journal', 'flows', 'ui', 'io', 'factory', 'sandbox', 'commands', 'lazy-import'],
+    may: [
+      'api',
+      'config',
+      'journal',
+      'flows',
+      'ui',
+      'io',
+      'factory',
+      'sandbox',
+      'proxy',
+      'commands',
+      'lazy-import',
+    ],
     types: ['cli'],
     packages: [oclif],
   },
@@ -91,6 +103,8 @@ export const rules = {
     packages: [],
     atLoad: [...ui, 'got', 'fastify'],
   },
+  // `mpay proxy`: a forwarder (got, through api/proxy.ts) and the check of answers against the document
+  proxy: { may: ['proxy', 'api', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify', 'conf'] },
   sandbox: { may: ['sandbox', 'api-no-client'], types: ['api'], packages: [oclif, ...ui, 'got', 'conf'] },
   execute: { may: ['cli'], types: [], packages: [] },
   // the single executable's entry: the bundle, and the modules its snapshot holds evaluated

@@ -27,6 +27,8 @@ import Logout from './commands/logout/command.js';
 import ProfilesList from './commands/profiles/list/command.js';
 import ProfilesRemove from './commands/profiles/remove/command.js';
 import ProfilesUse from './commands/profiles/use/command.js';
+import Proxy from './commands/proxy/command.js';
+import Replay from './commands/replay/command.js';
 import Sandbox from './commands/sandbox/command.js';
 import Status from './commands/status/command.js';
 import SupportBundle from './commands/support/bundle/command.js';
@@ -68,6 +70,8 @@ export const COMMANDS = {
   'profiles:list': ProfilesList,
   'profiles:remove': ProfilesRemove,
   'profiles:use': ProfilesUse,
+  proxy: Proxy,
+  replay: Replay,
   sandbox: Sandbox,
   status: Status,
   'support:bundle': SupportBundle,

@@ -431,6 +431,8 @@ export class Client {
     body?: Record<string, unknown>;
     headers?: Record<string, string>;
     bearer: boolean;
+    /** the journal's lines around a 429's wait (replay's money calls) */
+    hooks?: SendHooks;
   }): Promise<RawAnswer> {
     const c: Call<z.ZodMiniType> = {
       method: req.method,
@@ -441,6 +443,7 @@ export class Client {
       bearer: req.bearer,
       retry: req.method === 'GET',
       raw: { headers: req.headers },
+      hooks: req.hooks,
     };
     if (!req.bearer) return this.send(c, undefined);
     let token = this.storedToken();

@@ -17,6 +17,12 @@ export const exitCodes = {
 } as const;
 
 export type ErrorKind = keyof typeof exitCodes;
+
+/**
+ * Not a failure: `mpay replay` ran every call, and some answered otherwise than the trace recorded (README).
+ * Apart from the codes above so that a script tells "the server differs" from "the replay could not run".
+ */
+export const replayDiffersExitCode = 13;
 export type FieldErrors = Record<string, string[]>;
 
 export interface ErrorJson {

@@ -18,8 +18,8 @@ import { silentReporter, title, type FlowDeps } from './types.js';
 
 // Journaled steps -----------------------------------------------------------------------------------
 
-/** Runs one API call between a 'sent' line and its outcome line in the journal. */
-async function journaled<T>(
+/** Runs one API call between a 'sent' line and its outcome line in the journal (replay's calls too). */
+export async function journaled<T>(
   deps: FlowDeps,
   at: { reference: string; kind: Kind; step: Step; hash_token?: string; data?: Record<string, unknown> },
   label: string,

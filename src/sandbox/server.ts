@@ -7,12 +7,14 @@ import type { FaultOptions } from './faults.js';
 import { apiRequestHook } from './fault-hook.js';
 import { registerRoutes } from './routes.js';
 import { RateLimiter, seededRandom } from './pacing.js';
-import { loadSeed, type SeedName } from './seed.js';
+import { loadSeed, type Seed, type SeedName } from './seed.js';
 
 export interface SandboxOptions extends FaultOptions {
   dataFile?: string;
   /** the data set to serve: demo (default) or alt, whose records use other spellings and ids */
   seed?: SeedName;
+  /** a data set of the caller's: a merchant's catalogue (catalogue.ts), served instead of `seed` */
+  catalogue?: Seed;
   /** serve HTTPS with this PEM key and certificate (for tests of TLS and private CAs) */
   tls?: { key: string | Buffer; cert: string | Buffer };
   /** where log lines (one-time codes, faults) go; silent when absent */
@@ -41,7 +43,11 @@ export async function buildSandbox(
       log(`faults drawn with seed ${opts.faultSeed} (--fault-seed ${opts.faultSeed} draws them again)`);
   }
   const limiter = opts.rateLimit && new RateLimiter(opts.rateLimit.limit, opts.rateLimit.windowMs);
-  const state = new SandboxState({ dataFile: opts.dataFile, log, seed: await loadSeed(opts.seed ?? 'demo') });
+  const state = new SandboxState({
+    dataFile: opts.dataFile,
+    log,
+    seed: opts.catalogue ?? (await loadSeed(opts.seed ?? 'demo')),
+  });
   const app = (
     opts.tls
       ? Fastify({ logger: false, forceCloseConnections: true, https: opts.tls })

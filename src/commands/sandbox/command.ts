@@ -18,6 +18,7 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
     '<%= config.bin %> sandbox --seed alt   # gateways spelled another way, to test rules against',
     '<%= config.bin %> sandbox --latency 100 --rate-limit 200/s',
     '<%= config.bin %> sandbox --fault drop --fault-rate 0.1 --fault-seed 42',
+    '<%= config.bin %> sandbox --catalogue ticket-4711.tar.gz   # their data',
   ];
   static override flags = {
     port: Flags.integer({
@@ -58,6 +59,10 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
       dependsOn: ['tls-key'],
     }),
     'tls-key': Flags.string({ description: 'PEM private key of --tls-cert', dependsOn: ['tls-cert'] }),
+    catalogue: Flags.string({
+      description:
+        "a trace or support bundle with a merchant currencies answer: serve that merchant's data (instead of --seed)",
+    }),
   };
 
   async run(): Promise<void> {
@@ -78,6 +83,7 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
       rateLimit: f['rate-limit'],
       tlsCert: f['tls-cert'],
       tlsKey: f['tls-key'],
+      catalogue: f.catalogue,
     });
   }
 }

@@ -25,6 +25,8 @@ export interface SandboxOptions {
   rateLimit?: string;
   tlsCert?: string;
   tlsKey?: string;
+  /** a trace or support bundle holding a merchant currencies answer: that merchant's data is served */
+  catalogue?: string;
 }
 
 export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void> {
@@ -45,6 +47,18 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
       hint: 'For example --rate-limit 200/s',
     });
   const { demoMerchant } = await import('../../sandbox/seed.js');
+  let catalogue: import('../../sandbox/seed.js').Seed | undefined;
+  if (opts.catalogue) {
+    const { readTraceFile } = await import('../shared/trace-file.js');
+    const { merchantCurrenciesOf } = await import('../../api/har-read.js');
+    const { catalogueSeed } = await import('../../sandbox/catalogue.js');
+    const data = merchantCurrenciesOf(await readTraceFile(opts.catalogue));
+    if (!data)
+      throw new UsageError(`${opts.catalogue} holds no merchant currencies answer`, {
+        hint: 'Trace `mpay balances --trace run.har` against the merchant, and give that file (or its bundle)',
+      });
+    catalogue = catalogueSeed(data, opts.catalogue);
+  }
   const tls =
     opts.tlsCert && opts.tlsKey
       ? { cert: readFileSync(opts.tlsCert), key: readFileSync(opts.tlsKey) }
@@ -58,6 +72,7 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
       host: opts.host,
       dataFile: opts.data,
       seed: opts.seed,
+      catalogue,
       faults: opts.faults,
       rate: opts.faults?.length ? rate : 0,
       faultPaths: opts.faultPaths,
@@ -106,6 +121,10 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
     api_key: demoMerchant.apiKey,
     otp: demoMerchant.otp,
   };
+  if (catalogue)
+    log(
+      `serving the catalogue of ${opts.catalogue}: ${catalogue.currencies.length} currencies, ${catalogue.gateways.length} gateways (secrets replaced by placeholders)`,
+    );
   if (opts.json) await printJson(f.io, info, 0);
   else {
     f.io.out(

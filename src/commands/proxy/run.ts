@@ -1,0 +1,92 @@
+// `mpay proxy --upstream URL`: a local forwarder that reports, as NDJSON, every answer of the upstream that
+// departs from the API's document (proxy/conformance.ts), until Ctrl-C or SIGTERM. Each record passes the
+// one scrubber (api/redact.ts) before it is written anywhere.
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { checkBaseUrl } from '../../api/base-url.js';
+import { UsageError } from '../../api/errors.js';
+import { clearForOutput } from '../../api/out-file.js';
+import { redactValue } from '../../api/redact.js';
+import type { Factory } from '../../factory.js';
+import type { DepartureRecord, RunningProxy } from '../../proxy/server.js';
+import { clean } from '../../ui/output.js';
+import { printJson } from '../../ui/print.js';
+
+export interface ProxyOptions {
+  upstream: string;
+  port: number;
+  host: string;
+  /** --report FILE: the departures as NDJSON */
+  report?: string;
+  json?: boolean;
+  timeout?: string;
+}
+
+export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
+  const upstream = checkBaseUrl(opts.upstream);
+  const { openApiDocument } = await import('../../sandbox/openapi.js');
+  const { Conformance } = await import('../../proxy/conformance.js');
+  const { startProxy } = await import('../../proxy/server.js');
+  const { parseTimeout } = await import('../../config/context.js');
+  const conformance = await Conformance.fromDocument(openApiDocument());
+  let fd: number | undefined;
+  if (opts.report) {
+    clearForOutput(opts.report, 'the report');
+    fd = openSync(opts.report, 'wx', 0o600);
+  }
+  const onDeparture = (r: DepartureRecord) => {
+    const rec = redactValue(r) as DepartureRecord;
+    const line = JSON.stringify(rec);
+    if (fd !== undefined) writeSync(fd, `${line}\n`);
+    if (f.io.stderrIsTTY)
+      f.io.stderr.write(
+        `${clean(`departure: ${rec.method} ${rec.path} ${rec.status} ${rec.kind}${rec.field ? ` ${rec.field}` : ''}: ${rec.message}`)}\n`,
+      );
+    else if (fd === undefined) f.io.stderr.write(`${line}\n`);
+  };
+  let proxy: RunningProxy;
+  try {
+    proxy = await startProxy({
+      upstream,
+      environ: f.environ,
+      port: opts.port,
+      host: opts.host,
+      conformance,
+      onDeparture,
+      onError: (line) => f.io.warn(clean(line)),
+      timeoutMs: parseTimeout(opts.timeout ?? f.environ.MPAY_TIMEOUT),
+      now: f.now,
+    });
+  } catch (err) {
+    if (fd !== undefined) closeSync(fd);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use`, {
+        hint: 'Pick another port: --port 4021, or --port 0 for any free one',
+      });
+    throw err;
+  }
+  const info = { url: proxy.url, upstream: upstream.href.replace(/\/$/, ''), report: opts.report ?? null };
+  if (opts.json) await printJson(f.io, info, 0);
+  else
+    f.io.out(
+      [
+        `mpay proxy listening on ${proxy.url}, forwarding to ${info.upstream}`,
+        `  departures from the API's document: ${opts.report ?? 'on stderr'}`,
+        `Point mpay at it: mpay … --base-url ${proxy.url}`,
+        'Ctrl-C stops it.',
+        '',
+      ].join('\n'),
+    );
+  // Forwards until Ctrl-C or SIGTERM (the IO's interruption), then closes and sums up; a second one ends
+  // the run at once.
+  const { signal } = f.io.interrupts;
+  await f.io.interrupts.graceful(async () => {
+    if (!signal.aborted)
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    await proxy.close();
+    if (fd !== undefined) closeSync(fd);
+    f.io.note(
+      `mpay proxy: ${proxy.stats.requests} requests forwarded, ${proxy.stats.departures} departures from the document`,
+    );
+  });
+}

@@ -1,0 +1,35 @@
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
+import { BaseCommand } from '../base/base-command.js';
+
+export default class Replay extends BaseCommand<typeof Replay> {
+  static override summary = 'Send the API calls of a recorded trace again, and compare the answers';
+  static override description = `FILE is a HAR written with --trace, or a support bundle (.tar.gz) holding one. Only the API's calls are sent (a browser's HAR may hold other hosts' requests: they are left out), in order, to the server that --profile, --env and --base-url choose, with this run's credentials and a fresh token. Every initiate gets a new customer_transaction_id (the recorded one is never sent again), and every hash_token is taken from the new answers. A call of a transaction the trace did not initiate is not sent.
+
+Each call is shown with its recorded answer beside the new one: the HTTP status, the success/status flag, the message and the shape (fields and their types). Values that always differ (tokens, ids, references, times) are not compared.
+
+Exit 0 when every call answered as recorded, 13 when some did not, and the usual codes when the replay cannot run. In live, the replay is confirmed first (or --yes), and each money call is journaled before it is sent.`;
+  static override examples = [
+    '<%= config.bin %> replay run.har --base-url http://127.0.0.1:4010',
+    '<%= config.bin %> replay ticket-4711.tar.gz --env stage --json',
+    '<%= config.bin %> replay withdraw.har --otp 123456',
+    '<%= config.bin %> replay run.har --dry-run   # the calls, sent nowhere',
+  ];
+  static override args = {
+    file: Args.string({ description: 'a HAR (--trace) or a support bundle holding one', required: true }),
+  };
+  static override flags = {
+    otp: Flags.string({ description: 'the one-time code for a withdrawal the trace confirms' }),
+    'dry-run': Flags.boolean({ description: 'print the calls it would send; send nothing' }),
+  };
+
+  async run(): Promise<void> {
+    const { runReplay } = await import('./run.js');
+    await this.execute(runReplay, {
+      file: this.args.file,
+      json: this.flags.json,
+      dryRun: this.flags['dry-run'],
+      otp: this.flags.otp,
+    });
+  }
+}

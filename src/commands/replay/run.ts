@@ -1,0 +1,69 @@
+// `mpay replay FILE`: the API's calls of a trace (or of a support bundle's traces) sent again to the server
+// of this run (flows/replay.ts), each answer beside the recorded one; exit 13 when some differ.
+import { memoryTokens } from '../../api/credentials.js';
+import { UsageError, replayDiffersExitCode } from '../../api/errors.js';
+import { isSecretName, redacted, redactValue, registerSecret } from '../../api/redact.js';
+import type { RecordedCall } from '../../api/har-read.js';
+import type { Factory } from '../../factory.js';
+import { planReplay, replay } from '../../flows/replay.js';
+import { printResult } from '../../ui/print.js';
+import { replayPlan, replayReport } from '../../ui/replay-report.js';
+import { readTraceFile } from '../shared/trace-file.js';
+
+export interface ReplayOptions {
+  file: string;
+  json?: boolean;
+  dryRun?: boolean;
+  otp?: string;
+}
+
+/**
+ * A trace that mpay did not write (a browser's) may hold secrets in the clear: each one found by name is
+ * registered, so that it is scrubbed by value from everything this run prints, wherever it appears.
+ */
+function registerRecordedSecrets(calls: RecordedCall[]): void {
+  const walk = (v: unknown, key = '') => {
+    if (typeof v === 'string' && isSecretName(key) && v !== redacted) registerSecret(v);
+    else if (v && typeof v === 'object') for (const [k, c] of Object.entries(v)) walk(c, k);
+  };
+  for (const c of calls) {
+    walk(c.body);
+    try {
+      walk(JSON.parse(c.response.text ?? ''));
+    } catch {
+      // not JSON
+    }
+  }
+}
+
+export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> {
+  const read = await readTraceFile(opts.file);
+  registerRecordedSecrets(read.calls);
+  if (read.ignored)
+    f.io.note(`mpay: ${read.ignored} entries of ${opts.file} are not calls of the API: left out`);
+  if (!read.calls.length)
+    throw new UsageError(`${opts.file} holds no call of the API (no request to /restapi/v1/)`, {
+      hint: 'Give a HAR written with --trace, or a support bundle made with --trace-file',
+    });
+  if (opts.dryRun) {
+    const plan = redactValue(planReplay(read.calls)) as ReturnType<typeof planReplay>;
+    await printResult(f.io, opts.json, plan, () => replayPlan(plan));
+    return;
+  }
+  const ctx = await f.context();
+  const tokens = memoryTokens();
+  const deps = {
+    ...(await f.flowDeps({ command: 'mpay replay' })),
+    // a fresh token: the replay's own client starts with none, and keeps the one it makes in memory
+    client: await f.client({ tokens }),
+  };
+  const recordedAt = [...new Set(read.calls.map((c) => c.origin))].join(', ');
+  f.io.note(`mpay: replaying ${read.calls.length} calls recorded at ${recordedAt} against ${ctx.baseUrl}`);
+  const results = await replay(
+    { calls: read.calls, credentials: ctx.credentials, tokens, otp: opts.otp, source: opts.file },
+    deps,
+  );
+  const shown = redactValue(results) as typeof results;
+  await printResult(f.io, opts.json, shown, () => replayReport(shown, ctx.baseUrl));
+  if (results.some((r) => !r.same)) f.io.exitCode = replayDiffersExitCode;
+}

@@ -1,0 +1,116 @@
+// What `mpay replay` compares of two answers to the same call: the HTTP status, the success/status flag,
+// the message, and the shape (every field present, with its JSON type). Values are never compared: tokens,
+// ids, references, amounts in another currency and times always differ between two runs. In messages, the
+// values that always differ (hash tokens, references, ids, long numbers, times) are stood in for first.
+
+export type JsonType = 'string' | 'number' | 'boolean' | 'null' | 'object' | 'array';
+
+export interface AnswerSummary {
+  /** 0 when no answer came (the connection failed) */
+  status: number;
+  /** the body's `success`, else its `status` when that is a boolean (the spec's shape B) */
+  flag: boolean | null;
+  message: string | null;
+  /** every field, by its path (data.gateway_configuration[].gateway.id), with its JSON type; null: not JSON */
+  shape: Record<string, JsonType> | null;
+  /** why there is no answer: the connection's error */
+  error?: string;
+}
+
+export interface Difference {
+  what: 'status' | 'flag' | 'message' | 'field' | 'body';
+  /** the field, for `field` */
+  path?: string;
+  recorded: unknown;
+  replayed: unknown;
+}
+
+function typeOf(v: unknown): JsonType {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v as JsonType;
+}
+
+/** Every field of a JSON value by path; an array's items are merged under `[]`. */
+export function shapeOf(value: unknown): Record<string, JsonType> {
+  const out: Record<string, JsonType> = {};
+  const walk = (v: unknown, path: string) => {
+    const t = typeOf(v);
+    if (path) {
+      // An array whose items differ in type records the first; the others show as their own fields.
+      out[path] ??= t;
+    }
+    if (t === 'object')
+      for (const [k, c] of Object.entries(v as Record<string, unknown>)) walk(c, path ? `${path}.${k}` : k);
+    else if (t === 'array') for (const c of v as unknown[]) walk(c, `${path}[]`);
+  };
+  walk(value, '');
+  return out;
+}
+
+/** An answer's text as what is compared of it. */
+export function summarize(status: number, text: string | undefined, error?: string): AnswerSummary {
+  let body: unknown;
+  let json = false;
+  if (text !== undefined && text.trim() !== '') {
+    try {
+      body = JSON.parse(text);
+      json = true;
+    } catch {
+      // not JSON: its shape is null
+    }
+  }
+  const o =
+    json && body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const flag = typeof o.success === 'boolean' ? o.success : typeof o.status === 'boolean' ? o.status : null;
+  return {
+    status,
+    flag,
+    message: typeof o.message === 'string' ? o.message : null,
+    shape: json ? shapeOf(body) : null,
+    ...(error ? { error } : {}),
+  };
+}
+
+/** A message with what always differs between two runs stood in for: the given values, then patterns. */
+export function normalizeMessage(message: string | null, volatile: string[] = []): string | null {
+  if (message === null) return null;
+  let m = message;
+  for (const v of [...volatile].filter((x) => x.length >= 4).sort((a, b) => b.length - a.length))
+    m = m.split(v).join('<value>');
+  return m
+    .replace(/\b\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2})?(\.\d+)?Z?)?/g, '<time>')
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>')
+    .replace(/\b[0-9a-f]{16,}\b/gi, '<token>')
+    .replace(/\b[A-Z]{2,}[A-Z0-9]{8,}\b/g, '<id>')
+    .replace(/\bmpay-[a-z]+-[\w-]+/g, '<reference>');
+}
+
+/** What differs between the recorded answer and the new one; empty when they answered alike. */
+export function differences(
+  recorded: AnswerSummary,
+  replayed: AnswerSummary,
+  volatile: string[] = [],
+): Difference[] {
+  const out: Difference[] = [];
+  if (recorded.status !== replayed.status)
+    out.push({ what: 'status', recorded: recorded.status, replayed: replayed.status });
+  if (recorded.flag !== replayed.flag)
+    out.push({ what: 'flag', recorded: recorded.flag, replayed: replayed.flag });
+  const [a, b] = [normalizeMessage(recorded.message, volatile), normalizeMessage(replayed.message, volatile)];
+  if (a !== b) out.push({ what: 'message', recorded: recorded.message, replayed: replayed.message });
+  if ((recorded.shape === null) !== (replayed.shape === null)) {
+    out.push({
+      what: 'body',
+      recorded: recorded.shape === null ? 'not JSON' : 'JSON',
+      replayed: replayed.shape === null ? 'not JSON' : 'JSON',
+    });
+    return out;
+  }
+  const ra = recorded.shape ?? {};
+  const rb = replayed.shape ?? {};
+  for (const path of [...new Set([...Object.keys(ra), ...Object.keys(rb)])].sort())
+    if (ra[path] !== rb[path])
+      out.push({ what: 'field', path, recorded: ra[path] ?? 'absent', replayed: rb[path] ?? 'absent' });
+  return out;
+}

@@ -1,0 +1,353 @@
+// `mpay replay`: the API's calls of a recorded trace, sent again in order to the server of this run, with
+// this run's credentials and a fresh token, a fresh customer_transaction_id for every initiate, and every
+// hash_token mapped from the new answers. Each answer is set beside the recorded one (replay-compare.ts).
+// Money calls pass the live gate first and are journaled as every flow's are (steps.ts: journaled); a call
+// whose transaction was not initiated in the trace is never sent (its recorded hash token belongs to
+// another run, and on the recording server to a real transaction); the recorded reference is never sent.
+import { randomBytes } from 'node:crypto';
+import type { Credentials, TokenStore } from '../api/credentials.js';
+import { missingCredentials } from '../api/credentials.js';
+import { MpayError, UsageError } from '../api/errors.js';
+import { apiEndpoints, type RecordedCall } from '../api/har-read.js';
+import { redactText, redactValue, registerSecret } from '../api/redact.js';
+import { failureError } from '../api/response.js';
+import type { RawAnswer } from '../api/wire.js';
+import type { Kind, Step } from '../journal/records.js';
+import { newReference } from './inputs.js';
+import { differences, summarize, type AnswerSummary, type Difference } from './replay-compare.js';
+import { journaled } from './steps.js';
+import type { FlowDeps } from './types.js';
+
+export interface ReplayInputs {
+  calls: RecordedCall[];
+  credentials: Credentials;
+  /** the token store of `deps.client`: empty at the start, so the replay runs on a fresh token */
+  tokens: TokenStore;
+  /** --otp: the one-time code for a recorded withdraw processed that sent one */
+  otp?: string;
+  /** what the live confirmation names */
+  source: string;
+  /** the randomness of new references (tests may fix it) */
+  random?: () => string;
+}
+
+export interface ReplayedCall {
+  /** its place in the replay, from 1 */
+  index: number;
+  method: 'GET' | 'POST';
+  path: string;
+  recorded: AnswerSummary;
+  /** null when the call was not sent (see `skipped`) */
+  replayed: AnswerSummary | null;
+  same: boolean;
+  differences: Difference[];
+  /** an initiate's new customer_transaction_id, and the one recorded (never sent) */
+  reference?: string;
+  recorded_reference?: string;
+  hash_token?: string;
+  skipped?: string;
+}
+
+/** A call as a dry run shows it: what would go out, with the values only the run itself can know named. */
+export interface PlannedCall {
+  index: number;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: Record<string, unknown>;
+  skipped?: string;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+
+function dataOf(text: string | undefined): Record<string, unknown> | undefined {
+  try {
+    const d = (JSON.parse(text ?? '') as { data?: unknown }).data;
+    return d && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The hash token each recorded initiate answered with: what the later calls of its transaction carry. */
+function recordedInitiates(calls: RecordedCall[]): Map<string, number> {
+  const out = new Map<string, number>();
+  calls.forEach((c, i) => {
+    const ep = apiEndpoints[c.endpoint];
+    if (!('money' in ep) || ep.money.step !== 'initiate') return;
+    const hash = str(dataOf(c.response.text)?.has_token);
+    if (hash) out.set(hash, i);
+  });
+  return out;
+}
+
+/** Why a call cannot be replayed, before anything is sent: a hash token that no initiate of the trace made. */
+function unreplayable(calls: RecordedCall[]): Map<number, string> {
+  const made = recordedInitiates(calls);
+  const out = new Map<number, string>();
+  calls.forEach((c, i) => {
+    const hash = str(c.body?.hash_token);
+    if (c.body && 'hash_token' in c.body) {
+      const from = hash === undefined ? undefined : made.get(hash);
+      if (from === undefined || from > i)
+        out.set(
+          i,
+          'not sent: its hash token comes from no initiate of this trace (the transaction was started elsewhere)',
+        );
+    }
+  });
+  return out;
+}
+
+/** Personal data a support bundle masked (a•••@example.com, ••••••567): stood in for with a valid value. */
+function standIn(field: string, v: unknown): unknown {
+  if (typeof v !== 'string' || !v.includes('•')) return v;
+  if (/email/i.test(field)) return `replay@${v.includes('@') ? v.slice(v.indexOf('@') + 1) : 'example.com'}`;
+  if (/phone/i.test(field)) return `+1555${v.replace(/\D/g, '').padStart(7, '0')}`;
+  return v.replace(/•/g, 'x');
+}
+
+/** Whether a call needs the one-time code: a recorded withdraw processed that sent one. */
+const needsOtp = (c: RecordedCall) =>
+  c.endpoint === 'POST payments/withdraw/processed' && c.body?.otp !== undefined;
+
+/** What a dry run prints: each call as it would go out, secrets and run-time values named, not shown. */
+export function planReplay(calls: RecordedCall[]): PlannedCall[] {
+  const skipped = unreplayable(calls);
+  const made = recordedInitiates(calls);
+  return calls.map((c, i) => {
+    let body: Record<string, unknown> | undefined;
+    if (c.body) {
+      body = {};
+      for (const [k, v] of Object.entries(c.body)) {
+        if (k === 'customer_transaction_id') body[k] = '<a new reference>';
+        else if (k === 'hash_token') {
+          const from = made.get(str(v) ?? '');
+          body[k] = from === undefined ? v : `<the hash token of call ${from + 1}>`;
+        } else if (k === 'otp') body[k] = '<the one-time code: --otp>';
+        else body[k] = standIn(k, v);
+      }
+      if (c.endpoint === 'POST auth/merchant/token/generate') body.merchant_key = '<your merchant key>';
+      body = redactValue(body) as Record<string, unknown>;
+    }
+    return {
+      index: i + 1,
+      method: c.method,
+      path: c.path,
+      ...(body ? { body } : {}),
+      ...(skipped.has(i) ? { skipped: skipped.get(i) } : {}),
+    };
+  });
+}
+
+/** An answer with an error status, thrown out of journaled() so that the journal records the step failed. */
+const answered = new WeakMap<object, RawAnswer>();
+
+/** Checks before anything is sent: credentials, and the code a withdrawal confirmation needs. */
+async function otpFor(inputs: ReplayInputs, deps: FlowDeps): Promise<string | undefined> {
+  if (!inputs.calls.some(needsOtp)) return undefined;
+  if (inputs.otp !== undefined) {
+    registerSecret(inputs.otp);
+    return inputs.otp;
+  }
+  if (!deps.prompter)
+    throw new UsageError(
+      'Nothing was sent: the trace confirms a withdrawal with a one-time code, which traces never keep',
+      {
+        hint: 'Pass --otp CODE (the code sent to the customer e-mail; the sandbox: 123456), or run it on a terminal to be asked',
+      },
+    );
+  const otp = await deps.prompter.password({
+    message: 'The one-time code for the withdrawal the trace confirms',
+    validate: (v) => (/^\d{4,8}$/.test(v.trim()) ? true : 'digits, as sent to the customer e-mail'),
+  });
+  registerSecret(otp.trim());
+  return otp.trim();
+}
+
+export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<ReplayedCall[]> {
+  const { calls, credentials: cred } = inputs;
+  const random = inputs.random ?? (() => randomBytes(3).toString('hex'));
+  if (
+    calls.some((c) => apiEndpoints[c.endpoint].bearer || 'token' in apiEndpoints[c.endpoint]) &&
+    !cred.merchantKey
+  )
+    throw missingCredentials(
+      cred,
+      'No merchant key to replay with',
+      'Run `mpay login`, or set MPAY_MERCHANT_KEY',
+    );
+  if (
+    calls.some((c) => c.body && ('api_key' in c.body || 'site_id' in c.body)) &&
+    !(cred.apiKey && cred.siteId)
+  )
+    throw missingCredentials(
+      cred,
+      'Missing credentials to replay the initiates: site id and API key',
+      'Run `mpay login`, or set MPAY_SITE_ID and MPAY_API_KEY',
+    );
+  const skipped = unreplayable(calls);
+  const money = calls.filter((c, i) => 'money' in apiEndpoints[c.endpoint] && !skipped.has(i)).length;
+  // One confirmation for the whole replay, before anything at all is sent (a token included).
+  if (money)
+    await deps.gate.pass(
+      { what: `replay of ${calls.length} calls from ${inputs.source}, ${money} of them moving money` },
+      deps.client.dryRun,
+    );
+  const otp = await otpFor(inputs, deps);
+  const made = recordedInitiates(calls);
+  /** recorded hash token → the new transaction's */
+  const txs = new Map<string, { hash?: string; reference: string; kind: Kind }>();
+  const volatile: string[] = [];
+  const out: ReplayedCall[] = [];
+  for (const [i, c] of calls.entries()) {
+    const ep = apiEndpoints[c.endpoint];
+    // Both answers pass the one scrubber, as a trace's did when mpay wrote it: like is compared with like
+    // (a browser's trace keeps its answers whole).
+    const recorded = summarize(
+      c.response.status,
+      c.response.text === undefined ? undefined : redactText(c.response.text),
+      c.response.error,
+    );
+    const base = { index: i + 1, method: c.method, path: c.path, recorded };
+    const recordedHash = str(c.body?.hash_token);
+    const tx = recordedHash === undefined ? undefined : txs.get(recordedHash);
+    const notSent =
+      skipped.get(i) ??
+      (recordedHash !== undefined && !tx?.hash
+        ? 'not sent: the initiate of its transaction did not answer with a hash token here'
+        : undefined);
+    if (notSent) {
+      out.push({ ...base, replayed: null, same: false, differences: [], skipped: notSent });
+      continue;
+    }
+    // The body: the recorded fields, with this run's credentials, a new reference, the new hash token.
+    let body: Record<string, unknown> | undefined;
+    let reference: string | undefined;
+    let recordedReference: string | undefined;
+    if (c.body) {
+      body = {};
+      for (const [k, v] of Object.entries(c.body)) body[k] = standIn(k, v);
+      if ('merchant_key' in body || 'token' in ep) body.merchant_key = cred.merchantKey;
+      if ('api_key' in body) body.api_key = cred.apiKey;
+      if ('site_id' in body)
+        body.site_id = /^\d+$/.test(cred.siteId ?? '') ? Number(cred.siteId) : cred.siteId;
+      if ('customer_transaction_id' in body || ('money' in ep && ep.money.step === 'initiate')) {
+        recordedReference = str(c.body.customer_transaction_id);
+        reference = newReference(c.endpoint.includes('withdraw') ? 'withdraw' : 'deposit', random);
+        body.customer_transaction_id = reference;
+      }
+      if (tx) body.hash_token = tx.hash;
+      if ('otp' in body) body.otp = otp;
+    }
+    const send = (hooks = {}) =>
+      deps.client.raw({
+        method: c.method,
+        path: c.path,
+        encoding: c.encoding,
+        body,
+        bearer: ep.bearer,
+        hooks,
+      });
+    let answer: RawAnswer | undefined;
+    let error: string | undefined;
+    try {
+      if ('money' in ep) {
+        const kind: Kind = ('kind' in ep.money ? ep.money.kind : undefined) ?? tx?.kind ?? 'deposit';
+        const step: Step =
+          ep.money.step === 'processed' && kind === 'withdraw' && !body?.otp
+            ? 'otp'
+            : (ep.money.step as Step);
+        const customer = body && {
+          first_name: body.customer_first_name,
+          last_name: body.customer_last_name,
+          phone: body.customer_phone,
+          email: body.customer_email,
+        };
+        answer = await journaled(
+          deps,
+          {
+            reference: (reference ?? tx?.reference)!,
+            kind,
+            step,
+            hash_token: tx?.hash,
+            data:
+              step === 'initiate'
+                ? {
+                    amount: str(body?.amount),
+                    currency: body?.currency_code,
+                    country: body?.country_code,
+                    customer,
+                    replay_of: recordedReference,
+                  }
+                : {
+                    gateway_id: body?.gateway_id,
+                    requested_status: step === 'status' ? body?.status : undefined,
+                    phone_number: body?.phone_number,
+                    with_otp: step === 'processed' && kind === 'withdraw' ? true : undefined,
+                  },
+          },
+          `Replaying ${c.method} /${c.path}`,
+          async (hooks) => {
+            const a = await send(hooks);
+            if (a.status >= 300) {
+              const err = failureError(`${c.method} /${c.path}`, a.status, a.contentType, a.text);
+              answered.set(err, a);
+              throw err;
+            }
+            return a;
+          },
+          (a) => {
+            const hash = str(dataOf(a.text)?.has_token);
+            const status = str(dataOf(a.text)?.status);
+            return step === 'initiate'
+              ? { hash_token: hash, data: { status: hash ? 'initiated' : undefined } }
+              : { data: { status } };
+          },
+        );
+      } else answer = await send();
+    } catch (err) {
+      answer = answered.get(err as object);
+      if (!answer) {
+        // A network failure is an answer of its own (status 0); a refusal of mpay's (the gate, the journal)
+        // stops the replay.
+        if (!(err instanceof MpayError) || err.kind !== 'network') throw err;
+        error = err.message;
+      }
+    }
+    // What the answer makes known: a new token to go on with, a new transaction's hash token.
+    const data = answer && answer.status < 300 ? dataOf(answer.text) : undefined;
+    if ('token' in ep && typeof data?.token === 'string') {
+      registerSecret(data.token);
+      await inputs.tokens.set(data.token);
+    }
+    let hash: string | undefined;
+    if ('money' in ep && ep.money.step === 'initiate') {
+      hash = str(data?.has_token);
+      const recordedNew = [...made.entries()].find(([, at]) => at === i)?.[0];
+      if (recordedNew) {
+        txs.set(recordedNew, {
+          hash,
+          reference: reference!,
+          kind: c.endpoint.includes('withdraw') ? 'withdraw' : 'deposit',
+        });
+        volatile.push(recordedNew);
+      }
+      if (hash) volatile.push(hash);
+      if (recordedReference) volatile.push(recordedReference);
+      if (reference) volatile.push(reference);
+    }
+    const replayed = answer
+      ? summarize(answer.status, redactText(answer.text))
+      : summarize(0, undefined, error);
+    const diff = differences(recorded, replayed, volatile);
+    out.push({
+      ...base,
+      replayed,
+      same: diff.length === 0,
+      differences: diff,
+      ...(reference ? { reference, recorded_reference: recordedReference } : {}),
+      ...(hash ? { hash_token: hash } : {}),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,175 @@
+// `mpay proxy`'s server: a plain node:http listener that forwards every request to the upstream, through
+// got with the client's proxy settings (api/proxy.ts: HTTPS_PROXY, NO_PROXY) and Node's CA store
+// (NODE_EXTRA_CA_CERTS), and hands each answer of the API to the conformance check before it goes back.
+// The answer goes back as it came: status, headers (less the hop-by-hop ones) and body.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import got from 'got';
+import { bodyFields } from '../api/har-read.js';
+import { proxyAgents } from '../api/proxy.js';
+import { isSecretName, registerSecret } from '../api/redact.js';
+import { Conformance, type Departure } from './conformance.js';
+
+export interface DepartureRecord {
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  kind: Departure['kind'];
+  field?: string;
+  message: string;
+}
+
+export interface ProxyServerOptions {
+  /** the run's environment variables: the proxy settings of the client are read from them */
+  environ: NodeJS.ProcessEnv;
+  /** the upstream's base URL: the part before /restapi/v1 */
+  upstream: URL;
+  port: number;
+  host: string;
+  conformance: Conformance;
+  onDeparture: (r: DepartureRecord) => void;
+  /** a request that could not be forwarded: a line for the person */
+  onError?: (line: string) => void;
+  timeoutMs?: number;
+  now?: () => Date;
+}
+
+export interface RunningProxy {
+  url: string;
+  stats: { requests: number; departures: number };
+  close(): Promise<void>;
+}
+
+const hopByHop =
+  /^(connection|keep-alive|proxy-connection|proxy-authorization|transfer-encoding|upgrade|te|trailer|host|content-length|accept-encoding|content-encoding)$/i;
+const maxBody = 8 * 2 ** 20;
+
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > maxBody) {
+        resolve(undefined);
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** The secrets a request carries (bearer token, keys, code), registered so no report ever shows them. */
+function registerRequestSecrets(req: IncomingMessage, body: Buffer): void {
+  const auth = req.headers.authorization;
+  if (auth) registerSecret(auth.replace(/^\w+\s+/, ''));
+  const fields = bodyFields({ mimeType: req.headers['content-type'] ?? '', text: body.toString('utf8') });
+  for (const [k, v] of Object.entries(fields ?? {}))
+    if (isSecretName(k) && (typeof v === 'string' || typeof v === 'number')) registerSecret(String(v));
+}
+
+export async function startProxy(opts: ProxyServerOptions): Promise<RunningProxy> {
+  const stats = { requests: 0, departures: 0 };
+  const now = opts.now ?? (() => new Date());
+  const base = opts.upstream.href.replace(/\/+$/, '');
+  const agents = proxyAgents(opts.upstream.href, opts.environ);
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    stats.requests++;
+    const method = (req.method ?? 'GET').toUpperCase();
+    const path = req.url ?? '/';
+    const body = await readBody(req);
+    if (!body) {
+      res.writeHead(413, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: false, message: 'mpay proxy: request body over 8 MB' }));
+      return;
+    }
+    registerRequestSecrets(req, body);
+    const headers: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined && !hopByHop.test(k)) headers[k] = v;
+    let answer: { statusCode: number; headers: Record<string, unknown>; body: Buffer };
+    try {
+      answer = await got(`${base}${path}`, {
+        method: method as 'GET',
+        headers,
+        body: body.length && method !== 'GET' && method !== 'HEAD' ? body : undefined,
+        throwHttpErrors: false,
+        followRedirect: false,
+        retry: { limit: 0 },
+        responseType: 'buffer',
+        agent: agents,
+        timeout: { request: opts.timeoutMs ?? 30_000 },
+      });
+    } catch (err) {
+      opts.onError?.(`${method} ${path}: the upstream did not answer (${(err as Error).message})`);
+      res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: false, message: 'mpay proxy: the upstream did not answer' }));
+      return;
+    }
+    // The answer is checked before it goes back, so that its departures are reported by the time the
+    // client has it.
+    if (Conformance.isApiPath(path)) check(method, path, answer);
+    const out: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(answer.headers))
+      if (v !== undefined && !hopByHop.test(k)) out[k] = v as string | string[];
+    res.writeHead(answer.statusCode, out);
+    res.end(answer.body);
+  };
+  const check = (
+    method: string,
+    path: string,
+    answer: { statusCode: number; headers: Record<string, unknown>; body: Buffer },
+  ) => {
+    const text = answer.body.toString('utf8');
+    // A token the upstream hands out is a secret from now on, in this report as everywhere.
+    try {
+      const token = (JSON.parse(text) as { data?: { token?: unknown } }).data?.token;
+      if (typeof token === 'string') registerSecret(token);
+    } catch {
+      // not JSON: the check says so
+    }
+    const ct = answer.headers['content-type'];
+    const found = opts.conformance.check(
+      method,
+      path,
+      answer.statusCode,
+      typeof ct === 'string' ? ct : undefined,
+      text,
+    );
+    for (const d of found) {
+      stats.departures++;
+      opts.onDeparture({
+        time: now().toISOString(),
+        method,
+        path: path.split('?')[0]!,
+        status: answer.statusCode,
+        kind: d.kind,
+        ...(d.field ? { field: d.field } : {}),
+        message: d.message,
+      });
+    }
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      opts.onError?.(`${req.method} ${req.url}: ${(err as Error).message}`);
+      if (!res.headersSent) res.writeHead(502).end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  return {
+    url: `http://${shown}:${port}`,
+    stats,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

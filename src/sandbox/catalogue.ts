@@ -1,0 +1,164 @@
+// `mpay sandbox --catalogue FILE`: a data set made from a merchant's own currencies answer (the one a trace
+// or support bundle recorded), so that a replay against the local sandbox meets the merchant's data: its
+// currencies, limits, balances, service and gateways, in its own spellings (numbers as strings, nulls,
+// extra fields, as its server sent them). Secrets in them are replaced by the sandbox's placeholders: the
+// gateways' api_key, api_user, primary_key and payment_server_url, and the service's site_id (the sandbox's
+// own, so that its demo credentials work). The sandbox's settlement rules need what a record does not say;
+// where it is silent: no coin price (a crypto gateway settles in the currency), and no gateway needs the
+// wallet address update first (every gateway takes one).
+import { UsageError } from '../api/errors.js';
+import { redactValue } from '../api/redact.js';
+import * as s from '../api/schemas.js';
+import { demoMerchant, type CurrencySeed, type GatewaySeed, type Seed } from './seed.js';
+
+type Rec = Record<string, unknown>;
+const placeholder = '********';
+const currencyKeys = [
+  'id',
+  'name',
+  'code',
+  'symbol',
+  'usd_exchange_rate',
+  'minimum_deposite',
+  'maximum_deposite',
+  'country',
+];
+
+/** A gateway configuration with its secrets replaced by the sandbox's placeholders. */
+function scrubConfig(config: Rec): Rec {
+  const out = redactValue(config) as Rec;
+  if ('api_key' in out) out.api_key = placeholder;
+  if ('api_user' in out) out.api_user = placeholder;
+  if (out.primary_key !== null && out.primary_key !== undefined) out.primary_key = 'N/A';
+  if ('payment_server_url' in out) out.payment_server_url = 'N/A';
+  return out;
+}
+
+/** The fields a merchant currency adds to a currency (the spec's list): the rest is the currency's. */
+const merchantOnlyKeys = new Set([
+  'type',
+  'usd_equivalence',
+  'freemium_amount',
+  'weckly_deposite',
+  'min_withdraw',
+  'max_withdraw',
+  'weekly_withdraw',
+  'transfer_fee',
+  'swap_min_fee',
+  'swap_rate',
+  'deposite',
+  'withdraw',
+  'is_display',
+  'status',
+  'swap_status',
+  'merchant_status',
+  'total_balance',
+  'service',
+  'getway_configuration',
+]);
+
+/** The service, its site id the sandbox's own (a number if the merchant's server sent one). */
+function scrubService(service: unknown): Rec {
+  const out = redactValue(service) as Rec;
+  return {
+    ...out,
+    site_id: typeof out.site_id === 'number' ? Number(demoMerchant.siteId) : demoMerchant.siteId,
+  };
+}
+
+/** The sandbox's data set from a merchant currencies answer's `data`. */
+export function catalogueSeed(data: unknown[], name = 'catalogue'): Seed {
+  const raws: Rec[] = [];
+  const parsed: s.MerchantCurrency[] = [];
+  for (const d of data) {
+    const p = s.MerchantCurrency.safeParse(d);
+    if (p.success) {
+      raws.push(d as Rec);
+      parsed.push(p.data);
+    }
+  }
+  if (!parsed.length)
+    throw new UsageError(`${name} holds no merchant currency the sandbox can read`, {
+      hint: 'Give a trace (or bundle) of `mpay balances` or `mpay doctor` against the merchant',
+    });
+  const countries = new Map<string, s.Country>();
+  const gateways = new Map<number, GatewaySeed>();
+  const configs = new Map<string, Rec>();
+  const currencies: CurrencySeed[] = parsed.map((c, i) => {
+    const raw = raws[i]!;
+    if (c.country) countries.set(c.country.code, c.country);
+    const ids = { collection: [] as number[], disbursement: [] as number[] };
+    const rawConfigs = Array.isArray(raw.getway_configuration) ? (raw.getway_configuration as Rec[]) : [];
+    for (const [j, conf] of (c.getway_configuration ?? []).entries()) {
+      const type = conf.type === 'disbursement' ? 'disbursement' : 'collection';
+      const id = conf.gateway.id;
+      if (!ids[type].includes(id)) ids[type].push(id);
+      configs.set(`${id}:${type}`, scrubConfig(rawConfigs[j] ?? (conf as Rec)));
+      for (const l of conf.gateway.lookup_currency ?? [])
+        if (l.country) countries.set(l.country.code, l.country);
+      if (!gateways.has(id)) {
+        const rawGateway = ((rawConfigs[j]?.gateway as Rec | undefined) ??
+          conf.gateway) as GatewaySeed['record'];
+        gateways.set(id, {
+          id,
+          record: redactValue(rawGateway) as GatewaySeed['record'],
+          crypto: Number(conf.gateway.is_crypto ?? 0) === 1,
+          network: String(conf.gateway.payment_method ?? conf.gateway.name),
+          walletRequired: false,
+          minimumFees: conf.minimum_fees ?? 0,
+          feePercent: conf.fee_in_percentage ?? 0,
+        });
+      }
+    }
+    const currency = Object.fromEntries(
+      currencyKeys.filter((k) => k in c).map((k) => [k, c[k as keyof typeof c]]),
+    );
+    return {
+      currency: currency as s.Currency,
+      limits: {
+        weckly_deposite: c.weckly_deposite ?? Number.MAX_SAFE_INTEGER,
+        min_withdraw: c.min_withdraw ?? 0,
+        max_withdraw: c.max_withdraw ?? Number.MAX_SAFE_INTEGER,
+        weekly_withdraw: c.weekly_withdraw ?? Number.MAX_SAFE_INTEGER,
+        deposite: c.deposite ?? true,
+        withdraw: c.withdraw ?? true,
+      },
+      balance: c.total_balance ?? 0,
+      collection: ids.collection,
+      disbursement: ids.disbursement,
+    };
+  });
+  const rawByCode = new Map(parsed.map((c, i) => [c.code, raws[i]!]));
+  return {
+    name,
+    countries: [...countries.values()],
+    gateways: [...gateways.values()],
+    service: scrubService(raws[0]!.service ?? parsed[0]!.service) as unknown as s.MerchantService,
+    currencies,
+    // Each record as the merchant's server spelled it, secrets replaced; balances are the sandbox's own.
+    spell: (kind, record) => {
+      const raw = rawByCode.get(String(record.code));
+      if (kind === 'config') {
+        const gw = record.gateway as { id?: unknown } | undefined;
+        return configs.get(`${String(gw?.id)}:${String(record.type)}`) ?? record;
+      }
+      if (!raw) return record;
+      if (kind === 'currency')
+        return redactValue(Object.fromEntries(Object.entries(raw).filter(([k]) => !merchantOnlyKeys.has(k))));
+      const scrubbed = redactValue(raw) as Rec;
+      return {
+        ...scrubbed,
+        // the sandbox's balance, spelled as the merchant's server spells it (a string "25000.00", say)
+        total_balance:
+          typeof raw.total_balance === 'string'
+            ? Number(record.total_balance).toFixed(raw.total_balance.split('.')[1]?.length ?? 0)
+            : record.total_balance,
+        service: scrubService(raw.service),
+        getway_configuration: (Array.isArray(raw.getway_configuration)
+          ? (raw.getway_configuration as Rec[])
+          : []
+        ).map(scrubConfig),
+      };
+    },
+  };
+}

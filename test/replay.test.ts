@@ -1,0 +1,463 @@
+// mpay replay FILE: a trace recorded on one sandbox, sent again to another (and to one with other data), with
+// a fresh token, fresh references and mapped hash tokens; a withdrawal's code from --otp; a support bundle;
+// the live gate; a browser's HAR with other hosts and secrets in it; and mpay sandbox --catalogue, which
+// serves a merchant's own currencies from a trace. What the person sees afterwards is checked too: the
+// journal, and each sandbox's count of requests.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoMerchant } from '../src/sandbox/seed.js';
+import { replayDiffersExitCode } from '../src/api/errors.js';
+import { cliEnv, requestCounts, sandbox, spawnMpay, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+
+type Sb = Awaited<ReturnType<typeof sandbox>>;
+let a: Sb; // where the traces are recorded
+let b: Sb; // where they are replayed: same data, another server
+let alt: Sb; // other data: the alt seed
+let depositTrace: string;
+let withdrawTrace: string;
+let recordedReference: string;
+
+const deposit = [
+  'deposit',
+  '--currency',
+  'USD',
+  '--country',
+  'US',
+  '--amount',
+  '20',
+  '--first-name',
+  'Ama',
+  '--phone',
+  '+15551234567',
+  '--email',
+  'ama@example.com',
+  '--gateway',
+  '5', // USDT on TRC20: the flow has its wallet address update
+];
+
+const total = (c: Record<string, number>) => Object.values(c).reduce((x, y) => x + y, 0);
+const transactions = async (sb: Sb) =>
+  (await (await fetch(`${sb.url}/_sandbox/transactions`)).json()) as Array<{
+    reference: string;
+    status: string;
+    wallet_address?: string;
+  }>;
+
+beforeAll(async () => {
+  [a, b, alt] = await Promise.all([sandbox(), sandbox(), sandbox({ seed: 'alt' })]);
+  const dir = tempDir();
+  depositTrace = join(dir, 'deposit.har');
+  withdrawTrace = join(dir, 'withdraw.har');
+  const env = cliEnv(a, tempDir());
+  const d = await mpay([...deposit, '--trace', depositTrace, '--json'], { env });
+  expect(d.code, d.stderr).toBe(0);
+  recordedReference = d.json().reference;
+  const w = await mpay(
+    [
+      'withdraw',
+      '--currency',
+      'GHS',
+      '--amount',
+      '20',
+      '--first-name',
+      'Kofi',
+      '--phone',
+      '+233209876540',
+      '--email',
+      'kofi@example.com',
+      '--gateway',
+      '1',
+      '--otp',
+      demoMerchant.otp,
+      '--trace',
+      withdrawTrace,
+      '--json',
+    ],
+    { env },
+  );
+  expect(w.code, w.stderr).toBe(0);
+});
+afterAll(async () => {
+  await Promise.all([a.close(), b.close(), alt.close()]);
+});
+
+describe('a deposit with its wallet step, replayed on a second sandbox', () => {
+  it('answers as recorded (exit 0), under a fresh reference; the journal and both sandboxes show it', async () => {
+    const before = await requestCounts(a);
+    const cfg = tempDir();
+    const env = cliEnv(b, cfg);
+    const r = await mpay(['replay', depositTrace, '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const calls = r.json();
+    expect(calls.map((c: { method: string; path: string }) => `${c.method} /${c.path}`)).toEqual([
+      'POST /auth/merchant/token/generate',
+      'GET /merchant/currencies',
+      'POST /payments/initiate',
+      'POST /payments/crypto/wallet/address/update',
+      'POST /payments/status/update',
+      'POST /payments/processed',
+    ]);
+    for (const c of calls) {
+      expect(c.same, JSON.stringify(c.differences)).toBe(true);
+      expect(c.differences).toEqual([]);
+      expect(c.replayed.status).toBe(c.recorded.status);
+      expect(c.replayed.flag).toBe(true);
+      expect(Object.keys(c.replayed.shape).length).toBeGreaterThan(2);
+    }
+    const initiate = calls[2];
+    expect(initiate.recorded_reference).toBe(recordedReference);
+    expect(initiate.reference).toMatch(/^mpay-d-/);
+    expect(initiate.reference).not.toBe(recordedReference);
+    // The second sandbox has one transaction, the replayed one, processed, its wallet address set; the
+    // recorded reference never reached it.
+    const txs = await transactions(b);
+    expect(txs.map((t) => t.reference)).toEqual([initiate.reference]);
+    expect(txs[0]!.status).toBe('pending');
+    expect(txs[0]!.wallet_address).toBeTruthy();
+    const counts = await requestCounts(b);
+    expect(counts).toEqual({
+      'POST /auth/merchant/token/generate': 1,
+      'GET /merchant/currencies': 1,
+      'POST /payments/initiate': 1,
+      'POST /payments/crypto/wallet/address/update': 1,
+      'POST /payments/status/update': 1,
+      'POST /payments/processed': 1,
+    });
+    // The recording sandbox heard nothing of the replay.
+    expect(await requestCounts(a)).toEqual(before);
+    // The journal: the replayed deposit, each step journaled, under its new reference.
+    const h = await mpay(['history', 'show', initiate.reference, '--json'], { env });
+    expect(h.code, h.stderr).toBe(0);
+    const record = h.json();
+    expect(record.reference).toBe(initiate.reference);
+    expect(record.hash_token).toBe(initiate.hash_token);
+    expect(record.status).toBe('pending');
+    const journal = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8');
+    for (const step of ['initiate', 'wallet', 'status', 'processed'])
+      expect(journal).toMatch(new RegExp(`"step":"${step}"[^\\n]*"outcome":"sent"`));
+    // The recorded reference is only named, as what was replayed; it was never sent (the sandbox above).
+    const sent = journal.split('\n').find((l) => l.includes('"step":"initiate"') && l.includes('"sent"'))!;
+    expect(JSON.parse(sent).reference).toBe(initiate.reference);
+    expect(JSON.parse(sent).data.replay_of).toBe(recordedReference);
+  });
+
+  it('shows each call with the recorded answer beside the new one, without --json', async () => {
+    const r = await mpay(['replay', depositTrace], { env: cliEnv(b, tempDir()) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/3\. POST \/payments\/initiate {2}same/);
+    expect(r.stdout).toMatch(/recorded: 200 true "Payment initiated successfully\."/);
+    expect(r.stdout).toMatch(/replayed: 200 true "Payment initiated successfully\."/);
+    expect(r.stdout).toContain('All 6 calls answered as recorded');
+  });
+
+  it('a dry run prints the calls it would send and sends nothing', async () => {
+    const fresh = await sandbox();
+    try {
+      const r = await mpay(['replay', depositTrace, '--dry-run', '--json'], {
+        env: cliEnv(fresh, tempDir()),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const plan = r.json();
+      expect(plan).toHaveLength(6);
+      expect(plan[2].body.customer_transaction_id).toBe('<a new reference>');
+      expect(plan[3].body.hash_token).toBe('<the hash token of call 3>');
+      expect(JSON.stringify(plan)).not.toContain(recordedReference);
+      expect(total(await requestCounts(fresh))).toBe(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+it('against a server with other data: the differences listed, exit 13', async () => {
+  const r = await mpay(['replay', depositTrace, '--json'], { env: cliEnv(alt, tempDir()) });
+  expect(r.code).toBe(replayDiffersExitCode);
+  expect(replayDiffersExitCode).toBe(13);
+  const calls = r.json();
+  expect(calls[0].same).toBe(true); // token generate answers alike
+  const currencies = calls[1];
+  expect(currencies.same).toBe(false);
+  // numbers sent as strings, extra fields: each listed as a field with both types
+  expect(currencies.differences).toContainEqual({
+    what: 'field',
+    path: 'data[].getway_configuration[].minimum_fees',
+    recorded: 'number',
+    replayed: 'string',
+  });
+  expect(currencies.differences).toContainEqual({
+    what: 'field',
+    path: 'data[].updated_at',
+    recorded: 'absent',
+    replayed: 'string',
+  });
+  // the alt data has no gateway 5: a step refused where the recording went through
+  const refused = calls.find(
+    (c: { replayed: { status: number } | null }) => c.replayed && c.replayed.status !== 200,
+  );
+  expect(refused.differences).toContainEqual({
+    what: 'status',
+    recorded: 200,
+    replayed: refused.replayed.status,
+  });
+  const text = await mpay(['replay', depositTrace], { env: cliEnv(alt, tempDir()) });
+  expect(text.code).toBe(13);
+  expect(text.stdout).toMatch(/DIFFERS/);
+  expect(text.stdout).toMatch(/calls answered otherwise than recorded/);
+});
+
+describe('a withdrawal with its one-time code', () => {
+  it('is replayed with --otp: the code sent, then the withdrawal confirmed (exit 0)', async () => {
+    const sb = await sandbox();
+    try {
+      const r = await mpay(['replay', withdrawTrace, '--otp', demoMerchant.otp, '--json'], {
+        env: cliEnv(sb, tempDir()),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const calls = r.json();
+      expect(calls.every((c: { same: boolean }) => c.same)).toBe(true);
+      expect(calls.filter((c: { path: string }) => c.path === 'payments/withdraw/processed')).toHaveLength(2);
+      expect((await requestCounts(sb))['POST /payments/withdraw/processed']).toBe(2);
+      expect((await transactions(sb))[0]!.status).toBe('pending');
+      expect(r.stdout + r.stderr).not.toContain(demoMerchant.otp);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('without --otp and no terminal: refused before anything is sent (exit 2)', async () => {
+    const sb = await sandbox();
+    try {
+      const r = await mpay(['replay', withdrawTrace, '--json'], { env: cliEnv(sb, tempDir()) });
+      expect(r.code).toBe(2);
+      expect(r.json().error.message).toMatch(/one-time code/);
+      expect(total(await requestCounts(sb))).toBe(0);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+it('a support bundle holding the trace is replayed like the trace', async () => {
+  const cfg = tempDir();
+  const out = join(tempDir(), 'ticket.tar.gz');
+  const made = await mpay(['support', 'bundle', '--trace-file', depositTrace, '--out', out, '--json'], {
+    env: cliEnv(a, cfg),
+  });
+  expect(made.code, made.stderr).toBe(0);
+  const sb = await sandbox();
+  try {
+    const r = await mpay(['replay', out, '--json'], { env: cliEnv(sb, tempDir()) });
+    expect(r.code, r.stderr).toBe(0);
+    const calls = r.json();
+    expect(calls).toHaveLength(6);
+    expect(calls.every((c: { same: boolean }) => c.same)).toBe(true);
+    // the bundle masked the customer's e-mail and phone: stand-ins went out, and the payment went through
+    const txs = await transactions(sb);
+    expect(txs).toHaveLength(1);
+    expect(txs[0]!.reference).not.toBe(recordedReference);
+  } finally {
+    await sb.close();
+  }
+});
+
+describe('live', () => {
+  it('is refused without --yes and without a terminal: nothing at all is sent (exit 2)', async () => {
+    const sb = await sandbox();
+    try {
+      const env = cliEnv(sb, tempDir(), { MPAY_ENV: 'live' });
+      const r = await mpay(['replay', depositTrace, '--json'], { env });
+      expect(r.code).toBe(2);
+      expect(r.json().error.message).toMatch(/live environment: pass --yes/);
+      expect(total(await requestCounts(sb))).toBe(0);
+      const ok = await mpay(['replay', depositTrace, '--yes', '--json'], { env });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect((await requestCounts(sb))['POST /payments/initiate']).toBe(1);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('a HAR from a browser', () => {
+  it('replays only the API calls, and no secret the HAR held reaches the output', async () => {
+    const har = JSON.parse(readFileSync(depositTrace, 'utf8'));
+    const secrets = ['mk_live_9f8e7d6c5b4a', 'eyJhbGciOiJIUzI1NiJ9.live-token-abcdef', 'ak_live_1234567890'];
+    const entries = har.log.entries;
+    // What a browser's devtools keep: the token generate with the key in the clear, an Authorization header
+    // in the clear, and the token in the answer.
+    entries[0].request.postData.text = JSON.stringify({ merchant_key: secrets[0] });
+    entries[0].response.content.text = JSON.stringify({
+      success: true,
+      message: 'Token generated successfully.',
+      data: { token: secrets[1] },
+    });
+    entries[2].request.headers.push({ name: 'Authorization', value: `Bearer ${secrets[1]}` });
+    entries[2].request.postData.text = entries[2].request.postData.text.replace('"***"', `"${secrets[0]}"`);
+    const other = (url: string) => ({
+      ...entries[1],
+      request: { ...entries[1].request, method: 'GET', url, headers: [], postData: undefined },
+      response: {
+        ...entries[1].response,
+        status: 200,
+        content: { size: 2, mimeType: 'text/html', text: 'ok' },
+      },
+    });
+    har.log.entries = [
+      other('https://shop.example/checkout'),
+      entries[0],
+      other(`https://analytics.example/collect?api_key=${secrets[2]}`),
+      entries[1],
+      other('https://cdn.example/app.js'),
+      ...entries.slice(2),
+      other('https://shop.example/restapi/v2/unknown'),
+    ];
+    const file = join(tempDir(), 'browser.har');
+    writeFileSync(file, JSON.stringify(har));
+    const sb = await sandbox();
+    try {
+      const env = cliEnv(sb, tempDir());
+      const r = await mpay(['replay', file, '--json'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json()).toHaveLength(6);
+      expect(r.stderr).toContain('4 entries of');
+      expect(total(await requestCounts(sb))).toBe(6);
+      const text = await mpay(['replay', file, '--debug'], { env });
+      const dry = await mpay(['replay', file, '--dry-run', '--json'], { env });
+      for (const out of [r.stdout, r.stderr, text.stdout, text.stderr, dry.stdout, dry.stderr])
+        for (const s of secrets) expect(out).not.toContain(s);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('a file that holds no call of the API is a usage error, and a file that is not a HAR too', async () => {
+    const env = cliEnv(b, tempDir());
+    const none = join(tempDir(), 'none.har');
+    writeFileSync(none, JSON.stringify({ log: { version: '1.2', entries: [] } }));
+    const r = await mpay(['replay', none, '--json'], { env });
+    expect(r.code).toBe(2);
+    expect(r.json().error.message).toMatch(/no call of the API/);
+    const junk = join(tempDir(), 'junk.har');
+    writeFileSync(junk, 'not json');
+    expect((await mpay(['replay', junk], { env })).code).toBe(2);
+  });
+
+  it('a call of a transaction the trace did not initiate is not sent', async () => {
+    const har = JSON.parse(readFileSync(depositTrace, 'utf8'));
+    // the trace cut after the initiate: its later steps carry a hash token that no initiate here made
+    har.log.entries = har.log.entries.filter(
+      (e: { request: { url: string } }) => !e.request.url.endsWith('/payments/initiate'),
+    );
+    const file = join(tempDir(), 'cut.har');
+    writeFileSync(file, JSON.stringify(har));
+    const sb = await sandbox();
+    try {
+      const r = await mpay(['replay', file, '--json'], { env: cliEnv(sb, tempDir()) });
+      expect(r.code).toBe(13);
+      const skipped = r.json().filter((c: { skipped?: string }) => c.skipped);
+      expect(skipped).toHaveLength(3);
+      expect(skipped[0].skipped).toMatch(/no initiate of this trace/);
+      const counts = await requestCounts(sb);
+      expect(counts['POST /payments/status/update']).toBeUndefined();
+      expect(counts['POST /payments/processed']).toBeUndefined();
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('mpay sandbox --catalogue', () => {
+  it("serves a merchant's own currencies from a trace, secrets replaced; a replay there meets them", async () => {
+    // The merchant: the alt data set (its own ids, spellings, extra fields), traced as support would.
+    const dir = tempDir();
+    const balancesTrace = join(dir, 'balances.har');
+    const env = cliEnv(alt, tempDir());
+    const traced = await mpay(['balances', '--json', '--trace', balancesTrace], { env });
+    expect(traced.code, traced.stderr).toBe(0);
+    const har = JSON.parse(readFileSync(balancesTrace, 'utf8'));
+    // a secret as the merchant's server might send it, in the clear (a foreign trace)
+    const answer = JSON.parse(har.log.entries.at(-1).response.content.text);
+    answer.data[0].getway_configuration[0].api_key = 'gw_live_key_5566778899';
+    har.log.entries.at(-1).response.content.text = JSON.stringify(answer);
+    writeFileSync(balancesTrace, JSON.stringify(har));
+    const child = spawnMpay(['sandbox', '--port', '0', '--json', '--catalogue', balancesTrace], {});
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.child.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('\n')) resolve(JSON.parse(out).url);
+      });
+      child.child.on('close', () => reject(new Error('the sandbox ended')));
+    });
+    try {
+      const direct = (await (await fetch(`${alt.url}/restapi/v1/public/currencies`)).json()).data;
+      const served = (await (await fetch(`${url}/restapi/v1/public/currencies`)).json()).data;
+      expect(served.map((c: { code: string }) => c.code)).toEqual(
+        direct.map((c: { code: string }) => c.code),
+      );
+      // the merchant's own spelling: numbers as strings
+      for (const k of ['id', 'name', 'code', 'usd_exchange_rate', 'minimum_deposite', 'maximum_deposite'])
+        expect(served[0][k], k).toEqual(direct[0][k]);
+      expect(typeof served[0].usd_exchange_rate).toBe('string');
+      const mine = await mpay(['balances', '--json'], { env: cliEnv({ url }, tempDir()) });
+      expect(mine.code, mine.stderr).toBe(0);
+      const theirs = traced.json();
+      expect(mine.json().map((c: { code: string }) => c.code)).toEqual(
+        theirs.map((c: { code: string }) => c.code),
+      );
+      const raw = await mpay(['api', 'GET', '/merchant/currencies'], { env: cliEnv({ url }, tempDir()) });
+      expect(raw.stdout).not.toContain('gw_live_key_5566778899');
+      expect(raw.stdout).toContain('"api_key":"********"');
+      // A deposit traced against the merchant's server, replayed against its catalogue: the same answers.
+      const gateway = String(
+        theirs[0].getway_configuration.find((g: { type: string }) => g.type === 'collection').gateway.id,
+      );
+      const depTrace = join(dir, 'merchant-deposit.har');
+      const d = await mpay(
+        [
+          'deposit',
+          '--currency',
+          theirs[0].code,
+          '--amount',
+          String(Math.max(Number(theirs[0].minimum_deposite ?? 1), 10)),
+          '--first-name',
+          'Ama',
+          '--phone',
+          '+233201234567',
+          '--email',
+          'ama@example.com',
+          '--gateway',
+          gateway,
+          '--no-wallet',
+          '--trace',
+          depTrace,
+          '--json',
+        ],
+        { env },
+      );
+      expect(d.code, d.stderr).toBe(0);
+      const r = await mpay(['replay', depTrace, '--json'], { env: cliEnv({ url }, tempDir()) });
+      expect(r.code, JSON.stringify(r.json().filter((c: { same: boolean }) => !c.same))).toBe(0);
+      // and against the demo data, the same trace differs
+      const demo = await mpay(['replay', depTrace, '--json'], { env: cliEnv(b, tempDir()) });
+      expect(demo.code).toBe(13);
+    } finally {
+      child.child.kill('SIGTERM');
+      await child.done;
+    }
+  });
+
+  it('refuses a trace without a merchant currencies answer', async () => {
+    const har = JSON.parse(readFileSync(withdrawTrace, 'utf8'));
+    har.log.entries = har.log.entries.filter(
+      (e: { request: { url: string } }) => !e.request.url.endsWith('/merchant/currencies'),
+    );
+    const file = join(tempDir(), 'no-currencies.har');
+    writeFileSync(file, JSON.stringify(har));
+    const r = await mpay(['sandbox', '--port', '0', '--catalogue', file, '--json'], {});
+    expect(r.code).toBe(2);
+    expect(r.json().error.message).toMatch(/holds no merchant currencies answer/);
+  });
+});
