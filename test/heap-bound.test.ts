@@ -1,4 +1,4 @@
-// The batch's bound on garbage (src/run/heap-bound.ts): past the bound, a call collects; under it, it
+// The batch's bound on garbage (src/flows/heap-bound.ts): past the bound, a call collects; under it, it
 // does not. The peak RSS it buys is measured by npm run bench, not here.
 import { getHeapStatistics } from 'node:v8';
 import { expect, it } from 'vitest';
