@@ -1,18 +1,35 @@
 // The spinner a flow shows on stderr while it waits on the network (a terminal only). Drawn here, on the
-// IO's own stream, rather than by a library that takes over process.stdout while it spins.
+// IO's own stream: while it turns, whatever else is written to that stream (a --debug line, a note) clears
+// the spinner's line first and the spinner is drawn again below it, so neither garbles the other.
 import type { Writable } from 'node:stream';
 
 const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const clearLine = '\r\u001b[2K';
 
 /** Shows `label` with a turning frame until `work` settles, then the label with done or failed. */
 export async function spin<T>(stream: Writable, label: string, work: Promise<T>): Promise<T> {
+  const own = Object.prototype.hasOwnProperty.call(stream, 'write');
+  const original = stream.write;
+  const write = original.bind(stream) as (chunk: string) => boolean;
   let i = 0;
-  const draw = () => stream.write(`\r\u001b[2K${frames[i++ % frames.length]} ${label}`);
+  let line = '';
+  const draw = () => {
+    line = `${frames[i++ % frames.length]} ${label}`;
+    write(`${clearLine}${line}`);
+  };
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    write(clearLine);
+    const r = (original as (...a: unknown[]) => boolean).call(stream, chunk, ...rest);
+    write(line);
+    return r;
+  }) as typeof stream.write;
   draw();
   const timer = setInterval(draw, 80);
   const end = (word: string) => {
     clearInterval(timer);
-    stream.write(`\r\u001b[2K${label}... ${word}\n`);
+    if (own) stream.write = original;
+    else delete (stream as { write?: unknown }).write;
+    write(`${clearLine}${label}... ${word}\n`);
   };
   try {
     const r = await work;

@@ -13,7 +13,7 @@ const groups: Array<[string, string[]]> = [
   ['GETTING STARTED', ['login', 'doctor', 'demo']],
   ['PAYMENTS', ['deposit', 'withdraw', 'status', 'wallet']],
   ['READING', ['countries', 'currencies', 'balances', 'history']],
-  ['SUPPORT', ['api', 'support']],
+  ['SUPPORT', ['api', 'replay', 'proxy', 'support']],
   ['SET-UP', ['logout', 'auth', 'profiles', 'config', 'token', 'whoami', 'sandbox', 'docs', 'autocomplete']],
 ];
 
