@@ -3,7 +3,7 @@ import { BaseCommand, flagSets } from '../base/base-command.js';
 
 export default class Proxy extends BaseCommand<typeof Proxy> {
   static override baseFlags = flagSets.standalone;
-  static override summary = "Forward to a server, and report where it departs from the API's document";
+  static override summary = 'Forward to a server; report where it departs from the spec';
   static override description = `A local HTTP server that forwards every request to --upstream (http on loopback, or https; through HTTPS_PROXY and with NODE_EXTRA_CA_CERTS as mpay's own requests) and checks each answer of the API against the OpenAPI document the sandbox publishes: a status the document does not list for that path, a body that fails its schema (types, required fields, nulls), and fields the document does not name.
 
 Each departure is one NDJSON record (time, method, path, status, kind, field, message) in --report FILE, and one line on stderr on a terminal (without --report and a terminal: the record on stderr). No secret reaches a record. Point mpay, or the merchant's own integration, at the proxy's URL.`;
