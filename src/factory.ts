@@ -204,11 +204,14 @@ export class Factory {
     prompter?: Prompter;
   }): Promise<FlowDeps> {
     const { LiveGate } = await import('./flows/live-gate.js');
-    const { dir, place } = { dir: at.journalDir, place: at.place };
+    const { place } = at;
     return {
       client: at.client,
       place,
-      journal: await this.journal({ dir, profile: place.profile, env: place.env }, { at: place }),
+      journal: await this.journal(
+        { dir: at.journalDir, profile: place.profile, env: place.env },
+        { at: place },
+      ),
       prompter: at.prompter,
       reporter: await this.reporter(),
       env: place.env,

@@ -135,6 +135,20 @@ describe('interruptions', () => {
   });
 });
 
+describe('a server run', () => {
+  it('serves until the first interruption, then stops with its reason, and does not end the run', async () => {
+    const exits: number[] = [];
+    const i = makeInterrupts((n) => exits.push(n));
+    const stopped: string[] = [];
+    const served = i.untilInterrupted(async (reason) => void stopped.push(reason));
+    expect(stopped).toEqual([]);
+    i.fire('SIGTERM');
+    await served;
+    expect(stopped).toEqual(['SIGTERM']);
+    expect(exits).toEqual([]);
+  });
+});
+
 describe("the proxy, from the run's variables", () => {
   it('follows HTTPS_PROXY and NO_PROXY as given, and reads nothing else', () => {
     const env = { HTTPS_PROXY: 'http://proxy.example:3128', NO_PROXY: '.internal.example,api.example:8443' };

@@ -14,6 +14,8 @@ export interface Interrupts {
    * just before the run ends.
    */
   graceful<T>(work: () => Promise<T>, again?: () => void): Promise<T>;
+  /** A server's run: waits for the first interruption, then `stop` (graceful: a second ends the run). */
+  untilInterrupted(stop: (reason: Interruption) => Promise<void>): Promise<void>;
   /** an interruption: the process's signal (systemIO), or a test's */
   fire(name: Interruption): void;
 }
@@ -28,19 +30,29 @@ export function makeInterrupts(
   const againHandlers: (() => void)[] = [];
   let depth = 0;
   let count = 0;
+  const graceful: Interrupts['graceful'] = async (work, again) => {
+    depth++;
+    if (again) againHandlers.push(again);
+    const restore = depth === 1 ? setAside() : () => {};
+    try {
+      return await work();
+    } finally {
+      depth--;
+      if (again) againHandlers.splice(againHandlers.indexOf(again), 1);
+      restore();
+    }
+  };
   return {
     signal: controller.signal,
-    async graceful(work, again) {
-      depth++;
-      if (again) againHandlers.push(again);
-      const restore = depth === 1 ? setAside() : () => {};
-      try {
-        return await work();
-      } finally {
-        depth--;
-        if (again) againHandlers.splice(againHandlers.indexOf(again), 1);
-        restore();
-      }
+    graceful,
+    untilInterrupted(stop) {
+      return graceful(async () => {
+        if (!controller.signal.aborted)
+          await new Promise((resolve) =>
+            controller.signal.addEventListener('abort', resolve, { once: true }),
+          );
+        await stop(controller.signal.reason as Interruption);
+      });
     },
     fire(name) {
       count++;

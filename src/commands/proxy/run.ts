@@ -7,7 +7,7 @@ import { UsageError } from '../../api/errors.js';
 import { clearForOutput } from '../../api/out-file.js';
 import { redactValue } from '../../api/redact.js';
 import type { Factory } from '../../factory.js';
-import type { DepartureRecord, RunningProxy } from '../../proxy/server.js';
+import type { DepartureRecord, RunningProxy } from '../../proxy/forwarder.js';
 import { clean } from '../../ui/output.js';
 import { printJson } from '../../ui/print.js';
 
@@ -25,7 +25,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
   const upstream = checkBaseUrl(opts.upstream);
   const { openApiDocument } = await import('../../sandbox/openapi.js');
   const { Conformance } = await import('../../proxy/conformance.js');
-  const { startProxy } = await import('../../proxy/server.js');
+  const { startProxy } = await import('../../proxy/forwarder.js');
   const { parseTimeout } = await import('../../config/context.js');
   const conformance = await Conformance.fromDocument(openApiDocument());
   let fd: number | undefined;
@@ -79,10 +79,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
     );
   // Forwards until Ctrl-C or SIGTERM (the IO's interruption), then closes and sums up; a second one ends
   // the run at once.
-  const { signal } = f.io.interrupts;
-  await f.io.interrupts.graceful(async () => {
-    if (!signal.aborted)
-      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+  await f.io.interrupts.untilInterrupted(async () => {
     await proxy.close();
     if (fd !== undefined) closeSync(fd);
     f.io.note(

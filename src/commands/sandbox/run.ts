@@ -146,11 +146,8 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
   }
   // Serves until Ctrl-C or SIGTERM (the IO's interruption), then closes the server; a second one ends
   // the run at once.
-  const { signal } = f.io.interrupts;
-  await f.io.interrupts.graceful(async () => {
-    if (!signal.aborted)
-      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-    log(`${String(signal.reason)}: stopping`);
+  await f.io.interrupts.untilInterrupted(async (reason) => {
+    log(`${reason}: stopping`);
     await sb.close();
   });
 }
