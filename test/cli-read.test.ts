@@ -11,7 +11,9 @@ import { demoMerchant } from '../src/sandbox/seed.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
-describe('read commands', () => {
+// The tests of a describe run side by side: each has a config folder of its own, and none changes the
+// sandbox they share beyond adding its own tokens.
+describe.concurrent('read commands', () => {
   let sb: Sb;
   beforeAll(async () => {
     sb = await sandbox();
@@ -65,13 +67,19 @@ describe('read commands', () => {
   });
 
   it('a revoked token is replaced once and the request repeated', async () => {
-    const env = cliEnv(sb, tempDir());
-    expect((await run(['token'], { env })).code).toBe(0);
-    await fetch(`${sb.url}/_sandbox/revoke-tokens`, { method: 'POST' });
-    const r = await run(['currencies', '--merchant', '--json', '--debug'], { env });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/401 on a cached token/);
-    expect(r.stderr.match(/> POST .*token\/generate/g)).toHaveLength(1);
+    // a sandbox of its own: revoking every token would fail the tests running beside this one
+    const own = await sandbox();
+    try {
+      const env = cliEnv(own, tempDir());
+      expect((await run(['token'], { env })).code).toBe(0);
+      await fetch(`${own.url}/_sandbox/revoke-tokens`, { method: 'POST' });
+      const r = await run(['currencies', '--merchant', '--json', '--debug'], { env });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/401 on a cached token/);
+      expect(r.stderr.match(/> POST .*token\/generate/g)).toHaveLength(1);
+    } finally {
+      await own.close();
+    }
   });
 
   it('--debug shows requests and responses with every secret redacted', async () => {
@@ -147,7 +155,7 @@ describe('read commands', () => {
   });
 });
 
-describe('error kinds and exit codes', () => {
+describe.concurrent('error kinds and exit codes', () => {
   // One sandbox per fault, faulting every request to the merchant currency list.
   const cases: Array<[string, number, string, string[]]> = [
     ['500', 7, 'server', []],
@@ -238,7 +246,7 @@ function sequence(values: number[]): () => number {
   return () => values[i++ % values.length]!;
 }
 
-describe('login, profiles, config, whoami, doctor', () => {
+describe.concurrent('login, profiles, config, whoami, doctor', () => {
   let sb: Sb;
   beforeAll(async () => {
     sb = await sandbox();

@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-it('each kind exits with its code, prints its JSON error, and never a stack', async () => {
+it.concurrent('each kind exits with its code, prints its JSON error, and never a stack', async () => {
   const env = cliEnv(sb, tempDir());
   const token = await apiToken(sb.url);
   const hash = (await (await apiInitiate(sb.url, token, 'exit-codes-1')).json()).data.has_token as string;
@@ -60,17 +60,22 @@ it('each kind exits with its code, prints its JSON error, and never a stack', as
   expect(server.json().error.kind).toBe('server');
 });
 
-it('the bundle the process tests spawn was built from the sources as they are (vitest builds it first)', () => {
-  const newest = (dir: string): number =>
-    Math.max(
-      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
-        e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
-      ),
+it.concurrent(
+  'the bundle the process tests spawn was built from the sources as they are (vitest builds it first)',
+  () => {
+    const newest = (dir: string): number =>
+      Math.max(
+        ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+          e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+        ),
+      );
+    expect(statSync(join(root, 'dist', 'mpay.cjs')).mtimeMs).toBeGreaterThanOrEqual(
+      newest(join(root, 'src')),
     );
-  expect(statSync(join(root, 'dist', 'mpay.cjs')).mtimeMs).toBeGreaterThanOrEqual(newest(join(root, 'src')));
-});
+  },
+);
 
-it('a closed stdout ends the command quietly with 0', async () => {
+it.concurrent('a closed stdout ends the command quietly with 0', async () => {
   for (const args of [['countries', '--json'], ['countries'], ['demo']]) {
     const child = spawn(process.execPath, [join(root, 'bin', 'run.js'), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -31,7 +31,7 @@ async function matches(
   return doc;
 }
 
-describe('every --json document matches its schema', () => {
+describe.concurrent('every --json document matches its schema', () => {
   it('the transaction envelope, from every command that touches a transaction', async () => {
     const dep = await matches('transaction', ['deposit', ...customerArgs({ reference: 'js-d' })]);
     expect(dep.status).toBe('pending');

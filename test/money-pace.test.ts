@@ -251,7 +251,10 @@ describe('rate limits are waited out', () => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l).outcome);
-      expect(outcomes.filter((o) => o === 'done')).toHaveLength(60);
+      expect(
+        outcomes.filter((o) => o === 'done'),
+        r.stderr,
+      ).toHaveLength(60);
       expect(r.stderr).toMatch(/mpay: rate limited \(HTTP 429\): requests now go out at \d+ a second/);
       const m =
         /Rate limited (\d+) times?: requests were paced down to (\d+) a second, and ended at (\d+)/.exec(
@@ -259,7 +262,7 @@ describe('rate limits are waited out', () => {
         );
       expect(m, r.stderr).not.toBeNull();
       // The pace found is the server's: no more than its 20 a second.
-      expect(Number(m![2])).toBeLessThanOrEqual(20);
+      expect(Number(m![2]), r.stderr).toBeLessThanOrEqual(20);
       expect(sb.state.list().filter((t) => t.customer.first_name === 'Paced')).toHaveLength(60);
       // Every request is counted as it arrives; those refused with 429 are counted again apart.
       const processed =
@@ -270,8 +273,8 @@ describe('rate limits are waited out', () => {
         .filter(([k]) => k.startsWith('429 '))
         .reduce((n, [, c]) => n + c, 0);
       // Paced, mostly the first burst is refused (12 of 32 here); unpaced, the same batch meets far more.
-      expect(refused).toBeGreaterThan(0);
-      expect(refused).toBeLessThanOrEqual(40);
+      expect(refused, r.stderr).toBeGreaterThan(0);
+      expect(refused, r.stderr).toBeLessThanOrEqual(40);
     } finally {
       await sb.close();
     }

@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-describe('columns, filters and statuses', () => {
+describe.concurrent('columns, filters and statuses', () => {
   it('an unknown column, filter key or status is a usage error that lists the valid ones', async () => {
     const col = await mpay(['balances', '--columns', 'code,foo', '--json'], { env });
     expect(col.code).toBe(2);
@@ -41,7 +41,7 @@ describe('columns, filters and statuses', () => {
   });
 });
 
-describe('tables that fit', () => {
+describe.concurrent('tables that fit', () => {
   it('at 80 columns on a terminal every line fits, long values cut with an ellipsis; a pipe gets them whole', async () => {
     const tty = await mpay(['balances', '--wide'], { env, tty: true, width: 80 });
     expect(tty.code, tty.stderr).toBe(0);
@@ -94,7 +94,7 @@ describe('tables that fit', () => {
   });
 });
 
-describe('history by time and by prefix', () => {
+describe.concurrent('history by time and by prefix', () => {
   it('--since and --until take durations, dates and ISO times', async () => {
     const refs = async (...args: string[]) =>
       (await mpay(['history', ...args, '--json'], { env }))
@@ -123,7 +123,7 @@ describe('history by time and by prefix', () => {
   });
 });
 
-describe('key/value screens that fit', () => {
+describe.concurrent('key/value screens that fit', () => {
   const widest = (text: string) => Math.max(...text.split('\n').map((l) => [...l].length));
   it('a deposit, whoami, history show and profiles list fit 80 and 60 columns on a terminal; a pipe gets the table whole', async () => {
     const env = cliEnv(sb, tempDir());
@@ -164,7 +164,7 @@ describe('key/value screens that fit', () => {
   });
 });
 
-describe('--resume takes what history show takes', () => {
+describe.concurrent('--resume takes what history show takes', () => {
   it('the start of a hash token as history shows it (with its ellipsis, in any case)', async () => {
     const env = cliEnv(sb, tempDir());
     const started = await mpay(['deposit', 'initiate', ...customerArgs({ gateway: '' }), '--json'], { env });

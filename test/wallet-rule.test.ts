@@ -77,7 +77,7 @@ describe.each(seeds)('the wallet rule on the %s data set', (name, seed) => {
   });
 });
 
-describe('the alt data set through the CLI, and the profile list that settles the rule', () => {
+describe.concurrent('the alt data set through the CLI, and the profile list that settles the rule', () => {
   let sb: Sb;
   beforeAll(async () => {
     sb = await sandbox({ seed: 'alt' });
