@@ -213,7 +213,7 @@ describe('amounts and phones', () => {
   });
 });
 
-it('without a terminal, an unknown currency is named in the same error as the missing flags', async () => {
+it('without a terminal, an unknown currency is named in the same error as the missing flags, --gateway among them', async () => {
   const own = await sandbox();
   try {
     const r = await mpay(['deposit', '--currency', 'ZZZ', '--amount', '1', '--no-input', '--json'], {
@@ -221,8 +221,10 @@ it('without a terminal, an unknown currency is named in the same error as the mi
     });
     expect(r.code).toBe(2);
     expect(r.json().error.message).toBe(
-      "Missing --first-name, --phone, --email; and --currency ZZZ is not one of the merchant's",
+      "Missing --first-name, --phone, --email, --gateway; and --currency ZZZ is not one of the merchant's currencies",
     );
+    expect(r.json().error.fields.gateway_id).toEqual(['required']);
+    expect(own.state.list()).toHaveLength(0);
     expect(r.json().error.fields.currency_code[0]).toMatch(
       /^ZZZ is not one of the merchant's currencies \(GHS, /,
     );

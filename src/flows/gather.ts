@@ -177,7 +177,9 @@ function reportMissing(kind: Kind, inputs: FlowInputs, list: MerchantCurrency[],
       )
       .flatMap((c) => c.getway_configuration ?? [])
       .filter((g) => g.type === gatewayTypeOf(kind));
-    if (open.length > 1) missing.push(['gateway', '--gateway', 'gateway_id']);
+    // A currency that is not the merchant's opens no gateway to choose from: --gateway is named too,
+    // so that the one run that fixes the currency does not meet a second error for the gateway.
+    if (open.length > 1 || unknown) missing.push(['gateway', '--gateway', 'gateway_id']);
   }
   if (missing.length === 0) return;
   const fields: Record<string, string[]> = Object.fromEntries(
@@ -188,7 +190,7 @@ function reportMissing(kind: Kind, inputs: FlowInputs, list: MerchantCurrency[],
       `${unknown} is not one of the merchant's currencies (${[...new Set(list.map((c) => c.code))].join(', ') || 'none'})`,
     ];
   throw new UsageError(
-    `Missing ${missing.map(([, flag]) => flag).join(', ')}${unknown ? `; and --currency ${unknown} is not one of the merchant's` : ''}`,
+    `Missing ${missing.map(([, flag]) => flag).join(', ')}${unknown ? `; and --currency ${unknown} is not one of the merchant's currencies` : ''}`,
     { fields, hint: 'Pass them as flags; with no terminal (or --no-input) mpay does not ask' },
   );
 }
