@@ -5,7 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliEnv, noStack, root, sandbox, tempDir, run as spawnRun } from './helpers.js';
+import {
+  cliEnv,
+  noStack,
+  printedCommand,
+  root,
+  runPrinted,
+  sandbox,
+  tempDir,
+  run as spawnRun,
+} from './helpers.js';
 import { mpay as run } from './in-process.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 
@@ -415,6 +424,43 @@ describe.concurrent('login, profiles, config, whoami, doctor', () => {
     const noUrl = await run(['countries', '--env', 'live', '--json'], { env: bare(dir) });
     expect(noUrl.code).toBe(2);
     expect(noUrl.json().error.hint).toMatch(/config set live.base_url/);
+  });
+
+  it('a login that makes another profile current says so, and the line it prints goes back, pasted as is', async () => {
+    const dir = tempDir();
+    const login = (profile: string, json = false) =>
+      run(
+        [
+          'login',
+          '--profile',
+          profile,
+          '--env',
+          'sandbox',
+          '--base-url',
+          sb.url,
+          '--site-id',
+          '1',
+          '--no-verify',
+          ...(json ? ['--json'] : []),
+        ],
+        { env: bare(dir, { MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' }) },
+      );
+    // a name a shell would take apart, were it printed unquoted
+    const first = `o'neil $(touch pwned) ü`;
+    const one = await login(first);
+    expect(one.code).toBe(0);
+    expect(one.stdout + one.stderr).not.toMatch(/no longer/);
+    const two = await login('two');
+    expect(two.stdout).toContain(`The current profile is now two, no longer ${first}.`);
+    const back = printedCommand(two.stdout, 'Back with: ');
+    // pasted where the variables point elsewhere: only the config folder is this run's
+    const r = await runPrinted(back, { MPAY_CONFIG_DIR: dir, MPAY_KEYRING: 'off', HOME: tempDir() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(dir, 'pwned'))).toBe(false);
+    expect((await run(['whoami', '--json'], { env: bare(dir) })).json().profile).toBe(first);
+    // the same login again changes nothing current, and says nothing of it; --json carries the field
+    expect((await login(first, true)).json()).not.toHaveProperty('previous_profile');
+    expect((await login('two', true)).json().previous_profile).toBe(first);
   });
 
   it('a tokens file left readable by others is tightened with a warning', async () => {

@@ -55,6 +55,8 @@ export interface LoginResult {
   config: string;
   /** where the merchant key, API key and tokens are kept */
   secrets: { store: 'keyring' | 'file'; keyring?: string; why_file?: string };
+  /** the profile that was the current one, when login made another one current */
+  previous_profile?: string;
 }
 
 export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<LoginResult> {
@@ -81,6 +83,7 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
     baseUrls: { ...existing.baseUrls, [envName]: baseUrl },
     siteId,
   });
+  const previous = store.currentProfile();
   await store.setCurrentProfile(profileName);
   const ctx = resolveContext({ profile: profileName, env: envName, baseUrl }, {}, store);
   if (token) await ctx.tokens.set(token);
@@ -93,6 +96,8 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
     verified: Boolean(token),
     config: store.path,
     secrets,
+    // a profile that existed before is said, so that a second login does not switch profiles unseen
+    ...(previous !== profileName && store.profile(previous) ? { previous_profile: previous } : {}),
   };
 }
 

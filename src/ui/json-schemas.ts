@@ -128,6 +128,8 @@ export const LoginOutput = z.looseObject({
   site_id: z.string(),
   verified: z.boolean(),
   config: z.string(),
+  /** the profile that was current before, when login made another one current */
+  previous_profile: z.optional(z.string()),
 });
 
 /** Each command's --json document on success, by command. */

@@ -2,6 +2,7 @@
 import { UsageError } from '../../api/errors.js';
 import type { Factory } from '../../factory.js';
 import type { LoginInputs } from '../../flows/login.js';
+import { commandLine } from '../../api/shell-words.js';
 import { printResult } from '../../ui/print.js';
 
 export interface LoginOptions extends Omit<LoginInputs, 'profile' | 'env' | 'baseUrl'> {
@@ -44,6 +45,10 @@ export async function runLogin(opts: LoginOptions, f: Factory): Promise<void> {
         r.secrets.store === 'keyring'
           ? `Secrets kept in the ${r.secrets.keyring}.`
           : `Secrets kept in ${r.config} (mode 0600), not in a keyring.`
+      }${
+        r.previous_profile
+          ? `\nThe current profile is now ${r.profile}, no longer ${r.previous_profile}. Back with: ${commandLine(['mpay', 'profiles', 'use', r.previous_profile])}`
+          : ''
       }\nNext: mpay doctor`,
   );
 }
