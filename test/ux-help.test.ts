@@ -140,6 +140,16 @@ it('a mistyped flag or subcommand gets a "did you mean", as a mistyped command d
   expect(warnings).not.toContain('UnparsedCommand');
 });
 
+it("a missing required flag is said as mpay says a missing value, not in oclif's words", async () => {
+  const { mpay } = await import('./in-process.js');
+  const json = await mpay(['proxy', '--json'], {});
+  expect(json.code).toBe(2);
+  expect(json.json().error).toMatchObject({ kind: 'usage', message: 'Missing --upstream' });
+  const text = await mpay(['proxy'], {});
+  expect(text.code).toBe(2);
+  expect(text.stderr).toBe('mpay: Missing --upstream\nhint: See `mpay proxy --help`\n');
+});
+
 describe('every help fits the terminal', () => {
   const ids = Object.keys(
     (JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')) as { commands: object }).commands,

@@ -45,8 +45,15 @@ export async function reportError(io: IO, err: unknown, opts: ReportOptions = {}
     const lines = (marked.message ?? '')
       .split('\n')
       .map((l) => l.trim())
-      .filter((l) => l && !/^See more help/.test(l));
-    e = new UsageError(lines.join(': ').replace(/::/g, ':') || 'Invalid usage', {
+      .filter((l) => l && !/^See more help/.test(l) && !/^The following errors? occurred:?$/.test(l));
+    // oclif's "Missing required flag upstream", one line a flag: said as mpay's own gather says it
+    const missing = lines.flatMap(
+      (l) => /^(?:The following errors? occurred: )?Missing required flag (\S+)$/.exec(l)?.[1] ?? [],
+    );
+    const message = missing.length
+      ? `Missing ${missing.map((f) => `--${f}`).join(', ')}`
+      : lines.join(': ').replace(/::/g, ':');
+    e = new UsageError(message || 'Invalid usage', {
       hint: `${opts.suggestion ? `Did you mean ${opts.suggestion}? ` : ''}See \`mpay ${opts.command ?? ''} --help\``.replace(
         '  ',
         ' ',
