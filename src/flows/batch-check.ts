@@ -1,13 +1,13 @@
 // The checks of a batch before anything is sent: its columns, each row's reference (the file's, or one
 // derived from the row's content and position), every row checked as a single flow would be (against one
 // read of the merchant's currencies), duplicate references, rows sent before elsewhere or under other
-// references, and each currency's weekly limit over the file and the journal's last seven days; and the
-// checks of `withdraw batch confirm`'s rows against the journal. batch.ts runs the rows.
+// references, and each currency's weekly limit over the file and the journal's last seven days.
+// batch-row.ts runs the rows; `withdraw batch confirm`'s rows are checked and run in batch-confirm.ts.
 import { createHash } from 'node:crypto';
 import { gatewayTypeOf, type PaymentKind } from '../api/enums.js';
 import { ElsewhereError } from '../api/errors.js';
 import type { MerchantCurrency } from '../api/schemas.js';
-import { stepDone, type JournalRecord, type Place } from '../journal/records.js';
+import type { JournalRecord, Place } from '../journal/records.js';
 import type { JournalLike } from '../journal/journal.js';
 import { checkAmount, enabled } from './gather.js';
 import { fields, internationalPhone, problem } from './inputs.js';
@@ -299,47 +299,5 @@ function lookUp(journal: JournalLike | undefined, reference: string): { here: bo
   }
 }
 
-const whereName = (p: Place) => `${p.server} (profile ${p.profile}, env ${p.env})`;
-
-/** The columns of `mpay withdraw batch confirm`. */
-export const confirmColumns = ['reference', 'otp'] as const;
-
-/**
- * Checks a row of codes against the journal: a withdrawal mpay started, whose code was sent. `seen` holds
- * the references met so far in the file, for duplicates.
- */
-export function checkConfirmRow(
-  r: BatchRow,
-  journal: { find(key: string): JournalRecord | undefined },
-  seen: Map<string, number>,
-): RowProblem[] {
-  const problems: RowProblem[] = [];
-  const add = (field: string, message: string) => problems.push({ row: r.row, field, message });
-  const reference = r.values.reference?.trim() ?? '';
-  const otp = r.values.otp?.trim() ?? '';
-  if (!otp) add('otp', 'required');
-  else {
-    const why = problem(fields.otp, otp);
-    if (why) add('otp', why);
-  }
-  if (!reference) {
-    add('reference', 'required');
-    return problems;
-  }
-  const before = seen.get(reference);
-  if (before !== undefined) add('reference', `the same as row ${before}`);
-  else seen.set(reference, r.row);
-  let rec: JournalRecord | undefined;
-  try {
-    rec = journal.find(reference);
-  } catch (err) {
-    if (!(err instanceof ElsewhereError)) throw err;
-    add('reference', `belongs to ${err.place ? whereName(err.place) : 'another profile'}: confirm it there`);
-    return problems;
-  }
-  if (!rec) add('reference', 'not in the journal: run `mpay withdraw batch FILE` for it first');
-  else if (rec.kind !== 'withdraw') add('reference', `a ${rec.kind}, not a withdrawal`);
-  else if (!stepDone(rec, 'otp') && !stepDone(rec, 'processed'))
-    add('reference', 'no one-time code was sent for it yet');
-  return problems;
-}
+/** A place as a row's problem names it. */
+export const whereName = (p: Place) => `${p.server} (profile ${p.profile}, env ${p.env})`;
