@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { gatewayTypeOf, type PaymentKind } from '../api/enums.js';
 import { ElsewhereError } from '../api/errors.js';
-import type { MerchantCurrency } from '../api/schemas.js';
+import type { GatewayConfiguration, MerchantCurrency } from '../api/schemas.js';
 import type { JournalRecord, Place } from '../journal/records.js';
 import type { JournalLike } from '../journal/journal.js';
 import { checkAmount, enabled } from './gather.js';
@@ -161,27 +161,16 @@ export class BatchChecker {
 
   check(r: BatchRow): void {
     this.rows++;
-    const add = (field: string, message: string): void => {
+    const add: AddProblem = (field, message) => {
       this.problems.push({ row: r.row, field, message });
     };
-    const v = r.values;
-    for (const [col, f] of [
-      ['currency', fields.currency],
-      ['amount', fields.amount],
-      ['first_name', fields.firstName],
-      ['email', fields.email],
-    ] as const) {
-      if (!v[col]) add(col, 'required');
-      else {
-        const why = problem(f, v[col]);
-        if (why) add(col, why);
-      }
-    }
-    if (v.last_name) {
-      const why = problem(fields.lastName, v.last_name);
-      if (why) add('last_name', why);
-    }
-    if (v.wallet && v.wallet !== 'true' && v.wallet !== 'false') add('wallet', 'true or false');
+    checkValues(r.values, add);
+    this.checkReference(r, add);
+    this.checkForCurrency(r.values, add);
+  }
+
+  /** The row's reference: well formed, once in the file, and new here (not sent before, nor elsewhere). */
+  private checkReference(r: BatchRow, add: AddProblem): void {
     const ref = rowReference(this.kind, r);
     const why = problem(fields.reference, ref);
     if (why) add('reference', why);
@@ -202,6 +191,10 @@ export class BatchChecker {
       this.elsewhere ??= there;
       add('reference', `sent before to ${whereName(there)}; --new-batch runs it here as new`);
     }
+  }
+
+  /** What the row's currency decides: offered and open, the phone's dial code, the gateway, the limits. */
+  private checkForCurrency(v: BatchRow['values'], add: AddProblem): void {
     const code = v.currency?.trim().toUpperCase();
     const country = v.country?.trim().toUpperCase();
     const matches = this.currencies.filter(
@@ -239,17 +232,22 @@ export class BatchChecker {
     if (v.amount && !problem(fields.amount, v.amount)) {
       const amountWhy = checkAmount(this.kind, v.amount, currency, { force: this.opts.force });
       if (amountWhy) add('amount', amountWhy);
-      const t = this.totals.get(currency.code) ?? { amount: 0, rows: 0, fees: 0 };
-      t.amount += Number(v.amount);
-      t.rows += 1;
-      const gw = configs.find((g) => String(g.gateway.id) === v.gateway?.trim()) ?? configs[0];
-      if (gw)
-        t.fees += Math.max(
-          Number(gw.minimum_fees ?? 0),
-          (Number(v.amount) * Number(gw.fee_in_percentage ?? 0)) / 100,
-        );
-      this.totals.set(currency.code, t);
+      this.addToTotals(currency.code, v, configs);
     }
+  }
+
+  /** The row's amount and its fees (its gateway's, else the first open one's) added to its currency's. */
+  private addToTotals(code: string, v: BatchRow['values'], configs: GatewayConfiguration[]): void {
+    const t = this.totals.get(code) ?? { amount: 0, rows: 0, fees: 0 };
+    t.amount += Number(v.amount);
+    t.rows += 1;
+    const gw = configs.find((g) => String(g.gateway.id) === v.gateway?.trim()) ?? configs[0];
+    if (gw)
+      t.fees += Math.max(
+        Number(gw.minimum_fees ?? 0),
+        (Number(v.amount) * Number(gw.fee_in_percentage ?? 0)) / 100,
+      );
+    this.totals.set(code, t);
   }
 
   /** The digest of the batch's references, once every row was checked: the name of its lock. */
@@ -284,6 +282,29 @@ export class BatchChecker {
         });
     }
   }
+}
+
+type AddProblem = (field: string, message: string) => void;
+
+/** The row's own values, each as its flag would be checked: those required, and those given. */
+function checkValues(v: BatchRow['values'], add: AddProblem): void {
+  for (const [col, f] of [
+    ['currency', fields.currency],
+    ['amount', fields.amount],
+    ['first_name', fields.firstName],
+    ['email', fields.email],
+  ] as const) {
+    if (!v[col]) add(col, 'required');
+    else {
+      const why = problem(f, v[col]);
+      if (why) add(col, why);
+    }
+  }
+  if (v.last_name) {
+    const why = problem(fields.lastName, v.last_name);
+    if (why) add('last_name', why);
+  }
+  if (v.wallet && v.wallet !== 'true' && v.wallet !== 'false') add('wallet', 'true or false');
 }
 
 /**
