@@ -1,7 +1,7 @@
 // The got instance every request of the client goes through: the base URL's API prefix, timeouts, the
 // proxy, retries (off unless a call asks), the redirect guard, and the --debug and --trace hooks.
 import got, { type Got, type Response } from 'got';
-import type { ClientOptions } from './client.js';
+import type { ClientOptions } from './sender.js';
 import { traceHooks } from './har.js';
 import { redirectRefused } from './network-errors.js';
 import { isLoopback } from './base-url.js';

@@ -11,7 +11,7 @@ import { MpayError, UsageError } from '../api/errors.js';
 import { apiEndpoints, type Endpoint, type RecordedCall } from '../api/har-read.js';
 import { redactText, redactValue, registerSecret } from '../api/redact.js';
 import { failureError } from '../api/response.js';
-import type { SendHooks } from '../api/client.js';
+import type { SendHooks } from '../api/sender.js';
 import type { RawAnswer } from '../api/wire.js';
 import type { Kind, Step } from '../journal/records.js';
 import { newReference } from './inputs.js';
