@@ -1,6 +1,7 @@
 // `mpay replay`: the API's calls of a recorded trace, sent again in order to the server of this run, with
 // this run's credentials and a fresh token, a fresh customer_transaction_id for every initiate, and every
-// hash_token mapped from the new answers. Each answer is set beside the recorded one (replay-compare.ts).
+// hash_token mapped from the new answers (which calls can go, and from which initiates: replay-plan.ts).
+// Each answer is set beside the recorded one (replay-compare.ts).
 // Money calls pass the live gate first and are journaled as every flow's are (steps.ts: journaled); a call
 // whose transaction was not initiated in the trace is never sent (its recorded hash token belongs to
 // another run, and on the recording server to a real transaction); the recorded reference is never sent.
@@ -9,13 +10,14 @@ import type { Credentials, TokenStore } from '../api/credentials.js';
 import { missingCredentials } from '../api/credentials.js';
 import { MpayError, UsageError } from '../api/errors.js';
 import { apiEndpoints, type Endpoint, type RecordedCall } from '../api/har-read.js';
-import { redactText, redactValue, registerSecret } from '../api/redact.js';
+import { redactText, registerSecret } from '../api/redact.js';
 import { failureError } from '../api/response.js';
 import type { SendHooks } from '../api/sender.js';
 import type { RawAnswer } from '../api/wire.js';
 import type { Kind, Step } from '../journal/records.js';
 import { newReference } from './inputs.js';
 import { differences, summarize, type AnswerSummary, type Difference } from './replay-compare.js';
+import { dataOf, recordedInitiates, standIn, textOf, unreplayable } from './replay-plan.js';
 import { journaled } from './steps.js';
 import type { FlowDeps } from './types.js';
 
@@ -49,96 +51,9 @@ export interface ReplayedCall {
   skipped?: string;
 }
 
-/** A call as a dry run shows it: what would go out, with the values only the run itself can know named. */
-export interface PlannedCall {
-  index: number;
-  method: 'GET' | 'POST';
-  path: string;
-  body?: Record<string, unknown>;
-  skipped?: string;
-}
-
-const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
-
-function dataOf(text: string | undefined): Record<string, unknown> | undefined {
-  try {
-    const d = (JSON.parse(text ?? '') as { data?: unknown }).data;
-    return d && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The hash token each recorded initiate answered with: what the later calls of its transaction carry. */
-function recordedInitiates(calls: RecordedCall[]): Map<string, number> {
-  const out = new Map<string, number>();
-  calls.forEach((c, i) => {
-    const ep = apiEndpoints[c.endpoint];
-    if (!('money' in ep) || ep.money.step !== 'initiate') return;
-    const hash = str(dataOf(c.response.text)?.has_token);
-    if (hash) out.set(hash, i);
-  });
-  return out;
-}
-
-/** Why a call cannot be replayed, before anything is sent: a hash token that no initiate of the trace made. */
-function unreplayable(calls: RecordedCall[]): Map<number, string> {
-  const made = recordedInitiates(calls);
-  const out = new Map<number, string>();
-  calls.forEach((c, i) => {
-    const hash = str(c.body?.hash_token);
-    if (c.body && 'hash_token' in c.body) {
-      const from = hash === undefined ? undefined : made.get(hash);
-      if (from === undefined || from > i)
-        out.set(
-          i,
-          'not sent: its hash token comes from no initiate of this trace (the transaction was started elsewhere)',
-        );
-    }
-  });
-  return out;
-}
-
-/** Personal data a support bundle masked (a•••@example.com, ••••••567): stood in for with a valid value. */
-function standIn(field: string, v: unknown): unknown {
-  if (typeof v !== 'string' || !v.includes('•')) return v;
-  if (/email/i.test(field)) return `replay@${v.includes('@') ? v.slice(v.indexOf('@') + 1) : 'example.com'}`;
-  if (/phone/i.test(field)) return `+1555${v.replace(/\D/g, '').padStart(7, '0')}`;
-  return v.replace(/•/g, 'x');
-}
-
 /** Whether a call needs the one-time code: a recorded withdraw processed that sent one. */
 const needsOtp = (c: RecordedCall) =>
   c.endpoint === 'POST payments/withdraw/processed' && c.body?.otp !== undefined;
-
-/** What a dry run prints: each call as it would go out, secrets and run-time values named, not shown. */
-export function planReplay(calls: RecordedCall[]): PlannedCall[] {
-  const skipped = unreplayable(calls);
-  const made = recordedInitiates(calls);
-  return calls.map((c, i) => {
-    let body: Record<string, unknown> | undefined;
-    if (c.body) {
-      body = {};
-      for (const [k, v] of Object.entries(c.body)) {
-        if (k === 'customer_transaction_id') body[k] = '<a new reference>';
-        else if (k === 'hash_token') {
-          const from = made.get(str(v) ?? '');
-          body[k] = from === undefined ? v : `<the hash token of call ${from + 1}>`;
-        } else if (k === 'otp') body[k] = '<the one-time code: --otp>';
-        else body[k] = standIn(k, v);
-      }
-      if (c.endpoint === 'POST auth/merchant/token/generate') body.merchant_key = '<your merchant key>';
-      body = redactValue(body) as Record<string, unknown>;
-    }
-    return {
-      index: i + 1,
-      method: c.method,
-      path: c.path,
-      ...(body ? { body } : {}),
-      ...(skipped.has(i) ? { skipped: skipped.get(i) } : {}),
-    };
-  });
-}
 
 /** An answer with an error status, thrown out of journaled() so that the journal records the step failed. */
 const answered = new WeakMap<object, RawAnswer>();
@@ -256,7 +171,7 @@ async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<R
     c.response.error,
   );
   const base = { index: i + 1, method: c.method, path: c.path, recorded };
-  const recordedHash = str(c.body?.hash_token);
+  const recordedHash = textOf(c.body?.hash_token);
   const tx = recordedHash === undefined ? undefined : run.txs.get(recordedHash);
   const notSent =
     run.skipped.get(i) ??
@@ -299,7 +214,7 @@ function replayBody(
   if ('api_key' in body) body.api_key = cred.apiKey;
   if ('site_id' in body) body.site_id = /^\d+$/.test(cred.siteId ?? '') ? Number(cred.siteId) : cred.siteId;
   if ('customer_transaction_id' in body || ('money' in ep && ep.money.step === 'initiate')) {
-    recordedReference = str(c.body.customer_transaction_id);
+    recordedReference = textOf(c.body.customer_transaction_id);
     reference = newReference(c.endpoint.includes('withdraw') ? 'withdraw' : 'deposit', run.random);
     body.customer_transaction_id = reference;
   }
@@ -372,8 +287,8 @@ function sendJournaled(
       return a;
     },
     (a) => {
-      const hash = str(dataOf(a.text)?.has_token);
-      const status = str(dataOf(a.text)?.status);
+      const hash = textOf(dataOf(a.text)?.has_token);
+      const status = textOf(dataOf(a.text)?.status);
       return step === 'initiate'
         ? { hash_token: hash, data: { status: hash ? 'initiated' : undefined } }
         : { data: { status } };
@@ -390,7 +305,7 @@ function stepData(
 ): Record<string, unknown> {
   if (step === 'initiate')
     return {
-      amount: str(body?.amount),
+      amount: textOf(body?.amount),
       currency: body?.currency_code,
       country: body?.country_code,
       customer: body && {
@@ -427,7 +342,7 @@ async function learnFrom(
     await run.inputs.tokens.set(data.token);
   }
   if (!('money' in ep) || ep.money.step !== 'initiate') return undefined;
-  const hash = str(data?.has_token);
+  const hash = textOf(data?.has_token);
   const recordedNew = [...run.made.entries()].find(([, at]) => at === i)?.[0];
   if (recordedNew) {
     run.txs.set(recordedNew, {
