@@ -1,7 +1,7 @@
 // The got instance every request of the client goes through: the base URL's API prefix, timeouts, the
 // proxy, retries (off unless a call asks), the redirect guard, and the --debug and --trace hooks.
-import got, { type Got, type Response } from 'got';
-import type { ClientOptions } from './client.js';
+import got, { type BeforeRedirectHook, type Got, type Response } from 'got';
+import type { ClientOptions } from './sender.js';
 import { traceHooks } from './har.js';
 import { redirectRefused } from './network-errors.js';
 import { isLoopback } from './base-url.js';
@@ -41,36 +41,7 @@ export function makeHttp(baseUrl: URL, opts: ClientOptions): Got {
             },
           ]
         : [],
-      beforeRedirect: [
-        (options, response) => {
-          // got already drops Authorization when the host changes; a downgrade to plain http is
-          // refused outright, so that nothing of the merchant's crosses the network unencrypted.
-          const to = new URL(String(options.url));
-          const from = new URL(response.url);
-          // The base URL's rules for every target: plain http only to loopback, never down from https, and
-          // no user:pass@ (it would send Basic auth).
-          if (to.protocol === 'http:' && (from.protocol === 'https:' || !isLoopback(to.hostname))) {
-            throw Object.assign(new Error(`refused a redirect from ${from.origin} to plain ${to.origin}`), {
-              code: redirectRefused,
-            });
-          }
-          if (to.username || to.password) {
-            throw Object.assign(
-              new Error(`refused a redirect from ${from.origin} to a URL with user:pass@`),
-              {
-                code: redirectRefused,
-              },
-            );
-          }
-          // Another host gets none of the headers mpay or the user added (got drops Authorization only).
-          if (to.host !== from.host) {
-            const headers = options.headers as Record<string, unknown>;
-            for (const k of Object.keys(headers))
-              if (!/^(accept|accept-encoding|user-agent)$/i.test(k)) delete headers[k];
-          }
-          debug?.(`! redirect ${response.statusCode} to ${to.href}`);
-        },
-      ],
+      beforeRedirect: [guardRedirect(debug)],
       beforeRetry: debug ? [(err, n) => debug(`! retry ${n} after ${err.code ?? err.message}`)] : [],
       afterResponse: debug
         ? [
@@ -87,4 +58,34 @@ export function makeHttp(baseUrl: URL, opts: ClientOptions): Got {
   // --trace: each exchange, answered or failed, retries included, to the HAR recorder. got appends the
   // hooks of an extension, so they run after --debug's, not instead of them.
   return opts.trace ? http.extend({ hooks: traceHooks(opts.trace) }) : http;
+}
+
+/**
+ * got already drops Authorization when the host changes; a downgrade to plain http is refused outright,
+ * so that nothing of the merchant's crosses the network unencrypted.
+ */
+function guardRedirect(debug: ((line: string) => void) | undefined): BeforeRedirectHook {
+  return (options, response) => {
+    const to = new URL(String(options.url));
+    const from = new URL(response.url);
+    // The base URL's rules for every target: plain http only to loopback, never down from https, and
+    // no user:pass@ (it would send Basic auth).
+    if (to.protocol === 'http:' && (from.protocol === 'https:' || !isLoopback(to.hostname))) {
+      throw Object.assign(new Error(`refused a redirect from ${from.origin} to plain ${to.origin}`), {
+        code: redirectRefused,
+      });
+    }
+    if (to.username || to.password) {
+      throw Object.assign(new Error(`refused a redirect from ${from.origin} to a URL with user:pass@`), {
+        code: redirectRefused,
+      });
+    }
+    // Another host gets none of the headers mpay or the user added (got drops Authorization only).
+    if (to.host !== from.host) {
+      const headers = options.headers as Record<string, unknown>;
+      for (const k of Object.keys(headers))
+        if (!/^(accept|accept-encoding|user-agent)$/i.test(k)) delete headers[k];
+    }
+    debug?.(`! redirect ${response.statusCode} to ${to.href}`);
+  };
 }

@@ -3,7 +3,8 @@ import { UsageError } from '../api/errors.js';
 import type { Credentials, TokenStore } from '../api/credentials.js';
 import { normalizeBaseUrl, refuseUserinfo } from '../api/base-url.js';
 import { fingerprint } from '../api/redact.js';
-import { ConfigStore, type TokenScope } from './store.js';
+import { ConfigStore } from './store.js';
+import type { TokenScope } from './token-cache.js';
 import {
   checkProfileName,
   defaultBaseUrls,
@@ -121,8 +122,8 @@ function tokenCache(
   if (!merchantKey) return { get: () => undefined, set: () => {}, clear: () => {} };
   const full = { ...scope, keyFingerprint: fingerprint(merchantKey) };
   return {
-    get: () => store.token(full)?.token,
-    set: (t) => store.setToken(full, t),
-    clear: () => store.clearToken(full),
+    get: () => store.tokens.token(full)?.token,
+    set: (t) => store.tokens.setToken(full, t),
+    clear: () => store.tokens.clearToken(full),
   };
 }

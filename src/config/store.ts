@@ -1,46 +1,22 @@
-// Profiles, environments, credentials and the token cache. Writes go through conf (atomic, 0600 files);
-// reads parse the same JSON files directly, because conf loads a JSON-schema validator that would cost
-// every read-only command tens of milliseconds at start-up (docs/performance.md).
+// Profiles, environments and credentials, and the files they are kept in; the token cache is
+// token-cache.ts's, a profile's entry in the OS keyring keyring-entries.ts's. Writes go through conf
+// (atomic, 0600 files); reads parse the same JSON files directly, because conf loads a JSON-schema
+// validator that would cost every read-only command tens of milliseconds at start-up
+// (docs/performance.md).
 import type Conf from 'conf';
 import { importLazily } from '../lazy-import.js';
-import { readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
-import { KeyringError, LocalFileError } from '../api/errors.js';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { LocalFileError } from '../api/errors.js';
 import { join } from 'node:path';
 import { configDir, ensurePrivateDir, ensurePrivateFile, fileMode } from './paths.js';
-import { keyringName, openKeyring, type Keyring, type KeyringOpening } from './keyring.js';
+import { keyringName, type KeyringOpening } from './keyring.js';
+import { KeyringEntries, type KeyringEntry } from './keyring-entries.js';
 import type { Profile, SecretStore, StoredCredentials } from './profile.js';
+import { TokenCache, type TokenEntry } from './token-cache.js';
 
 interface ConfigShape {
   currentProfile?: string;
   profiles: Record<string, Profile>;
-}
-
-export interface CachedToken {
-  token: string;
-  createdAt: string;
-}
-
-/** A profile's one entry in the keyring (JSON): its keys, and its tokens by "env|baseUrl|fingerprint". */
-interface KeyringEntry {
-  merchant_key?: string;
-  api_key?: string;
-  tokens?: Record<string, string>;
-}
-
-/** tokens.json's entry: the token itself, or a marker that it is in the keyring. */
-interface TokenEntry {
-  token?: string;
-  createdAt: string;
-  in?: 'keyring';
-}
-
-/** What a cached token is valid for. */
-export interface TokenScope {
-  profile: string;
-  env: string;
-  baseUrl: string;
-  /** fingerprint() of the merchant key that made the token */
-  keyFingerprint: string;
 }
 
 /** Why a JSON file of mpay's is not usable (not JSON, or not an object), or undefined when it is fine or absent. */
@@ -79,8 +55,22 @@ export class ConfigStore {
   /** set when config.json is there but not readable as mpay's settings: every read then fails */
   readonly damaged?: { file: string; reason: string };
 
-  constructor(private readonly environ: NodeJS.ProcessEnv = process.env) {
+  /** the profiles' entries in the OS keyring */
+  private readonly secrets: KeyringEntries;
+  /** the token cache (tokens.json, and the tokens of a profile kept in the keyring) */
+  readonly tokens: TokenCache;
+
+  constructor(environ: NodeJS.ProcessEnv = process.env) {
     this.dir = configDir(environ);
+    this.secrets = new KeyringEntries(this.dir, environ);
+    this.tokens = new TokenCache({
+      read: () => this.read<Record<string, TokenEntry>>('tokens'),
+      conf: () => this.conf('tokens'),
+      locked: (write) => this.locked(write),
+      keyring: this.secrets,
+      storeOf: (profile) => this.profile(profile)?.secretStore,
+      openKeyring: () => this.keyring(),
+    });
     const w = ensurePrivateDir(this.dir);
     if (w) this.warnings.push(w);
     for (const name of ['config.json', 'tokens.json']) {
@@ -193,45 +183,14 @@ export class ConfigStore {
   }
 
   // --- Where the secrets are (SECURITY.md) ---------------------------------------------------------------
-  // A profile kept in the keyring is one entry: its merchant key, API key and cached tokens together, so
-  // that a command reads the keyring once (each entry costs a D-Bus connection and a session of its own,
-  // ~8 ms: docs/performance.md). tokens.json keeps only when each token was made, and that it is in the
-  // keyring. The service name carries the config folder: two folders (MPAY_CONFIG_DIR) with a profile of
-  // the same name never share an entry.
-
-  private keyringMemo?: Promise<KeyringOpening>;
-  private probed = false;
-  /** the keyring once opened by keyring(): the synchronous reads below use it */
-  private opened?: Keyring;
-  /** why keyring() found none */
-  private unusable?: string;
-  /** each profile's entry as read (or written) by this process */
-  private readonly entries = new Map<string, KeyringEntry | undefined>();
-
-  /** The folder's real path (links resolved): one folder reached two ways is one keyring service. */
-  get keyringService(): string {
-    let dir = this.dir;
-    try {
-      dir = realpathSync(this.dir);
-    } catch {
-      // not there yet: its name as given (absolute already)
-    }
-    return `mpay:${dir}`;
-  }
+  // A profile's secrets are in config.json, or in its one entry in the keyring (keyring-entries.ts).
 
   /**
    * Opens the OS keyring once for this process (with a write, read and delete of a test entry when
    * `probe`, which login and the move into the keyring ask for), or says why it cannot be used.
    */
-  async keyring(opts: { probe?: boolean } = {}): Promise<KeyringOpening> {
-    if (!this.keyringMemo || (opts.probe && !this.probed)) {
-      this.probed ||= Boolean(opts.probe);
-      this.keyringMemo = openKeyring(this.keyringService, this.environ, opts);
-    }
-    const opening = await this.keyringMemo;
-    if ('keyring' in opening) this.opened = opening.keyring;
-    else this.unusable = opening.unavailable;
-    return opening;
+  keyring(opts: { probe?: boolean } = {}): Promise<KeyringOpening> {
+    return this.secrets.open(opts);
   }
 
   /** Opens the keyring when the profile's secrets are kept there; the problem, if it cannot be used. */
@@ -239,33 +198,6 @@ export class ConfigStore {
     if (this.profile(profile)?.secretStore !== 'keyring') return undefined;
     const opening = await this.keyring();
     return 'unavailable' in opening ? opening.unavailable : undefined;
-  }
-
-  private account(profile: string): string {
-    return `profile:${profile}`;
-  }
-
-  /** The keyring's entry of a profile (undefined: there is none); throws KeyringError when unreadable. */
-  private entryOf(profile: string): KeyringEntry | undefined {
-    if (this.entries.has(profile)) return this.entries.get(profile);
-    if (!this.opened) throw new KeyringError(this.unusable ?? 'the keyring was not opened');
-    const text = this.opened.get(this.account(profile));
-    let entry: KeyringEntry | undefined;
-    if (text !== undefined) {
-      try {
-        entry = JSON.parse(text) as KeyringEntry;
-      } catch {
-        throw new KeyringError(`the keyring's entry of profile ${profile} is not mpay's`);
-      }
-    }
-    this.entries.set(profile, entry);
-    return entry;
-  }
-
-  private writeEntry(profile: string, entry: KeyringEntry | undefined): void {
-    if (entry) this.opened!.set(this.account(profile), JSON.stringify(entry));
-    else this.opened!.delete(this.account(profile));
-    this.entries.set(profile, entry);
   }
 
   /** A profile's merchant key and API key, from the file or from the keyring (opened by openSecrets). */
@@ -280,7 +212,7 @@ export class ConfigStore {
     const where = p.keyringName ?? keyringName();
     let entry: KeyringEntry | undefined;
     try {
-      entry = this.entryOf(name);
+      entry = this.secrets.entryOf(name);
     } catch (err) {
       return { store: 'keyring', problem: (err as Error).message };
     }
@@ -307,7 +239,8 @@ export class ConfigStore {
   ): Promise<{ leftover?: string }> {
     const c = await this.conf('config');
     const tokens = await this.conf('tokens');
-    if (where === 'keyring' && !this.opened) throw new Error('saveCredentials: the keyring was not opened');
+    if (where === 'keyring' && !this.secrets.isOpen)
+      throw new Error('saveCredentials: the keyring was not opened');
     if (where === 'file' && this.profile(name)?.secretStore === 'keyring') await this.keyring();
     return this.locked(() => {
       const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
@@ -318,56 +251,24 @@ export class ConfigStore {
         keyringName: _k,
         ...rest
       } = { ...all[name], ...settings };
-      const moved = this.takeTokens(tokens, name, secretStore === 'keyring');
+      const moved = this.tokens.take(tokens, name, secretStore === 'keyring');
       if (where === 'keyring') {
         // The keyring first: were it to fail, config.json and tokens.json still hold what they held.
-        this.writeEntry(name, {
+        this.secrets.write(name, {
           merchant_key: creds.merchantKey,
           api_key: creds.apiKey,
           tokens: Object.fromEntries(moved.map((t) => [t.rest, t.token])),
         });
-        for (const t of moved) tokens.set(t.key, { createdAt: t.createdAt, in: 'keyring' });
-        all[name] = { ...rest, secretStore: 'keyring', keyringName: this.opened!.name };
+        this.tokens.keep(tokens, moved, 'keyring');
+        all[name] = { ...rest, secretStore: 'keyring', keyringName: this.secrets.name! };
         c.set('profiles', all);
         return {};
       }
-      for (const t of moved) tokens.set(t.key, { token: t.token, createdAt: t.createdAt });
+      this.tokens.keep(tokens, moved, 'file');
       all[name] = { ...rest, ...creds, secretStore: 'file' };
       c.set('profiles', all);
-      return secretStore === 'keyring' ? { leftover: this.dropEntry(name) } : {};
+      return secretStore === 'keyring' ? { leftover: this.secrets.drop(name) } : {};
     });
-  }
-
-  /**
-   * Deletes a profile's keyring entry; undefined when done, else what is left and how to remove it by
-   * hand (the keyring does not answer, or is not on this machine).
-   */
-  private dropEntry(name: string): string | undefined {
-    try {
-      if (!this.opened) throw new KeyringError(this.unusable ?? 'the keyring was not opened');
-      this.opened.delete(this.account(name));
-      this.entries.set(name, undefined);
-      return undefined;
-    } catch (err) {
-      return `the keyring entry of profile ${name} (service ${JSON.stringify(this.keyringService)}, account ${JSON.stringify(this.account(name))}) could not be deleted: ${(err as Error).message}. Delete it with the keyring's own tool once it answers (secret-tool clear service … username … on Linux)`;
-    }
-  }
-
-  /** A profile's cached tokens, wherever they are kept (the keyring's when `inKeyring`). */
-  private takeTokens(
-    c: Conf<Record<string, unknown>>,
-    profile: string,
-    inKeyring: boolean,
-  ): Array<{ key: string; rest: string; token: string; createdAt: string }> {
-    const out = [];
-    for (const [key, v] of Object.entries(c.store)) {
-      const e = v as TokenEntry | undefined;
-      if (!key.startsWith(`${profile}|`) || !e) continue;
-      const token = inKeyring || e.in === 'keyring' ? this.tokenOf(profile, key, e) : e.token;
-      if (token) out.push({ key, rest: key.slice(profile.length + 1), token, createdAt: e.createdAt });
-      else c.delete(key);
-    }
-    return out;
   }
 
   /**
@@ -385,7 +286,7 @@ export class ConfigStore {
       all[name] = settings;
       c.set('profiles', all);
       if (secretStore !== 'keyring') return { had: Boolean(merchantKey || apiKey) };
-      return { had: true, leftover: this.dropEntry(name) };
+      return { had: true, leftover: this.secrets.drop(name) };
     });
   }
 
@@ -393,7 +294,7 @@ export class ConfigStore {
   async removeProfile(name: string): Promise<{ removed: boolean; leftover?: string }> {
     if (!this.profile(name)) return { removed: false };
     const creds = await this.removeCredentials(name);
-    const tokens = await this.clearProfileTokens(name);
+    const tokens = await this.tokens.clearProfileTokens(name);
     const c = await this.conf('config');
     return this.locked(() => {
       const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
@@ -402,122 +303,5 @@ export class ConfigStore {
       if (c.get('currentProfile') === name) c.delete('currentProfile');
       return { removed: true, leftover: creds.leftover ?? tokens.leftover };
     });
-  }
-
-  // A token is cached per profile, environment, base URL and merchant-key fingerprint: a sandbox on
-  // another port never gets a token from a different server, and a token is only ever used with the key
-  // that made it (MPAY_MERCHANT_KEY for another merchant gets its own token, never the stored one's).
-  private tokenKey(scope: TokenScope): string {
-    return `${scope.profile}|${scope.env}|${scope.baseUrl}|${scope.keyFingerprint}`;
-  }
-
-  /** The token of an entry, from the file or the profile's keyring entry; undefined when not to be had. */
-  private tokenOf(profile: string, key: string, e: TokenEntry | undefined): string | undefined {
-    if (!e) return undefined;
-    if (e.in !== 'keyring') return typeof e.token === 'string' ? e.token : undefined;
-    try {
-      return this.entryOf(profile)?.tokens?.[key.slice(profile.length + 1)];
-    } catch {
-      return undefined; // a cache: the next call gets a new token
-    }
-  }
-
-  token(scope: TokenScope): CachedToken | undefined {
-    const key = this.tokenKey(scope);
-    const e = this.read<Record<string, TokenEntry>>('tokens')[key];
-    const token = this.tokenOf(scope.profile, key, e);
-    return token && e ? { token, createdAt: e.createdAt } : undefined;
-  }
-
-  /** The tokens cached for a profile, environment and base URL: where each is kept, not the token. */
-  cachedTokens(
-    scope: Omit<TokenScope, 'keyFingerprint'>,
-  ): Array<{ createdAt: string; keyFingerprint: string; store: SecretStore }> {
-    const prefix = `${scope.profile}|${scope.env}|${scope.baseUrl}|`;
-    return this.profileTokens(scope.profile)
-      .filter((t) => t.key.startsWith(prefix))
-      .map((t) => ({ createdAt: t.createdAt, keyFingerprint: t.key.slice(prefix.length), store: t.store }));
-  }
-
-  /** Every token entry of a profile (all environments and servers), with where it is kept. */
-  profileTokens(
-    profile: string,
-  ): Array<{ key: string; env: string; baseUrl: string; createdAt: string; store: SecretStore }> {
-    return Object.entries(this.read<Record<string, TokenEntry>>('tokens'))
-      .filter(
-        (kv): kv is [string, TokenEntry] =>
-          kv[0].startsWith(`${profile}|`) && (typeof kv[1]?.token === 'string' || kv[1]?.in === 'keyring'),
-      )
-      .map(([key, e]) => {
-        const [, env = '', ...rest] = key.split('|');
-        return {
-          key,
-          env,
-          baseUrl: rest.slice(0, -1).join('|'),
-          createdAt: e.createdAt,
-          store: e.in === 'keyring' ? ('keyring' as const) : ('file' as const),
-        };
-      });
-  }
-
-  async setToken(scope: TokenScope, token: string): Promise<void> {
-    const c = await this.conf('tokens');
-    const key = this.tokenKey(scope);
-    const inKeyring = this.profile(scope.profile)?.secretStore === 'keyring' && this.opened;
-    await this.locked(() => {
-      // An entry of the older layout (no key fingerprint) can never be used again: drop it.
-      c.delete(`${scope.profile}|${scope.env}|${scope.baseUrl}`);
-      const createdAt = new Date().toISOString();
-      if (inKeyring) {
-        const entry = this.entryOf(scope.profile) ?? {};
-        const rest = key.slice(scope.profile.length + 1);
-        this.writeEntry(scope.profile, { ...entry, tokens: { ...entry.tokens, [rest]: token } });
-        c.set(key, { createdAt, in: 'keyring' });
-      } else {
-        c.set(key, { token, createdAt });
-      }
-    });
-  }
-
-  /**
-   * Drops every token cached for a profile (all environments, servers and keys): `count`, and `leftover`
-   * when the keyring could not be written (its entry still holds them).
-   */
-  async clearProfileTokens(profile: string): Promise<{ count: number; leftover?: string }> {
-    const c = await this.conf('tokens');
-    const keys = Object.keys(c.store).filter((k) => k.startsWith(`${profile}|`));
-    if (keys.some((k) => (c.store[k] as TokenEntry | undefined)?.in === 'keyring')) await this.keyring();
-    return this.locked(() => ({ count: keys.length, leftover: this.dropTokens(c, profile, keys) }));
-  }
-
-  async clearToken(scope: TokenScope): Promise<void> {
-    const c = await this.conf('tokens');
-    await this.locked(() => {
-      this.dropTokens(c, scope.profile, [this.tokenKey(scope)]);
-    });
-  }
-
-  /**
-   * Drops token entries; their markers go in any case (a token left in the keyring is never read again),
-   * and what the keyring could not drop is said.
-   */
-  private dropTokens(c: Conf<Record<string, unknown>>, profile: string, keys: string[]): string | undefined {
-    const inKeyring = keys.filter((k) => (c.get(k) as TokenEntry | undefined)?.in === 'keyring');
-    let leftover: string | undefined;
-    if (inKeyring.length > 0) {
-      try {
-        if (!this.opened) throw new KeyringError(this.unusable ?? 'the keyring was not opened');
-        const entry = this.entryOf(profile);
-        if (entry?.tokens) {
-          const tokens = { ...entry.tokens };
-          for (const k of inKeyring) delete tokens[k.slice(profile.length + 1)];
-          this.writeEntry(profile, { ...entry, tokens });
-        }
-      } catch (err) {
-        leftover = `the keyring entry of profile ${profile} still holds ${inKeyring.length} token${inKeyring.length === 1 ? '' : 's'}, which mpay will not use again: ${(err as Error).message}`;
-      }
-    }
-    for (const k of keys) c.delete(k);
-    return leftover;
   }
 }

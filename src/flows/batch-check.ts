@@ -1,13 +1,13 @@
 // The checks of a batch before anything is sent: its columns, each row's reference (the file's, or one
 // derived from the row's content and position), every row checked as a single flow would be (against one
 // read of the merchant's currencies), duplicate references, rows sent before elsewhere or under other
-// references, and each currency's weekly limit over the file and the journal's last seven days; and the
-// checks of `withdraw batch confirm`'s rows against the journal. batch.ts runs the rows.
+// references, and each currency's weekly limit over the file and the journal's last seven days.
+// batch-row.ts runs the rows; `withdraw batch confirm`'s rows are checked and run in batch-confirm.ts.
 import { createHash } from 'node:crypto';
 import { gatewayTypeOf, type PaymentKind } from '../api/enums.js';
 import { ElsewhereError } from '../api/errors.js';
-import type { MerchantCurrency } from '../api/schemas.js';
-import { stepDone, type JournalRecord, type Place } from '../journal/records.js';
+import type { GatewayConfiguration, MerchantCurrency } from '../api/schemas.js';
+import type { JournalRecord, Place } from '../journal/records.js';
 import type { JournalLike } from '../journal/journal.js';
 import { checkAmount, enabled } from './gather.js';
 import { fields, internationalPhone, problem } from './inputs.js';
@@ -161,27 +161,16 @@ export class BatchChecker {
 
   check(r: BatchRow): void {
     this.rows++;
-    const add = (field: string, message: string): void => {
+    const add: AddProblem = (field, message) => {
       this.problems.push({ row: r.row, field, message });
     };
-    const v = r.values;
-    for (const [col, f] of [
-      ['currency', fields.currency],
-      ['amount', fields.amount],
-      ['first_name', fields.firstName],
-      ['email', fields.email],
-    ] as const) {
-      if (!v[col]) add(col, 'required');
-      else {
-        const why = problem(f, v[col]);
-        if (why) add(col, why);
-      }
-    }
-    if (v.last_name) {
-      const why = problem(fields.lastName, v.last_name);
-      if (why) add('last_name', why);
-    }
-    if (v.wallet && v.wallet !== 'true' && v.wallet !== 'false') add('wallet', 'true or false');
+    checkValues(r.values, add);
+    this.checkReference(r, add);
+    this.checkForCurrency(r.values, add);
+  }
+
+  /** The row's reference: well formed, once in the file, and new here (not sent before, nor elsewhere). */
+  private checkReference(r: BatchRow, add: AddProblem): void {
     const ref = rowReference(this.kind, r);
     const why = problem(fields.reference, ref);
     if (why) add('reference', why);
@@ -202,6 +191,10 @@ export class BatchChecker {
       this.elsewhere ??= there;
       add('reference', `sent before to ${whereName(there)}; --new-batch runs it here as new`);
     }
+  }
+
+  /** What the row's currency decides: offered and open, the phone's dial code, the gateway, the limits. */
+  private checkForCurrency(v: BatchRow['values'], add: AddProblem): void {
     const code = v.currency?.trim().toUpperCase();
     const country = v.country?.trim().toUpperCase();
     const matches = this.currencies.filter(
@@ -239,17 +232,22 @@ export class BatchChecker {
     if (v.amount && !problem(fields.amount, v.amount)) {
       const amountWhy = checkAmount(this.kind, v.amount, currency, { force: this.opts.force });
       if (amountWhy) add('amount', amountWhy);
-      const t = this.totals.get(currency.code) ?? { amount: 0, rows: 0, fees: 0 };
-      t.amount += Number(v.amount);
-      t.rows += 1;
-      const gw = configs.find((g) => String(g.gateway.id) === v.gateway?.trim()) ?? configs[0];
-      if (gw)
-        t.fees += Math.max(
-          Number(gw.minimum_fees ?? 0),
-          (Number(v.amount) * Number(gw.fee_in_percentage ?? 0)) / 100,
-        );
-      this.totals.set(currency.code, t);
+      this.addToTotals(currency.code, v, configs);
     }
+  }
+
+  /** The row's amount and its fees (its gateway's, else the first open one's) added to its currency's. */
+  private addToTotals(code: string, v: BatchRow['values'], configs: GatewayConfiguration[]): void {
+    const t = this.totals.get(code) ?? { amount: 0, rows: 0, fees: 0 };
+    t.amount += Number(v.amount);
+    t.rows += 1;
+    const gw = configs.find((g) => String(g.gateway.id) === v.gateway?.trim()) ?? configs[0];
+    if (gw)
+      t.fees += Math.max(
+        Number(gw.minimum_fees ?? 0),
+        (Number(v.amount) * Number(gw.fee_in_percentage ?? 0)) / 100,
+      );
+    this.totals.set(code, t);
   }
 
   /** The digest of the batch's references, once every row was checked: the name of its lock. */
@@ -286,6 +284,29 @@ export class BatchChecker {
   }
 }
 
+type AddProblem = (field: string, message: string) => void;
+
+/** The row's own values, each as its flag would be checked: those required, and those given. */
+function checkValues(v: BatchRow['values'], add: AddProblem): void {
+  for (const [col, f] of [
+    ['currency', fields.currency],
+    ['amount', fields.amount],
+    ['first_name', fields.firstName],
+    ['email', fields.email],
+  ] as const) {
+    if (!v[col]) add(col, 'required');
+    else {
+      const why = problem(f, v[col]);
+      if (why) add(col, why);
+    }
+  }
+  if (v.last_name) {
+    const why = problem(fields.lastName, v.last_name);
+    if (why) add('last_name', why);
+  }
+  if (v.wallet && v.wallet !== 'true' && v.wallet !== 'false') add('wallet', 'true or false');
+}
+
 /**
  * What the run's journal says of a reference, in one look: whether it holds it here, or the place it
  * lives at when that is not this run's (from the journal's refusal).
@@ -299,47 +320,5 @@ function lookUp(journal: JournalLike | undefined, reference: string): { here: bo
   }
 }
 
-const whereName = (p: Place) => `${p.server} (profile ${p.profile}, env ${p.env})`;
-
-/** The columns of `mpay withdraw batch confirm`. */
-export const confirmColumns = ['reference', 'otp'] as const;
-
-/**
- * Checks a row of codes against the journal: a withdrawal mpay started, whose code was sent. `seen` holds
- * the references met so far in the file, for duplicates.
- */
-export function checkConfirmRow(
-  r: BatchRow,
-  journal: { find(key: string): JournalRecord | undefined },
-  seen: Map<string, number>,
-): RowProblem[] {
-  const problems: RowProblem[] = [];
-  const add = (field: string, message: string) => problems.push({ row: r.row, field, message });
-  const reference = r.values.reference?.trim() ?? '';
-  const otp = r.values.otp?.trim() ?? '';
-  if (!otp) add('otp', 'required');
-  else {
-    const why = problem(fields.otp, otp);
-    if (why) add('otp', why);
-  }
-  if (!reference) {
-    add('reference', 'required');
-    return problems;
-  }
-  const before = seen.get(reference);
-  if (before !== undefined) add('reference', `the same as row ${before}`);
-  else seen.set(reference, r.row);
-  let rec: JournalRecord | undefined;
-  try {
-    rec = journal.find(reference);
-  } catch (err) {
-    if (!(err instanceof ElsewhereError)) throw err;
-    add('reference', `belongs to ${err.place ? whereName(err.place) : 'another profile'}: confirm it there`);
-    return problems;
-  }
-  if (!rec) add('reference', 'not in the journal: run `mpay withdraw batch FILE` for it first');
-  else if (rec.kind !== 'withdraw') add('reference', `a ${rec.kind}, not a withdrawal`);
-  else if (!stepDone(rec, 'otp') && !stepDone(rec, 'processed'))
-    add('reference', 'no one-time code was sent for it yet');
-  return problems;
-}
+/** A place as a row's problem names it. */
+export const whereName = (p: Place) => `${p.server} (profile ${p.profile}, env ${p.env})`;

@@ -3,7 +3,7 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../api/errors.js';
-import { batchColumns, type BatchRow } from './batch.js';
+import { batchColumns, type BatchRow } from './batch-check.js';
 import { importLazily } from '../lazy-import.js';
 
 function checkColumns(keys: string[], known: readonly string[]): void {

@@ -208,36 +208,8 @@ export async function gather(
   );
   if (!deps.prompter) reportMissing(kind, inputs, list, opts.gateway ?? false);
   const currency = await chooseCurrency(kind, inputs, deps, list);
-  const l = limitsOf(kind, currency);
-  const amountField: Field = {
-    ...fields.amount,
-    check: (v) => fields.amount.check(v) ?? checkAmount(kind, v, currency, deps),
-  };
-  const amount = (await ask(
-    deps,
-    amountField,
-    inputs.amount,
-    `Amount in ${currency.code} (${l.min ?? '?'}–${l.max ?? '?'})`,
-  ))!;
-  const firstName = (await ask(deps, fields.firstName, inputs.firstName, 'Customer first name'))!;
-  const settled = flagsComplete(inputs);
-  const lastName = await ask(deps, fields.lastName, inputs.lastName, 'Customer last name (optional)', {
-    optional: true,
-    settled,
-  });
-  const dial = currency.country?.dial_code ?? undefined;
-  const phoneField = internationalPhone(dial);
-  const phone = (await ask(
-    deps,
-    phoneField,
-    inputs.phone,
-    `Customer phone${dial ? ` (+${dial.replace(/\D/g, '')}…, or national with 0)` : ''}`,
-  ))!;
-  if (inputs.phone && phone !== fields.phone.normalize!(inputs.phone))
-    (deps.reporter ?? silentReporter).info(
-      `  phone ${inputs.phone} is ${phone} (dial code of ${currency.country?.code ?? '?'})`,
-    );
-  const email = (await ask(deps, fields.email, inputs.email, 'Customer e-mail'))!;
+  const amount = await askAmount(kind, currency, inputs, deps);
+  const customer = await askCustomer(currency, inputs, deps);
   const reference = (await ask(
     deps,
     fields.reference,
@@ -245,7 +217,7 @@ export async function gather(
     'Reference (customer_transaction_id)',
     {
       default: newReference(kind, () => randomBytes(3).toString('hex')),
-      settled,
+      settled: flagsComplete(inputs),
     },
   ))!;
   return {
@@ -254,12 +226,58 @@ export async function gather(
     request: {
       currency_code: currency.code,
       country_code: checked(fields.country, inputs.country ?? currency.country?.code ?? ''),
-      customer_first_name: firstName,
-      customer_last_name: lastName,
-      customer_phone: phone,
-      customer_email: email,
+      customer_first_name: customer.firstName,
+      customer_last_name: customer.lastName,
+      customer_phone: customer.phone,
+      customer_email: customer.email,
       customer_transaction_id: reference,
       amount,
     },
   };
+}
+
+/** The amount, checked against the currency's limits (and the merchant's balance, on withdraw). */
+async function askAmount(
+  kind: Kind,
+  currency: MerchantCurrency,
+  inputs: FlowInputs,
+  deps: FlowDeps,
+): Promise<string> {
+  const l = limitsOf(kind, currency);
+  const amountField: Field = {
+    ...fields.amount,
+    check: (v) => fields.amount.check(v) ?? checkAmount(kind, v, currency, deps),
+  };
+  return (await ask(
+    deps,
+    amountField,
+    inputs.amount,
+    `Amount in ${currency.code} (${l.min ?? '?'}–${l.max ?? '?'})`,
+  ))!;
+}
+
+/** The customer: names, e-mail, and a phone in international form (the currency's country's dial code). */
+async function askCustomer(
+  currency: MerchantCurrency,
+  inputs: FlowInputs,
+  deps: FlowDeps,
+): Promise<{ firstName: string; lastName?: string; phone: string; email: string }> {
+  const firstName = (await ask(deps, fields.firstName, inputs.firstName, 'Customer first name'))!;
+  const lastName = await ask(deps, fields.lastName, inputs.lastName, 'Customer last name (optional)', {
+    optional: true,
+    settled: flagsComplete(inputs),
+  });
+  const dial = currency.country?.dial_code ?? undefined;
+  const phone = (await ask(
+    deps,
+    internationalPhone(dial),
+    inputs.phone,
+    `Customer phone${dial ? ` (+${dial.replace(/\D/g, '')}…, or national with 0)` : ''}`,
+  ))!;
+  if (inputs.phone && phone !== fields.phone.normalize!(inputs.phone))
+    (deps.reporter ?? silentReporter).info(
+      `  phone ${inputs.phone} is ${phone} (dial code of ${currency.country?.code ?? '?'})`,
+    );
+  const email = (await ask(deps, fields.email, inputs.email, 'Customer e-mail'))!;
+  return { firstName, lastName, phone, email };
 }

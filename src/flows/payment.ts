@@ -86,12 +86,6 @@ export async function initiateOnly(
   return initiateStep(kind, g.request, deps);
 }
 
-/**
- * The one gate in front of every request that moves money in the live environment: the flows, --resume
- * and each single step pass through it (journaled() calls it before anything is written or sent). It asks
- * once per run on a terminal, and needs --yes without one.
- */
-
 /** The steps after initiate, skipping those the journal says are done. */
 export async function continueFlow(
   record: JournalRecord,
@@ -104,27 +98,18 @@ export async function continueFlow(
 ): Promise<FlowResult> {
   return keepingTrack(record, deps, async () => {
     const rep = deps.reporter ?? silentReporter;
-    const kind = record.kind;
     const hash = record.hash_token!;
-    const result: FlowResult = { kind, reference: record.reference, hash_token: hash, ...partial };
+    const result: FlowResult = {
+      kind: record.kind,
+      reference: record.reference,
+      hash_token: hash,
+      ...partial,
+    };
     const walletCtx: WalletContext = {
       listed: deps.walletGateways,
       services: [partial.initiated?.merchant_service, service],
     };
-
-    // Gateway: chosen now, or known from the journal when resuming.
-    let gatewayId = inputs.gateway ?? record.gateway_id;
-    let gateway = configs?.find((c) => Number(c.gateway.id) === gatewayId)?.gateway;
-    if (configs && (!gateway || gatewayId === undefined)) {
-      const chosen = await chooseGateway(configs, inputs, deps, walletCtx);
-      gateway = chosen.gateway;
-      gatewayId = Number(chosen.gateway.id);
-    }
-    if (gatewayId === undefined)
-      throw new UsageError('Missing --gateway', {
-        fields: { gateway_id: ['required'] },
-        hint: 'The journal does not know which gateway was chosen',
-      });
+    const { id: gatewayId, gateway } = await settleGateway(record, configs, inputs, deps, walletCtx);
     result.gateway = {
       id: gatewayId,
       name: gateway?.name ?? record.gateway_name ?? String(gatewayId),
@@ -134,7 +119,7 @@ export async function continueFlow(
       // A local step: the choice is recorded so that a resumed flow keeps it.
       deps.journal.append({
         reference: record.reference,
-        kind,
+        kind: record.kind,
         step: 'gateway',
         outcome: 'ok',
         hash_token: hash,
@@ -143,19 +128,8 @@ export async function continueFlow(
     }
 
     const wallet = gateway ? needsWalletUpdate(gateway, inputs.wallet, walletCtx) : (inputs.wallet ?? false);
-    if (wallet && !stepDone(record, 'wallet')) {
-      const why = inputs.wallet
-        ? 'asked for'
-        : gateway
-          ? (walletReason(gateway, walletCtx) ?? 'asked for')
-          : 'asked for';
-      rep.step(`Wallet address update (${why})`);
-      result.wallet = await walletStep(record, hash, gatewayId, deps);
-      rep.info(
-        `  send to ${result.wallet.wallet_address}${result.wallet.network ? ` (${result.wallet.code ?? ''} on ${result.wallet.network})` : ''}`,
-      );
-      await rep.address(result.wallet.wallet_address, gateway ? isCrypto(gateway) : false);
-    }
+    if (wallet && !stepDone(record, 'wallet'))
+      result.wallet = await walletStage(record, { id: gatewayId, gateway }, inputs, deps, walletCtx);
 
     if (!stepDone(record, 'status')) {
       rep.step('Status update');
@@ -166,6 +140,52 @@ export async function continueFlow(
 
     return processStage(record, inputs, deps, result);
   });
+}
+
+/** The wallet address update, and the address the customer pays to (a QR code for a crypto gateway). */
+async function walletStage(
+  record: JournalRecord,
+  { id, gateway }: { id: number; gateway?: GatewayConfiguration['gateway'] },
+  inputs: FlowInputs,
+  deps: FlowDeps,
+  walletCtx: WalletContext,
+): Promise<NonNullable<FlowResult['wallet']>> {
+  const rep = deps.reporter ?? silentReporter;
+  const why = inputs.wallet
+    ? 'asked for'
+    : gateway
+      ? (walletReason(gateway, walletCtx) ?? 'asked for')
+      : 'asked for';
+  rep.step(`Wallet address update (${why})`);
+  const wallet = await walletStep(record, record.hash_token!, id, deps);
+  rep.info(
+    `  send to ${wallet.wallet_address}${wallet.network ? ` (${wallet.code ?? ''} on ${wallet.network})` : ''}`,
+  );
+  await rep.address(wallet.wallet_address, gateway ? isCrypto(gateway) : false);
+  return wallet;
+}
+
+/** The transaction's gateway: given, known from the journal when resuming, or chosen now. */
+async function settleGateway(
+  record: JournalRecord,
+  configs: GatewayConfiguration[] | undefined,
+  inputs: FlowInputs,
+  deps: FlowDeps,
+  walletCtx: WalletContext,
+): Promise<{ id: number; gateway?: GatewayConfiguration['gateway'] }> {
+  let gatewayId = inputs.gateway ?? record.gateway_id;
+  let gateway = configs?.find((c) => Number(c.gateway.id) === gatewayId)?.gateway;
+  if (configs && (!gateway || gatewayId === undefined)) {
+    const chosen = await chooseGateway(configs, inputs, deps, walletCtx);
+    gateway = chosen.gateway;
+    gatewayId = Number(chosen.gateway.id);
+  }
+  if (gatewayId === undefined)
+    throw new UsageError('Missing --gateway', {
+      fields: { gateway_id: ['required'] },
+      hint: 'The journal does not know which gateway was chosen',
+    });
+  return { id: gatewayId, gateway };
 }
 
 /** The dial code of the transaction's country, from the merchant's currencies (read once per run). */

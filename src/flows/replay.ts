@@ -1,6 +1,7 @@
 // `mpay replay`: the API's calls of a recorded trace, sent again in order to the server of this run, with
 // this run's credentials and a fresh token, a fresh customer_transaction_id for every initiate, and every
-// hash_token mapped from the new answers. Each answer is set beside the recorded one (replay-compare.ts).
+// hash_token mapped from the new answers (which calls can go, and from which initiates: replay-plan.ts).
+// Each answer is set beside the recorded one (replay-compare.ts).
 // Money calls pass the live gate first and are journaled as every flow's are (steps.ts: journaled); a call
 // whose transaction was not initiated in the trace is never sent (its recorded hash token belongs to
 // another run, and on the recording server to a real transaction); the recorded reference is never sent.
@@ -8,13 +9,15 @@ import { randomBytes } from 'node:crypto';
 import type { Credentials, TokenStore } from '../api/credentials.js';
 import { missingCredentials } from '../api/credentials.js';
 import { MpayError, UsageError } from '../api/errors.js';
-import { apiEndpoints, type RecordedCall } from '../api/har-read.js';
-import { redactText, redactValue, registerSecret } from '../api/redact.js';
+import { apiEndpoints, type Endpoint, type RecordedCall } from '../api/har-read.js';
+import { redactText, registerSecret } from '../api/redact.js';
 import { failureError } from '../api/response.js';
+import type { SendHooks } from '../api/sender.js';
 import type { RawAnswer } from '../api/wire.js';
 import type { Kind, Step } from '../journal/records.js';
 import { newReference } from './inputs.js';
 import { differences, summarize, type AnswerSummary, type Difference } from './replay-compare.js';
+import { dataOf, recordedInitiates, standIn, textOf, unreplayable } from './replay-plan.js';
 import { journaled } from './steps.js';
 import type { FlowDeps } from './types.js';
 
@@ -48,96 +51,9 @@ export interface ReplayedCall {
   skipped?: string;
 }
 
-/** A call as a dry run shows it: what would go out, with the values only the run itself can know named. */
-export interface PlannedCall {
-  index: number;
-  method: 'GET' | 'POST';
-  path: string;
-  body?: Record<string, unknown>;
-  skipped?: string;
-}
-
-const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
-
-function dataOf(text: string | undefined): Record<string, unknown> | undefined {
-  try {
-    const d = (JSON.parse(text ?? '') as { data?: unknown }).data;
-    return d && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The hash token each recorded initiate answered with: what the later calls of its transaction carry. */
-function recordedInitiates(calls: RecordedCall[]): Map<string, number> {
-  const out = new Map<string, number>();
-  calls.forEach((c, i) => {
-    const ep = apiEndpoints[c.endpoint];
-    if (!('money' in ep) || ep.money.step !== 'initiate') return;
-    const hash = str(dataOf(c.response.text)?.has_token);
-    if (hash) out.set(hash, i);
-  });
-  return out;
-}
-
-/** Why a call cannot be replayed, before anything is sent: a hash token that no initiate of the trace made. */
-function unreplayable(calls: RecordedCall[]): Map<number, string> {
-  const made = recordedInitiates(calls);
-  const out = new Map<number, string>();
-  calls.forEach((c, i) => {
-    const hash = str(c.body?.hash_token);
-    if (c.body && 'hash_token' in c.body) {
-      const from = hash === undefined ? undefined : made.get(hash);
-      if (from === undefined || from > i)
-        out.set(
-          i,
-          'not sent: its hash token comes from no initiate of this trace (the transaction was started elsewhere)',
-        );
-    }
-  });
-  return out;
-}
-
-/** Personal data a support bundle masked (a•••@example.com, ••••••567): stood in for with a valid value. */
-function standIn(field: string, v: unknown): unknown {
-  if (typeof v !== 'string' || !v.includes('•')) return v;
-  if (/email/i.test(field)) return `replay@${v.includes('@') ? v.slice(v.indexOf('@') + 1) : 'example.com'}`;
-  if (/phone/i.test(field)) return `+1555${v.replace(/\D/g, '').padStart(7, '0')}`;
-  return v.replace(/•/g, 'x');
-}
-
 /** Whether a call needs the one-time code: a recorded withdraw processed that sent one. */
 const needsOtp = (c: RecordedCall) =>
   c.endpoint === 'POST payments/withdraw/processed' && c.body?.otp !== undefined;
-
-/** What a dry run prints: each call as it would go out, secrets and run-time values named, not shown. */
-export function planReplay(calls: RecordedCall[]): PlannedCall[] {
-  const skipped = unreplayable(calls);
-  const made = recordedInitiates(calls);
-  return calls.map((c, i) => {
-    let body: Record<string, unknown> | undefined;
-    if (c.body) {
-      body = {};
-      for (const [k, v] of Object.entries(c.body)) {
-        if (k === 'customer_transaction_id') body[k] = '<a new reference>';
-        else if (k === 'hash_token') {
-          const from = made.get(str(v) ?? '');
-          body[k] = from === undefined ? v : `<the hash token of call ${from + 1}>`;
-        } else if (k === 'otp') body[k] = '<the one-time code: --otp>';
-        else body[k] = standIn(k, v);
-      }
-      if (c.endpoint === 'POST auth/merchant/token/generate') body.merchant_key = '<your merchant key>';
-      body = redactValue(body) as Record<string, unknown>;
-    }
-    return {
-      index: i + 1,
-      method: c.method,
-      path: c.path,
-      ...(body ? { body } : {}),
-      ...(skipped.has(i) ? { skipped: skipped.get(i) } : {}),
-    };
-  });
-}
 
 /** An answer with an error status, thrown out of journaled() so that the journal records the step failed. */
 const answered = new WeakMap<object, RawAnswer>();
@@ -164,9 +80,66 @@ async function otpFor(inputs: ReplayInputs, deps: FlowDeps): Promise<string | un
   return otp.trim();
 }
 
+/** What the calls of one replay share as it goes. */
+interface ReplayRun {
+  inputs: ReplayInputs;
+  deps: FlowDeps;
+  otp: string | undefined;
+  random: () => string;
+  /** the recorded calls that cannot be replayed, and why */
+  skipped: Map<number, string>;
+  /** recorded hash token → the index of the initiate that made it */
+  made: Map<string, number>;
+  /** recorded hash token → the new transaction's */
+  txs: Map<string, Transaction>;
+  /** values that differ between any two runs (hash tokens, references): not a difference of the answers */
+  volatile: string[];
+}
+
+/** A transaction the replay made: its new hash token (none when its initiate did not answer one). */
+interface Transaction {
+  hash?: string;
+  reference: string;
+  kind: Kind;
+}
+
+type MoneyEndpoint = Extract<Endpoint, { money: unknown }>;
+
+/** A call as the replay sends it: its body, and an initiate's new reference beside the recorded one. */
+interface ReplayRequest {
+  body?: Record<string, unknown>;
+  reference?: string;
+  recordedReference?: string;
+}
+
 export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<ReplayedCall[]> {
-  const { calls, credentials: cred } = inputs;
-  const random = inputs.random ?? (() => randomBytes(3).toString('hex'));
+  const { calls } = inputs;
+  refuseMissingCredentials(calls, inputs.credentials);
+  const skipped = unreplayable(calls);
+  const money = calls.filter((c, i) => 'money' in apiEndpoints[c.endpoint] && !skipped.has(i)).length;
+  // One confirmation for the whole replay, before anything at all is sent (a token included).
+  if (money)
+    await deps.gate.pass(
+      { what: `replay of ${calls.length} calls from ${inputs.source}, ${money} of them moving money` },
+      deps.client.dryRun,
+    );
+  const run: ReplayRun = {
+    inputs,
+    deps,
+    otp: await otpFor(inputs, deps),
+    random: inputs.random ?? (() => randomBytes(3).toString('hex')),
+    skipped,
+    made: recordedInitiates(calls),
+    txs: new Map(),
+    volatile: [],
+  };
+  const out: ReplayedCall[] = [];
+  for (const [i, c] of calls.entries()) out.push(await replayCall(run, c, i));
+  return out;
+}
+
+/** The credentials the trace's calls need: a merchant key for a token, a site id and API key for initiates. */
+function refuseMissingCredentials(calls: RecordedCall[], cred: Credentials): void {
   if (
     calls.some((c) => apiEndpoints[c.endpoint].bearer || 'token' in apiEndpoints[c.endpoint]) &&
     !cred.merchantKey
@@ -185,169 +158,202 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
       'Missing credentials to replay the initiates: site id and API key',
       'Run `mpay login`, or set MPAY_SITE_ID and MPAY_API_KEY',
     );
-  const skipped = unreplayable(calls);
-  const money = calls.filter((c, i) => 'money' in apiEndpoints[c.endpoint] && !skipped.has(i)).length;
-  // One confirmation for the whole replay, before anything at all is sent (a token included).
-  if (money)
-    await deps.gate.pass(
-      { what: `replay of ${calls.length} calls from ${inputs.source}, ${money} of them moving money` },
-      deps.client.dryRun,
-    );
-  const otp = await otpFor(inputs, deps);
-  const made = recordedInitiates(calls);
-  /** recorded hash token → the new transaction's */
-  const txs = new Map<string, { hash?: string; reference: string; kind: Kind }>();
-  const volatile: string[] = [];
-  const out: ReplayedCall[] = [];
-  for (const [i, c] of calls.entries()) {
-    const ep = apiEndpoints[c.endpoint];
-    // Both answers pass the one scrubber, as a trace's did when mpay wrote it: like is compared with like
-    // (a browser's trace keeps its answers whole).
-    const recorded = summarize(
-      c.response.status,
-      c.response.text === undefined ? undefined : redactText(c.response.text),
-      c.response.error,
-    );
-    const base = { index: i + 1, method: c.method, path: c.path, recorded };
-    const recordedHash = str(c.body?.hash_token);
-    const tx = recordedHash === undefined ? undefined : txs.get(recordedHash);
-    const notSent =
-      skipped.get(i) ??
-      (recordedHash !== undefined && !tx?.hash
-        ? 'not sent: the initiate of its transaction did not answer with a hash token here'
-        : undefined);
-    if (notSent) {
-      out.push({ ...base, replayed: null, same: false, differences: [], skipped: notSent });
-      continue;
-    }
-    // The body: the recorded fields, with this run's credentials, a new reference, the new hash token.
-    let body: Record<string, unknown> | undefined;
-    let reference: string | undefined;
-    let recordedReference: string | undefined;
-    if (c.body) {
-      body = {};
-      for (const [k, v] of Object.entries(c.body)) body[k] = standIn(k, v);
-      if ('merchant_key' in body || 'token' in ep) body.merchant_key = cred.merchantKey;
-      if ('api_key' in body) body.api_key = cred.apiKey;
-      if ('site_id' in body)
-        body.site_id = /^\d+$/.test(cred.siteId ?? '') ? Number(cred.siteId) : cred.siteId;
-      if ('customer_transaction_id' in body || ('money' in ep && ep.money.step === 'initiate')) {
-        recordedReference = str(c.body.customer_transaction_id);
-        reference = newReference(c.endpoint.includes('withdraw') ? 'withdraw' : 'deposit', random);
-        body.customer_transaction_id = reference;
-      }
-      if (tx) body.hash_token = tx.hash;
-      if ('otp' in body) body.otp = otp;
-    }
-    const send = (hooks = {}) =>
-      deps.client.raw({
-        method: c.method,
-        path: c.path,
-        encoding: c.encoding,
-        body,
-        bearer: ep.bearer,
-        hooks,
-      });
-    let answer: RawAnswer | undefined;
-    let error: string | undefined;
-    try {
-      if ('money' in ep) {
-        const kind: Kind = ('kind' in ep.money ? ep.money.kind : undefined) ?? tx?.kind ?? 'deposit';
-        const step: Step =
-          ep.money.step === 'processed' && kind === 'withdraw' && !body?.otp
-            ? 'otp'
-            : (ep.money.step as Step);
-        const customer = body && {
-          first_name: body.customer_first_name,
-          last_name: body.customer_last_name,
-          phone: body.customer_phone,
-          email: body.customer_email,
-        };
-        answer = await journaled(
-          deps,
-          {
-            reference: (reference ?? tx?.reference)!,
-            kind,
-            step,
-            hash_token: tx?.hash,
-            data:
-              step === 'initiate'
-                ? {
-                    amount: str(body?.amount),
-                    currency: body?.currency_code,
-                    country: body?.country_code,
-                    customer,
-                    replay_of: recordedReference,
-                  }
-                : {
-                    gateway_id: body?.gateway_id,
-                    requested_status: step === 'status' ? body?.status : undefined,
-                    phone_number: body?.phone_number,
-                    with_otp: step === 'processed' && kind === 'withdraw' ? true : undefined,
-                  },
-          },
-          `Replaying ${c.method} /${c.path}`,
-          async (hooks) => {
-            const a = await send(hooks);
-            if (a.status >= 300) {
-              const err = failureError(`${c.method} /${c.path}`, a.status, a.contentType, a.text);
-              answered.set(err, a);
-              throw err;
-            }
-            return a;
-          },
-          (a) => {
-            const hash = str(dataOf(a.text)?.has_token);
-            const status = str(dataOf(a.text)?.status);
-            return step === 'initiate'
-              ? { hash_token: hash, data: { status: hash ? 'initiated' : undefined } }
-              : { data: { status } };
-          },
-        );
-      } else answer = await send();
-    } catch (err) {
-      answer = answered.get(err as object);
-      if (!answer) {
-        // A network failure is an answer of its own (status 0); a refusal of mpay's (the gate, the journal)
-        // stops the replay.
-        if (!(err instanceof MpayError) || err.kind !== 'network') throw err;
-        error = err.message;
-      }
-    }
-    // What the answer makes known: a new token to go on with, a new transaction's hash token.
-    const data = answer && answer.status < 300 ? dataOf(answer.text) : undefined;
-    if ('token' in ep && typeof data?.token === 'string') {
-      registerSecret(data.token);
-      await inputs.tokens.set(data.token);
-    }
-    let hash: string | undefined;
-    if ('money' in ep && ep.money.step === 'initiate') {
-      hash = str(data?.has_token);
-      const recordedNew = [...made.entries()].find(([, at]) => at === i)?.[0];
-      if (recordedNew) {
-        txs.set(recordedNew, {
-          hash,
-          reference: reference!,
-          kind: c.endpoint.includes('withdraw') ? 'withdraw' : 'deposit',
-        });
-        volatile.push(recordedNew);
-      }
-      if (hash) volatile.push(hash);
-      if (recordedReference) volatile.push(recordedReference);
-      if (reference) volatile.push(reference);
-    }
-    const replayed = answer
-      ? summarize(answer.status, redactText(answer.text))
-      : summarize(0, undefined, error);
-    const diff = differences(recorded, replayed, volatile);
-    out.push({
-      ...base,
-      replayed,
-      same: diff.length === 0,
-      differences: diff,
-      ...(reference ? { reference, recorded_reference: recordedReference } : {}),
-      ...(hash ? { hash_token: hash } : {}),
-    });
+}
+
+/** One recorded call: sent again (or not, and why), its answer set beside the recorded one. */
+async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<ReplayedCall> {
+  const ep = apiEndpoints[c.endpoint];
+  // Both answers pass the one scrubber, as a trace's did when mpay wrote it: like is compared with like
+  // (a browser's trace keeps its answers whole).
+  const recorded = summarize(
+    c.response.status,
+    c.response.text === undefined ? undefined : redactText(c.response.text),
+    c.response.error,
+  );
+  const base = { index: i + 1, method: c.method, path: c.path, recorded };
+  const recordedHash = textOf(c.body?.hash_token);
+  const tx = recordedHash === undefined ? undefined : run.txs.get(recordedHash);
+  const notSent =
+    run.skipped.get(i) ??
+    (recordedHash !== undefined && !tx?.hash
+      ? 'not sent: the initiate of its transaction did not answer with a hash token here'
+      : undefined);
+  if (notSent) return { ...base, replayed: null, same: false, differences: [], skipped: notSent };
+  const req = replayBody(run, c, ep, tx);
+  const { reference, recordedReference } = req;
+  const { answer, error } = await sendAgain(run.deps, c, req, tx);
+  const hash = await learnFrom(run, c, i, answer, req);
+  const replayed = answer
+    ? summarize(answer.status, redactText(answer.text))
+    : summarize(0, undefined, error);
+  const diff = differences(recorded, replayed, run.volatile);
+  return {
+    ...base,
+    replayed,
+    same: diff.length === 0,
+    differences: diff,
+    ...(reference ? { reference, recorded_reference: recordedReference } : {}),
+    ...(hash ? { hash_token: hash } : {}),
+  };
+}
+
+/** The body: the recorded fields, with this run's credentials, a new reference, the new hash token. */
+function replayBody(
+  run: ReplayRun,
+  c: RecordedCall,
+  ep: Endpoint,
+  tx: Transaction | undefined,
+): ReplayRequest {
+  if (!c.body) return {};
+  const cred = run.inputs.credentials;
+  const body: Record<string, unknown> = {};
+  let reference: string | undefined;
+  let recordedReference: string | undefined;
+  for (const [k, v] of Object.entries(c.body)) body[k] = standIn(k, v);
+  if ('merchant_key' in body || 'token' in ep) body.merchant_key = cred.merchantKey;
+  if ('api_key' in body) body.api_key = cred.apiKey;
+  if ('site_id' in body) body.site_id = /^\d+$/.test(cred.siteId ?? '') ? Number(cred.siteId) : cred.siteId;
+  if ('customer_transaction_id' in body || ('money' in ep && ep.money.step === 'initiate')) {
+    recordedReference = textOf(c.body.customer_transaction_id);
+    reference = newReference(c.endpoint.includes('withdraw') ? 'withdraw' : 'deposit', run.random);
+    body.customer_transaction_id = reference;
   }
-  return out;
+  if (tx) body.hash_token = tx.hash;
+  if ('otp' in body) body.otp = run.otp;
+  return { body, reference, recordedReference };
+}
+
+/**
+ * The call sent: a money call journaled as every flow's are. An answer with an error status is an
+ * answer; so is a network failure (status 0, `error`); a refusal of mpay's (the gate, the journal) stops
+ * the replay.
+ */
+async function sendAgain(
+  deps: FlowDeps,
+  c: RecordedCall,
+  req: ReplayRequest,
+  tx: Transaction | undefined,
+): Promise<{ answer?: RawAnswer; error?: string }> {
+  const ep = apiEndpoints[c.endpoint];
+  const send = (hooks = {}) =>
+    deps.client.raw({
+      method: c.method,
+      path: c.path,
+      encoding: c.encoding,
+      body: req.body,
+      bearer: ep.bearer,
+      hooks,
+    });
+  try {
+    if (!('money' in ep)) return { answer: await send() };
+    return { answer: await sendJournaled(deps, c, ep, req, tx, send) };
+  } catch (err) {
+    const answer = answered.get(err as object);
+    if (answer) return { answer };
+    if (!(err instanceof MpayError) || err.kind !== 'network') throw err;
+    return { error: err.message };
+  }
+}
+
+/** A money call between its journal lines, under the transaction the replay made for it. */
+function sendJournaled(
+  deps: FlowDeps,
+  c: RecordedCall,
+  ep: MoneyEndpoint,
+  { body, reference, recordedReference }: ReplayRequest,
+  tx: Transaction | undefined,
+  send: (hooks: SendHooks) => Promise<RawAnswer>,
+): Promise<RawAnswer> {
+  const kind: Kind = ('kind' in ep.money ? ep.money.kind : undefined) ?? tx?.kind ?? 'deposit';
+  const step: Step =
+    ep.money.step === 'processed' && kind === 'withdraw' && !body?.otp ? 'otp' : (ep.money.step as Step);
+  return journaled(
+    deps,
+    {
+      reference: (reference ?? tx?.reference)!,
+      kind,
+      step,
+      hash_token: tx?.hash,
+      data: stepData(step, kind, body, recordedReference),
+    },
+    `Replaying ${c.method} /${c.path}`,
+    async (hooks) => {
+      const a = await send(hooks);
+      if (a.status >= 300) {
+        const err = failureError(`${c.method} /${c.path}`, a.status, a.contentType, a.text);
+        answered.set(err, a);
+        throw err;
+      }
+      return a;
+    },
+    (a) => {
+      const hash = textOf(dataOf(a.text)?.has_token);
+      const status = textOf(dataOf(a.text)?.status);
+      return step === 'initiate'
+        ? { hash_token: hash, data: { status: hash ? 'initiated' : undefined } }
+        : { data: { status } };
+    },
+  );
+}
+
+/** What the journal's 'sent' line of a money call holds, as a flow's step would write it. */
+function stepData(
+  step: Step,
+  kind: Kind,
+  body: Record<string, unknown> | undefined,
+  recordedReference: string | undefined,
+): Record<string, unknown> {
+  if (step === 'initiate')
+    return {
+      amount: textOf(body?.amount),
+      currency: body?.currency_code,
+      country: body?.country_code,
+      customer: body && {
+        first_name: body.customer_first_name,
+        last_name: body.customer_last_name,
+        phone: body.customer_phone,
+        email: body.customer_email,
+      },
+      replay_of: recordedReference,
+    };
+  return {
+    gateway_id: body?.gateway_id,
+    requested_status: step === 'status' ? body?.status : undefined,
+    phone_number: body?.phone_number,
+    with_otp: step === 'processed' && kind === 'withdraw' ? true : undefined,
+  };
+}
+
+/**
+ * What an answer makes known: a new token to go on with, a new transaction's hash token (returned), and
+ * the values of this run that the comparison passes over.
+ */
+async function learnFrom(
+  run: ReplayRun,
+  c: RecordedCall,
+  i: number,
+  answer: RawAnswer | undefined,
+  { reference, recordedReference }: ReplayRequest,
+): Promise<string | undefined> {
+  const ep = apiEndpoints[c.endpoint];
+  const data = answer && answer.status < 300 ? dataOf(answer.text) : undefined;
+  if ('token' in ep && typeof data?.token === 'string') {
+    registerSecret(data.token);
+    await run.inputs.tokens.set(data.token);
+  }
+  if (!('money' in ep) || ep.money.step !== 'initiate') return undefined;
+  const hash = textOf(data?.has_token);
+  const recordedNew = [...run.made.entries()].find(([, at]) => at === i)?.[0];
+  if (recordedNew) {
+    run.txs.set(recordedNew, {
+      hash,
+      reference: reference!,
+      kind: c.endpoint.includes('withdraw') ? 'withdraw' : 'deposit',
+    });
+    run.volatile.push(recordedNew);
+  }
+  if (hash) run.volatile.push(hash);
+  if (recordedReference) run.volatile.push(recordedReference);
+  if (reference) run.volatile.push(reference);
+  return hash;
 }

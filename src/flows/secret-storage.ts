@@ -61,7 +61,7 @@ export async function secretsReport(
       merchant_key_fingerprint: c.merchantKey ? fingerprint(c.merchantKey) : null,
       site_id: p.siteId ?? null,
       problem: c.problem ?? null,
-      tokens: store.profileTokens(name).map((t) => ({
+      tokens: store.tokens.profileTokens(name).map((t) => ({
         env: t.env,
         base_url: t.baseUrl,
         merchant_key_fingerprint: t.key.slice(t.key.lastIndexOf('|') + 1),
@@ -113,7 +113,7 @@ export async function moveIntoKeyring(store: ConfigStore, name: string): Promise
     throw new UsageError(`Profile ${name} holds no merchant key or API key to move`, {
       hint: 'Run `mpay login` to store them (in the keyring)',
     });
-  const tokens = store.profileTokens(name).filter((t) => t.store === 'file').length;
+  const tokens = store.tokens.profileTokens(name).filter((t) => t.store === 'file').length;
   await store.saveCredentials(name, { merchantKey: c.merchantKey, apiKey: c.apiKey }, 'keyring');
   return { profile: name, keyring: opening.keyring.name, tokens_moved: tokens, already: false };
 }

@@ -1,7 +1,8 @@
 // The API calls of a flow, each journaled: a 'sent' line before the request and an outcome line after,
 // behind the run's live-money gate (live-gate.ts). A dry run neither confirms nor journals. Exported
 // one by one for the single-step commands.
-import type { SendHooks, WithdrawProcessedResult } from '../api/client.js';
+import type { WithdrawProcessedResult } from '../api/client.js';
+import type { SendHooks } from '../api/sender.js';
 import { MpayError, NetworkError } from '../api/errors.js';
 import type {
   InitiatedPayment,

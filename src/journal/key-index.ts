@@ -219,52 +219,11 @@ export class KeyIndex {
       const state: State = base
         ? { ...base, shards: { ...base.shards }, sums: { ...base.sums }, firstsSums: [...base.firstsSums] }
         : { version, identity, offset: 0, last: '', shards: {}, sums: {}, firsts: 0, firstsSums: [] };
-      const byShard = new Map<string, string[]>();
-      const add = (key: string, offset: number) => {
-        const shard = shardOf(key);
-        let list = byShard.get(shard);
-        if (!list) byShard.set(shard, (list = []));
-        list.push(`${JSON.stringify(key)}\t${offset}\n`);
-      };
-      const firsts: number[] = [];
-      for (const l of lines) {
-        if (!l.event) continue;
-        add(l.event.reference, l.offset);
-        if (l.event.hash_token) add(l.event.hash_token, l.offset);
-        if (isFirst(l)) firsts.push(l.offset);
-      }
-      for (const [shard, list] of byShard) {
-        const b = Buffer.from(list.join(''));
-        state.shards[shard] = append(join(this.dir, `keys-${shard}.tsv`), state.shards[shard] ?? 0, b);
-        state.sums[shard] = fnv(b, state.sums[shard] ?? 0x811c9dc5);
-      }
-      if (firsts.length > 0) {
-        const b = Buffer.from(new Float64Array(firsts).buffer);
-        const from = Math.floor(state.firsts / blockBytes) * blockBytes;
-        state.firsts = append(join(this.dir, 'firsts.bin'), state.firsts, b);
-        // the sums of the blocks this append touched: the last one as it was, and any new ones
-        const fd = openSync(join(this.dir, 'firsts.bin'), 'r');
-        try {
-          for (let at = from; at < state.firsts; at += blockBytes)
-            state.firstsSums[at / blockBytes] = fnv(
-              readBytes(fd, at, Math.min(state.firsts, at + blockBytes)),
-            );
-        } finally {
-          closeSync(fd);
-        }
-      }
+      this.appendLines(state, lines, isFirst);
       state.offset = end;
       state.last = lastBytes(log, end);
       utimesSync(join(this.dir, 'write.lock'), new Date(), new Date());
-      const tmp = join(this.dir, `state.${randomBytes(6).toString('hex')}.tmp`);
-      const fd = openSync(tmp, 'wx', 0o600);
-      try {
-        writeSync(fd, JSON.stringify(state));
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, join(this.dir, 'state.json'));
+      this.writeState(state);
       this.state = state;
       this.shardText.clear();
       return true;
@@ -273,6 +232,58 @@ export class KeyIndex {
     } finally {
       release?.();
     }
+  }
+
+  /**
+   * Appends the lines' keys to their shards, and the offsets of the lines that start a reference to
+   * firsts.bin, with the sums of what was written; `state` takes the new lengths.
+   */
+  private appendLines(state: State, lines: LogLine[], isFirst: (l: LogLine) => boolean): void {
+    const byShard = new Map<string, string[]>();
+    const add = (key: string, offset: number) => {
+      const shard = shardOf(key);
+      let list = byShard.get(shard);
+      if (!list) byShard.set(shard, (list = []));
+      list.push(`${JSON.stringify(key)}\t${offset}\n`);
+    };
+    const firsts: number[] = [];
+    for (const l of lines) {
+      if (!l.event) continue;
+      add(l.event.reference, l.offset);
+      if (l.event.hash_token) add(l.event.hash_token, l.offset);
+      if (isFirst(l)) firsts.push(l.offset);
+    }
+    for (const [shard, list] of byShard) {
+      const b = Buffer.from(list.join(''));
+      state.shards[shard] = append(join(this.dir, `keys-${shard}.tsv`), state.shards[shard] ?? 0, b);
+      state.sums[shard] = fnv(b, state.sums[shard] ?? 0x811c9dc5);
+    }
+    if (firsts.length > 0) {
+      const b = Buffer.from(new Float64Array(firsts).buffer);
+      const from = Math.floor(state.firsts / blockBytes) * blockBytes;
+      state.firsts = append(join(this.dir, 'firsts.bin'), state.firsts, b);
+      // the sums of the blocks this append touched: the last one as it was, and any new ones
+      const fd = openSync(join(this.dir, 'firsts.bin'), 'r');
+      try {
+        for (let at = from; at < state.firsts; at += blockBytes)
+          state.firstsSums[at / blockBytes] = fnv(readBytes(fd, at, Math.min(state.firsts, at + blockBytes)));
+      } finally {
+        closeSync(fd);
+      }
+    }
+  }
+
+  /** state.json replaced atomically: a temporary file, fsync'd, renamed over it. */
+  private writeState(state: State): void {
+    const tmp = join(this.dir, `state.${randomBytes(6).toString('hex')}.tmp`);
+    const fd = openSync(tmp, 'wx', 0o600);
+    try {
+      writeSync(fd, JSON.stringify(state));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, join(this.dir, 'state.json'));
   }
 
   /** Forgets the index (damaged, or of another file): the next reader builds it anew. */

@@ -1,5 +1,5 @@
 // The log's lines as mpay reads them: split from bytes (whole lines only, each with its offset), the one
-// at an offset, and all of them from the end back (journal.ts). A line that is not an event is kept with
+// at an offset, and all of them from the end back (log-view.ts). A line that is not an event is kept with
 // its text, for its warning.
 import { closeSync, openSync } from 'node:fs';
 import { readBytes, readInto } from './bytes.js';

@@ -31,18 +31,7 @@ export function rewriteWithout(
     try {
       const fd = openSync(tmp, 'wx', 0o600);
       try {
-        // A chunk at a time: the journal may be larger than the memory mpay should take.
-        // Cut at newline bytes, never inside a character.
-        let carry = Buffer.alloc(0);
-        for (let at = 0; at < read; at += chunk) {
-          const buf = Buffer.concat([carry, readBytes(old, at, Math.min(read, at + chunk))]);
-          const end = buf.lastIndexOf(0x0a);
-          carry = end < 0 ? buf : buf.subarray(end + 1);
-          const out = (end < 0 ? [] : buf.toString('utf8', 0, end).split('\n')).filter(kept);
-          if (out.length) writeSync(fd, `${out.join('\n')}\n`);
-        }
-        const last = carry.toString('utf8');
-        if (last && kept(last)) writeSync(fd, `${last}\n`);
+        copyKept(old, read, fd, kept);
         hooks.beforeRename?.();
         // Appended while the kept lines were being written: every one stays.
         const size = fstatSync(old).size;
@@ -71,4 +60,21 @@ export function rewriteWithout(
   } finally {
     closeSync(old);
   }
+}
+
+/**
+ * The lines of `from`'s first `size` bytes that `kept` keeps, written to `to`: a chunk at a time, as the
+ * journal may be larger than the memory mpay should take, cut at newline bytes, never inside a character.
+ */
+function copyKept(from: number, size: number, to: number, kept: (line: string) => boolean): void {
+  let carry = Buffer.alloc(0);
+  for (let at = 0; at < size; at += chunk) {
+    const buf = Buffer.concat([carry, readBytes(from, at, Math.min(size, at + chunk))]);
+    const end = buf.lastIndexOf(0x0a);
+    carry = end < 0 ? buf : buf.subarray(end + 1);
+    const out = (end < 0 ? [] : buf.toString('utf8', 0, end).split('\n')).filter(kept);
+    if (out.length) writeSync(to, `${out.join('\n')}\n`);
+  }
+  const last = carry.toString('utf8');
+  if (last && kept(last)) writeSync(to, `${last}\n`);
 }

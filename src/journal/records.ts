@@ -1,5 +1,5 @@
 // The journal's record model: the events a journal file holds, one JSON line each, and the record of a
-// transaction folded from them. No file here: journal.ts reads and writes the file.
+// transaction folded from them. No file here: journal.ts writes the file, log-view.ts reads it.
 import type { PaymentKind } from '../api/enums.js';
 
 export type Kind = PaymentKind;

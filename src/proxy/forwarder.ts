@@ -69,89 +69,33 @@ function registerRequestSecrets(req: IncomingMessage, body: Buffer): void {
     if (isSecretName(k) && (typeof v === 'string' || typeof v === 'number')) registerSecret(String(v));
 }
 
+/** What every request's forwarding shares: the options, the counts, the upstream and its agents. */
+interface Forwarding {
+  opts: ProxyServerOptions;
+  stats: RunningProxy['stats'];
+  now: () => Date;
+  /** the upstream's base URL without its trailing slash */
+  base: string;
+  agents: ReturnType<typeof proxyAgents>;
+}
+
+interface Answer {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  body: Buffer;
+}
+
 export async function startProxy(opts: ProxyServerOptions): Promise<RunningProxy> {
   const stats = { requests: 0, departures: 0 };
-  const now = opts.now ?? (() => new Date());
-  const base = opts.upstream.href.replace(/\/+$/, '');
-  const agents = proxyAgents(opts.upstream.href, opts.environ);
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    stats.requests++;
-    const method = (req.method ?? 'GET').toUpperCase();
-    const path = req.url ?? '/';
-    const body = await readBody(req);
-    if (!body) {
-      res.writeHead(413, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ success: false, message: 'mpay proxy: request body over 8 MB' }));
-      return;
-    }
-    registerRequestSecrets(req, body);
-    const headers: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(req.headers))
-      if (v !== undefined && !hopByHop.test(k)) headers[k] = v;
-    let answer: { statusCode: number; headers: Record<string, unknown>; body: Buffer };
-    try {
-      answer = await got(`${base}${path}`, {
-        method: method as 'GET',
-        headers,
-        body: body.length && method !== 'GET' && method !== 'HEAD' ? body : undefined,
-        throwHttpErrors: false,
-        followRedirect: false,
-        retry: { limit: 0 },
-        responseType: 'buffer',
-        agent: agents,
-        timeout: { request: opts.timeoutMs ?? 30_000 },
-      });
-    } catch (err) {
-      opts.onError?.(`${method} ${path}: the upstream did not answer (${(err as Error).message})`);
-      res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ success: false, message: 'mpay proxy: the upstream did not answer' }));
-      return;
-    }
-    // The answer is checked before it goes back, so that its departures are reported by the time the
-    // client has it.
-    if (Conformance.isApiPath(path)) check(method, path, answer);
-    const out: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(answer.headers))
-      if (v !== undefined && !hopByHop.test(k)) out[k] = v as string | string[];
-    res.writeHead(answer.statusCode, out);
-    res.end(answer.body);
-  };
-  const check = (
-    method: string,
-    path: string,
-    answer: { statusCode: number; headers: Record<string, unknown>; body: Buffer },
-  ) => {
-    const text = answer.body.toString('utf8');
-    // A token the upstream hands out is a secret from now on, in this report as everywhere.
-    try {
-      const token = (JSON.parse(text) as { data?: { token?: unknown } }).data?.token;
-      if (typeof token === 'string') registerSecret(token);
-    } catch {
-      // not JSON: the check says so
-    }
-    const ct = answer.headers['content-type'];
-    const found = opts.conformance.check(
-      method,
-      path,
-      answer.statusCode,
-      typeof ct === 'string' ? ct : undefined,
-      text,
-    );
-    for (const d of found) {
-      stats.departures++;
-      opts.onDeparture({
-        time: now().toISOString(),
-        method,
-        path: path.split('?')[0]!,
-        status: answer.statusCode,
-        kind: d.kind,
-        ...(d.field ? { field: d.field } : {}),
-        message: d.message,
-      });
-    }
+  const forwarding: Forwarding = {
+    opts,
+    stats,
+    now: opts.now ?? (() => new Date()),
+    base: opts.upstream.href.replace(/\/+$/, ''),
+    agents: proxyAgents(opts.upstream.href, opts.environ),
   };
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
+    forward(forwarding, req, res).catch((err: unknown) => {
       opts.onError?.(`${req.method} ${req.url}: ${(err as Error).message}`);
       if (!res.headersSent) res.writeHead(502).end();
     });
@@ -172,4 +116,82 @@ export async function startProxy(opts: ProxyServerOptions): Promise<RunningProxy
         server.closeAllConnections();
       }),
   };
+}
+
+/** One request: sent on to the upstream, its answer checked, then handed back as it came. */
+async function forward(fw: Forwarding, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  fw.stats.requests++;
+  const method = (req.method ?? 'GET').toUpperCase();
+  const path = req.url ?? '/';
+  const body = await readBody(req);
+  if (!body) {
+    res.writeHead(413, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ success: false, message: 'mpay proxy: request body over 8 MB' }));
+    return;
+  }
+  registerRequestSecrets(req, body);
+  let answer: Answer;
+  try {
+    answer = await got(`${fw.base}${path}`, {
+      method: method as 'GET',
+      headers: endToEnd(req.headers),
+      body: body.length && method !== 'GET' && method !== 'HEAD' ? body : undefined,
+      throwHttpErrors: false,
+      followRedirect: false,
+      retry: { limit: 0 },
+      responseType: 'buffer',
+      agent: fw.agents,
+      timeout: { request: fw.opts.timeoutMs ?? 30_000 },
+    });
+  } catch (err) {
+    fw.opts.onError?.(`${method} ${path}: the upstream did not answer (${(err as Error).message})`);
+    res.writeHead(502, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ success: false, message: 'mpay proxy: the upstream did not answer' }));
+    return;
+  }
+  // The answer is checked before it goes back, so that its departures are reported by the time the
+  // client has it.
+  if (Conformance.isApiPath(path)) checkAnswer(fw, method, path, answer);
+  res.writeHead(answer.statusCode, endToEnd(answer.headers));
+  res.end(answer.body);
+}
+
+/** The headers that go on past the proxy: all but the hop-by-hop ones. */
+function endToEnd(headers: Record<string, unknown>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined && !hopByHop.test(k)) out[k] = v as string | string[];
+  return out;
+}
+
+/** An answer of the API checked against the document, each departure counted and reported. */
+function checkAnswer(fw: Forwarding, method: string, path: string, answer: Answer): void {
+  const text = answer.body.toString('utf8');
+  // A token the upstream hands out is a secret from now on, in this report as everywhere.
+  try {
+    const token = (JSON.parse(text) as { data?: { token?: unknown } }).data?.token;
+    if (typeof token === 'string') registerSecret(token);
+  } catch {
+    // not JSON: the check says so
+  }
+  const ct = answer.headers['content-type'];
+  const found = fw.opts.conformance.check(
+    method,
+    path,
+    answer.statusCode,
+    typeof ct === 'string' ? ct : undefined,
+    text,
+  );
+  for (const d of found) {
+    fw.stats.departures++;
+    fw.opts.onDeparture({
+      time: fw.now().toISOString(),
+      method,
+      path: path.split('?')[0]!,
+      status: answer.statusCode,
+      kind: d.kind,
+      ...(d.field ? { field: d.field } : {}),
+      message: d.message,
+    });
+  }
 }

@@ -66,6 +66,14 @@ function scrubService(service: unknown): Rec {
   };
 }
 
+/** What the currencies bring along, gathered as they are read: countries, gateways, configurations. */
+interface Found {
+  countries: Map<string, s.Country>;
+  gateways: Map<number, GatewaySeed>;
+  /** each gateway configuration as the merchant's server spelled it, scrubbed, by "id:type" */
+  configs: Map<string, Rec>;
+}
+
 /** The sandbox's data set from a merchant currencies answer's `data`. */
 export function catalogueSeed(data: unknown[], name = 'catalogue'): Seed {
   const raws: Rec[] = [];
@@ -81,84 +89,89 @@ export function catalogueSeed(data: unknown[], name = 'catalogue'): Seed {
     throw new UsageError(`${name} holds no merchant currency the sandbox can read`, {
       hint: 'Give a trace (or bundle) of `mpay balances` or `mpay doctor` against the merchant',
     });
-  const countries = new Map<string, s.Country>();
-  const gateways = new Map<number, GatewaySeed>();
-  const configs = new Map<string, Rec>();
-  const currencies: CurrencySeed[] = parsed.map((c, i) => {
-    const raw = raws[i]!;
-    if (c.country) countries.set(c.country.code, c.country);
-    const ids = { collection: [] as number[], disbursement: [] as number[] };
-    const rawConfigs = Array.isArray(raw.getway_configuration) ? (raw.getway_configuration as Rec[]) : [];
-    for (const [j, conf] of (c.getway_configuration ?? []).entries()) {
-      const type = conf.type === 'disbursement' ? 'disbursement' : 'collection';
-      const id = conf.gateway.id;
-      if (!ids[type].includes(id)) ids[type].push(id);
-      configs.set(`${id}:${type}`, scrubConfig(rawConfigs[j] ?? (conf as Rec)));
-      for (const l of conf.gateway.lookup_currency ?? [])
-        if (l.country) countries.set(l.country.code, l.country);
-      if (!gateways.has(id)) {
-        const rawGateway = ((rawConfigs[j]?.gateway as Rec | undefined) ??
-          conf.gateway) as GatewaySeed['record'];
-        gateways.set(id, {
-          id,
-          record: redactValue(rawGateway) as GatewaySeed['record'],
-          crypto: Number(conf.gateway.is_crypto ?? 0) === 1,
-          network: String(conf.gateway.payment_method ?? conf.gateway.name),
-          walletRequired: false,
-          minimumFees: conf.minimum_fees ?? 0,
-          feePercent: conf.fee_in_percentage ?? 0,
-        });
-      }
-    }
-    const currency = Object.fromEntries(
-      currencyKeys.filter((k) => k in c).map((k) => [k, c[k as keyof typeof c]]),
-    );
-    return {
-      currency: currency as s.Currency,
-      limits: {
-        weckly_deposite: c.weckly_deposite ?? Number.MAX_SAFE_INTEGER,
-        min_withdraw: c.min_withdraw ?? 0,
-        max_withdraw: c.max_withdraw ?? Number.MAX_SAFE_INTEGER,
-        weekly_withdraw: c.weekly_withdraw ?? Number.MAX_SAFE_INTEGER,
-        deposite: c.deposite ?? true,
-        withdraw: c.withdraw ?? true,
-      },
-      balance: c.total_balance ?? 0,
-      collection: ids.collection,
-      disbursement: ids.disbursement,
-    };
-  });
-  const rawByCode = new Map(parsed.map((c, i) => [c.code, raws[i]!]));
+  const found: Found = { countries: new Map(), gateways: new Map(), configs: new Map() };
+  const currencies = parsed.map((c, i) => currencySeed(c, raws[i]!, found));
   return {
     name,
-    countries: [...countries.values()],
-    gateways: [...gateways.values()],
+    countries: [...found.countries.values()],
+    gateways: [...found.gateways.values()],
     service: scrubService(raws[0]!.service ?? parsed[0]!.service) as unknown as s.MerchantService,
     currencies,
-    // Each record as the merchant's server spelled it, secrets replaced; balances are the sandbox's own.
-    spell: (kind, record) => {
-      const raw = rawByCode.get(String(record.code));
-      if (kind === 'config') {
-        const gw = record.gateway as { id?: unknown } | undefined;
-        return configs.get(`${String(gw?.id)}:${String(record.type)}`) ?? record;
-      }
-      if (!raw) return record;
-      if (kind === 'currency')
-        return redactValue(Object.fromEntries(Object.entries(raw).filter(([k]) => !merchantOnlyKeys.has(k))));
-      const scrubbed = redactValue(raw) as Rec;
-      return {
-        ...scrubbed,
-        // the sandbox's balance, spelled as the merchant's server spells it (a string "25000.00", say)
-        total_balance:
-          typeof raw.total_balance === 'string'
-            ? Number(record.total_balance).toFixed(raw.total_balance.split('.')[1]?.length ?? 0)
-            : record.total_balance,
-        service: scrubService(raw.service),
-        getway_configuration: (Array.isArray(raw.getway_configuration)
-          ? (raw.getway_configuration as Rec[])
-          : []
-        ).map(scrubConfig),
-      };
+    spell: speller(new Map(parsed.map((c, i) => [c.code, raws[i]!])), found.configs),
+  };
+}
+
+/** One merchant currency as the sandbox serves it; its country and gateways added to `found`. */
+function currencySeed(c: s.MerchantCurrency, raw: Rec, found: Found): CurrencySeed {
+  if (c.country) found.countries.set(c.country.code, c.country);
+  const ids = { collection: [] as number[], disbursement: [] as number[] };
+  const rawConfigs = Array.isArray(raw.getway_configuration) ? (raw.getway_configuration as Rec[]) : [];
+  for (const [j, conf] of (c.getway_configuration ?? []).entries()) {
+    const type = conf.type === 'disbursement' ? 'disbursement' : 'collection';
+    const id = conf.gateway.id;
+    if (!ids[type].includes(id)) ids[type].push(id);
+    found.configs.set(`${id}:${type}`, scrubConfig(rawConfigs[j] ?? (conf as Rec)));
+    for (const l of conf.gateway.lookup_currency ?? [])
+      if (l.country) found.countries.set(l.country.code, l.country);
+    if (!found.gateways.has(id)) found.gateways.set(id, gatewaySeed(conf, rawConfigs[j]));
+  }
+  const currency = Object.fromEntries(
+    currencyKeys.filter((k) => k in c).map((k) => [k, c[k as keyof typeof c]]),
+  );
+  return {
+    currency: currency as s.Currency,
+    limits: {
+      weckly_deposite: c.weckly_deposite ?? Number.MAX_SAFE_INTEGER,
+      min_withdraw: c.min_withdraw ?? 0,
+      max_withdraw: c.max_withdraw ?? Number.MAX_SAFE_INTEGER,
+      weekly_withdraw: c.weekly_withdraw ?? Number.MAX_SAFE_INTEGER,
+      deposite: c.deposite ?? true,
+      withdraw: c.withdraw ?? true,
     },
+    balance: c.total_balance ?? 0,
+    collection: ids.collection,
+    disbursement: ids.disbursement,
+  };
+}
+
+/** A gateway as the sandbox settles with it, its record as the merchant's server spelled it, scrubbed. */
+function gatewaySeed(conf: s.GatewayConfiguration, rawConfig: Rec | undefined): GatewaySeed {
+  const rawGateway = ((rawConfig?.gateway as Rec | undefined) ?? conf.gateway) as GatewaySeed['record'];
+  return {
+    id: conf.gateway.id,
+    record: redactValue(rawGateway) as GatewaySeed['record'],
+    crypto: Number(conf.gateway.is_crypto ?? 0) === 1,
+    network: String(conf.gateway.payment_method ?? conf.gateway.name),
+    walletRequired: false,
+    minimumFees: conf.minimum_fees ?? 0,
+    feePercent: conf.fee_in_percentage ?? 0,
+  };
+}
+
+/** Each record as the merchant's server spelled it, secrets replaced; balances are the sandbox's own. */
+function speller(rawByCode: Map<string, Rec>, configs: Map<string, Rec>): Seed['spell'] {
+  return (kind, record) => {
+    const raw = rawByCode.get(String(record.code));
+    if (kind === 'config') {
+      const gw = record.gateway as { id?: unknown } | undefined;
+      return configs.get(`${String(gw?.id)}:${String(record.type)}`) ?? record;
+    }
+    if (!raw) return record;
+    if (kind === 'currency')
+      return redactValue(Object.fromEntries(Object.entries(raw).filter(([k]) => !merchantOnlyKeys.has(k))));
+    const scrubbed = redactValue(raw) as Rec;
+    return {
+      ...scrubbed,
+      // the sandbox's balance, spelled as the merchant's server spells it (a string "25000.00", say)
+      total_balance:
+        typeof raw.total_balance === 'string'
+          ? Number(record.total_balance).toFixed(raw.total_balance.split('.')[1]?.length ?? 0)
+          : record.total_balance,
+      service: scrubService(raw.service),
+      getway_configuration: (Array.isArray(raw.getway_configuration)
+        ? (raw.getway_configuration as Rec[])
+        : []
+      ).map(scrubConfig),
+    };
   };
 }

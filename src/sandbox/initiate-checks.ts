@@ -20,6 +20,29 @@ export type InitiateCheck =
   | { reply: Reply }
   | { seed: CurrencySeed; amount: number; amountText: string; email: string; reference: string };
 
+const requiredFields = [
+  'merchant_key',
+  'site_id',
+  'api_key',
+  'currency_code',
+  'country_code',
+  'customer_first_name',
+  'customer_phone',
+  'customer_email',
+  'customer_transaction_id',
+  'amount',
+];
+
+/** The credentials given that are not the demo merchant's. */
+function wrongCredentials(body: Body): string[] {
+  const wrong: string[] = [];
+  if (str(body.merchant_key) && str(body.merchant_key) !== demoMerchant.merchantKey)
+    wrong.push('merchant_key');
+  if (str(body.site_id) && str(body.site_id) !== demoMerchant.siteId) wrong.push('site_id');
+  if (str(body.api_key) && str(body.api_key) !== demoMerchant.apiKey) wrong.push('api_key');
+  return wrong;
+}
+
 export function checkInitiate(
   kind: PaymentKind,
   body: Body,
@@ -27,28 +50,12 @@ export function checkInitiate(
   balances: ReadonlyMap<string, number>,
   references: ReadonlySet<string>,
 ): InitiateCheck {
-  const required = [
-    'merchant_key',
-    'site_id',
-    'api_key',
-    'currency_code',
-    'country_code',
-    'customer_first_name',
-    'customer_phone',
-    'customer_email',
-    'customer_transaction_id',
-    'amount',
-  ];
   const errors: Record<string, string[]> = {};
   const add = (field: string, msg: string) => (errors[field] ??= []).push(msg);
-  for (const f of required) if (str(body[f]) === undefined) add(f, requiredMessage(f));
+  for (const f of requiredFields) if (str(body[f]) === undefined) add(f, requiredMessage(f));
 
   // Credentials: withdraw answers 403 for any of the three (spec, Authentication 3); deposit a 422 on the field.
-  const badCreds: string[] = [];
-  if (str(body.merchant_key) && str(body.merchant_key) !== demoMerchant.merchantKey)
-    badCreds.push('merchant_key');
-  if (str(body.site_id) && str(body.site_id) !== demoMerchant.siteId) badCreds.push('site_id');
-  if (str(body.api_key) && str(body.api_key) !== demoMerchant.apiKey) badCreds.push('api_key');
+  const badCreds = wrongCredentials(body);
   if (kind === 'withdraw' && badCreds.length > 0) {
     return {
       reply: { status: 403, body: { success: false, message: 'Invalid merchant credentials.', errors: [] } },

@@ -1,6 +1,7 @@
 // `mpay replay`'s report for a person: each call with its recorded answer beside the new one, and what
 // differs. The values have been scrubbed of secrets by the caller; escapes a server sent are cleaned here.
-import type { PlannedCall, ReplayedCall } from '../flows/replay.js';
+import type { PlannedCall } from '../flows/replay-plan.js';
+import type { ReplayedCall } from '../flows/replay.js';
 import type { AnswerSummary, Difference } from '../flows/replay-compare.js';
 import { clean } from './output.js';
 

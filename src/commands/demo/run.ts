@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Factory } from '../../factory.js';
+import type { FlowDeps, FlowResult } from '../../flows/types.js';
 import { fitWidth, printResult } from '../../ui/print.js';
 import { fromFlowResult } from '../../ui/envelope.js';
 import { transactionSummary } from '../../ui/summary.js';
@@ -11,8 +12,6 @@ import { transactionSummary } from '../../ui/summary.js';
 export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<void> {
   const { startSandbox } = await import('../../sandbox/server.js');
   const { demoMerchant } = await import('../../sandbox/seed.js');
-  const { memoryTokens } = await import('../../api/credentials.js');
-  const { fingerprint } = await import('../../api/redact.js');
   const { ScriptedPrompter } = await import('../../flows/prompter.js');
   const { runPaymentFlow } = await import('../../flows/payment.js');
   const dir = mkdtempSync(join(tmpdir(), 'mpay-demo-'));
@@ -22,26 +21,7 @@ export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<voi
     f.io.note(
       `Sandbox on ${sb.url} (demo merchant ${demoMerchant.merchantKey}, site ${demoMerchant.siteId})`,
     );
-    const client = await f.client({
-      baseUrl: sb.url,
-      credentials: {
-        merchantKey: demoMerchant.merchantKey,
-        siteId: demoMerchant.siteId,
-        apiKey: demoMerchant.apiKey,
-      },
-      tokens: memoryTokens(),
-      // Show each request as it goes out, secrets redacted; responses are summed up by the steps.
-      debug: (line) => {
-        if (/^> (POST|GET|\{)/.test(line)) f.io.stderr.write(`    ${line.slice(2)}\n`);
-      },
-    });
-    const place = {
-      server: sb.url,
-      merchant: fingerprint(demoMerchant.merchantKey),
-      profile: 'demo',
-      env: 'sandbox',
-    };
-    const base = await f.flowDepsAt({ client, place, journalDir: dir, command: 'mpay' });
+    const base = await demoDeps(sb.url, dir, f);
     f.io.note('\n=== Deposit: 100 USD in USDT (TRC20), which needs a wallet address ===');
     const deposit = await runPaymentFlow(
       'deposit',
@@ -79,15 +59,52 @@ export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<voi
     const otpLine = sandboxLog.find((l) => l.startsWith('one-time code'));
     if (otpLine) f.io.note(`  (sandbox: ${otpLine})`);
     f.io.note('');
-    await printResult(
-      f.io,
-      opts.json,
-      [fromFlowResult(deposit), fromFlowResult(withdraw)],
-      async () =>
-        `${await transactionSummary(fromFlowResult(deposit), {}, fitWidth(f.io))}\n${await transactionSummary(fromFlowResult(withdraw), {}, fitWidth(f.io))}\n\nNext: \`mpay sandbox\` in one terminal, then \`mpay login --env sandbox\` and \`mpay deposit\` in another.`,
-    );
+    await printDemo(deposit, withdraw, opts, f);
   } finally {
     await sb.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The flows' dependencies: a client of the demo merchant's on the sandbox, a journal in `dir`. */
+async function demoDeps(url: string, dir: string, f: Factory): Promise<FlowDeps> {
+  const { demoMerchant } = await import('../../sandbox/seed.js');
+  const { memoryTokens } = await import('../../api/credentials.js');
+  const { fingerprint } = await import('../../api/redact.js');
+  const client = await f.client({
+    baseUrl: url,
+    credentials: {
+      merchantKey: demoMerchant.merchantKey,
+      siteId: demoMerchant.siteId,
+      apiKey: demoMerchant.apiKey,
+    },
+    tokens: memoryTokens(),
+    // Show each request as it goes out, secrets redacted; responses are summed up by the steps.
+    debug: (line) => {
+      if (/^> (POST|GET|\{)/.test(line)) f.io.stderr.write(`    ${line.slice(2)}\n`);
+    },
+  });
+  const place = {
+    server: url,
+    merchant: fingerprint(demoMerchant.merchantKey),
+    profile: 'demo',
+    env: 'sandbox',
+  };
+  return f.flowDepsAt({ client, place, journalDir: dir, command: 'mpay' });
+}
+
+/** The two transactions as the flows summed them up, and what to try next. */
+async function printDemo(
+  deposit: FlowResult,
+  withdraw: FlowResult,
+  opts: { json?: boolean },
+  f: Factory,
+): Promise<void> {
+  await printResult(
+    f.io,
+    opts.json,
+    [fromFlowResult(deposit), fromFlowResult(withdraw)],
+    async () =>
+      `${await transactionSummary(fromFlowResult(deposit), {}, fitWidth(f.io))}\n${await transactionSummary(fromFlowResult(withdraw), {}, fitWidth(f.io))}\n\nNext: \`mpay sandbox\` in one terminal, then \`mpay login --env sandbox\` and \`mpay deposit\` in another.`,
+  );
 }

@@ -19,7 +19,7 @@ export async function runLogout(opts: LogoutOptions, f: Factory): Promise<void> 
     throw new UsageError(`No profile named "${name}"`, {
       hint: `Known: ${Object.keys(store.profiles()).join(', ') || 'none'}`,
     });
-  const cleared = await store.clearProfileTokens(name);
+  const cleared = await store.tokens.clearProfileTokens(name);
   const tokens = cleared.count;
   let credentials = false;
   let leftover = cleared.leftover;

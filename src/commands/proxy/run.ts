@@ -33,16 +33,6 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
     clearForOutput(opts.report, 'the report');
     fd = openSync(opts.report, 'wx', 0o600);
   }
-  const onDeparture = (r: DepartureRecord) => {
-    const rec = redactValue(r) as DepartureRecord;
-    const line = JSON.stringify(rec);
-    if (fd !== undefined) writeSync(fd, `${line}\n`);
-    if (f.io.stderrIsTTY)
-      f.io.stderr.write(
-        `${clean(`departure: ${rec.method} ${rec.path} ${rec.status} ${rec.kind}${rec.field ? ` ${rec.field}` : ''}: ${rec.message}`)}\n`,
-      );
-    else if (fd === undefined) f.io.stderr.write(`${line}\n`);
-  };
   let proxy: RunningProxy;
   try {
     proxy = await startProxy({
@@ -51,7 +41,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
       port: opts.port,
       host: opts.host,
       conformance,
-      onDeparture,
+      onDeparture: reportDeparture(fd, f),
       onError: (line) => f.io.warn(clean(line)),
       timeoutMs: parseTimeout(opts.timeout ?? f.environ.MPAY_TIMEOUT),
       now: f.now,
@@ -65,18 +55,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
       });
     throw err;
   }
-  const info = { url: proxy.url, upstream: upstream.href.replace(/\/$/, ''), report: opts.report ?? null };
-  if (opts.json) await printJson(f.io, info, 0);
-  else
-    f.io.out(
-      [
-        `mpay proxy listening on ${proxy.url}, forwarding to ${info.upstream}`,
-        `  departures from the API's document: ${opts.report ?? 'on stderr'}`,
-        `Point mpay at it: mpay … --base-url ${proxy.url}`,
-        'Ctrl-C stops it.',
-        '',
-      ].join('\n'),
-    );
+  await announce(proxy.url, upstream, opts, f);
   // Forwards until Ctrl-C or SIGTERM (the IO's interruption), then closes and sums up; a second one ends
   // the run at once.
   await f.io.interrupts.untilInterrupted(async () => {
@@ -86,4 +65,36 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
       `mpay proxy: ${proxy.stats.requests} requests forwarded, ${proxy.stats.departures} departures from the document`,
     );
   });
+}
+
+/**
+ * Each departure, scrubbed: a line in --report's file (`fd`), and on stderr a line for a person on a
+ * terminal, or the record itself when there is no report to hold it.
+ */
+function reportDeparture(fd: number | undefined, f: Factory): (r: DepartureRecord) => void {
+  return (r) => {
+    const rec = redactValue(r) as DepartureRecord;
+    const line = JSON.stringify(rec);
+    if (fd !== undefined) writeSync(fd, `${line}\n`);
+    if (f.io.stderrIsTTY)
+      f.io.stderr.write(
+        `${clean(`departure: ${rec.method} ${rec.path} ${rec.status} ${rec.kind}${rec.field ? ` ${rec.field}` : ''}: ${rec.message}`)}\n`,
+      );
+    else if (fd === undefined) f.io.stderr.write(`${line}\n`);
+  };
+}
+
+/** Where the proxy listens, what it forwards to, and where its departures go. */
+async function announce(url: string, upstream: URL, opts: ProxyOptions, f: Factory): Promise<void> {
+  const info = { url, upstream: upstream.href.replace(/\/$/, ''), report: opts.report ?? null };
+  if (opts.json) return printJson(f.io, info, 0);
+  f.io.out(
+    [
+      `mpay proxy listening on ${url}, forwarding to ${info.upstream}`,
+      `  departures from the API's document: ${opts.report ?? 'on stderr'}`,
+      `Point mpay at it: mpay … --base-url ${url}`,
+      'Ctrl-C stops it.',
+      '',
+    ].join('\n'),
+  );
 }

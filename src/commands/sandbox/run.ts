@@ -6,7 +6,8 @@ import { isLoopback } from '../../api/base-url.js';
 import type { Factory } from '../../factory.js';
 import { printJson } from '../../ui/print.js';
 import type { Fault } from '../../sandbox/faults.js';
-import type { SeedName } from '../../sandbox/seed.js';
+import type { RunningSandbox } from '../../sandbox/server.js';
+import type { Seed, SeedName } from '../../sandbox/seed.js';
 
 export interface SandboxOptions {
   json?: boolean;
@@ -40,32 +41,15 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
       hint: 'Give a file of your own for --data',
     });
   const { startSandbox } = await import('../../sandbox/server.js');
-  const { parseRateLimit } = await import('../../sandbox/pacing.js');
-  const rateLimit = opts.rateLimit === undefined ? undefined : parseRateLimit(opts.rateLimit);
-  if (opts.rateLimit !== undefined && !rateLimit)
-    throw new UsageError(`--rate-limit takes N/s or N/min (N at least 1), not "${opts.rateLimit}"`, {
-      hint: 'For example --rate-limit 200/s',
-    });
-  const { demoMerchant } = await import('../../sandbox/seed.js');
-  let catalogue: import('../../sandbox/seed.js').Seed | undefined;
-  if (opts.catalogue) {
-    const { readTraceFile } = await import('../shared/trace-file.js');
-    const { merchantCurrenciesOf } = await import('../../api/har-read.js');
-    const { catalogueSeed } = await import('../../sandbox/catalogue.js');
-    const data = merchantCurrenciesOf(await readTraceFile(opts.catalogue));
-    if (!data)
-      throw new UsageError(`${opts.catalogue} holds no merchant currencies answer`, {
-        hint: 'Trace `mpay balances --trace run.har` against the merchant, and give that file (or its bundle)',
-      });
-    catalogue = catalogueSeed(data, opts.catalogue);
-  }
+  const rateLimit = await rateLimitOf(opts);
+  const catalogue = opts.catalogue ? await catalogueOf(opts.catalogue) : undefined;
   const tls =
     opts.tlsCert && opts.tlsKey
       ? { cert: readFileSync(opts.tlsCert), key: readFileSync(opts.tlsKey) }
       : undefined;
   const stamp = () => f.now().toISOString().slice(11, 19);
   const log = (line: string) => void f.io.stderr.write(`[sandbox ${stamp()}] ${line}\n`);
-  let sb: Awaited<ReturnType<typeof startSandbox>>;
+  let sb: RunningSandbox;
   try {
     sb = await startSandbox({
       port: opts.port,
@@ -84,70 +68,121 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
       log,
     });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE')
-      throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use`, {
-        hint: 'Stop what listens there, or pick another port: --port 4011, or --port 0 for any free one',
-      });
-    if (code === 'EACCES' || code === 'EADDRNOTAVAIL')
-      throw new UsageError(`Cannot listen on ${opts.host}:${opts.port} (${code})`, {
-        hint: 'Ports below 1024 need privileges; the host must be an address of this machine',
-      });
-    throw err;
+    throw listenError(err, opts);
   }
-  // Every interface (0.0.0.0, ::): anyone who reaches this machine can use the demo credentials, and mpay
-  // itself refuses plain http to an address that is not loopback: the URL to use here is the loopback one.
-  // Any address that is not loopback (0, 0.0.0.0, ::, ::ffff:0.0.0.0, an interface's) is reachable from
-  // other machines; an unspecified one listens on every interface, and is reached here on 127.0.0.1.
-  const bare = opts.host.replace(/^\[|\]$/g, '');
-  const loopback = isLoopback(bare) || bare === '::1';
-  const everywhere =
-    !loopback && (net.isIP(bare) === 0 ? bare === '0' : /^(0\.0\.0\.0|::|::ffff:0\.0\.0\.0|0+)$/.test(bare));
-  const usable = everywhere ? sb.url.replace(/\/\/(\[[^\]]*\]|[^/:]+):/, '//127.0.0.1:') : sb.url;
-  if (everywhere)
-    f.io.warn(
-      `listening on every interface of this machine (${opts.host}): anyone who can reach it can use the demo merchant's credentials; on this machine use ${usable}`,
-    );
-  else if (!loopback)
-    f.io.warn(
-      `listening on ${opts.host}, which other machines can reach: anyone who can may use the demo merchant's credentials; and mpay refuses plain http to an address that is not loopback (serve with --tls-cert, or listen on 127.0.0.1)`,
-    );
-  const info = {
-    url: usable,
-    base_url: usable,
-    documentation: `${sb.url}/restapi/documentation`,
-    merchant_key: demoMerchant.merchantKey,
-    site_id: demoMerchant.siteId,
-    api_key: demoMerchant.apiKey,
-    otp: demoMerchant.otp,
-  };
+  const reach = reachOf(opts.host, sb.url);
+  warnOfReach(reach, opts.host, f);
   if (catalogue)
     log(
       `serving the catalogue of ${opts.catalogue}: ${catalogue.currencies.length} currencies, ${catalogue.gateways.length} gateways (secrets replaced by placeholders)`,
     );
-  if (opts.json) await printJson(f.io, info, 0);
-  else {
-    f.io.out(
-      [
-        `mpay sandbox listening on ${everywhere ? `${sb.url} (every interface)` : sb.url}`,
-        `  API docs:     ${info.documentation}`,
-        `  merchant key: ${demoMerchant.merchantKey}`,
-        `  site id:      ${demoMerchant.siteId}`,
-        `  API key:      ${demoMerchant.apiKey}`,
-        `  one-time code for withdrawals: ${demoMerchant.otp}`,
-        '',
-        // No secret on mpay's command line (process lists show it): the key on stdin, the API key in the
-        // environment.
-        `Try: printf %s ${demoMerchant.merchantKey} | MPAY_API_KEY=${demoMerchant.apiKey} mpay login --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
-        'Ctrl-C stops it.',
-        '',
-      ].join('\n'),
-    );
-  }
+  await announce(sb.url, reach, opts, f);
   // Serves until Ctrl-C or SIGTERM (the IO's interruption), then closes the server; a second one ends
   // the run at once.
   await f.io.interrupts.untilInterrupted(async (reason) => {
     log(`${reason}: stopping`);
     await sb.close();
   });
+}
+
+/** --rate-limit, read: N/s or N/min. */
+async function rateLimitOf(opts: SandboxOptions): Promise<{ limit: number; windowMs: number } | undefined> {
+  if (opts.rateLimit === undefined) return undefined;
+  const { parseRateLimit } = await import('../../sandbox/pacing.js');
+  const rateLimit = parseRateLimit(opts.rateLimit);
+  if (!rateLimit)
+    throw new UsageError(`--rate-limit takes N/s or N/min (N at least 1), not "${opts.rateLimit}"`, {
+      hint: 'For example --rate-limit 200/s',
+    });
+  return rateLimit;
+}
+
+/** --catalogue: the merchant's data set, from the merchant currencies answer of a trace or bundle. */
+async function catalogueOf(file: string): Promise<Seed> {
+  const { readTraceFile } = await import('../shared/trace-file.js');
+  const { merchantCurrenciesOf } = await import('../../api/har-read.js');
+  const { catalogueSeed } = await import('../../sandbox/catalogue.js');
+  const data = merchantCurrenciesOf(await readTraceFile(file));
+  if (!data)
+    throw new UsageError(`${file} holds no merchant currencies answer`, {
+      hint: 'Trace `mpay balances --trace run.har` against the merchant, and give that file (or its bundle)',
+    });
+  return catalogueSeed(data, file);
+}
+
+/** Why the sandbox could not listen, as a person can act on it. */
+function listenError(err: unknown, opts: SandboxOptions): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE')
+    return new UsageError(`Port ${opts.port} on ${opts.host} is already in use`, {
+      hint: 'Stop what listens there, or pick another port: --port 4011, or --port 0 for any free one',
+    });
+  if (code === 'EACCES' || code === 'EADDRNOTAVAIL')
+    return new UsageError(`Cannot listen on ${opts.host}:${opts.port} (${code})`, {
+      hint: 'Ports below 1024 need privileges; the host must be an address of this machine',
+    });
+  return err;
+}
+
+/**
+ * Who can reach the sandbox, and the URL to use on this machine. Any address that is not loopback (0,
+ * 0.0.0.0, ::, ::ffff:0.0.0.0, an interface's) is reachable from other machines; an unspecified one
+ * listens on every interface, and is reached here on 127.0.0.1, since mpay refuses plain http to an
+ * address that is not loopback.
+ */
+function reachOf(host: string, url: string): { loopback: boolean; everywhere: boolean; usable: string } {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const loopback = isLoopback(bare) || bare === '::1';
+  const everywhere =
+    !loopback && (net.isIP(bare) === 0 ? bare === '0' : /^(0\.0\.0\.0|::|::ffff:0\.0\.0\.0|0+)$/.test(bare));
+  const usable = everywhere ? url.replace(/\/\/(\[[^\]]*\]|[^/:]+):/, '//127.0.0.1:') : url;
+  return { loopback, everywhere, usable };
+}
+
+/** Anyone who reaches a sandbox that is not on loopback can use the demo merchant's credentials. */
+function warnOfReach(reach: ReturnType<typeof reachOf>, host: string, f: Factory): void {
+  if (reach.everywhere)
+    f.io.warn(
+      `listening on every interface of this machine (${host}): anyone who can reach it can use the demo merchant's credentials; on this machine use ${reach.usable}`,
+    );
+  else if (!reach.loopback)
+    f.io.warn(
+      `listening on ${host}, which other machines can reach: anyone who can may use the demo merchant's credentials; and mpay refuses plain http to an address that is not loopback (serve with --tls-cert, or listen on 127.0.0.1)`,
+    );
+}
+
+/** Where the sandbox listens, with the demo merchant's credentials and the command that logs in to it. */
+async function announce(
+  url: string,
+  { everywhere, usable }: ReturnType<typeof reachOf>,
+  opts: SandboxOptions,
+  f: Factory,
+): Promise<void> {
+  const { demoMerchant } = await import('../../sandbox/seed.js');
+  const info = {
+    url: usable,
+    base_url: usable,
+    documentation: `${url}/restapi/documentation`,
+    merchant_key: demoMerchant.merchantKey,
+    site_id: demoMerchant.siteId,
+    api_key: demoMerchant.apiKey,
+    otp: demoMerchant.otp,
+  };
+  if (opts.json) return printJson(f.io, info, 0);
+  f.io.out(
+    [
+      `mpay sandbox listening on ${everywhere ? `${url} (every interface)` : url}`,
+      `  API docs:     ${info.documentation}`,
+      `  merchant key: ${demoMerchant.merchantKey}`,
+      `  site id:      ${demoMerchant.siteId}`,
+      `  API key:      ${demoMerchant.apiKey}`,
+      `  one-time code for withdrawals: ${demoMerchant.otp}`,
+      '',
+      // No secret on mpay's command line (process lists show it): the key on stdin, the API key in the
+      // environment.
+      `Try: printf %s ${demoMerchant.merchantKey} | MPAY_API_KEY=${demoMerchant.apiKey} mpay login --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
+      'Ctrl-C stops it.',
+      '',
+    ].join('\n'),
+  );
 }

@@ -4,44 +4,38 @@
 // record per row, as NDJSON on stdout with --json or in --out. Exit 0 when every row is done (a withdrawal
 // waiting for its code counts as done), 10 when some failed or are unknown, 130 after Ctrl-C, 11 when
 // another mpay process is running the same file. A row sent before with another server, merchant or
-// profile is refused unless --new-batch says that this file is a new batch here.
-import { heapBound } from '../../flows/heap-bound.js';
+// profile is refused unless --new-batch says that this file is a new batch here. The rows' checks and runs
+// are flows/batch-check.ts, batch-row.ts and batch-confirm.ts; here are the batch's lock, the rows a few
+// at a time, the pace and Ctrl-C.
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  createWriteStream,
-  mkdtempSync,
-  openSync,
-  statSync,
-  writeFileSync,
-  type WriteStream,
-} from 'node:fs';
+import { closeSync, mkdtempSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Client } from '../../api/client.js';
 import type { PaymentKind } from '../../api/enums.js';
 import { UsageError, exitCodes } from '../../api/errors.js';
-import type { Factory } from '../../factory.js';
-import type { FlowDeps } from '../../flows/types.js';
-import {
-  BatchChecker,
-  checkConfirmRow,
-  confirmColumns,
-  confirmRow,
-  runRow,
-  runRows,
-  type BatchRow,
-  type RowProblem,
-  type RowResult,
-} from '../../flows/batch.js';
-import { runAgain } from '../../flows/next-command.js';
-import { readRows } from '../../flows/batch-file.js';
 import { Pacer } from '../../api/rate-limit.js';
-import { placeArgs, type Place } from '../../journal/records.js';
 import { commandLine } from '../../api/shell-words.js';
-import { clearForOutput } from '../../api/out-file.js';
-import { batchProgress, defaultConcurrency, maxConcurrency } from '../../ui/batch-progress.js';
+import type { Factory } from '../../factory.js';
+import { BatchChecker, type BatchRow, type RowProblem } from '../../flows/batch-check.js';
+import { checkConfirmRow, confirmColumns, confirmRow } from '../../flows/batch-confirm.js';
+import { readRows } from '../../flows/batch-file.js';
+import { runRow, runRows, type RowResult } from '../../flows/batch-row.js';
+import { heapBound } from '../../flows/heap-bound.js';
+import { runAgain } from '../../flows/next-command.js';
+import { RowOrder } from '../../flows/row-order.js';
+import type { FlowDeps } from '../../flows/types.js';
+import type { IO } from '../../io/io.js';
+import { placeArgs, type Place } from '../../journal/records.js';
+import {
+  batchProgress,
+  defaultConcurrency,
+  maxConcurrency,
+  type BatchProgress,
+} from '../../ui/batch-progress.js';
 import { printJson } from '../../ui/print.js';
-import { csvHeader, csvLine, renderTable, type Column } from '../../ui/output.js';
+import { printProblems } from '../../ui/problem-table.js';
+import { openResultsFile } from '../../ui/results-file.js';
 
 /** The exit code of a batch that ended with rows failed or unknown (README, exit codes). */
 export const batchIncompleteExitCode = 10;
@@ -213,15 +207,7 @@ async function refuseProblems(
   elsewhere?: Place,
 ): Promise<void> {
   if (!problems.length) return;
-  if (opts.json) for (const p of problems) await printJson(f.io, p, 0);
-  else
-    f.io.stderr.write(
-      `${await renderTable(problems, [
-        { key: 'row', header: 'Row' },
-        { key: 'field', header: 'Column' },
-        { key: 'message', header: 'Problem' },
-      ])}\n`,
-    );
+  await printProblems(f.io, problems, opts.json);
   throw new UsageError(
     `${problems.length} problem${problems.length > 1 ? 's' : ''} in ${opts.file}; nothing was sent`,
     {
@@ -237,10 +223,13 @@ function unattended(deps: FlowDeps): FlowDeps {
   return { ...deps, prompter: undefined, reporter: undefined };
 }
 
+type Counts = Record<RowResult['outcome'], number>;
+
 /**
  * Runs the rows a few at a time and reports each result as it ends (a line on stderr, NDJSON on stdout
- * with --json, and --out). Fewer rows are in flight while the server answers 429s. Ctrl-C stops the
- * starting of new rows and exits 130 once those in flight ended; exit 10 when a row failed or is unknown.
+ * with --json, and --out in the file's row order). Fewer rows are in flight while the server answers
+ * 429s. Ctrl-C stops the starting of new rows and exits 130 once those in flight ended; exit 10 when a row
+ * failed or is unknown.
  */
 async function runAndReport(
   rows: AsyncIterable<BatchRow>,
@@ -252,16 +241,63 @@ async function runAndReport(
 ): Promise<void> {
   const progress = await batchProgress(f.io, total);
   const resume = runAgain(again.words, again.deps.place);
-  let out: WriteStream | undefined;
-  if (opts.out) {
-    clearForOutput(opts.out, 'the results');
-    out = createWriteStream(opts.out, { mode: 0o600, flags: 'wx' });
-  }
-  const counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
+  const out = opts.out ? openResultsFile(opts.out) : undefined;
+  const order = out && new RowOrder<RowResult>((res) => out.write(res));
+  const counts: Counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
   let printed = Promise.resolve();
-  // After a 429 the rows' requests go out at the pace the server allows, and the batch says so once, not
-  // one line a refused request.
-  const client = again.deps.client;
+  const pace = paceOnThrottle(again.deps.client, progress);
+  // Ctrl-C (the IO's interruption): no new row starts, those in flight finish; a second one ends the run.
+  const { signal } = f.io.interrupts;
+  const onAbort = () =>
+    progress.note('mpay: stopping: no new rows start; those in flight finish (Ctrl-C again to stop now)');
+  signal.addEventListener('abort', onAbort, { once: true });
+  const stopNow = () => {
+    progress.note('mpay: interrupted again: stopping now; rows in flight show as unknown on the next run');
+    progress.note(`Resume with: ${resume}`);
+  };
+  try {
+    await f.io.interrupts.graceful(
+      () =>
+        runRows(
+          rows,
+          opts.concurrency,
+          (r: BatchRow) => {
+            order?.start(r.row);
+            return run(r);
+          },
+          (res: RowResult) => {
+            counts[res.outcome]++;
+            progress.row(res);
+            // one line a row, in the order the rows end; --query filters each record
+            if (opts.json) printed = printed.then(() => printJson(f.io, res, 0));
+            order?.end(res);
+          },
+          () => signal.aborted,
+          heapBound(32),
+        ),
+      stopNow,
+    );
+    await printed;
+  } finally {
+    progress.stop();
+    pace.restore();
+    signal.removeEventListener('abort', onAbort);
+    order?.flush();
+    await out?.end();
+  }
+  const paced = pace.summary();
+  if (paced) f.io.note(paced);
+  reportEnd(f.io, counts, total, resume, opts.file, signal.aborted);
+}
+
+/**
+ * After a 429 the rows' requests go out at the pace the server allows, and the batch says so once, not
+ * one line a refused request. `restore` gives the client back its own terminal line, and no pace.
+ */
+function paceOnThrottle(
+  client: Client,
+  progress: BatchProgress,
+): { restore(): void; summary(): string | undefined } {
   const pacer = new Pacer();
   client.pacer = pacer;
   const terminalLine = client.reportThrottle;
@@ -272,92 +308,40 @@ async function runAndReport(
         `mpay: rate limited (HTTP 429): requests now go out at ${Math.round(pacer.rate ?? 0)} a second, faster again while no 429 comes`,
       );
   };
-  // Ctrl-C (the IO's interruption): no new row starts, those in flight finish; a second one ends the run.
-  const { signal } = f.io.interrupts;
-  const onAbort = () =>
-    progress.note('mpay: stopping: no new rows start; those in flight finish (Ctrl-C again to stop now)');
-  signal.addEventListener('abort', onAbort, { once: true });
-  const stopNow = () => {
-    progress.note('mpay: interrupted again: stopping now; rows in flight show as unknown on the next run');
-    progress.note(`Resume with: ${resume}`);
+  return {
+    restore() {
+      client.reportThrottle = terminalLine;
+      client.pacer = undefined;
+    },
+    summary: () =>
+      throttles
+        ? `Rate limited ${throttles} time${throttles > 1 ? 's' : ''}: requests were paced down to ${Math.round(pacer.lowest ?? 0)} a second, and ended at ${Math.round(pacer.rate ?? 0)}`
+        : undefined,
   };
-  if (out && /\.csv$/i.test(opts.out!)) out.write(`${csvHeader(resultColumns)}\n`);
-  // --out is written in the file's row order, as a person comparing it with the input expects: a result
-  // waits for those of the rows started before it (at most the rows in flight), then goes out.
-  const started: number[] = [];
-  const waiting = new Map<number, RowResult>();
-  const writeOut = (res: RowResult) =>
-    out!.write(/\.csv$/i.test(opts.out!) ? `${csvLine(res, resultColumns)}\n` : `${JSON.stringify(res)}\n`);
-  const inOrder = (res: RowResult) => {
-    waiting.set(res.row, res);
-    while (started.length > 0 && waiting.has(started[0]!)) {
-      writeOut(waiting.get(started[0]!)!);
-      waiting.delete(started.shift()!);
-    }
-  };
-  try {
-    await f.io.interrupts.graceful(
-      () =>
-        runRows(
-          rows,
-          opts.concurrency,
-          (r: BatchRow) => {
-            started.push(r.row);
-            return run(r);
-          },
-          (res: RowResult) => {
-            counts[res.outcome]++;
-            progress.row(res);
-            // one line a row, in the order the rows end; --query filters each record
-            if (opts.json) printed = printed.then(() => printJson(f.io, res, 0));
-            if (out) inOrder(res);
-          },
-          () => signal.aborted,
-          heapBound(32),
-        ),
-      stopNow,
-    );
-    await printed;
-  } finally {
-    progress.stop();
-    client.reportThrottle = terminalLine;
-    client.pacer = undefined;
-    signal.removeEventListener('abort', onAbort);
-    // what an interruption left waiting (rows in flight when it stopped): in row order too
-    if (out) for (const row of [...waiting.keys()].sort((a, b) => a - b)) writeOut(waiting.get(row)!);
-    await new Promise<void>((r) => (out ? out.end(r) : r()));
-  }
-  const ended = counts.done + counts.skipped + counts.failed + counts.unknown;
-  const tally = `${counts.done} done, ${counts.skipped} already done, ${counts.failed} failed, ${counts.unknown} unknown`;
-  if (throttles)
-    f.io.note(
-      `Rate limited ${throttles} time${throttles > 1 ? 's' : ''}: requests were paced down to ${Math.round(pacer.lowest ?? 0)} a second, and ended at ${Math.round(pacer.rate ?? 0)}`,
-    );
-  // Rows read from stdin come again the same way.
-  const stdin = opts.file === '-' ? ' < FILE (the same rows on stdin)' : '';
-  if (signal.aborted) {
-    f.io.note(`mpay: interrupted: ${tally}; ${total - ended} not started`);
-    f.io.note(`Resume with: ${resume}${stdin}`);
-    f.io.exitCode = exitCodes.cancelled;
-    return;
-  }
-  f.io.note(tally);
-  if (counts.failed || counts.unknown) {
-    f.io.note(`Run again with: ${resume}${stdin}   (done rows are skipped; failed ones are sent again)`);
-    f.io.exitCode = batchIncompleteExitCode;
-  }
 }
 
-/** The columns of a `--out results.csv` file: the NDJSON record's fields, the error's two flattened. */
-const resultColumns: Column<RowResult>[] = [
-  { key: 'row' },
-  { key: 'reference' },
-  { key: 'outcome' },
-  { key: 'status' },
-  { key: 'hash_token' },
-  { key: 'transaction_id' },
-  { key: 'fee' },
-  { key: 'next' },
-  { key: 'error_kind', get: (r) => r.error?.kind },
-  { key: 'error_message', get: (r) => r.error?.message },
-];
+/** The batch's last lines (the tally, and how to resume or run it again) and its exit code. */
+function reportEnd(
+  io: IO,
+  counts: Counts,
+  total: number,
+  resume: string,
+  file: string,
+  aborted: boolean,
+): void {
+  const ended = counts.done + counts.skipped + counts.failed + counts.unknown;
+  const tally = `${counts.done} done, ${counts.skipped} already done, ${counts.failed} failed, ${counts.unknown} unknown`;
+  // Rows read from stdin come again the same way.
+  const stdin = file === '-' ? ' < FILE (the same rows on stdin)' : '';
+  if (aborted) {
+    io.note(`mpay: interrupted: ${tally}; ${total - ended} not started`);
+    io.note(`Resume with: ${resume}${stdin}`);
+    io.exitCode = exitCodes.cancelled;
+    return;
+  }
+  io.note(tally);
+  if (counts.failed || counts.unknown) {
+    io.note(`Run again with: ${resume}${stdin}   (done rows are skipped; failed ones are sent again)`);
+    io.exitCode = batchIncompleteExitCode;
+  }
+}

@@ -9,7 +9,7 @@ export async function runWhoami(opts: { json?: boolean }, f: Factory): Promise<v
   const fp = (s?: string) => (s ? fingerprint(s) : null);
   const keyFp = fp(ctx.credentials.merchantKey);
   // Each cached token belongs to the key that made it; only the one of the key in effect is used.
-  const cached = ctx.store
+  const cached = ctx.store.tokens
     .cachedTokens({ profile: ctx.profileName, env: ctx.env, baseUrl: ctx.baseUrl })
     .map((t) => ({
       merchant_key_fingerprint: t.keyFingerprint,

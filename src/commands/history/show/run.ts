@@ -93,84 +93,117 @@ function curlOf(
   siteId: string | undefined,
 ): string[] {
   const url = (path: string) => `${baseUrl}/restapi/v1/${path}`;
-  const sent = events.filter((e) => e.reference === r.reference && e.outcome === 'sent');
-  // Each step once, its last try: a resume sends an initiate again after a lost answer, a code may be
-  // tried twice, a status sent again after a 429.
+  const once = lastTries(events.filter((e) => e.reference === r.reference && e.outcome === 'sent'));
+  const out: string[] = [];
+  if (!once.some((e) => e.step === 'initiate') && r.hash_token) out.push(`HASH=${r.hash_token}`);
+  for (const e of once) {
+    const d = (e.data ?? {}) as Record<string, unknown>;
+    if (e.step === 'initiate') out.push(...initiateLines(r.kind, d, url, siteId));
+    else if (e.step === 'wallet' || e.step === 'status') out.push(updateCommand(e.step, d, url));
+    else if (e.step === 'processed' || e.step === 'otp') out.push(...processedLines(r.kind, d, url));
+  }
+  return ['set -euo pipefail', ...out];
+}
+
+/**
+ * Each step once, its last try: a resume sends an initiate again after a lost answer, a code may be
+ * tried twice, a status sent again after a 429.
+ */
+function lastTries(sent: JournalEvent[]): JournalEvent[] {
   const once: JournalEvent[] = [];
   for (const e of sent) {
     const i = once.findIndex((x) => x.step === e.step);
     if (i >= 0) once.splice(i, 1);
     once.push(e);
   }
-  const out: string[] = [];
-  if (!once.some((e) => e.step === 'initiate') && r.hash_token) out.push(`HASH=${r.hash_token}`);
-  for (const e of once) {
-    const d = (e.data ?? {}) as Record<string, unknown>;
-    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-    if (e.step === 'initiate') {
-      const c = (d.customer ?? {}) as Record<string, string | undefined>;
-      const cmd = curlCommand({
-        method: 'POST',
-        url: url(r.kind === 'deposit' ? 'payments/initiate' : 'payments/withdraw/initiate'),
-        bearer: true,
-        encoding: 'json',
-        fail: true,
-        body: {
-          merchant_key: 'secret',
-          site_id: siteId && /^\d+$/.test(siteId) ? Number(siteId) : siteId,
-          api_key: 'secret',
-          currency_code: str(d.currency),
-          country_code: str(d.country),
-          customer_first_name: c.first_name,
-          customer_last_name: c.last_name,
-          customer_phone: c.phone,
-          customer_email: c.email,
-          customer_transaction_id: '$MPAY_REF',
-          amount: str(d.amount),
-        },
-      });
-      out.push('MPAY_REF=${MPAY_REF:-replay-$(date +%s)}');
-      out.push(`RES=$(${cmd}) || { printf '%s\\n' "$RES"; exit 1; }`);
-      out.push('printf \'%s\\n\' "$RES"; HASH=$(printf %s "$RES" | jq -r .data.has_token)');
-    } else if (e.step === 'wallet' || e.step === 'status') {
-      out.push(
-        curlCommand({
-          method: 'POST',
-          url: url(e.step === 'wallet' ? 'payments/crypto/wallet/address/update' : 'payments/status/update'),
-          bearer: true,
-          encoding: 'multipart',
-          fail: true,
-          body:
-            e.step === 'wallet'
-              ? { hash_token: '$HASH', gateway_id: d.gateway_id as number }
-              : {
-                  hash_token: '$HASH',
-                  status: str(d.requested_status) ?? 'initiated',
-                  gateway_id: d.gateway_id as number,
-                },
-        }),
-      );
-    } else if (e.step === 'processed' || e.step === 'otp') {
-      const withdraw = r.kind === 'withdraw';
-      if (withdraw && d.with_otp)
-        out.push(': "${MPAY_OTP:?set MPAY_OTP to the one-time code the call before sent to the customer}"');
-      out.push(
-        curlCommand({
-          method: 'POST',
-          url: url(withdraw ? 'payments/withdraw/processed' : 'payments/processed'),
-          bearer: true,
-          encoding: 'json',
-          fail: true,
-          body: {
+  return once;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** The initiate, with a fresh reference; the hash token it answers kept in $HASH. */
+function initiateLines(
+  kind: JournalRecord['kind'],
+  d: Record<string, unknown>,
+  url: (path: string) => string,
+  siteId: string | undefined,
+): string[] {
+  const c = (d.customer ?? {}) as Record<string, string | undefined>;
+  const cmd = curlCommand({
+    method: 'POST',
+    url: url(kind === 'deposit' ? 'payments/initiate' : 'payments/withdraw/initiate'),
+    bearer: true,
+    encoding: 'json',
+    fail: true,
+    body: {
+      merchant_key: 'secret',
+      site_id: siteId && /^\d+$/.test(siteId) ? Number(siteId) : siteId,
+      api_key: 'secret',
+      currency_code: str(d.currency),
+      country_code: str(d.country),
+      customer_first_name: c.first_name,
+      customer_last_name: c.last_name,
+      customer_phone: c.phone,
+      customer_email: c.email,
+      customer_transaction_id: '$MPAY_REF',
+      amount: str(d.amount),
+    },
+  });
+  return [
+    'MPAY_REF=${MPAY_REF:-replay-$(date +%s)}',
+    `RES=$(${cmd}) || { printf '%s\\n' "$RES"; exit 1; }`,
+    'printf \'%s\\n\' "$RES"; HASH=$(printf %s "$RES" | jq -r .data.has_token)',
+  ];
+}
+
+/** The wallet address update or the status update, of the transaction in $HASH. */
+function updateCommand(
+  step: 'wallet' | 'status',
+  d: Record<string, unknown>,
+  url: (path: string) => string,
+): string {
+  return curlCommand({
+    method: 'POST',
+    url: url(step === 'wallet' ? 'payments/crypto/wallet/address/update' : 'payments/status/update'),
+    bearer: true,
+    encoding: 'multipart',
+    fail: true,
+    body:
+      step === 'wallet'
+        ? { hash_token: '$HASH', gateway_id: d.gateway_id as number }
+        : {
             hash_token: '$HASH',
-            phone_number: str(d.phone_number),
-            ...(withdraw ? { customer_email: str(d.customer_email) } : {}),
-            receiver_email: str(d.receiver_email),
-            ...(withdraw && d.with_otp ? { otp: 'secret' } : {}),
+            status: str(d.requested_status) ?? 'initiated',
+            gateway_id: d.gateway_id as number,
           },
-        }),
-      );
-    }
-  }
-  return ['set -euo pipefail', ...out];
+  });
+}
+
+/** The processed call; a withdrawal's confirmation with its code stops first unless $MPAY_OTP is set. */
+function processedLines(
+  kind: JournalRecord['kind'],
+  d: Record<string, unknown>,
+  url: (path: string) => string,
+): string[] {
+  const withdraw = kind === 'withdraw';
+  const out: string[] = [];
+  if (withdraw && d.with_otp)
+    out.push(': "${MPAY_OTP:?set MPAY_OTP to the one-time code the call before sent to the customer}"');
+  out.push(
+    curlCommand({
+      method: 'POST',
+      url: url(withdraw ? 'payments/withdraw/processed' : 'payments/processed'),
+      bearer: true,
+      encoding: 'json',
+      fail: true,
+      body: {
+        hash_token: '$HASH',
+        phone_number: str(d.phone_number),
+        ...(withdraw ? { customer_email: str(d.customer_email) } : {}),
+        receiver_email: str(d.receiver_email),
+        ...(withdraw && d.with_otp ? { otp: 'secret' } : {}),
+      },
+    }),
+  );
+  return out;
 }

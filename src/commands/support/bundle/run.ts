@@ -11,6 +11,7 @@ import { UsageError } from '../../../api/errors.js';
 import { importLazily } from '../../../lazy-import.js';
 import { fingerprint, redactValue } from '../../../api/redact.js';
 import type { Factory } from '../../../factory.js';
+import type { Context } from '../../../config/context.js';
 import type { Check } from '../../../flows/doctor.js';
 import { maskPersonal } from '../../../ui/personal-data.js';
 import { printResult } from '../../../ui/print.js';
@@ -29,120 +30,159 @@ export interface BundleOptions {
   includePersonalData?: boolean;
 }
 
+/** A file of the bundle: its name, its text, and what README.txt says it holds. */
+interface BundleFile {
+  name: string;
+  text: string;
+  what: string;
+}
+
+type Mask = (v: unknown) => unknown;
+
 export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise<void> {
   const tar = await importLazily<typeof import('tar')>('tar');
   const ctx = await f.context();
-  const mask = opts.includePersonalData ? (v: unknown) => v : maskPersonal;
+  const mask: Mask = opts.includePersonalData ? (v: unknown) => v : maskPersonal;
   if (opts.includePersonalData)
     f.io.warn("the bundle keeps customers' names, phones and e-mails: share it only where that is allowed");
   const since = opts.since === undefined ? undefined : parseWhen(opts.since, '--since', f.now());
   const dir = mkdtempSync(join(tmpdir(), 'mpay-bundle-'));
-  const files: Array<[string, string]> = [];
-  const add = (name: string, text: string, what: string) => {
-    writeFileSync(join(dir, name), text, { mode: 0o600 });
-    files.push([name, what]);
+  const files: BundleFile[] = [];
+  const add = (file: BundleFile) => {
+    writeFileSync(join(dir, file.name), file.text, { mode: 0o600 });
+    files.push(file);
   };
   try {
-    add(
-      'versions.json',
-      `${JSON.stringify({ mpay: f.userAgent, node: process.version, packaging: isSea() ? 'single executable' : 'npm package', os: { type: osType(), release: release(), platform: process.platform, arch: process.arch } }, null, 2)}\n`,
-      "mpay's, Node's and the operating system's versions, and whether mpay ran as the single executable",
-    );
-    const fp = (s?: string) => (s ? fingerprint(s) : null);
-    add(
-      'profile.json',
-      `${JSON.stringify(
-        {
-          ...settings(ctx.store, ctx.profileName),
-          base_url_in_effect: ctx.baseUrl,
-          merchant_key_fingerprint: fp(ctx.credentials.merchantKey),
-          api_key_fingerprint: fp(ctx.credentials.apiKey),
-          site_id: ctx.credentials.siteId ?? null,
-          credentials_from: ctx.credentialSources,
-        },
-        null,
-        2,
-      )}\n`,
-      'the profile and environment in effect: settings, and key fingerprints (never the keys)',
-    );
-    const { runChecks } = await import('../../../flows/doctor.js');
-    const checks: Check[] = await runChecks(
-      ctx,
-      await f.client(),
-      () => {},
-      f.environ,
-      await f.journal(undefined, { at: await f.place() }),
-    );
-    add(
-      'doctor.json',
-      `${JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2)}\n`,
-      'the report of `mpay doctor`',
-    );
-    // One transaction from the index; --since read back from the journal's end only that far.
-    const journal = await f.journal();
-    const events = (
-      opts.reference
-        ? journal.eventsOf(opts.reference)
-        : since !== undefined
-          ? journal.eventsSince(since)
-          : journal.events()
-    ).filter((e) => since === undefined || Date.parse(e.at) >= since);
-    add(
-      'journal.ndjson',
-      events.map((e) => JSON.stringify(mask(redactValue(e)))).join('\n') + (events.length ? '\n' : ''),
-      `the journal of ${ctx.profileName}/${ctx.env}${opts.reference ? ` for ${opts.reference}` : ''}${opts.since ? ` since ${opts.since}` : ''}: ${events.length} events`,
-    );
-    for (const [i, t] of (opts.traces ?? []).entries()) {
-      let har: unknown;
-      try {
-        har = JSON.parse(readFileSync(t, 'utf8'));
-      } catch (err) {
-        throw new UsageError(`Cannot read the trace ${t}: ${(err as Error).message}`);
-      }
-      // A HAR from anywhere (a browser's too): every secret is scrubbed before it enters the bundle.
-      add(
-        `trace-${i + 1}-${basename(t)}`,
-        `${JSON.stringify(mask(redactValue(har)), null, 2)}\n`,
-        `the trace ${t}, its secrets scrubbed by name and by value`,
-      );
-    }
-    add(
-      'README.txt',
-      [
-        'mpay support bundle',
-        '',
-        `Made ${f.now().toISOString()} by ${f.userAgent}, profile ${ctx.profileName}, ${ctx.env} environment.`,
-        'Secrets were scrubbed from every file before it was added: by name (Authorization and',
-        'Proxy-Authorization, cookies, and headers, query parameters and fields of keys, tokens, codes and',
-        "passwords, at any depth) and by value (this profile's merchant key, API key, tokens and codes,",
-        'wherever they appeared). Keys appear as sha256 fingerprints. A secret of another kind, under a name',
-        'that says nothing, in a trace that mpay did not write, can not be recognised: read a foreign trace',
-        'before you share it.',
-        opts.includePersonalData
-          ? "Customers' names, phones and e-mails are kept (--include-personal-data)."
-          : "Customers' personal data is masked: a name as its initial, a phone as its last digits, an e-mail as its first letter and domain.",
-        '',
-        ...files.map(([name, what]) => `${name}: ${what}`),
-        'README.txt: this file',
-        '',
-      ].join('\n'),
-      'what is inside',
-    );
+    add(versionsFile(f));
+    add(profileFile(ctx));
+    add(await doctorFile(ctx, f));
+    add(await journalFile(ctx, f, opts, since, mask));
+    for (const [i, t] of (opts.traces ?? []).entries()) add(traceFile(t, i, mask));
+    add(readmeFile(ctx, f, opts, files));
+    const names = files.map((file) => file.name);
     const out = resolve(opts.out ?? `mpay-support-${f.now().toISOString().replace(/[:.]/g, '-')}.tar.gz`);
     // 0600 whatever the umask (it may hold customers' data), and never written through a link: a link
     // at --out is refused, a file there replaced by a new one made exclusively.
     clearForOutput(out, 'the bundle');
     await pipeline(
-      tar.create(
-        { gzip: true, cwd: dir, portable: true },
-        files.map(([n]) => n),
-      ),
+      tar.create({ gzip: true, cwd: dir, portable: true }, names),
       createWriteStream(out, { flags: 'wx', mode: 0o600 }),
     );
-    await printResult(f.io, opts.json, { file: out, files: files.map(([n]) => n) }, () =>
-      [`Wrote ${out}:`, ...files.map(([name, what]) => `  ${name.padEnd(28)} ${what}`)].join('\n'),
+    await printResult(f.io, opts.json, { file: out, files: names }, () =>
+      [`Wrote ${out}:`, ...files.map(({ name, what }) => `  ${name.padEnd(28)} ${what}`)].join('\n'),
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const jsonText = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+function versionsFile(f: Factory): BundleFile {
+  return {
+    name: 'versions.json',
+    text: jsonText({
+      mpay: f.userAgent,
+      node: process.version,
+      packaging: isSea() ? 'single executable' : 'npm package',
+      os: { type: osType(), release: release(), platform: process.platform, arch: process.arch },
+    }),
+    what: "mpay's, Node's and the operating system's versions, and whether mpay ran as the single executable",
+  };
+}
+
+function profileFile(ctx: Context): BundleFile {
+  const fp = (s?: string) => (s ? fingerprint(s) : null);
+  return {
+    name: 'profile.json',
+    text: jsonText({
+      ...settings(ctx.store, ctx.profileName),
+      base_url_in_effect: ctx.baseUrl,
+      merchant_key_fingerprint: fp(ctx.credentials.merchantKey),
+      api_key_fingerprint: fp(ctx.credentials.apiKey),
+      site_id: ctx.credentials.siteId ?? null,
+      credentials_from: ctx.credentialSources,
+    }),
+    what: 'the profile and environment in effect: settings, and key fingerprints (never the keys)',
+  };
+}
+
+async function doctorFile(ctx: Context, f: Factory): Promise<BundleFile> {
+  const { runChecks } = await import('../../../flows/doctor.js');
+  const checks: Check[] = await runChecks(
+    ctx,
+    await f.client(),
+    () => {},
+    f.environ,
+    await f.journal(undefined, { at: await f.place() }),
+  );
+  return {
+    name: 'doctor.json',
+    text: jsonText({ ok: checks.every((c) => c.ok), checks }),
+    what: 'the report of `mpay doctor`',
+  };
+}
+
+async function journalFile(
+  ctx: Context,
+  f: Factory,
+  opts: BundleOptions,
+  since: number | undefined,
+  mask: Mask,
+): Promise<BundleFile> {
+  // One transaction from the index; --since read back from the journal's end only that far.
+  const journal = await f.journal();
+  const events = (
+    opts.reference
+      ? journal.eventsOf(opts.reference)
+      : since !== undefined
+        ? journal.eventsSince(since)
+        : journal.events()
+  ).filter((e) => since === undefined || Date.parse(e.at) >= since);
+  return {
+    name: 'journal.ndjson',
+    text: events.map((e) => JSON.stringify(mask(redactValue(e)))).join('\n') + (events.length ? '\n' : ''),
+    what: `the journal of ${ctx.profileName}/${ctx.env}${opts.reference ? ` for ${opts.reference}` : ''}${opts.since ? ` since ${opts.since}` : ''}: ${events.length} events`,
+  };
+}
+
+/** A HAR from anywhere (a browser's too): every secret is scrubbed before it enters the bundle. */
+function traceFile(path: string, i: number, mask: Mask): BundleFile {
+  let har: unknown;
+  try {
+    har = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`Cannot read the trace ${path}: ${(err as Error).message}`);
+  }
+  return {
+    name: `trace-${i + 1}-${basename(path)}`,
+    text: jsonText(mask(redactValue(har))),
+    what: `the trace ${path}, its secrets scrubbed by name and by value`,
+  };
+}
+
+/** README.txt: what was scrubbed and masked, and each file of the bundle (`files`, made before it). */
+function readmeFile(ctx: Context, f: Factory, opts: BundleOptions, files: BundleFile[]): BundleFile {
+  return {
+    name: 'README.txt',
+    text: [
+      'mpay support bundle',
+      '',
+      `Made ${f.now().toISOString()} by ${f.userAgent}, profile ${ctx.profileName}, ${ctx.env} environment.`,
+      'Secrets were scrubbed from every file before it was added: by name (Authorization and',
+      'Proxy-Authorization, cookies, and headers, query parameters and fields of keys, tokens, codes and',
+      "passwords, at any depth) and by value (this profile's merchant key, API key, tokens and codes,",
+      'wherever they appeared). Keys appear as sha256 fingerprints. A secret of another kind, under a name',
+      'that says nothing, in a trace that mpay did not write, can not be recognised: read a foreign trace',
+      'before you share it.',
+      opts.includePersonalData
+        ? "Customers' names, phones and e-mails are kept (--include-personal-data)."
+        : "Customers' personal data is masked: a name as its initial, a phone as its last digits, an e-mail as its first letter and domain.",
+      '',
+      ...files.map(({ name, what }) => `${name}: ${what}`),
+      'README.txt: this file',
+      '',
+    ].join('\n'),
+    what: 'what is inside',
+  };
 }

@@ -1,8 +1,8 @@
-// Batches of deposits or withdrawals from a file: every row checked before anything is sent
-// (batch-check.ts), then each row run as the same journaled flow as `mpay deposit`, a few at a time. A row's reference, when the file gives
-// none, is derived from the row's content and position, so running the same file again finds each row in
-// the journal: done rows are skipped, stopped ones continued, and a row whose last request had no answer
-// is reported, never sent again.
+// The run of a batch's rows, once every row passed its checks (batch-check.ts): each row as the same
+// journaled flow as `mpay deposit`, a few at a time. A row's reference, when the file gives none, is
+// derived from the row's content and position, so running the same file again finds each row in the
+// journal: done rows are skipped, stopped ones continued, and a row whose last request had no answer is
+// reported, never sent again. Finishing withdrawals with their codes is batch-confirm.ts.
 import type { PaymentKind } from '../api/enums.js';
 import { BusyError, MpayError, toMpayError } from '../api/errors.js';
 import { stepDone, type JournalRecord, type Place } from '../journal/records.js';
@@ -11,7 +11,6 @@ import { runPaymentFlow } from './payment.js';
 import { holdTransaction, resumeFlow } from './resume.js';
 import { historyShowCommand } from './next-command.js';
 import type { FlowDeps, FlowResult } from './types.js';
-import { otpOf } from './inputs.js';
 
 export type RowOutcome = 'done' | 'failed' | 'unknown' | 'skipped';
 
@@ -27,7 +26,7 @@ export interface RowResult {
   error: { kind: string; message: string } | null;
 }
 
-const emptyResult = (row: number, reference: string) => ({
+export const emptyResult = (row: number, reference: string) => ({
   row,
   reference,
   hash_token: null,
@@ -42,7 +41,7 @@ const emptyResult = (row: number, reference: string) => ({
  * What the journal already says of a row: done (skipped), or a last request that had no answer (unknown,
  * never re-sent); undefined when the row is to run.
  */
-function journalVerdict(
+export function journalVerdict(
   known: JournalRecord | undefined,
   base: ReturnType<typeof emptyResult>,
   finished: (rec: JournalRecord) => boolean,
@@ -71,7 +70,7 @@ function journalVerdict(
 }
 
 /** Runs a flow for a row and turns its end, good or bad, into the row's result. */
-async function settle(
+export async function settle(
   base: ReturnType<typeof emptyResult>,
   deps: FlowDeps,
   run: () => Promise<FlowResult>,
@@ -142,21 +141,6 @@ export async function runRow(kind: PaymentKind, r: BatchRow, deps: FlowDeps): Pr
   }
 }
 
-// Confirming withdrawals with their codes ----------------------------------------------------------------
-
-/** Finishes one withdrawal with its code: skipped when processed, never re-sent after a lost answer. */
-export async function confirmRow(r: BatchRow, deps: FlowDeps): Promise<RowResult> {
-  const given = r.values.reference!.trim();
-  const known = deps.journal.find(given);
-  const reference = known?.reference ?? given;
-  const base = emptyResult(r.row, reference);
-  const verdict = journalVerdict(known, base, (rec) => stepDone(rec, 'processed'), deps.place);
-  if (verdict) return verdict;
-  return settle(base, deps, () =>
-    resumeFlow('withdraw', reference, { otp: otpOf(r.values.otp!.trim()) }, deps),
-  );
-}
-
 /** Runs the rows `concurrency` at a time, in order of arrival; `stop()` ends the starting of new rows. */
 export async function runRows(
   rows: AsyncIterable<BatchRow>,
@@ -179,14 +163,3 @@ export async function runRows(
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
-
-export {
-  BatchChecker,
-  batchColumns,
-  checkConfirmRow,
-  confirmColumns,
-  inputsOf,
-  rowReference,
-  type BatchRow,
-  type RowProblem,
-} from './batch-check.js';
