@@ -272,9 +272,10 @@ describe('rate limits are waited out', () => {
       const refused = Object.entries(await requestCounts(sb))
         .filter(([k]) => k.startsWith('429 '))
         .reduce((n, [, c]) => n + c, 0);
-      // Paced, mostly the first burst is refused (12 of 32 here); unpaced, the same batch meets far more.
+      // Paced, about 32 requests were refused in 4 runs on an idle 2-core machine and 41 under load;
+      // with the pacer's wait commented out, 221. The bound sits between, with room for a loaded machine.
       expect(refused, r.stderr).toBeGreaterThan(0);
-      expect(refused, r.stderr).toBeLessThanOrEqual(40);
+      expect(refused, r.stderr).toBeLessThanOrEqual(100);
     } finally {
       await sb.close();
     }
