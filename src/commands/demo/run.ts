@@ -105,6 +105,6 @@ async function printDemo(
     opts.json,
     [fromFlowResult(deposit), fromFlowResult(withdraw)],
     async () =>
-      `${await transactionSummary(fromFlowResult(deposit), {}, fitWidth(f.io))}\n${await transactionSummary(fromFlowResult(withdraw), {}, fitWidth(f.io))}\n\nNext: \`mpay sandbox\` in one terminal, then \`mpay login --env sandbox\` and \`mpay deposit\` in another.`,
+      `${await transactionSummary(fromFlowResult(deposit), {}, fitWidth(f.io))}\n${await transactionSummary(fromFlowResult(withdraw), {}, fitWidth(f.io))}\n\nNext: \`mpay sandbox\` in one terminal; in another, the \`mpay login\` line it prints, then \`mpay deposit\`.`,
   );
 }
