@@ -219,21 +219,33 @@ export class Client extends Sender {
       const parsed = successData(`${c.method} /${c.path}`, res.status, res.contentType, res.text, c.data);
       return c.whole ? parsed : parsed.data;
     };
-    if (!c.bearer) return run(undefined);
-    let token = this.storedToken();
-    const fresh = !token;
-    if (!token) token = await this.generateToken(undefined, true);
+    return c.bearer ? this.withBearer(run) : run(undefined);
+  }
+
+  /**
+   * A request with the bearer token. Token lifetime is not specified: a 401 on a cached token (thrown, or
+   * the answer of `mpay api`, which returns every status) earns one new token and one repeat; a 401 on a
+   * token just generated is the answer.
+   */
+  private async withBearer<R>(
+    attempt: (token: string) => Promise<R>,
+    refused: (answer: R) => boolean = () => false,
+  ): Promise<R> {
+    const cached = this.storedToken();
+    const canRepeat = Boolean(cached && this.opts.credentials?.merchantKey);
+    const repeat = async () => {
+      await this.opts.tokens?.clear();
+      this.opts.debug?.('! 401 on a cached token: generating a new one and repeating once');
+      return attempt(await this.generateToken(undefined, true));
+    };
+    let first: R;
     try {
-      return await run(token);
+      first = await attempt(cached ?? (await this.generateToken(undefined, true)));
     } catch (err) {
-      // Token lifetime is not specified: a 401 on a cached token earns one new token and one repeat.
-      if (err instanceof AuthError && err.status === 401 && !fresh && this.opts.credentials?.merchantKey) {
-        await this.opts.tokens?.clear();
-        this.opts.debug?.('! 401 on a cached token: generating a new one and repeating once');
-        return run(await this.generateToken(undefined, true));
-      }
+      if (canRepeat && err instanceof AuthError && err.status === 401) return repeat();
       throw err;
     }
+    return canRepeat && refused(first) ? repeat() : first;
   }
 
   /**
@@ -262,14 +274,11 @@ export class Client extends Sender {
       raw: { headers: req.headers },
       hooks: req.hooks,
     };
-    if (!req.bearer) return this.send(c, undefined);
-    let token = this.storedToken();
-    const fresh = !token;
-    if (!token) token = await this.generateToken(undefined, true);
-    const first = await this.send(c, token);
-    if (first.status !== 401 || fresh || !this.opts.credentials?.merchantKey) return first;
-    await this.opts.tokens?.clear();
-    this.opts.debug?.('! 401 on a cached token: generating a new one and repeating once');
-    return this.send(c, await this.generateToken(undefined, true));
+    return req.bearer
+      ? this.withBearer(
+          (token) => this.send(c, token),
+          (answer) => answer.status === 401,
+        )
+      : this.send(c, undefined);
   }
 }
