@@ -30,9 +30,11 @@ export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<voi
         apiKey: demoMerchant.apiKey,
       },
       tokens: memoryTokens(),
-      // Show each request as it goes out, secrets redacted; responses are summed up by the steps.
+      // Show each request as it goes out, secrets redacted; responses are summed up by the steps. For a
+      // person to read: the path (the sandbox's URL is said above), a body with a space after each , and
+      // : of its own, so that the IO folds it between fields on a terminal.
       debug: (line) => {
-        if (/^> (POST|GET|\{)/.test(line)) f.io.stderr.write(`    ${line.slice(2)}\n`);
+        if (/^> (POST|GET|\{)/.test(line)) f.io.note(`    ${readable(line.slice(2), sb.url)}`);
       },
     });
     const place = {
@@ -89,5 +91,18 @@ export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<voi
   } finally {
     await sb.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A request line of the demo as a person reads it: `POST /restapi/v1/…`, a body as `{"a": 1, "b": 2}`. */
+function readable(line: string, origin: string): string {
+  if (!line.startsWith('{')) return line.replace(` ${origin}/`, ' /');
+  try {
+    const body = JSON.parse(line) as Record<string, unknown>;
+    return `{${Object.entries(body)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+      .join(', ')}}`;
+  } catch {
+    return line;
   }
 }

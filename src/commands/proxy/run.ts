@@ -38,8 +38,8 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
     const line = JSON.stringify(rec);
     if (fd !== undefined) writeSync(fd, `${line}\n`);
     if (f.io.stderrIsTTY)
-      f.io.stderr.write(
-        `${clean(`departure: ${rec.method} ${rec.path} ${rec.status} ${rec.kind}${rec.field ? ` ${rec.field}` : ''}: ${rec.message}`)}\n`,
+      f.io.note(
+        `departure: ${rec.method} ${rec.path} ${rec.status} ${rec.kind}${rec.field ? ` ${rec.field}` : ''}: ${rec.message}`,
       );
     else if (fd === undefined) f.io.stderr.write(`${line}\n`);
   };
@@ -68,7 +68,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
   const info = { url: proxy.url, upstream: upstream.href.replace(/\/$/, ''), report: opts.report ?? null };
   if (opts.json) await printJson(f.io, info, 0);
   else
-    f.io.out(
+    f.io.say(
       [
         `mpay proxy listening on ${proxy.url}, forwarding to ${info.upstream}`,
         `  departures from the API's document: ${opts.report ?? 'on stderr'}`,

@@ -64,7 +64,7 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
       ? { cert: readFileSync(opts.tlsCert), key: readFileSync(opts.tlsKey) }
       : undefined;
   const stamp = () => f.now().toISOString().slice(11, 19);
-  const log = (line: string) => void f.io.stderr.write(`[sandbox ${stamp()}] ${line}\n`);
+  const log = (line: string) => f.io.note(`[sandbox ${stamp()}] ${line}`);
   let sb: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sb = await startSandbox({
@@ -127,7 +127,9 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
     );
   if (opts.json) await printJson(f.io, info, 0);
   else {
-    f.io.out(
+    // Prose and a command line for a person: the IO folds them to a terminal's width, the command only
+    // with ` \` so that it still pastes.
+    f.io.say(
       [
         `mpay sandbox listening on ${everywhere ? `${sb.url} (every interface)` : sb.url}`,
         `  API docs:     ${info.documentation}`,
@@ -136,13 +138,15 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
         `  API key:      ${demoMerchant.apiKey}`,
         `  one-time code for withdrawals: ${demoMerchant.otp}`,
         '',
-        // No secret on mpay's command line (process lists show it): the key on stdin, the API key in the
-        // environment.
-        `Try: printf %s ${demoMerchant.merchantKey} | MPAY_API_KEY=${demoMerchant.apiKey} mpay login --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
-        'Ctrl-C stops it.',
-        '',
       ].join('\n'),
     );
+    // No secret on mpay's command line (process lists show it): the key on stdin, the API key in the
+    // environment.
+    f.io.say({
+      label: 'Try: ',
+      command: `printf %s ${demoMerchant.merchantKey} | MPAY_API_KEY=${demoMerchant.apiKey} mpay login --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
+    });
+    f.io.say('Ctrl-C stops it.\n');
   }
   // Serves until Ctrl-C or SIGTERM (the IO's interruption), then closes the server; a second one ends
   // the run at once.

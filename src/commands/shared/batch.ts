@@ -279,7 +279,7 @@ async function runAndReport(
   signal.addEventListener('abort', onAbort, { once: true });
   const stopNow = () => {
     progress.note('mpay: interrupted again: stopping now; rows in flight show as unknown on the next run');
-    progress.note(`Resume with: ${resume}`);
+    progress.note({ label: 'Resume with: ', command: resume });
   };
   if (out && /\.csv$/i.test(opts.out!)) out.write(`${csvHeader(resultColumns)}\n`);
   // --out is written in the file's row order, as a person comparing it with the input expects: a result

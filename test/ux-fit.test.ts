@@ -1,0 +1,81 @@
+// #24 "Everything fits", in-process: the IO's one rule for what a person reads (prose folded at spaces on a
+// terminal, a command continued only with ` \`, nothing folded in a pipe, out() never).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { memoryIO } from '../src/io/io.js';
+
+const widest = (text: string) => Math.max(0, ...text.split('\n').map((l) => stringWidth(l)));
+const words = (text: string) => text.split(/\s+/).filter((w) => w && w !== '\\');
+
+/** What bash makes of a command line pasted as it is: its words, one a line, `mpay` standing for mpay. */
+async function pastedWords(text: string): Promise<string[]> {
+  const { stdout } = await promisify(execFile)('bash', [
+    '-c',
+    `mpay() { printf '%s\\n' mpay "$@"; }\n${text}`,
+  ]);
+  return stdout.trimEnd().split('\n');
+}
+
+describe('the IO folds prose for a person on a terminal, and nothing else', () => {
+  const prose =
+    'mpay: warning: no usable keyring (no D-Bus session bus); the merchant key, API key and tokens are kept in /home/ama/.config/mpay, in files only this user can read (mode 0600)';
+
+  it('a note folds at spaces to the terminal, each continuation indented two more; no word is split', () => {
+    const io = memoryIO({ tty: true, width: 40 });
+    io.note(prose);
+    io.note(`  currency_code: ${prose}`);
+    const text = io.stderrText();
+    expect(widest(text)).toBeLessThanOrEqual(40);
+    expect(words(text)).toEqual([...words(prose), 'currency_code:', ...words(prose)]);
+    const lines = text.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/^ {2}\S/);
+    expect(lines.find((l) => l.startsWith('  currency_code:'))).toBeDefined();
+    expect(lines.at(-1)).toMatch(/^ {4}\S/);
+  });
+
+  it('in a pipe, a note, a warning and prose on stdout come whole; out() is never folded', () => {
+    const io = memoryIO({ width: 40 });
+    io.note(prose);
+    io.warn('listening on every interface of this machine (0.0.0.0): anyone who can reach it can use it');
+    io.say(prose);
+    expect(io.stderrText().split('\n')[0]).toBe(prose);
+    expect(io.stderrText().split('\n')[1]).toMatch(/^mpay: warning: listening .* can use it$/);
+    expect(io.stdoutText()).toBe(`${prose}\n`);
+    const tty = memoryIO({ tty: true, width: 40 });
+    tty.out(prose);
+    expect(tty.stdoutText()).toBe(`${prose}\n`);
+  });
+
+  it('a command in a hint moves whole to the next line, or continues with ` \\` and still pastes into bash', async () => {
+    const command =
+      "mpay deposit --resume dep-1 --profile 'my shop' --env sandbox --base-url http://127.0.0.1:4010";
+    for (const width of [40, 60, 80, 200]) {
+      const io = memoryIO({ tty: true, width });
+      io.note(`hint: Continue it with \`${command}\``);
+      const text = io.stderrText();
+      expect(widest(text), text).toBeLessThanOrEqual(width);
+      const span = /`([^`]*)`/.exec(text)![1]!;
+      // folded only at its ends or with a continuation
+      for (const line of span.split('\n').slice(0, -1)) expect(line).toMatch(/ \\$/);
+      expect(await pastedWords(span)).toEqual(await pastedWords(command));
+      if (width === 40) expect(span.split('\n').length).toBeGreaterThan(2);
+    }
+  });
+
+  it('a labelled command line (the sandbox Try: line) folds only with ` \\`, and still pastes', async () => {
+    const command =
+      'printf %s mk_sandbox_demo | MPAY_API_KEY=ak_sandbox_demo mpay login --env sandbox --base-url http://127.0.0.1:4010 --site-id 1 --merchant-key-stdin';
+    const io = memoryIO({ tty: true, width: 60 });
+    io.say({ label: 'Try: ', command });
+    const text = io.stdoutText();
+    expect(widest(text)).toBeLessThanOrEqual(60);
+    expect(text.split('\n').length).toBeGreaterThan(2);
+    const pasted = text.replace(/^Try: /, '');
+    expect(await pastedWords(pasted)).toEqual(await pastedWords(command));
+    const piped = memoryIO({ width: 60 });
+    piped.say({ label: 'Try: ', command });
+    expect(piped.stdoutText()).toBe(`Try: ${command}\n`);
+  });
+});
