@@ -138,7 +138,14 @@ export function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, ...homeVariables(opts.env?.HOME), ...opts.env })) {
-      if (v !== undefined && !k.startsWith('MPAY_') && k !== 'CI' && !userKeyring.includes(k)) env[k] = v;
+      // COLUMNS: a table in a pipe fits an exported COLUMNS; a test gives it when it means it
+      if (
+        v !== undefined &&
+        !k.startsWith('MPAY_') &&
+        !['CI', 'COLUMNS'].includes(k) &&
+        !userKeyring.includes(k)
+      )
+        env[k] = v;
     }
     for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
     env.NO_COLOR = '1';
@@ -294,6 +301,7 @@ export function spawnMpay(args: string[], env: Record<string, string | undefined
       ...process.env,
       DBUS_SESSION_BUS_ADDRESS: undefined,
       XDG_RUNTIME_DIR: undefined,
+      COLUMNS: undefined,
       ...env,
       CI: undefined,
       NO_COLOR: '1',

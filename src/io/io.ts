@@ -22,6 +22,11 @@ export interface IO {
   readonly colour: boolean;
   /** columns of the terminal on stdout (80 when it is not one) */
   readonly width: number;
+  /**
+   * The width a table on stdout fits: the terminal's; in a pipe or a file, COLUMNS when the environment
+   * sets it (a person asked for that width); else none, and a table comes whole.
+   */
+  readonly tableWidth: number | undefined;
   /** whether mpay may ask: stdin is a terminal, not CI, and --no-input was not given */
   canPrompt(noInput?: boolean): boolean;
   /** a result on stdout, with a newline, as it is (JSON, CSV, a table already fitted, a script) */
@@ -78,6 +83,7 @@ function makeIO(
     env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0'
       ? true
       : s.stderrIsTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb';
+  const columns = Number(env.COLUMNS);
   const { errWidth, ...streams } = s;
   const fold = (text: Text, stream: 'stdout' | 'stderr' = 'stderr') =>
     foldText(
@@ -90,6 +96,7 @@ function makeIO(
     ...streams,
     ci,
     colour,
+    tableWidth: s.stdoutIsTTY ? s.width : Number.isInteger(columns) && columns > 0 ? columns : undefined,
     canPrompt: (noInput = false) => !noInput && !ci && s.stdinIsTTY,
     out: (line) => void s.stdout.write(`${line}\n`),
     say: (text) => void s.stdout.write(`${fold(cleaned(text), 'stdout')}\n`),

@@ -22,9 +22,12 @@ export async function printJson(io: IO, document: unknown, indent = 2): Promise<
   io.out(jsonText(result, indent));
 }
 
-/** The width output must fit: the terminal's; none in a pipe or a file, which get every character. */
+/**
+ * The width a table or key/value screen must fit: the terminal's; in a pipe or a file, COLUMNS when it is
+ * set (a person asked for it); else none, and every character comes (io.tableWidth).
+ */
 export function fitWidth(io: IO): number | undefined {
-  return io.stdoutIsTTY ? io.width : undefined;
+  return io.tableWidth;
 }
 
 /**

@@ -75,12 +75,16 @@ export async function runHistoryShow(
     const who = customer
       ? `${customer.first_name ?? ''} ${customer.last_name ?? ''}, ${customer.phone ?? ''}, ${customer.email ?? ''}`
       : undefined;
-    const table = await renderTable(steps, [
-      { key: 'at', header: 'At' },
-      { key: 'step', header: 'Step' },
-      { key: 'outcome', header: 'Outcome' },
-      { key: 'detail', header: 'Detail' },
-    ]);
+    const table = await renderTable(
+      steps,
+      [
+        { key: 'at', header: 'At' },
+        { key: 'step', header: 'Step' },
+        { key: 'outcome', header: 'Outcome' },
+        { key: 'detail', header: 'Detail' },
+      ],
+      fitWidth(f.io),
+    );
     return `${await transactionSummary(out, { customer: who, started: r.created_at, next }, fitWidth(f.io))}\n${table}`;
   });
 }
