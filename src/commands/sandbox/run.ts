@@ -127,26 +127,35 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
     );
   if (opts.json) await printJson(f.io, info, 0);
   else {
-    // Prose and a command line for a person: the IO folds them to a terminal's width, the command only
-    // with ` \` so that it still pastes.
-    f.io.say(
+    // Prose and a command line for a person, folded by the IO to a terminal's width (the command only with
+    // ` \`, so that it still pastes), in one write: a reader of the first line has them all.
+    f.io.out(
       [
-        `mpay sandbox listening on ${everywhere ? `${sb.url} (every interface)` : sb.url}`,
-        `  API docs:     ${info.documentation}`,
-        `  merchant key: ${demoMerchant.merchantKey}`,
-        `  site id:      ${demoMerchant.siteId}`,
-        `  API key:      ${demoMerchant.apiKey}`,
-        `  one-time code for withdrawals: ${demoMerchant.otp}`,
+        f.io.fold(
+          [
+            `mpay sandbox listening on ${everywhere ? `${sb.url} (every interface)` : sb.url}`,
+            `  API docs:     ${info.documentation}`,
+            `  merchant key: ${demoMerchant.merchantKey}`,
+            `  site id:      ${demoMerchant.siteId}`,
+            `  API key:      ${demoMerchant.apiKey}`,
+            `  one-time code for withdrawals: ${demoMerchant.otp}`,
+            '',
+          ].join('\n'),
+          'stdout',
+        ),
+        // No secret on mpay's command line (process lists show it): the key on stdin, the API key in the
+        // environment.
+        f.io.fold(
+          {
+            label: 'Try: ',
+            command: `printf %s ${demoMerchant.merchantKey} | MPAY_API_KEY=${demoMerchant.apiKey} mpay login --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
+          },
+          'stdout',
+        ),
+        'Ctrl-C stops it.',
         '',
       ].join('\n'),
     );
-    // No secret on mpay's command line (process lists show it): the key on stdin, the API key in the
-    // environment.
-    f.io.say({
-      label: 'Try: ',
-      command: `printf %s ${demoMerchant.merchantKey} | MPAY_API_KEY=${demoMerchant.apiKey} mpay login --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
-    });
-    f.io.say('Ctrl-C stops it.\n');
   }
   // Serves until Ctrl-C or SIGTERM (the IO's interruption), then closes the server; a second one ends
   // the run at once.
