@@ -375,8 +375,13 @@ describe.concurrent('login, profiles, config, whoami, doctor', () => {
     expect(site.stdout).toMatch(/✗ site id: 7 is not among the merchant services \(1\)/);
   });
 
-  it('the doctor report fits 80 columns, long checks folded under their name', async () => {
-    const r = await run(['doctor'], { env: cliEnv(sb, tempDir(), { MPAY_SITE_ID: '7' }), width: 80 });
+  it('the doctor report fits an 80-column terminal, long checks folded under their name; a pipe gets them whole', async () => {
+    const env = cliEnv(sb, tempDir(), { MPAY_SITE_ID: '7' });
+    const piped = await run(['doctor'], { env });
+    expect(piped.stdout).toMatch(
+      /^✓ wallet gateways: .*\(interbank-etransfer\); `mpay config set .*` settles it$/m,
+    );
+    const r = await run(['doctor'], { env, tty: true, width: 80 });
     const lines = r.stdout.trimEnd().split('\n');
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
     // The wallet gateways list runs over several lines, each after the first indented.

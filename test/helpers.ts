@@ -138,7 +138,14 @@ export function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, ...homeVariables(opts.env?.HOME), ...opts.env })) {
-      if (v !== undefined && !k.startsWith('MPAY_') && k !== 'CI' && !userKeyring.includes(k)) env[k] = v;
+      // COLUMNS: a table in a pipe fits an exported COLUMNS; a test gives it when it means it
+      if (
+        v !== undefined &&
+        !k.startsWith('MPAY_') &&
+        !['CI', 'COLUMNS'].includes(k) &&
+        !userKeyring.includes(k)
+      )
+        env[k] = v;
     }
     for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
     env.NO_COLOR = '1';
@@ -261,17 +268,26 @@ let shimDir: string | undefined;
  * and unquotes it as a person's shell would), with `mpay` on PATH as bin/run.js and the given variables:
  * point them at another server to see that the line carries its own.
  */
-export function runPrinted(line: string, env: Record<string, string | undefined>): Promise<RunResult> {
+export function runPrinted(
+  line: string,
+  env: Record<string, string | undefined>,
+  shell = '/bin/sh',
+): Promise<RunResult> {
+  return run([], {
+    command: [shell, '-c', line],
+    env: { ...env, PATH: mpayOnPath() },
+  });
+}
+
+/** A PATH on which `mpay` is bin/run.js on this Node, for what a person pastes into a shell. */
+export function mpayOnPath(): string {
   if (!shimDir) {
     shimDir = tempDir('mpay-shim-');
     writeFileSync(join(shimDir, 'mpay'), `#!/bin/sh\nexec "${process.execPath}" "${bin}" "$@"\n`, {
       mode: 0o755,
     });
   }
-  return run([], {
-    command: ['/bin/sh', '-c', line],
-    env: { ...env, PATH: `${shimDir}:${process.env.PATH ?? ''}` },
-  });
+  return `${shimDir}:${process.env.PATH ?? ''}`;
 }
 
 /** The command a line of mpay's output offers after `label` (e.g. "Resume with: "), as printed. */
@@ -294,6 +310,7 @@ export function spawnMpay(args: string[], env: Record<string, string | undefined
       ...process.env,
       DBUS_SESSION_BUS_ADDRESS: undefined,
       XDG_RUNTIME_DIR: undefined,
+      COLUMNS: undefined,
       ...env,
       CI: undefined,
       NO_COLOR: '1',

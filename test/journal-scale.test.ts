@@ -226,7 +226,10 @@ describe('the CLI on a journal an mpay without the index wrote', () => {
     const env = { MPAY_CONFIG_DIR: cfg };
     const first = await mpay(['history', '--limit', '1'], { env, tty: true });
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toMatch(/indexing the journal .*default\.sandbox\.jsonl \(\d+ MB\), once/);
+    // a note, folded at a space to the terminal's width
+    expect(first.stderr.replace(/\n {2}(?=\S)/g, ' ')).toMatch(
+      /indexing the journal .*default\.sandbox\.jsonl \(\d+ MB\), once/,
+    );
     const second = await mpay(['history', '--limit', '1'], { env, tty: true });
     expect(second.stderr).not.toMatch(/indexing/);
   });

@@ -15,13 +15,21 @@ export class Tmux {
     return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
   }
 
-  /** Runs mpay (bin/run.js on this Node, or `command`: the executable) in a new pseudo-terminal. */
-  start(args: string[], env: Record<string, string>, command: string[] = [process.execPath, bin]): void {
+  /**
+   * Runs mpay (bin/run.js on this Node, or `command`: the executable, a shell) in a new pseudo-terminal
+   * `width` columns wide.
+   */
+  start(
+    args: string[],
+    env: Record<string, string>,
+    command: string[] = [process.execPath, bin],
+    width = 160,
+  ): void {
     const vars = Object.entries({ ...env, TERM: 'xterm-256color', NO_COLOR: '1' })
       .map(([k, v]) => `${k}=${quote(v)}`)
       .join(' ');
     const cmd = `env -u CI ${vars} ${[...command, ...args].map(quote).join(' ')}; echo "EXIT=$?"; sleep 120`;
-    this.tmux('new-session', '-d', '-x', '160', '-y', '50', '-s', 'main', cmd);
+    this.tmux('new-session', '-d', '-x', String(width), '-y', '50', '-s', 'main', cmd);
   }
 
   screen(): string {
@@ -51,6 +59,12 @@ export class Tmux {
       if (Array.isArray(reply)) this.keys(...reply);
       else this.answer(reply);
     }
+  }
+
+  /** Pastes text as a terminal does (each line end a carriage return), without pressing Enter after it. */
+  paste(text: string): void {
+    this.tmux('set-buffer', '-b', 'pasted', '--', text);
+    this.tmux('paste-buffer', '-b', 'pasted', '-t', 'main');
   }
 
   keys(...keys: string[]): void {

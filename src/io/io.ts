@@ -5,6 +5,7 @@
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { clean } from './clean.js';
+import { foldText, type Text } from './fold.js';
 import { makeInterrupts, type Interrupts } from './interrupts.js';
 import { spin } from './spinner.js';
 
@@ -21,14 +22,30 @@ export interface IO {
   readonly colour: boolean;
   /** columns of the terminal on stdout (80 when it is not one) */
   readonly width: number;
+  /**
+   * The width a table on stdout fits: the terminal's; in a pipe or a file, COLUMNS when the environment
+   * sets it (a person asked for that width); else none, and a table comes whole.
+   */
+  readonly tableWidth: number | undefined;
   /** whether mpay may ask: stdin is a terminal, not CI, and --no-input was not given */
   canPrompt(noInput?: boolean): boolean;
-  /** a result on stdout, with a newline */
+  /** a result on stdout, with a newline, as it is (JSON, CSV, a table already fitted, a script) */
   out(text: string): void;
-  /** one line for a person on stderr, escape sequences from outside made visible */
-  note(line: string): void;
-  /** `mpay: warning: …` on stderr */
+  /**
+   * Prose for a person on stdout (a report, the sandbox's start-up, a result in words), with a newline:
+   * escape sequences from outside made visible, and folded to the terminal's width when stdout is one.
+   */
+  say(text: Text): void;
+  /** a line for a person on stderr: escape sequences from outside made visible, folded as say() folds */
+  note(line: Text): void;
+  /** `mpay: warning: …` on stderr, folded as note() folds */
   warn(message: string): void;
+  /**
+   * The one rule for what a person reads on a terminal: `text` folded to the width of `stream` when that
+   * is a terminal (prose at spaces, a command line only with ` \`), whole elsewhere. say(), note() and
+   * warn() print through it; a writer of its own (the batch's progress bar) calls it.
+   */
+  fold(text: Text, stream?: 'stdout' | 'stderr'): string;
   /** all of stdin, for --otp-stdin and --merchant-key-stdin */
   readStdin(): Promise<string>;
   /** the process's exit code (set once a command knows it) */
@@ -51,6 +68,8 @@ interface Streams {
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
   width: number;
+  /** columns of the terminal on stderr */
+  errWidth: number;
 }
 
 function makeIO(
@@ -64,14 +83,26 @@ function makeIO(
     env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0'
       ? true
       : s.stderrIsTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb';
+  const columns = Number(env.COLUMNS);
+  const { errWidth, ...streams } = s;
+  const fold = (text: Text, stream: 'stdout' | 'stderr' = 'stderr') =>
+    foldText(
+      text,
+      stream === 'stdout' ? (s.stdoutIsTTY ? s.width : undefined) : s.stderrIsTTY ? errWidth : undefined,
+    );
+  const cleaned = (text: Text): Text =>
+    typeof text === 'string' ? clean(text) : { label: clean(text.label), command: clean(text.command) };
   return {
-    ...s,
+    ...streams,
     ci,
     colour,
+    tableWidth: s.stdoutIsTTY ? s.width : Number.isInteger(columns) && columns > 0 ? columns : undefined,
     canPrompt: (noInput = false) => !noInput && !ci && s.stdinIsTTY,
     out: (line) => void s.stdout.write(`${line}\n`),
-    note: (line) => void s.stderr.write(`${clean(line)}\n`),
-    warn: (message) => void s.stderr.write(`mpay: warning: ${clean(message)}\n`),
+    say: (text) => void s.stdout.write(`${fold(cleaned(text), 'stdout')}\n`),
+    note: (line) => void s.stderr.write(`${fold(cleaned(line))}\n`),
+    warn: (message) => void s.stderr.write(`${fold(`mpay: warning: ${clean(message)}`)}\n`),
+    fold,
     readStdin: () => text(s.stdin),
     spin: (label, work) => (s.stderrIsTTY ? spin(s.stderr, label, work) : work),
     interrupts,
@@ -128,6 +159,7 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
       stderrIsTTY: Boolean(process.stderr.isTTY),
       stdinIsTTY: Boolean(process.stdin.isTTY),
       width: process.stdout.columns || 80,
+      errWidth: process.stderr.columns || process.stdout.columns || 80,
     },
     env,
     { get: () => Number(process.exitCode ?? 0), set: (n) => (process.exitCode = n) },
@@ -162,6 +194,7 @@ export function memoryIO(
       stderrIsTTY: Boolean(opts.tty),
       stdinIsTTY: Boolean(opts.tty),
       width: opts.width ?? 80,
+      errWidth: opts.width ?? 80,
     },
     opts.env ?? {},
     { get: () => code, set: (n) => (code = n) },

@@ -2,6 +2,7 @@
 // left; cli-progress) with the rows that failed printed above it; otherwise a plain line per row, which a
 // log or a pipe keeps whole.
 import type { RowResult } from '../flows/batch-row.js';
+import type { Text } from '../io/fold.js';
 import type { IO } from '../io/io.js';
 import { importLazily } from '../lazy-import.js';
 
@@ -14,8 +15,8 @@ export const maxConcurrency = 64;
 
 export interface BatchProgress {
   row(r: RowResult): void;
-  /** a line for the person, above the bar when there is one */
-  note(line: string): void;
+  /** a line for the person (or a command line to paste), above the bar when there is one */
+  note(line: Text): void;
   stop(): void;
 }
 
@@ -51,12 +52,12 @@ export async function batchProgress(io: IO, total: number): Promise<BatchProgres
       ended++;
       if (r.outcome === 'failed' || r.outcome === 'unknown') {
         failed++;
-        multi.log(`${lineOf(r)}\n`);
+        multi.log(`${io.fold(lineOf(r))}\n`);
       }
       const seconds = (Date.now() - started) / 1000;
       bar.update(ended, { failed, rate: seconds > 0 ? (ended / seconds).toFixed(1) : '0' });
     },
-    note: (l) => multi.log(`${l}\n`),
+    note: (l) => multi.log(`${io.fold(l)}\n`),
     stop() {
       // a last redraw: it prints the lines logged since the previous one (cli-progress buffers them)
       multi.update();

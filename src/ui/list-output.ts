@@ -2,7 +2,7 @@
 import { once } from 'node:events';
 import { UsageError } from '../api/errors.js';
 import type { IO } from '../io/io.js';
-import { printJson } from './print.js';
+import { fitWidth, printJson } from './print.js';
 import {
   FilterSyntaxError,
   UnknownKeyError,
@@ -62,8 +62,8 @@ export async function printList<T>(
   if (opts.json) return printJson(io, kept);
   if (opts.csv) return io.out(renderCsv(kept, cols));
   if (kept.length === 0) return io.note('No rows.');
-  // Cut to fit on a terminal only: a pipe or a file gets every character.
-  io.out(await renderTable(kept, cols, io.stdoutIsTTY ? io.width : undefined));
+  // Cut to fit a terminal (or an explicit COLUMNS): a pipe or a file gets every character.
+  io.out(await renderTable(kept, cols, fitWidth(io)));
 }
 
 /**

@@ -3,7 +3,9 @@
 // sequence. Knows no HTTP.
 import { importLazily } from '../lazy-import.js';
 import { clean } from '../io/clean.js';
+import { foldCommand, foldProse } from '../io/fold.js';
 
+/** A string safe to print on a terminal: escape and control characters become visible `\xNN` text. */
 export { clean };
 // already in the bundle (oclif's and cli-table3's), so no cost of its own
 import stringWidth from 'string-width';
@@ -17,26 +19,6 @@ export function jsonText(value: unknown, indent = 2): string {
     /[\u007f-\u009f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069\u2028\u2029]/g,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-}
-
-/** A string safe to print on a terminal: escape and control characters become visible `\xNN` text. */
-/**
- * Text folded at spaces to fit `width` columns, the lines after the first indented by `indent` (a word
- * longer than a line, such as a URL, is left whole rather than cut).
- */
-export function fold(text: string, width: number, indent = '    '): string {
-  const lines: string[] = [];
-  const lead = /^ */.exec(text)![0];
-  let line = lead;
-  for (const word of text.slice(lead.length).split(' ')) {
-    const next = line.trim() === '' ? `${line}${word}` : `${line} ${word}`;
-    if (next.length > width && line.trim() !== '') {
-      lines.push(line);
-      line = `${indent}${word}`;
-    } else line = next;
-  }
-  lines.push(line);
-  return lines.join('\n');
 }
 
 const loadTable = async () =>
@@ -220,9 +202,15 @@ function renderVertical(head: string[], cells: string[][], width: number): strin
 
 /**
  * A two-column key/value table for one object. With `width` (a terminal's), a table wider than it becomes
- * "key  value" lines, each value folded at spaces under itself, as a list table becomes blocks.
+ * "key  value" lines, each value folded at spaces under itself (io/fold.ts), as a list table becomes
+ * blocks; the value of a key in `commands` is a command line, folded only with ` \` so that it still
+ * pastes.
  */
-export async function renderRecord(obj: Record<string, unknown>, width?: number): Promise<string> {
+export async function renderRecord(
+  obj: Record<string, unknown>,
+  width?: number,
+  commands: readonly string[] = [],
+): Promise<string> {
   const rows = Object.entries(flatten(obj))
     .filter(([, v]) => v !== undefined && v !== null)
     .map(([k, v]) => [k, clean(cellText(v))] as const);
@@ -230,11 +218,18 @@ export async function renderRecord(obj: Record<string, unknown>, width?: number)
   const valueWidth = Math.max(0, ...rows.flatMap(([, v]) => v.split('\n').map((l) => stringWidth(l))));
   if (width !== undefined && keyWidth + valueWidth + 7 > width) {
     const pad = keyWidth + 2;
+    const under = ' '.repeat(pad);
     return rows
       .map(([k, v]) =>
         v
           .split('\n')
-          .map((l, i) => fold(`${(i === 0 ? k : '').padEnd(pad)}${l}`, width, ' '.repeat(pad)))
+          .map((l, i) => {
+            const key = (i === 0 ? k : '').padEnd(pad);
+            if (!commands.includes(k)) return foldProse(`${key}${l}`, width, under);
+            return foldCommand(l, width - pad)
+              .map((c, j) => `${j === 0 ? key : under}${c}`)
+              .join('\n');
+          })
           .join('\n'),
       )
       .join('\n');

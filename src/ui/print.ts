@@ -22,20 +22,31 @@ export async function printJson(io: IO, document: unknown, indent = 2): Promise<
   io.out(jsonText(result, indent));
 }
 
-/** The width output must fit: the terminal's; none in a pipe or a file, which get every character. */
+/**
+ * The width a table or key/value screen must fit: the terminal's; in a pipe or a file, COLUMNS when it is
+ * set (a person asked for it); else none, and every character comes (io.tableWidth).
+ */
 export function fitWidth(io: IO): number | undefined {
-  return io.stdoutIsTTY ? io.width : undefined;
+  return io.tableWidth;
 }
 
+/**
+ * A command's result: its JSON document with --json, else what `human` renders, as prose folded to a
+ * terminal's width (io.say; tables in it already fit); `verbatim` for what a person pastes or saves whole
+ * (a script, a curl command line, JSON).
+ */
 export async function printResult(
   io: IO,
   json: boolean | undefined,
   data: unknown,
   human: () => Promise<string> | string,
+  how: 'prose' | 'verbatim' = 'prose',
 ): Promise<void> {
   if (json) return printJson(io, data);
   const text = await human();
-  if (text) io.out(text);
+  if (!text) return;
+  if (how === 'verbatim') io.out(text);
+  else io.say(text);
 }
 
 /** --dry-run: the request, redacted, and the same as a curl command line. */
@@ -46,5 +57,6 @@ export async function printDryRun(io: IO, json: boolean | undefined, req: Prepar
     json,
     { dry_run: true, request: view.request, curl: view.curl },
     () => `${view.text}\n\n${view.curl}`,
+    'verbatim',
   );
 }

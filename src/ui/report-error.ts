@@ -6,7 +6,7 @@ import type { PreparedRequest } from '../api/wire.js';
 import { CancelledError, MpayError, UsageError, toMpayError } from '../api/errors.js';
 import { scrubString } from '../api/redact.js';
 import type { IO } from '../io/io.js';
-import { clean, jsonText } from './output.js';
+import { jsonText } from './output.js';
 import { printDryRun } from './print.js';
 
 export interface ReportOptions {
@@ -63,11 +63,11 @@ export async function reportError(io: IO, err: unknown, opts: ReportOptions = {}
   // A secret of the run that reached a message (an echo of the server's, a value in a URL) is scrubbed by
   // value; by name would hide the API's own field messages (merchant_key: "is invalid").
   if (opts.json) io.out(scrubString(jsonText(e.toJSON(), io.ndjson ? 0 : 2)));
-  io.stderr.write(`mpay: ${clean(scrubString(e.message))}\n`);
+  // Lines for a person: the IO folds them to a terminal's width (a command in a hint stays pasteable).
+  io.note(`mpay: ${scrubString(e.message)}`);
   if (!opts.json) {
-    for (const [field, msgs] of Object.entries(e.fields))
-      io.stderr.write(`  ${clean(field)}: ${clean(msgs.join(' '))}\n`);
-    if (e.hint) io.stderr.write(`hint: ${clean(scrubString(e.hint))}\n`);
+    for (const [field, msgs] of Object.entries(e.fields)) io.note(`  ${field}: ${msgs.join(' ')}`);
+    if (e.hint) io.note(`hint: ${scrubString(e.hint)}`);
   }
   if (e.kind === 'unexpected' && opts.debug) io.stderr.write(`${(e.cause as Error)?.stack ?? e.stack}\n`);
   return e.exitCode;

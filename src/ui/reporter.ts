@@ -13,7 +13,8 @@ export class TerminalReporter implements Reporter {
   }
 
   step(title: string): void {
-    this.io.stderr.write(`${this.tty ? '\u001b[1m' : ''}→ ${clean(title)}${this.tty ? '\u001b[22m' : ''}\n`);
+    const line = this.io.fold(`→ ${clean(title)}`);
+    this.io.stderr.write(`${this.tty ? `\u001b[1m${line}\u001b[22m` : line}\n`);
   }
 
   info(line: string): void {

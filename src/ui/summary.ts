@@ -4,7 +4,10 @@ import type { InitiatedPayment } from '../api/schemas.js';
 import type { TransactionJson } from './envelope.js';
 import { renderRecord } from './output.js';
 
-/** `width`: the terminal's, to fit (undefined in a pipe: the table whole). */
+/**
+ * `width`: the terminal's, to fit (undefined in a pipe: the table whole). `resume`, and a `next` that is a
+ * command, fold only as a command line does, so that they still paste.
+ */
 export function transactionSummary(
   t: TransactionJson,
   extra: Record<string, unknown> = {},
@@ -29,6 +32,7 @@ export function transactionSummary(
       ...extra,
     },
     width,
+    ['resume', ...(typeof extra.next === 'string' && extra.next.startsWith('mpay ') ? ['next'] : [])],
   );
 }
 

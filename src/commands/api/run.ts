@@ -89,11 +89,11 @@ export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
     // The same reading as every other command's (api/response.ts): a 404 in the API's own shape is a
     // transaction not initiated (5); any other 404 is a route that is not there (7, check the base URL).
     const e = failureError(`${req.method} /${req.path}`, res.status, res.contentType, res.text);
-    f.io.stderr.write(
-      `${f.io.stdoutIsTTY ? '' : '\n'}mpay: HTTP ${res.status} from ${req.method} /restapi/v1/${req.path}\n`,
+    f.io.note(
+      `${f.io.stdoutIsTTY ? '' : '\n'}mpay: HTTP ${res.status} from ${req.method} /restapi/v1/${req.path}`,
     );
     if (e.kind === 'server' && res.status === 404)
-      f.io.stderr.write('hint: not a route of the API here; check the path and the base URL\n');
+      f.io.note('hint: not a route of the API here; check the path and the base URL');
     f.io.exitCode = e.exitCode;
   }
 }

@@ -6,6 +6,7 @@ import type { Config } from '@oclif/core/config';
 import { CommandHelp, Help } from '@oclif/core/help';
 import type { Hook } from '@oclif/core/hooks';
 import { stripVTControlCharacters } from 'node:util';
+import { foldCommand } from '../../io/fold.js';
 import { systemIO } from '../../io/io.js';
 import { nearest } from './nearest.js';
 
@@ -24,44 +25,6 @@ const examples = [
   ['mpay balances --json | jq ".[].code"', 'your currencies, for a script'],
   ['mpay history --since 1d', 'what mpay sent today, and where each stands'],
 ];
-
-/** The words of a command line, split at the spaces outside quotes (a quoted argument stays whole). */
-function shellWords(line: string): string[] {
-  const words: string[] = [];
-  let word = '';
-  let quote: string | undefined;
-  for (const ch of line) {
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      word += ch;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-      word += ch;
-    } else if (ch === ' ') {
-      if (word) words.push(word);
-      word = '';
-    } else word += ch;
-  }
-  if (word) words.push(word);
-  return words;
-}
-
-/**
- * A command line folded to `width` with shell continuations (` \`) between words, never inside quotes,
- * so that the folded example still pastes as one command.
- */
-export function foldCommand(line: string, width: number): string[] {
-  const out: string[] = [];
-  let current = '';
-  for (const w of shellWords(line)) {
-    if (current && current.length + 1 + w.length + 2 > width) {
-      out.push(`${current} \\`);
-      current = `    ${w}`;
-    } else current = current ? `${current} ${w}` : w;
-  }
-  if (current) out.push(current);
-  return out;
-}
 
 class MpayCommandHelp extends CommandHelp {
   /**
@@ -150,11 +113,11 @@ export const commandNotFound: Hook.CommandNotFound = async function (opts) {
   const typed = opts.id.replace(/:/g, ' ');
   const names = [...new Set(opts.config.commands.map((c: Command.Loadable) => c.id.replace(/:/g, ' ')))];
   const near = nearest(typed, names);
-  io.stderr.write(`mpay: unknown command "${typed}"\n`);
-  io.stderr.write(
+  io.note(`mpay: unknown command "${typed}"`);
+  io.note(
     near.length
-      ? `hint: did you mean ${near.map((n) => `\`mpay ${n}\``).join(' or ')}?\n`
-      : 'hint: `mpay --help` lists the commands\n',
+      ? `hint: did you mean ${near.map((n) => `\`mpay ${n}\``).join(' or ')}?`
+      : 'hint: `mpay --help` lists the commands',
   );
   io.exitCode = 2;
 };

@@ -79,9 +79,11 @@ async function demoDeps(url: string, dir: string, f: Factory): Promise<FlowDeps>
       apiKey: demoMerchant.apiKey,
     },
     tokens: memoryTokens(),
-    // Show each request as it goes out, secrets redacted; responses are summed up by the steps.
+    // Show each request as it goes out, secrets redacted; responses are summed up by the steps. For a
+    // person to read: the path (the sandbox's URL is said above), a body with a space after each , and
+    // : of its own, so that the IO folds it between fields on a terminal.
     debug: (line) => {
-      if (/^> (POST|GET|\{)/.test(line)) f.io.stderr.write(`    ${line.slice(2)}\n`);
+      if (/^> (POST|GET|\{)/.test(line)) f.io.note(`    ${readable(line.slice(2), url)}`);
     },
   });
   const place = {
@@ -107,4 +109,17 @@ async function printDemo(
     async () =>
       `${await transactionSummary(fromFlowResult(deposit), {}, fitWidth(f.io))}\n${await transactionSummary(fromFlowResult(withdraw), {}, fitWidth(f.io))}\n\nNext: \`mpay sandbox\` in one terminal; in another, the \`mpay login\` line it prints, then \`mpay deposit\`.`,
   );
+}
+
+/** A request line of the demo as a person reads it: `POST /restapi/v1/…`, a body as `{"a": 1, "b": 2}`. */
+function readable(line: string, origin: string): string {
+  if (!line.startsWith('{')) return line.replace(` ${origin}/`, ' /');
+  try {
+    const body = JSON.parse(line) as Record<string, unknown>;
+    return `{${Object.entries(body)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+      .join(', ')}}`;
+  } catch {
+    return line;
+  }
 }

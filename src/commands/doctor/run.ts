@@ -1,21 +1,22 @@
-// `mpay doctor`: a line per check as it ends (a long one folded), then the verdict; exit 0 only when
-// every check passes, else the exit code of the first failure's kind.
+// `mpay doctor`: a line per check as it ends (a long one folded on a terminal), then the verdict; exit 0
+// only when every check passes, else the exit code of the first failure's kind.
 import { exitCodes } from '../../api/errors.js';
 import type { Factory } from '../../factory.js';
 import type { Check } from '../../flows/doctor.js';
-import { clean, fold } from '../../ui/output.js';
+import { clean } from '../../ui/output.js';
 import { printJson } from '../../ui/print.js';
 
 export async function runDoctor(opts: { json?: boolean }, f: Factory): Promise<void> {
   const { runChecks } = await import('../../flows/doctor.js');
   const ctx = await f.context();
-  // The report is the command's result: on stdout, line by line as each check ends, each folded to the
-  // terminal's width (80 columns without one) so that a long one (the wallet gateways) stays readable.
+  // The report is the command's result: on stdout, line by line as each check ends, prose that the IO
+  // folds to a terminal's width (a long check continues under its name, indented by two); a pipe gets
+  // each check on one line.
   const show = (c: Check) => {
     if (opts.json) return;
-    const lines = [fold(`${c.ok ? '✓' : '✗'} ${c.name}: ${clean(c.detail)}`, f.io.width, '  ')];
-    if (!c.ok && c.hint) lines.push(fold(`    hint: ${clean(c.hint)}`, f.io.width, '      '));
-    f.io.out(lines.join('\n'));
+    const lines = [`${c.ok ? '✓' : '✗'} ${c.name}: ${clean(c.detail)}`];
+    if (!c.ok && c.hint) lines.push(`    hint: ${clean(c.hint)}`);
+    f.io.say(lines.join('\n'));
   };
   const checks = await runChecks(
     ctx,
@@ -26,7 +27,7 @@ export async function runDoctor(opts: { json?: boolean }, f: Factory): Promise<v
   );
   const ok = checks.every((c) => c.ok);
   if (opts.json) await printJson(f.io, { ok, checks: checks.map(({ kind: _k, ...c }) => c) });
-  else f.io.out(ok ? 'All checks passed.' : 'Some checks failed.');
+  else f.io.say(ok ? 'All checks passed.' : 'Some checks failed.');
   const first = checks.find((c) => !c.ok);
   if (first) f.io.exitCode = exitCodes[first.kind ?? 'unexpected'];
 }

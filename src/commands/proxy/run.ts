@@ -77,8 +77,8 @@ function reportDeparture(fd: number | undefined, f: Factory): (r: DepartureRecor
     const line = JSON.stringify(rec);
     if (fd !== undefined) writeSync(fd, `${line}\n`);
     if (f.io.stderrIsTTY)
-      f.io.stderr.write(
-        `${clean(`departure: ${rec.method} ${rec.path} ${rec.status} ${rec.kind}${rec.field ? ` ${rec.field}` : ''}: ${rec.message}`)}\n`,
+      f.io.note(
+        `departure: ${rec.method} ${rec.path} ${rec.status} ${rec.kind}${rec.field ? ` ${rec.field}` : ''}: ${rec.message}`,
       );
     else if (fd === undefined) f.io.stderr.write(`${line}\n`);
   };
@@ -88,7 +88,7 @@ function reportDeparture(fd: number | undefined, f: Factory): (r: DepartureRecor
 async function announce(url: string, upstream: URL, opts: ProxyOptions, f: Factory): Promise<void> {
   const info = { url, upstream: upstream.href.replace(/\/$/, ''), report: opts.report ?? null };
   if (opts.json) return printJson(f.io, info, 0);
-  f.io.out(
+  f.io.say(
     [
       `mpay proxy listening on ${url}, forwarding to ${info.upstream}`,
       `  departures from the API's document: ${opts.report ?? 'on stderr'}`,

@@ -48,7 +48,8 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
     });
   if (opts.dryRun) {
     const plan = redactValue(planReplay(read.calls)) as ReturnType<typeof planReplay>;
-    await printResult(f.io, opts.json, plan, () => replayPlan(plan));
+    // verbatim: the report holds the recorded bodies as JSON
+    await printResult(f.io, opts.json, plan, () => replayPlan(plan), 'verbatim');
     return;
   }
   const ctx = await f.context();
@@ -65,6 +66,6 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
     deps,
   );
   const shown = redactValue(results) as typeof results;
-  await printResult(f.io, opts.json, shown, () => replayReport(shown, ctx.baseUrl));
+  await printResult(f.io, opts.json, shown, () => replayReport(shown, ctx.baseUrl), 'verbatim');
   if (results.some((r) => !r.same)) f.io.exitCode = replayDiffersExitCode;
 }

@@ -48,7 +48,7 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
       ? { cert: readFileSync(opts.tlsCert), key: readFileSync(opts.tlsKey) }
       : undefined;
   const stamp = () => f.now().toISOString().slice(11, 19);
-  const log = (line: string) => void f.io.stderr.write(`[sandbox ${stamp()}] ${line}\n`);
+  const log = (line: string) => f.io.note(`[sandbox ${stamp()}] ${line}`);
   let sb: RunningSandbox;
   try {
     sb = await startSandbox({
@@ -169,18 +169,31 @@ async function announce(
     otp: demoMerchant.otp,
   };
   if (opts.json) return printJson(f.io, info, 0);
+  // Prose and a command line for a person, folded by the IO to a terminal's width (the command only with
+  // ` \`, so that it still pastes), in one write: a reader of the first line has them all.
   f.io.out(
     [
-      `mpay sandbox listening on ${everywhere ? `${url} (every interface)` : url}`,
-      `  API docs:     ${info.documentation}`,
-      `  merchant key: ${demoMerchant.merchantKey}`,
-      `  site id:      ${demoMerchant.siteId}`,
-      `  API key:      ${demoMerchant.apiKey}`,
-      `  one-time code for withdrawals: ${demoMerchant.otp}`,
-      '',
+      f.io.fold(
+        [
+          `mpay sandbox listening on ${everywhere ? `${url} (every interface)` : url}`,
+          `  API docs:     ${info.documentation}`,
+          `  merchant key: ${demoMerchant.merchantKey}`,
+          `  site id:      ${demoMerchant.siteId}`,
+          `  API key:      ${demoMerchant.apiKey}`,
+          `  one-time code for withdrawals: ${demoMerchant.otp}`,
+          '',
+        ].join('\n'),
+        'stdout',
+      ),
       // No secret on mpay's command line (process lists show it): the key on stdin, the API key in the
       // environment.
-      `Try: printf %s ${demoMerchant.merchantKey} | MPAY_API_KEY=${demoMerchant.apiKey} mpay login --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
+      f.io.fold(
+        {
+          label: 'Try: ',
+          command: `printf %s ${demoMerchant.merchantKey} | MPAY_API_KEY=${demoMerchant.apiKey} mpay login --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
+        },
+        'stdout',
+      ),
       'Ctrl-C stops it.',
       '',
     ].join('\n'),

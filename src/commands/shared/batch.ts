@@ -253,7 +253,7 @@ async function runAndReport(
   signal.addEventListener('abort', onAbort, { once: true });
   const stopNow = () => {
     progress.note('mpay: interrupted again: stopping now; rows in flight show as unknown on the next run');
-    progress.note(`Resume with: ${resume}`);
+    progress.note({ label: 'Resume with: ', command: resume });
   };
   try {
     await f.io.interrupts.graceful(
@@ -331,17 +331,22 @@ function reportEnd(
 ): void {
   const ended = counts.done + counts.skipped + counts.failed + counts.unknown;
   const tally = `${counts.done} done, ${counts.skipped} already done, ${counts.failed} failed, ${counts.unknown} unknown`;
-  // Rows read from stdin come again the same way.
-  const stdin = file === '-' ? ' < FILE (the same rows on stdin)' : '';
+  // Rows read from stdin come again the same way. The command is a line of its own, folded only as a
+  // command (io.note of a label and a command), so that it pastes as printed.
+  const stdin = file === '-' ? ' < FILE' : '';
+  const fromStdin = () => file === '-' && io.note('  (FILE: the same rows, on stdin)');
   if (aborted) {
     io.note(`mpay: interrupted: ${tally}; ${total - ended} not started`);
-    io.note(`Resume with: ${resume}${stdin}`);
+    io.note({ label: 'Resume with: ', command: `${resume}${stdin}` });
+    fromStdin();
     io.exitCode = exitCodes.cancelled;
     return;
   }
   io.note(tally);
   if (counts.failed || counts.unknown) {
-    io.note(`Run again with: ${resume}${stdin}   (done rows are skipped; failed ones are sent again)`);
+    io.note({ label: 'Run again with: ', command: `${resume}${stdin}` });
+    io.note('  (done rows are skipped; failed ones are sent again)');
+    fromStdin();
     io.exitCode = batchIncompleteExitCode;
   }
 }

@@ -12,7 +12,8 @@ export async function reportingInterrupt<T>(
   work: () => Promise<T>,
 ): Promise<T> {
   const { signal } = f.io.interrupts;
-  const onAbort = () => f.io.stderr.write(interruptionReport(journal()?.lastAppended));
+  // Lines for a person (the IO folds them to a terminal's width, the resume command pasteable).
+  const onAbort = () => f.io.note(interruptionReport(journal()?.lastAppended).replace(/\n$/, ''));
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     return await work();

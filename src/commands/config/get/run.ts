@@ -8,5 +8,12 @@ export async function runConfigGet(opts: SettingsOptions & { key: string }, f: F
   // Bare wallet_gateways is the list of the environment in effect (--env, MPAY_ENV, or the profile's).
   const key = opts.key === 'wallet_gateways' ? `${opts.env ?? all.env}.wallet_gateways` : opts.key;
   const value = all[key] ?? null;
-  await printResult(f.io, opts.json, { [key]: value }, () => (value === null ? '' : String(value)));
+  // The value as it is, a script's to read.
+  await printResult(
+    f.io,
+    opts.json,
+    { [key]: value },
+    () => (value === null ? '' : String(value)),
+    'verbatim',
+  );
 }

@@ -49,18 +49,24 @@ export async function runHistoryShow(
       r.place?.server ?? ctx.baseUrl,
       ctx.credentials.siteId,
     );
-    return printResult(f.io, opts.json, { reference: r.reference, commands }, () =>
-      [
-        `# The requests mpay sent for ${r.reference}, in order, as a bash script that sends them again:`,
-        '# with a fresh reference ($MPAY_REF, replay-<time> unless set), each step once, stopping at the',
-        "# first call that fails with the API's answer. Set the variables first:",
-        `#   eval "$(${runAgain(['mpay', 'token', '--export'], r.place)})"; export MPAY_MERCHANT_KEY=… MPAY_API_KEY=…`,
-        ...(r.kind === 'withdraw'
-          ? ['#   and MPAY_OTP=<the one-time code>, which the first processed call sends']
-          : []),
-        '# The initiate keeps the hash token the API answers in $HASH (it needs jq).',
-        ...commands,
-      ].join('\n'),
+    return printResult(
+      f.io,
+      opts.json,
+      { reference: r.reference, commands },
+      () =>
+        [
+          `# The requests mpay sent for ${r.reference}, in order, as a bash script that sends them again:`,
+          '# with a fresh reference ($MPAY_REF, replay-<time> unless set), each step once, stopping at the',
+          "# first call that fails with the API's answer. Set the variables first:",
+          `#   eval "$(${runAgain(['mpay', 'token', '--export'], r.place)})"; export MPAY_MERCHANT_KEY=… MPAY_API_KEY=…`,
+          ...(r.kind === 'withdraw'
+            ? ['#   and MPAY_OTP=<the one-time code>, which the first processed call sends']
+            : []),
+          '# The initiate keeps the hash token the API answers in $HASH (it needs jq).',
+          ...commands,
+        ].join('\n'),
+      // a script, whole: a comment folded at a space would run its second half
+      'verbatim',
     );
   }
   const out = fromRecord(r, next);
@@ -69,12 +75,16 @@ export async function runHistoryShow(
     const who = customer
       ? `${customer.first_name ?? ''} ${customer.last_name ?? ''}, ${customer.phone ?? ''}, ${customer.email ?? ''}`
       : undefined;
-    const table = await renderTable(steps, [
-      { key: 'at', header: 'At' },
-      { key: 'step', header: 'Step' },
-      { key: 'outcome', header: 'Outcome' },
-      { key: 'detail', header: 'Detail' },
-    ]);
+    const table = await renderTable(
+      steps,
+      [
+        { key: 'at', header: 'At' },
+        { key: 'step', header: 'Step' },
+        { key: 'outcome', header: 'Outcome' },
+        { key: 'detail', header: 'Detail' },
+      ],
+      fitWidth(f.io),
+    );
     return `${await transactionSummary(out, { customer: who, started: r.created_at, next }, fitWidth(f.io))}\n${table}`;
   });
 }

@@ -1,0 +1,208 @@
+// #24 "Everything fits": the main screens on a real pseudo-terminal (tmux) 60, 80 and 120 columns wide.
+// A screen is read with its wrapped lines joined (capture-pane -J), so that a line the terminal had to wrap
+// is seen whole, as too long: none is wider than the terminal, but a hash token (64 characters, never cut
+// or split; at 60 nothing can hold it). And no word is split at the edge: every word on a screen is a word
+// of the same screen 250 columns wide, where nothing folds (the values a run makes anew stood in for; a
+// table's cell cut with … is the start of one). Every wait is on the screen showing what it should.
+import stringWidth from 'string-width';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoMerchant } from '../src/sandbox/seed.js';
+import { cliEnv, customerArgs, mpayOnPath, run, runPrinted, sandbox, tempDir } from './helpers.js';
+import { Tmux } from './tmux.js';
+
+const widths = [60, 80, 120];
+/** Wide enough that nothing folds: the words of a screen as they are. */
+const unfolded = 250;
+
+interface Screen {
+  args: string[];
+  env: () => Record<string, string>;
+  exit: number;
+  /** answers the prompts on the terminal, `width` columns wide */
+  dialogue?: (t: Tmux, width: number) => Promise<void>;
+  /** a server: its screen once this shows, then Ctrl-C */
+  serving?: RegExp;
+  /** what a run makes anew (a reference, a hash token, a port), stood in for before words are compared */
+  anew?: boolean;
+}
+
+/** The screen of one run, up to the shell's EXIT= line. */
+async function render(name: string, s: Screen, width: number): Promise<string> {
+  const t = new Tmux(`${name}-${width}`);
+  try {
+    t.start(s.args, s.env(), undefined, width);
+    await s.dialogue?.(t, width);
+    if (s.serving) {
+      const shown = await t.waitFor(s.serving);
+      t.keys('C-c');
+      await t.waitFor(/EXIT=\d+/);
+      return shown.trimEnd();
+    }
+    const screen = await t.waitFor(/EXIT=\d+/, 60_000);
+    expect(screen, screen).toMatch(new RegExp(`EXIT=${s.exit}\\b`));
+    return screen.slice(0, screen.lastIndexOf('EXIT=')).trimEnd();
+  } finally {
+    t.kill();
+  }
+}
+
+const anew: Array<[RegExp, string]> = [
+  [/[0-9a-f]{64}/g, '<hash>'],
+  [/mpay-[dw]-[a-z0-9]+-[0-9a-f]+|pty-fit-\d+/g, '<reference>'],
+  [/TXN[A-Z0-9]+/g, '<transaction>'],
+  [/127\.0\.0\.1:\d+/g, '<host>'],
+  [/\bT[1-9A-HJ-NP-Za-km-z]{33}\b/g, '<address>'],
+];
+/** The words of a screen: no table borders, no QR code, no shell continuation. */
+function words(screen: string, s: Screen): string[] {
+  const text = s.anew ? anew.reduce((t, [re, to]) => t.replace(re, to), screen) : screen;
+  return text.split(/\s+/).filter((w) => w && w !== '\\' && !/^[│┌┐└┘├┤┬┴┼─▄▀█]+$/.test(w));
+}
+
+/** Every line fits `width` (a hash token alone excepted), and no word was split to fit it. */
+function expectFits(name: string, s: Screen, screen: string, width: number, whole: string): void {
+  const wide = screen.split('\n').filter((l) => stringWidth(l) > width);
+  expect(
+    wide.filter((l) => !/^\s*"?[0-9a-f]{64}"?,?$/.test(l)),
+    `${name} at ${width} columns:\n${screen}`,
+  ).toEqual([]);
+  const known = new Set(words(whole, s));
+  const split = words(screen, s).filter(
+    (w) => !known.has(w) && !(w.endsWith('…') && [...known].some((k) => k.startsWith(w.slice(0, -1)))),
+  );
+  expect(split, `${name} at ${width} columns, words not on the unfolded screen:\n${screen}`).toEqual([]);
+}
+
+describe('the main screens fit 60, 80 and 120 columns on a real terminal', () => {
+  let sb: Awaited<ReturnType<typeof sandbox>>;
+  let config: string;
+  const logged = () => ({ MPAY_CONFIG_DIR: config, MPAY_KEYRING: 'off' });
+  beforeAll(async () => {
+    sb = await sandbox();
+    config = tempDir();
+    // Logged in as a person is (the key on stdin), a deposit and a withdrawal whose code was wrong in the
+    // journal, and a token cached, so that every run below sees the same state.
+    const login = await run(
+      ['login', '--env', 'sandbox', '--base-url', sb.url, '--site-id', '1', '--merchant-key-stdin'],
+      { env: { ...logged(), MPAY_API_KEY: demoMerchant.apiKey }, input: demoMerchant.merchantKey },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    const dep = await run(['deposit', ...customerArgs({ reference: 'fit-dep' })], { env: logged() });
+    expect(dep.code, dep.stderr).toBe(0);
+    const wd = await run(['withdraw', ...customerArgs({ reference: 'fit-wd' }), '--otp', '000000'], {
+      env: logged(),
+    });
+    expect(wd.code, wd.stderr).toBe(4);
+    expect((await run(['token'], { env: logged() })).code).toBe(0);
+  }, 60_000);
+  afterAll(() => sb.close());
+
+  const screens: Record<string, Screen> = {
+    demo: { args: ['demo'], env: () => ({ MPAY_CONFIG_DIR: tempDir() }), exit: 0, anew: true },
+    'a guided deposit': {
+      args: ['deposit'],
+      env: () => cliEnv(sb, tempDir()),
+      exit: 0,
+      anew: true,
+      dialogue: async (t, width) => {
+        await t.waitFor(/❯ GHS/);
+        t.keys('Enter');
+        await t.dialogue([
+          [/Amount in GHS/, '5'],
+          [/Customer first name/, 'Ama'],
+          [/Customer last name/, 'Mensah'],
+          [/Customer phone/, '+233201234567'],
+          [/Customer e-mail/, 'ama@example.com'],
+          [/Reference \(/, `pty-fit-${width}`],
+          [/❯ 1\s+MTN Mobile Money/, ['Enter']],
+          [/Phone number for the payment/, ''],
+          [/Also send the confirmation/, ''],
+        ]);
+      },
+    },
+    doctor: { args: ['doctor'], env: logged, exit: 0 },
+    whoami: { args: ['whoami'], env: logged, exit: 0 },
+    history: { args: ['history'], env: logged, exit: 0 },
+    'history show': { args: ['history', 'show', 'fit-wd'], env: logged, exit: 0 },
+    'an unknown currency': {
+      args: ['deposit', ...customerArgs({ currency: 'XYZ', reference: 'fit-xyz' })],
+      env: logged,
+      exit: 2,
+    },
+    'the sandbox': {
+      args: ['sandbox', '--port', '0'],
+      env: () => ({ MPAY_CONFIG_DIR: tempDir() }),
+      exit: 130,
+      serving: /Ctrl-C stops it\./,
+      anew: true,
+    },
+  };
+
+  for (const [name, s] of Object.entries(screens))
+    it(`${name}`, { timeout: 180_000 }, async () => {
+      const whole = await render(name, s, unfolded);
+      for (const width of widths) expectFits(name, s, await render(name, s, width), width, whole);
+    });
+
+  it("the sandbox's Try line, folded at 60 columns, pasted into bash as it shows, logs in", async () => {
+    const t = new Tmux('try');
+    try {
+      t.start(['sandbox', '--port', '0'], { MPAY_CONFIG_DIR: tempDir() }, undefined, 60);
+      const lines = (await t.waitFor(/Ctrl-C stops it\./)).split('\n');
+      const from = lines.findIndex((l) => l.startsWith('Try: '));
+      const to = lines.findIndex((l, i) => i >= from && !l.endsWith(' \\'));
+      expect(to).toBeGreaterThan(from);
+      expect(Math.max(...lines.map((l) => stringWidth(l)))).toBeLessThanOrEqual(60);
+      const pasted = lines
+        .slice(from, to + 1)
+        .join('\n')
+        .slice('Try: '.length);
+      const r = await runPrinted(pasted, { MPAY_CONFIG_DIR: tempDir(), MPAY_KEYRING: 'off' }, 'bash');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(
+        /^Logged in: profile default, sandbox at http:\/\/127\.0\.0\.1:\d+.*\(accepted by the API\)/,
+      );
+    } finally {
+      t.kill();
+    }
+  });
+
+  it('a resume hint folded at 60 columns, pasted into bash on the terminal, continues the deposit', async () => {
+    const t = new Tmux('paste-resume');
+    const env = { ...cliEnv(sb, tempDir()), PATH: mpayOnPath(), PS1: '$ ' };
+    try {
+      t.start(['--norc', '--noprofile'], env, ['bash'], 60);
+      await t.waitFor(/^\$ ?$/m);
+      t.answer(
+        `mpay deposit ${customerArgs({ reference: 'fit-paste', gateway: '', 'last-name': 'Mensah' }).join(' ')}`,
+      );
+      await t.waitFor(/❯ 1\s+MTN Mobile Money/);
+      t.keys('C-c');
+      const screen = await t.waitFor(/hint: Continue it with[^`]*`[^`]*`\n\$ ?$/m);
+      const hint = screen.slice(screen.lastIndexOf('hint: Continue it with'));
+      expect(Math.max(...hint.split('\n').map((l) => stringWidth(l)))).toBeLessThanOrEqual(60);
+      const command = /`([^`]*)`/.exec(hint)![1]!;
+      expect(command.split('\n').length).toBeGreaterThan(1);
+      expect(command).toMatch(/^mpay deposit --resume fit-paste .* \\\n/);
+      const gateways = () => t.screen().match(/❯ 1\s+MTN Mobile Money/g)?.length ?? 0;
+      const before = gateways();
+      t.paste(command);
+      t.keys('Enter');
+      // the resumed deposit asks for the gateway again: a new list on the screen
+      await t.waitFor(/Gateway/);
+      for (const end = Date.now() + 15_000; gateways() <= before;) {
+        if (Date.now() > end) throw new Error(`no gateway prompt after the paste:\n${t.screen()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      t.keys('Enter');
+      await t.dialogue([
+        [/Phone number for the payment/, ''],
+        [/Also send the confirmation/, ''],
+      ]);
+      await t.waitFor(/Done: deposit TXN\w+ is pending/);
+    } finally {
+      t.kill();
+    }
+    expect(sb.state.list().find((x) => x.reference === 'fit-paste')?.status).toBe('pending');
+  });
+});

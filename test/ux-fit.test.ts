@@ -1,0 +1,151 @@
+// #24 "Everything fits", in-process: the IO's one rule for what a person reads (prose folded at spaces on a
+// terminal, a command continued only with ` \`, nothing folded in a pipe, JSON and CSV never), and the
+// width tables fit (the terminal's; in a pipe an exported COLUMNS; else whole). The screens themselves on
+// a real terminal are in pty-widths.test.ts.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import stringWidth from 'string-width';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIO } from '../src/io/io.js';
+import { cliEnv, customerArgs, sandbox, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+
+const widest = (text: string) => Math.max(0, ...text.split('\n').map((l) => stringWidth(l)));
+const words = (text: string) => text.split(/\s+/).filter((w) => w && w !== '\\');
+/** A hash token (64 characters) is never cut or split: at 60 columns nothing can hold it. */
+const hashOnly = (line: string) => /^\s*\S*[0-9a-f]{64}\S*$/.test(line);
+
+/** What bash makes of a command line pasted as it is: its words, one a line, `mpay` standing for mpay. */
+async function pastedWords(text: string): Promise<string[]> {
+  const { stdout } = await promisify(execFile)('bash', [
+    '-c',
+    `mpay() { printf '%s\\n' mpay "$@"; }\n${text}`,
+  ]);
+  return stdout.trimEnd().split('\n');
+}
+
+describe('the IO folds prose for a person on a terminal, and nothing else', () => {
+  const prose =
+    'mpay: warning: no usable keyring (no D-Bus session bus); the merchant key, API key and tokens are kept in /home/ama/.config/mpay, in files only this user can read (mode 0600)';
+
+  it('a note folds at spaces to the terminal, each continuation indented two more; no word is split', () => {
+    const io = memoryIO({ tty: true, width: 40 });
+    io.note(prose);
+    io.note(`  currency_code: ${prose}`);
+    const text = io.stderrText();
+    expect(widest(text)).toBeLessThanOrEqual(40);
+    expect(words(text)).toEqual([...words(prose), 'currency_code:', ...words(prose)]);
+    const lines = text.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/^ {2}\S/);
+    expect(lines.find((l) => l.startsWith('  currency_code:'))).toBeDefined();
+    expect(lines.at(-1)).toMatch(/^ {4}\S/);
+  });
+
+  it('in a pipe, a note, a warning and prose on stdout come whole; out() is never folded', () => {
+    const io = memoryIO({ width: 40 });
+    io.note(prose);
+    io.warn('listening on every interface of this machine (0.0.0.0): anyone who can reach it can use it');
+    io.say(prose);
+    expect(io.stderrText().split('\n')[0]).toBe(prose);
+    expect(io.stderrText().split('\n')[1]).toMatch(/^mpay: warning: listening .* can use it$/);
+    expect(io.stdoutText()).toBe(`${prose}\n`);
+    const tty = memoryIO({ tty: true, width: 40 });
+    tty.out(prose);
+    expect(tty.stdoutText()).toBe(`${prose}\n`);
+  });
+
+  it('a command in a hint moves whole to the next line, or continues with ` \\` and still pastes into bash', async () => {
+    const command =
+      "mpay deposit --resume dep-1 --profile 'my shop' --env sandbox --base-url http://127.0.0.1:4010";
+    for (const width of [40, 60, 80, 200]) {
+      const io = memoryIO({ tty: true, width });
+      io.note(`hint: Continue it with \`${command}\``);
+      const text = io.stderrText();
+      expect(widest(text), text).toBeLessThanOrEqual(width);
+      const span = /`([^`]*)`/.exec(text)![1]!;
+      // folded only at its ends or with a continuation
+      for (const line of span.split('\n').slice(0, -1)) expect(line).toMatch(/ \\$/);
+      expect(await pastedWords(span)).toEqual(await pastedWords(command));
+      if (width === 40) expect(span.split('\n').length).toBeGreaterThan(2);
+    }
+  });
+
+  it('a labelled command line (the sandbox Try: line) folds only with ` \\`, and still pastes', async () => {
+    const command =
+      'printf %s mk_sandbox_demo | MPAY_API_KEY=ak_sandbox_demo mpay login --env sandbox --base-url http://127.0.0.1:4010 --site-id 1 --merchant-key-stdin';
+    const io = memoryIO({ tty: true, width: 60 });
+    io.say({ label: 'Try: ', command });
+    const text = io.stdoutText();
+    expect(widest(text)).toBeLessThanOrEqual(60);
+    expect(text.split('\n').length).toBeGreaterThan(2);
+    const pasted = text.replace(/^Try: /, '');
+    expect(await pastedWords(pasted)).toEqual(await pastedWords(command));
+    const piped = memoryIO({ width: 60 });
+    piped.say({ label: 'Try: ', command });
+    expect(piped.stdoutText()).toBe(`Try: ${command}\n`);
+  });
+});
+
+describe('tables fit the terminal, or an exported COLUMNS in a pipe; JSON and CSV never change', () => {
+  let sb: Awaited<ReturnType<typeof sandbox>>;
+  beforeAll(async () => {
+    sb = await sandbox();
+  });
+  afterAll(() => sb.close());
+
+  it(
+    "the demo's closing tables: whole in a pipe, within COLUMNS=80 when it is set; --json the same document",
+    { timeout: 90_000 },
+    async () => {
+      const env = { MPAY_CONFIG_DIR: tempDir() };
+      const whole = await mpay(['demo'], { env, timeoutMs: 60_000 });
+      expect(whole.code, whole.stderr).toBe(0);
+      expect(whole.stdout).toMatch(/│ hash_token\s+│ [0-9a-f]{64} │/);
+      const table = (s: string) => s.split('\n').filter((l) => !l.startsWith('Next: '));
+      expect(widest(table(whole.stdout).join('\n'))).toBeGreaterThan(80);
+      const fitted = await mpay(['demo'], { env: { ...env, COLUMNS: '80' } });
+      expect(fitted.code, fitted.stderr).toBe(0);
+      expect(widest(table(fitted.stdout).join('\n')), fitted.stdout).toBeLessThanOrEqual(80);
+      expect(fitted.stdout).toMatch(/^hash_token {6}[0-9a-f]{64}$/m);
+      // prose on stdout is not folded in a pipe, COLUMNS or not: a script may read it
+      expect(fitted.stdout).toMatch(/^Next: .* in another\.$/m);
+      const json = await mpay(['demo', '--json'], { env: { ...env, COLUMNS: '40' } });
+      expect(json.stdout).toMatch(/^\[\n {2}\{\n {4}"kind": "deposit",\n/);
+      expect(json.json()).toHaveLength(2);
+    },
+  );
+
+  it("a deposit's summary and history show (its steps table too) fit COLUMNS in a pipe, and the terminal", async () => {
+    const env = cliEnv(sb, tempDir());
+    const wrong = await mpay(['withdraw', ...customerArgs({ reference: 'fit-w1' }), '--otp', '000000'], {
+      env,
+    });
+    expect(wrong.code, wrong.stderr).toBe(4);
+    const whole = await mpay(['history', 'show', 'fit-w1'], { env });
+    expect(widest(whole.stdout)).toBeGreaterThan(100);
+    for (const run of [
+      (args: string[], width: number) => mpay(args, { env: { ...env, COLUMNS: String(width) } }),
+      (args: string[], width: number) => mpay(args, { env, tty: true, width }),
+    ])
+      for (const width of [60, 80]) {
+        const show = await run(['history', 'show', 'fit-w1'], width);
+        expect(show.code, show.stderr).toBe(0);
+        const wide = show.stdout.split('\n').filter((l) => stringWidth(l) > width && !hashOnly(l));
+        expect(wide, show.stdout).toEqual([]);
+        // the steps, cut to fit; the resume command folded with ` \`, and pasteable
+        expect(show.stdout).toMatch(/│ processed │ failed {2}│ Valid[^│]*…/);
+        const resume = /^resume {10}(mpay withdraw[^]*?)\n(?! {20})/m.exec(show.stdout)![1]!;
+        expect(await pastedWords(resume)).toEqual(
+          await pastedWords(
+            `mpay withdraw --resume fit-w1 --profile default --env sandbox --base-url ${sb.url}`,
+          ),
+        );
+        const dep = await run(['deposit', ...customerArgs()], width);
+        expect(dep.code, dep.stderr).toBe(0);
+        expect(dep.stdout.split('\n').filter((l) => stringWidth(l) > width && !hashOnly(l))).toEqual([]);
+      }
+    const csv = await mpay(['history', '--csv'], { env: { ...env, COLUMNS: '20' } });
+    expect(csv.stdout.split('\n')[0]).toBe((await mpay(['history', '--csv'], { env })).stdout.split('\n')[0]);
+    expect(widest(csv.stdout)).toBeGreaterThan(20);
+  });
+});
