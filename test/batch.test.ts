@@ -461,3 +461,31 @@ it('--out lists the rows in the file order, whatever order they end in', async (
     await slow.close();
   }
 });
+
+it('after failed rows, the "Run again with" line is a command of its own that, pasted as printed, sends the failed rows where they failed', async () => {
+  const failing = await sandbox({ faults: ['500'], rate: 1, faultPaths: ['/payments/initiate'] });
+  // Where the environment of the pasted line points: a server that must receive nothing.
+  const other = await sandbox();
+  try {
+    const rows = [0, 1, 2].map((i) => `GHS,GH,${30 + i},Kojo,,+23320123456${i},kojo${i}@example.org,1`);
+    const path = file(`run again "ü" $(x).csv`, [header, ...rows].join('\n'));
+    const env = cliEnv(failing, tempDir());
+    const r = await mpay(['deposit', 'batch', path, '--concurrency', '2'], { env });
+    expect(r.code, r.stderr).toBe(10);
+    expect(r.stderr).toMatch(/^0 done, 0 already done, 3 failed, 0 unknown$/m);
+    const again = printedCommand(r.stderr, 'Run again with: ');
+    expect(again).toMatch(
+      /^mpay deposit batch '.*' --concurrency 2 --profile default --env sandbox --base-url /,
+    );
+    expect(r.stderr).toMatch(/^ {2}\(done rows are skipped; failed ones are sent again\)$/m);
+    await setFaults(failing, { rate: 0 });
+    const rest = await runPrinted(again, { ...env, MPAY_BASE_URL: other.url });
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(rest.stderr).toMatch(/^3 done, 0 already done, 0 failed, 0 unknown$/m);
+    expect(failing.state.list().map((t) => t.customer.first_name)).toEqual(['Kojo', 'Kojo', 'Kojo']);
+    expect(await requestCounts(other)).toEqual({});
+  } finally {
+    await failing.close();
+    await other.close();
+  }
+});

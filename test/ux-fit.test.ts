@@ -108,7 +108,7 @@ describe('tables fit the terminal, or an exported COLUMNS in a pipe; JSON and CS
       expect(widest(table(fitted.stdout).join('\n')), fitted.stdout).toBeLessThanOrEqual(80);
       expect(fitted.stdout).toMatch(/^hash_token {6}[0-9a-f]{64}$/m);
       // prose on stdout is not folded in a pipe, COLUMNS or not: a script may read it
-      expect(fitted.stdout).toMatch(/^Next: .* in another\.$/m);
+      expect(fitted.stdout).toMatch(/^Next: .* then `mpay deposit`\.$/m);
       const json = await mpay(['demo', '--json'], { env: { ...env, COLUMNS: '40' } });
       expect(json.stdout).toMatch(/^\[\n {2}\{\n {4}"kind": "deposit",\n/);
       expect(json.json()).toHaveLength(2);
