@@ -1,0 +1,253 @@
+// The README's figures come from measurements, never from a hand edit:
+//
+//   node scripts/figures.js measure   clones this repository's HEAD into a temporary folder and runs
+//                                     there what the README tells a newcomer to run: `CI=true bash
+//                                     .ci/run` (timed, with the peak memory of its whole process tree),
+//                                     then `npm run build:exe` with and without the Node runtimes it
+//                                     downloads; writes bench/fresh-clone.json
+//   node scripts/figures.js readme    rewrites the README's figures blocks from bench/fresh-clone.json
+//                                     and bench/results.json (`npm run bench` writes that one, then
+//                                     runs this)
+//   node scripts/figures.js check [README]
+//                                     exits 1 when the README's blocks are not what `readme` writes
+//                                     (test/readme.test.ts runs it)
+//
+// `npm run figures` is measure then readme.
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { clearInterval, setInterval } from 'node:timers';
+import { stripVTControlCharacters } from 'node:util';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const freshFile = join(root, 'bench', 'fresh-clone.json');
+const benchFile = join(root, 'bench', 'results.json');
+
+/** Bytes under a path, links not followed (what the folder holds on disk, roughly). */
+function bytesUnder(path) {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (!st) return 0;
+  if (!st.isDirectory()) return st.size;
+  return readdirSync(path).reduce((sum, name) => sum + bytesUnder(join(path, name)), 0);
+}
+
+const mb = (bytes) => Math.round(bytes / 1e6);
+
+/**
+ * The resident memory of a process and all its descendants, in bytes, from /proc. A daemon that leaves
+ * the tree (tmux's server, the keyring's) is not counted once it has left; shared pages count once per
+ * process, as `ps` would add them.
+ */
+function treeRss(pid) {
+  const parents = new Map();
+  const rss = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(name), Number(fields[1]));
+      rss.set(Number(name), Number(fields[21]) * 4096);
+    } catch {
+      // the process ended while being read
+    }
+  }
+  let sum = 0;
+  for (const [p] of rss) {
+    for (let q = p; q > 1; q = parents.get(q) ?? 0)
+      if (q === pid) {
+        sum += rss.get(p);
+        break;
+      }
+  }
+  return sum;
+}
+
+/** Runs a command to its end; its wall time in seconds, its output and its tree's peak memory. */
+function timed(cmd, args, opts) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    let peak = 0;
+    const poll = setInterval(() => (peak = Math.max(peak, treeRss(child.pid))), 250);
+    child.on('close', (code) => {
+      clearInterval(poll);
+      resolve({ code, output, seconds: (performance.now() - started) / 1000, peakBytes: peak });
+    });
+  });
+}
+
+async function measure() {
+  const dir = mkdtempSync(join(tmpdir(), 'mpay-fresh-'));
+  const clone = join(dir, 'mpay');
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], {
+    cwd: root,
+    encoding: 'utf8',
+  }).stdout.trim();
+  spawnSync('git', ['clone', '--quiet', root, clone], { stdio: 'inherit' });
+  const env = { ...process.env, CI: 'true', MPAY_MEASURING_FIGURES: '1' };
+  delete env.MPAY_BASE_URL;
+  console.error(`figures: CI=true bash .ci/run in ${clone}`);
+  const ci = await timed('bash', ['.ci/run'], { cwd: clone, env });
+  if (ci.code !== 0) {
+    process.stderr.write(ci.output.slice(-4000));
+    throw new Error(`.ci/run exited ${ci.code} in ${clone}`);
+  }
+  const plain = stripVTControlCharacters(ci.output);
+  const count = (re) => Number(re.exec(plain)?.[1] ?? NaN);
+  const runtimes = join(clone, '.cache', 'node-runtimes');
+  const exe = join(clone, 'dist', `mpay-${process.platform}-${process.arch}`);
+
+  console.error('figures: npm run build:exe, the Node runtimes already downloaded');
+  rmSync(exe, { force: true });
+  const warm = await timed('npm', ['run', 'build:exe'], { cwd: clone, env });
+  console.error('figures: npm run build:exe from no downloaded runtime');
+  renameSync(runtimes, `${runtimes}.aside`);
+  rmSync(exe, { force: true });
+  const cold = await timed('npm', ['run', 'build:exe'], { cwd: clone, env });
+  if (warm.code !== 0 || cold.code !== 0) throw new Error(`npm run build:exe failed in ${clone}`);
+  const fetched = existsSync(runtimes) ? readdirSync(runtimes).filter((n) => /^\d+$/.test(n)) : [];
+
+  const figures = {
+    date: new Date().toISOString().slice(0, 10),
+    commit,
+    machine: { cpus: cpus().length, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    ci: {
+      seconds: Math.round(ci.seconds),
+      peak_rss_mb: mb(ci.peakBytes),
+      test_files: count(/Test Files\s+(\d+) passed/),
+      tests: count(/Tests\s+(\d+) passed/),
+      skipped: count(/(\d+) skipped/) || 0,
+      vitest_seconds: Math.round(count(/Duration\s+([\d.]+)s/)),
+      node_modules_mb: mb(bytesUnder(join(clone, 'node_modules'))),
+      node_runtimes_mb: mb(bytesUnder(`${runtimes}.aside`)),
+    },
+    build_exe: {
+      warm_seconds: Math.round(warm.seconds),
+      cold_seconds: Math.round(cold.seconds),
+      cold_fetched: fetched.map((m) => `Node ${m}`),
+      exe_mb: mb(statSync(exe).size),
+    },
+  };
+  writeFileSync(freshFile, `${JSON.stringify(figures, null, 2)}\n`);
+  rmSync(dir, { recursive: true, force: true });
+  console.log(JSON.stringify(figures, null, 2));
+}
+
+/** Words joined into lines of at most `width` characters, as the README's prose is wrapped. */
+function paragraph(text, width = 110) {
+  const lines = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}
+
+function freshCloneBlock(f) {
+  const { ci, build_exe: exe } = f;
+  return paragraph(
+    `Measured by \`npm run figures\` (${f.date}, commit ${f.commit}, ${f.machine.cpus} cores, ` +
+      `${f.machine.memory_gb} GB, Node ${f.machine.node}): on a fresh clone, \`CI=true bash .ci/run\` took ` +
+      `${ci.seconds} s with a peak of ${ci.peak_rss_mb} MB resident across its processes, and ran ` +
+      `${ci.tests} tests in ${ci.test_files} files (vitest's own part: ${ci.vitest_seconds} s). It ` +
+      `installed ${ci.node_modules_mb} MB of \`node_modules\` (npm's cache was warm) and downloaded ` +
+      `${ci.node_runtimes_mb} MB of Node runtimes into \`.cache/node-runtimes/\`, which later runs reuse. ` +
+      `\`npm run build:exe\` took ${exe.cold_seconds} s when it had to fetch ` +
+      `${exe.cold_fetched.join(' and ') || 'nothing'} first, and ${exe.warm_seconds} s once they were ` +
+      `there; it writes one ${exe.exe_mb} MB file.`,
+  );
+}
+
+function benchBlock(r) {
+  const row = (label, key) =>
+    `| ${label} | ${r.startup_ms[key].median.toFixed(0)} ms | ${r.startup_ratio_to_node[key].toFixed(2)} | ${r.peak_rss_mb[key].toFixed(0)} MB |`;
+  const sb = r.sandbox;
+  const rps = (k) => `${(Math.round(sb[k].rps / 100) * 100).toLocaleString('en-US')}`;
+  const batch = r.batch['1000 deposit rows, concurrency 8'];
+  return [
+    paragraph(
+      `Figures of ${r.date.slice(0, 10)}, ${r.machine.cpus} cores (${r.machine.model}), Node ` +
+        `${r.machine.node}, medians of ${r.rounds} interleaved rounds, \`node -e 0\` taking ` +
+        `${r.startup_ms['node -e 0'].median.toFixed(0)} ms in the same rounds; "executable" is ` +
+        `\`dist/mpay-linux-x64\` (Node ${r.exe.node.replace(/^v/, '')} inside):`,
+    ),
+    '',
+    '| | median | × `node -e 0` | peak RSS |',
+    '| --- | --- | --- | --- |',
+    row('`mpay --version`', 'mpay --version'),
+    row('`mpay --help`', 'mpay --help'),
+    row('`mpay countries --json` (sandbox on loopback)', 'mpay countries --json'),
+    row('`mpay currencies --merchant --json`', 'mpay currencies --merchant --json'),
+    row('executable `--version`', 'exe --version'),
+    row('executable `--help`', 'exe --help'),
+    row('executable `countries --json`', 'exe countries --json'),
+    '',
+    paragraph(
+      `Sandbox: GET /public/currencies ${rps('GET /public/currencies')} req/s ` +
+        `(${sb['GET /public/currencies'].ratio_to_bare} of a bare fastify route; ` +
+        `${sb['GET /public/currencies'].ratio_to_bare_same_bytes} of a bare route sending the same bytes), ` +
+        `GET /merchant/currencies ${rps('GET /merchant/currencies')} ` +
+        `(${sb['GET /merchant/currencies'].ratio_to_bare_same_bytes} of the same bytes), POST /payments/initiate ` +
+        `${rps('POST /payments/initiate')} (${sb['POST /payments/initiate'].ratio_to_bare} of the bare route; ` +
+        `${sb['POST /payments/initiate'].ratio_to_bare_same_bytes} of a bare POST route with the same bytes). ` +
+        `A batch of 1,000 deposits at concurrency 8 took ${batch.seconds.toFixed(1)} s at a peak of ` +
+        `${batch.peak_rss_mb.toFixed(0)} MB.`,
+    ),
+  ].join('\n');
+}
+
+async function rendered(readme) {
+  const blocks = {
+    'fresh-clone': freshCloneBlock(JSON.parse(readFileSync(freshFile, 'utf8'))),
+    bench: benchBlock(JSON.parse(readFileSync(benchFile, 'utf8'))),
+  };
+  let text = readme;
+  for (const [name, body] of Object.entries(blocks)) {
+    const re = new RegExp(`(<!-- figures:${name}:start -->\\n)[\\s\\S]*?(\\n<!-- figures:${name}:end -->)`);
+    if (!re.test(text)) throw new Error(`README has no figures:${name} block`);
+    text = text.replace(re, (_, start, end) => `${start}\n${body}\n${end}`);
+  }
+  // prettier lays out the tables as `prettier --check .` wants them
+  const prettier = await import('prettier');
+  return prettier.format(text, {
+    ...(await prettier.resolveConfig(join(root, 'README.md'))),
+    parser: 'markdown',
+  });
+}
+
+const [mode, path = join(root, 'README.md')] = process.argv.slice(2);
+if (mode === 'measure') await measure();
+else if (mode === 'readme') writeFileSync(path, await rendered(readFileSync(path, 'utf8')));
+else if (mode === 'check') {
+  const now = readFileSync(path, 'utf8');
+  if ((await rendered(now)) !== now) {
+    console.error(
+      `figures: ${path}'s figures are not those of bench/*.json: run node scripts/figures.js readme`,
+    );
+    process.exitCode = 1;
+  }
+} else {
+  console.error('usage: node scripts/figures.js measure | readme | check [README]');
+  process.exitCode = 2;
+}
