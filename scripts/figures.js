@@ -248,8 +248,7 @@ else if (mode === 'readme') {
   if (existsSync(benchRun) && !JSON.parse(readFileSync(benchRun, 'utf8')).quick)
     writeFileSync(benchFile, readFileSync(benchRun));
   writeFileSync(path, await rendered(readFileSync(path, 'utf8')));
-}
-else if (mode === 'check') {
+} else if (mode === 'check') {
   const now = readFileSync(path, 'utf8');
   if ((await rendered(now)) !== now) {
     console.error(
