@@ -175,13 +175,13 @@ function freshCloneBlock(f) {
   return paragraph(
     `Measured by \`npm run figures\` (${f.date}, commit ${f.commit}, ${f.machine.cpus} cores, ` +
       `${f.machine.memory_gb} GB, Node ${f.machine.node}): on a fresh clone, \`CI=true bash .ci/run\` took ` +
-      `${ci.seconds} s with a peak of ${ci.peak_rss_mb} MB resident across its processes, and ran ` +
-      `${ci.tests} tests in ${ci.test_files} files (vitest's own part: ${ci.vitest_seconds} s). It ` +
-      `installed ${ci.node_modules_mb} MB of \`node_modules\` (npm's cache was warm) and downloaded ` +
-      `${ci.node_runtimes_mb} MB of Node runtimes into \`.cache/node-runtimes/\`, which later runs reuse. ` +
-      `\`npm run build:exe\` took ${exe.cold_seconds} s when it had to fetch ` +
-      `${exe.cold_fetched.join(' and ') || 'nothing'} first, and ${exe.warm_seconds} s once they were ` +
-      `there; it writes one ${exe.exe_mb} MB file.`,
+      `${ci.seconds} s and ran ${ci.tests} tests in ${ci.test_files} files (vitest's own part: ` +
+      `${ci.vitest_seconds} s). At its peak its processes held ${ci.peak_rss_mb} MB resident, summed over ` +
+      `them (pages they share counted in each). It installed ${ci.node_modules_mb} MB of \`node_modules\` ` +
+      `(from npm's cache, which was warm) and put ${ci.node_runtimes_mb} MB of Node runtimes, unpacked, ` +
+      `into \`.cache/node-runtimes/\`, which later runs reuse. \`npm run build:exe\` took ` +
+      `${exe.cold_seconds} s when it had to fetch ${exe.cold_fetched.join(' and ') || 'nothing'} first, and ` +
+      `${exe.warm_seconds} s once they were there; it writes one ${exe.exe_mb} MB file.`,
   );
 }
 
@@ -230,9 +230,9 @@ async function rendered(readme) {
   };
   let text = readme;
   for (const [name, body] of Object.entries(blocks)) {
-    const re = new RegExp(`(<!-- figures:${name}:start -->\\n)[\\s\\S]*?(\\n<!-- figures:${name}:end -->)`);
+    const re = new RegExp(`(<!-- figures:${name}:start -->)[\\s\\S]*?(<!-- figures:${name}:end -->)`);
     if (!re.test(text)) throw new Error(`README has no figures:${name} block`);
-    text = text.replace(re, (_, start, end) => `${start}\n${body}\n${end}`);
+    text = text.replace(re, (_, start, end) => `${start}\n\n${body}\n\n${end}`);
   }
   // prettier lays out the tables as `prettier --check .` wants them
   const prettier = await import('prettier');
