@@ -74,6 +74,23 @@ it('runs every row, then running the same file again sends nothing twice', async
   expect(refs.stdout.trim().split('\n').sort()).toEqual(['[1,"skipped"]', '[2,"skipped"]', '[3,"skipped"]']);
 });
 
+it("on a terminal the problems' table fits its width, every problem still there", async () => {
+  const env = cliEnv(sb, tempDir());
+  const bad = [
+    `${header},reference`,
+    'XXX,GH,10,Ama,,+233201234567,ama@example.com,1,r-1',
+    'GHS,GH,999999,Ama,,+233201234567,ama@example.com,1,r-2',
+  ].join('\n');
+  const whole = await mpay(['deposit', 'batch', file('bad-tty.csv', bad)], { env });
+  const widest = (s: string) => Math.max(...s.split('\n').map((l) => [...l].length));
+  expect(widest(whole.stderr)).toBeGreaterThan(60);
+  const r = await mpay(['deposit', 'batch', file('bad-tty.csv', bad)], { env, tty: true, width: 60 });
+  expect(r.code).toBe(2);
+  expect(widest(r.stderr), r.stderr).toBeLessThanOrEqual(60);
+  expect(r.stderr).toMatch(/XXX/);
+  expect(r.stderr).toMatch(/999999|50000/);
+});
+
 it('checks every row first: all problems at once with row numbers, exit 2, nothing sent', async () => {
   const env = cliEnv(sb, tempDir());
   const before = await initiates();

@@ -13,10 +13,15 @@ export async function printProblems(
   if (json) for (const p of problems) await printJson(io, p, 0);
   else
     io.stderr.write(
-      `${await renderTable(problems, [
-        { key: 'row', header: 'Row' },
-        { key: 'field', header: 'Column' },
-        { key: 'message', header: 'Problem' },
-      ])}\n`,
+      `${await renderTable(
+        problems,
+        [
+          { key: 'row', header: 'Row' },
+          { key: 'field', header: 'Column' },
+          { key: 'message', header: 'Problem' },
+          // on stderr: a terminal's width when stderr is one (the same terminal, whatever stdout is)
+        ],
+        io.stderrIsTTY ? io.width : io.tableWidth,
+      )}\n`,
     );
 }
