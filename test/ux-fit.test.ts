@@ -24,7 +24,7 @@ async function pastedWords(text: string): Promise<string[]> {
   return stdout.trimEnd().split('\n');
 }
 
-describe('the IO folds prose for a person on a terminal, and nothing else', () => {
+describe.concurrent('the IO folds prose for a person on a terminal, and nothing else', () => {
   const prose =
     'mpay: warning: no usable keyring (no D-Bus session bus); the merchant key, API key and tokens are kept in /home/ama/.config/mpay, in files only this user can read (mode 0600)';
 
@@ -86,7 +86,7 @@ describe('the IO folds prose for a person on a terminal, and nothing else', () =
   });
 });
 
-describe('tables fit the terminal, or an exported COLUMNS in a pipe; JSON and CSV never change', () => {
+describe.concurrent('tables fit the terminal, or an exported COLUMNS in a pipe; JSON and CSV never change', () => {
   let sb: Awaited<ReturnType<typeof sandbox>>;
   beforeAll(async () => {
     sb = await sandbox();

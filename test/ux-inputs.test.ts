@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-describe('login and logout', () => {
+describe.concurrent('login and logout', () => {
   it('a wrong merchant key is caught as soon as it is entered, and asked for again before the site id', async () => {
     const dir = tempDir();
     const store = new ConfigStore({ MPAY_CONFIG_DIR: dir });
@@ -76,7 +76,7 @@ describe('login and logout', () => {
   });
 });
 
-describe('amounts and phones', () => {
+describe.concurrent('amounts and phones', () => {
   it('a 20-digit amount is above the maximum; with --force it is still too large to send exactly', async () => {
     const env = cliEnv(sb, tempDir());
     const huge = '12345678901234567890';
