@@ -86,66 +86,71 @@ describe.concurrent('the IO folds prose for a person on a terminal, and nothing 
   });
 });
 
-describe.concurrent('tables fit the terminal, or an exported COLUMNS in a pipe; JSON and CSV never change', () => {
-  let sb: Awaited<ReturnType<typeof sandbox>>;
-  beforeAll(async () => {
-    sb = await sandbox();
-  });
-  afterAll(() => sb.close());
-
-  it(
-    "the demo's closing tables: whole in a pipe, within COLUMNS=80 when it is set; --json the same document",
-    { timeout: 90_000 },
-    async () => {
-      const env = { MPAY_CONFIG_DIR: tempDir() };
-      const whole = await mpay(['demo'], { env, timeoutMs: 60_000 });
-      expect(whole.code, whole.stderr).toBe(0);
-      expect(whole.stdout).toMatch(/│ hash_token\s+│ [0-9a-f]{64} │/);
-      const table = (s: string) => s.split('\n').filter((l) => !l.startsWith('Next: '));
-      expect(widest(table(whole.stdout).join('\n'))).toBeGreaterThan(80);
-      const fitted = await mpay(['demo'], { env: { ...env, COLUMNS: '80' } });
-      expect(fitted.code, fitted.stderr).toBe(0);
-      expect(widest(table(fitted.stdout).join('\n')), fitted.stdout).toBeLessThanOrEqual(80);
-      expect(fitted.stdout).toMatch(/^hash_token {6}[0-9a-f]{64}$/m);
-      // prose on stdout is not folded in a pipe, COLUMNS or not: a script may read it
-      expect(fitted.stdout).toMatch(/^Next: .* then `mpay deposit`\.$/m);
-      const json = await mpay(['demo', '--json'], { env: { ...env, COLUMNS: '40' } });
-      expect(json.stdout).toMatch(/^\[\n {2}\{\n {4}"kind": "deposit",\n/);
-      expect(json.json()).toHaveLength(2);
-    },
-  );
-
-  it("a deposit's summary and history show (its steps table too) fit COLUMNS in a pipe, and the terminal", async () => {
-    const env = cliEnv(sb, tempDir());
-    const wrong = await mpay(['withdraw', ...customerArgs({ reference: 'fit-w1' }), '--otp', '000000'], {
-      env,
+describe.concurrent(
+  'tables fit the terminal, or an exported COLUMNS in a pipe; JSON and CSV never change',
+  () => {
+    let sb: Awaited<ReturnType<typeof sandbox>>;
+    beforeAll(async () => {
+      sb = await sandbox();
     });
-    expect(wrong.code, wrong.stderr).toBe(4);
-    const whole = await mpay(['history', 'show', 'fit-w1'], { env });
-    expect(widest(whole.stdout)).toBeGreaterThan(100);
-    for (const run of [
-      (args: string[], width: number) => mpay(args, { env: { ...env, COLUMNS: String(width) } }),
-      (args: string[], width: number) => mpay(args, { env, tty: true, width }),
-    ])
-      for (const width of [60, 80]) {
-        const show = await run(['history', 'show', 'fit-w1'], width);
-        expect(show.code, show.stderr).toBe(0);
-        const wide = show.stdout.split('\n').filter((l) => stringWidth(l) > width && !hashOnly(l));
-        expect(wide, show.stdout).toEqual([]);
-        // the steps, cut to fit; the resume command folded with ` \`, and pasteable
-        expect(show.stdout).toMatch(/│ processed │ failed {2}│ Valid[^│]*…/);
-        const resume = /^resume {10}(mpay withdraw[^]*?)\n(?! {20})/m.exec(show.stdout)![1]!;
-        expect(await pastedWords(resume)).toEqual(
-          await pastedWords(
-            `mpay withdraw --resume fit-w1 --profile default --env sandbox --base-url ${sb.url}`,
-          ),
-        );
-        const dep = await run(['deposit', ...customerArgs()], width);
-        expect(dep.code, dep.stderr).toBe(0);
-        expect(dep.stdout.split('\n').filter((l) => stringWidth(l) > width && !hashOnly(l))).toEqual([]);
-      }
-    const csv = await mpay(['history', '--csv'], { env: { ...env, COLUMNS: '20' } });
-    expect(csv.stdout.split('\n')[0]).toBe((await mpay(['history', '--csv'], { env })).stdout.split('\n')[0]);
-    expect(widest(csv.stdout)).toBeGreaterThan(20);
-  });
-});
+    afterAll(() => sb.close());
+
+    it(
+      "the demo's closing tables: whole in a pipe, within COLUMNS=80 when it is set; --json the same document",
+      { timeout: 90_000 },
+      async () => {
+        const env = { MPAY_CONFIG_DIR: tempDir() };
+        const whole = await mpay(['demo'], { env, timeoutMs: 60_000 });
+        expect(whole.code, whole.stderr).toBe(0);
+        expect(whole.stdout).toMatch(/│ hash_token\s+│ [0-9a-f]{64} │/);
+        const table = (s: string) => s.split('\n').filter((l) => !l.startsWith('Next: '));
+        expect(widest(table(whole.stdout).join('\n'))).toBeGreaterThan(80);
+        const fitted = await mpay(['demo'], { env: { ...env, COLUMNS: '80' } });
+        expect(fitted.code, fitted.stderr).toBe(0);
+        expect(widest(table(fitted.stdout).join('\n')), fitted.stdout).toBeLessThanOrEqual(80);
+        expect(fitted.stdout).toMatch(/^hash_token {6}[0-9a-f]{64}$/m);
+        // prose on stdout is not folded in a pipe, COLUMNS or not: a script may read it
+        expect(fitted.stdout).toMatch(/^Next: .* then `mpay deposit`\.$/m);
+        const json = await mpay(['demo', '--json'], { env: { ...env, COLUMNS: '40' } });
+        expect(json.stdout).toMatch(/^\[\n {2}\{\n {4}"kind": "deposit",\n/);
+        expect(json.json()).toHaveLength(2);
+      },
+    );
+
+    it("a deposit's summary and history show (its steps table too) fit COLUMNS in a pipe, and the terminal", async () => {
+      const env = cliEnv(sb, tempDir());
+      const wrong = await mpay(['withdraw', ...customerArgs({ reference: 'fit-w1' }), '--otp', '000000'], {
+        env,
+      });
+      expect(wrong.code, wrong.stderr).toBe(4);
+      const whole = await mpay(['history', 'show', 'fit-w1'], { env });
+      expect(widest(whole.stdout)).toBeGreaterThan(100);
+      for (const run of [
+        (args: string[], width: number) => mpay(args, { env: { ...env, COLUMNS: String(width) } }),
+        (args: string[], width: number) => mpay(args, { env, tty: true, width }),
+      ])
+        for (const width of [60, 80]) {
+          const show = await run(['history', 'show', 'fit-w1'], width);
+          expect(show.code, show.stderr).toBe(0);
+          const wide = show.stdout.split('\n').filter((l) => stringWidth(l) > width && !hashOnly(l));
+          expect(wide, show.stdout).toEqual([]);
+          // the steps, cut to fit; the resume command folded with ` \`, and pasteable
+          expect(show.stdout).toMatch(/│ processed │ failed {2}│ Valid[^│]*…/);
+          const resume = /^resume {10}(mpay withdraw[^]*?)\n(?! {20})/m.exec(show.stdout)![1]!;
+          expect(await pastedWords(resume)).toEqual(
+            await pastedWords(
+              `mpay withdraw --resume fit-w1 --profile default --env sandbox --base-url ${sb.url}`,
+            ),
+          );
+          const dep = await run(['deposit', ...customerArgs()], width);
+          expect(dep.code, dep.stderr).toBe(0);
+          expect(dep.stdout.split('\n').filter((l) => stringWidth(l) > width && !hashOnly(l))).toEqual([]);
+        }
+      const csv = await mpay(['history', '--csv'], { env: { ...env, COLUMNS: '20' } });
+      expect(csv.stdout.split('\n')[0]).toBe(
+        (await mpay(['history', '--csv'], { env })).stdout.split('\n')[0],
+      );
+      expect(widest(csv.stdout)).toBeGreaterThan(20);
+    });
+  },
+);
