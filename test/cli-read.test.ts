@@ -457,7 +457,8 @@ describe.concurrent('login, profiles, config, whoami, doctor', () => {
     expect(one.stdout + one.stderr).not.toMatch(/no longer/);
     const two = await login('two');
     expect(two.stdout).toContain(`The current profile is now two, no longer ${first}.`);
-    const back = printedCommand(two.stdout, 'Back with: ');
+    // the command is a code span, which the IO folds only with ` \` on a terminal
+    const back = printedCommand(two.stdout, 'Back with: ').replace(/^`(.*)`$/, '$1');
     // pasted where the variables point elsewhere: only the config folder is this run's
     const r = await runPrinted(back, { MPAY_CONFIG_DIR: dir, MPAY_KEYRING: 'off', HOME: tempDir() });
     expect(r.code, r.stderr).toBe(0);
@@ -466,6 +467,40 @@ describe.concurrent('login, profiles, config, whoami, doctor', () => {
     // the same login again changes nothing current, and says nothing of it; --json carries the field
     expect((await login(first, true)).json()).not.toHaveProperty('previous_profile');
     expect((await login('two', true)).json().previous_profile).toBe(first);
+    // pointed at another server, the profile says where it was (its transactions stay there)
+    const moved = await run(
+      [
+        'login',
+        '--profile',
+        'two',
+        '--env',
+        'sandbox',
+        '--base-url',
+        'http://127.0.0.1:9',
+        '--site-id',
+        '1',
+        '--no-verify',
+        '--json',
+      ],
+      { env: bare(dir, { MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' }) },
+    );
+    expect(moved.json().previous_base_url).toBe(sb.url);
+    const text = await run(
+      [
+        'login',
+        '--profile',
+        'two',
+        '--env',
+        'sandbox',
+        '--base-url',
+        sb.url,
+        '--site-id',
+        '1',
+        '--no-verify',
+      ],
+      { env: bare(dir, { MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' }) },
+    );
+    expect(text.stdout).toContain(`sandbox at ${sb.url} (it was http://127.0.0.1:9),`);
   });
 
   it('a tokens file left readable by others is tightened with a warning', async () => {

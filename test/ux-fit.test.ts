@@ -154,3 +154,66 @@ describe.concurrent(
     });
   },
 );
+
+describe.concurrent('commands printed in a message still paste when the terminal folds them', () => {
+  let sb: Awaited<ReturnType<typeof sandbox>>;
+  beforeAll(async () => {
+    sb = await sandbox();
+  });
+  afterAll(() => sb.close());
+  /** The code span after `label`, as the terminal shows it (folded with ` \` or not). */
+  const spanAfter = (text: string, label: string) => {
+    const at = text.indexOf(label);
+    expect(at, text).toBeGreaterThanOrEqual(0);
+    return /`([^`]*)`/.exec(text.slice(at))![1]!;
+  };
+
+  it("a withdrawal stopped at its code: the stderr line's resume command, folded at 80 and 60, pastes whole", async () => {
+    for (const width of [80, 60]) {
+      const env = cliEnv(sb, tempDir());
+      const args = ['withdraw', ...customerArgs({ amount: String(40 + width / 10) }), '--no-input'];
+      const r = await mpay(args, { env, tty: true, width });
+      expect(r.code, r.stderr).toBe(0);
+      const span = spanAfter(r.stderr, 'Resume with:');
+      expect(span.split('\n').length, r.stderr).toBeGreaterThan(1);
+      for (const line of span.split('\n').slice(0, -1)) expect(line).toMatch(/ \\$/);
+      const words = await pastedWords(span.replace('<CODE>', '123456'));
+      expect(words.slice(0, 3)).toEqual(['mpay', 'withdraw', 'process']);
+      expect(words[3]).toMatch(/^[0-9a-f]{64}$/);
+      expect(words).toEqual(expect.arrayContaining(['--otp', '123456', '--base-url', sb.url]));
+    }
+  });
+
+  it('the "Back with" line after a login of another profile, folded at 40, pastes whole', async () => {
+    const dir = tempDir();
+    const login = (profile: string) =>
+      mpay(
+        [
+          'login',
+          '--profile',
+          profile,
+          '--env',
+          'sandbox',
+          '--base-url',
+          sb.url,
+          '--site-id',
+          '1',
+          '--no-verify',
+        ],
+        {
+          env: { MPAY_CONFIG_DIR: dir, MPAY_KEYRING: 'off', MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' },
+          tty: true,
+          width: 40,
+        },
+      );
+    expect((await login(`o'neil shop`)).code).toBe(0);
+    const r = await login('two');
+    expect(widest(r.stdout), r.stdout).toBeLessThanOrEqual(40);
+    expect(await pastedWords(spanAfter(r.stdout, 'Back with:'))).toEqual([
+      'mpay',
+      'profiles',
+      'use',
+      `o'neil shop`,
+    ]);
+  });
+});

@@ -57,6 +57,8 @@ export interface LoginResult {
   secrets: { store: 'keyring' | 'file'; keyring?: string; why_file?: string };
   /** the profile that was the current one, when login made another one current */
   previous_profile?: string;
+  /** the profile's base URL for this environment before, when login pointed it elsewhere */
+  previous_base_url?: string;
 }
 
 export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<LoginResult> {
@@ -98,6 +100,10 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
     secrets,
     // a profile that existed before is said, so that a second login does not switch profiles unseen
     ...(previous !== profileName && store.profile(previous) ? { previous_profile: previous } : {}),
+    // a login that points a profile at another server says so: its transactions stay with the old one
+    ...(existing.baseUrls?.[envName] && existing.baseUrls[envName] !== ctx.baseUrl
+      ? { previous_base_url: existing.baseUrls[envName] }
+      : {}),
   };
 }
 

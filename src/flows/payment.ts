@@ -278,7 +278,8 @@ async function finishWithdraw(
     result.status = 'initiated';
     result.resume = withdrawProcessCommand(req.hash, record.place ?? deps.place);
     result.message = `A one-time code was sent to ${req.email}. Resume with: ${result.resume}`;
-    rep.info(`  ${result.message}`);
+    // On a terminal the line folds: the command in backticks folds only with ` \`, so it still pastes.
+    rep.info(`  A one-time code was sent to ${req.email}. Resume with: \`${result.resume}\``);
     return result;
   }
   for (let attempt = 1; attempt <= 3; attempt++) {

@@ -130,6 +130,8 @@ export const LoginOutput = z.looseObject({
   config: z.string(),
   /** the profile that was current before, when login made another one current */
   previous_profile: z.optional(z.string()),
+  /** the profile's base URL for this environment before, when login pointed it elsewhere */
+  previous_base_url: z.optional(z.string()),
 });
 
 /** Each command's --json document on success, by command. */

@@ -41,13 +41,13 @@ export async function runLogin(opts: LoginOptions, f: Factory): Promise<void> {
     opts.json,
     r,
     () =>
-      `Logged in: profile ${r.profile}, ${r.env} at ${r.base_url}, merchant key ${r.merchant_key}${r.verified ? ' (accepted by the API)' : ' (not verified)'}.\n${
+      `Logged in: profile ${r.profile}, ${r.env} at ${r.base_url}${r.previous_base_url ? ` (it was ${r.previous_base_url})` : ''}, merchant key ${r.merchant_key}${r.verified ? ' (accepted by the API)' : ' (not verified)'}.\n${
         r.secrets.store === 'keyring'
           ? `Secrets kept in the ${r.secrets.keyring}.`
           : `Secrets kept in ${r.config} (mode 0600), not in a keyring.`
       }${
         r.previous_profile
-          ? `\nThe current profile is now ${r.profile}, no longer ${r.previous_profile}. Back with: ${commandLine(['mpay', 'profiles', 'use', r.previous_profile])}`
+          ? `\nThe current profile is now ${r.profile}, no longer ${r.previous_profile}. Back with: \`${commandLine(['mpay', 'profiles', 'use', r.previous_profile])}\``
           : ''
       }\nNext: mpay doctor`,
   );
