@@ -506,3 +506,32 @@ it('after failed rows, the "Run again with" line is a command of its own that, p
     await other.close();
   }
 });
+
+it('a CSV the parser cannot read (a row of another length, a quote never closed) is bad input: exit 2, its row said, nothing sent', async () => {
+  const env = cliEnv(sb, tempDir());
+  const before = await initiates();
+  const cases: Array<[string, string, RegExp]> = [
+    [
+      'ragged.csv',
+      `${header}\nGHS,GH`,
+      /^Row 1 \(line 2 of the file\) has 2 values where the header has 8 columns$/,
+    ],
+    [
+      'quote.csv',
+      `${header}\nGHS,GH,10,"Ama,,+233201234567,ama@example.com,1`,
+      /^Row 1 \(line 2 of the file\) opens a quote that is never closed$/,
+    ],
+    [
+      'semicolon-ragged.csv',
+      `${header.replaceAll(',', ';')}\nGHS;GH;10;Ama;;+233201234567;ama@example.com;1\nGHS;GH;10`,
+      /^Row 2 \(line 3 of the file\) has 3 values where the header has 8 columns$/,
+    ],
+  ];
+  for (const [name, text, message] of cases) {
+    const r = await mpay(['deposit', 'batch', file(name, text), '--json'], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.json().error.kind).toBe('usage');
+    expect(r.json().error.message).toMatch(message);
+  }
+  expect(await initiates()).toBe(before);
+});

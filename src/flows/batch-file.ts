@@ -60,11 +60,13 @@ export async function* readRows(
     return;
   }
   const { parse } = await importLazily<typeof import('csv-parse')>('csv-parse');
+  let columns = 0;
   const parser = createReadStream(path).pipe(
     parse({
       delimiter: csvDelimiter(path),
       columns: (header: string[]) => {
         const keys = header.map((h) => h.trim());
+        columns = keys.length;
         checkColumns(keys, known);
         return keys;
       },
@@ -72,6 +74,29 @@ export async function* readRows(
       trim: true,
     }),
   );
-  for await (const record of parser as AsyncIterable<Record<string, string>>)
-    yield { row: ++row, values: record };
+  try {
+    for await (const record of parser as AsyncIterable<Record<string, string>>)
+      yield { row: ++row, values: record };
+  } catch (err) {
+    throw csvProblem(err, row + 1, columns);
+  }
+}
+
+/**
+ * A file csv-parse cannot read (a row with more or fewer values than the header, a quote left open) is
+ * bad input, exit 2, said with its row: not the parser's own words and exit 1.
+ */
+function csvProblem(err: unknown, row: number, columns: number): unknown {
+  const e = err as { code?: string; lines?: number; record?: unknown[] };
+  if (!e.code?.startsWith('CSV_')) return err;
+  const line = e.lines ? ` (line ${e.lines} of the file)` : '';
+  const values = e.record?.length;
+  const what = /^CSV_RECORD_(INCONSISTENT|DONT_MATCH)/.test(e.code)
+    ? `has ${values ?? 'another number of'} value${values === 1 ? '' : 's'} where the header has ${columns} columns`
+    : e.code === 'CSV_QUOTE_NOT_CLOSED'
+      ? 'opens a quote that is never closed'
+      : `cannot be read as CSV: ${(err as Error).message}`;
+  return new UsageError(`Row ${row}${line} ${what}`, {
+    hint: 'Each row has one value a column, separated as the header is; a value with the separator or a quote in it is quoted ("…", a quote inside doubled)',
+  });
 }

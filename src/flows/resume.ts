@@ -38,7 +38,7 @@ export async function resumeFlow(
   if (stepDone(record, 'processed')) {
     throw new UsageError(
       `The ${title(kind)} ${record.reference} is already processed (status ${record.status ?? 'pending'})`,
-      { hint: historyShowCommand(record, deps.place) },
+      { hint: `See \`${historyShowCommand(record, deps.place)}\`` },
     );
   }
   await deps.gate.pass({ what: `resuming the ${title(kind)} ${record.reference}` }, deps.client.dryRun);
@@ -53,7 +53,7 @@ export async function resumeFlow(
     const now = deps.journal.find(record.reference) ?? record;
     if (stepDone(now, 'processed'))
       throw new UsageError(`The ${title(kind)} ${now.reference} was processed meanwhile by another mpay`, {
-        hint: historyShowCommand(now, deps.place),
+        hint: `See \`${historyShowCommand(now, deps.place)}\``,
       });
     return await resumeHeld(kind, now, inputs, deps);
   } finally {
