@@ -184,6 +184,16 @@ describe.concurrent('commands printed in a message still paste when the terminal
     }
   });
 
+  it("a flow's summary names the server and profile the money goes to; history show names the customer without a stray space", async () => {
+    const env = cliEnv(sb, tempDir());
+    const r = await mpay(['deposit', ...customerArgs({ reference: 'where-1' })], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`reference where-1; sandbox environment, ${sb.url} (profile default)`);
+    const show = await mpay(['history', 'show', 'where-1'], { env });
+    expect(show.stdout).toMatch(/Ama, \+233201234567, ama@example\.com/);
+    expect(show.stdout).not.toMatch(/Ama ,/);
+  });
+
   it('the "Back with" line after a login of another profile, folded at 40, pastes whole', async () => {
     const dir = tempDir();
     const login = (profile: string) =>

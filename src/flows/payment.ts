@@ -41,7 +41,9 @@ export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowD
   rep.info(
     `  ${r.amount} ${r.currency_code} (${r.country_code}) ${kind === 'deposit' ? 'from' : 'to'} ${r.customer_first_name}${r.customer_last_name ? ` ${r.customer_last_name}` : ''}, ${r.customer_phone}, ${r.customer_email}`,
   );
-  rep.info(`  reference ${r.customer_transaction_id}; ${deps.env} environment`);
+  // where the money goes, before anything is sent: two profiles may both be "sandbox", on two servers
+  const where = deps.place ? `, ${deps.place.server} (profile ${deps.place.profile})` : '';
+  rep.info(`  reference ${r.customer_transaction_id}; ${deps.env} environment${where}`);
   await deps.gate.pass({ what: `this ${title(kind)} of ${r.amount} ${r.currency_code}` }, deps.client.dryRun);
 
   rep.step('Initiate');

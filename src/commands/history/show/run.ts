@@ -73,7 +73,9 @@ export async function runHistoryShow(
   await printResult(f.io, opts.json, out, async () => {
     const { steps, customer } = r;
     const who = customer
-      ? `${customer.first_name ?? ''} ${customer.last_name ?? ''}, ${customer.phone ?? ''}, ${customer.email ?? ''}`
+      ? [[customer.first_name, customer.last_name].filter(Boolean).join(' '), customer.phone, customer.email]
+          .filter(Boolean)
+          .join(', ')
       : undefined;
     const table = await renderTable(
       steps,
