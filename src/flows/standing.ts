@@ -38,7 +38,12 @@ function standing(err: unknown, record: JournalRecord, deps: FlowDeps): unknown 
     // A transaction no longer initiated, or a request whose answer was lost, has a hint of its own.
     if (err.kind === 'state' || err.kind === 'cancelled' || (err instanceof NetworkError && err.ambiguous))
       return err;
-    const cmd = err.fields.otp ? resumeCommand(now, deps.place, ['--otp', placeholder('CODE')]) : resume;
+    // the value the error asks for is in the command, so that it is not refused the same way again
+    const cmd = err.fields.otp
+      ? resumeCommand(now, deps.place, ['--otp', placeholder('CODE')])
+      : err.fields.gateway_id
+        ? resumeCommand(now, deps.place, ['--gateway', placeholder('ID')])
+        : resume;
     err.hint = `${err.hint ? `${err.hint}. ` : ''}${where}: continue with \`${cmd}\``;
   }
   annotated.add(out as object);

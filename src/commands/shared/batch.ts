@@ -83,7 +83,7 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
     ([code, t]) => `${t.rows} × ${code}: ${t.amount} (fees about ${Math.round(t.fees * 100) / 100} ${code})`,
   );
   f.io.note(
-    `${checker.count} ${kind === 'deposit' ? 'deposits' : 'withdrawals'} in ${opts.file}, ${deps.env} environment: ${totals.join('; ')}`,
+    `${checker.count} ${kind === 'deposit' ? 'deposit' : 'withdrawal'}${checker.count === 1 ? '' : 's'} in ${opts.file}, ${deps.env} environment: ${totals.join('; ')}`,
   );
   if (opts.dryRun) {
     f.io.note('Dry run: every row passed its checks; nothing was sent.');
