@@ -1,7 +1,9 @@
 // The list commands as a newcomer and a script meet them: unknown columns, filter keys and statuses are
 // usage errors that list the valid ones; --help lists the columns; tables fit the terminal (cut with an
-// ellipsis, or one block per row when too narrow) but never in CSV or JSON; CSV is plain ASCII; history
-// takes durations and ISO times, and `history show` a prefix of the hash token.
+// ellipsis, or one block per row when too narrow) but never in CSV or JSON, and an identifier (a
+// reference, a hash token, a URL) is never cut; CSV is plain ASCII; history takes durations and ISO times,
+// and `history show` a prefix of the hash token.
+import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, customerArgs, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
@@ -69,11 +71,14 @@ describe.concurrent('tables that fit', () => {
     expect(blocks).toHaveLength(2);
     expect(blocks[0]).toMatch(/^Started\s+\d{4}-/);
     expect(blocks[0]).toMatch(/\nReference\s+ux-2/);
+    // every line fits but a hash token's (64 characters, never cut), alone on its line
+    expect(blocks[0]).toMatch(/\nHash token\n {2}[0-9a-f]{64}\n/);
     expect(
       Math.max(
         ...narrow.stdout
           .trimEnd()
           .split('\n')
+          .filter((l) => !/^ {2}[0-9a-f]{64}$/.test(l))
           .map((l) => l.length),
       ),
     ).toBeLessThanOrEqual(40);
@@ -180,5 +185,117 @@ describe.concurrent('--resume takes what history show takes', () => {
     const none = await mpay(['deposit', '--resume', 'ffffffffffff…'], { env });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/Nothing in the journal for "ffffffffffff…"/);
+  });
+});
+
+describe.concurrent('identifiers are never cut to fit', () => {
+  // The lines wider than the width: none, but an identifier alone on its line (a hash token at 60).
+  const tooWide = (text: string, width: number, ids: string[]) =>
+    text
+      .trimEnd()
+      .split('\n')
+      .filter((l) => stringWidth(l) > width && !ids.includes(l.trim()));
+  // A table cell cut below the minimum: the "Refere…", "mpay-w…" a 60-column history showed.
+  const cutShort = /│ [^│]{0,8}… │/;
+
+  let env: Record<string, string | undefined>;
+  let records: Array<{ reference: string; hash_token: string; place: { server: string } }>;
+  beforeAll(async () => {
+    env = cliEnv(sb, tempDir());
+    // one reference mpay makes (22 characters) and two longer ones
+    const made: Array<Record<string, string>> = [{}, { reference: 'ux-long-reference-to-copy-0001' }];
+    for (const over of made) {
+      const dep = await mpay(['deposit', ...customerArgs(over), '--json'], { env });
+      expect(dep.code, dep.stderr).toBe(0);
+    }
+    const wd = await mpay(
+      ['withdraw', ...customerArgs({ reference: 'mpay-w-mwshiyq7-0c1d2e3f4a5b' }), '--otp', '000000'],
+      { env },
+    );
+    expect(wd.code, wd.stderr).toBe(4);
+    records = (await mpay(['history', '--json'], { env })).json();
+    expect(records).toHaveLength(3);
+  });
+
+  it('history and history --wide at 80 and 60, on a terminal and with COLUMNS in a pipe: every reference, hash token and server whole, and each reference shown works with history show', async () => {
+    const ids = records.flatMap((r) => [r.reference, r.hash_token, r.place.server]);
+    for (const width of [80, 60])
+      for (const args of [['history'], ['history', '--wide']])
+        for (const how of [{ tty: true, width }, { env: { ...env, COLUMNS: String(width) } }]) {
+          const r = await mpay(args, { env, ...how });
+          const what = `${args.join(' ')} at ${width}${how.tty ? '' : ' in a pipe'}:\n${r.stdout}`;
+          expect(r.code, r.stderr).toBe(0);
+          expect(tooWide(r.stdout, width, ids), what).toEqual([]);
+          expect(r.stdout, what).not.toMatch(cutShort);
+          for (const rec of records) {
+            expect(r.stdout, what).toContain(rec.reference);
+            if (args.includes('--wide')) {
+              expect(r.stdout, what).toContain(rec.hash_token);
+              expect(r.stdout, what).toContain(rec.place.server);
+            }
+          }
+          // what a person copies from the screen: the words that look like this journal's references
+          const shown = r.stdout.match(/\b(?:mpay-[dw]-|ux-long-)[^\s│]*/g) ?? [];
+          expect(shown.length, what).toBeGreaterThanOrEqual(3);
+          for (const ref of new Set(shown)) {
+            const show = await mpay(['history', 'show', ref, '--json'], { env });
+            expect(show.code, `history show ${ref}: ${show.stderr}`).toBe(0);
+            expect(show.json().reference).toBe(ref);
+          }
+        }
+  });
+
+  it('a table keeps its identifiers whole and cuts the rest, widest first; too narrow for that, one block per record', async () => {
+    const few = await mpay(['history', '--columns', 'reference,status,created_at'], {
+      env,
+      tty: true,
+      width: 60,
+    });
+    const lines = few.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^┌/);
+    expect(Math.max(...lines.map((l) => stringWidth(l)))).toBeLessThanOrEqual(60);
+    for (const rec of records) expect(few.stdout).toContain(`│ ${rec.reference} `);
+    // the time, the widest of the others, is the one cut
+    expect(few.stdout).toMatch(/│ 20\d\d-[^│]*… │\n/);
+    expect(few.stdout).not.toMatch(cutShort);
+    const blocks = await mpay(['history'], { env, tty: true, width: 60 });
+    expect(blocks.stdout).not.toContain('│');
+    expect(blocks.stdout.trim().split('\n\n')).toHaveLength(3);
+    expect(blocks.stdout).toMatch(/^Reference {2}ux-long-reference-to-copy-0001$/m);
+    // a hash token, longer than the line, on a line of its own, whole
+    const wide = await mpay(['history', '--wide'], { env, tty: true, width: 60 });
+    expect(wide.stdout).toContain(`Hash token\n  ${records[0]!.hash_token}\n`);
+  });
+
+  it('profiles list at 80 and 60 with a long profile name and base URL: both whole, every line fits', async () => {
+    const env = cliEnv(undefined, tempDir());
+    const url = 'https://payments-sandbox.acme-merchant.example.com:8443';
+    const name = 'acme-ghana-payments-east';
+    const login = await mpay(
+      [
+        'login',
+        '--profile',
+        name,
+        '--no-verify',
+        '--env',
+        'sandbox',
+        '--base-url',
+        url,
+        '--merchant-key',
+        'mk_sandbox_demo',
+        '--site-id',
+        '1',
+      ],
+      { env: { ...env, MPAY_KEYRING: 'off' } },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    for (const width of [80, 60]) {
+      const r = await mpay(['profiles', 'list'], { env, tty: true, width });
+      expect(r.code, r.stderr).toBe(0);
+      expect(tooWide(r.stdout, width, [url]), r.stdout).toEqual([]);
+      expect(r.stdout).toContain(url);
+      expect(r.stdout).toMatch(new RegExp(`^Profile +${name}$`, 'm'));
+      expect(r.stdout).not.toContain('…emo…');
+    }
   });
 });

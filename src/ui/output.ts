@@ -30,6 +30,12 @@ export interface Column<T> {
   get?: (row: T) => unknown;
   /** shown only with --wide (or when named by --columns) */
   wide?: boolean;
+  /**
+   * Its values are identifiers a person copies (a reference, a hash token, a profile name, a URL, a code,
+   * an id): never cut, in a table or in its blocks. Cut, one would name nothing (`history show` finds no
+   * reference that ends in `…`).
+   */
+  identifier?: boolean;
 }
 
 export function cellText(v: unknown): string {
@@ -131,38 +137,59 @@ function value<T>(row: T, c: Column<T>): unknown {
   return c.get ? c.get(row) : flatten(row)[c.key];
 }
 
-/** A cell cut to `width` characters, its end shown as an ellipsis. */
+/** A cell cut to `width` columns of the screen, its end shown as an ellipsis. */
 function cut(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, Math.max(1, width - 1))}…`;
+  if (stringWidth(text) <= width) return text;
+  let kept = '';
+  let used = 0;
+  for (const ch of text) {
+    const w = stringWidth(ch);
+    if (used + w > width - 1 && kept) break;
+    kept += ch;
+    used += w;
+  }
+  return `${kept}…`;
 }
 
-/** The narrowest a column may become before the table turns into one record per block. */
-const minColumn = 6;
+/**
+ * The narrowest a column that is not an identifier may become (its natural width when that is less)
+ * before the table turns into one block per record: 10 shows every status and kind whole (the longest,
+ * "initiated", "cancelled", "processed", are 9) and 9 characters of anything longer, as much as "2026-11-2…"
+ * or "processed…"; narrower, the cells become the unreadable "2026-1…" and "initia…" a table should not
+ * show.
+ */
+export const minColumn = 10;
 
 /**
- * A table of the rows. With `width` (a terminal's), it fits: the widest columns are cut with an ellipsis
- * until the table fits, and when even that cannot make it fit, each row is shown as a block of
- * "Header  value" lines instead. Without `width` (a pipe, a file), nothing is cut.
+ * A table of the rows. With `width` (a terminal's, or an exported COLUMNS), it fits: the identifier
+ * columns keep their whole width, and the others are cut with an ellipsis, the widest first, down to
+ * `minColumn`, until the table fits; when it cannot fit so, each row is shown as a block of
+ * "Header  value" lines instead (renderVertical). Without `width` (a pipe, a file), nothing is cut.
  */
 export async function renderTable<T>(rows: T[], columns: Column<T>[], width?: number): Promise<string> {
   const head = columns.map((c) => c.header ?? c.key);
+  const whole = columns.map((c) => c.identifier === true);
   const cells = rows.map((row) => columns.map((c) => clean(cellText(value(row, c)))));
-  let widths = head.map((h) => h.length);
-  for (const r of cells) for (let i = 0; i < r.length; i++) widths[i] = Math.max(widths[i]!, r[i]!.length);
+  let widths = head.map((h) => stringWidth(h));
+  for (const r of cells)
+    for (let i = 0; i < r.length; i++) widths[i] = Math.max(widths[i]!, stringWidth(r[i]!));
   // "│ " before each cell, " " after it, and one closing "│".
   const total = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + 3 * ws.length + 1;
   if (width !== undefined && total(widths) > width) {
+    const floor = widths.map((w, i) => (whole[i] ? w : Math.min(w, minColumn)));
+    if (total(floor) > width) return renderVertical(head, cells, whole, width);
     widths = [...widths];
     while (total(widths) > width) {
-      const widest = widths.indexOf(Math.max(...widths));
-      if (widths[widest]! <= minColumn) break;
+      // the widest column that may still give a character (one is: the floor fits)
+      let widest = -1;
+      for (let i = 0; i < widths.length; i++)
+        if (widths[i]! > floor[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
       widths[widest]! -= 1;
     }
-    if (total(widths) > width) return renderVertical(head, cells, width);
   }
   return drawTable(
     head.map((h, i) => cut(h, widths[i]!)),
-    cells.map((r) => r.map((c, i) => cut(c, widths[i]!))),
+    cells.map((r) => r.map((c, i) => (whole[i] ? c : cut(c, widths[i]!)))),
   );
 }
 
@@ -190,13 +217,21 @@ function drawTable(head: string[], rows: string[][]): string {
   return out.join('\n');
 }
 
-/** One block per row: "Header  value" lines, values cut to the width. */
-function renderVertical(head: string[], cells: string[][], width: number): string {
-  const pad = Math.max(...head.map((h) => h.length)) + 2;
+/**
+ * One block per row: "Header  value" lines. An identifier's value comes whole: one that does not fit
+ * beside its header goes on the next line by itself, indented two (as the IO folds prose), and when it is
+ * longer than even that line it stays whole there (the terminal wraps it; cut, it could not be copied).
+ * Any other value is cut to the width. A column with no header and no value gives no line.
+ */
+function renderVertical(head: string[], cells: string[][], whole: boolean[], width: number): string {
+  const pad = Math.max(...head.map((h) => stringWidth(h))) + 2;
+  const label = (h: string) => h + ' '.repeat(pad - stringWidth(h));
+  const line = (h: string, c: string, id: boolean) => {
+    if (!id) return `${label(h)}${cut(c, Math.max(minColumn, width - pad))}`;
+    return pad + stringWidth(c) <= width ? `${label(h)}${c}` : `${h}\n  ${c}`;
+  };
   return cells
-    .map((r) =>
-      r.map((c, i) => `${head[i]!.padEnd(pad)}${cut(c, Math.max(minColumn, width - pad))}`).join('\n'),
-    )
+    .map((r) => r.flatMap((c, i) => (head[i] || c ? [line(head[i]!, c, whole[i]!)] : [])).join('\n'))
     .join('\n\n');
 }
 

@@ -16,8 +16,8 @@ export async function printProblems(
       `${await renderTable(
         problems,
         [
-          { key: 'row', header: 'Row' },
-          { key: 'field', header: 'Column' },
+          { key: 'row', header: 'Row', identifier: true },
+          { key: 'field', header: 'Column', identifier: true },
           { key: 'message', header: 'Problem' },
           // on stderr: a terminal's width when stderr is one (the same terminal, whatever stdout is)
         ],

@@ -25,11 +25,11 @@ export function openResultsFile(path: string): ResultsFile {
 /** The columns of a `--out results.csv` file: the NDJSON record's fields, the error's two flattened. */
 const resultColumns: Column<RowResult>[] = [
   { key: 'row' },
-  { key: 'reference' },
+  { key: 'reference', identifier: true },
   { key: 'outcome' },
   { key: 'status' },
-  { key: 'hash_token' },
-  { key: 'transaction_id' },
+  { key: 'hash_token', identifier: true },
+  { key: 'transaction_id', identifier: true },
   { key: 'fee' },
   { key: 'next' },
   { key: 'error_kind', get: (r) => r.error?.kind },

@@ -1,6 +1,6 @@
-// The columns of each list command: what a table shows by default, what --wide adds, and the keys that
-// --columns and --filter take. Plain data (no rendering, no HTTP), so that each command's --help can
-// list them.
+// The columns of each list command: what a table shows by default, what --wide adds, the keys that
+// --columns and --filter take, and which hold identifiers a person copies (never cut to fit a terminal).
+// Plain data (no rendering, no HTTP), so that each command's --help can list them.
 import type { Country, Currency, MerchantCurrency } from '../../api/schemas.js';
 import type { JournalRecord } from '../../journal/records.js';
 import type { Column } from '../../ui/output.js';
@@ -8,16 +8,16 @@ import type { Column } from '../../ui/output.js';
 const range = (min: unknown, max: unknown) => `${min ?? '?'}-${max ?? '?'}`;
 
 export const countryColumns: Column<Country>[] = [
-  { key: 'code', header: 'Code' },
+  { key: 'code', header: 'Code', identifier: true },
   { key: 'name', header: 'Name' },
-  { key: 'dial_code', header: 'Dial code' },
-  { key: 'id', header: 'ID' },
+  { key: 'dial_code', header: 'Dial code', identifier: true },
+  { key: 'id', header: 'ID', identifier: true },
 ];
 
 export const publicCurrencyColumns: Column<Currency>[] = [
-  { key: 'code', header: 'Code' },
+  { key: 'code', header: 'Code', identifier: true },
   { key: 'name', header: 'Name' },
-  { key: 'country', header: 'Country', get: (c) => c.country?.code },
+  { key: 'country', header: 'Country', get: (c) => c.country?.code, identifier: true },
   { key: 'minimum_deposite', header: 'Min deposit' },
   { key: 'maximum_deposite', header: 'Max deposit' },
   { key: 'symbol', header: 'Symbol', wide: true },
@@ -31,8 +31,8 @@ const gatewayNames = (c: MerchantCurrency, type: string) =>
     .join(', ');
 
 export const merchantColumns: Column<MerchantCurrency>[] = [
-  { key: 'code', header: 'Code' },
-  { key: 'country', header: 'Country', get: (c) => c.country?.code },
+  { key: 'code', header: 'Code', identifier: true },
+  { key: 'country', header: 'Country', get: (c) => c.country?.code, identifier: true },
   { key: 'total_balance', header: 'Balance' },
   // A direction the merchant may not use shows "off" in place of its limits.
   {
@@ -60,7 +60,7 @@ export const merchantColumns: Column<MerchantCurrency>[] = [
 export const historyColumns: Column<JournalRecord>[] = [
   { key: 'created_at', header: 'Started', get: (r) => r.created_at.slice(0, 19).replace('T', ' ') },
   { key: 'kind', header: 'Kind' },
-  { key: 'reference', header: 'Reference' },
+  { key: 'reference', header: 'Reference', identifier: true },
   { key: 'amount', header: 'Amount', get: (r) => `${r.amount ?? ''} ${r.currency ?? ''}`.trim() },
   { key: 'status', header: 'Status' },
   {
@@ -74,8 +74,8 @@ export const historyColumns: Column<JournalRecord>[] = [
     get: (r) => (r.gateway_id === undefined ? '' : `${r.gateway_id} ${r.gateway_name ?? ''}`.trim()),
     wide: true,
   },
-  { key: 'hash_token', header: 'Hash token', wide: true },
-  { key: 'server', header: 'Server', get: (r) => r.place?.server, wide: true },
+  { key: 'hash_token', header: 'Hash token', wide: true, identifier: true },
+  { key: 'server', header: 'Server', get: (r) => r.place?.server, wide: true, identifier: true },
 ];
 
 /** For a command's --help: the columns, the default ones first. */

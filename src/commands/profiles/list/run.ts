@@ -24,15 +24,16 @@ export async function runProfilesList(opts: { json?: boolean }, f: Factory): Pro
           rows,
           [
             { key: 'current', header: '', get: (r) => (r.current ? '*' : '') },
-            { key: 'name', header: 'Profile' },
+            { key: 'name', header: 'Profile', identifier: true },
             { key: 'env', header: 'Env' },
             {
               key: 'base_url',
               header: 'Base URL',
               get: (r) => (r.base_urls as Record<string, string>)[r.env] ?? '(default)',
+              identifier: true,
             },
             { key: 'merchant_key', header: 'Merchant key' },
-            { key: 'site_id', header: 'Site ID' },
+            { key: 'site_id', header: 'Site ID', identifier: true },
             { key: 'api_key', header: 'API key' },
           ],
           fitWidth(f.io),
