@@ -67,7 +67,9 @@ function expectFits(name: string, s: Screen, screen: string, width: number, whol
     `${name} at ${width} columns:\n${screen}`,
   ).toEqual([]);
   const known = new Set(words(whole, s));
-  const split = words(screen, s).filter(
+  // a table that left a column out to fit says so in a line the wide screen has no need of
+  const shown = screen.replace(/^\(left out to fit: .*\)$/m, '');
+  const split = words(shown, s).filter(
     (w) => !known.has(w) && !(w.endsWith('…') && [...known].some((k) => k.startsWith(w.slice(0, -1)))),
   );
   expect(split, `${name} at ${width} columns, words not on the unfolded screen:\n${screen}`).toEqual([]);

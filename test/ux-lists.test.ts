@@ -299,3 +299,30 @@ describe.concurrent('identifiers are never cut to fit', () => {
     }
   });
 });
+
+it('history at 80 columns with the references mpay makes: a table that leaves Last step out, and says so; blocks with it where even that does not fit', async () => {
+  const env = cliEnv(sb, tempDir());
+  for (const amount of ['11', '12']) {
+    const dep = await mpay(['deposit', ...customerArgs({ amount }), '--json'], { env });
+    expect(dep.code, dep.stderr).toBe(0);
+  }
+  const refs = (await mpay(['history', '--json'], { env }))
+    .json()
+    .map((r: { reference: string }) => r.reference);
+  const at80 = await mpay(['history'], { env, tty: true, width: 80 });
+  const lines = at80.stdout.trimEnd().split('\n');
+  expect(lines[0]).toMatch(/^┌/);
+  expect(Math.max(...lines.map((l) => stringWidth(l))), at80.stdout).toBeLessThanOrEqual(80);
+  expect(lines.slice(0, -1).join('\n')).not.toMatch(/Last step|…/);
+  for (const ref of refs) expect(at80.stdout).toContain(ref);
+  expect(lines.at(-1)).toBe('(left out to fit: Last step; --columns or --wide shows it)');
+  // a wide terminal shows it, and no line about it
+  const at120 = await mpay(['history'], { env, tty: true, width: 120 });
+  expect(at120.stdout).toMatch(/Last step/);
+  expect(at120.stdout).not.toMatch(/left out/);
+  // at 60 not even that fits whole: one block a record, Last step in each
+  const at60 = await mpay(['history'], { env, tty: true, width: 60 });
+  expect(at60.stdout.trim().split('\n\n')).toHaveLength(2);
+  expect(at60.stdout.match(/^Last step {2}/gm)).toHaveLength(2);
+  expect(at60.stdout).not.toMatch(/left out/);
+});

@@ -36,6 +36,11 @@ export interface Column<T> {
    * reference that ends in `…`).
    */
   identifier?: boolean;
+  /**
+   * Left out when the table is wider than the terminal, before any other column is cut, and said in a
+   * line under the table: a detail the person can ask for with --columns or --wide.
+   */
+  optional?: boolean;
 }
 
 export function cellText(v: unknown): string {
@@ -167,6 +172,29 @@ export const minColumn = 10;
  * "Header  value" lines instead (renderVertical). Without `width` (a pipe, a file), nothing is cut.
  */
 export async function renderTable<T>(rows: T[], columns: Column<T>[], width?: number): Promise<string> {
+  let shown = columns;
+  const left: string[] = [];
+  while (width !== undefined && shown.some((c) => c.optional) && wholeWidth(rows, shown) > width) {
+    const i = shown.map((c) => c.optional === true).lastIndexOf(true);
+    left.unshift(shown[i]!.header ?? shown[i]!.key);
+    shown = shown.filter((_, j) => j !== i);
+  }
+  // Left out only where that makes the table fit whole; else every column, shrunk or in blocks, as ever.
+  if (!left.length || wholeWidth(rows, shown) > width!) return fitTable(rows, columns, width);
+  return `${fitTable(rows, shown, width)}\n(left out to fit: ${left.join(', ')}; --columns or --wide shows ${left.length > 1 ? 'them' : 'it'})`;
+}
+
+/** The width of the table with every cell whole. */
+function wholeWidth<T>(rows: T[], columns: Column<T>[]): number {
+  const widths = columns.map((c) => stringWidth(c.header ?? c.key));
+  for (const row of rows)
+    columns.forEach(
+      (c, i) => (widths[i] = Math.max(widths[i]!, stringWidth(clean(cellText(value(row, c)))))),
+    );
+  return widths.reduce((a, b) => a + b, 0) + 3 * widths.length + 1;
+}
+
+function fitTable<T>(rows: T[], columns: Column<T>[], width?: number): string {
   const head = columns.map((c) => c.header ?? c.key);
   const whole = columns.map((c) => c.identifier === true);
   const cells = rows.map((row) => columns.map((c) => clean(cellText(value(row, c)))));

@@ -66,6 +66,7 @@ export const historyColumns: Column<JournalRecord>[] = [
   {
     key: 'last_step',
     header: 'Last step',
+    optional: true,
     get: (r) => (r.steps.length ? `${r.steps.at(-1)!.step} ${r.steps.at(-1)!.outcome}` : ''),
   },
   {
