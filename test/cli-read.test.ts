@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   cliEnv,
+  loginArgs,
   noStack,
   printedCommand,
   root,
@@ -434,22 +435,9 @@ describe.concurrent('login, profiles, config, whoami, doctor', () => {
   it('a login that makes another profile current says so, and the line it prints goes back, pasted as is', async () => {
     const dir = tempDir();
     const login = (profile: string, json = false) =>
-      run(
-        [
-          'login',
-          '--profile',
-          profile,
-          '--env',
-          'sandbox',
-          '--base-url',
-          sb.url,
-          '--site-id',
-          '1',
-          '--no-verify',
-          ...(json ? ['--json'] : []),
-        ],
-        { env: bare(dir, { MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' }) },
-      );
+      run(loginArgs(profile, sb.url, ...(json ? ['--json'] : [])), {
+        env: bare(dir, { MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' }),
+      });
     // a name a shell would take apart, were it printed unquoted
     const first = `o'neil $(touch pwned) ü`;
     const one = await login(first);
@@ -468,38 +456,13 @@ describe.concurrent('login, profiles, config, whoami, doctor', () => {
     expect((await login(first, true)).json()).not.toHaveProperty('previous_profile');
     expect((await login('two', true)).json().previous_profile).toBe(first);
     // pointed at another server, the profile says where it was (its transactions stay there)
-    const moved = await run(
-      [
-        'login',
-        '--profile',
-        'two',
-        '--env',
-        'sandbox',
-        '--base-url',
-        'http://127.0.0.1:9',
-        '--site-id',
-        '1',
-        '--no-verify',
-        '--json',
-      ],
-      { env: bare(dir, { MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' }) },
-    );
+    const moved = await run(loginArgs('two', 'http://127.0.0.1:9', '--json'), {
+      env: bare(dir, { MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' }),
+    });
     expect(moved.json().previous_base_url).toBe(sb.url);
-    const text = await run(
-      [
-        'login',
-        '--profile',
-        'two',
-        '--env',
-        'sandbox',
-        '--base-url',
-        sb.url,
-        '--site-id',
-        '1',
-        '--no-verify',
-      ],
-      { env: bare(dir, { MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' }) },
-    );
+    const text = await run(loginArgs('two', sb.url), {
+      env: bare(dir, { MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' }),
+    });
     expect(text.stdout).toContain(`sandbox at ${sb.url} (it was http://127.0.0.1:9),`);
   });
 

@@ -290,6 +290,23 @@ export function mpayOnPath(): string {
   return `${shimDir}:${process.env.PATH ?? ''}`;
 }
 
+/** `mpay login` of a profile on a sandbox, unverified: the arguments, without `mpay`. */
+export function loginArgs(profile: string, baseUrl: string, ...extra: string[]): string[] {
+  return [
+    'login',
+    '--profile',
+    profile,
+    '--env',
+    'sandbox',
+    '--base-url',
+    baseUrl,
+    '--site-id',
+    '1',
+    '--no-verify',
+    ...extra,
+  ];
+}
+
 /** The command a line of mpay's output offers after `label` (e.g. "Resume with: "), as printed. */
 export function printedCommand(text: string, label: string): string {
   const line = text.split('\n').find((l) => l.includes(label));

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIO } from '../src/io/io.js';
-import { cliEnv, customerArgs, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, loginArgs, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 const widest = (text: string) => Math.max(0, ...text.split('\n').map((l) => stringWidth(l)));
@@ -197,25 +197,11 @@ describe.concurrent('commands printed in a message still paste when the terminal
   it('the "Back with" line after a login of another profile, folded at 40, pastes whole', async () => {
     const dir = tempDir();
     const login = (profile: string) =>
-      mpay(
-        [
-          'login',
-          '--profile',
-          profile,
-          '--env',
-          'sandbox',
-          '--base-url',
-          sb.url,
-          '--site-id',
-          '1',
-          '--no-verify',
-        ],
-        {
-          env: { MPAY_CONFIG_DIR: dir, MPAY_KEYRING: 'off', MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' },
-          tty: true,
-          width: 40,
-        },
-      );
+      mpay(loginArgs(profile, sb.url), {
+        env: { MPAY_CONFIG_DIR: dir, MPAY_KEYRING: 'off', MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' },
+        tty: true,
+        width: 40,
+      });
     expect((await login(`o'neil shop`)).code).toBe(0);
     const r = await login('two');
     expect(widest(r.stdout), r.stdout).toBeLessThanOrEqual(40);
