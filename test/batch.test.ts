@@ -518,8 +518,8 @@ it('a CSV the parser cannot read (a row of another length, a quote never closed)
     ],
     [
       'quote.csv',
-      `${header}\nGHS,GH,10,"Ama,,+233201234567,ama@example.com,1`,
-      /^Row 1 \(line 2 of the file\) opens a quote that is never closed$/,
+      `${header}\nGHS,GH,10,"Ama,,+233201234567,ama@example.com,1\nGHS,GH,10,Kojo,,+233201234567,k@example.com,1\n`,
+      /^Row 1 opens a quote that is never closed$/,
     ],
     [
       'semicolon-ragged.csv',

@@ -290,6 +290,20 @@ export function mpayOnPath(): string {
   return `${shimDir}:${process.env.PATH ?? ''}`;
 }
 
+/**
+ * The command a person selects on a terminal after `label`: from its `mpay` to the end of the line, and
+ * the lines after while one ends in ` \` (on a terminal a command is shown without backticks).
+ */
+export function commandOnScreen(text: string, label: string): string {
+  const at = text.indexOf(label);
+  if (at < 0) throw new Error(`no "${label}" in:\n${text}`);
+  const from = text.slice(at);
+  const lines = from.slice(from.indexOf('mpay ')).split('\n');
+  const out = [lines[0]!];
+  for (let i = 1; i < lines.length && / \\$/.test(out.at(-1)!); i++) out.push(lines[i]!);
+  return out.join('\n');
+}
+
 /** `mpay login` of a profile on a sandbox, unverified: the arguments, without `mpay`. */
 export function loginArgs(profile: string, baseUrl: string, ...extra: string[]): string[] {
   return [

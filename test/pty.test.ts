@@ -123,7 +123,7 @@ describe('interactive flows in a pseudo-terminal', () => {
         /mpay: cancelled\. The deposit pty-cancel \(hash token [0-9a-f]{64}\) is initiated; nothing more was sent/,
       );
       expect(screen).toMatch(
-        /hint: Continue it with `mpay deposit --resume pty-cancel --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+`/,
+        /hint: Continue it with mpay deposit --resume pty-cancel --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+$/m,
       );
       expect(screen).toMatch(/EXIT=130/);
     } finally {

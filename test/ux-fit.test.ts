@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIO } from '../src/io/io.js';
-import { cliEnv, customerArgs, loginArgs, sandbox, tempDir } from './helpers.js';
+import { cliEnv, commandOnScreen, customerArgs, loginArgs, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 const widest = (text: string) => Math.max(0, ...text.split('\n').map((l) => stringWidth(l)));
@@ -62,7 +62,9 @@ describe.concurrent('the IO folds prose for a person on a terminal, and nothing 
       io.note(`hint: Continue it with \`${command}\``);
       const text = io.stderrText();
       expect(widest(text), text).toBeLessThanOrEqual(width);
-      const span = /`([^`]*)`/.exec(text)![1]!;
+      // shown without its backticks: a whole line pasted must not run the command inside them
+      expect(text).not.toContain('`');
+      const span = commandOnScreen(text, 'Continue it with');
       // folded only at its ends or with a continuation
       for (const line of span.split('\n').slice(0, -1)) expect(line).toMatch(/ \\$/);
       expect(await pastedWords(span)).toEqual(await pastedWords(command));
@@ -161,11 +163,10 @@ describe.concurrent('commands printed in a message still paste when the terminal
     sb = await sandbox();
   });
   afterAll(() => sb.close());
-  /** The code span after `label`, as the terminal shows it (folded with ` \` or not). */
+  /** The command after `label`, as the terminal shows it (folded with ` \` or not), with no backticks. */
   const spanAfter = (text: string, label: string) => {
-    const at = text.indexOf(label);
-    expect(at, text).toBeGreaterThanOrEqual(0);
-    return /`([^`]*)`/.exec(text.slice(at))![1]!;
+    expect(text).not.toContain('`');
+    return commandOnScreen(text, label);
   };
 
   it("a withdrawal stopped at its code: the stderr line's resume command, folded at 80 and 60, pastes whole", async () => {
@@ -181,6 +182,10 @@ describe.concurrent('commands printed in a message still paste when the terminal
       expect(words.slice(0, 3)).toEqual(['mpay', 'withdraw', 'process']);
       expect(words[3]).toMatch(/^[0-9a-f]{64}$/);
       expect(words).toEqual(expect.arrayContaining(['--otp', '123456', '--base-url', sb.url]));
+      // the summary's resume row too: at 80 every line fits, the ` \` ends its line, and it pastes
+      const fromSummary = commandOnScreen(r.stdout, 'resume');
+      if (width === 80) expect(widest(r.stdout), r.stdout).toBeLessThanOrEqual(80);
+      expect(await pastedWords(fromSummary.replace('<CODE>', '123456'))).toEqual(words);
     }
   });
 

@@ -89,7 +89,8 @@ export async function* readRows(
 function csvProblem(err: unknown, row: number, columns: number): unknown {
   const e = err as { code?: string; lines?: number; record?: unknown[] };
   if (!e.code?.startsWith('CSV_')) return err;
-  const line = e.lines ? ` (line ${e.lines} of the file)` : '';
+  // csv-parse counts an open quote's lines to the end of the file: its line would be the last one
+  const line = e.lines && e.code !== 'CSV_QUOTE_NOT_CLOSED' ? ` (line ${e.lines} of the file)` : '';
   const values = e.record?.length;
   const what = /^CSV_RECORD_(INCONSISTENT|DONT_MATCH)/.test(e.code)
     ? `has ${values ?? 'another number of'} value${values === 1 ? '' : 's'} where the header has ${columns} columns`

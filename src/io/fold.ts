@@ -2,7 +2,7 @@
 // person pastes folds only with shell continuations (` \`) between its words, never inside quotes, so that
 // it still runs as printed. The IO object folds its notes, warnings and prose with these (io.ts), and the
 // key/value tables fold their values with them (ui/output.ts). A word longer than a line (a hash token)
-// is left whole: cut, it could not be copied.
+// is left whole: cut, it could not be copied. On a terminal a code span loses its backticks (unquoted).
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 
@@ -91,7 +91,9 @@ export function foldCommand(line: string, width: number, indent = '    '): strin
  * or, longer than a line, continues with ` \` as a command line does.
  */
 function foldLine(line: string, width: number, indent?: string): string {
-  if (stringWidth(line) <= width) return line;
+  // A line that fits, or a command's line already folded (it ends in ` \`, and a word on it is longer
+  // than any line: a break before the ` \` would end the command there).
+  if (stringWidth(line) <= width || / \\$/.test(line)) return line;
   const lead = /^ */.exec(line)![0];
   const hang = indent ?? `${lead}  `;
   const body = line.slice(lead.length).replace(/`[^`]*`/g, (span) => span.replace(/ /g, keep));
@@ -134,5 +136,15 @@ export function foldText(text: Text, width: number | undefined): string {
     return width === undefined
       ? `${text.label}${text.command}`
       : foldCommand(`${text.label}${text.command}`, width).join('\n');
-  return width === undefined ? text : foldProse(text, width);
+  return width === undefined ? text : unquoted(foldProse(text, width));
+}
+
+/**
+ * On a terminal a `code span` is shown without its backticks, once folding has used them: a person who
+ * selects the whole line and pastes it would have bash run the command inside them, then run what it
+ * printed. Without them, a whole line pasted fails at its first word ("hint:"), and the command alone
+ * pastes as it is.
+ */
+function unquoted(text: string): string {
+  return text.replace(/`([^`]*)`/g, '$1');
 }

@@ -289,9 +289,11 @@ export async function renderRecord(
           .map((l, i) => {
             const key = (i === 0 ? k : '').padEnd(pad);
             if (!commands.includes(k)) return foldProse(`${key}${l}`, width, under);
-            return foldCommand(l, width - pad)
-              .map((c, j) => `${j === 0 ? key : under}${c}`)
-              .join('\n');
+            const beside = foldCommand(l, width - pad).map((c, j) => `${j === 0 ? key : under}${c}`);
+            if (beside.every((line) => stringWidth(line) <= width)) return beside.join('\n');
+            // A word too long to sit beside the key (a hash token): the command starts under it, at the
+            // left, so that each of its lines, and the ` \` that ends it, stays within the terminal.
+            return [k, ...foldCommand(l, width - 2).map((c) => `  ${c}`)].join('\n');
           })
           .join('\n'),
       )
