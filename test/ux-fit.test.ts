@@ -189,11 +189,13 @@ describe.concurrent('commands printed in a message still paste when the terminal
     }
   });
 
-  it("a flow's summary names the server and profile the money goes to; history show names the customer without a stray space", async () => {
+  it("a flow's summary names the server, profile and gateway the money goes to; history show names the customer without a stray space", async () => {
     const env = cliEnv(sb, tempDir());
     const r = await mpay(['deposit', ...customerArgs({ reference: 'where-1' })], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`reference where-1; sandbox environment, ${sb.url} (profile default)`);
+    // and the gateway given, by its name, before initiate
+    expect(r.stderr).toMatch(/ {2}gateway 1 MTN Mobile Money\n[\s\S]*Initiat/);
     const show = await mpay(['history', 'show', 'where-1'], { env });
     expect(show.stdout).toMatch(/Ama, \+233201234567, ama@example\.com/);
     expect(show.stdout).not.toMatch(/Ama ,/);

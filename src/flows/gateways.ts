@@ -13,6 +13,19 @@ function gatewayList(configs: GatewayConfiguration[]): string {
   return configs.map((c) => `${c.gateway.id} ${c.gateway.name}`).join(', ');
 }
 
+/** The gateway given by --gateway as the summary names it ("3 Vodafone Cash"), when the currency has it. */
+export function givenGateway(
+  kind: Kind,
+  currency: MerchantCurrency,
+  id: number | undefined,
+): string | undefined {
+  if (id === undefined) return undefined;
+  const config = (currency.getway_configuration ?? []).find(
+    (c) => c.type === gatewayType(kind) && Number(c.gateway.id) === id,
+  );
+  return config ? `${config.gateway.id} ${config.gateway.name}` : String(id);
+}
+
 // Gateways ----------------------------------------------------------------------------------------------
 
 export async function chooseGateway(

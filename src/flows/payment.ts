@@ -26,7 +26,7 @@ import {
   walletStep,
   withdrawProcessStep,
 } from './steps.js';
-import { chooseGateway, precheckGateway } from './gateways.js';
+import { chooseGateway, givenGateway, precheckGateway } from './gateways.js';
 import { historyShowCommand, resumeCommand, withdrawProcessCommand } from './next-command.js';
 
 // The flow ------------------------------------------------------------------------------------------
@@ -44,6 +44,8 @@ export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowD
   // where the money goes, before anything is sent: two profiles may both be "sandbox", on two servers
   const where = deps.place ? `, ${deps.place.server} (profile ${deps.place.profile})` : '';
   rep.info(`  reference ${r.customer_transaction_id}; ${deps.env} environment${where}`);
+  const gateway = givenGateway(kind, g.currency, inputs.gateway);
+  rep.info(gateway ? `  gateway ${gateway}` : '  gateway: chosen once initiate lists those open to it');
   await deps.gate.pass({ what: `this ${title(kind)} of ${r.amount} ${r.currency_code}` }, deps.client.dryRun);
 
   rep.step('Initiate');
