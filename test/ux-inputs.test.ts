@@ -111,6 +111,26 @@ describe.concurrent('amounts and phones', () => {
     expect(bare.json().error.message).toMatch(
       /no country code: give it in international form, e\.g\. \+233201234567, or with the national 0/,
     );
+    // In the North American plan (+1) no number starts with 0: a national-looking one is not made +1…
+    const us = await mpay(
+      [
+        'deposit',
+        ...customerArgs({
+          currency: 'USD',
+          country: '',
+          gateway: '2',
+          phone: '0201234567',
+          reference: 'ph-4',
+        }),
+        '--json',
+      ],
+      { env },
+    );
+    expect(us.code, us.stdout).toBe(2);
+    expect(us.json().error.message).toMatch(
+      /no country code: give it in international form, e\.g\. \+12015550123$/,
+    );
+    expect(sb.state.list().find((t) => t.reference === 'ph-4')).toBeUndefined();
   });
 
   it("processed sends the phone in international form: the customer's as normalized, a national --phone-number with the dial code", async () => {

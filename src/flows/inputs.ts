@@ -113,13 +113,15 @@ export const phoneNumber: Field = { ...fields.phone, flag: '--phone-number', fie
  */
 export function internationalPhone(dialCode: string | null | undefined, base: Field = fields.phone): Field {
   const dial = (dialCode ?? '').replace(/\D/g, '');
-  const example = `+${dial || '233'}201234567`;
+  const example = dial === '1' ? '+12015550123' : `+${dial || '233'}201234567`;
   return {
     ...base,
     normalize: (raw) => {
       const v = base.normalize ? base.normalize(raw) : raw;
       if (v.startsWith('00')) return `+${v.slice(2)}`;
-      if (dial && /^0[1-9]/.test(v)) return `+${dial}${v.slice(1)}`;
+      // The national 0 is a trunk prefix the international form drops, but not everywhere: in the North
+      // American plan (+1) no number starts with 0, so such a number is not read as one of its own.
+      if (dial && dial !== '1' && /^0[1-9]/.test(v)) return `+${dial}${v.slice(1)}`;
       if (dial && /^\d+$/.test(v) && v.startsWith(dial) && v.length >= dial.length + 6) return `+${v}`;
       return v;
     },
@@ -127,7 +129,7 @@ export function internationalPhone(dialCode: string | null | undefined, base: Fi
       base.check(v) ??
       (v.startsWith('+')
         ? undefined
-        : `no country code: give it in international form, e.g. ${example}${dial ? ', or with the national 0' : ''}`),
+        : `no country code: give it in international form, e.g. ${example}${dial && dial !== '1' ? ', or with the national 0' : ''}`),
   };
 }
 
