@@ -34,6 +34,9 @@ export interface BatchRow {
   values: Record<string, string>;
 }
 
+/** How a repeat's problem ends: the batch's closing hint looks for it. */
+export const repeatAdvice = '--allow-repeats sends it again';
+
 export interface RowProblem {
   row: number;
   field: string;
@@ -184,7 +187,7 @@ export class BatchChecker {
     if (like)
       add(
         'reference',
-        `the same ${this.kind} (customer, amount, currency) as ${like.reference}, sent ${like.created_at.slice(0, 10)}; --allow-repeats sends it again`,
+        `the same ${this.kind} (customer, amount, currency) as ${like.reference}, sent ${like.created_at.slice(0, 10)}; ${repeatAdvice}`,
       );
     const there = found.elsewhere;
     if (there) {

@@ -17,7 +17,7 @@ import { UsageError, exitCodes } from '../../api/errors.js';
 import { Pacer } from '../../api/rate-limit.js';
 import { commandLine } from '../../api/shell-words.js';
 import type { Factory } from '../../factory.js';
-import { BatchChecker, type BatchRow, type RowProblem } from '../../flows/batch-check.js';
+import { BatchChecker, repeatAdvice, type BatchRow, type RowProblem } from '../../flows/batch-check.js';
 import { checkConfirmRow, confirmColumns, confirmRow } from '../../flows/batch-confirm.js';
 import { readRows } from '../../flows/batch-file.js';
 import { runRow, runRows, type RowResult } from '../../flows/batch-row.js';
@@ -213,7 +213,9 @@ async function refuseProblems(
     {
       hint: elsewhere
         ? `Rows of this file were sent before with ${commandLine(placeArgs(elsewhere))}: run it there to continue, or pass --new-batch to run it here as a new batch`
-        : 'Mend the rows named above, then run the same command again',
+        : problems.some((p) => p.message.endsWith(repeatAdvice))
+          ? 'Mend the rows named above, then run the same command again; rows like ones sent in the last seven days go with --allow-repeats'
+          : 'Mend the rows named above, then run the same command again',
     },
   );
 }
