@@ -535,3 +535,32 @@ it('a CSV the parser cannot read (a row of another length, a quote never closed)
   }
   expect(await initiates()).toBe(before);
 });
+
+it('a batch run again counts what it will send as new, apart from the rows mpay sent before', async () => {
+  const env = cliEnv(sb, tempDir());
+  const rows = [1, 2, 3].map(
+    (i) => `GHS,GH,${60 + i},Esi,,+23320123450${i},esi${i}@example.org,1,again-${i}`,
+  );
+  const first = await mpay(
+    ['deposit', 'batch', file('again-2.csv', [`${header},reference`, ...rows.slice(0, 2)].join('\n'))],
+    {
+      env,
+    },
+  );
+  expect(first.code, first.stderr).toBe(0);
+  expect(first.stderr).not.toMatch(/sent before/);
+  const before = await initiates();
+  const more = await mpay(
+    ['deposit', 'batch', file('again-3.csv', [`${header},reference`, ...rows].join('\n'))],
+    {
+      env,
+    },
+  );
+  expect(more.code, more.stderr).toBe(0);
+  expect(more.stderr).toMatch(/^3 deposits in .*again-3\.csv/m);
+  expect(more.stderr).toMatch(
+    /^2 of them mpay sent before: those done are skipped, those stopped are continued; 1 new$/m,
+  );
+  expect(more.stderr).toMatch(/^1 done, 2 already done, 0 failed, 0 unknown$/m);
+  expect(await initiates()).toBe(before + 1);
+});

@@ -80,6 +80,8 @@ export class BatchChecker {
   private readonly identity = createHash('sha256');
   private readonly references = new Map<string, number>();
   private rows = 0;
+  /** rows whose reference the journal holds here: a run again skips them when done, continues them else */
+  known = 0;
 
   constructor(
     private readonly kind: PaymentKind,
@@ -182,6 +184,7 @@ export class BatchChecker {
     if (seen !== undefined) add('reference', `the same as row ${seen}`);
     else this.references.set(ref, r.row);
     const found = lookUp(this.opts.journal, ref);
+    if (found.here) this.known++;
     // Only a row that would go out as new: one whose own reference the journal has is skipped or continued.
     const like = this.opts.allowRepeats || found.here ? undefined : this.alreadySent(r, ref);
     if (like)

@@ -85,13 +85,24 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
   f.io.note(
     `${checker.count} ${kind === 'deposit' ? 'deposit' : 'withdrawal'}${checker.count === 1 ? '' : 's'} in ${opts.file}, ${deps.env} environment: ${totals.join('; ')}`,
   );
+  // A run again: what it will not send as new, so that the question below counts what it will
+  const fresh = checker.count - checker.known;
+  if (checker.known)
+    f.io.note(
+      `${checker.known} of them mpay sent before: those done are skipped, those stopped are continued; ${fresh} new`,
+    );
   if (opts.dryRun) {
     f.io.note('Dry run: every row passed its checks; nothing was sent.');
     return;
   }
   await deps.gate.pass({
     what: `${checker.count} ${kind}s`,
-    batch: { question: `Send these ${checker.count} ${kind}s`, rows: checker.count },
+    batch: {
+      question: checker.known
+        ? `Send the ${fresh} new ${kind}s, and continue any of the ${checker.known} sent before that stopped`
+        : `Send these ${checker.count} ${kind}s`,
+      rows: checker.count,
+    },
   });
   const rowDeps = { ...unattended(deps), currencies };
   // One run of a batch at a time, by its references: a copy of the file (CRLF or not) is the same batch.
