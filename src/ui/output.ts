@@ -172,48 +172,47 @@ export const minColumn = 10;
  * "Header  value" lines instead (renderVertical). Without `width` (a pipe, a file), nothing is cut.
  */
 export async function renderTable<T>(rows: T[], columns: Column<T>[], width?: number): Promise<string> {
-  let shown = columns;
-  const left: string[] = [];
-  while (width !== undefined && shown.some((c) => c.optional) && wholeWidth(rows, shown) > width) {
-    const i = shown.map((c) => c.optional === true).lastIndexOf(true);
-    left.unshift(shown[i]!.header ?? shown[i]!.key);
-    shown = shown.filter((_, j) => j !== i);
-  }
-  // Left out only where that makes the table fit whole; else every column, shrunk or in blocks, as ever.
-  if (!left.length || wholeWidth(rows, shown) > width!) return fitTable(rows, columns, width);
-  return `${fitTable(rows, shown, width)}\n(left out to fit: ${left.join(', ')}; --columns or --wide shows ${left.length > 1 ? 'them' : 'it'})`;
-}
-
-/** The width of the table with every cell whole. */
-function wholeWidth<T>(rows: T[], columns: Column<T>[]): number {
-  const widths = columns.map((c) => stringWidth(c.header ?? c.key));
-  for (const row of rows)
-    columns.forEach(
-      (c, i) => (widths[i] = Math.max(widths[i]!, stringWidth(clean(cellText(value(row, c)))))),
-    );
-  return widths.reduce((a, b) => a + b, 0) + 3 * widths.length + 1;
-}
-
-function fitTable<T>(rows: T[], columns: Column<T>[], width?: number): string {
   const head = columns.map((c) => c.header ?? c.key);
   const whole = columns.map((c) => c.identifier === true);
   const cells = rows.map((row) => columns.map((c) => clean(cellText(value(row, c)))));
-  let widths = head.map((h) => stringWidth(h));
+  const natural = head.map((h) => stringWidth(h));
   for (const r of cells)
-    for (let i = 0; i < r.length; i++) widths[i] = Math.max(widths[i]!, stringWidth(r[i]!));
-  // "│ " before each cell, " " after it, and one closing "│".
-  const total = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + 3 * ws.length + 1;
-  if (width !== undefined && total(widths) > width) {
-    const floor = widths.map((w, i) => (whole[i] ? w : Math.min(w, minColumn)));
-    if (total(floor) > width) return renderVertical(head, cells, whole, width);
-    widths = [...widths];
-    while (total(widths) > width) {
-      // the widest column that may still give a character (one is: the floor fits)
-      let widest = -1;
-      for (let i = 0; i < widths.length; i++)
-        if (widths[i]! > floor[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
-      widths[widest]! -= 1;
-    }
+    for (let i = 0; i < r.length; i++) natural[i] = Math.max(natural[i]!, stringWidth(r[i]!));
+  if (width === undefined || tableWidth(natural) <= width) return drawTable(head, cells);
+  // Optional columns are left out, from the right, only where that makes the table fit whole; else every
+  // column, shrunk or in blocks.
+  let kept = columns.map((_, i) => i);
+  const left: string[] = [];
+  while (tableWidth(kept.map((i) => natural[i]!)) > width) {
+    const drop = kept.filter((i) => columns[i]!.optional).at(-1);
+    if (drop === undefined) return fitTable(head, cells, whole, natural, width);
+    left.unshift(head[drop]!);
+    kept = kept.filter((i) => i !== drop);
+  }
+  const pick = <X>(xs: X[]) => kept.map((i) => xs[i]!);
+  return `${drawTable(pick(head), cells.map(pick))}\n(left out to fit: ${left.join(', ')}; --columns or --wide shows ${left.length > 1 ? 'them' : 'it'})`;
+}
+
+/** A table's width for these column widths: "│ " before each cell, " " after it, and one closing "│". */
+const tableWidth = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + 3 * ws.length + 1;
+
+/** A table wider than `width`: its other columns cut down to `minColumn`, or else one block per row. */
+function fitTable(
+  head: string[],
+  cells: string[][],
+  whole: boolean[],
+  natural: number[],
+  width: number,
+): string {
+  const floor = natural.map((w, i) => (whole[i] ? w : Math.min(w, minColumn)));
+  if (tableWidth(floor) > width) return renderVertical(head, cells, whole, width);
+  const widths = [...natural];
+  while (tableWidth(widths) > width) {
+    // the widest column that may still give a character (one is: the floor fits)
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++)
+      if (widths[i]! > floor[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+    widths[widest]! -= 1;
   }
   return drawTable(
     head.map((h, i) => cut(h, widths[i]!)),
