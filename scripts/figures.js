@@ -33,6 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { stripVTControlCharacters } from 'node:util';
+import wrapAnsi from 'wrap-ansi';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const freshFile = join(root, 'bench', 'fresh-clone.json');
@@ -158,17 +159,7 @@ async function measure() {
 }
 
 /** Words joined into lines of at most `width` characters, as the README's prose is wrapped. */
-function paragraph(text, width = 110) {
-  const lines = [];
-  let line = '';
-  for (const word of text.split(/\s+/)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line].join('\n');
-}
+const paragraph = (text, width = 110) => wrapAnsi(text, width, { hard: false, trim: true });
 
 function freshCloneBlock(f) {
   const { ci, build_exe: exe } = f;
