@@ -27,6 +27,8 @@ export interface IO {
    * sets it (a person asked for that width); else none, and a table comes whole.
    */
   readonly tableWidth: number | undefined;
+  /** the same for a table on stderr (a batch's problems): stderr's terminal, else COLUMNS, else none */
+  readonly stderrTableWidth: number | undefined;
   /** whether mpay may ask: stdin is a terminal, not CI, and --no-input was not given */
   canPrompt(noInput?: boolean): boolean;
   /** a result on stdout, with a newline, as it is (JSON, CSV, a table already fitted, a script) */
@@ -84,6 +86,8 @@ function makeIO(
       ? true
       : s.stderrIsTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb';
   const columns = Number(env.COLUMNS);
+  // a table not on a terminal fits COLUMNS only when the environment sets it: a person asked for that width
+  const asked = Number.isInteger(columns) && columns > 0 ? columns : undefined;
   const { errWidth, ...streams } = s;
   const fold = (text: Text, stream: 'stdout' | 'stderr' = 'stderr') =>
     foldText(
@@ -96,7 +100,8 @@ function makeIO(
     ...streams,
     ci,
     colour,
-    tableWidth: s.stdoutIsTTY ? s.width : Number.isInteger(columns) && columns > 0 ? columns : undefined,
+    tableWidth: s.stdoutIsTTY ? s.width : asked,
+    stderrTableWidth: s.stderrIsTTY ? errWidth : asked,
     canPrompt: (noInput = false) => !noInput && !ci && s.stdinIsTTY,
     out: (line) => void s.stdout.write(`${line}\n`),
     say: (text) => void s.stdout.write(`${fold(cleaned(text), 'stdout')}\n`),

@@ -19,9 +19,8 @@ export async function printProblems(
           { key: 'row', header: 'Row', identifier: true },
           { key: 'field', header: 'Column', identifier: true },
           { key: 'message', header: 'Problem' },
-          // on stderr: a terminal's width when stderr is one (the same terminal, whatever stdout is)
         ],
-        io.stderrIsTTY ? io.width : io.tableWidth,
+        io.stderrTableWidth,
       )}\n`,
     );
 }
