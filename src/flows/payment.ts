@@ -281,9 +281,10 @@ async function finishWithdraw(
     result.next = 'otp';
     result.status = 'initiated';
     result.resume = withdrawProcessCommand(req.hash, record.place ?? deps.place);
-    result.message = `A one-time code was sent to ${req.email}. Resume with: ${result.resume}`;
+    const sent = `A one-time code was sent to ${req.email}. Resume with: `;
+    result.message = `${sent}${result.resume}`;
     // On a terminal the line folds: the command in backticks folds only with ` \`, so it still pastes.
-    rep.info(`  A one-time code was sent to ${req.email}. Resume with: \`${result.resume}\``);
+    rep.info(`  ${sent}\`${result.resume}\``);
     return result;
   }
   for (let attempt = 1; attempt <= 3; attempt++) {
