@@ -7,7 +7,9 @@ import type { Credentials, TokenStore } from './api/credentials.js';
 import type { Context } from './config/context.js';
 import type { ConfigStore } from './config/store.js';
 import type { FlowDeps, Reporter } from './flows/types.js';
-import type { LiveGate } from './flows/live-gate.js';
+import type { MoneyGate } from './flows/money-gate.js';
+import type { Pacer, Throttle } from './api/rate-limit.js';
+import { ticketOffice } from './api/ticket.js';
 import type { Prompter } from './flows/prompter.js';
 import type { IO } from './io/io.js';
 import type { Journal } from './journal/journal.js';
@@ -38,11 +40,22 @@ export interface ClientRequest {
   debug?: (line: string) => void;
   /** `mpay api --max-size`: the largest answer read, in bytes */
   maxBodyBytes?: number;
+  /** a batch's pace after a 429 (api/rate-limit.ts), handed at construction */
+  pacer?: Pacer;
+  /** a batch's report of each wait, in place of the terminal line */
+  onThrottle?: (t: Throttle) => void;
 }
 
 export class Factory {
   private storeMemo?: ConfigStore;
   private contextMemo?: Context;
+  /**
+   * The run's ticket office (api/ticket.ts): its `issue` goes to the money gates this Factory makes, and
+   * only there; its `admit` to every client.
+   */
+  private readonly office = ticketOffice();
+  /** the clients of the run: a gate asks them whether an mpay proxy said its server is live */
+  private readonly clients: Client[] = [];
 
   constructor(
     readonly io: IO,
@@ -90,7 +103,7 @@ export class Factory {
     const sink =
       req.debug ?? (this.globals.debug ? (line: string) => this.io.stderr.write(`${line}\n`) : undefined);
     const tokens = req.tokens ?? ctx!.tokens;
-    return new Client({
+    const client = new Client({
       environ: this.environ,
       baseUrl: req.baseUrl ?? ctx!.baseUrl,
       credentials: req.credentials ?? ctx!.credentials,
@@ -102,16 +115,22 @@ export class Factory {
       retryBaseMs: this.environ.MPAY_RETRY_BASE_MS ? Number(this.environ.MPAY_RETRY_BASE_MS) : undefined,
       rateLimit: this.environ.MPAY_RETRY_BASE_MS ? { baseMs: Number(this.environ.MPAY_RETRY_BASE_MS) } : {},
       // On a terminal each wait is shown as it starts (--debug shows it in any case).
-      onThrottle: this.io.stderrIsTTY
-        ? (t) =>
-            this.io.note(
-              `mpay: rate limited (HTTP ${t.status}) on ${t.method} /${t.path}: waiting ${(t.waitMs / 1000).toFixed(1)} s, then try ${t.attempt + 1} of ${t.tries}`,
-            )
-        : undefined,
+      onThrottle:
+        req.onThrottle ??
+        (this.io.stderrIsTTY
+          ? (t) =>
+              this.io.note(
+                `mpay: rate limited (HTTP ${t.status}) on ${t.method} /${t.path}: waiting ${(t.waitMs / 1000).toFixed(1)} s, then try ${t.attempt + 1} of ${t.tries}`,
+              )
+          : undefined),
       userAgent: this.userAgent,
       maxBodyBytes: req.maxBodyBytes,
       trace: await this.tracer(),
+      admit: this.office.admit,
+      pacer: req.pacer,
     });
+    this.clients.push(client);
+    return client;
   }
 
   private traceMemo?: Promise<((x: import('./api/har.js').Exchange) => void) | undefined>;
@@ -177,19 +196,32 @@ export class Factory {
     return new TerminalReporter(this.io);
   }
 
-  private gateMemo?: Promise<LiveGate>;
+  private gateMemo?: Promise<MoneyGate>;
 
   /**
-   * The run's one live-money gate: made once, so that a confirmation given anywhere in the run (a flow's
-   * summary, a batch's question) holds for every request after it.
+   * The run's one money gate: made once, so that a confirmation given anywhere in the run (a flow's
+   * summary, a batch's question) holds for every request after it. Live is the server's (config/live.ts).
    */
-  gate(): Promise<LiveGate> {
+  gate(): Promise<MoneyGate> {
     this.gateMemo ??= (async () => {
-      const { LiveGate } = await import('./flows/live-gate.js');
       const ctx = await this.context();
-      return new LiveGate(ctx.env, { yes: this.globals.yes, prompter: await this.prompter() });
+      return this.gateFor(ctx.baseUrl, ctx.env, await this.prompter());
     })();
     return this.gateMemo;
+  }
+
+  /** A gate for a server: the run's office issues its tickets, and the run's clients tell of a live proxy. */
+  async gateFor(server: string, env: string, prompter: Prompter | undefined): Promise<MoneyGate> {
+    const { MoneyGate } = await import('./flows/money-gate.js');
+    const { judgeServer } = await import('./config/live.js');
+    const store = await this.store();
+    return new MoneyGate(judgeServer(server, env, store.profiles()), {
+      yes: this.globals.yes,
+      prompter,
+      issue: this.office.issue,
+      upstreamLive: () =>
+        this.clients.some((c) => c.upstreamLive && c.baseUrl.href.startsWith(new URL(server).origin)),
+    });
   }
 
   /**
@@ -203,7 +235,6 @@ export class Factory {
     command: string;
     prompter?: Prompter;
   }): Promise<FlowDeps> {
-    const { LiveGate } = await import('./flows/live-gate.js');
     const { place } = at;
     return {
       client: at.client,
@@ -215,7 +246,7 @@ export class Factory {
       prompter: at.prompter,
       reporter: await this.reporter(),
       env: place.env,
-      gate: new LiveGate(place.env, { yes: this.globals.yes, prompter: at.prompter }),
+      gate: await this.gateFor(place.server, place.env, at.prompter),
       command: at.command,
     };
   }
@@ -227,11 +258,14 @@ export class Factory {
     command: string;
     /** batch --new-batch: rows whose records live at another place are new here */
     newHere?: boolean;
+    /** a batch's pace and its report of waits, handed to the client it is made with */
+    pacer?: Pacer;
+    onThrottle?: (t: Throttle) => void;
   }): Promise<FlowDeps> {
     const ctx = await this.context();
     const place = await this.place();
     return {
-      client: await this.client({ dryRun: opts.dryRun }),
+      client: await this.client({ dryRun: opts.dryRun, pacer: opts.pacer, onThrottle: opts.onThrottle }),
       journal: await this.journal(undefined, { at: place, newHere: opts.newHere }),
       place,
       prompter: await this.prompter(),

@@ -433,7 +433,7 @@ it('live without a terminal needs --yes for the whole batch, and sends nothing w
   const r = await mpay(['deposit', 'batch', file('live.csv', good)], { env });
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(
-    /Nothing was sent: 3 rows would move real money in the live environment: pass --yes/,
+    /Nothing was sent: 3 rows would move real money on the live server http:\/\/127\.0\.0\.1:\d+ \(the run is in the live environment\): pass --yes/,
   );
   expect(await initiates()).toBe(before);
 });

@@ -11,9 +11,9 @@ import { walletReason } from '../src/flows/wallet-rule.js';
 import { Gateway } from '../src/api/schemas.js';
 import { demoMerchant, gateways } from '../src/sandbox/seed.js';
 import { cliEnv, customerArgs, noStack, sandbox, setFaults, tempDir, demoClient } from './helpers.js';
+import { testGate } from './helpers.js';
 import { mpay as run } from './in-process.js';
 import { otpOf, parseInputs } from '../src/flows/inputs.js';
-import { LiveGate } from '../src/flows/live-gate.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
@@ -24,7 +24,7 @@ function deps(sb: { url: string }, prompter?: ScriptedPrompter, over: Partial<Fl
     prompter,
     env: 'sandbox',
     ...over,
-    gate: over.gate ?? new LiveGate(over.env ?? 'sandbox', { prompter }),
+    gate: over.gate ?? testGate(over.env ?? 'sandbox', { prompter }),
   };
 }
 
@@ -165,7 +165,7 @@ describe('flows with scripted Prompter answers', () => {
       exitCode: 130,
       message: expect.stringMatching(/Cancelled .*nothing was sent/),
     });
-    expect(p.asked).toEqual(['LIVE environment, real money: this deposit of 20 GHS. Send it?']);
+    expect(p.asked).toEqual(['LIVE server this server, real money: this deposit of 20 GHS. Send it?']);
     expect(sb.state.list().some((t) => t.reference === 'live-no')).toBe(false);
   });
 });

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../src/sandbox/server.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { Client } from '../src/api/client.js';
+import { ticketOffice } from '../src/api/ticket.js';
+import { MoneyGate, type GateRun } from '../src/flows/money-gate.js';
 import { memoryTokens } from '../src/api/credentials.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -192,9 +194,21 @@ export function customerArgs(over: Record<string, string> = {}): string[] {
     .flatMap(([k, v]) => [`--${k}`, v]);
 }
 
+/**
+ * The ticket office of the in-process tests' clients and gates (api/ticket.ts): a client made here sends
+ * money only with a ticket of a gate made by testGate, as a Factory's client does with its own gate's.
+ */
+const testOffice = ticketOffice();
+
+/** A money gate for an in-process test: an environment's name (live or not) and how it may ask. */
+export function testGate(env: string, run: Omit<GateRun, 'issue'> = {}): MoneyGate {
+  return new MoneyGate(env, { ...run, issue: testOffice.issue });
+}
+
 /** A client of the demo merchant on a sandbox, its token kept in memory: for in-process flow tests. */
 export function demoClient(url: string): Client {
   return new Client({
+    admit: testOffice.admit,
     baseUrl: url,
     credentials: {
       merchantKey: demoMerchant.merchantKey,

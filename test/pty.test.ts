@@ -188,7 +188,7 @@ describe('interactive flows in a pseudo-terminal', () => {
         ['status', hash, '--status', 'failed', '--gateway', '1'],
         cliEnv(sb, tempDir(), { MPAY_ENV: 'live' }),
       );
-      await t.waitFor(/LIVE environment, real money: Updating the status to failed/);
+      await t.waitFor(/LIVE server http:\/\/127\.0\.0\.1:\d+, real money: Updating the status to failed/);
       t.answer('n');
       const screen = await t.waitFor(/EXIT=\d+/);
       expect(screen).toMatch(/EXIT=130/);

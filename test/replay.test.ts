@@ -269,7 +269,9 @@ describe('live', () => {
       const env = cliEnv(sb, tempDir(), { MPAY_ENV: 'live' });
       const r = await mpay(['replay', depositTrace, '--json'], { env });
       expect(r.code).toBe(2);
-      expect(r.json().error.message).toMatch(/live environment: pass --yes/);
+      expect(r.json().error.message).toMatch(
+        /on the live server http:\/\/127\.0\.0\.1:\d+ \(the run is in the live environment\): pass --yes/,
+      );
       expect(total(await requestCounts(sb))).toBe(0);
       const ok = await mpay(['replay', depositTrace, '--yes', '--json'], { env });
       expect(ok.code, ok.stderr).toBe(0);

@@ -22,8 +22,8 @@ import {
   demoClient,
   requestCounts,
 } from './helpers.js';
+import { testGate } from './helpers.js';
 import { mpay as run } from './in-process.js';
-import { LiveGate } from '../src/flows/live-gate.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
@@ -159,7 +159,9 @@ describe('live: nothing moves money unconfirmed', () => {
     for (const args of paths) {
       const r = await run([...args, '--json'], { env });
       expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(2);
-      expect(r.json().error.message).toMatch(/^Nothing was sent: .* live environment: pass --yes/);
+      expect(r.json().error.message).toMatch(
+        /^Nothing was sent: .* on the live server http:\/\/127\.0\.0\.1:\d+ \(the run is in the live environment\): pass --yes/,
+      );
     }
     expect(await moneySends(sb)).toBe(sends);
     expect(diskState(cfg)).toEqual(journalBefore);
@@ -189,11 +191,11 @@ describe('live: nothing moves money unconfirmed', () => {
         reference: 'live-no',
         gateway: 1,
       },
-      { client, journal, prompter: p, env: 'live', gate: new LiveGate('live', { prompter: p }) },
+      { client, journal, prompter: p, env: 'live', gate: testGate('live', { prompter: p }) },
     ).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'cancelled', exitCode: 130 });
     expect((err as Error).message).toMatch(/nothing was sent/);
-    expect(p.asked[0]).toMatch(/LIVE environment/);
+    expect(p.asked[0]).toMatch(/^LIVE server /);
     // A single step asks too.
     const token = await apiToken(sb.url);
     const hash = (await (await apiInitiate(sb.url, token, 'live-step-no')).json()).data.has_token as string;
@@ -203,7 +205,7 @@ describe('live: nothing moves money unconfirmed', () => {
       journal,
       env: 'live',
       // a gate of its own: the step's question is asked anew
-      gate: new LiveGate('live', { prompter: new ScriptedPrompter([false]) }),
+      gate: testGate('live', { prompter: new ScriptedPrompter([false]) }),
     }).catch((e: unknown) => e);
     expect(step).toMatchObject({ kind: 'cancelled' });
     expect(await moneySends(sb)).toBe(before);

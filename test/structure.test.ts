@@ -1,9 +1,9 @@
+import { MoneyGate } from '../src/flows/money-gate.js';
 // The seams the structure promises (docs/architecture.md): flags become Options on their own (runF), each
 // run gets its own IO and variables, one live gate per run, interruptions through the IO, and the proxy
 // read from the run's variables.
 import { describe, expect, it } from 'vitest';
 import { proxyFor } from '../src/api/proxy.js';
-import { LiveGate } from '../src/flows/live-gate.js';
 import { ScriptedPrompter } from '../src/flows/prompter.js';
 import { makeInterrupts } from '../src/io/interrupts.js';
 import { tempDir } from './helpers.js';
@@ -75,37 +75,37 @@ describe.concurrent('flags become Options, once, at the edge', () => {
 describe('the live gate', () => {
   it('asks once a run, whichever copy of the deps passes it first', async () => {
     const p = new ScriptedPrompter([true]);
-    const gate = new LiveGate('live', { prompter: p });
+    const gate = new MoneyGate('live', { prompter: p });
     const a = { gate };
     const b = { ...a };
     await a.gate.pass({ what: 'this deposit of 20 GHS' });
     await b.gate.pass({ what: 'Updating the status' });
-    expect(p.asked).toEqual(['LIVE environment, real money: this deposit of 20 GHS. Send it?']);
+    expect(p.asked).toEqual(['LIVE server this server, real money: this deposit of 20 GHS. Send it?']);
   });
 
   it('refuses live money without a terminal or --yes, and asks nothing elsewhere', async () => {
-    await expect(new LiveGate('live').pass({ what: 'x' })).rejects.toMatchObject({ exitCode: 2 });
+    await expect(new MoneyGate('live').pass({ what: 'x' })).rejects.toMatchObject({ exitCode: 2 });
     await expect(
-      new LiveGate('live').pass({ what: 'x', batch: { question: 'Send these 3 deposits', rows: 3 } }),
+      new MoneyGate('live').pass({ what: 'x', batch: { question: 'Send these 3 deposits', rows: 3 } }),
     ).rejects.toThrow(/3 rows would move real money/);
-    await expect(new LiveGate('live', { yes: true }).pass({ what: 'x' })).resolves.toBeUndefined();
-    await expect(new LiveGate('stage').pass({ what: 'x' })).resolves.toBeUndefined();
-    await expect(new LiveGate('live').pass({ what: 'x' }, true)).resolves.toBeUndefined();
+    await expect(new MoneyGate('live', { yes: true }).pass({ what: 'x' })).resolves.toBeUndefined();
+    await expect(new MoneyGate('stage').pass({ what: 'x' })).resolves.toBeUndefined();
+    await expect(new MoneyGate('live').pass({ what: 'x' }, true)).resolves.toBeUndefined();
   });
 
   it("a batch's question is asked on a terminal in any environment, and holds for its rows", async () => {
     const p = new ScriptedPrompter([false]);
     await expect(
-      new LiveGate('sandbox', { prompter: p }).pass({
+      new MoneyGate('sandbox', { prompter: p }).pass({
         what: '2',
         batch: { question: 'Send these 2', rows: 2 },
       }),
     ).rejects.toMatchObject({ kind: 'cancelled' });
     const yes = new ScriptedPrompter([true]);
-    const gate = new LiveGate('live', { prompter: yes });
+    const gate = new MoneyGate('live', { prompter: yes });
     await gate.pass({ what: '2', batch: { question: 'Send these 2', rows: 2 } });
     await gate.pass({ what: 'row 1' });
-    expect(yes.asked).toEqual(['Send these 2 in the LIVE environment?']);
+    expect(yes.asked).toEqual(['Send these 2 on the live server this server (LIVE, real money)?']);
   });
 });
 

@@ -13,8 +13,8 @@ import { Journal } from '../src/journal/journal.js';
 import { ConfigStore } from '../src/config/store.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { cliEnv, customerArgs, demoClient, runPrinted, sandbox, tempDir } from './helpers.js';
+import { testGate } from './helpers.js';
 import { mpay } from './in-process.js';
-import { LiveGate } from '../src/flows/live-gate.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
 beforeAll(async () => {
@@ -215,7 +215,7 @@ describe.concurrent('amounts and phones', () => {
           journal: new Journal(tempDir(), 'default', 'sandbox'),
           prompter: p,
           env: 'sandbox',
-          gate: new LiveGate('sandbox', { prompter: p }),
+          gate: testGate('sandbox', { prompter: p }),
         },
       );
       expect(r.status).toBe('pending');

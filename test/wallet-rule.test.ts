@@ -11,9 +11,9 @@ import { Journal } from '../src/journal/journal.js';
 import { altSeed } from '../src/sandbox/seed-alt.js';
 import { demoMerchant, demoSeed, type Seed } from '../src/sandbox/seed.js';
 import { cliEnv, customerArgs, sandbox, tempDir, demoClient } from './helpers.js';
+import { testGate } from './helpers.js';
 import { mpay as run } from './in-process.js';
 import { otpOf } from '../src/flows/inputs.js';
-import { LiveGate } from '../src/flows/live-gate.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 const seeds: Array<[string, Seed]> = [
@@ -67,7 +67,7 @@ describe.each(seeds)('the wallet rule on the %s data set', (name, seed) => {
           client,
           journal: new Journal(tempDir(), 'default', 'sandbox'),
           env: 'sandbox',
-          gate: new LiveGate('sandbox'),
+          gate: testGate('sandbox'),
         },
       );
       const gw = seed.gateways.find((g) => g.id === id)!;

@@ -8,7 +8,8 @@ import { successData } from './response.js';
 import { registerSecret } from './redact.js';
 import { probeCredentials, type ProbeVerdict } from './credentials-probe.js';
 import { missingCredentials } from './credentials.js';
-import { Sender, type Call, type ClientOptions, type SendHooks } from './sender.js';
+import { Sender, type Call, type ClientOptions, type Via } from './sender.js';
+import type { Ticket } from './ticket.js';
 import type { Encoding, RawAnswer } from './wire.js';
 
 export type WithdrawProcessedResult =
@@ -96,52 +97,49 @@ export class Client extends Sender {
 
   depositInitiate(
     req: Omit<s.InitiateRequest, 'merchant_key' | 'site_id' | 'api_key'>,
-    hooks?: SendHooks,
+    via?: Via,
   ): Promise<s.InitiatedPayment> {
     return this.post(
       'payments/initiate',
       s.InitiatedPayment,
       'json',
       { ...this.merchantFields(), ...req },
-      hooks,
+      via,
     );
   }
 
   withdrawInitiate(
     req: Omit<s.InitiateRequest, 'merchant_key' | 'site_id' | 'api_key'>,
-    hooks?: SendHooks,
+    via?: Via,
   ): Promise<s.InitiatedPayment> {
     return this.post(
       'payments/withdraw/initiate',
       s.InitiatedPayment,
       'json',
       { ...this.merchantFields(), ...req },
-      hooks,
+      via,
     );
   }
 
-  depositProcessed(req: s.DepositProcessedRequest, hooks?: SendHooks): Promise<s.Transaction> {
-    return this.post('payments/processed', s.Transaction, 'json', req, hooks);
+  depositProcessed(req: s.DepositProcessedRequest, via?: Via): Promise<s.Transaction> {
+    return this.post('payments/processed', s.Transaction, 'json', req, via);
   }
 
-  statusUpdate(req: s.StatusUpdateRequest, hooks?: SendHooks): Promise<s.StatusUpdateResult> {
-    return this.post('payments/status/update', s.StatusUpdateResult, 'multipart', req, hooks);
+  statusUpdate(req: s.StatusUpdateRequest, via?: Via): Promise<s.StatusUpdateResult> {
+    return this.post('payments/status/update', s.StatusUpdateResult, 'multipart', req, via);
   }
 
-  walletUpdate(req: s.WalletUpdateRequest, hooks?: SendHooks): Promise<s.WalletAddressUpdateResult> {
+  walletUpdate(req: s.WalletUpdateRequest, via?: Via): Promise<s.WalletAddressUpdateResult> {
     return this.post(
       'payments/crypto/wallet/address/update',
       s.WalletAddressUpdateResult,
       'multipart',
       req,
-      hooks,
+      via,
     );
   }
 
-  async withdrawProcessed(
-    req: s.WithdrawProcessedRequest,
-    hooks?: SendHooks,
-  ): Promise<WithdrawProcessedResult> {
+  async withdrawProcessed(req: s.WithdrawProcessedRequest, via?: Via): Promise<WithdrawProcessedResult> {
     registerSecret(req.otp === undefined ? undefined : String(req.otp));
     const { message, data } = await this.call({
       method: 'POST',
@@ -152,17 +150,22 @@ export class Client extends Sender {
       bearer: true,
       retry: false,
       whole: true,
-      hooks,
+      ...via,
     });
     if (Array.isArray(data))
       return { otpSent: true, message: message ?? 'A one-time code was sent to the customer email' };
     return { otpSent: false, message: message ?? '', transaction: data };
   }
 
-  /** The credentials check of `mpay doctor` (api/credentials-probe.ts): a withdraw initiate of them alone. */
-  probeCredentials(): Promise<ProbeVerdict> {
+  /**
+   * The credentials check of `mpay doctor` and `mpay login` (api/credentials-probe.ts): a withdraw
+   * initiate of them alone, with the money gate's ticket for a probe.
+   */
+  probeCredentials(ticket: Ticket): Promise<ProbeVerdict> {
     return probeCredentials(() =>
-      this.post('payments/withdraw/initiate', s.InitiatedPayment, 'json', this.merchantFields()),
+      this.post('payments/withdraw/initiate', s.InitiatedPayment, 'json', this.merchantFields(), {
+        ticket,
+      }),
     );
   }
 
@@ -195,7 +198,7 @@ export class Client extends Sender {
     data: T,
     encoding: Encoding,
     body: object,
-    hooks?: SendHooks,
+    via?: Via,
   ): Promise<z.infer<T>> {
     return this.call({
       method: 'POST',
@@ -205,7 +208,7 @@ export class Client extends Sender {
       body: body as Record<string, unknown>,
       bearer: true,
       retry: false,
-      hooks,
+      ...via,
     });
   }
 
@@ -260,8 +263,8 @@ export class Client extends Sender {
     body?: Record<string, unknown>;
     headers?: Record<string, string>;
     bearer: boolean;
-    /** the journal's lines around a 429's wait (replay's money calls) */
-    hooks?: SendHooks;
+    /** the journal's lines around a 429's wait, and the money gate's ticket (replay's and api's money calls) */
+    via?: Via;
   }): Promise<RawAnswer> {
     const c: Call<z.ZodMiniType> = {
       method: req.method,
@@ -272,7 +275,7 @@ export class Client extends Sender {
       bearer: req.bearer,
       retry: req.method === 'GET',
       raw: { headers: req.headers },
-      hooks: req.hooks,
+      ...req.via,
     };
     return req.bearer
       ? this.withBearer(

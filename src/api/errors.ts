@@ -126,6 +126,20 @@ export class LocalFileError extends MpayError {
 export class KeyringError extends LocalFileError {}
 
 /**
+ * A request left, and the journal could not record its answer: mpay no longer knows whether it was
+ * applied (a batch's row is unknown, never failed). The hash token the answer carried, if any, is kept
+ * for the message: it is the one thing that finds the transaction again.
+ */
+export class JournalAfterSendError extends MpayError {
+  override readonly kind = 'local' as const;
+  readonly hashToken?: string;
+  constructor(message: string, opts: { hint?: string; cause?: unknown; hash_token?: string } = {}) {
+    super(message, opts);
+    this.hashToken = opts.hash_token;
+  }
+}
+
+/**
  * A transaction, or a batch's file, that another mpay process is continuing right now: nothing was sent,
  * so that no reference goes out twice. Run it again once the other has finished.
  */

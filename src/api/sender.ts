@@ -19,6 +19,7 @@ import {
   type Throttle,
 } from './rate-limit.js';
 import { redactValue } from './redact.js';
+import { ticketOffice, type Admit, type Ticket } from './ticket.js';
 import { failureError } from './response.js';
 import {
   DryRun,
@@ -53,15 +54,25 @@ export interface ClientOptions {
   onThrottle?: (t: Throttle) => void;
   /** the largest answer read (default 8 MB) */
   maxBodyBytes?: number;
+  /**
+   * The money gate's admission (ticket.ts): a request that moves money goes out only with a ticket it
+   * admits. Absent, no money request goes out at all.
+   */
+  admit?: Admit;
+  /** a batch's: after a 429, requests go out at the pace the server allows (rate-limit.ts) */
+  pacer?: Pacer;
 }
 
-/** What one call's caller hears of its own tries: the journal records each one (flows/steps.ts). */
-export interface SendHooks {
-  /** a try was refused with a 429: the wait is about to start */
-  throttled?: (t: Throttle) => void;
-  /** the wait is over: the same request goes out again now */
-  resending?: () => void;
+/** What a call carries besides its request: its hooks, and the gate's ticket when it moves money. */
+export interface Via {
+  hooks?: SendHooks;
+  ticket?: Ticket;
 }
+
+/** The header that tells an mpay proxy in front of a live server that the person confirmed (proxy/). */
+export const liveConfirmedHeader = 'mpay-live-confirmed';
+/** The header an mpay proxy in front of a live server adds to every answer. */
+export const upstreamHeader = 'mpay-upstream';
 
 /** What one call's caller hears of its own tries: the journal records each one (flows/steps.ts). */
 export interface SendHooks {
@@ -85,6 +96,8 @@ export interface Call<T extends z.ZodMiniType> {
   /** `mpay api`: headers of the caller's, nulls kept, and any status answered rather than thrown */
   raw?: { headers?: Record<string, string> };
   hooks?: SendHooks;
+  /** the money gate's ticket: required when the call moves money (money.ts) */
+  ticket?: Ticket;
 }
 
 export class Sender {
@@ -92,17 +105,16 @@ export class Sender {
   private readonly http: Got;
   protected readonly opts: ClientOptions;
   private readonly policy: RateLimitPolicy;
-  /**
-   * Told of every wait, before it starts: the terminal line (ClientOptions.onThrottle), which a batch
-   * replaces for its run with a report of its own pace.
-   */
-  reportThrottle?: (t: Throttle) => void;
+  private readonly admit: Admit;
+  /** Told of every wait, before it starts: the terminal line, or a batch's report of its own pace. */
+  private readonly reportThrottle?: (t: Throttle) => void;
+  /** a batch's: after a 429, requests go out at the pace the server allows (api/rate-limit.ts) */
+  private readonly pacer?: Pacer;
+  /** An answer of this server said it is an mpay proxy in front of a live server. */
+  upstreamLive = false;
   private get maxBodyBytes(): number {
     return this.opts.maxBodyBytes ?? 8 * 2 ** 20;
   }
-
-  /** set by a batch: after a 429, requests go out at the pace the server allows (api/rate-limit.ts) */
-  pacer?: Pacer;
 
   /** True when POSTs are shown, not sent (--dry-run). */
   get dryRun(): boolean {
@@ -115,6 +127,14 @@ export class Sender {
     this.http = makeHttp(this.baseUrl, opts);
     this.policy = { ...defaultRateLimitPolicy, ...opts.rateLimit };
     this.reportThrottle = opts.onThrottle;
+    this.pacer = opts.pacer;
+    // No admission handed: an office that issued nothing, which admits no money request.
+    this.admit = opts.admit ?? ticketOffice().admit;
+  }
+
+  /** The URL a path goes to, built as got builds it (the prefix, then the path as given). */
+  urlOf(path: string): string {
+    return `${this.http.defaults.options.prefixUrl}${path}`;
   }
 
   /** Builds the request the client would send: used by --dry-run and by the sender itself. */
@@ -124,8 +144,13 @@ export class Sender {
 
   protected async send(c: Call<z.ZodMiniType>, token: string | undefined): Promise<RawAnswer> {
     if (this.opts.dryRun && c.method === 'POST' && !c.dryRunExempt) throw new DryRun(this.prepare(c, token));
+    // The money gate, at the wire: classified on the URL as got will build it (prefix + path).
+    const terms = this.admit(c.ticket, { method: c.method, url: this.urlOf(c.path), body: c.body });
     const req = await this.requestOf(c, token);
+    if (terms?.live) req.headers = { ...req.headers, [liveConfirmedHeader]: 'yes' };
     for (let attempt = 1; ; attempt++) {
+      // Before each try of a money call: a lock lost during a wait (another mpay took it) stops it here.
+      if (attempt > 1) terms?.check();
       await this.pacer?.take();
       let res: Response<string>;
       try {
@@ -133,6 +158,7 @@ export class Sender {
       } catch (err) {
         if (!(err instanceof HTTPError)) throw err;
         const r = err.response as Response<string>;
+        this.noteUpstream(r);
         const retryAfter = r.headers['retry-after'];
         if (isThrottle(c.method, r.statusCode, retryAfter)) {
           await this.waitOut(c, r.statusCode, retryAfter, attempt);
@@ -143,6 +169,7 @@ export class Sender {
         throw failureError(`${c.method} /${c.path}`, r.statusCode, r.headers['content-type'], r.body ?? '');
       }
       this.pacer?.answered();
+      this.noteUpstream(res);
       if (res.statusCode >= 300 && res.statusCode < 400) {
         throw new ServerError(
           `The API answered ${c.method} /${c.path} with a redirect (HTTP ${res.statusCode}) to ${res.headers.location ?? 'nowhere'}; mpay does not follow a redirect of a POST`,
@@ -154,6 +181,10 @@ export class Sender {
       }
       return answer(res);
     }
+  }
+
+  private noteUpstream(res: Response<string>): void {
+    if (String(res.headers[upstreamHeader] ?? '').toLowerCase() === 'live') this.upstreamLive = true;
   }
 
   /** got's options for a call: its headers, its body as JSON or multipart, and its retries. */

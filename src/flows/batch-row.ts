@@ -8,7 +8,8 @@ import { BusyError, MpayError, toMpayError } from '../api/errors.js';
 import { stepDone, type JournalRecord, type Place } from '../journal/records.js';
 import { inputsOf, type BatchRow } from './batch-check.js';
 import { runPaymentFlow } from './payment.js';
-import { holdTransaction, resumeFlow } from './resume.js';
+import { resumeFlow } from './resume.js';
+import { holdTransaction } from './money-gate.js';
 import { historyShowCommand } from './next-command.js';
 import type { FlowDeps, FlowResult } from './types.js';
 
@@ -119,7 +120,7 @@ export async function runRow(kind: PaymentKind, r: BatchRow, deps: FlowDeps): Pr
   const base = emptyResult(r.row, reference);
   let release: () => Promise<void>;
   try {
-    release = await holdTransaction(reference, kind, deps.place, deps);
+    release = await holdTransaction(reference, kind, deps.place, deps.journal);
   } catch (err) {
     if (!(err instanceof BusyError)) throw err;
     return { ...base, outcome: 'failed', error: { kind: err.kind, message: err.message } };

@@ -9,6 +9,7 @@ import { walletReason } from './wallet-rule.js';
 import { toMpayError, type ErrorKind } from '../api/errors.js';
 import type { Gateway, InitiatedPayment, MerchantCurrency } from '../api/schemas.js';
 import type { JournalLike } from '../journal/journal.js';
+import type { MoneyGate } from './money-gate.js';
 import { historyShowCommand } from './next-command.js';
 import type { Context } from '../config/context.js';
 import { commandLine } from '../api/shell-words.js';
@@ -65,9 +66,11 @@ export async function runChecks(
   environ: NodeJS.ProcessEnv,
   /** where a withdrawal the credentials check created after all is recorded */
   journal: JournalLike,
+  /** the money gate the credentials probe passes, and whether a live server's probe was asked for */
+  probe: { gate: MoneyGate; explicit: boolean },
 ): Promise<Check[]> {
   const checks: Check[] = [];
-  const run: DoctorRun = { ctx, client, environ, journal, currencies: [] };
+  const run: DoctorRun = { ctx, client, environ, journal, currencies: [], probe };
   for (const { check, gate } of steps) {
     const c = await check(run);
     if (!c) continue;
@@ -85,6 +88,7 @@ interface DoctorRun {
   journal: JournalLike;
   /** the merchant's currencies, as the bearer token check read them for the checks after it */
   currencies: MerchantCurrency[];
+  probe: { gate: MoneyGate; explicit: boolean };
 }
 
 type CheckStep = (run: DoctorRun) => Check | undefined | Promise<Check | undefined>;
@@ -198,8 +202,20 @@ function siteIdCheck({ ctx, currencies }: DoctorRun): Check {
   };
 }
 
-async function apiKeyCheck({ client, journal }: DoctorRun): Promise<Check> {
-  const probe = await client.probeCredentials();
+async function apiKeyCheck({ client, journal, probe: asked }: DoctorRun): Promise<Check> {
+  const passage = await asked.gate.probe(asked.explicit);
+  if (!passage)
+    return {
+      name: 'API key',
+      ok: true,
+      detail: `check skipped: ${asked.gate.server.server} is a live server, and the check is a withdraw initiate (of the credentials alone, which the API refuses); run it with \`mpay doctor --check-api-key\``,
+    };
+  let probe: Awaited<ReturnType<Client['probeCredentials']>>;
+  try {
+    probe = await client.probeCredentials(passage.ticket);
+  } finally {
+    await passage.close();
+  }
   if (probe.verdict === 'accepted')
     return {
       name: 'API key',

@@ -12,7 +12,7 @@ import { MpayError, UsageError } from '../api/errors.js';
 import { apiEndpoints, type Endpoint, type RecordedCall } from '../api/har-read.js';
 import { redactText, registerSecret } from '../api/redact.js';
 import { failureError } from '../api/response.js';
-import type { SendHooks } from '../api/sender.js';
+import type { Via } from '../api/sender.js';
 import type { RawAnswer } from '../api/wire.js';
 import type { Kind, Step } from '../journal/records.js';
 import { newReference } from './inputs.js';
@@ -235,14 +235,14 @@ async function sendAgain(
   tx: Transaction | undefined,
 ): Promise<{ answer?: RawAnswer; error?: string }> {
   const ep = apiEndpoints[c.endpoint];
-  const send = (hooks = {}) =>
+  const send = (via: Via = {}) =>
     deps.client.raw({
       method: c.method,
       path: c.path,
       encoding: c.encoding,
       body: req.body,
       bearer: ep.bearer,
-      hooks,
+      via,
     });
   try {
     if (!('money' in ep)) return { answer: await send() };
@@ -262,7 +262,7 @@ function sendJournaled(
   ep: MoneyEndpoint,
   { body, reference, recordedReference }: ReplayRequest,
   tx: Transaction | undefined,
-  send: (hooks: SendHooks) => Promise<RawAnswer>,
+  send: (via: Via) => Promise<RawAnswer>,
 ): Promise<RawAnswer> {
   const kind: Kind = ('kind' in ep.money ? ep.money.kind : undefined) ?? tx?.kind ?? 'deposit';
   const step: Step =
@@ -277,8 +277,8 @@ function sendJournaled(
       data: stepData(step, kind, body, recordedReference),
     },
     `Replaying ${c.method} /${c.path}`,
-    async (hooks) => {
-      const a = await send(hooks);
+    async (via) => {
+      const a = await send(via);
       if (a.status >= 300) {
         const err = failureError(`${c.method} /${c.path}`, a.status, a.contentType, a.text);
         answered.set(err, a);

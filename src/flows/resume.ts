@@ -1,7 +1,7 @@
 // Picking a stopped flow up at its next step, from what the journal knows.
 import { gatewayTypeOf as gatewayType } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
-import { stepDone, type JournalRecord, type Kind, type Place } from '../journal/records.js';
+import { stepDone, type JournalRecord, type Kind } from '../journal/records.js';
 
 import {
   merchantCurrencies,
@@ -14,6 +14,7 @@ import {
 import { initiateStep, repeatOfUnknown } from './steps.js';
 import { continueFlow } from './payment.js';
 import { historyShowCommand, resumeCommand } from './next-command.js';
+import { holdTransaction } from './money-gate.js';
 
 // Resume ---------------------------------------------------------------------------------------------
 
@@ -47,7 +48,7 @@ export async function resumeFlow(
   const release =
     deps.client.dryRun || opts.held
       ? async () => {}
-      : await holdTransaction(record.reference, kind, record.place ?? deps.place, deps);
+      : await holdTransaction(record.reference, kind, record.place ?? deps.place, deps.journal);
   try {
     // Read again under the lock: another process may have taken a step between the read and the lock.
     const now = deps.journal.find(record.reference) ?? record;
@@ -59,19 +60,6 @@ export async function resumeFlow(
   } finally {
     await release();
   }
-}
-
-/** The lock of one transaction (journal/locks.ts): a resume, or a batch's row, holds it while it sends. */
-export function holdTransaction(
-  reference: string,
-  kind: Kind,
-  place: Place | undefined,
-  deps: Pick<FlowDeps, 'journal'>,
-): Promise<() => Promise<void>> {
-  return deps.journal.hold(
-    ['transaction', place?.server ?? '', place?.merchant ?? '', reference],
-    `the ${title(kind)} ${reference}`,
-  );
 }
 
 async function resumeHeld(

@@ -2,15 +2,14 @@
 // `mpay wallet`): which record it continues, and which gateway the step names.
 import type { PaymentKind } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
-import { NullJournal } from '../journal/journal.js';
 import type { JournalRecord } from '../journal/records.js';
 import { checked, fields } from './inputs.js';
 import type { FlowDeps } from './types.js';
 
 /**
  * The journal's record of a hash token or reference, with the dependencies to run its steps. A transaction
- * mpay did not start gets a bare record and a NullJournal: the journal holds only what mpay started, so
- * its steps go unrecorded (and are still confirmed in live).
+ * mpay did not start gets a record of its own, keyed by its hash token: its steps pass the money gate and
+ * are journaled like any other (docs/spec-readings.md).
  */
 export function stepTarget(
   key: string,
@@ -34,7 +33,7 @@ export function stepTarget(
       updated_at: at,
       steps: [],
     },
-    deps: { ...deps, journal: new NullJournal() },
+    deps,
   };
 }
 

@@ -1,9 +1,11 @@
 // The API calls of a flow, each journaled: a 'sent' line before the request and an outcome line after,
-// behind the run's live-money gate (live-gate.ts). A dry run neither confirms nor journals. Exported
+// through the run's money gate (money-gate.ts), whose ticket the sender asks for. A dry run neither confirms nor journals. Exported
 // one by one for the single-step commands.
 import type { WithdrawProcessedResult } from '../api/client.js';
-import type { SendHooks } from '../api/sender.js';
-import { MpayError, NetworkError } from '../api/errors.js';
+import type { SendHooks, Via } from '../api/sender.js';
+import { JournalAfterSendError, LocalFileError, MpayError, NetworkError } from '../api/errors.js';
+import { LockLostError } from '../journal/locks.js';
+import type { Passage } from './money-gate.js';
 import type {
   InitiatedPayment,
   StatusUpdateResult,
@@ -24,20 +26,37 @@ export async function journaled<T>(
   deps: FlowDeps,
   at: { reference: string; kind: Kind; step: Step; hash_token?: string; data?: Record<string, unknown> },
   label: string,
-  call: (hooks: SendHooks) => Promise<T>,
+  call: (via: Via) => Promise<T>,
   outcome: (r: T) => { hash_token?: string; data?: Record<string, unknown> } = () => ({}),
+  /** what the body carries, when not the step's own (`mpay api`: an initiate without a reference) */
+  carries?: { value: string | undefined },
 ): Promise<T> {
   // A dry run sends nothing, so it has nothing to confirm or journal: the client throws its DryRun
   // signal with the request it would have sent.
   if (deps.client.dryRun) return call({});
-  await deps.gate.pass({ what: `${label} (${at.reference})` });
+  // The gate (money-gate.ts): the live question, the transaction's lock, the synced 'sent' line, the ticket.
+  // No record, no request: a payment mpay could not find again must never be sent.
+  let passage: Passage;
   try {
-    deps.journal.append({ ...at, outcome: 'sent' });
+    passage = await deps.gate.open(deps.journal, deps.place, at, label, carries);
   } catch (err) {
-    // No record, no request: a payment mpay could not find again must never be sent.
-    if (err instanceof MpayError) err.message = `Nothing was sent: ${err.message}`;
+    if (err instanceof LocalFileError) err.message = `Nothing was sent: ${err.message}`;
     throw err;
   }
+  try {
+    return await sendJournaled(deps, at, label, (hooks) => call({ hooks, ticket: passage.ticket }), outcome);
+  } finally {
+    await passage.close();
+  }
+}
+
+async function sendJournaled<T>(
+  deps: FlowDeps,
+  at: { reference: string; kind: Kind; step: Step; hash_token?: string; data?: Record<string, unknown> },
+  label: string,
+  call: (hooks: SendHooks) => Promise<T>,
+  outcome: (r: T) => { hash_token?: string; data?: Record<string, unknown> },
+): Promise<T> {
   // A 429 was not processed: each refused try and each new one gets its line, so that the journal says
   // how many went out, and a kill during the wait leaves a step that is known not to have been applied.
   const hooks: SendHooks = {
@@ -53,8 +72,9 @@ export async function journaled<T>(
   try {
     result = await (deps.reporter ?? silentReporter).wait(label, call(hooks));
   } catch (err) {
+    if (err instanceof LockLostError) throw err;
     const ambiguous = err instanceof NetworkError && err.ambiguous;
-    deps.journal.append({
+    recordAfterSending(deps, at, {
       reference: at.reference,
       kind: at.kind,
       step: at.step,
@@ -70,7 +90,7 @@ export async function journaled<T>(
     throw err;
   }
   const o = outcome(result);
-  deps.journal.append({
+  recordAfterSending(deps, at, {
     reference: at.reference,
     kind: at.kind,
     step: at.step,
@@ -79,6 +99,31 @@ export async function journaled<T>(
     data: o.data,
   });
   return result;
+}
+
+/**
+ * The outcome line of a request that left. A journal that cannot be written now leaves the step as sent
+ * with no answer: the error says so (unknown, never failed: the server may have applied it) and names the
+ * hash token the answer carried, the one thing that finds the transaction again.
+ */
+function recordAfterSending(
+  deps: FlowDeps,
+  at: { reference: string; kind: Kind; step: Step },
+  event: Parameters<FlowDeps['journal']['append']>[0],
+): void {
+  try {
+    deps.journal.append(event);
+  } catch (err) {
+    const hash = event.hash_token;
+    throw new JournalAfterSendError(
+      `The ${at.step} request of ${at.reference} was sent, but the journal could not record its answer (${(err as Error).message})${hash ? `; its hash token is ${hash}` : ''}`,
+      {
+        hint: `Its outcome is unknown to mpay from now on: mend the journal's folder, then \`${historyShowCommand({ reference: at.reference, place: deps.place })}\``,
+        cause: err,
+        hash_token: hash,
+      },
+    );
+  }
 }
 
 /** An error as one line for the journal: the message and the API's per-field messages. */

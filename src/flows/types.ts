@@ -12,7 +12,7 @@ import type { JournalLike } from '../journal/journal.js';
 import type { Kind, Place } from '../journal/records.js';
 import type { Prompter } from './prompter.js';
 import type { Otp } from './inputs.js';
-import type { LiveGate } from './live-gate.js';
+import type { MoneyGate } from './money-gate.js';
 
 export interface FlowInputs {
   currency?: string;
@@ -55,8 +55,8 @@ export interface FlowDeps {
   prompter?: Prompter;
   reporter?: Reporter;
   env: string;
-  /** the run's one live-money gate (flows/live-gate.ts): shared by every copy of these deps */
-  gate: LiveGate;
+  /** the run's one money gate (flows/money-gate.ts): shared by every copy of these deps */
+  gate: MoneyGate;
   /** send an amount outside the merchant currency's limits anyway */
   force?: boolean;
   /** the command line that resumes, for messages: `mpay deposit` */

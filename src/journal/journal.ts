@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LocalFileError, UsageError } from '../api/errors.js';
-import { holdLock, lockName } from './locks.js';
+import { holdLock, lockName, type Held } from './locks.js';
 import { rewriteWithout } from './prune.js';
 import { LogView, type LogViewOptions } from './log-view.js';
 import { elsewhereError } from './elsewhere.js';
@@ -33,7 +33,7 @@ import {
 
 const forbidden = /^(merchant_key|api_key|otp|token|authorization)$/i;
 
-/** What flows need of a journal; transactions mpay did not start use the NullJournal. */
+/** What flows need of a journal. */
 export interface JournalLike {
   append(event: Omit<JournalEvent, 'at' | 'place'>): JournalEvent;
   /**
@@ -52,20 +52,7 @@ export interface JournalLike {
    * Takes the lock of what `key` names (a transaction, a batch's file) for this process, or refuses with
    * a BusyError naming `what`; returns the release (journal/locks.ts).
    */
-  hold(key: string[], what: string): Promise<() => Promise<void>>;
-}
-
-export class NullJournal implements JournalLike {
-  append(event: Omit<JournalEvent, 'at' | 'place'>): JournalEvent {
-    return { at: new Date().toISOString(), ...event };
-  }
-  find(): undefined {
-    return undefined;
-  }
-  /** A transaction mpay did not start has nothing to lock: the API alone knows it. */
-  hold(): Promise<() => Promise<void>> {
-    return Promise.resolve(() => Promise.resolve());
-  }
+  hold(key: string[], what: string): Promise<Held>;
 }
 
 /** The view's options (LogViewOptions: warn, onIndex, indexFrom), and the journal's own. */
@@ -271,7 +258,7 @@ export class Journal implements JournalLike {
     return this.matches(key).map((r) => structuredClone(r));
   }
 
-  hold(key: string[], what: string): Promise<() => Promise<void>> {
+  hold(key: string[], what: string): Promise<Held> {
     return holdLock(this.dir, lockName(...key), what);
   }
 

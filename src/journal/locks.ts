@@ -1,11 +1,20 @@
 // One run at a time: a batch, a resume and a confirm hold a lock on what they continue (a batch or a
 // confirm by its references in order; a transaction by its place and reference) for as long as they
-// send, and each row of a batch its transaction's, so that a second
+// send, and the money gate holds each transaction's lock around each of its money steps, so that a second
 // mpay process never sends a reference the first is sending. The locks are folders beside the journal
-// (proper-lockfile: an atomic mkdir, kept fresh while held, taken over when its holder died without
-// releasing it, and released when the process exits, Ctrl-C included).
-import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+// (proper-lockfile: an atomic mkdir, kept fresh while held, released when the process exits, Ctrl-C
+// included), each with an owner file beside it that names its holder: its process id and start time, its
+// host, boot and process namespace, since when, and a token of its own.
+//
+// A holder known for sure to be gone (same host, boot and process namespace; its process id not alive,
+// or alive with another start time: a new process that reused the id) is taken over at once. In doubt (a
+// holder on another host or in another container, an owner file not written yet), the lock is taken over
+// only once it went stale (10 s without a refresh, as a process killed with -9, or one stopped with
+// SIGSTOP, leaves it). A holder whose lock was taken over learns it at its next check (the money gate
+// checks before each money request): it stops, and sends nothing more under it.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { BusyError, LocalFileError } from '../api/errors.js';
 
@@ -14,13 +23,111 @@ export function lockName(...parts: string[]): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 }
 
+/** A lock held: its release, and a check that throws when another mpay took it over meanwhile. */
+export type Held = (() => Promise<void>) & { check(): void };
+
+/** Who holds a lock, as its owner file says. */
+interface Owner {
+  pid: number;
+  /** the process's start time, in clock ticks since boot (Linux), to tell a reused process id */
+  start?: string;
+  host: string;
+  boot?: string;
+  pidns?: string;
+  since: string;
+  token: string;
+}
+
+/** The lock was taken over by another mpay while this one held it (stopped, or paused past its stale time). */
+export class LockLostError extends BusyError {}
+
+const STALE_MS = 10_000;
+
+const readText = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+};
+
+/** The start time of a process (field 22 of /proc/PID/stat), where /proc has it. */
+function startOf(pid: number | 'self'): string | undefined {
+  const stat = readText(`/proc/${pid}/stat`);
+  // The command name (field 2) may hold spaces and parentheses: the fields after its last ')' count from 3.
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+}
+
+function me(token: string): Owner {
+  return {
+    pid: process.pid,
+    start: startOf('self'),
+    host: hostname(),
+    boot: readText('/proc/sys/kernel/random/boot_id'),
+    pidns: namespaceOf(),
+    since: new Date().toISOString(),
+    token,
+  };
+}
+
+/** The process namespace's identity (the link's target, pid:[4026531836]): two containers differ. */
+function namespaceOf(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
+}
+
+function readOwner(path: string): Owner | undefined {
+  try {
+    const o = JSON.parse(readFileSync(path, 'utf8')) as Partial<Owner>;
+    return typeof o.pid === 'number' && typeof o.token === 'string' && typeof o.since === 'string'
+      ? (o as Owner)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the owner is known for sure to be gone: on this host, boot and namespace, its process not alive. */
+function gone(o: Owner): boolean {
+  const here = me('');
+  if (!o.boot || !here.boot || o.boot !== here.boot || o.host !== here.host) return false;
+  if (!o.pidns || o.pidns !== here.pidns) return false;
+  try {
+    process.kill(o.pid, 0);
+  } catch (err) {
+    // EPERM: a process of another user holds that id; alive, so not known to be gone.
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+  // Alive: gone only if that id now belongs to a process that started at another time.
+  const start = startOf(o.pid);
+  return Boolean(o.start && start && start !== o.start);
+}
+
+/** The locks this process holds, by path: a transaction's lock taken again inside its holder is shared. */
+const mine = new Map<string, { count: number; held: Held }>();
+
 /**
  * Takes the lock `name` in the journal folder `dir`, or refuses at once with a BusyError (exit 11) that
- * names `what`. Returns the release.
+ * names `what` and its holder. Taken again in the process that holds it, it is shared (counted).
  */
-export async function holdLock(dir: string, name: string, what: string): Promise<() => Promise<void>> {
-  const { lock } = await import('proper-lockfile');
+export async function holdLock(dir: string, name: string, what: string): Promise<Held> {
   const locks = join(dir, 'locks');
+  const path = join(locks, name);
+  const shared = mine.get(path);
+  if (shared) {
+    shared.held.check();
+    shared.count++;
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      if (--shared.count === 0) await shared.held();
+    };
+    return Object.assign(release, { check: shared.held.check });
+  }
   try {
     mkdirSync(locks, { recursive: true, mode: 0o700 });
   } catch (err) {
@@ -31,25 +138,112 @@ export async function holdLock(dir: string, name: string, what: string): Promise
       },
     );
   }
+  const held = await take(path, what);
+  const entry = { count: 1, held };
+  mine.set(path, entry);
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    if (--entry.count > 0) return;
+    mine.delete(path);
+    await held();
+  };
+  return Object.assign(release, { check: held.check });
+}
+
+async function take(path: string, what: string, again = true): Promise<Held> {
+  const { lock } = await import('proper-lockfile');
+  const ownerFile = `${path}.owner`;
+  const token = randomBytes(12).toString('hex');
+  let lost = false;
+  let release: () => Promise<void>;
   try {
     // proper-lockfile keeps its locks by the path given (which need not exist): one path a lock.
-    return await lock(join(locks, name), {
-      lockfilePath: join(locks, `${name}.lock`),
+    release = await lock(path, {
+      lockfilePath: `${path}.lock`,
       realpath: false,
       retries: 0,
-      // Taken over 10 s after its holder stopped refreshing it (killed with -9): that one sends nothing more.
-      stale: 10_000,
+      stale: STALE_MS,
       update: 2_000,
-      // A lock lost while held (its folder removed by hand): the run goes on; only a warning would help.
-      onCompromised: () => {},
+      // Found at a refresh: the lock's folder changed under this holder (taken over, or removed by hand).
+      onCompromised: () => {
+        lost = true;
+      },
     });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED')
-      throw new BusyError(`Another mpay process is running ${what} right now; nothing was sent`, {
-        hint: 'Wait for it to finish, then run this command again: it continues what is left. If no mpay is running (one was killed), the lock is taken over 10 s after it was last refreshed',
+    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED')
+      throw new LocalFileError(`Cannot take the lock for ${what} in ${path} (${(err as Error).message})`, {
+        cause: err,
       });
-    throw new LocalFileError(`Cannot take the lock for ${what} in ${locks} (${(err as Error).message})`, {
+    const owner = readOwner(ownerFile);
+    if (again && owner && gone(owner) && claim(ownerFile, owner.token)) {
+      rmSync(`${path}.lock`, { recursive: true, force: true });
+      return take(path, what, false);
+    }
+    throw busy(what, owner);
+  }
+  try {
+    writeFileSync(ownerFile, JSON.stringify(me(token)), { mode: 0o600 });
+  } catch (err) {
+    await release().catch(() => {});
+    throw new LocalFileError(`Cannot write the lock's owner file ${ownerFile} (${(err as Error).message})`, {
       cause: err,
     });
   }
+  const check = () => {
+    if (!lost && readOwner(ownerFile)?.token === token) return;
+    lost = true;
+    const other = readOwner(ownerFile);
+    throw new LockLostError(
+      `Another mpay process${other ? ` (${holder(other)})` : ''} took over the lock on ${what} while this one held it (it was stopped or paused past ${STALE_MS / 1000} s); this one sends nothing more for it`,
+      { hint: 'See `mpay history` for what each process sent; run the command again once the other is done' },
+    );
+  };
+  const done = async () => {
+    try {
+      if (readOwner(ownerFile)?.token === token) rmSync(ownerFile, { force: true });
+      await release();
+    } catch {
+      // Already released or taken over: nothing of this holder's is left to remove.
+    }
+  };
+  return Object.assign(done, { check });
+}
+
+/**
+ * Claims a dead holder's lock: the owner file renamed away is the compare-and-swap that lets only one of
+ * several processes take it over; one that finds another owner in it puts it back and stays out.
+ */
+function claim(ownerFile: string, token: string): boolean {
+  const aside = `${ownerFile}.${randomBytes(6).toString('hex')}`;
+  try {
+    renameSync(ownerFile, aside);
+  } catch {
+    return false;
+  }
+  const o = readOwner(aside);
+  if (o?.token === token) {
+    rmSync(aside, { force: true });
+    return true;
+  }
+  try {
+    renameSync(aside, ownerFile);
+  } catch {
+    // the other holder's file could not be put back: its check() will say its lock was lost
+  }
+  return false;
+}
+
+function holder(o: Owner): string {
+  return `pid ${o.pid} on ${o.host}, since ${o.since.slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+function busy(what: string, owner: Owner | undefined): BusyError {
+  return new BusyError(
+    `Another mpay process${owner ? ` (${holder(owner)})` : ''} is running ${what} right now; nothing was sent`,
+    {
+      hint: `Wait for it to finish, then run this command again: it continues what is left. A holder that is gone is taken over at once on this machine; one on another machine or container after ${STALE_MS / 1000} s without a refresh`,
+    },
+  );
 }

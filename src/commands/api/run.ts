@@ -1,8 +1,13 @@
 // `mpay api METHOD PATH`: any endpoint of the API, authenticated as every other command is, the answer
 // printed as the server sent it (pretty on a terminal, byte for byte in a pipe) and the exit code that of
 // its status (README table). As `gh api` and `stripe get/post` do.
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Encoding } from '../../api/wire.js';
+import type { Client } from '../../api/client.js';
+import { moneyEndpointOf, type MoneyEndpoint } from '../../api/money.js';
+import type { Encoding, RawAnswer } from '../../api/wire.js';
+import type { FlowDeps } from '../../flows/types.js';
+import type { Kind, Step } from '../../journal/records.js';
 import { UsageError } from '../../api/errors.js';
 import { failureError } from '../../api/response.js';
 import type { Context } from '../../config/context.js';
@@ -83,7 +88,12 @@ export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
     dryRun: opts.dryRun,
     maxBodyBytes: opts.maxSizeMb === undefined ? undefined : opts.maxSizeMb * 2 ** 20,
   });
-  const res = await client.raw({ ...req, bearer: !/^(public\/|auth\/)/.test(req.path) });
+  const bearer = !/^(public\/|auth\/)/.test(req.path);
+  const endpoint = moneyEndpointOf(client.urlOf(req.path));
+  const res =
+    endpoint && !opts.dryRun
+      ? await sendMoney(endpoint, req, bearer, client, f)
+      : await client.raw({ ...req, bearer });
   printAnswer(res, opts, f);
   if (res.status >= 300) {
     // The same reading as every other command's (api/response.ts): a 404 in the API's own shape is a
@@ -95,6 +105,94 @@ export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
     if (e.kind === 'server' && res.status === 404)
       f.io.note('hint: not a route of the API here; check the path and the base URL');
     f.io.exitCode = e.exitCode;
+  }
+}
+
+/**
+ * A request to a money endpoint, however its path was spelled: through the money gate like every flow's
+ * step (the live question or --yes, the transaction's lock, the journal's 'sent' line), journaled under
+ * the transaction it names (its reference, or the hash token's record), or a record of its own keyed by
+ * what it carries. Its answer, whatever its status, is printed as any other.
+ */
+async function sendMoney(
+  endpoint: MoneyEndpoint,
+  req: Awaited<ReturnType<typeof requestOf>>,
+  bearer: boolean,
+  client: Client,
+  f: Factory,
+): Promise<RawAnswer> {
+  const { journaled } = await import('../../flows/steps.js');
+  const place = await f.place();
+  const journal = await f.journal(undefined, { at: place });
+  const body = req.body ?? {};
+  const text = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : String(v));
+  const hash = endpoint.step === 'initiate' ? undefined : text(body.hash_token);
+  const known = hash ? journal.find(hash) : undefined;
+  const reference =
+    (endpoint.step === 'initiate' ? text(body.customer_transaction_id) : (known?.reference ?? hash)) ??
+    `api-${randomBytes(6).toString('hex')}`;
+  const kind: Kind = endpoint.kind ?? known?.kind ?? 'deposit';
+  const step: Step =
+    endpoint.step === 'processed' && kind === 'withdraw' && body.otp === undefined ? 'otp' : endpoint.step;
+  const deps = { client, journal, place, gate: await f.gate(), env: place.env } satisfies FlowDeps;
+  const answered = new WeakMap<object, RawAnswer>();
+  try {
+    return await journaled(
+      deps,
+      { reference, kind, step, hash_token: hash, data: { via: 'mpay api', ...journalFields(body) } },
+      `${req.method} /${endpoint.path} (mpay api)`,
+      async (via) => {
+        const a = await client.raw({ ...req, bearer, via });
+        if (a.status >= 300) {
+          const err = failureError(`${req.method} /${req.path}`, a.status, a.contentType, a.text);
+          answered.set(err, a);
+          throw err;
+        }
+        return a;
+      },
+      (a) => {
+        const data = dataOf(a.text);
+        return step === 'initiate'
+          ? { hash_token: text(data?.has_token), data: { status: 'initiated' } }
+          : { data: { status: text(data?.status), transaction_id: text(data?.transaction_id) } };
+      },
+      // An initiate without a reference carries none: its ticket is for exactly that.
+      { value: endpoint.step === 'initiate' ? text(body.customer_transaction_id) : hash },
+    );
+  } catch (err) {
+    const a = answered.get(err as object);
+    if (a) return a;
+    throw err;
+  }
+}
+
+/** The request's fields as the journal keeps them: never a credential or a code (journal.ts refuses those). */
+function journalFields(body: Record<string, unknown>): Record<string, unknown> {
+  const { merchant_key: _m, api_key: _a, otp: _o, token: _t, site_id: _s, ...rest } = body;
+  const {
+    customer_first_name: first_name,
+    customer_last_name: last_name,
+    customer_phone: phone,
+    customer_email: email,
+    currency_code: currency,
+    country_code: country,
+    ...others
+  } = rest;
+  const customer = { first_name, last_name, phone, email };
+  return {
+    ...others,
+    ...(currency === undefined ? {} : { currency }),
+    ...(country === undefined ? {} : { country }),
+    ...(Object.values(customer).some((v) => v !== undefined) ? { customer } : {}),
+  };
+}
+
+function dataOf(text: string): Record<string, unknown> | undefined {
+  try {
+    const d = (JSON.parse(text) as { data?: unknown }).data;
+    return d && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

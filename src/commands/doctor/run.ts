@@ -6,7 +6,7 @@ import type { Check } from '../../flows/doctor.js';
 import { clean } from '../../ui/output.js';
 import { printJson } from '../../ui/print.js';
 
-export async function runDoctor(opts: { json?: boolean }, f: Factory): Promise<void> {
+export async function runDoctor(opts: { json?: boolean; checkApiKey?: boolean }, f: Factory): Promise<void> {
   const { runChecks } = await import('../../flows/doctor.js');
   const ctx = await f.context();
   // The report is the command's result: on stdout, line by line as each check ends, prose that the IO
@@ -24,6 +24,7 @@ export async function runDoctor(opts: { json?: boolean }, f: Factory): Promise<v
     show,
     f.environ,
     await f.journal(undefined, { at: await f.place() }),
+    { gate: await f.gate(), explicit: Boolean(opts.checkApiKey) },
   );
   const ok = checks.every((c) => c.ok);
   if (opts.json) await printJson(f.io, { ok, checks: checks.map(({ kind: _k, ...c }) => c) });

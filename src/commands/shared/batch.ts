@@ -11,7 +11,6 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '../../api/client.js';
 import type { PaymentKind } from '../../api/enums.js';
 import { UsageError, exitCodes } from '../../api/errors.js';
 import { Pacer } from '../../api/rate-limit.js';
@@ -57,11 +56,14 @@ export interface BatchOptions {
 export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory): Promise<void> {
   f.io.ndjson = true;
   const { path, format } = await batchInput(opts, f);
+  const pace = new BatchPace();
   const deps = await f.flowDeps({
     dryRun: opts.dryRun,
     force: opts.force,
     command: `mpay ${kind}`,
     newHere: opts.newBatch,
+    pacer: pace.pacer,
+    onThrottle: pace.onThrottle,
   });
   const currencies = await deps.client.merchantCurrencies();
   const week = f.now().getTime() - 7 * 86_400_000;
@@ -111,6 +113,7 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
     await runAndReport(readRows(path, format), checker.count, (r) => runRow(kind, r, rowDeps), opts, f, {
       words: ['mpay', kind, 'batch', opts.file, ...batchFlagsAgain(opts)],
       deps,
+      pace,
     });
   } finally {
     await release();
@@ -134,7 +137,13 @@ function batchFlagsAgain(opts: BatchOptions): string[] {
 export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> {
   f.io.ndjson = true;
   const { path, format } = await batchInput(opts, f);
-  const deps = await f.flowDeps({ dryRun: opts.dryRun, command: 'mpay withdraw' });
+  const pace = new BatchPace();
+  const deps = await f.flowDeps({
+    dryRun: opts.dryRun,
+    command: 'mpay withdraw',
+    pacer: pace.pacer,
+    onThrottle: pace.onThrottle,
+  });
   // The run's own journal: a code confirms a withdrawal only where it was made.
   const journal = deps.journal;
   const problems: RowProblem[] = [];
@@ -171,7 +180,7 @@ export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> 
       (r) => confirmRow(r, rowDeps),
       opts,
       f,
-      { words: ['mpay', 'withdraw', 'batch', 'confirm', opts.file, ...batchFlagsAgain(opts)], deps },
+      { words: ['mpay', 'withdraw', 'batch', 'confirm', opts.file, ...batchFlagsAgain(opts)], deps, pace },
     );
   } finally {
     await release();
@@ -250,7 +259,7 @@ async function runAndReport(
   run: (r: BatchRow) => Promise<RowResult>,
   opts: BatchOptions,
   f: Factory,
-  again: { words: string[]; deps: FlowDeps },
+  again: { words: string[]; deps: FlowDeps; pace: BatchPace },
 ): Promise<void> {
   const progress = await batchProgress(f.io, total);
   const resume = runAgain(again.words, again.deps.place);
@@ -258,7 +267,7 @@ async function runAndReport(
   const order = out && new RowOrder<RowResult>((res) => out.write(res));
   const counts: Counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
   let printed = Promise.resolve();
-  const pace = paceOnThrottle(again.deps.client, progress);
+  again.pace.reportTo(progress);
   // Ctrl-C (the IO's interruption): no new row starts, those in flight finish; a second one ends the run.
   const { signal } = f.io.interrupts;
   const onAbort = () =>
@@ -293,44 +302,43 @@ async function runAndReport(
     await printed;
   } finally {
     progress.stop();
-    pace.restore();
     signal.removeEventListener('abort', onAbort);
     order?.flush();
     await out?.end();
   }
-  const paced = pace.summary();
+  const paced = again.pace.summary();
   if (paced) f.io.note(paced);
   reportEnd(f.io, counts, total, resume, opts.file, signal.aborted);
 }
 
 /**
  * After a 429 the rows' requests go out at the pace the server allows, and the batch says so once, not
- * one line a refused request. `restore` gives the client back its own terminal line, and no pace.
+ * one line a refused request. The batch makes this before its client, and hands the pacer and the report
+ * of each wait to the client at construction (Factory.flowDeps); the progress it reports to comes later.
  */
-function paceOnThrottle(
-  client: Client,
-  progress: BatchProgress,
-): { restore(): void; summary(): string | undefined } {
-  const pacer = new Pacer();
-  client.pacer = pacer;
-  const terminalLine = client.reportThrottle;
-  let throttles = 0;
-  client.reportThrottle = () => {
-    if (throttles++ === 0)
-      progress.note(
-        `mpay: rate limited (HTTP 429): requests now go out at ${Math.round(pacer.rate ?? 0)} a second, faster again while no 429 comes`,
+class BatchPace {
+  readonly pacer = new Pacer();
+  private throttles = 0;
+  private progress?: BatchProgress;
+
+  /** where the first wait is said: the batch's progress, once it is drawn */
+  reportTo(progress: BatchProgress): void {
+    this.progress = progress;
+  }
+
+  readonly onThrottle = (): void => {
+    if (this.throttles++ === 0)
+      this.progress?.note(
+        `mpay: rate limited (HTTP 429): requests now go out at ${Math.round(this.pacer.rate ?? 0)} a second, faster again while no 429 comes`,
       );
   };
-  return {
-    restore() {
-      client.reportThrottle = terminalLine;
-      client.pacer = undefined;
-    },
-    summary: () =>
-      throttles
-        ? `Rate limited ${throttles} time${throttles > 1 ? 's' : ''}: requests were paced down to ${Math.round(pacer.lowest ?? 0)} a second, and ended at ${Math.round(pacer.rate ?? 0)}`
-        : undefined,
-  };
+
+  summary(): string | undefined {
+    const n = this.throttles;
+    return n
+      ? `Rate limited ${n} time${n > 1 ? 's' : ''}: requests were paced down to ${Math.round(this.pacer.lowest ?? 0)} a second, and ended at ${Math.round(this.pacer.rate ?? 0)}`
+      : undefined;
+  }
 }
 
 /** The batch's last lines (the tally, and how to resume or run it again) and its exit code. */

@@ -1,0 +1,62 @@
+// Which requests move money, decided on the URL that goes out on the wire, whatever spelling built it: a
+// path with doubled slashes, dot segments, percent-escapes, another case, a trailing slash or a query is
+// the same endpoint to a server (nginx merges slashes, a router may ignore case), so it is the same endpoint
+// here. The sender (sender.ts) sends none of these without a ticket of the money gate (ticket.ts).
+import type { PaymentKind } from './enums.js';
+
+export type MoneyStep = 'initiate' | 'wallet' | 'status' | 'processed';
+
+export interface MoneyEndpoint {
+  /** relative to /restapi/v1/ */
+  path: string;
+  /** the kind the endpoint itself names; status and wallet updates serve both */
+  kind?: PaymentKind;
+  step: MoneyStep;
+}
+
+/** The spec's six endpoints that make or move a payment. */
+export const moneyEndpoints: readonly MoneyEndpoint[] = [
+  { path: 'payments/initiate', kind: 'deposit', step: 'initiate' },
+  { path: 'payments/withdraw/initiate', kind: 'withdraw', step: 'initiate' },
+  { path: 'payments/status/update', step: 'status' },
+  { path: 'payments/crypto/wallet/address/update', step: 'wallet' },
+  { path: 'payments/processed', kind: 'deposit', step: 'processed' },
+  { path: 'payments/withdraw/processed', kind: 'withdraw', step: 'processed' },
+];
+
+/**
+ * The path of a URL as a server would route it: percent-escapes decoded (an undecodable one kept), dot
+ * segments resolved, empty segments dropped, lower case, no query or fragment, no trailing slash.
+ */
+export function routedPath(url: string | URL): string {
+  const u = typeof url === 'string' ? new URL(url) : url;
+  const out: string[] = [];
+  for (const raw of u.pathname.split('/')) {
+    let seg = raw;
+    try {
+      seg = decodeURIComponent(raw);
+    } catch {
+      // a lone % stays as it is
+    }
+    // A decoded segment may hold slashes and dots of its own: each piece is a segment to a lenient server.
+    for (const piece of seg.split(/[/\\]/)) {
+      if (piece === '' || piece === '.') continue;
+      if (piece === '..') out.pop();
+      else out.push(piece.toLowerCase());
+    }
+  }
+  return out.join('/');
+}
+
+/**
+ * The money endpoint a URL reaches, if any. Any path that ends in one of the six (after /restapi/v1/ or
+ * not: a base URL may carry a prefix of its own) counts, whatever the method: when in doubt, it is money.
+ */
+export function moneyEndpointOf(url: string | URL): MoneyEndpoint | undefined {
+  const path = `/${routedPath(url)}`;
+  // The longest first: payments/withdraw/initiate before payments/initiate would not matter for endsWith
+  // with a leading slash, but the order keeps the answer the most specific.
+  return [...moneyEndpoints]
+    .sort((a, b) => b.path.length - a.path.length)
+    .find((e) => path.endsWith(`/${e.path}`));
+}

@@ -1,0 +1,48 @@
+// Whether a server is live: a property of the server, not of the environment's name (docs/spec-readings.md).
+// A server is live when any of these holds, whatever --env or MPAY_ENV says:
+//   - the run names it as its live environment's server;
+//   - any profile keeps it as its live base URL;
+//   - it is not a loopback address, and no profile keeps it as its sandbox or stage base URL.
+// So `--env sandbox --base-url B` with B a profile's live server is live, and an unknown remote server is
+// live until a profile says it is a sandbox or stage (`mpay config set sandbox.base_url B`). An mpay proxy on
+// loopback in front of a live server says so in every answer, and the client learns it (api/sender.ts).
+import { isLoopback, normalizeBaseUrl } from '../api/base-url.js';
+import type { Profile } from './profile.js';
+
+export interface ServerVerdict {
+  server: string;
+  live: boolean;
+  /** why, in words, for the question and the refusal */
+  why: string;
+}
+
+const same = (a: string, b: string) => {
+  try {
+    return normalizeBaseUrl(a).url.replace(/\/+$/, '') === normalizeBaseUrl(b).url.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
+};
+
+export function judgeServer(server: string, env: string, profiles: Record<string, Profile>): ServerVerdict {
+  const entries = Object.entries(profiles);
+  const keptAs = (which: 'live' | 'sandbox' | 'stage') =>
+    entries.filter(([, p]) => p.baseUrls?.[which] && same(p.baseUrls[which], server)).map(([n]) => n);
+  if (env === 'live') return { server, live: true, why: 'the run is in the live environment' };
+  const asLive = keptAs('live');
+  if (asLive.length) return { server, live: true, why: `profile ${asLive[0]} keeps it as its live server` };
+  let host = '';
+  try {
+    host = new URL(server).hostname;
+  } catch {
+    // checkBaseUrl refuses it before anything is sent
+  }
+  if (isLoopback(host)) return { server, live: false, why: 'a loopback address' };
+  const asTest = [...keptAs('sandbox'), ...keptAs('stage')];
+  if (asTest.length) return { server, live: false, why: `profile ${asTest[0]} keeps it as a test server` };
+  return {
+    server,
+    live: true,
+    why: 'no profile keeps it as a sandbox or stage server (`mpay config set sandbox.base_url URL` says it is one)',
+  };
+}
