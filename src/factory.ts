@@ -261,11 +261,18 @@ export class Factory {
     /** a batch's pace and its report of waits, handed to the client it is made with */
     pacer?: Pacer;
     onThrottle?: (t: Throttle) => void;
+    /** where the client keeps its token, when not the context's cache (replay's fresh one) */
+    tokens?: TokenStore;
   }): Promise<FlowDeps> {
     const ctx = await this.context();
     const place = await this.place();
     return {
-      client: await this.client({ dryRun: opts.dryRun, pacer: opts.pacer, onThrottle: opts.onThrottle }),
+      client: await this.client({
+        dryRun: opts.dryRun,
+        pacer: opts.pacer,
+        onThrottle: opts.onThrottle,
+        tokens: opts.tokens,
+      }),
       journal: await this.journal(undefined, { at: place, newHere: opts.newHere }),
       place,
       prompter: await this.prompter(),

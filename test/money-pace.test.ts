@@ -1,6 +1,7 @@
 // One run at a time, rate limits waited out, lost answers never re-sent, and a doctor that tells the truth
 // (issue: money safety, round two). Real servers on loopback: the sandbox, and where a server must do what
 // the sandbox never does (always 429, a 2xx to a credentials-only initiate), a small one of the test's own.
+import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,7 +60,7 @@ describe('one run at a time', () => {
     expect(codes, `${r1.stderr}\n${r2.stderr}`).toEqual([0, 11]);
     const refused = r1.code === 11 ? r1 : r2;
     expect(refused.stderr).toMatch(
-      /Another mpay process is running a batch of the rows of .*forty\.csv right now; nothing was sent/,
+      /Another mpay process \(pid \d+ on \S+, since [\d-]+ [\d:]+ UTC\) is running a batch of the rows of .*forty\.csv right now; nothing was sent/,
     );
     // Its stdout is the error alone: no row of the other's.
     expect(JSON.parse(refused.stdout).error.kind).toBe('busy');
@@ -105,10 +106,11 @@ describe('one run at a time', () => {
         await new Promise((r) => setTimeout(r, 25));
       const second = await mpay(['deposit', '--resume', 'held-1', '--gateway', '1', '--json'], { env });
       expect(second.code, second.stderr).toBe(11);
-      expect(second.json().error).toMatchObject({
-        kind: 'busy',
-        message: 'Another mpay process is running the deposit held-1 right now; nothing was sent',
-      });
+      expect(second.json().error).toMatchObject({ kind: 'busy' });
+      // The holder is named: the first process, by its id, and since when.
+      expect(second.json().error.message).toBe(
+        `Another mpay process (pid ${first.child.pid} on ${hostname()}, since ${second.json().error.message.match(/since ([\d-]+ [\d:]+) UTC/)?.[1]} UTC) is running the deposit held-1 right now; nothing was sent`,
+      );
       const r1 = await first.done;
       expect(r1.code, r1.stderr).toBe(0);
       expect(await requestCount(slow, 'POST /payments/status/update')).toBe(1);

@@ -20,6 +20,7 @@ import {
 } from './rate-limit.js';
 import { redactValue } from './redact.js';
 import { ticketOffice, type Admit, type Ticket } from './ticket.js';
+import { liveConfirmedHeader, upstreamHeader } from './live-headers.js';
 import { failureError } from './response.js';
 import {
   DryRun,
@@ -68,11 +69,6 @@ export interface Via {
   hooks?: SendHooks;
   ticket?: Ticket;
 }
-
-/** The header that tells an mpay proxy in front of a live server that the person confirmed (proxy/). */
-export const liveConfirmedHeader = 'mpay-live-confirmed';
-/** The header an mpay proxy in front of a live server adds to every answer. */
-export const upstreamHeader = 'mpay-upstream';
 
 /** What one call's caller hears of its own tries: the journal records each one (flows/steps.ts). */
 export interface SendHooks {

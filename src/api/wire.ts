@@ -12,6 +12,8 @@ export interface PreparedRequest {
   encoding: Encoding;
   /** as it goes out: strings for form-data, the values' own types for JSON */
   body?: Record<string, unknown>;
+  /** a dry run's request that would move money on a live server: the line its printed curl starts with */
+  liveHeader?: string;
 }
 
 /** Thrown instead of sending when the client runs dry; commands print it and exit 0. */

@@ -13,6 +13,7 @@ import { checkAmount, enabled } from './gather.js';
 import { fields, internationalPhone, problem } from './inputs.js';
 import type { FlowInputs } from './types.js';
 import { parseInputs } from './inputs.js';
+import { compareDecimals, decimalKey, sumDecimals } from './decimal.js';
 
 /** The columns of a batch file: the flow's flag names with underscores. */
 export const batchColumns = [
@@ -73,7 +74,7 @@ export function inputsOf(kind: PaymentKind, r: BatchRow): FlowInputs {
 /** Checks the rows one by one, as they stream past; `done()` adds what needs the whole file. */
 export class BatchChecker {
   readonly problems: RowProblem[] = [];
-  readonly totals = new Map<string, { amount: number; rows: number; fees: number }>();
+  readonly totals = new Map<string, { amount: string; rows: number; fees: number }>();
   /** where rows of this file were sent before, when that is another server, merchant or profile */
   elsewhere?: Place;
   /** the batch's identity: its references in order (a copy of the file, or one with CRLF, is the same) */
@@ -99,29 +100,18 @@ export class BatchChecker {
   ) {}
 
   /**
-   * The journal's transactions of the last seven days by what they paid (kind, currency, amount, customer
-   * name, e-mail and phone), not by reference: a row's reference depends on its position in the file, so a
-   * row added or removed above it gives every row below a new one. Made once, on first use.
+   * The journal's transactions of the last seven days by what they paid (kind, currency, amount) and each
+   * of the customer's identifiers on its own (phone, e-mail), not by reference: a row's reference depends
+   * on its position in the file, so a row added or removed above it gives every row below a new one; and
+   * a row edited in its name or one contact only is still the same customer. Made once, on first use.
    */
   private sentLike?: Map<string, JournalRecord>;
 
-  private likeKey(
-    kind: string,
-    currency: string,
-    amount: string,
-    name: string,
-    email: string,
-    phone: string,
-  ) {
-    const digits = phone.replace(/\D/g, '').slice(-9);
-    return [
-      kind,
-      currency.trim().toUpperCase(),
-      Number(amount),
-      name.trim().toLowerCase(),
-      email.trim().toLowerCase(),
-      digits,
-    ].join('|');
+  private likeKeys(kind: string, currency: string, amount: string, email: string, phone: string): string[] {
+    const paid = [kind, currency.trim().toUpperCase(), decimalKey(amount)].join('|');
+    const digits = phoneDigits(phone);
+    const mail = email.trim().toLowerCase();
+    return [...(digits ? [`${paid}|phone|${digits}`] : []), ...(mail ? [`${paid}|email|${mail}`] : [])];
   }
 
   private alreadySent(r: BatchRow, ref: string): JournalRecord | undefined {
@@ -133,31 +123,28 @@ export class BatchChecker {
           !rec.hash_token && rec.steps.every((s) => s.step !== 'initiate' || s.outcome === 'failed');
         if (rec.kind !== this.kind || failed || refused) continue;
         const c = rec.customer ?? {};
-        this.sentLike.set(
-          this.likeKey(
-            rec.kind,
-            rec.currency ?? '',
-            rec.amount ?? '',
-            c.first_name ?? '',
-            c.email ?? '',
-            c.phone ?? '',
-          ),
-          rec,
-        );
+        for (const key of this.likeKeys(
+          rec.kind,
+          rec.currency ?? '',
+          rec.amount ?? '',
+          c.email ?? '',
+          c.phone ?? '',
+        ))
+          this.sentLike.set(key, rec);
       }
     }
     const v = r.values;
-    const like = this.sentLike.get(
-      this.likeKey(
-        this.kind,
-        v.currency ?? '',
-        v.amount ?? '',
-        v.first_name ?? '',
-        v.email ?? '',
-        v.phone ?? '',
-      ),
-    );
-    return like && like.reference !== ref ? like : undefined;
+    for (const key of this.likeKeys(
+      this.kind,
+      v.currency ?? '',
+      v.amount ?? '',
+      v.email ?? '',
+      v.phone ?? '',
+    )) {
+      const like = this.sentLike.get(key);
+      if (like && like.reference !== ref) return like;
+    }
+    return undefined;
   }
 
   get count(): number {
@@ -184,7 +171,15 @@ export class BatchChecker {
     if (seen !== undefined) add('reference', `the same as row ${seen}`);
     else this.references.set(ref, r.row);
     const found = lookUp(this.opts.journal, ref);
-    if (found.here) this.known++;
+    if (found.here) {
+      this.known++;
+      const other = otherPayment(this.kind, r.values, found.here);
+      if (other)
+        add(
+          'reference',
+          `${ref} is in the journal for another payment (${other}, sent ${found.here.created_at.slice(0, 10)}): give this row a reference of its own`,
+        );
+    }
     // Only a row that would go out as new: one whose own reference the journal has is skipped or continued.
     const like = this.opts.allowRepeats || found.here ? undefined : this.alreadySent(r, ref);
     if (like)
@@ -244,8 +239,8 @@ export class BatchChecker {
 
   /** The row's amount and its fees (its gateway's, else the first open one's) added to its currency's. */
   private addToTotals(code: string, v: BatchRow['values'], configs: GatewayConfiguration[]): void {
-    const t = this.totals.get(code) ?? { amount: 0, rows: 0, fees: 0 };
-    t.amount += Number(v.amount);
+    const t = this.totals.get(code) ?? { amount: '0', rows: 0, fees: 0 };
+    t.amount = sumDecimals([t.amount, v.amount]);
     t.rows += 1;
     const gw = configs.find((g) => String(g.gateway.id) === v.gateway?.trim()) ?? configs[0];
     if (gw)
@@ -279,12 +274,13 @@ export class BatchChecker {
             (r.hash_token !== undefined ||
               r.steps.some((s) => s.step === 'initiate' && s.outcome !== 'failed')),
         )
-        .reduce((sum, r) => sum + Number(r.amount ?? 0), 0);
-      if (before + t.amount > Number(limit))
+        .map((r) => r.amount);
+      const week = sumDecimals(before);
+      if (compareDecimals(sumDecimals([week, t.amount]), limit) > 0)
         this.problems.push({
           row: 0,
           field: 'amount',
-          message: `${code}: ${t.amount} in this file and ${before} in the last seven days pass the weekly limit of ${limit}`,
+          message: `${code}: ${t.amount} in this file and ${week} in the last seven days pass the weekly limit of ${limit}`,
         });
     }
   }
@@ -317,13 +313,44 @@ function checkValues(v: BatchRow['values'], add: AddProblem): void {
  * What the run's journal says of a reference, in one look: whether it holds it here, or the place it
  * lives at when that is not this run's (from the journal's refusal).
  */
-function lookUp(journal: JournalLike | undefined, reference: string): { here: boolean; elsewhere?: Place } {
+function lookUp(
+  journal: JournalLike | undefined,
+  reference: string,
+): { here?: JournalRecord; elsewhere?: Place } {
   try {
-    return { here: Boolean(journal?.find(reference)) };
+    return { here: journal?.find(reference) };
   } catch (err) {
     if (!(err instanceof ElsewhereError)) throw err;
-    return { here: false, elsewhere: err.place ?? { server: '?', merchant: '?', profile: '?', env: '?' } };
+    return { elsewhere: err.place ?? { server: '?', merchant: '?', profile: '?', env: '?' } };
   }
+}
+
+/** The digits that name a phone whatever its spelling: the last nine (a national 0 or +233 are the same). */
+const phoneDigits = (phone: string) => phone.replace(/\D/g, '').slice(-9);
+
+/**
+ * How the journal's record of a row's reference differs from the row, in words, or undefined when it is
+ * the same payment. A record is compared on what it holds: one written before mpay recorded a field (a
+ * customer's e-mail, say) is not refused for it.
+ */
+export function otherPayment(
+  kind: PaymentKind,
+  v: BatchRow['values'],
+  rec: JournalRecord,
+): string | undefined {
+  const c = rec.customer ?? {};
+  const same = (a: string | undefined, b: string | undefined) =>
+    a === undefined || b === undefined || a.trim().toLowerCase() === b.trim().toLowerCase();
+  const differs: string[] = [];
+  if (rec.kind !== kind) differs.push(`a ${rec.kind}`);
+  if (rec.amount !== undefined && v.amount && compareDecimals(rec.amount, v.amount) !== 0)
+    differs.push(`amount ${rec.amount}`);
+  if (!same(rec.currency, v.currency)) differs.push(`currency ${rec.currency}`);
+  if (c.phone && v.phone && phoneDigits(c.phone) !== phoneDigits(v.phone)) differs.push(`phone ${c.phone}`);
+  if (!same(c.email, v.email || undefined)) differs.push(`e-mail ${c.email}`);
+  if (!same(c.first_name, v.first_name || undefined)) differs.push(`first name ${c.first_name}`);
+  if (!same(c.last_name, v.last_name || undefined)) differs.push(`last name ${c.last_name}`);
+  return differs.length ? differs.join(', ') : undefined;
 }
 
 /** A place as a row's problem names it. */

@@ -4,7 +4,8 @@
 // journal: done rows are skipped, stopped ones continued, and a row whose last request had no answer is
 // reported, never sent again. Finishing withdrawals with their codes is batch-confirm.ts.
 import type { PaymentKind } from '../api/enums.js';
-import { BusyError, MpayError, toMpayError } from '../api/errors.js';
+import { BusyError, JournalAfterSendError, MpayError, toMpayError } from '../api/errors.js';
+import { LockLostError } from '../journal/locks.js';
 import { stepDone, type JournalRecord, type Place } from '../journal/records.js';
 import { inputsOf, type BatchRow } from './batch-check.js';
 import { runPaymentFlow } from './payment.js';
@@ -90,15 +91,30 @@ export async function settle(
     };
   } catch (err) {
     const e: MpayError = toMpayError(err);
-    const rec = deps.journal.find(base.reference);
+    const rec = journalOrNothing(deps, base.reference);
+    // Unknown, never failed: a request that had no answer, one whose answer the journal could not record,
+    // and a row another mpay took over (its lock lost) may each have been applied.
+    const unknown =
+      (e.kind === 'network' && (e as { ambiguous?: boolean }).ambiguous) ||
+      e instanceof JournalAfterSendError ||
+      e instanceof LockLostError;
     return {
       ...base,
-      outcome: e.kind === 'network' && (e as { ambiguous?: boolean }).ambiguous ? 'unknown' : 'failed',
-      hash_token: rec?.hash_token ?? null,
+      outcome: unknown ? 'unknown' : 'failed',
+      hash_token: (e instanceof JournalAfterSendError ? e.hashToken : undefined) ?? rec?.hash_token ?? null,
       status: rec?.status ?? null,
       // The API's field errors say which value it refused (a wrong code, a duplicate reference).
       error: { kind: e.kind, message: withFields(e) },
     };
+  }
+}
+
+/** The journal's record of a row, or nothing when the journal cannot be read now (the error says why). */
+function journalOrNothing(deps: FlowDeps, reference: string) {
+  try {
+    return deps.journal.find(reference);
+  } catch {
+    return undefined;
   }
 }
 

@@ -34,6 +34,8 @@ export type Stepping = Omit<JournalEvent, 'at' | 'place' | 'outcome'>;
 /** An open ticket: the request may go; `close` when it has its answer (or none). */
 export interface Passage {
   ticket: Ticket;
+  /** the ticket was issued for a live server (the person confirmed) */
+  live: boolean;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,25 @@ export class MoneyGate {
   }
 
   /**
+   * A request printed for later instead of sent (a dry run's curl, `history show --curl`): outside the
+   * gate, so for a live server it is printed only with --yes, and says so (`liveHeader`).
+   */
+  printable(what: string): void {
+    if (!this.live || this.run.yes) return;
+    throw new UsageError(
+      `Not printed: ${what} would be a command that moves real money on ${this.where}, outside mpay's journal and its confirmation`,
+      { hint: 'Pass --yes to print it anyway' },
+    );
+  }
+
+  /** The line a printed command for a live server starts with, else undefined. */
+  get liveHeader(): string | undefined {
+    return this.live
+      ? `# LIVE: this moves REAL money on ${this.where}; mpay does not journal or confirm it`
+      : undefined;
+  }
+
+  /**
    * Opens the way for one money step: the live question (once a run), the transaction's lock, the
    * journal's synced 'sent' line, then the ticket. Nothing is written when it refuses.
    */
@@ -156,6 +177,7 @@ export class MoneyGate {
     });
     return {
       ticket,
+      live: this.live,
       close: async () => {
         revoke();
         await lock();
@@ -179,6 +201,6 @@ export class MoneyGate {
       live: this.live,
       check: () => {},
     });
-    return { ticket, close: async () => revoke() };
+    return { ticket, live: this.live, close: async () => revoke() };
   }
 }

@@ -32,6 +32,8 @@ export interface ReplayInputs {
   source: string;
   /** the randomness of new references (tests may fix it) */
   random?: () => string;
+  /** --keep-going: after a call that failed, send the money calls after it anyway */
+  keepGoing?: boolean;
 }
 
 export interface ReplayedCall {
@@ -134,8 +136,36 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
     volatile: [],
   };
   const out: ReplayedCall[] = [];
-  for (const [i, c] of calls.entries()) out.push(await replayCall(run, c, i));
+  let failed: ReplayedCall | undefined;
+  for (const [i, c] of calls.entries()) {
+    // A failed call stops the replay before any money call after it: a processed after a refused status
+    // update would move money the recording never saw move. --keep-going sends them.
+    if (failed && 'money' in apiEndpoints[c.endpoint] && !inputs.keepGoing) {
+      out.push({
+        index: i + 1,
+        method: c.method,
+        path: c.path,
+        recorded: summarize(c.response.status, undefined, c.response.error),
+        replayed: null,
+        same: false,
+        differences: [],
+        skipped: `not sent: call ${failed.index} (${failed.method} /${failed.path}) failed here: ${failure(failed)}; --keep-going sends the money calls after a failure`,
+      });
+      continue;
+    }
+    const r = await replayCall(run, c, i);
+    out.push(r);
+    if (!failed && r.replayed && (r.replayed.status === 0 || r.replayed.status >= 300)) failed = r;
+  }
   return out;
+}
+
+/** What the API said of a failed call, in a few words: its status and message, or the connection's error. */
+export function failure(r: ReplayedCall): string {
+  const a = r.replayed;
+  if (!a) return 'not sent';
+  if (a.status === 0) return a.error ?? 'no answer';
+  return `HTTP ${a.status}${a.message ? ` "${a.message}"` : ''}`;
 }
 
 /** The credentials the trace's calls need: a merchant key for a token, a site id and API key for initiates. */

@@ -3,6 +3,7 @@
 // one by one for the single-step commands.
 import type { WithdrawProcessedResult } from '../api/client.js';
 import type { SendHooks, Via } from '../api/sender.js';
+import type { DryRun } from '../api/wire.js';
 import { JournalAfterSendError, LocalFileError, MpayError, NetworkError } from '../api/errors.js';
 import { LockLostError } from '../journal/locks.js';
 import type { Passage } from './money-gate.js';
@@ -33,7 +34,16 @@ export async function journaled<T>(
 ): Promise<T> {
   // A dry run sends nothing, so it has nothing to confirm or journal: the client throws its DryRun
   // signal with the request it would have sent.
-  if (deps.client.dryRun) return call({});
+  if (deps.client.dryRun) {
+    deps.gate.printable(`${label} (${at.reference})`);
+    try {
+      return await call({});
+    } catch (err) {
+      const header = deps.gate.liveHeader;
+      if (header && (err as DryRun).isDryRun) (err as DryRun).request.liveHeader = header;
+      throw err;
+    }
+  }
   // The gate (money-gate.ts): the live question, the transaction's lock, the synced 'sent' line, the ticket.
   // No record, no request: a payment mpay could not find again must never be sent.
   let passage: Passage;
@@ -44,6 +54,14 @@ export async function journaled<T>(
     throw err;
   }
   try {
+    return await sendJournaled(deps, at, label, (hooks) => call({ hooks, ticket: passage.ticket }), outcome);
+  } catch (err) {
+    // An mpay proxy in front of a live server refused a money request mpay had not confirmed (428, nothing
+    // forwarded): the gate now knows the server is live, and asks (or refuses without --yes) before it is
+    // sent once more.
+    if (!(err instanceof MpayError && err.status === 428 && deps.gate.live && !passage.live)) throw err;
+    await passage.close();
+    passage = await deps.gate.open(deps.journal, deps.place, at, label, carries);
     return await sendJournaled(deps, at, label, (hooks) => call({ hooks, ticket: passage.ticket }), outcome);
   } finally {
     await passage.close();

@@ -7,6 +7,8 @@ import got from 'got';
 import { bodyFields } from '../api/har-read.js';
 import { proxyAgents } from '../api/proxy.js';
 import { isSecretName, registerSecret } from '../api/redact.js';
+import { moneyEndpointOf } from '../api/money.js';
+import { liveConfirmedHeader, upstreamHeader } from '../api/live-headers.js';
 import { Conformance, type Departure } from './conformance.js';
 
 export interface DepartureRecord {
@@ -32,6 +34,8 @@ export interface ProxyServerOptions {
   onError?: (line: string) => void;
   timeoutMs?: number;
   now?: () => Date;
+  /** the upstream is live: every answer says so, and a money request mpay did not confirm is refused */
+  live?: boolean;
 }
 
 export interface RunningProxy {
@@ -130,11 +134,23 @@ async function forward(fw: Forwarding, req: IncomingMessage, res: ServerResponse
     return;
   }
   registerRequestSecrets(req, body);
+  const live = fw.opts.live ? { [upstreamHeader]: 'live' } : {};
+  const confirmed = String(req.headers[liveConfirmedHeader] ?? '') === 'yes';
+  if (fw.opts.live && moneyEndpointOf(`${fw.base}${path}`) && !confirmed) {
+    res.writeHead(428, { 'content-type': 'application/json', ...live });
+    res.end(
+      JSON.stringify({
+        success: false,
+        message: `mpay proxy: ${fw.base} is a live server; a money request goes on only when mpay confirmed it (nothing was forwarded)`,
+      }),
+    );
+    return;
+  }
   let answer: Answer;
   try {
     answer = await got(`${fw.base}${path}`, {
       method: method as 'GET',
-      headers: endToEnd(req.headers),
+      headers: endToEnd(req.headers, liveConfirmedHeader),
       body: body.length && method !== 'GET' && method !== 'HEAD' ? body : undefined,
       throwHttpErrors: false,
       followRedirect: false,
@@ -152,15 +168,15 @@ async function forward(fw: Forwarding, req: IncomingMessage, res: ServerResponse
   // The answer is checked before it goes back, so that its departures are reported by the time the
   // client has it.
   if (Conformance.isApiPath(path)) checkAnswer(fw, method, path, answer);
-  res.writeHead(answer.statusCode, endToEnd(answer.headers));
+  res.writeHead(answer.statusCode, { ...endToEnd(answer.headers), ...live });
   res.end(answer.body);
 }
 
 /** The headers that go on past the proxy: all but the hop-by-hop ones. */
-function endToEnd(headers: Record<string, unknown>): Record<string, string | string[]> {
+function endToEnd(headers: Record<string, unknown>, drop?: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(headers))
-    if (v !== undefined && !hopByHop.test(k)) out[k] = v as string | string[];
+    if (v !== undefined && !hopByHop.test(k) && k.toLowerCase() !== drop) out[k] = v as string | string[];
   return out;
 }
 

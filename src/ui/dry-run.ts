@@ -26,5 +26,10 @@ export function dryRunView(req: PreparedRequest) {
         ]
       : []),
   ].join('\n');
-  return { request: { ...req, headers, body }, curl, text };
+  const { liveHeader, ...request } = req;
+  return {
+    request: { ...request, headers, body },
+    curl: liveHeader ? `${liveHeader}\n${curl}` : curl,
+    text: liveHeader ? `${liveHeader}\n${text}` : text,
+  };
 }

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Client } from '../../api/client.js';
 import { moneyEndpointOf, type MoneyEndpoint } from '../../api/money.js';
-import type { Encoding, RawAnswer } from '../../api/wire.js';
+import type { DryRun, Encoding, RawAnswer } from '../../api/wire.js';
+import type { MoneyGate } from '../../flows/money-gate.js';
 import type { FlowDeps } from '../../flows/types.js';
 import type { Kind, Step } from '../../journal/records.js';
 import { UsageError } from '../../api/errors.js';
@@ -90,10 +91,10 @@ export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
   });
   const bearer = !/^(public\/|auth\/)/.test(req.path);
   const endpoint = moneyEndpointOf(client.urlOf(req.path));
-  const res =
-    endpoint && !opts.dryRun
-      ? await sendMoney(endpoint, req, bearer, client, f)
-      : await client.raw({ ...req, bearer });
+  if (endpoint && opts.dryRun) return printMoney(req, bearer, client, await f.gate());
+  const res = endpoint
+    ? await sendMoney(endpoint, req, bearer, client, f)
+    : await client.raw({ ...req, bearer });
   printAnswer(res, opts, f);
   if (res.status >= 300) {
     // The same reading as every other command's (api/response.ts): a 404 in the API's own shape is a
@@ -105,6 +106,22 @@ export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
     if (e.kind === 'server' && res.status === 404)
       f.io.note('hint: not a route of the API here; check the path and the base URL');
     f.io.exitCode = e.exitCode;
+  }
+}
+
+/** A dry run of a money request: printed for a live server only with --yes, under the live header. */
+async function printMoney(
+  req: Awaited<ReturnType<typeof requestOf>>,
+  bearer: boolean,
+  client: Client,
+  gate: MoneyGate,
+): Promise<void> {
+  gate.printable(`${req.method} /${req.path}`);
+  try {
+    await client.raw({ ...req, bearer });
+  } catch (err) {
+    if (gate.liveHeader && (err as DryRun).isDryRun) (err as DryRun).request.liveHeader = gate.liveHeader;
+    throw err;
   }
 }
 
@@ -181,6 +198,8 @@ function journalFields(body: Record<string, unknown>): Record<string, unknown> {
   const customer = { first_name, last_name, phone, email };
   return {
     ...others,
+    // as a flow records it: the amount as written (-F makes 10 a number)
+    ...(others.amount === undefined ? {} : { amount: String(others.amount) }),
     ...(currency === undefined ? {} : { currency }),
     ...(country === undefined ? {} : { country }),
     ...(Object.values(customer).some((v) => v !== undefined) ? { customer } : {}),

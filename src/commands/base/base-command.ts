@@ -105,6 +105,8 @@ const pick = <K extends keyof typeof globalFlags>(...keys: K[]) =>
 export const flagSets = {
   /** read from the API */
   api: pick('profile', 'env', 'base-url', 'json', 'query', 'debug', 'timeout', 'trace'),
+  /** read from the API, and may send a money request through the gate (doctor's probe): --yes */
+  probe: pick('profile', 'env', 'base-url', 'json', 'query', 'debug', 'timeout', 'trace', 'yes', 'no-input'),
   /** log in: the API, and prompts */
   login: pick('profile', 'env', 'base-url', 'json', 'query', 'debug', 'timeout', 'trace', 'no-input'),
   /** the profile in effect, without a request */
@@ -114,7 +116,7 @@ export const flagSets = {
   /** asks before it removes */
   confirm: pick('json', 'query', 'yes', 'no-input'),
   /** `mpay api`: the API, its answer printed as sent (its --json means a JSON body) */
-  raw: pick('profile', 'env', 'base-url', 'debug', 'timeout', 'trace'),
+  raw: pick('profile', 'env', 'base-url', 'debug', 'timeout', 'trace', 'yes', 'no-input'),
   /** neither a profile nor the API: the sandbox, the demo */
   standalone: pick('json', 'query'),
 };

@@ -19,10 +19,20 @@ export interface ProxyOptions {
   report?: string;
   json?: boolean;
   timeout?: string;
+  /** --live: the upstream is a live server, and the person knows it */
+  live?: boolean;
 }
 
 export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
   const upstream = checkBaseUrl(opts.upstream);
+  // A live upstream (config/live.ts: by the server, whatever the environment) needs --live to start, and
+  // then tells mpay in every answer, so that mpay asks before each money request through it.
+  const { judgeServer } = await import('../../config/live.js');
+  const verdict = judgeServer(upstream.href, '', (await f.store()).profiles());
+  if (verdict.live && !opts.live)
+    throw new UsageError(`${upstream.origin} is a live server (${verdict.why}); nothing was started`, {
+      hint: 'Pass --live to proxy it: mpay then asks before each money request sent through the proxy',
+    });
   const { openApiDocument } = await import('../../sandbox/openapi.js');
   const { Conformance } = await import('../../proxy/conformance.js');
   const { startProxy } = await import('../../proxy/forwarder.js');
@@ -45,6 +55,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
       onError: (line) => f.io.warn(clean(line)),
       timeoutMs: parseTimeout(opts.timeout ?? f.environ.MPAY_TIMEOUT),
       now: f.now,
+      live: verdict.live,
     });
   } catch (err) {
     if (fd !== undefined) closeSync(fd);
@@ -55,7 +66,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
       });
     throw err;
   }
-  await announce(proxy.url, upstream, opts, f);
+  await announce(proxy.url, upstream, opts, f, verdict.live);
   // Forwards until Ctrl-C or SIGTERM (the IO's interruption), then closes and sums up; a second one ends
   // the run at once.
   await f.io.interrupts.untilInterrupted(async () => {
@@ -85,13 +96,22 @@ function reportDeparture(fd: number | undefined, f: Factory): (r: DepartureRecor
 }
 
 /** Where the proxy listens, what it forwards to, and where its departures go. */
-async function announce(url: string, upstream: URL, opts: ProxyOptions, f: Factory): Promise<void> {
-  const info = { url, upstream: upstream.href.replace(/\/$/, ''), report: opts.report ?? null };
+async function announce(
+  url: string,
+  upstream: URL,
+  opts: ProxyOptions,
+  f: Factory,
+  live: boolean,
+): Promise<void> {
+  const info = { url, upstream: upstream.href.replace(/\/$/, ''), report: opts.report ?? null, live };
   if (opts.json) return printJson(f.io, info, 0);
   f.io.say(
     [
       `mpay proxy listening on ${url}, forwarding to ${info.upstream}`,
       `  departures from the API's document: ${opts.report ?? 'on stderr'}`,
+      ...(live
+        ? ['  the upstream is LIVE: mpay asks before each money request through this proxy, or needs --yes']
+        : []),
       `Point mpay at it: mpay … --base-url ${url}`,
       'Ctrl-C stops it.',
       '',

@@ -8,6 +8,8 @@ export default class Replay extends BaseCommand<typeof Replay> {
 
 Each call is shown with its recorded answer beside the new one: the HTTP status, the success/status flag, the message and the shape (fields and their types). Values that always differ (tokens, ids, references, times) are not compared.
 
+A call that fails here (an error status, or no answer) stops the replay before any money call after it: those are listed as not sent, with what the API said; --keep-going sends them anyway.
+
 Exit 0 when every call answered as recorded, 13 when some did not, and the usual codes when the replay cannot run. In live, the replay is confirmed first (or --yes), and each money call is journaled before it is sent.`;
   static override examples = [
     '<%= config.bin %> replay run.har --base-url http://127.0.0.1:4010',
@@ -21,6 +23,10 @@ Exit 0 when every call answered as recorded, 13 when some did not, and the usual
   static override flags = {
     otp: Flags.string({ description: 'the one-time code for a withdrawal the trace confirms' }),
     'dry-run': Flags.boolean({ description: 'print the calls it would send; send nothing' }),
+    'keep-going': Flags.boolean({
+      description:
+        'after a call that failed, send the money calls after it anyway (by default they are not sent)',
+    }),
   };
 
   async run(): Promise<void> {
@@ -30,6 +36,7 @@ Exit 0 when every call answered as recorded, 13 when some did not, and the usual
       json: this.flags.json,
       dryRun: this.flags['dry-run'],
       otp: this.flags.otp,
+      keepGoing: this.flags['keep-going'],
     });
   }
 }

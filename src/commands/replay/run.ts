@@ -16,6 +16,7 @@ export interface ReplayOptions {
   json?: boolean;
   dryRun?: boolean;
   otp?: string;
+  keepGoing?: boolean;
 }
 
 /**
@@ -54,17 +55,23 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
   }
   const ctx = await f.context();
   const tokens = memoryTokens();
-  const deps = {
-    ...(await f.flowDeps({ command: 'mpay replay' })),
-    // a fresh token: the replay's own client starts with none, and keeps the one it makes in memory
-    client: await f.client({ tokens }),
-  };
+  // a fresh token: the replay's client starts with none, and keeps the one it makes in memory
+  const deps = await f.flowDeps({ command: 'mpay replay', tokens });
   const recordedAt = [...new Set(read.calls.map((c) => c.origin))].join(', ');
   f.io.note(`mpay: replaying ${read.calls.length} calls recorded at ${recordedAt} against ${ctx.baseUrl}`);
   const results = await replay(
-    { calls: read.calls, credentials: ctx.credentials, tokens, otp: opts.otp, source: opts.file },
+    {
+      calls: read.calls,
+      credentials: ctx.credentials,
+      tokens,
+      otp: opts.otp,
+      source: opts.file,
+      keepGoing: opts.keepGoing,
+    },
     deps,
   );
+  const stopped = results.find((r) => r.skipped?.includes('--keep-going'));
+  if (stopped) f.io.note(`mpay: ${stopped.skipped!.replace(/^not sent: /, 'stopped: ')}`);
   const shown = redactValue(results) as typeof results;
   await printResult(f.io, opts.json, shown, () => replayReport(shown, ctx.baseUrl), 'verbatim');
   if (results.some((r) => !r.same)) f.io.exitCode = replayDiffersExitCode;

@@ -25,6 +25,7 @@ import { runAgain } from '../../flows/next-command.js';
 import { RowOrder } from '../../flows/row-order.js';
 import type { FlowDeps } from '../../flows/types.js';
 import type { IO } from '../../io/io.js';
+import type { Held } from '../../journal/locks.js';
 import { placeArgs, type Place } from '../../journal/records.js';
 import {
   batchProgress,
@@ -114,6 +115,7 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
       words: ['mpay', kind, 'batch', opts.file, ...batchFlagsAgain(opts)],
       deps,
       pace,
+      lock: release,
     });
   } finally {
     await release();
@@ -180,7 +182,12 @@ export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> 
       (r) => confirmRow(r, rowDeps),
       opts,
       f,
-      { words: ['mpay', 'withdraw', 'batch', 'confirm', opts.file, ...batchFlagsAgain(opts)], deps, pace },
+      {
+        words: ['mpay', 'withdraw', 'batch', 'confirm', opts.file, ...batchFlagsAgain(opts)],
+        deps,
+        pace,
+        lock: release,
+      },
     );
   } finally {
     await release();
@@ -259,8 +266,20 @@ async function runAndReport(
   run: (r: BatchRow) => Promise<RowResult>,
   opts: BatchOptions,
   f: Factory,
-  again: { words: string[]; deps: FlowDeps; pace: BatchPace },
+  again: { words: string[]; deps: FlowDeps; pace: BatchPace; lock: Held },
 ): Promise<void> {
+  // Another mpay took over this batch's lock, or a row's (this one was stopped or paused past its stale
+  // time): no new row starts; each row in flight stops before its next money step (the gate checks).
+  let lost: string | undefined;
+  const taken = () => {
+    if (lost) return true;
+    try {
+      again.lock.check();
+    } catch (err) {
+      lost = (err as Error).message;
+    }
+    return Boolean(lost);
+  };
   const progress = await batchProgress(f.io, total);
   const resume = runAgain(again.words, again.deps.place);
   const out = opts.out ? openResultsFile(opts.out) : undefined;
@@ -288,13 +307,14 @@ async function runAndReport(
             return run(r);
           },
           (res: RowResult) => {
+            if (res.outcome === 'unknown' && res.error?.kind === 'busy') lost ??= res.error.message;
             counts[res.outcome]++;
             progress.row(res);
             // one line a row, in the order the rows end; --query filters each record
             if (opts.json) printed = printed.then(() => printJson(f.io, res, 0));
             order?.end(res);
           },
-          () => signal.aborted,
+          () => signal.aborted || taken(),
           heapBound(32),
         ),
       stopNow,
@@ -309,6 +329,10 @@ async function runAndReport(
   const paced = again.pace.summary();
   if (paced) f.io.note(paced);
   reportEnd(f.io, counts, total, resume, opts.file, signal.aborted);
+  if (lost && !signal.aborted) {
+    f.io.note(`mpay: ${lost}`);
+    f.io.exitCode = exitCodes.busy;
+  }
 }
 
 /**

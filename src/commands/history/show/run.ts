@@ -43,6 +43,9 @@ export async function runHistoryShow(
       ? 'none'
       : resumeCommand(r);
   if (opts.curl) {
+    // A script that sends money again, outside the gate: for a live server only with --yes, and it says so.
+    const gate = await f.gateFor(r.place?.server ?? ctx.baseUrl, r.place?.env ?? ctx.env, undefined);
+    gate.printable(`the requests of ${r.reference}`);
     const commands = curlOf(
       r,
       journal.eventsOf(r.reference),
@@ -55,6 +58,7 @@ export async function runHistoryShow(
       { reference: r.reference, commands },
       () =>
         [
+          ...(gate.liveHeader ? [gate.liveHeader] : []),
           `# The requests mpay sent for ${r.reference}, in order, as a bash script that sends them again:`,
           '# with a fresh reference ($MPAY_REF, replay-<time> unless set), each step once, stopping at the',
           "# first call that fails with the API's answer. Set the variables first:",

@@ -1,0 +1,533 @@
+// The money gate at the wire (issue: money crosses one gate): the sender sends none of the six money
+// endpoints without a ticket of the run's gate, however the request was built or its path spelled; live
+// is the server's; `mpay api`, doctor and replay pass the gate; a batch row's reference names one payment;
+// locks know a gone holder and a lost lock; a journal that fails after a request left makes it unknown.
+// Each test runs against a strict sandbox (test/strict.ts), which fails on any request not declared.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../src/api/client.js';
+import { memoryTokens } from '../src/api/credentials.js';
+import { UnexpectedError } from '../src/api/errors.js';
+import { moneyEndpointOf } from '../src/api/money.js';
+import { ticketOffice } from '../src/api/ticket.js';
+import { judgeServer } from '../src/config/live.js';
+import { compareDecimals, decimalKey, sumDecimals } from '../src/flows/decimal.js';
+import { runRow } from '../src/flows/batch-row.js';
+import { MoneyGate } from '../src/flows/money-gate.js';
+import { Journal } from '../src/journal/journal.js';
+import { holdLock, lockName, LockLostError } from '../src/journal/locks.js';
+import { demoMerchant } from '../src/sandbox/seed.js';
+import { cliEnv, customerArgs, file, loopbackServer, tempDir, testGate } from './helpers.js';
+import { mpay as run } from './in-process.js';
+import { strictSandbox, type StrictSandbox } from './strict.js';
+
+const credentials = {
+  merchantKey: demoMerchant.merchantKey,
+  siteId: demoMerchant.siteId,
+  apiKey: demoMerchant.apiKey,
+};
+
+/** The journal's events of a config folder, every file: what "nothing journaled" is checked against. */
+function journalLines(cfg: string): string[] {
+  const dir = join(cfg, 'journal');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.jsonl'))
+    .flatMap((n) => readFileSync(join(dir, n), 'utf8').split('\n').filter(Boolean));
+}
+
+describe('the sender refuses a money request without a ticket, however it is spelled', () => {
+  let sb: StrictSandbox;
+  beforeAll(async () => {
+    sb = await strictSandbox();
+    sb.allowReads();
+  });
+  afterAll(() => sb.close());
+
+  const spellings = [
+    'payments/initiate',
+    '/payments/initiate',
+    'payments//initiate',
+    'payments/../payments/initiate',
+    'payments/./initiate',
+    'payments/initiate?x=1',
+    'payments/initiate/',
+    'PAYMENTS/Initiate',
+    'payments/%69nitiate',
+    'payments%2finitiate',
+    'payments/withdraw/initiate',
+    'payments/status/update',
+    'payments/crypto/wallet/address/update',
+    'payments/processed',
+    'payments/withdraw/processed',
+  ];
+
+  it('classifies every spelling of the six endpoints as money, and nothing else', () => {
+    const base = 'http://127.0.0.1:1/restapi/v1/';
+    for (const s of spellings) expect(moneyEndpointOf(base + s), s).toBeDefined();
+    for (const s of ['public/currencies', 'merchant/currencies', 'auth/merchant/token/generate', 'payments'])
+      expect(moneyEndpointOf(base + s), s).toBeUndefined();
+    expect(moneyEndpointOf(`${base}payments/withdraw/initiate`)?.kind).toBe('withdraw');
+    expect(moneyEndpointOf(`${base}payments/initiate`)?.kind).toBe('deposit');
+  });
+
+  it('a client with no admission, or with a ticket of another step or reference, sends none of them', async () => {
+    const bare = new Client({ baseUrl: sb.url, credentials, tokens: memoryTokens() });
+    for (const path of spellings) {
+      await expect(
+        bare.raw({
+          method: 'POST',
+          path,
+          encoding: 'json',
+          body: { customer_transaction_id: 'r1', hash_token: 'h' },
+          bearer: true,
+        }),
+        path,
+      ).rejects.toBeInstanceOf(UnexpectedError);
+    }
+    await expect(bare.statusUpdate({ hash_token: 'h', status: 'failed', gateway_id: 1 })).rejects.toThrow(
+      /without the money gate’s ticket/,
+    );
+    // A ticket admits only the step and the transaction it was made for.
+    const office = ticketOffice();
+    const client = new Client({ baseUrl: sb.url, credentials, tokens: memoryTokens(), admit: office.admit });
+    const { ticket, revoke } = office.issue({
+      step: 'status',
+      carries: { field: 'hash_token', value: 'h-one' },
+      live: false,
+      check: () => {},
+    });
+    await expect(client.walletUpdate({ hash_token: 'h-one', gateway_id: 1 }, { ticket })).rejects.toThrow(
+      /ticket for another step/,
+    );
+    await expect(
+      client.statusUpdate({ hash_token: 'h-two', status: 'failed', gateway_id: 1 }, { ticket }),
+    ).rejects.toThrow(/another hash_token/);
+    revoke();
+    await expect(
+      client.statusUpdate({ hash_token: 'h-one', status: 'failed', gateway_id: 1 }, { ticket }),
+    ).rejects.toThrow(/already used/);
+    // A ticket of another office (another run's gate) is no ticket here.
+    const foreign = ticketOffice().issue({
+      step: 'status',
+      carries: { field: 'hash_token', value: 'h-one' },
+      live: false,
+      check: () => {},
+    });
+    await expect(
+      client.statusUpdate(
+        { hash_token: 'h-one', status: 'failed', gateway_id: 1 },
+        { ticket: foreign.ticket },
+      ),
+    ).rejects.toThrow(/without the money gate’s ticket/);
+    sb.verify();
+  });
+});
+
+describe('mpay api, doctor and a profile known as live pass the gate', () => {
+  let sb: StrictSandbox;
+  beforeAll(async () => {
+    sb = await strictSandbox();
+    sb.allowReads();
+  });
+  afterAll(() => sb.close());
+
+  const initiate = ['-f', 'currency_code=GHS', '-f', 'country_code=GH', '-F', 'amount=10'];
+
+  it('mpay api to a money endpoint in live, no terminal, no --yes: refused for every spelling, nothing sent or journaled', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(undefined, cfg, { MPAY_BASE_URL: sb.url, MPAY_ENV: 'live' });
+    for (const path of [
+      '/payments/initiate',
+      '//payments/initiate',
+      '/payments/../payments/initiate',
+      '/payments/initiate?x=1',
+      '/restapi/v1/payments/withdraw/processed',
+      '/payments/status/update',
+    ]) {
+      const r = await run(
+        ['api', 'POST', path, '--credentials', ...initiate, '-f', 'hash_token=abc', '--json'],
+        {
+          env,
+        },
+      );
+      expect(r.code, `${path}: ${r.stdout}${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/Nothing was sent: .* live server/);
+    }
+    expect(journalLines(cfg)).toEqual([]);
+    sb.verify();
+  });
+
+  it('mpay api to a money endpoint on a test server: journaled as a transaction, which history shows', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(undefined, cfg, { MPAY_BASE_URL: sb.url });
+    sb.expect('POST /payments/initiate');
+    const r = await run(
+      [
+        'api',
+        'POST',
+        'payments/initiate',
+        '--credentials',
+        ...initiate,
+        '-f',
+        'customer_first_name=Ama',
+        '-f',
+        'customer_phone=+233201234567',
+        '-f',
+        'customer_email=ama@example.com',
+        '-f',
+        'customer_transaction_id=api-ref-1',
+      ],
+      { env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    sb.verify();
+    const h = await run(['history', 'show', 'api-ref-1', '--json'], { env });
+    expect(h.code, h.stderr).toBe(0);
+    expect(h.json()).toMatchObject({
+      reference: 'api-ref-1',
+      kind: 'deposit',
+      requested: { amount: '10', currency: 'GHS' },
+    });
+    expect(h.json().hash_token).toMatch(/^[0-9a-f]{16,}$/);
+    // Its secrets are not in the journal.
+    expect(journalLines(cfg).join('\n')).not.toContain(demoMerchant.apiKey);
+  });
+
+  it('doctor on a live server skips the API-key probe and says how to run it; --check-api-key asks for --yes', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(undefined, cfg, { MPAY_BASE_URL: sb.url, MPAY_ENV: 'live' });
+    const r = await run(['doctor', '--json'], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const key = r.json().checks.find((c: { name: string }) => c.name === 'API key');
+    expect(key.detail).toMatch(/skipped: .* live server.*--check-api-key/);
+    const refused = await run(['doctor', '--check-api-key', '--json'], { env });
+    expect(refused.stdout + refused.stderr).toMatch(/pass --yes/);
+    sb.verify();
+    sb.expect('POST /payments/withdraw/initiate');
+    const asked = await run(['doctor', '--check-api-key', '--yes', '--json'], { env });
+    expect(asked.code, asked.stdout).toBe(0);
+    sb.verify();
+  });
+
+  it('a server a profile keeps as live is live under --env sandbox too: a withdrawal is refused without --yes', async () => {
+    const cfg = tempDir();
+    const env = { ...cliEnv(undefined, cfg), MPAY_MERCHANT_KEY: undefined };
+    const login = await run(
+      [
+        'login',
+        '--profile',
+        'prod',
+        '--env',
+        'live',
+        '--base-url',
+        sb.url,
+        '--site-id',
+        '1',
+        '--no-verify',
+        '--insecure-storage',
+        '--merchant-key',
+        demoMerchant.merchantKey,
+        '--api-key',
+        demoMerchant.apiKey,
+      ],
+      { env },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    const w = await run(
+      [
+        'withdraw',
+        ...customerArgs({ reference: 'srv-live' }),
+        '--env',
+        'sandbox',
+        '--base-url',
+        sb.url,
+        '--json',
+      ],
+      { env: cliEnv(undefined, cfg) },
+    );
+    expect(w.code, w.stdout).toBe(2);
+    expect(w.json().error.message).toMatch(/live server .*profile prod keeps it as its live server/);
+    sb.verify();
+    expect(judgeServer(sb.url, 'sandbox', {}).live).toBe(false);
+    expect(judgeServer('https://api.example.com', 'sandbox', {}).live).toBe(true);
+    expect(
+      judgeServer('https://stage.example.com', 'sandbox', {
+        s: { baseUrls: { stage: 'https://stage.example.com/' } },
+      }).live,
+    ).toBe(false);
+  });
+});
+
+describe('replay stops at the first failed call before a later money call', () => {
+  let sb: StrictSandbox;
+  beforeAll(async () => {
+    sb = await strictSandbox();
+    sb.allowReads();
+  });
+  afterAll(() => sb.close());
+
+  /** A trace of a deposit initiated, a status update refused (gateway 999), then processed. */
+  async function trace(): Promise<string> {
+    const cfg = tempDir();
+    const env = cliEnv(sb.inner, cfg);
+    const parts = ['a', 'b', 'c'].map((n) => join(cfg, `${n}.har`));
+    const d = await run(
+      [
+        'deposit',
+        'initiate',
+        ...customerArgs({ reference: 'rp-1', gateway: '' }),
+        '--trace',
+        parts[0]!,
+        '--json',
+      ],
+      { env },
+    );
+    expect(d.code, d.stderr).toBe(0);
+    const s = await run(
+      ['status', 'rp-1', '--status', 'initiated', '--gateway', '999', '--trace', parts[1]!],
+      {
+        env,
+      },
+    );
+    expect(s.code).toBe(4);
+    const p = await run(['deposit', 'process', 'rp-1', '--trace', parts[2]!, '--json'], {
+      env,
+    });
+    expect([0, 5], p.stdout + p.stderr).toContain(p.code);
+    const hars = parts.map((f) => JSON.parse(readFileSync(f, 'utf8')));
+    const merged = { log: { ...hars[0].log, entries: hars.flatMap((h) => h.log.entries) } };
+    return file('replay-stop.har', JSON.stringify(merged));
+  }
+
+  it('sends nothing after the refused status update; --keep-going sends the processed', async () => {
+    const har = await trace();
+    const cfg = tempDir();
+    const env = cliEnv(undefined, cfg, { MPAY_BASE_URL: sb.url });
+    sb.expect('POST /payments/initiate');
+    sb.expect('POST /payments/status/update');
+    const r = await run(['replay', har, '--json'], { env });
+    expect(r.code, r.stderr).toBe(13);
+    sb.verify();
+    const processed = r.json().find((c: { path: string }) => c.path === 'payments/processed');
+    expect(processed.replayed).toBeNull();
+    expect(processed.skipped).toMatch(/failed here: HTTP 422.*--keep-going/);
+    expect(r.stderr).toMatch(/stopped: call \d \(POST \/payments\/status\/update\) failed here: HTTP 422/);
+    sb.expect('POST /payments/initiate');
+    sb.expect('POST /payments/status/update');
+    sb.expect('POST /payments/processed');
+    const going = await run(['replay', har, '--keep-going', '--json'], { env });
+    expect(going.code, going.stderr).toBe(0);
+    sb.verify();
+  });
+});
+
+describe("a batch row's reference names one payment, and a repeat is any one contact", () => {
+  let sb: StrictSandbox;
+  beforeAll(async () => {
+    sb = await strictSandbox();
+    sb.allowReads();
+  });
+  afterAll(() => sb.close());
+
+  const header = 'currency,country,amount,first_name,last_name,phone,email,gateway,reference';
+
+  it('a row whose reference the journal holds for another payment is refused, naming both; nothing sent', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(undefined, cfg, { MPAY_BASE_URL: sb.url });
+    sb.expect('POST /payments/withdraw/initiate');
+    const w = await run(
+      [
+        'withdraw',
+        'initiate',
+        ...customerArgs({ reference: 'payout-7', amount: '10', gateway: '' }),
+        '--json',
+      ],
+      { env },
+    );
+    expect(w.code, w.stderr).toBe(0);
+    sb.verify();
+    const csv = file(
+      'other-payment.csv',
+      `${header}\nGHS,GH,500,Kofi,Boateng,+233241234567,kofi@example.com,1,payout-7\n`,
+    );
+    const r = await run(['withdraw', 'batch', csv, '--yes', '--json'], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout + r.stderr).toMatch(
+      /payout-7 is in the journal for another payment \(amount 10, .*first name Ama/,
+    );
+    sb.verify();
+  });
+
+  it('a row edited in its first name only, or its e-mail only, or written 25.00 for 25, is a repeat', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(undefined, cfg, { MPAY_BASE_URL: sb.url });
+    const row = (first: string, email: string, amount = '25') =>
+      `${header}\nGHS,GH,${amount},${first},Mensah,+233201234567,${email},1,\n`;
+    sb.expect('POST /payments/initiate');
+    sb.expect('POST /payments/status/update');
+    sb.expect('POST /payments/processed');
+    const first = await run(
+      ['deposit', 'batch', file('rep.csv', row('Ama', 'ama@example.com')), '--yes', '--json'],
+      {
+        env,
+      },
+    );
+    expect(first.code, first.stderr).toBe(0);
+    sb.verify();
+    for (const [name, text] of [
+      ['first name', row('Abena', 'ama@example.com')],
+      ['e-mail', row('Ama', 'ama.m@example.com')],
+      ['decimal', row('Ama', 'ama@example.com', '25.00')],
+    ] as const) {
+      const r = await run(['deposit', 'batch', file(`rep-${name}.csv`, text), '--yes', '--json'], { env });
+      expect(r.code, `${name}: ${r.stderr}`).toBe(2);
+      expect(r.stdout + r.stderr, name).toMatch(/--allow-repeats/);
+    }
+    sb.verify();
+  });
+
+  it('decimals: 10 is 10.00, a week of 0.1s adds to 0.3, and comparisons are exact', () => {
+    expect(decimalKey('10')).toBe(decimalKey('10.00'));
+    expect(decimalKey('010.50')).toBe('10.5');
+    expect(sumDecimals(['0.1', '0.1', '0.1'])).toBe('0.3');
+    expect(0.1 + 0.1 + 0.1).not.toBe(0.3);
+    expect(compareDecimals(sumDecimals(['0.1', '0.2']), '0.3')).toBe(0);
+    expect(compareDecimals('1000.01', '1000')).toBe(1);
+  });
+});
+
+describe('locks know their holder', () => {
+  it('a holder that is gone (same host and boot, its process dead) is taken over at once', async () => {
+    const dir = tempDir();
+    const name = lockName('transaction', 'x');
+    // A process that held the lock and was killed -9: its lock folder is fresh, its owner file names it.
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+    await new Promise((r) => child.once('spawn', r));
+    const pid = child.pid!;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    mkdirSync(join(dir, 'locks', `${name}.lock`), { recursive: true });
+    const owner = {
+      pid,
+      start,
+      host: (await import('node:os')).hostname(),
+      boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+      pidns: (await import('node:fs')).readlinkSync('/proc/self/ns/pid'),
+      since: new Date().toISOString(),
+      token: 'dead',
+    };
+    writeFileSync(join(dir, 'locks', `${name}.owner`), JSON.stringify(owner));
+    // Alive: refused at once, naming the holder.
+    await expect(holdLock(dir, name, 'the deposit x')).rejects.toThrow(
+      new RegExp(`Another mpay process \\(pid ${pid} on .*, since .*\\) is running the deposit x`),
+    );
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    const held = await holdLock(dir, name, 'the deposit x');
+    held.check();
+    await held();
+  });
+
+  it('a lock taken over by another process fails its holder’s next check, and the gate journals nothing', async () => {
+    const dir = tempDir();
+    const journal = new Journal(dir, 'default', 'sandbox');
+    const gate = testGate('sandbox');
+    const held = await holdLock(
+      join(dir, 'journal'),
+      lockName('transaction', '', '', 'lost-1'),
+      'the deposit lost-1',
+    );
+    // Another mpay took it over (it was stale): its owner file now names another holder.
+    const ownerFile = readdirSync(join(dir, 'journal', 'locks')).find((n) => n.endsWith('.owner'))!;
+    const path = join(dir, 'journal', 'locks', ownerFile);
+    writeFileSync(
+      path,
+      JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), pid: 1, token: 'theirs' }),
+    );
+    expect(() => held.check()).toThrow(LockLostError);
+    await expect(
+      gate.open(
+        journal,
+        undefined,
+        { reference: 'lost-1', kind: 'deposit', step: 'status', hash_token: 'h' },
+        'x',
+      ),
+    ).rejects.toBeInstanceOf(LockLostError);
+    expect(journal.find('lost-1')).toBeUndefined();
+    await held();
+  });
+});
+
+describe('a journal that fails after a request left', () => {
+  let sb: StrictSandbox;
+  beforeAll(async () => {
+    sb = await strictSandbox();
+    sb.allowReads();
+  });
+  afterAll(() => sb.close());
+
+  it('makes the row unknown, never failed, and names the hash token the answer carried', async () => {
+    const dir = tempDir();
+    const journal = new Journal(dir, 'default', 'sandbox');
+    // The journal's folder becomes unwritable once the initiate left: its outcome line cannot be written.
+    const failing = Object.assign(Object.create(journal) as Journal, {
+      append: (e: Parameters<Journal['append']>[0]) => {
+        if (e.outcome === 'ok') throw new Error('EACCES: permission denied');
+        return journal.append(e);
+      },
+    });
+    const office = ticketOffice();
+    const client = new Client({ baseUrl: sb.url, credentials, tokens: memoryTokens(), admit: office.admit });
+    sb.expect('POST /payments/initiate');
+    const res = await runRow(
+      'deposit',
+      {
+        row: 1,
+        values: {
+          currency: 'GHS',
+          country: 'GH',
+          amount: '10',
+          first_name: 'Ama',
+          phone: '+233201234567',
+          email: 'ama@example.com',
+          gateway: '1',
+          reference: 'jr-1',
+        },
+      },
+      { client, journal: failing, env: 'sandbox', gate: new MoneyGate('sandbox', { issue: office.issue }) },
+    );
+    sb.verify();
+    expect(res.outcome).toBe('unknown');
+    expect(res.hash_token).toMatch(/^[0-9a-f]{16,}$/);
+    expect(res.error?.message).toContain(`its hash token is ${res.hash_token}`);
+  });
+});
+
+describe('a POST is never sent twice on a 503', () => {
+  it('a 503 with Retry-After to a money POST is an answer, not a wait: one request', async () => {
+    const server = await loopbackServer((req, res) => {
+      if (req.url?.includes('token/generate')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ success: true, data: { token: 'tok-503' } }));
+        return;
+      }
+      res.writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: false, message: 'busy' }));
+    });
+    try {
+      const cfg = tempDir();
+      const r = await run(
+        ['api', 'POST', 'payments/initiate', '--credentials', '-f', 'customer_transaction_id=r503'],
+        { env: cliEnv(undefined, cfg, { MPAY_BASE_URL: server.url }) },
+      );
+      expect(r.code).toBe(7);
+      expect(server.hits.get('POST /restapi/v1/payments/initiate')).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
