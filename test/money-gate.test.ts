@@ -531,3 +531,109 @@ describe('a POST is never sent twice on a 503', () => {
     }
   });
 });
+
+describe('every command that can reach a money endpoint passes the gate', () => {
+  let sb: StrictSandbox;
+  beforeAll(async () => {
+    sb = await strictSandbox();
+    sb.allowReads();
+  });
+  afterAll(() => sb.close());
+
+  /** Commands that build no money request of their own (proxy forwards others', and is tested apart). */
+  const noMoney = [
+    'auth:migrate',
+    'auth:status',
+    'balances',
+    'config:get',
+    'config:list',
+    'config:set',
+    'countries',
+    'currencies',
+    'docs',
+    'history',
+    'history:prune',
+    'history:show',
+    'login',
+    'logout',
+    'profiles:list',
+    'profiles:remove',
+    'profiles:use',
+    'proxy',
+    'sandbox',
+    'token',
+    'whoami',
+  ];
+
+  it('in live, without a terminal or --yes, none of them sends a money request; a new command must be listed here', async () => {
+    const { COMMANDS } = await import('../src/execute.js');
+    const cfg = tempDir();
+    const env = cliEnv(undefined, cfg, { MPAY_BASE_URL: sb.url, MPAY_ENV: 'live' });
+    const hash = 'ab'.repeat(32);
+    // The scene, confirmed with --yes: a withdrawal stopped at its code, and its trace.
+    for (const route of ['withdraw/initiate', 'status/update', 'withdraw/processed'])
+      sb.expect(`POST /payments/${route}`);
+    const w = await run(
+      [
+        'withdraw',
+        ...customerArgs({ reference: 'walk-1' }),
+        '--yes',
+        '--trace',
+        join(cfg, 'w.har'),
+        '--json',
+      ],
+      { env },
+    );
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.json().next).toBe('otp');
+    sb.verify();
+    const rows = file(
+      'walk.csv',
+      'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,12,Kofi,+233241234567,kofi@example.com,1\n',
+    );
+    const codes = file('walk-codes.csv', 'reference,otp\nwalk-1,123456\n');
+    const money: Record<string, string[]> = {
+      api: ['api', 'POST', 'payments/initiate', '--credentials', '-f', 'customer_transaction_id=walk-api'],
+      deposit: ['deposit', ...customerArgs({ reference: 'walk-d' })],
+      'deposit:initiate': ['deposit', 'initiate', ...customerArgs({ reference: 'walk-di', gateway: '' })],
+      'deposit:process': ['deposit', 'process', hash, '--phone-number', '+233201234567'],
+      'deposit:batch': ['deposit', 'batch', rows],
+      withdraw: ['withdraw', ...customerArgs({ reference: 'walk-w' })],
+      'withdraw:initiate': ['withdraw', 'initiate', ...customerArgs({ reference: 'walk-wi', gateway: '' })],
+      'withdraw:process': [
+        'withdraw',
+        'process',
+        hash,
+        '--otp',
+        '123456',
+        '--phone-number',
+        '+233201234567',
+        '--email',
+        'ama@example.com',
+      ],
+      'withdraw:batch': ['withdraw', 'batch', rows],
+      'withdraw:batch:confirm': ['withdraw', 'batch', 'confirm', codes],
+      status: ['status', hash, '--status', 'failed', '--gateway', '1'],
+      wallet: ['wallet', hash, '--gateway', '2'],
+      doctor: ['doctor'],
+      replay: ['replay', join(cfg, 'w.har')],
+      'support:bundle': ['support', 'bundle', '--out', join(cfg, 'b.tar.gz')],
+      // its own embedded sandbox, never the profile's server: the walk gives it no way to a money endpoint
+      demo: ['demo', '--help'],
+    };
+    expect([...noMoney, ...Object.keys(money)].sort()).toEqual(Object.keys(COMMANDS).sort());
+    const before = journalLines(cfg);
+    for (const [id, args] of Object.entries(money)) {
+      const r = await run([...args, '--json'], { env });
+      sb.verify();
+      if (['doctor', 'support:bundle', 'demo'].includes(id)) continue;
+      expect(r.code, `${id}: ${r.stdout}${r.stderr}`).not.toBe(0);
+      // refused by the gate itself, not by something before it
+      expect(`${r.stdout}${r.stderr}`, id).toMatch(/live server .*pass --yes/);
+    }
+    // Nothing reached a money endpoint, and no command journaled a money step it did not send.
+    expect(journalLines(cfg).filter((l) => l.includes('"outcome":"sent"') && !l.includes('walk-1'))).toEqual(
+      [],
+    );
+  });
+});

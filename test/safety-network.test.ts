@@ -214,8 +214,10 @@ describe('a journal that cannot be written', () => {
       });
       expect(r.code, `${r.stdout}${r.stderr}`).toBe(9);
       expect(r.json().error.kind).toBe('local');
+      // The money gate takes the transaction's lock beside the journal before it writes the 'sent' line:
+      // the first thing it cannot write is named.
       expect(r.json().error.message).toBe(
-        `Nothing was sent: Cannot write the journal ${join(cfg, 'journal', 'default.sandbox.jsonl')} (EACCES)`,
+        `Nothing was sent: Cannot make the lock folder ${join(cfg, 'journal', 'locks')} (EACCES)`,
       );
       expect(noStack(r.stderr)).toBe(true);
     }
