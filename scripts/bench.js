@@ -397,6 +397,10 @@ try {
     rounds: quick ? 3 : 7,
   });
 
+  // What the money gate costs a money call beyond the journal's sync (scripts/bench-gate.js).
+  const { runGateBench, gateTargetMs } = await import('./bench-gate.js');
+  const gate = await runGateBench(quick ? 200 : 2000);
+
   const ratio = (x, y) => +(x / y).toFixed(2);
   const results = {
     date: new Date().toISOString(),
@@ -447,6 +451,7 @@ try {
     peak_rss_mb: rss,
     batch,
     journal,
+    money_gate: gate,
     sandbox: Object.fromEntries(
       Object.entries(throughput).map(([k, v]) => [
         k,
@@ -491,6 +496,8 @@ try {
         }),
   };
   Object.assign(checks, journalTargets(journal));
+  checks[`the money gate's own work ≤ ${gateTargetMs} ms a step (median, the lock held by its flow)`] =
+    gate.lock_held_own_ms.median <= gateTargetMs;
   results.targets_met = checks;
 
   mkdirSync(dirname(outFile), { recursive: true });
@@ -542,6 +549,9 @@ try {
     console.log(
       `${pad(n, 10)}${pad(`${r.deposit.ms} ms, ${r.deposit.peak_rss_mb} MB`, 20)}${pad(r.history.ms, 12)}${pad(r.history_show.ms, 9)}${pad(r.deposit_resume.ms, 11)}${pad(r.history_all_json ? `${r.history_all_json.ms} ms, ${r.history_all_json.peak_rss_mb} MB` : '', 22)}${r.first_command_indexing ? `${r.first_command_indexing.ms} ms` : ''}`,
     );
+  console.log(
+    `\nmoney gate, its own work a step beyond the journal's sync: ${gate.lock_held_own_ms.median} ms median with the lock held by its flow; ${gate.gate_own_ms.median} ms when the step takes the lock itself (a single call)`,
+  );
   console.log('\ntargets:');
   for (const [k, ok] of Object.entries(checks)) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${k}`);
   console.log(`\nwritten to ${outFile}`);

@@ -28,6 +28,7 @@ import {
 } from './steps.js';
 import { chooseGateway, givenGateway, precheckGateway } from './gateways.js';
 import { historyShowCommand, resumeCommand, withdrawProcessCommand } from './next-command.js';
+import { holdTransaction } from './money-gate.js';
 
 // The flow ------------------------------------------------------------------------------------------
 
@@ -47,14 +48,22 @@ export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowD
   const gateway = givenGateway(kind, g.currency, inputs.gateway);
   rep.info(gateway ? `  gateway ${gateway}` : '  gateway: chosen once initiate lists those open to it');
   await deps.gate.pass({ what: `this ${title(kind)} of ${r.amount} ${r.currency_code}` }, deps.client.dryRun);
-
-  rep.step('Initiate');
-  const initiated = await initiateStep(kind, r, deps, inputs.gateway);
-  rep.info(`  hash token ${initiated.has_token}`);
-  const record: JournalRecord = deps.journal.find(r.customer_transaction_id)!;
-  // The rest of the flow (the payment phone's dial code) uses the currencies just read, not a second GET.
-  const flowDeps = { ...deps, currencies: deps.currencies ?? g.currencies };
-  return continueFlow(record, initiated.gateway_configuration, inputs, flowDeps, { initiated });
+  // The transaction's lock, from its first step to its last: each step's gate passage only checks it (a
+  // dry run sends nothing, and takes none).
+  const release = deps.client.dryRun
+    ? async () => {}
+    : await holdTransaction(r.customer_transaction_id, kind, deps.place, deps.journal);
+  try {
+    rep.step('Initiate');
+    const initiated = await initiateStep(kind, r, deps, inputs.gateway);
+    rep.info(`  hash token ${initiated.has_token}`);
+    const record: JournalRecord = deps.journal.find(r.customer_transaction_id)!;
+    // The rest of the flow (the payment phone's dial code) uses the currencies just read, not a second GET.
+    const flowDeps = { ...deps, currencies: deps.currencies ?? g.currencies };
+    return await continueFlow(record, initiated.gateway_configuration, inputs, flowDeps, { initiated });
+  } finally {
+    await release();
+  }
 }
 
 /**
