@@ -1,7 +1,7 @@
 // Test helpers: a real sandbox on an ephemeral loopback port, and the real bin/run.js in a child process
 // with a temporary config folder. Nothing here mocks the network.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -63,6 +63,36 @@ export interface RunOptions {
 
 export const isRoot = process.getuid?.() === 0;
 export const nobody = 65534;
+
+/** The command line that runs `argv` as nobody (no groups): only for a test running as root. */
+export function asNobody(argv: string[]): [string, string[]] {
+  return ['setpriv', [`--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups', ...argv]];
+}
+
+/**
+ * The bin/run.js nobody can run. When the checkout lives in a folder only its owner can enter (root's
+ * home, a `mktemp -d` folder), nobody cannot reach it, so the install a run needs (bin/, dist/, the oclif
+ * manifest, package.json and node_modules, whose packages the bundle loads when used) is copied, once a
+ * test worker, to a folder of its own that anyone may enter: hard links where the file system allows, a
+ * copy where it does not.
+ */
+let nobodyBin: string | undefined;
+export function binForNobody(): string {
+  if (nobodyBin) return nobodyBin;
+  const [cmd, argv] = asNobody([process.execPath, '-e', 'require("fs").accessSync(process.argv[1], 4)', bin]);
+  if (spawnSync(cmd, argv, { stdio: 'ignore' }).status === 0) return (nobodyBin = bin);
+  const dir = tempDir('mpay-install-');
+  chmodSync(dir, 0o755);
+  const parts = ['bin', 'dist', 'node_modules', 'package.json', 'oclif.manifest.json'].map((p) =>
+    join(root, p),
+  );
+  try {
+    execFileSync('cp', ['-al', ...parts, dir], { stdio: 'ignore' });
+  } catch {
+    execFileSync('cp', ['-a', ...parts, dir], { stdio: 'ignore' });
+  }
+  return (nobodyBin = join(dir, 'bin', 'run.js'));
+}
 
 /** Gives a folder (and what is in it) to the user that `unprivileged` runs as. */
 export function giveToUnprivileged(dir: string): void {
@@ -151,10 +181,7 @@ export function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
     env.NO_COLOR = '1';
     const [cmd, argv] =
       opts.unprivileged && isRoot
-        ? [
-            'setpriv',
-            [`--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups', process.execPath, bin, ...args],
-          ]
+        ? asNobody([process.execPath, binForNobody(), ...args])
         : opts.command
           ? [opts.command[0]!, [...opts.command.slice(1), ...args]]
           : [process.execPath, [bin, ...args]];
