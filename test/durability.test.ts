@@ -15,17 +15,11 @@ import {
   run,
   sandbox,
   tempDir,
+  waitUntil,
 } from './helpers.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
-const until = async (cond: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe('kill -9 at each step, then --resume', () => {
   let sb: Sb;
@@ -44,7 +38,9 @@ describe('kill -9 at each step, then --resume', () => {
     });
     const exited = new Promise((r) => child.on('close', r));
     try {
-      await until(() => sb.logs.slice(seen).some((l) => l.startsWith('fault slow') && l.includes(path)));
+      await waitUntil(`the sandbox to hold the request to ${path}`, () =>
+        sb.logs.slice(seen).some((l) => l.startsWith('fault slow') && l.includes(path)),
+      );
     } finally {
       child.kill('SIGKILL');
       await exited;
@@ -278,7 +274,7 @@ describe('the sandbox under load', () => {
       return apiInitiate(url, token, ref).catch(() => undefined);
     });
     // Kill once the file has been written at least once and requests are still arriving.
-    await until(() => readdirSync(dir).includes('state.json'));
+    await waitUntil('the sandbox to write state.json', () => readdirSync(dir).includes('state.json'));
     first.child.kill('SIGKILL');
     await Promise.all(burst);
     const saved = JSON.parse(readFileSync(data, 'utf8'));

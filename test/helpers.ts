@@ -408,3 +408,67 @@ export async function loopbackServer(
     close: () => new Promise((r) => server.close(() => r())),
   };
 }
+
+/**
+ * Waits for `what` (as the failure names it) to come true, asking `check` every 20 ms; past the deadline,
+ * fails with what was awaited, rather than going on as if it had come.
+ */
+export async function waitUntil(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  deadlineMs = 20_000,
+): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`waited ${deadlineMs} ms for ${what}; it did not come`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * A forwarder to `target` (a sandbox) that holds every request whose path contains `path` until
+ * `release()`: a test knows, by the count held, which requests are in flight, and chooses when they end.
+ */
+export async function holdingProxy(
+  target: string,
+  path: string,
+): Promise<{ url: string; held: () => number; release: () => void; close: () => Promise<void> }> {
+  const waiting: (() => void)[] = [];
+  let released = false;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      if (!released && req.url?.includes(path)) await new Promise<void>((r) => waiting.push(r));
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && !['host', 'content-length', 'connection'].includes(k)) headers[k] = v;
+      try {
+        const r = await fetch(`${target}${req.url}`, {
+          method: req.method,
+          headers,
+          body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks),
+        });
+        const out: Record<string, string> = {};
+        for (const k of ['content-type', 'retry-after']) if (r.headers.has(k)) out[k] = r.headers.get(k)!;
+        res.writeHead(r.status, out);
+        res.end(Buffer.from(await r.arrayBuffer()));
+      } catch {
+        res.destroy();
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    held: () => waiting.length,
+    release: () => {
+      released = true;
+      for (const go of waiting.splice(0)) go();
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}

@@ -63,6 +63,8 @@ export interface StateOptions {
   /** the data set served (default: demo) */
   seed?: Seed;
   log?: (line: string) => void;
+  /** told of each API request as it is counted (tests compare when requests came with a client's pace) */
+  onArrival?: (route: string, at: number) => void;
 }
 
 export class SandboxState {
@@ -355,6 +357,7 @@ export class SandboxState {
   /** Counts a request by method and path: tests check that a money-moving POST was sent once. */
   count(route: string): void {
     this.requests.set(route, (this.requests.get(route) ?? 0) + 1);
+    this.opts.onArrival?.(route, Date.now());
   }
 
   requestCounts(): Record<string, number> {
