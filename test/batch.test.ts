@@ -379,7 +379,7 @@ it('Ctrl-C stops the starting of new rows, lets those in flight finish, exits 13
     );
     const count = () => requestCount(target, 'POST /payments/initiate');
     // Interrupt once two initiates are in flight, the first two rows (two at a time: no third can start).
-    await waitUntil('the initiates of the first two rows', () => slow.held() === 2);
+    await waitUntil('the initiates of the first two rows', () => slow.held() === 2, 45_000);
     let said = '';
     child.stderr!.on('data', (d) => (said += d));
     child.kill('SIGINT');
@@ -433,7 +433,8 @@ it('Ctrl-C stops the starting of new rows, lets those in flight finish, exits 13
     await target.close();
     await other.close();
   }
-});
+  // a loaded machine starts mpay slowly: the wait for the first two rows has a deadline of its own
+}, 60_000);
 
 it('live without a terminal needs --yes for the whole batch, and sends nothing without it', async () => {
   const env = cliEnv(sb, tempDir(), { MPAY_ENV: 'live' });
