@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 // Checks the one direction of imports (docs/architecture.md) over every module in src/. Run by `npm test`
-// (npm run lint); exits 1 and names each violation. TypeScript's parser reads every file, so comments and
-// strings never count, and odd spacing (`import (x)`) hides nothing.
+// (npm run lint); exits 1 and names each violation. It builds one TypeScript program of src/ alone (no lib,
+// no @types, no packages: a few seconds), so comments and strings never count, odd spacing
+// (`import (x)`) hides nothing, and the type checker says what a name stands for wherever it is used.
 //
 //   node scripts/check-layers.js [SRC_DIR]
 //
 // What it sees. A module's edges are its static imports and re-exports (`import './x.js'` included),
-// dynamic import() with a literal specifier, and importLazily('pkg') calls (the bundle's bridge to the
-// packages left out of it, src/lazy-import.ts). `import type`, `export type`, an import whose every name
-// is marked `type`, and `typeof import('…')` are type-only: they create no edge at run time.
+// dynamic import() with a literal specifier, and calls of importLazily('pkg') (the bundle's bridge to the
+// packages left out of it, src/lazy-import.ts), under whatever name the call reaches it: the checker
+// follows aliases (`import { importLazily as il }`), namespace imports (`L.importLazily`), re-exports
+// under another name, and callees such as `(0, L.importLazily)`. A name imported from a module that only
+// re-exports it is held to rule 1 where it is declared too (`ui -> api/index.ts -> api/client.ts`).
+// `import type`, `export type`, an import whose every name is marked `type`, and `typeof import('…')` are
+// type-only: they create no edge at run time.
 //
 // Three rules:
 //
@@ -32,11 +37,14 @@
 //    package its own rule bans.
 //
 // 3. No loading the check cannot see. In src/, no import() or importLazily() of a computed specifier, no
-//    require (called or not, also as module.require, process.mainModule.require, globalThis.require or
-//    `import x = require(…)`), no createRequire, no process.getBuiltinModule (it hands out node:module and
-//    so createRequire), and no value typed NodeJS.Require (a require() under another name). Not seen:
-//    code made from strings (eval, new Function, node:vm), which no parser can read ahead. The few files
-//    that must do one of these are listed in `loaderExceptions`, each with the kinds it may use and why.
+//    importLazily other than called (`const f = importLazily`, `.map(importLazily)`), no require (called or
+//    not, also as module.require, process.mainModule.require, globalThis.require or
+//    `import x = require(…)`), no node:module in any form (an import of it, `m['create' + 'Require']`,
+//    createRequire, Module._load, process.mainModule), no process.getBuiltinModule (it hands out
+//    node:module), no computed property of process, globalThis, global or module, and no value typed
+//    NodeJS.Require (a require() under another name). Not seen: code made from strings (eval, new
+//    Function, node:vm) and Reflect, which no parser can read ahead. The few files that must do one of
+//    these are listed in `loaderExceptions`, each with the kinds it may use and why.
 //
 // The layer names are in `rules` only (and `layerOf` says how a file's path names its layer): renaming a
 // layer or adding one is an edit to that table, which is itself checked for names it does not know.
@@ -76,7 +84,7 @@ export const rules = {
     types: ['api', 'flows', 'journal', 'io'],
     packages: ['got', 'fastify'],
   },
-  io: { may: ['ui'], types: [], packages: [oclif, 'got'] },
+  io: { may: [], types: [], packages: [oclif, 'got'] },
   factory: { may: ['api', 'config', 'journal', 'ui', 'io', 'flows'], types: [], packages: [oclif] },
   // the run functions, and what they share (commands/shared/)
   commands: {
@@ -117,12 +125,13 @@ export const rules = {
 const apiClient = /^api\/(client|sender|proxy)\.ts$/;
 
 // The files of src/ that may load in a way rule 3 forbids, by path under src/, each with the kinds it may
-// use (the kinds are those `scan` reports; see `loaderKinds`). Keep this list short.
+// use (the kinds are those `scan` reports; see `loaderKinds`). This is the one list of exceptions: the
+// modules docs/architecture.md names for it. Keep it short.
 export const loaderExceptions = {
   // The bridge itself: importLazily(specifier) hands its argument to import() (or, in the executable, to
   // the importer exe.ts installs), so its import() is computed by design. Every caller passes a literal,
-  // which this check reads at the call (rule 3 rejects importLazily of a computed specifier), so the
-  // packages loaded through it are checked where they are named.
+  // which this check reads at the call (rule 3 rejects importLazily of a computed specifier, and any use of
+  // it other than a call), so the packages loaded through it are checked where they are named.
   'lazy-import.ts': ['computed import()'],
   // The single executable's CommonJS entry. The bundle's banner hands it Node's require as
   // __builtinRequire (typed NodeJS.Require), and it must hand a require() on to the bundle and to the
@@ -136,14 +145,23 @@ export const loaderExceptions = {
 const loaderKinds = {
   'computed import()': 'import() of a computed specifier',
   'computed importLazily()': 'importLazily() of a computed specifier',
+  'importLazily as a value': 'importLazily used other than called (the check reads only its calls)',
   require: 'require',
   'import = require()': 'import … = require(…)',
   createRequire: 'createRequire',
   getBuiltinModule: 'process.getBuiltinModule',
+  'node:module': 'node:module (createRequire, Module._load: a loader of its own)',
+  _load: 'Module._load',
+  mainModule: 'process.mainModule',
+  'computed global': 'a computed property of process, globalThis, global or module',
   'require under another name': 'a value typed NodeJS.Require (a require() under another name)',
 };
 
-const loaderNames = new Set(['require', 'createRequire', 'getBuiltinModule']);
+/** Names that, as a value or as a property read, are a loader the check cannot follow. */
+const loaderNames = new Set(['require', 'createRequire', 'getBuiltinModule', '_load', 'mainModule']);
+/** The globals whose computed properties could reach a loader (`process['getBuilt' + 'inModule']`). */
+const loaderGlobals = new Set(['process', 'globalThis', 'global', 'module']);
+const nodeModule = new Set(['module', 'node:module']);
 
 const isLiteral = (n) => n && (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n));
 
@@ -164,63 +182,316 @@ function isPropertyName(node) {
   );
 }
 
+/** Whether an identifier is a name being declared or a part of an import or export clause. */
+function isDeclarationName(node) {
+  const p = node.parent;
+  if (!p) return true;
+  if (
+    ts.isImportSpecifier(p) ||
+    ts.isExportSpecifier(p) ||
+    ts.isImportClause(p) ||
+    ts.isNamespaceImport(p) ||
+    ts.isNamespaceExport(p) ||
+    ts.isImportEqualsDeclaration(p)
+  )
+    return true;
+  return p.name === node && !ts.isPropertyAccessExpression(p) && !ts.isShorthandPropertyAssignment(p);
+}
+
+/** Whether a node sits in a type (a type annotation, `typeof x` in a type, an interface). */
+function inType(node) {
+  for (let n = node.parent; n; n = n.parent) {
+    if (ts.isTypeNode(n) || ts.isInterfaceDeclaration(n) || ts.isTypeAliasDeclaration(n)) return true;
+    if (ts.isExpression(n) || ts.isStatement(n) || ts.isSourceFile(n)) return false;
+  }
+  return false;
+}
+
+/** The callee a call really names: `(f)`, `(0, f)`, `f as X`, `f!` are all f. */
+function calleeOf(e) {
+  for (;;) {
+    if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e))
+      e = e.expression;
+    else if (ts.isTypeAssertionExpression?.(e) || ts.isSatisfiesExpression?.(e)) e = e.expression;
+    else if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.CommaToken) e = e.right;
+    else return e;
+  }
+}
+
+/** Whether `node` is the callee (through parentheses, commas, casts) of a call, and that call. */
+function callOf(node) {
+  let n = node;
+  // a namespace member: L.importLazily is the expression, not its name
+  if (ts.isPropertyAccessExpression(n.parent) && n.parent.name === n) n = n.parent;
+  for (let p = n.parent; p; n = p, p = p.parent) {
+    if (ts.isCallExpression(p)) return p.expression === n || calleeOf(p.expression) === n ? p : undefined;
+    const through =
+      ts.isParenthesizedExpression(p) ||
+      ts.isAsExpression(p) ||
+      ts.isNonNullExpression(p) ||
+      (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.CommaToken && p.right === n);
+    if (!through) return undefined;
+  }
+  return undefined;
+}
+
+const root = '/src/';
+
 /**
- * One file, parsed: its imports ({ specifier, typeOnly, how }, `how` being 'import' for static imports and
- * re-exports, 'import()' or 'importLazily()') and the loading rule 3 forbids ({ kind, line }).
+ * A TypeScript program over the given files ({ relPath: text }, paths under src/) and no other: a relative
+ * import resolves as the compiler resolves it (NodeNext, `./x.js` to x.ts), a package is left unresolved
+ * (its edge is the specifier), and no lib or @types is read. The
+ * type checker then answers what an identifier names, through aliases, namespace imports and re-exports.
  */
-export function scan(text, fileName = 'x.ts') {
-  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+function programOf(files) {
+  const options = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noLib: true,
+    types: [],
+    noEmit: true,
+    allowJs: false,
+  };
+  const texts = new Map(Object.entries(files).map(([rel, text]) => [root + rel, text]));
+  const dirs = new Set(
+    [...texts.keys()].flatMap((f) =>
+      f
+        .split('/')
+        .slice(1, -1)
+        .map((_, i, a) => `/${a.slice(0, i + 1).join('/')}`),
+    ),
+  );
+  const host = {
+    fileExists: (f) => texts.has(f),
+    readFile: (f) => texts.get(f),
+    directoryExists: (d) => dirs.has(d.replace(/\/$/, '')),
+    getSourceFile: (f, version) =>
+      texts.has(f)
+        ? ts.createSourceFile(
+            f,
+            texts.get(f),
+            { languageVersion: version, impliedNodeFormat: ts.ModuleKind.ESNext },
+            true,
+            ts.ScriptKind.TS,
+          )
+        : undefined,
+    getDefaultLibFileName: () => '/lib.d.ts',
+    writeFile: () => {},
+    getCurrentDirectory: () => root,
+    getCanonicalFileName: (f) => f,
+    useCaseSensitiveFileNames: () => true,
+    getNewLine: () => '\n',
+    resolveModuleNameLiterals: (literals, containingFile) =>
+      literals.map((l) => ({
+        resolvedModule: l.text.startsWith('.')
+          ? ts.resolveModuleName(
+              l.text,
+              containingFile,
+              options,
+              host,
+              undefined,
+              undefined,
+              ts.ModuleKind.ESNext,
+            ).resolvedModule
+          : undefined,
+      })),
+  };
+  const program = ts.createProgram({ rootNames: [...texts.keys()], options, host });
+  return { program, checker: program.getTypeChecker() };
+}
+
+/** A module's path under src/, from its name in the program (undefined outside src/). */
+const relOf = (fileName) => (fileName.startsWith(root) ? fileName.slice(root.length) : undefined);
+
+/** The symbol an identifier or name stands for, aliases followed to the declaration they name. */
+function resolved(checker, node) {
+  let s = checker.getSymbolAtLocation(node);
+  if (s && s.flags & ts.SymbolFlags.Alias) s = checker.getAliasedSymbol(s);
+  return s;
+}
+
+/**
+ * The symbol of importLazily (src/lazy-import.ts), if the program has that module, and every name it goes
+ * by: its own, and those an import or export clause anywhere gives it (`import { importLazily as il }`,
+ * `export { importLazily as lazy }`). Only identifiers of those names are asked of the type checker, which
+ * keeps the check fast; the checker then says whether the name is importLazily where it stands.
+ */
+function bridgeOf(program, checker) {
+  const sf = program.getSourceFile(`${root}lazy-import.ts`);
+  const mod = sf && checker.getSymbolAtLocation(sf);
+  const symbol = mod && checker.getExportsOfModule(mod).find((s) => s.name === 'importLazily');
+  if (!symbol) return undefined;
+  const names = new Set([symbol.name]);
+  const visit = (n) => {
+    if (ts.isImportSpecifier(n) || ts.isExportSpecifier(n)) {
+      if (resolved(checker, n.name) === symbol) {
+        names.add(n.name.text);
+        if (n.propertyName) names.add(n.propertyName.text);
+      }
+    } else if (ts.isImportClause(n) && n.name && resolved(checker, n.name) === symbol) names.add(n.name.text);
+    if (!ts.isFunctionLike(n) && !ts.isClassLike(n)) ts.forEachChild(n, visit);
+  };
+  for (const f of program.getSourceFiles()) visit(f);
+  return { symbol, names };
+}
+
+/** Whether an identifier is a name an import of node:module binds (`import * as m from 'node:module'`). */
+function fromNodeModule(checker, id) {
+  const s = checker.getSymbolAtLocation(id);
+  if (!s || !(s.flags & ts.SymbolFlags.Alias)) return false;
+  return (s.declarations ?? []).some((d) => {
+    let n = d;
+    while (n && !ts.isImportDeclaration(n)) n = n.parent;
+    return !!n && isLiteral(n.moduleSpecifier) && nodeModule.has(n.moduleSpecifier.text);
+  });
+}
+
+/**
+ * One file of a program: its imports ({ specifier, typeOnly, how, via }, `how` being 'import' for static
+ * imports and re-exports, 'import()' or 'importLazily()'; `via` the modules of src/ an imported name is
+ * declared in, through re-exports) and the loading rule 3 forbids ({ kind, line }). A call counts as
+ * importLazily() when the type checker says its callee is src/lazy-import.ts's importLazily, under any
+ * name (`import { importLazily as il }`, `L.importLazily` of `import * as L`, a re-export, `(0, f)(…)`).
+ */
+function scanFile(sf, checker, bridge) {
   const imports = [];
   const loaders = [];
   const line = (n) => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
   const loader = (kind, n) => loaders.push({ kind, line: line(n) });
+  /** The modules of src/ (other than `direct`) where the names an import brings are declared. */
+  const declaredIn = (names) => {
+    const out = new Set();
+    for (const name of names) {
+      const s = resolved(checker, name);
+      for (const d of s?.declarations ?? []) {
+        const rel = relOf(d.getSourceFile().fileName);
+        if (rel && !ts.isSourceFile(d)) out.add(rel);
+      }
+    }
+    return [...out];
+  };
+  const namespaces = new Map(); // a namespace import's local symbol -> its entry in `imports`
+  const lazyCall = (call, n) => {
+    const [arg] = call.arguments;
+    if (!isLiteral(arg)) return loader('computed importLazily()', n);
+    imports.push({ specifier: arg.text, typeOnly: false, how: 'importLazily()', via: [] });
+    if (nodeModule.has(arg.text)) loader('node:module', n);
+  };
 
-  const visit = (n) => {
+  const visit = (n, typed = false) => {
+    typed ||= ts.isTypeNode(n) || ts.isInterfaceDeclaration(n) || ts.isTypeAliasDeclaration(n);
     if (ts.isImportDeclaration(n) && isLiteral(n.moduleSpecifier)) {
       const c = n.importClause;
       const named = c?.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings.elements : [];
       // TypeScript (and esbuild) drop an import whose every name is a type
       const typeOnly =
         !!c && (c.isTypeOnly || (!c.name && named.length > 0 && named.every((e) => e.isTypeOnly)));
-      imports.push({ specifier: n.moduleSpecifier.text, typeOnly, how: 'import' });
+      const specifier = n.moduleSpecifier.text;
+      const entry = { specifier, typeOnly, how: 'import', via: [] };
+      imports.push(entry);
+      if (nodeModule.has(specifier) && !typeOnly) loader('node:module', n);
+      const values = named.filter((e) => !e.isTypeOnly).map((e) => e.name);
+      const types = named.filter((e) => e.isTypeOnly).map((e) => e.name);
+      entry.names = c?.isTypeOnly ? [] : [...(c?.name ? [c.name] : []), ...values];
+      entry.typeNames = c?.isTypeOnly ? [...(c?.name ? [c.name] : []), ...values, ...types] : types;
+      if (c?.namedBindings && ts.isNamespaceImport(c.namedBindings) && specifier.startsWith('.')) {
+        const s = checker.getSymbolAtLocation(c.namedBindings.name);
+        if (s) namespaces.set(s, entry);
+      }
     } else if (ts.isExportDeclaration(n) && n.moduleSpecifier && isLiteral(n.moduleSpecifier)) {
       const named = n.exportClause && ts.isNamedExports(n.exportClause) ? n.exportClause.elements : [];
       const typeOnly = n.isTypeOnly || (named.length > 0 && named.every((e) => e.isTypeOnly));
-      imports.push({ specifier: n.moduleSpecifier.text, typeOnly, how: 'import' });
+      const specifier = n.moduleSpecifier.text;
+      imports.push({ specifier, typeOnly, how: 'import', via: [], names: [], typeNames: [] });
+      if (nodeModule.has(specifier) && !typeOnly) loader('node:module', n);
     } else if (ts.isImportEqualsDeclaration(n) && ts.isExternalModuleReference(n.moduleReference)) {
       loader('import = require()', n);
     } else if (ts.isImportTypeNode(n)) {
       // typeof import('…'): a type
       const lit = n.argument;
       if (ts.isLiteralTypeNode(lit) && isLiteral(lit.literal))
-        imports.push({ specifier: lit.literal.text, typeOnly: true, how: 'import' });
+        imports.push({ specifier: lit.literal.text, typeOnly: true, how: 'import', via: [] });
     } else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = n.arguments;
-      if (isLiteral(arg)) imports.push({ specifier: arg.text, typeOnly: false, how: 'import()' });
-      else loader('computed import()', n);
-    } else if (
-      ts.isCallExpression(n) &&
-      ts.isIdentifier(n.expression) &&
-      n.expression.text === 'importLazily'
-    ) {
-      const [arg] = n.arguments;
-      if (isLiteral(arg)) imports.push({ specifier: arg.text, typeOnly: false, how: 'importLazily()' });
-      else loader('computed importLazily()', n);
-    } else if (ts.isIdentifier(n) && loaderNames.has(n.text) && !isPropertyName(n)) {
-      // in any place a value can be (a call, `const r = require`, `const { createRequire } = m`, an import
-      // of it), and as the name of a property read (`module.require`, `process.mainModule.require`)
-      loader(n.text, n);
-    } else if (ts.isElementAccessExpression(n) && isLiteral(n.argumentExpression)) {
-      const name = n.argumentExpression.text;
-      if (loaderNames.has(name)) loader(name, n);
+      if (isLiteral(arg)) {
+        imports.push({ specifier: arg.text, typeOnly: false, how: 'import()', via: [] });
+        if (nodeModule.has(arg.text)) loader('node:module', n);
+      } else loader('computed import()', n);
+    } else if (ts.isIdentifier(n) && !typed) {
+      const name = n.text;
+      if (loaderNames.has(name) && !isPropertyName(n)) {
+        // in any place a value can be (a call, `const r = require`, `const { createRequire } = m`, an import
+        // of it), and as the name of a property read (`module.require`, `process.mainModule.require`)
+        loader(name, n);
+      } else if (bridge?.names.has(name) && !isDeclarationName(n)) {
+        // what the name stands for, by the type checker: importLazily under any name it goes by
+        const s = ts.isShorthandPropertyAssignment(n.parent)
+          ? checker.getShorthandAssignmentValueSymbol(n.parent)
+          : checker.getSymbolAtLocation(n);
+        const target = s && s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
+        if (target === bridge.symbol) {
+          const call = callOf(n);
+          if (call) lazyCall(call, n);
+          else loader('importLazily as a value', n);
+        }
+      }
+    } else if (ts.isElementAccessExpression(n)) {
+      const key = n.argumentExpression;
+      if (isLiteral(key)) {
+        if (loaderNames.has(key.text)) loader(key.text, n);
+      } else if (ts.isIdentifier(n.expression) && fromNodeModule(checker, n.expression)) {
+        // `m['create' + 'Require']` of `import * as m from 'node:module'`
+        loader('node:module', n);
+      } else if (ts.isIdentifier(n.expression) && loaderGlobals.has(n.expression.text)) {
+        // a global of the process (no declaration in src/ stands behind it)
+        const s = checker.getSymbolAtLocation(n.expression);
+        if (!s || !s.declarations?.some((d) => relOf(d.getSourceFile().fileName)))
+          loader('computed global', n);
+      }
     } else if (ts.isTypeReferenceNode(n)) {
       const name = n.typeName.getText(sf);
       if (name === 'NodeJS.Require' || name === 'NodeRequire') loader('require under another name', n);
     }
-    ts.forEachChild(n, visit);
+    ts.forEachChild(n, (c) => visit(c, typed));
   };
   visit(sf);
+  // the modules of src/ where each imported name is declared, through re-exports (for rule 1)
+  for (const entry of imports) {
+    entry.via = declaredIn(entry.names ?? []);
+    entry.typeVia = declaredIn(entry.typeNames ?? []);
+  }
+  // a namespace import's members as they are used (`L.x`), for rule 1 too
+  const members = (n) => {
+    if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression)) {
+      const entry = namespaces.get(checker.getSymbolAtLocation(n.expression));
+      if (entry) {
+        const s = resolved(checker, n.name);
+        for (const d of s?.declarations ?? []) {
+          const rel = relOf(d.getSourceFile().fileName);
+          if (rel && !entry.via.includes(rel)) (inType(n) ? entry.typeVia : entry.via).push(rel);
+        }
+      }
+    }
+    ts.forEachChild(n, members);
+  };
+  if (namespaces.size) members(sf);
   return { imports, loaders };
+}
+
+/** Each file of `files` ({ relPath: text }), scanned through one program (see scanFile). */
+export function scanAll(files) {
+  const { program, checker } = programOf(files);
+  const bridge = bridgeOf(program, checker);
+  const out = {};
+  for (const rel of Object.keys(files))
+    out[rel] = scanFile(program.getSourceFile(root + rel), checker, bridge);
+  return out;
+}
+
+/** One file on its own (its imports of src/ unresolved): { imports, loaders }. */
+export function scan(text, fileName = 'x.ts') {
+  return scanAll({ [fileName]: text })[fileName];
 }
 
 /** Every import of one file: { specifier, typeOnly } (a specifier also imported for values is not type-only). */
@@ -255,10 +526,11 @@ export function violations(files, { exceptions = loaderExceptions } = {}) {
   // each module's value edges: to modules of src/ ({ to, how }) and to packages ({ pkg, specifier, how })
   const edges = new Map();
   const loads = new Map();
-  for (const [rel, text] of Object.entries(files)) {
+  const scanned = scanAll(files);
+  for (const rel of Object.keys(files)) {
     const from = layerOf(rel);
     const rule = rules[from];
-    const { imports, loaders } = scan(text, rel);
+    const { imports, loaders } = scanned[rel];
     for (const { kind, line } of loaders)
       if (!(exceptions[rel] ?? []).includes(kind))
         out.push(
@@ -268,24 +540,32 @@ export function violations(files, { exceptions = loaderExceptions } = {}) {
       out.push(`${rel}: folder "${from}" has no place in the layers (docs/architecture.md)`);
       continue;
     }
+    /** Rule 1 for one module of src/ that `rel` imports (`through` the module it names, for a re-export). */
+    const cross = (target, typeOnly, through) => {
+      const to = layerOf(target);
+      if (to === from) return;
+      const clientless = to === 'api' && !apiClient.test(target);
+      const allowed =
+        rule.may.includes(to) ||
+        (clientless && rule.may.includes('api-no-client')) ||
+        (typeOnly && rule.types.includes(to));
+      const path = through ? `${rel} -> ${through} -> ${target}` : `${rel} -> ${target}`;
+      const line = `${path}: ${from}/ may not import ${to}/${typeOnly ? ' (even for types)' : ''}`;
+      if (!allowed && !out.includes(line)) out.push(line);
+    };
     const modEdges = [];
     const pkgEdges = [];
-    for (const { specifier, typeOnly, how } of imports) {
+    for (const { specifier, typeOnly, how, via = [], typeVia = [] } of imports) {
       if (specifier.startsWith('.')) {
         const target = relative('.', join(dirname(rel), specifier))
           .split(sep)
           .join('/')
           .replace(/\.js$/, '.ts');
         if (!typeOnly) modEdges.push({ to: target, how });
-        const to = layerOf(target);
-        if (to === from) continue;
-        const clientless = to === 'api' && !apiClient.test(target);
-        const allowed =
-          rule.may.includes(to) ||
-          (clientless && rule.may.includes('api-no-client')) ||
-          (typeOnly && rule.types.includes(to));
-        const line = `${rel} -> ${target}: ${from}/ may not import ${to}/${typeOnly ? ' (even for types)' : ''}`;
-        if (!allowed && !out.includes(line)) out.push(line);
+        cross(target, typeOnly, undefined);
+        // a name re-exported by the module imported is held to rule 1 where it is declared
+        for (const decl of via) if (decl !== target) cross(decl, false, target);
+        for (const decl of typeVia) if (decl !== target) cross(decl, true, target);
       } else if (!specifier.startsWith('node:') && !typeOnly) {
         pkgEdges.push({ pkg: packageName(specifier), specifier, how });
       }

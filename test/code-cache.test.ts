@@ -17,20 +17,23 @@ import {
 import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installRuntimes } from '../scripts/node-runtimes.js';
-import { root, tempDir } from './helpers.js';
+import { asNobody, isRoot, nobody, root, tempDir } from './helpers.js';
 
 const loader = join(root, 'bin', 'load-cached.js');
 const recorder = join(root, 'test', 'fixtures', 'record-writes.cjs');
-const root_ = process.getuid?.() === 0;
-const nobody = 65534;
 
-/** A folder with the loader, a runner and a bundle whose value is `v`. */
+/**
+ * A folder with the loader, a runner, the recorder of writes and a bundle whose value is `v`: everything
+ * the run needs is in it, so that nobody can run it wherever the checkout lives (a folder only its owner
+ * can enter included).
+ */
 function scene(v: string): { dir: string; dist: string; bundle: string } {
   const dir = tempDir('mpay-cc-');
   chmodSync(dir, 0o755);
   const dist = join(dir, 'dist');
   mkdirSync(dist);
   copyFileSync(loader, join(dir, 'load-cached.js'));
+  copyFileSync(recorder, join(dir, 'record-writes.cjs'));
   writeFileSync(
     join(dir, 'run.mjs'),
     "import { loadBundle } from './load-cached.js';\nconsole.log(loadBundle(new URL('./dist/b.cjs', import.meta.url)).v);\n",
@@ -45,11 +48,9 @@ function load(dir: string, env: Record<string, string>, unprivileged = false) {
   const log = join(dir, `record-${Math.random().toString(36).slice(2)}.log`);
   writeFileSync(log, '');
   chmodSync(log, 0o666);
-  const args = ['--require', recorder, join(dir, 'run.mjs')];
+  const args = ['--require', join(dir, 'record-writes.cjs'), join(dir, 'run.mjs')];
   const [cmd, argv] =
-    unprivileged && root_
-      ? ['setpriv', [`--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups', process.execPath, ...args]]
-      : [process.execPath, args];
+    unprivileged && isRoot ? asNobody([process.execPath, ...args]) : [process.execPath, args];
   const r = spawnSync(cmd, argv as string[], {
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', ...env, RECORD_LOG: log },
@@ -90,7 +91,7 @@ describe('the V8 code cache', () => {
     chmodSync(dist, 0o555);
     const xdg = join(dir, 'xdg');
     mkdirSync(xdg, { mode: 0o700 });
-    if (root_) chownSync(xdg, nobody, nobody);
+    if (isRoot) chownSync(xdg, nobody, nobody);
     const env = { HOME: join(dir, 'nohome'), XDG_CACHE_HOME: xdg };
     const first = load(dir, env, true);
     expect(first.out).toBe('RO2,4');
@@ -129,7 +130,7 @@ describe('a cache another user could have written is never run', () => {
       env: { PATH: process.env.PATH ?? '', ...env, MPAY_CODE_CACHE_DEBUG: '1' },
     });
 
-  it.skipIf(!root_ || Number(process.versions.node.split('.')[0]) >= 22)(
+  it.skipIf(!isRoot || Number(process.versions.node.split('.')[0]) >= 22)(
     'a dist/ writable by others is passed over; a cache file of another owner in a sound dist/ is not read',
     () => {
       const { dir, dist, bundle } = scene('PLANT');
@@ -171,7 +172,7 @@ describe('a cache another user could have written is never run', () => {
     expect(entries.length).toBeGreaterThan(0);
     for (const e of [cache, ...entries.map((x) => join(x.parentPath, x.name))])
       expect(statSync(e).mode & 0o022, e).toBe(0);
-    if (!root_) return;
+    if (!isRoot) return;
     // Another user's file in the version folder: the folder is passed over (for the user's cache folder).
     const versionDir = entries.find((e) => e.isDirectory())!;
     const planted = join(versionDir.parentPath, versionDir.name, 'planted');

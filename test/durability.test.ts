@@ -1,6 +1,8 @@
 // Nothing lost: mpay killed with SIGKILL at each step of both flows resumes to exactly one transaction;
 // several mpay processes at once share the journal and the config without corrupting either; the
-// sandbox keeps its answers right under concurrent load and its --data file survives SIGKILL.
+// sandbox keeps its answers right under concurrent load and its --data file survives SIGKILL. The mpay
+// killed is a process of its own (bin/run.js); what looks at the journal after it and the resume run
+// in-process (test/in-process.ts), which spares a Node start-up each.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -15,17 +17,12 @@ import {
   run,
   sandbox,
   tempDir,
+  waitUntil,
 } from './helpers.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
+import { mpay } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
-const until = async (cond: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe('kill -9 at each step, then --resume', () => {
   let sb: Sb;
@@ -44,7 +41,9 @@ describe('kill -9 at each step, then --resume', () => {
     });
     const exited = new Promise((r) => child.on('close', r));
     try {
-      await until(() => sb.logs.slice(seen).some((l) => l.startsWith('fault slow') && l.includes(path)));
+      await waitUntil(`the sandbox to hold the request to ${path}`, () =>
+        sb.logs.slice(seen).some((l) => l.startsWith('fault slow') && l.includes(path)),
+      );
     } finally {
       child.kill('SIGKILL');
       await exited;
@@ -80,9 +79,9 @@ describe('kill -9 at each step, then --resume', () => {
       const env = cliEnv(sb, tempDir());
       const ref = `kill-dep-${step}`;
       await killAt(deposit(ref), env, path);
-      const journal = await run(['history', 'show', ref, '--json'], { env });
+      const journal = await mpay(['history', 'show', ref, '--json'], { env });
       expect(journal.json().steps.at(-1)).toMatchObject({ step, outcome: 'sent' });
-      const resumed = await run(['deposit', '--resume', ref, '--json'], { env });
+      const resumed = await mpay(['deposit', '--resume', ref, '--json'], { env });
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.json()).toMatchObject({ status: 'pending', reference: ref });
       expect(sb.state.list().filter((t) => t.reference === ref)).toHaveLength(1);
@@ -98,7 +97,7 @@ describe('kill -9 at each step, then --resume', () => {
       const env = cliEnv(sb, tempDir());
       const ref = `kill-wd-${step}`;
       await killAt(withdraw(ref), env, path);
-      const resumed = await run(['withdraw', '--resume', ref, '--otp', demoMerchant.otp, '--json'], { env });
+      const resumed = await mpay(['withdraw', '--resume', ref, '--otp', demoMerchant.otp, '--json'], { env });
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.json()).toMatchObject({ status: 'pending', reference: ref });
       expect(sb.state.list().filter((t) => t.reference === ref)).toHaveLength(1);
@@ -108,14 +107,14 @@ describe('kill -9 at each step, then --resume', () => {
   it('withdraw killed while confirming with the code', async () => {
     const env = cliEnv(sb, tempDir());
     const ref = 'kill-wd-processed';
-    const stopped = await run(withdraw(ref), { env });
+    const stopped = await mpay(withdraw(ref), { env });
     expect(stopped.json().next).toBe('otp');
     await killAt(
       ['withdraw', 'process', ref, '--otp', demoMerchant.otp, '--json'],
       env,
       '/payments/withdraw/processed',
     );
-    const resumed = await run(['withdraw', '--resume', ref, '--otp', demoMerchant.otp, '--json'], { env });
+    const resumed = await mpay(['withdraw', '--resume', ref, '--otp', demoMerchant.otp, '--json'], { env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.json().status).toBe('pending');
     expect(sb.state.list().filter((t) => t.reference === ref && t.paid)).toHaveLength(1);
@@ -278,7 +277,7 @@ describe('the sandbox under load', () => {
       return apiInitiate(url, token, ref).catch(() => undefined);
     });
     // Kill once the file has been written at least once and requests are still arriving.
-    await until(() => readdirSync(dir).includes('state.json'));
+    await waitUntil('the sandbox to write state.json', () => readdirSync(dir).includes('state.json'));
     first.child.kill('SIGKILL');
     await Promise.all(burst);
     const saved = JSON.parse(readFileSync(data, 'utf8'));

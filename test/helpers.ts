@@ -1,7 +1,7 @@
 // Test helpers: a real sandbox on an ephemeral loopback port, and the real bin/run.js in a child process
 // with a temporary config folder. Nothing here mocks the network.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -65,6 +65,36 @@ export interface RunOptions {
 
 export const isRoot = process.getuid?.() === 0;
 export const nobody = 65534;
+
+/** The command line that runs `argv` as nobody (no groups): only for a test running as root. */
+export function asNobody(argv: string[]): [string, string[]] {
+  return ['setpriv', [`--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups', ...argv]];
+}
+
+/**
+ * The bin/run.js nobody can run. When the checkout lives in a folder only its owner can enter (root's
+ * home, a `mktemp -d` folder), nobody cannot reach it, so the install a run needs (bin/, dist/, the oclif
+ * manifest, package.json and node_modules, whose packages the bundle loads when used) is copied, once a
+ * test worker, to a folder of its own that anyone may enter: hard links where the file system allows, a
+ * copy where it does not.
+ */
+let nobodyBin: string | undefined;
+export function binForNobody(): string {
+  if (nobodyBin) return nobodyBin;
+  const [cmd, argv] = asNobody([process.execPath, '-e', 'require("fs").accessSync(process.argv[1], 4)', bin]);
+  if (spawnSync(cmd, argv, { stdio: 'ignore' }).status === 0) return (nobodyBin = bin);
+  const dir = tempDir('mpay-install-');
+  chmodSync(dir, 0o755);
+  const parts = ['bin', 'dist', 'node_modules', 'package.json', 'oclif.manifest.json'].map((p) =>
+    join(root, p),
+  );
+  try {
+    execFileSync('cp', ['-al', ...parts, dir], { stdio: 'ignore' });
+  } catch {
+    execFileSync('cp', ['-a', ...parts, dir], { stdio: 'ignore' });
+  }
+  return (nobodyBin = join(dir, 'bin', 'run.js'));
+}
 
 /** Gives a folder (and what is in it) to the user that `unprivileged` runs as. */
 export function giveToUnprivileged(dir: string): void {
@@ -153,10 +183,7 @@ export function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
     env.NO_COLOR = '1';
     const [cmd, argv] =
       opts.unprivileged && isRoot
-        ? [
-            'setpriv',
-            [`--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups', process.execPath, bin, ...args],
-          ]
+        ? asNobody([process.execPath, binForNobody(), ...args])
         : opts.command
           ? [opts.command[0]!, [...opts.command.slice(1), ...args]]
           : [process.execPath, [bin, ...args]];
@@ -393,5 +420,69 @@ export async function loopbackServer(
     url: `http://${host}:${(server.address() as { port: number }).port}`,
     hits,
     close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+/**
+ * Waits for `what` (as the failure names it) to come true, asking `check` every 20 ms; past the deadline,
+ * fails with what was awaited, rather than going on as if it had come.
+ */
+export async function waitUntil(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  deadlineMs = 20_000,
+): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`waited ${deadlineMs} ms for ${what}; it did not come`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * A forwarder to `target` (a sandbox) that holds every request whose path contains `path` until
+ * `release()`: a test knows, by the count held, which requests are in flight, and chooses when they end.
+ */
+export async function holdingProxy(
+  target: string,
+  path: string,
+): Promise<{ url: string; held: () => number; release: () => void; close: () => Promise<void> }> {
+  const waiting: (() => void)[] = [];
+  let released = false;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      if (!released && req.url?.includes(path)) await new Promise<void>((r) => waiting.push(r));
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && !['host', 'content-length', 'connection'].includes(k)) headers[k] = v;
+      try {
+        const r = await fetch(`${target}${req.url}`, {
+          method: req.method,
+          headers,
+          body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks),
+        });
+        const out: Record<string, string> = {};
+        for (const k of ['content-type', 'retry-after']) if (r.headers.has(k)) out[k] = r.headers.get(k)!;
+        res.writeHead(r.status, out);
+        res.end(Buffer.from(await r.arrayBuffer()));
+      } catch {
+        res.destroy();
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    held: () => waiting.length,
+    release: () => {
+      released = true;
+      for (const go of waiting.splice(0)) go();
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(() => r()));
+    },
   };
 }

@@ -6,7 +6,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bin, cliEnv, customerArgs, sandbox, setFaults, tempDir, requestCount } from './helpers.js';
+import {
+  bin,
+  cliEnv,
+  customerArgs,
+  sandbox,
+  setFaults,
+  tempDir,
+  requestCount,
+  waitUntil,
+} from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -29,8 +38,10 @@ it('Ctrl-C while the initiate request is in flight: exit 130, what is known, and
   child.stderr.on('data', (d) => (stderr += d));
   try {
     // Wait until the request has reached the sandbox, then interrupt.
-    for (let i = 0; i < 100 && (await count('POST /payments/initiate')) === before; i++)
-      await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(
+      'the initiate request to reach the sandbox',
+      async () => (await count('POST /payments/initiate')) !== before,
+    );
     child.kill('SIGINT');
     const code = await new Promise((r) => child.on('close', (c, signal) => r(c ?? signal)));
     expect(code, stderr).toBe(130);

@@ -30,66 +30,87 @@ interface PrivateKeyring {
   stop(): void;
 }
 
+/**
+ * Every private keyring started in this file, stopped in afterAll and, should the worker end first, at its
+ * exit: a test that times out never reaches its `finally`, and a daemon it stopped (SIGSTOP) would outlive
+ * the run.
+ */
+const started = new Set<() => void>();
+function stopAll(): void {
+  for (const stop of started) stop();
+}
+process.once('exit', stopAll);
+
 /** A session bus and an unlocked Secret Service of this test's own. */
 async function privateKeyring(): Promise<PrivateKeyring> {
   const home = tempDir('mpay-kr-home-');
   const runtime = tempDir('mpay-kr-run-');
+  // its own process group, so that what it starts goes with it
   const bus: ChildProcess = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], {
     stdio: ['ignore', 'pipe', 'ignore'],
+    detached: true,
   });
-  const address = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    bus.on('error', reject);
-    bus.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
+  let daemonPid = 0;
+  const stop = () => {
+    started.delete(stop);
+    for (const [pid, signals] of [
+      [daemonPid, ['SIGCONT', 'SIGKILL']],
+      [-bus.pid!, ['SIGCONT', 'SIGKILL']],
+    ] as const)
+      for (const signal of signals)
+        try {
+          if (pid) process.kill(pid, signal);
+        } catch {
+          // already gone
+        }
+  };
+  started.add(stop);
+  try {
+    const address = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      bus.on('error', reject);
+      bus.stdout!.on('data', (d) => {
+        out += d;
+        if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
+      });
     });
-  });
-  const env = {
-    HOME: home,
-    XDG_DATA_HOME: join(home, '.local', 'share'),
-    XDG_RUNTIME_DIR: runtime,
-    DBUS_SESSION_BUS_ADDRESS: address,
-  };
-  // --unlock reads the new login keyring's password from stdin; --daemonize prints the daemon's pid.
-  const daemon = spawn('gnome-keyring-daemon', ['--unlock', '--daemonize', '--components=secrets'], {
-    env: { ...process.env, ...env },
-    stdio: ['pipe', 'ignore', 'ignore'],
-  });
-  daemon.stdin!.end('test-password');
-  // The first process forks the daemon and exits; gdbus waits for the daemon's name on the bus, which then
-  // tells its pid.
-  await new Promise((resolve) => daemon.on('close', resolve));
-  await pexec('gdbus', ['wait', '--session', '--timeout', '60', 'org.freedesktop.secrets'], {
-    env: { ...process.env, ...env },
-  });
-  const { stdout } = await pexec(
-    'dbus-send',
-    [
-      '--session',
-      '--dest=org.freedesktop.DBus',
-      '--print-reply',
-      '/org/freedesktop/DBus',
-      'org.freedesktop.DBus.GetConnectionUnixProcessID',
-      'string:org.freedesktop.secrets',
-    ],
-    { env: { ...process.env, ...env } },
-  );
-  const daemonPid = Number(/uint32 (\d+)/.exec(stdout)?.[1]);
-  expect(daemonPid).toBeGreaterThan(0);
-  return {
-    env,
-    daemonPid,
-    stop: () => {
-      try {
-        process.kill(daemonPid, 'SIGCONT');
-        process.kill(daemonPid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-      bus.kill();
-    },
-  };
+    const env = {
+      HOME: home,
+      XDG_DATA_HOME: join(home, '.local', 'share'),
+      XDG_RUNTIME_DIR: runtime,
+      DBUS_SESSION_BUS_ADDRESS: address,
+    };
+    // --unlock reads the new login keyring's password from stdin; --daemonize prints the daemon's pid.
+    const daemon = spawn('gnome-keyring-daemon', ['--unlock', '--daemonize', '--components=secrets'], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    daemon.stdin!.end('test-password');
+    // The first process forks the daemon and exits; gdbus waits for the daemon's name on the bus, which
+    // then tells its pid.
+    await new Promise((resolve) => daemon.on('close', resolve));
+    await pexec('gdbus', ['wait', '--session', '--timeout', '60', 'org.freedesktop.secrets'], {
+      env: { ...process.env, ...env },
+    });
+    const { stdout } = await pexec(
+      'dbus-send',
+      [
+        '--session',
+        '--dest=org.freedesktop.DBus',
+        '--print-reply',
+        '/org/freedesktop/DBus',
+        'org.freedesktop.DBus.GetConnectionUnixProcessID',
+        'string:org.freedesktop.secrets',
+      ],
+      { env: { ...process.env, ...env } },
+    );
+    daemonPid = Number(/uint32 (\d+)/.exec(stdout)?.[1]);
+    expect(daemonPid).toBeGreaterThan(0);
+    return { env, daemonPid, stop };
+  } catch (e) {
+    stop();
+    throw e;
+  }
 }
 
 /** What the Secret Service holds for mpay's entries of one config folder, read with secret-tool. */
@@ -134,7 +155,7 @@ beforeAll(async () => {
   kr = await privateKeyring();
 });
 afterAll(async () => {
-  kr?.stop();
+  stopAll();
   await sb?.close();
 });
 

@@ -25,6 +25,8 @@ function inTree(files: Record<string, string>): string[] {
 const unseen =
   ": the layer check cannot see what it loads; use import with a literal specifier, or importLazily('pkg')";
 const got = "import got from 'got';\nexport const http = got;\n";
+const nodeModule = 'node:module (createRequire, Module._load: a loader of its own)';
+const lazy = readFileSync(join(root, 'src', 'lazy-import.ts'), 'utf8');
 
 describe('the layer check', () => {
   it('passes on src/ as it is', () => {
@@ -103,7 +105,7 @@ describe('the layer check', () => {
         'sandbox/x.ts': "import { q } from '../api/q.js';\nexport const x = q;\n",
         'api/q.ts':
           "import { importLazily } from '../lazy-import.js';\nexport const q = () => importLazily('got');\n",
-        'lazy-import.ts': readFileSync(join(root, 'src', 'lazy-import.ts'), 'utf8'),
+        'lazy-import.ts': lazy,
       }),
     ).toEqual(['sandbox/x.ts -> api/q.ts -importLazily()-> got: sandbox/ may not load got']);
   });
@@ -166,6 +168,7 @@ describe('the layer check', () => {
           '',
         ].join('\n'),
         'api/fixed.ts': 'export {};\n',
+        'lazy-import.ts': lazy,
       }),
     ).toEqual([
       `api/x.ts:2: import() of a computed specifier${unseen}`,
@@ -193,6 +196,7 @@ describe('the layer check', () => {
     ).toEqual([
       `ui/x.ts:1: require${unseen}`,
       `ui/x.ts:2: require${unseen}`,
+      `ui/x.ts:3: process.mainModule${unseen}`,
       `ui/x.ts:3: require${unseen}`,
       `ui/x.ts:4: require${unseen}`,
       `ui/x.ts:5: a value typed NodeJS.Require (a require() under another name)${unseen}`,
@@ -215,15 +219,16 @@ describe('the layer check', () => {
         ].join('\n'),
       }),
     ).toEqual([
+      `flows/x.ts:1: ${nodeModule}${unseen}`,
       `flows/x.ts:1: createRequire${unseen}`,
       `flows/x.ts:2: createRequire${unseen}`,
+      `flows/x.ts:3: ${nodeModule}${unseen}`,
       `flows/x.ts:4: createRequire${unseen}`,
       `flows/x.ts:5: process.getBuiltinModule${unseen}`,
     ]);
   });
 
   it('lets the listed files, and only they, load what it cannot see, of the kinds listed', () => {
-    const lazy = readFileSync(join(root, 'src', 'lazy-import.ts'), 'utf8');
     const exe = readFileSync(join(root, 'src', 'exe.ts'), 'utf8');
     expect(violations({ 'lazy-import.ts': lazy, 'exe.ts': exe })).toEqual([]);
     const lazyLine = lazy.split('\n').findIndex((l) => /\bimport\(specifier\)/.test(l)) + 1;
@@ -253,5 +258,97 @@ describe('the layer check', () => {
         ].join('\n'),
       }),
     ).toEqual([]);
+  });
+});
+
+describe('the layer check reads what a name stands for through the type checker', () => {
+  it('refuses the tricks that fooled a check by names: an alias, a namespace, (0, f)(…), node:module', () => {
+    expect(
+      inTree({
+        'lazy-import.ts': lazy,
+        'ui/alias.ts':
+          "import { importLazily as il } from '../lazy-import.js';\nexport const a = () => il('got');\n",
+        'ui/namespace.ts':
+          "import * as L from '../lazy-import.js';\nexport const b = () => L.importLazily('fastify');\n",
+        'ui/comma.ts':
+          "import * as L from '../lazy-import.js';\nexport const c = () => (0, L.importLazily)('got');\n",
+        'ui/element.ts': [
+          "import * as m from 'node:module';",
+          "export const d = () => m['create' + 'Require'](import.meta.url)('got');",
+          '',
+        ].join('\n'),
+        'ui/load.ts': [
+          "import Module from 'node:module';",
+          "export const e = () => (Module as unknown as { _load(s: string): unknown })._load('got');",
+          '',
+        ].join('\n'),
+      }),
+    ).toEqual([
+      `ui/element.ts:1: ${nodeModule}${unseen}`,
+      `ui/element.ts:2: ${nodeModule}${unseen}`,
+      `ui/load.ts:1: ${nodeModule}${unseen}`,
+      `ui/load.ts:2: Module._load${unseen}`,
+      'ui/alias.ts -importLazily()-> got: ui/ may not load got',
+      'ui/comma.ts -importLazily()-> got: ui/ may not load got',
+      'ui/namespace.ts -importLazily()-> fastify: ui/ may not load fastify',
+    ]);
+  });
+
+  it('follows importLazily through a re-export under another name, and refuses it passed as a value', () => {
+    expect(
+      inTree({
+        'lazy-import.ts': lazy,
+        'ui/again.ts': "export { importLazily as load } from '../lazy-import.js';\n",
+        'ui/x.ts': "import { load } from './again.js';\nexport const x = () => load('got');\n",
+        'ui/y.ts': [
+          "import { importLazily } from '../lazy-import.js';",
+          'const f = importLazily;',
+          "export const y = () => ['got'].map(importLazily);",
+          "export const z = () => f('got');",
+          '',
+        ].join('\n'),
+        'ui/z.ts':
+          "import { importLazily } from '../lazy-import.js';\nexport const typed: typeof importLazily = (s) => import(s);\n",
+      }),
+    ).toEqual([
+      `ui/y.ts:2: importLazily used other than called (the check reads only its calls)${unseen}`,
+      `ui/y.ts:3: importLazily used other than called (the check reads only its calls)${unseen}`,
+      `ui/z.ts:2: import() of a computed specifier${unseen}`,
+      // the call is x.ts's own: the checker says `load` is importLazily
+      'ui/x.ts -importLazily()-> got: ui/ may not load got',
+    ]);
+  });
+
+  it('holds a name re-exported from another layer to rule 1 where it is declared', () => {
+    expect(
+      violations({
+        'api/client.ts': 'export class Client {}\n',
+        'api/index.ts': "export { Client } from './client.js';\nexport const plain = 1;\n",
+        'ui/x.ts': "import { Client, plain } from '../api/index.js';\nexport const x = [Client, plain];\n",
+        'ui/y.ts': "import * as A from '../api/index.js';\nexport const y = A.Client;\n",
+        'ui/z.ts': "import * as A from '../api/index.js';\nexport const z = A.plain;\n",
+      }),
+    ).toEqual([
+      'ui/x.ts -> api/index.ts -> api/client.ts: ui/ may not import api/',
+      'ui/y.ts -> api/index.ts -> api/client.ts: ui/ may not import api/',
+    ]);
+  });
+
+  it('holds io/ to importing nothing of mpay’s, as docs/architecture.md says', () => {
+    expect(
+      violations({
+        'io/x.ts': "import { renderTable } from '../ui/output.js';\nexport const x = renderTable;\n",
+      }),
+    ).toEqual(['io/x.ts -> ui/output.ts: io/ may not import ui/']);
+  });
+
+  it('lets only the files of loaderExceptions use a loader, each of the kinds listed', () => {
+    const files = {
+      'ui/m.ts': "import { createRequire } from 'node:module';\nexport const r = createRequire;\n",
+    };
+    expect(violations(files, { exceptions: { 'ui/m.ts': ['node:module', 'createRequire'] } })).toEqual([]);
+    expect(violations(files, { exceptions: { 'ui/m.ts': ['createRequire'] } })).toEqual([
+      `ui/m.ts:1: ${nodeModule}${unseen}`,
+    ]);
   });
 });

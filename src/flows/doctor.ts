@@ -71,12 +71,12 @@ export async function runChecks(
 ): Promise<Check[]> {
   const checks: Check[] = [];
   const run: DoctorRun = { ctx, client, environ, journal, currencies: [], probe };
-  for (const { check, gate } of steps) {
+  for (const { check, needed } of steps) {
     const c = await check(run);
     if (!c) continue;
     checks.push(c);
     onCheck(c);
-    if (gate && !c.ok) break;
+    if (needed && !c.ok) break;
   }
   return checks;
 }
@@ -94,17 +94,17 @@ interface DoctorRun {
 type CheckStep = (run: DoctorRun) => Check | undefined | Promise<Check | undefined>;
 
 /**
- * The checks in the order they run. A gate that fails ends the run: the checks after it need what it
- * found wanting (an answer from the API, the credentials, a token, the merchant's currencies).
+ * The checks in the order they run. A check marked `needed` that fails ends the run: the checks after it
+ * need what it found wanting (an answer from the API, the credentials, a token, the merchant's currencies).
  */
-const steps: { check: CheckStep; gate?: true }[] = [
+const steps: { check: CheckStep; needed?: true }[] = [
   { check: baseUrlCheck },
   { check: proxyCheck },
-  { check: reachableCheck, gate: true },
+  { check: reachableCheck, needed: true },
   { check: ({ ctx }) => secretsCheck(ctx) },
-  { check: credentialsCheck, gate: true },
-  { check: merchantKeyCheck, gate: true },
-  { check: bearerTokenCheck, gate: true },
+  { check: credentialsCheck, needed: true },
+  { check: merchantKeyCheck, needed: true },
+  { check: bearerTokenCheck, needed: true },
   { check: siteIdCheck },
   { check: apiKeyCheck },
   { check: ({ currencies }) => openCheck('deposits', currencies, 'deposite') },

@@ -14,7 +14,7 @@ import { redactText, registerSecret } from '../api/redact.js';
 import { failureError } from '../api/response.js';
 import type { Via } from '../api/sender.js';
 import type { RawAnswer } from '../api/wire.js';
-import type { Kind, Step } from '../journal/records.js';
+import type { JournalRecord, Kind, Step } from '../journal/records.js';
 import { newReference } from './inputs.js';
 import { differences, summarize, type AnswerSummary, type Difference } from './replay-compare.js';
 import { dataOf, recordedInitiates, standIn, textOf, unreplayable } from './replay-plan.js';
@@ -93,17 +93,16 @@ interface ReplayRun {
   /** recorded hash token → the index of the initiate that made it */
   made: Map<string, number>;
   /** recorded hash token → the new transaction's */
-  txs: Map<string, Transaction>;
+  txs: Map<string, Made>;
   /** values that differ between any two runs (hash tokens, references): not a difference of the answers */
   volatile: string[];
 }
 
-/** A transaction the replay made: its new hash token (none when its initiate did not answer one). */
-interface Transaction {
-  hash?: string;
-  reference: string;
-  kind: Kind;
-}
+/**
+ * A transaction the replay made, as the journal records it: its reference, kind and new hash token (none
+ * when its initiate did not answer one).
+ */
+type Made = Pick<JournalRecord, 'reference' | 'kind' | 'hash_token'>;
 
 type MoneyEndpoint = Extract<Endpoint, { money: unknown }>;
 
@@ -205,7 +204,7 @@ async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<R
   const tx = recordedHash === undefined ? undefined : run.txs.get(recordedHash);
   const notSent =
     run.skipped.get(i) ??
-    (recordedHash !== undefined && !tx?.hash
+    (recordedHash !== undefined && !tx?.hash_token
       ? 'not sent: the initiate of its transaction did not answer with a hash token here'
       : undefined);
   if (notSent) return { ...base, replayed: null, same: false, differences: [], skipped: notSent };
@@ -228,12 +227,7 @@ async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<R
 }
 
 /** The body: the recorded fields, with this run's credentials, a new reference, the new hash token. */
-function replayBody(
-  run: ReplayRun,
-  c: RecordedCall,
-  ep: Endpoint,
-  tx: Transaction | undefined,
-): ReplayRequest {
+function replayBody(run: ReplayRun, c: RecordedCall, ep: Endpoint, tx: Made | undefined): ReplayRequest {
   if (!c.body) return {};
   const cred = run.inputs.credentials;
   const body: Record<string, unknown> = {};
@@ -248,7 +242,7 @@ function replayBody(
     reference = newReference(c.endpoint.includes('withdraw') ? 'withdraw' : 'deposit', run.random);
     body.customer_transaction_id = reference;
   }
-  if (tx) body.hash_token = tx.hash;
+  if (tx) body.hash_token = tx.hash_token;
   if ('otp' in body) body.otp = run.otp;
   return { body, reference, recordedReference };
 }
@@ -262,7 +256,7 @@ async function sendAgain(
   deps: FlowDeps,
   c: RecordedCall,
   req: ReplayRequest,
-  tx: Transaction | undefined,
+  tx: Made | undefined,
 ): Promise<{ answer?: RawAnswer; error?: string }> {
   const ep = apiEndpoints[c.endpoint];
   const send = (via: Via = {}) =>
@@ -291,7 +285,7 @@ function sendJournaled(
   c: RecordedCall,
   ep: MoneyEndpoint,
   { body, reference, recordedReference }: ReplayRequest,
-  tx: Transaction | undefined,
+  tx: Made | undefined,
   send: (via: Via) => Promise<RawAnswer>,
 ): Promise<RawAnswer> {
   const kind: Kind = ('kind' in ep.money ? ep.money.kind : undefined) ?? tx?.kind ?? 'deposit';
@@ -303,7 +297,7 @@ function sendJournaled(
       reference: (reference ?? tx?.reference)!,
       kind,
       step,
-      hash_token: tx?.hash,
+      hash_token: tx?.hash_token,
       data: stepData(step, kind, body, recordedReference),
     },
     `Replaying ${c.method} /${c.path}`,
@@ -376,7 +370,7 @@ async function learnFrom(
   const recordedNew = [...run.made.entries()].find(([, at]) => at === i)?.[0];
   if (recordedNew) {
     run.txs.set(recordedNew, {
-      hash,
+      hash_token: hash,
       reference: reference!,
       kind: c.endpoint.includes('withdraw') ? 'withdraw' : 'deposit',
     });

@@ -23,6 +23,8 @@ export interface SandboxOptions extends FaultOptions {
   latencyMs?: number;
   /** at most `limit` API requests a window of `windowMs`; beyond, 429 with Retry-After */
   rateLimit?: { limit: number; windowMs: number };
+  /** told of each API request as it arrives, by route ("429 POST /x" when refused for the rate) */
+  onArrival?: (route: string, at: number) => void;
 }
 
 export interface RunningSandbox {
@@ -47,6 +49,7 @@ export async function buildSandbox(
     dataFile: opts.dataFile,
     log,
     seed: opts.catalogue ?? (await loadSeed(opts.seed ?? 'demo')),
+    onArrival: opts.onArrival,
   });
   const app = (
     opts.tls

@@ -2,7 +2,7 @@
 // and hand over to these methods; every method is synchronous, so check-and-insert (the uniqueness of a
 // customer_transaction_id under concurrent initiates) cannot interleave.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Catalog } from './catalog.js';
+import { SeedView } from './seed-view.js';
 import { checkInitiate } from './initiate-checks.js';
 import { DataFile } from './data-file.js';
 import {
@@ -63,6 +63,8 @@ export interface StateOptions {
   /** the data set served (default: demo) */
   seed?: Seed;
   log?: (line: string) => void;
+  /** told of each API request as it is counted (tests compare when requests came with a client's pace) */
+  onArrival?: (route: string, at: number) => void;
 }
 
 export class SandboxState {
@@ -75,11 +77,11 @@ export class SandboxState {
   private readonly data?: DataFile<Persisted>;
 
   private readonly seed: Seed;
-  private readonly catalog: Catalog;
+  private readonly view: SeedView;
   constructor(private readonly opts: StateOptions = {}) {
     this.log = opts.log ?? (() => {});
     this.seed = opts.seed ?? demoSeed;
-    this.catalog = new Catalog(this.seed);
+    this.view = new SeedView(this.seed);
     for (const c of this.seed.currencies) this.balances.set(c.currency.code, c.balance);
     if (opts.dataFile) {
       this.data = new DataFile(opts.dataFile, () => this.snapshot());
@@ -146,18 +148,18 @@ export class SandboxState {
   // Reads -----------------------------------------------------------------------------------------------
 
   publicCurrencies(): Reply {
-    return this.catalog.publicCurrencies();
+    return this.view.publicCurrencies();
   }
 
   publicCountries(): Reply {
-    return this.catalog.publicCountries();
+    return this.view.publicCountries();
   }
 
   /** Cached until a balance changes: the list is the same for every request in between. */
   private merchantList?: Reply;
 
   merchantCurrencies(): Reply {
-    this.merchantList ??= this.catalog.merchantCurrencies(this.balances);
+    this.merchantList ??= this.view.merchantCurrencies(this.balances);
     return this.merchantList;
   }
 
@@ -200,12 +202,12 @@ export class SandboxState {
     // The seed parts of the answer are serialized once; the key order is that of InitiatedPayment.
     const key = seed.currency.code;
     const data =
-      `{"currency":${this.catalog.once(`currency:${key}`, () => this.catalog.spell('currency', seed.currency))}` +
-      `,"gateway_configuration":${this.catalog.once(`gateways:${key}:${type}`, () => ids.map((id) => gatewayConfiguration(this.seed, id, type)))}` +
-      `,"merchant_service":${this.catalog.once('service', () => this.seed.service)}` +
+      `{"currency":${this.view.once(`currency:${key}`, () => this.view.spell('currency', seed.currency))}` +
+      `,"gateway_configuration":${this.view.once(`gateways:${key}:${type}`, () => ids.map((id) => gatewayConfiguration(this.seed, id, type)))}` +
+      `,"merchant_service":${this.view.once('service', () => this.seed.service)}` +
       `,"has_token":${JSON.stringify(tx.hash_token)},"amount":${JSON.stringify(amountText)}` +
       `,"customer_email":${JSON.stringify(email)},"customer_transaction_id":${JSON.stringify(reference)}` +
-      `,"country":${this.catalog.once(`country:${key}`, () => seed.currency.country)}}`;
+      `,"country":${this.view.once(`country:${key}`, () => seed.currency.country)}}`;
     return okRaw(
       kind === 'deposit' ? 'Payment initiated successfully.' : 'Withdraw initiated successfully.',
       data,
@@ -225,7 +227,7 @@ export class SandboxState {
   }
 
   private gatewayIds(tx: StoredTransaction): number[] {
-    const seed = this.catalog.currencySeed(tx.currency_code);
+    const seed = this.view.currencySeed(tx.currency_code);
     return tx.kind === 'deposit' ? seed.collection : seed.disbursement;
   }
 
@@ -249,7 +251,7 @@ export class SandboxState {
     if (tx.status !== 'initiated') return shapeA(404, messages.notInitiated);
     const gwErrors = this.gatewayErrors(tx, body.gateway_id);
     if (Object.keys(gwErrors).length > 0) return validationFailure(gwErrors);
-    const gw = this.catalog.gateway(Number(str(body.gateway_id)));
+    const gw = this.view.gateway(Number(str(body.gateway_id)));
     // The spec: for the gateways on its list the wallet address update "must be called before" the status
     // update. The sandbox holds clients to it (its reading of a rule whose error the spec does not show).
     if (gw.walletRequired && !tx.wallet_address)
@@ -257,7 +259,7 @@ export class SandboxState {
     tx.gateway_id = gw.id;
     tx.status = status!;
     this.changed();
-    const seed = this.catalog.currencySeed(tx.currency_code);
+    const seed = this.view.currencySeed(tx.currency_code);
     const now = new Date();
     const data: StatusUpdateResult = {
       transaction_id: tx.transaction_id,
@@ -268,7 +270,7 @@ export class SandboxState {
       initiate_amount: tx.amount,
       usd_equivalence: round(tx.amount / (seed.currency.usd_exchange_rate ?? 1)),
       currency_code: tx.currency_code,
-      fee_amount: this.catalog.fee(tx.amount, gw.minimumFees, gw.feePercent),
+      fee_amount: this.view.fee(tx.amount, gw.minimumFees, gw.feePercent),
       payment_method: String(gw.record.payment_method ?? ''),
       transaction_date: today(now),
       transaction_time_utc: utcDateTime(now),
@@ -282,7 +284,7 @@ export class SandboxState {
     if (tx.status !== 'initiated') return shapeA(404, messages.notInitiated);
     const gwErrors = this.gatewayErrors(tx, body.gateway_id);
     if (Object.keys(gwErrors).length > 0) return validationFailure(gwErrors);
-    const gw = this.catalog.gateway(Number(str(body.gateway_id)));
+    const gw = this.view.gateway(Number(str(body.gateway_id)));
     tx.wallet_address = walletAddress(gw.network, gw.crypto);
     this.changed();
     const country = this.seed.countries.find((c) => c.code === tx.country_code);
@@ -346,7 +348,7 @@ export class SandboxState {
     if (receiver) this.log(`confirmation sent to ${receiver} for ${tx.reference}`);
     return ok(
       kind === 'deposit' ? 'Payment processed successfully.' : 'Withdraw processed successfully.',
-      this.catalog.transaction(tx),
+      this.view.transaction(tx),
     );
   }
 
@@ -355,6 +357,7 @@ export class SandboxState {
   /** Counts a request by method and path: tests check that a money-moving POST was sent once. */
   count(route: string): void {
     this.requests.set(route, (this.requests.get(route) ?? 0) + 1);
+    this.opts.onArrival?.(route, Date.now());
   }
 
   requestCounts(): Record<string, number> {

@@ -66,7 +66,7 @@ function field(pair: string, flag: string): [string, string] {
 }
 
 /** -F's value: a number, true, false, null, @file's contents, else the string. */
-function typedValue(v: string, f: Factory): unknown {
+function typedValue(v: string): unknown {
   if (v === 'true') return true;
   if (v === 'false') return false;
   if (v === 'null') return null;
@@ -78,7 +78,6 @@ function typedValue(v: string, f: Factory): unknown {
       throw new UsageError(`Cannot read ${v.slice(1)} for -F: ${(err as Error).message}`);
     }
   }
-  void f;
   return v;
 }
 
@@ -226,7 +225,7 @@ async function requestOf(opts: ApiOptions, ctx: Context, f: Factory) {
   let body = opts.input === undefined ? undefined : await inputBody(opts.input, f);
   for (const p of opts.typed ?? []) {
     const [k, v] = field(p, '-F');
-    (body ??= {})[k] = typedValue(v, f);
+    (body ??= {})[k] = typedValue(v);
   }
   for (const p of opts.raw ?? []) {
     const [k, v] = field(p, '-f');

@@ -1,13 +1,14 @@
-// Everything the sandbox derives from its data set (seed.ts, seed-alt.ts) rather than from what happened:
-// lookups, the data set's spellings, the list answers serialized once, and how a stored transaction
-// reads as the spec's Transaction.
+// The sandbox's view of its data set (seed.ts, seed-alt.ts, or one made by catalogue.ts from a merchant's
+// currencies answer): what it derives from the data rather than from what happened: lookups, the data
+// set's spellings, the list answers serialized once, and how a stored transaction reads as the spec's
+// Transaction.
 import { gatewayTypeOf } from '../api/enums.js';
 import type { Transaction } from '../api/schemas.js';
 import { okRaw, round, today, utcDateTime, type Reply } from './replies.js';
 import { gatewayConfiguration, type CurrencySeed, type Seed } from './seed.js';
 import type { StoredTransaction } from './state.js';
 
-export class Catalog {
+export class SeedView {
   constructor(readonly seed: Seed) {}
 
   /** JSON of values that never change (seed records), serialized once per sandbox */
