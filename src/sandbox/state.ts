@@ -57,14 +57,6 @@ const mutableLine = (t: Mutable): Line => [
   t.paid ? 1 : 0,
   time(t.processed_at),
 ];
-const mutableOf = (l: Line): Mutable => ({
-  status: String(l[0]),
-  ...(typeof l[1] === 'number' && { gateway_id: l[1] }),
-  ...(typeof l[2] === 'string' && { wallet_address: l[2] }),
-  ...(l[3] === 1 && { otp_sent: true }),
-  ...(l[4] === 1 && { paid: true }),
-  ...(typeof l[5] === 'number' && { processed_at: new Date(l[5]).toISOString() }),
-});
 
 export class SandboxState {
   private seq = 0;
@@ -93,6 +85,7 @@ export class SandboxState {
   }
 
   private async openData(file: string): Promise<void> {
+    const started = performance.now();
     const loaded = readLog(
       file,
       (line) => this.replay(line),
@@ -116,6 +109,10 @@ export class SandboxState {
       );
     }
     if (loaded?.recovered) this.log(`recovered ${file}: ${loaded.recovered}`);
+    if (loaded && !loaded.v1)
+      this.log(
+        `read ${file}: ${this.store.size} transactions, ${loaded.lines} lines, in ${((performance.now() - started) / 1000).toFixed(2)} s`,
+      );
     this.data = await DataLog.open(file, secret, lines, {
       liveLines: () => this.liveLines(),
       stateLines: () => this.stateLines(),
@@ -128,44 +125,17 @@ export class SandboxState {
   private replay(line: Line): void {
     const [op] = line;
     if (op === 't') {
-      const i = line[1] as number;
-      const m = mutableOf(line.slice(13, 19));
-      if (i < this.store.size) return this.store.set(i, m);
+      const i = line[1];
+      if (typeof i !== 'number') throw new Error('a transaction record without its index');
+      if (i < this.store.size) return this.store.setLine(i, line, 13);
       if (i !== this.store.size) throw new Error(`transaction ${i} out of order (${this.store.size} read)`);
-      const [, , id, kind, reference, first, last, phone, email, amount, currency, country, created] =
-        line as [
-          string,
-          number,
-          number,
-          number,
-          string,
-          string,
-          string | null,
-          string,
-          string,
-          number,
-          string,
-          string,
-          number,
-        ];
-      const given = line[19] as [string, string, string] | null | undefined;
-      this.store.add({
-        id,
-        kind: kind ? 'withdraw' : 'deposit',
-        reference,
-        customer: { first_name: first, ...(last !== null && { last_name: last }), phone, email },
-        amount,
-        currency_code: currency,
-        country_code: country,
-        created_at: new Date(created).toISOString(),
-        ...m,
-        ...(given && { given: { uuid: given[0], transaction_id: given[1], hash_token: given[2] } }),
-      });
-      this.seq = Math.max(this.seq, id);
+      this.store.addLine(line);
+      this.seq = Math.max(this.seq, line[2] as number);
     } else if (op === 'u') {
-      const i = line[1] as number;
-      if (!(i < this.store.size)) throw new Error(`a change of transaction ${i}, which is not there`);
-      this.store.set(i, mutableOf(line.slice(2, 8)));
+      const i = line[1];
+      if (!(typeof i === 'number' && i < this.store.size))
+        throw new Error(`a change of transaction ${i}, which is not there`);
+      this.store.setLine(i, line, 2);
     } else if (op === 'k') this.tokens.add(String(line[1]));
     else if (op === 'r') this.tokens.clear();
     else if (op === 'b') this.setBalance(String(line[1]), Number(line[2]));

@@ -152,6 +152,64 @@ export class TxStore {
     return i;
   }
 
+  /**
+   * Stores a transaction line of the data file (["t", index, id, kind, reference, first name, last name,
+   * phone, email, amount, currency, country, created ms, …changing part, given]) without making objects:
+   * the read of a large file.
+   */
+  addLine(l: unknown[]): number {
+    const [, , id, kind, ref, first, last, phone, email, amount, currency, country, created] = l;
+    if (
+      typeof id !== 'number' ||
+      typeof ref !== 'string' ||
+      typeof first !== 'string' ||
+      (last !== null && typeof last !== 'string') ||
+      typeof phone !== 'string' ||
+      typeof email !== 'string' ||
+      typeof amount !== 'number' ||
+      typeof currency !== 'string' ||
+      typeof country !== 'string' ||
+      typeof created !== 'number'
+    )
+      throw new Error('a transaction record of the wrong shape');
+    if (this.n === this.cap) this.grow();
+    const i = this.n++;
+    this.ids[i] = id;
+    this.created[i] = created;
+    this.amounts[i] = amount;
+    this.places[i] = this.place(currency, country);
+    this.putText(i, `${ref}${SEP}${first}${SEP}${last ?? ''}${SEP}${phone}${SEP}${email}`);
+    this.flags[i] = (kind ? WITHDRAW : 0) | (last !== null ? LAST : 0);
+    this.setLine(i, l, 13);
+    this.references.add(ref);
+    const given = l[19];
+    if (Array.isArray(given)) {
+      const [uuid, transaction_id, hash_token] = given.map(String) as [string, string, string];
+      this.given.set(i, { uuid, transaction_id, hash_token });
+      this.givenByHash.set(hash_token, i);
+    }
+    return i;
+  }
+
+  /** Writes the changing part of transaction `i` from a line of the data file, from `at` on. */
+  setLine(i: number, l: unknown[], at: number): void {
+    const status = l[at];
+    if (typeof status !== 'string') throw new Error('a transaction record without a status');
+    const s = (transactionStatuses as readonly string[]).indexOf(status);
+    this.statuses[i] = s < 0 ? OTHER : s;
+    if (s < 0) this.otherStatus.set(i, status);
+    else this.otherStatus.delete(i);
+    const gw = l[at + 1];
+    this.gateways[i] = typeof gw === 'number' ? gw : -1;
+    const wallet = l[at + 2];
+    if (typeof wallet === 'string') this.wallets.set(i, wallet);
+    else this.wallets.delete(i);
+    this.flags[i] =
+      (this.flags[i]! & (WITHDRAW | LAST)) | (l[at + 3] === 1 ? OTP : 0) | (l[at + 4] === 1 ? PAID : 0);
+    const processed = l[at + 5];
+    this.processed[i] = typeof processed === 'number' ? processed : 0;
+  }
+
   /** Writes the changing part of transaction `i`. */
   set(i: number, m: Mutable): void {
     const s = (transactionStatuses as readonly string[]).indexOf(m.status);
