@@ -6,7 +6,7 @@
 // time a restart takes to answer an initiate. Then Stoplight Prism's mock server on the same OpenAPI
 // document, side by side with an empty sandbox without --data.
 //
-//   node scripts/bench-sandbox.js [--quick] [--sizes 0,10000,1000000] [--out FILE] [--no-prism]
+//   node scripts/bench-sandbox.js [--quick] [--sizes 0,10000,1000000] [--out FILE] [--no-prism] [--data-only]
 //
 // Also run by `npm run bench` (scripts/bench.js). Writes bench/sandbox-fill.json, which
 // `node scripts/figures.js readme` reads for the README's figures.
@@ -292,12 +292,18 @@ export async function prismSideBySide({ rounds, seconds, log = console.error }) 
   }
 }
 
-export async function benchSandbox({ quick = false, sizes, prism = true, log = console.error } = {}) {
+export async function benchSandbox({
+  quick = false,
+  sizes,
+  prism = true,
+  withoutData = true,
+  log = console.error,
+} = {}) {
   sizes ??= quick ? [0, 2000, 5000] : [0, 10_000, 100_000, 250_000, 500_000, 1_000_000];
   const windowSeconds = quick ? 1 : 5;
   const dir = mkdtempSync(join(tmpdir(), 'mpay-bench-fill-'));
   const started = Date.now();
-  const memoryRows = await fill({ sizes, windowSeconds, log });
+  const memoryRows = withoutData ? await fill({ sizes, windowSeconds, log }) : null;
   const dataRows = await fill({ sizes, windowSeconds, dataFile: join(dir, 'sandbox.log'), log });
   const side = prism ? await prismSideBySide({ rounds: quick ? 1 : 3, seconds: quick ? 1 : 5, log }) : null;
   const results = {
@@ -312,7 +318,7 @@ export async function benchSandbox({ quick = false, sizes, prism = true, log = c
     quick,
     window_seconds: windowSeconds,
     minutes: +((Date.now() - started) / 60000).toFixed(1),
-    without_data: { rows: memoryRows, summary: summary(memoryRows) },
+    without_data: memoryRows && { rows: memoryRows, summary: summary(memoryRows) },
     with_data: { rows: dataRows, kill9: dataRows.kill9 ?? null, summary: summary(dataRows) },
     prism: side,
   };
@@ -324,7 +330,7 @@ export async function benchSandbox({ quick = false, sizes, prism = true, log = c
       s.rss_bytes_per_transaction !== null && s.rss_bytes_per_transaction <= t.bytesPerTransaction,
   });
   results.targets_met = {
-    without_data: met(results.without_data.summary),
+    without_data: results.without_data ? met(results.without_data.summary) : {},
     with_data: {
       ...met(results.with_data.summary),
       [`restart answers within ${t.restartSeconds} s`]:
@@ -343,7 +349,7 @@ export function printSandbox(results, log = console.log) {
   for (const [mode, r] of [
     ['without --data', results.without_data],
     ['with --data', results.with_data],
-  ]) {
+  ].filter(([, r]) => r)) {
     log(`\nsandbox filled, ${mode} (initiates, 10 connections, ${results.window_seconds} s a size)`);
     log(
       `${pad('held', 12)}${pad('req/s', 8)}${pad('p99 ms', 8)}${pad('RSS MB', 9)}${pad('heap MB', 9)}${pad('outside MB', 12)}${pad('file MB', 9)}restart s`,
@@ -377,7 +383,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const quick = process.argv.includes('--quick');
   const sizes = arg('--sizes')?.split(',').map(Number);
   const out = arg('--out') ?? join(root, 'bench', 'sandbox-fill.json');
-  const results = await benchSandbox({ quick, sizes, prism: !process.argv.includes('--no-prism') });
+  const results = await benchSandbox({
+    quick,
+    sizes,
+    prism: !process.argv.includes('--no-prism'),
+    withoutData: !process.argv.includes('--data-only'),
+  });
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   printSandbox(results);
