@@ -598,7 +598,7 @@ describe('sandbox conformance', () => {
     it('serves an OpenAPI 3.1 document generated from the schemas, and a page', async () => {
       const doc = await (await fetch(`${sb.url}/restapi/documentation/openapi.json`)).json();
       expect(doc.openapi).toBe('3.1.0');
-      expect(Object.keys(doc.paths)).toHaveLength(10);
+      expect(Object.keys(doc.paths)).toHaveLength(11);
       expect(doc.components.schemas.MerchantCurrency.properties).toHaveProperty('weckly_deposite');
       expect(doc.info.description).toMatch(/Readings of the spec's gaps/);
       const page = await fetch(`${sb.url}/restapi/documentation`);
