@@ -6,6 +6,6 @@ export default defineConfig({
   test: {
     include: ['test/bench/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 180_000,
+    testTimeout: 400_000,
   },
 });

@@ -400,6 +400,10 @@ try {
   // What the money gate costs a money call beyond the journal's sync (scripts/bench-gate.js).
   const { runGateBench, gateTargetMs } = await import('./bench-gate.js');
   const gate = await runGateBench(quick ? 200 : 2000);
+  // The sandbox filled to 1,000,000 transactions, with and without --data, and beside Prism
+  // (scripts/bench-sandbox.js).
+  const { benchSandbox, printSandbox } = await import('./bench-sandbox.js');
+  const sandboxFill = await benchSandbox({ quick });
 
   const ratio = (x, y) => +(x / y).toFixed(2);
   const results = {
@@ -452,6 +456,7 @@ try {
     batch,
     journal,
     money_gate: gate,
+    sandbox_fill: sandboxFill,
     sandbox: Object.fromEntries(
       Object.entries(throughput).map(([k, v]) => [
         k,
@@ -498,6 +503,9 @@ try {
   Object.assign(checks, journalTargets(journal));
   checks[`the money gate's own work ≤ ${gateTargetMs} ms a step (median, the lock held by its flow)`] =
     gate.lock_held_own_ms.median <= gateTargetMs;
+  for (const [mode, met] of Object.entries(sandboxFill.targets_met))
+    if (typeof met === 'boolean') checks[`sandbox: ${mode}`] = met;
+    else for (const [k, ok] of Object.entries(met)) checks[`sandbox ${mode.replace('_', ' ')}: ${k}`] = ok;
   results.targets_met = checks;
 
   mkdirSync(dirname(outFile), { recursive: true });
@@ -552,12 +560,14 @@ try {
   console.log(
     `\nmoney gate, its own work a step beyond the journal's sync: ${gate.lock_held_own_ms.median} ms median with the lock held by its flow; ${gate.gate_own_ms.median} ms when the step takes the lock itself (a single call)`,
   );
+  printSandbox(sandboxFill);
   console.log('\ntargets:');
   for (const [k, ok] of Object.entries(checks)) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${k}`);
   console.log(`\nwritten to ${outFile}`);
   // The README's figures come from this file: a full run (not --quick, whose figures are only
   // indicative) written to the default place rewrites them.
   if (!quick && outFile === join(root, 'bench', 'results.json')) {
+    writeFileSync(join(root, 'bench', 'sandbox-fill.json'), `${JSON.stringify(sandboxFill, null, 2)}\n`);
     execFileSync(process.execPath, [join(root, 'scripts', 'figures.js'), 'readme'], { stdio: 'inherit' });
     console.log('README.md figures rewritten (scripts/figures.js readme)');
   }

@@ -41,6 +41,8 @@ const freshFile = join(root, 'bench', 'fresh-clone.json');
 // figures come from the copy of the last full run's, which is.
 const benchRun = join(root, 'bench', 'results.json');
 const benchFile = join(root, 'bench', 'last-full-run.json');
+// the sandbox filled to 1,000,000 transactions (scripts/bench-sandbox.js, part of npm run bench)
+const fillFile = join(root, 'bench', 'sandbox-fill.json');
 
 /** Bytes under a path, links not followed (what the folder holds on disk, roughly). */
 function bytesUnder(path) {
@@ -214,10 +216,43 @@ function benchBlock(r) {
   ].join('\n');
 }
 
+function sandboxFillBlock(f) {
+  const n = (x) => x.toLocaleString('en-US');
+  const byHeld = new Map(f.with_data.rows.map((r) => [r.size, r]));
+  const rows = f.without_data.rows.map((m) => {
+    const d = byHeld.get(m.size) ?? f.with_data.rows.find((r) => Math.abs(r.size - m.size) <= 10) ?? {};
+    return `| ${n(m.size)} | ${n(m.initiate.rps)} | ${m.initiate.p99_ms} ms | ${Math.round(m.memory.rss_mb)} MB | ${d.initiate ? n(d.initiate.rps) : ''} | ${d.initiate ? `${d.initiate.p99_ms} ms` : ''} | ${d.restart_seconds ?? ''} s |`;
+  });
+  const p = f.prism;
+  return [
+    paragraph(
+      `The sandbox filled with deposit initiates (\`npm run bench\`, ${f.date.slice(0, 10)}, ${f.machine.cpus} cores ` +
+        `shared with other work: load average ${f.machine.load_average_at_start.join(', ')} at its start, so ` +
+        `throughput moves by 3x between windows); initiates for ${f.window_seconds} s at each size, 10 connections; ` +
+        `restart: from the spawn of \`mpay sandbox --data\` to an answered initiate:`,
+    ),
+    '',
+    '| held | initiates/s | p99 | resident | with `--data`: initiates/s | p99 | restart |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+    paragraph(
+      `A held transaction costs ${f.without_data.summary.rss_bytes_per_transaction} bytes of resident memory ` +
+        `(${f.with_data.summary.rss_bytes_per_transaction} with \`--data\`).` +
+        (p
+          ? ` Beside Stoplight Prism's mock server on the same document, an empty sandbox answered GET countries ` +
+            `${p.countries.ratio}x as fast (${n(p.countries.sandbox.rps)} against ${n(p.countries.prism.rps)} a second) and ` +
+            `deposit initiates ${p.initiate.ratio}x (${n(p.initiate.sandbox.rps)} against ${n(p.initiate.prism.rps)}).`
+          : ''),
+    ),
+  ].join('\n');
+}
+
 async function rendered(readme) {
   const blocks = {
     'fresh-clone': freshCloneBlock(JSON.parse(readFileSync(freshFile, 'utf8'))),
     bench: benchBlock(JSON.parse(readFileSync(benchFile, 'utf8'))),
+    'sandbox-fill': sandboxFillBlock(JSON.parse(readFileSync(fillFile, 'utf8'))),
   };
   let text = readme;
   for (const [name, body] of Object.entries(blocks)) {

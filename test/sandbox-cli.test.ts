@@ -43,14 +43,13 @@ it('prints its URL and the demo credentials, serves the API, keeps --data, stops
   expect(await sb.exited).toBe(0);
   expect(sb.errors()).toMatch(/SIGINT: stopping/);
   expect(readdirSync(dirname(data)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-  const saved = JSON.parse(readFileSync(data, 'utf8'));
-  expect(
-    saved.transactions.map((t: { reference: string; status: string }) => `${t.reference}:${t.status}`),
-  ).toEqual(['proc-1:pending']);
-
-  // A second run on the same file knows the transaction: its reference is taken.
+  // A second run on the same file knows the transaction and its state: its reference is taken.
   const again = startSandboxProcess(['--data', data]);
   const url2 = await again.url;
+  const saved = await (await fetch(`${url2}/_sandbox/transactions`)).json();
+  expect(saved.map((t: { reference: string; status: string }) => `${t.reference}:${t.status}`)).toEqual([
+    'proc-1:pending',
+  ]);
   const dup = await run(
     ['deposit', 'initiate', ...customerArgs({ gateway: '', reference: 'proc-1' }), '--json'],
     {

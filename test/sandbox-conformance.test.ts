@@ -1,7 +1,6 @@
 // The sandbox against the spec, over real HTTP: every endpoint, every row of the Errors and States
 // tables, with the encodings the spec names (form-data for token, status and wallet; JSON elsewhere).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import * as s from '../src/api/schemas.js';
@@ -599,7 +598,7 @@ describe('sandbox conformance', () => {
     it('serves an OpenAPI 3.1 document generated from the schemas, and a page', async () => {
       const doc = await (await fetch(`${sb.url}/restapi/documentation/openapi.json`)).json();
       expect(doc.openapi).toBe('3.1.0');
-      expect(Object.keys(doc.paths)).toHaveLength(10);
+      expect(Object.keys(doc.paths)).toHaveLength(11);
       expect(doc.components.schemas.MerchantCurrency.properties).toHaveProperty('weckly_deposite');
       expect(doc.info.description).toMatch(/Readings of the spec's gaps/);
       const page = await fetch(`${sb.url}/restapi/documentation`);
@@ -610,7 +609,7 @@ describe('sandbox conformance', () => {
 });
 
 describe('sandbox persistence', () => {
-  it('--data keeps transactions and balances across a restart, written atomically', async () => {
+  it('--data keeps transactions and tokens across a restart', async () => {
     const file = join(tempDir(), 'state.json');
     const first = await sandbox({ dataFile: file });
     const a1 = api(first);
@@ -619,10 +618,9 @@ describe('sandbox persistence', () => {
     const r = await a1.request('POST', 'payments/initiate', { body, token });
     expect(r.status).toBe(200);
     await first.close();
-    const saved = JSON.parse(readFileSync(file, 'utf8'));
-    expect(saved.transactions).toHaveLength(1);
     const second = await sandbox({ dataFile: file });
     try {
+      expect(second.state.size()).toBe(1);
       const a2 = api(second);
       // The token issued before the restart still works, and the reference is still taken.
       const dup = await a2.request('POST', 'payments/initiate', { body, token });

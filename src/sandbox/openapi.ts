@@ -59,24 +59,34 @@ export const gapReadings = [
   'A processed withdrawal reduces the merchant balance of its currency.',
   'Token lifetime: tokens do not expire in the sandbox; POST /_sandbox/revoke-tokens revokes them all, for tests of token refresh.',
   'Successful responses are 200.',
+  'Every bearer endpoint answers 401 {status:false, message:"UnAuthenticated User"} without a valid token, before it reads the body.',
+  'Faults asked for with the X-Mpay-Sandbox-Fault header or --fault (an HTML 502, malformed JSON, a dropped connection…) are deliberately outside this document, except the 500.',
   'The wallet address update "must be called before" the status update for the gateways the spec lists (the service, USDT on TRC20, USDC on ERC20, the card on-ramps, the interbank e-transfer): a status update on such a gateway before it is a 422 on wallet_address. Other gateways take a wallet update too, but need none.',
   'An unknown route answers 404 as a web framework does, {message: "The route … could not be found."}, not in shape A, whose 404 means that a transaction is not in status initiated.',
   'Rate limits: the spec shows none; a real API has them. With mpay sandbox --rate-limit N/s, beyond N API requests in a window of one second the answer is 429, shape A {success:false, message:"Too Many Attempts."}, with Retry-After in whole seconds until the window ends; a 429 changes nothing. --latency MS delays every API request by MS.',
   'Two data sets (mpay sandbox --seed demo|alt): the same kinds of gateway, the second with other ids, names and field spellings (numbers as strings, nulls, extra fields).',
 ];
 
-/** Every operation may answer 429 when the sandbox runs with --rate-limit. */
-function withRateLimit<P extends Record<string, Record<string, { responses: Record<number, unknown> }>>>(
-  paths: P,
-): P {
-  for (const ops of Object.values(paths))
-    for (const op of Object.values(ops))
+/**
+ * What every operation may answer besides its own: 401 on the bearer ones without a valid token, 500 when
+ * the sandbox fails (or is asked to, X-Mpay-Sandbox-Fault: 500), 429 when it runs with --rate-limit.
+ */
+function withCommonAnswers<
+  P extends Record<string, Record<string, { security?: unknown; responses: Record<number, unknown> }>>,
+>(paths: P): P {
+  for (const [path, ops] of Object.entries(paths))
+    for (const op of Object.values(ops)) {
+      if (op.security) op.responses[401] ??= failure('UnAuthenticated User', 'FailureB');
+      op.responses[500] ??= path.includes('/public/')
+        ? failure('List failure', 'FailurePublic')
+        : failure('Server error', 'FailureA');
       op.responses[429] = {
         ...failure('Too Many Attempts. (with --rate-limit only; nothing was processed)', 'FailureA'),
         headers: {
           'Retry-After': { description: 'seconds to wait before sending again', schema: { type: 'integer' } },
         },
       };
+    }
   return paths;
 }
 
@@ -93,7 +103,7 @@ export function openApiDocument(serverUrl?: string): Record<string, unknown> {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: Object.fromEntries(Object.entries(components).map(([k, v]) => [k, schema(v)])),
     },
-    paths: withRateLimit({
+    paths: withCommonAnswers({
       '/restapi/v1/public/currencies': {
         get: {
           summary: 'Supported currencies',
@@ -125,6 +135,17 @@ export function openApiDocument(serverUrl?: string): Record<string, unknown> {
       '/restapi/v1/merchant/currencies': {
         get: {
           summary: "The merchant's currencies, balances and services",
+          security: bearer,
+          responses: {
+            200: success({ type: 'array', items: ref('MerchantCurrency') }),
+            401: failure('UnAuthenticated User', 'FailureB'),
+            500: failure('Server error', 'FailureA'),
+          },
+        },
+      },
+      '/restapi/v1/public/merchant/currencies': {
+        get: {
+          summary: "The merchant's currencies (the same list, at the path the spec's initiate notes name)",
           security: bearer,
           responses: {
             200: success({ type: 'array', items: ref('MerchantCurrency') }),

@@ -24,7 +24,7 @@ interface ApiRoute {
   answer(state: SandboxState, body: Body): Reply;
 }
 
-const apiRoutes: readonly ApiRoute[] = [
+export const apiRoutes: readonly ApiRoute[] = [
   { method: 'GET', path: '/public/currencies', answer: (s) => s.publicCurrencies() },
   { method: 'GET', path: '/public/countries', answer: (s) => s.publicCountries() },
   { method: 'GET', path: '/merchant/currencies', bearer: true, answer: (s) => s.merchantCurrencies() },
@@ -77,6 +77,16 @@ const ownRoutes: readonly OwnRoute[] = [
   // Sandbox-only routes, outside /restapi/v1: inspection and token revocation for tests.
   { method: 'GET', path: '/_sandbox/health', handle: async () => ({ ok: true }) },
   { method: 'GET', path: '/_sandbox/transactions', handle: async (_req, _reply, state) => state.list() },
+  // What the sandbox holds and its memory, after a full collection when the process runs with --expose-gc
+  // (for npm run bench: the memory a held transaction costs).
+  {
+    method: 'GET',
+    path: '/_sandbox/memory',
+    handle: async (_req, _reply, state) => {
+      (globalThis as { gc?: () => void }).gc?.();
+      return { transactions: state.size(), ...process.memoryUsage() };
+    },
+  },
   // How many requests each API route received, e.g. {"POST /payments/initiate": 1}.
   { method: 'GET', path: '/_sandbox/requests', handle: async (_req, _reply, state) => state.requestCounts() },
   {

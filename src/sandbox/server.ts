@@ -11,6 +11,8 @@ import { loadSeed, type Seed, type SeedName } from './seed.js';
 
 export interface SandboxOptions extends FaultOptions {
   dataFile?: string;
+  /** lines a data file may hold beyond twice the state's before it is compacted (default 100,000) */
+  compactSlack?: number;
   /** the data set to serve: demo (default) or alt, whose records use other spellings and ids */
   seed?: SeedName;
   /** a data set of the caller's: a merchant's catalogue (catalogue.ts), served instead of `seed` */
@@ -45,8 +47,9 @@ export async function buildSandbox(
       log(`faults drawn with seed ${opts.faultSeed} (--fault-seed ${opts.faultSeed} draws them again)`);
   }
   const limiter = opts.rateLimit && new RateLimiter(opts.rateLimit.limit, opts.rateLimit.windowMs);
-  const state = new SandboxState({
+  const state = await SandboxState.create({
     dataFile: opts.dataFile,
+    compactSlack: opts.compactSlack,
     log,
     seed: opts.catalogue ?? (await loadSeed(opts.seed ?? 'demo')),
     onArrival: opts.onArrival,

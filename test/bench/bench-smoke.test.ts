@@ -13,7 +13,7 @@ it('npm run bench -- --quick measures every figure, within plausible bounds, and
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [join(root, 'scripts', 'bench.js'), '--quick', '--out', out],
-    { timeout: 120_000 },
+    { timeout: 360_000 },
   );
   expect(stdout).toContain(`written to ${out}`);
   const r = JSON.parse(readFileSync(out, 'utf8'));
@@ -69,4 +69,16 @@ it('npm run bench -- --quick measures every figure, within plausible bounds, and
   expect(r.exe.plain_snapshot_mb).toBeGreaterThan(1);
   expect(r.exe.node).toMatch(/^v22\./);
   expect(Object.keys(r.exe_ratio_to_its_own_node)).toHaveLength(5);
-}, 180_000);
+  // The sandbox filled (quick: to 5,000), with and without --data, and beside Prism.
+  for (const mode of ['without_data', 'with_data']) {
+    const rows = r.sandbox_fill[mode].rows;
+    expect(rows.map((x: { size: number }) => x.size).at(-1), mode).toBeGreaterThanOrEqual(5000);
+    for (const row of rows) {
+      expect(row.initiate.rps, mode).toBeGreaterThan(0);
+      expect(row.initiate.errors, mode).toBe(0);
+      expect(row.memory.rss_mb, mode).toBeGreaterThan(10);
+    }
+  }
+  expect(r.sandbox_fill.with_data.rows.at(-1).restart_seconds).toBeGreaterThan(0);
+  expect(r.sandbox_fill.prism.initiate.ratio).toBeGreaterThan(0);
+}, 400_000);

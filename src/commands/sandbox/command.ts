@@ -13,12 +13,13 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
 A slow, rate-limited API on demand: --latency delays every API request, and --rate-limit N/s answers beyond N requests a second with 429 and Retry-After, as a real API's limiter would.`;
   static override examples = [
     '<%= config.bin %> sandbox',
-    '<%= config.bin %> sandbox --port 0 --data ./sandbox-state.json',
+    '<%= config.bin %> sandbox --port 0 --data ./sandbox.log',
     '<%= config.bin %> sandbox --fault 500 --fault html --fault-rate 0.2',
     '<%= config.bin %> sandbox --seed alt   # gateways spelled another way, to test rules against',
     '<%= config.bin %> sandbox --latency 100 --rate-limit 200/s',
     '<%= config.bin %> sandbox --fault drop --fault-rate 0.1 --fault-seed 42',
     '<%= config.bin %> sandbox --catalogue ticket-4711.tar.gz   # their data',
+    '<%= config.bin %> sandbox --host 0.0.0.0 --tls --data ./sandbox.log   # https, for other machines',
   ];
   static override flags = {
     port: Flags.integer({
@@ -28,7 +29,10 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
       max: 65535,
     }),
     host: Flags.string({ description: 'address to listen on', default: '127.0.0.1' }),
-    data: Flags.string({ description: 'file that keeps the state across restarts (written atomically)' }),
+    data: Flags.string({
+      description:
+        'file that keeps the state across restarts: a log of changes, synced in groups (a file of an older mpay is converted)',
+    }),
     seed: Flags.string({
       description:
         'data set: demo, or alt (the same kinds of gateway with other ids, names and field spellings)',
@@ -59,6 +63,11 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
       dependsOn: ['tls-key'],
     }),
     'tls-key': Flags.string({ description: 'PEM private key of --tls-cert', dependsOn: ['tls-cert'] }),
+    tls: Flags.boolean({
+      description:
+        'serve HTTPS with a self-signed certificate made for it (kept beside --data to be trusted once); prints its fingerprint and how a client trusts it',
+      exclusive: ['tls-cert'],
+    }),
     catalogue: Flags.string({
       description:
         "a trace or support bundle with a merchant currencies answer: serve that merchant's data (instead of --seed)",
@@ -83,6 +92,7 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
       rateLimit: f['rate-limit'],
       tlsCert: f['tls-cert'],
       tlsKey: f['tls-key'],
+      tls: f.tls,
       catalogue: f.catalogue,
     });
   }

@@ -1,7 +1,9 @@
 // `mpay sandbox`: serves the whole API locally until Ctrl-C or SIGTERM.
-import { lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname, networkInterfaces, tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import net from 'node:net';
-import { UsageError } from '../../api/errors.js';
+import { LocalFileError, UsageError } from '../../api/errors.js';
 import { isLoopback } from '../../api/base-url.js';
 import type { Factory } from '../../factory.js';
 import { printJson } from '../../ui/print.js';
@@ -26,6 +28,8 @@ export interface SandboxOptions {
   rateLimit?: string;
   tlsCert?: string;
   tlsKey?: string;
+  /** serve HTTPS with a self-signed certificate made for it (kept beside --data, else in a temp folder) */
+  tls?: boolean;
   /** a trace or support bundle holding a merchant currencies answer: that merchant's data is served */
   catalogue?: string;
 }
@@ -43,12 +47,9 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
   const { startSandbox } = await import('../../sandbox/server.js');
   const rateLimit = await rateLimitOf(opts);
   const catalogue = opts.catalogue ? await catalogueOf(opts.catalogue) : undefined;
-  const tls =
-    opts.tlsCert && opts.tlsKey
-      ? { cert: readFileSync(opts.tlsCert), key: readFileSync(opts.tlsKey) }
-      : undefined;
   const stamp = () => f.now().toISOString().slice(11, 19);
   const log = (line: string) => f.io.note(`[sandbox ${stamp()}] ${line}`);
+  const tls = await tlsOf(opts);
   let sb: RunningSandbox;
   try {
     sb = await startSandbox({
@@ -68,8 +69,14 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
       log,
     });
   } catch (err) {
+    const { DataFileError } = await import('../../sandbox/data-log.js');
+    if (err instanceof DataFileError)
+      throw new LocalFileError(`The sandbox's data file cannot be read: ${err.message}`, {
+        hint: 'Move it aside (the sandbox then starts empty), or give another --data file',
+      });
     throw listenError(err, opts);
   }
+  if (tls) log(tls.trust);
   const reach = reachOf(opts.host, sb.url);
   warnOfReach(reach, opts.host, f);
   if (catalogue)
@@ -83,6 +90,46 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
     log(`${reason}: stopping`);
     await sb.close();
   });
+}
+
+/**
+ * The certificate to serve: --tls-cert and --tls-key, or with --tls a self-signed one, made once and kept
+ * (beside --data, so that a client trusts it once; else in a new temporary folder). With it, the one line
+ * that makes mpay (or any Node client) on another machine trust it.
+ */
+async function tlsOf(
+  opts: SandboxOptions,
+): Promise<{ cert: Buffer; key: Buffer; trust: string } | undefined> {
+  const { fingerprintOf, selfSignedCertificate } = await import('../../sandbox/self-signed.js');
+  const trustLine = (certFile: string, cert: Buffer, made: boolean) =>
+    `TLS: ${made ? 'a self-signed certificate made for this sandbox' : 'the certificate of --tls-cert'}, ${certFile}, SHA-256 fingerprint ${fingerprintOf(cert)}. A client trusts it with: NODE_EXTRA_CA_CERTS=${certFile} mpay …  (copy the file to the client's machine, and compare the fingerprint)`;
+  if (opts.tlsCert && opts.tlsKey) {
+    const cert = readFileSync(opts.tlsCert);
+    return { cert, key: readFileSync(opts.tlsKey), trust: trustLine(opts.tlsCert, cert, false) };
+  }
+  if (!opts.tls) return undefined;
+  const dir = opts.data ? dirname(resolve(opts.data)) : mkdtempSync(join(tmpdir(), 'mpay-sandbox-tls-'));
+  const base = opts.data ? basename(opts.data) : 'sandbox';
+  const certFile = join(dir, `${base}.tls-cert.pem`);
+  const keyFile = join(dir, `${base}.tls-key.pem`);
+  if (!existsSync(certFile) || !existsSync(keyFile)) {
+    const names = [
+      'localhost',
+      '127.0.0.1',
+      '::1',
+      hostname(),
+      ...Object.values(networkInterfaces()).flatMap((list) =>
+        (list ?? []).map((a) => a.address.replace(/%.*$/, '')),
+      ),
+      // the address it listens on, unless that is every interface's (listed above)
+      ...(reachOf(opts.host, '').everywhere ? [] : [opts.host.replace(/^\[|\]$/g, '')]),
+    ];
+    const made = selfSignedCertificate(names);
+    writeFileSync(keyFile, made.key, { mode: 0o600, flag: 'wx' });
+    writeFileSync(certFile, made.cert, { mode: 0o644, flag: 'wx' });
+  }
+  const cert = readFileSync(certFile);
+  return { cert, key: readFileSync(keyFile), trust: trustLine(certFile, cert, true) };
 }
 
 /** --rate-limit, read: N/s or N/min. */

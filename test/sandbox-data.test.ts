@@ -1,0 +1,349 @@
+// The sandbox's data file (--data, src/sandbox/data-log.ts): a restart keeps every transaction in its
+// state, tokens and balances; a cut last line is recovered; garbage, a file of another version and a file
+// that is not one are errors that name the place; a file of the sandbox before the log (version 1) is
+// converted; compaction, also while requests arrive, keeps the state. Real HTTP to a real sandbox.
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { noStack, run, sandbox, tempDir } from './helpers.js';
+import { demoMerchant } from '../src/sandbox/seed.js';
+
+type Sb = Awaited<ReturnType<typeof sandbox>>;
+let refs = 0;
+
+async function call(sb: Sb, path: string, body?: Record<string, unknown>, token?: string) {
+  const res = await fetch(`${sb.url}/restapi/v1/${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: {
+      ...(body && { 'content-type': 'application/json' }),
+      ...(token && { authorization: `Bearer ${token}` }),
+    },
+    body: body && JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json() };
+}
+const tokenOf = async (sb: Sb) =>
+  (await call(sb, 'auth/merchant/token/generate', { merchant_key: demoMerchant.merchantKey })).json.data
+    .token as string;
+const initiate = async (sb: Sb, token: string, kind: 'deposit' | 'withdraw', extra = {}) => {
+  const r = await call(
+    sb,
+    kind === 'deposit' ? 'payments/initiate' : 'payments/withdraw/initiate',
+    {
+      merchant_key: demoMerchant.merchantKey,
+      site_id: 1,
+      api_key: demoMerchant.apiKey,
+      currency_code: 'GHS',
+      country_code: 'GH',
+      customer_first_name: 'Ama',
+      customer_phone: '+233201234567',
+      customer_email: 'ama@example.com',
+      customer_transaction_id: `data-${++refs}`,
+      amount: '12.50',
+      ...extra,
+    },
+    token,
+  );
+  expect(r.status).toBe(200);
+  return {
+    hash: r.json.data.has_token as string,
+    gateway: r.json.data.gateway_configuration[0].gateway.id as number,
+  };
+};
+const merchantGhs = async (sb: Sb, token: string) =>
+  (await call(sb, 'merchant/currencies', undefined, token)).json.data.find(
+    (c: { code: string }) => c.code === 'GHS',
+  ).total_balance as number;
+
+/** A sandbox holding transactions in every state, tokens revoked and issued, and a balance changed. */
+async function fill(sb: Sb) {
+  const old = await tokenOf(sb);
+  const t = old;
+  const d1 = await initiate(sb, t, 'deposit', { customer_last_name: 'Mensah' });
+  const d2 = await initiate(sb, t, 'deposit');
+  expect(
+    (
+      await call(
+        sb,
+        'payments/crypto/wallet/address/update',
+        { hash_token: d2.hash, gateway_id: d2.gateway },
+        t,
+      )
+    ).status,
+  ).toBe(200);
+  expect(
+    (
+      await call(
+        sb,
+        'payments/status/update',
+        { hash_token: d2.hash, status: 'failed', gateway_id: d2.gateway },
+        t,
+      )
+    ).status,
+  ).toBe(200);
+  const d3 = await initiate(sb, t, 'deposit');
+  expect(
+    (await call(sb, 'payments/processed', { hash_token: d3.hash, phone_number: '+233201234567' }, t)).status,
+  ).toBe(200);
+  const d4 = await initiate(sb, t, 'deposit');
+  expect(
+    (
+      await call(
+        sb,
+        'payments/crypto/wallet/address/update',
+        { hash_token: d4.hash, gateway_id: d4.gateway },
+        t,
+      )
+    ).status,
+  ).toBe(200);
+  const w1 = await initiate(sb, t, 'withdraw');
+  const wp = { hash_token: w1.hash, phone_number: '+233201234567', customer_email: 'ama@example.com' };
+  expect((await call(sb, 'payments/withdraw/processed', wp, t)).status).toBe(200);
+  expect((await call(sb, 'payments/withdraw/processed', { ...wp, otp: demoMerchant.otp }, t)).status).toBe(
+    200,
+  );
+  const w2 = await initiate(sb, t, 'withdraw');
+  expect((await call(sb, 'payments/withdraw/processed', { ...wp, hash_token: w2.hash }, t)).status).toBe(200);
+  expect((await fetch(`${sb.url}/_sandbox/revoke-tokens`, { method: 'POST' })).status).toBe(200);
+  const fresh = await tokenOf(sb);
+  return { old, fresh, d1 };
+}
+
+describe('the sandbox data file', () => {
+  it('a restart keeps every transaction in its state, the tokens, the balances and the next id', async () => {
+    const file = join(tempDir(), 'sandbox.log');
+    const first = await sandbox({ dataFile: file });
+    const { old, fresh, d1 } = await fill(first);
+    const before = first.state.list();
+    const balance = await merchantGhs(first, fresh);
+    expect(before.map((t) => t.status)).toEqual([
+      'initiated',
+      'failed',
+      'pending',
+      'initiated',
+      'pending',
+      'initiated',
+    ]);
+    expect(before[3]!.wallet_address).toBeTruthy();
+    expect(before[4]!.paid).toBe(true);
+    expect(before[5]!.otp_sent).toBe(true);
+    await first.close();
+
+    const second = await sandbox({ dataFile: file });
+    try {
+      expect(second.state.list()).toEqual(before);
+      expect(await merchantGhs(second, fresh)).toBe(balance);
+      expect((await call(second, 'merchant/currencies', undefined, old)).status).toBe(401);
+      // The hash tokens handed out before the restart still find their transactions.
+      const done = await call(
+        second,
+        'payments/processed',
+        { hash_token: d1.hash, phone_number: '+233201234567' },
+        fresh,
+      );
+      expect(done.status).toBe(200);
+      expect(done.json.data.id).toBe(before[0]!.id);
+      await initiate(second, fresh, 'deposit');
+      expect(second.state.list().at(-1)!.id).toBe(before.at(-1)!.id + 1);
+    } finally {
+      await second.close();
+    }
+    expect(second.logs.filter((l) => /recovered|converted/.test(l))).toEqual([]);
+  });
+
+  it('a cut last line is dropped, said, and the file cut back; a whole last line without its newline is kept', async () => {
+    const file = join(tempDir(), 'sandbox.log');
+    const first = await sandbox({ dataFile: file });
+    const t = await tokenOf(first);
+    for (let i = 0; i < 3; i++) await initiate(first, t, 'deposit');
+    const before = first.state.list();
+    await first.close();
+    const whole = readFileSync(file, 'utf8');
+    const cut = '["t",3,4,0,"cut-ref","Am';
+    appendFileSync(file, cut);
+    const second = await sandbox({ dataFile: file });
+    await second.close();
+    expect(second.state.list()).toEqual(before);
+    expect(second.logs.find((l) => l.startsWith('recovered'))).toMatch(
+      new RegExp(
+        `line ${whole.split('\n').length} \\(byte ${Buffer.byteLength(whole)}\\), cut by an interrupted write \\(${cut.length} bytes\\), was dropped`,
+      ),
+    );
+    expect(readFileSync(file, 'utf8')).toBe(whole);
+
+    appendFileSync(file, '["k","tok-written-by-hand"]');
+    const third = await sandbox({ dataFile: file });
+    try {
+      expect(third.logs.filter((l) => l.startsWith('recovered'))).toEqual([]);
+      expect((await call(third, 'merchant/currencies', undefined, 'tok-written-by-hand')).status).toBe(200);
+    } finally {
+      await third.close();
+    }
+    expect(readFileSync(file, 'utf8')).toBe(`${whole}["k","tok-written-by-hand"]\n`);
+  });
+
+  it('garbage, a file of another version and a file that is not one are errors naming the place', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sandbox.log');
+    const first = await sandbox({ dataFile: file });
+    const t = await tokenOf(first);
+    await initiate(first, t, 'deposit');
+    await first.close();
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const cases: [string, string, RegExp][] = [
+      [
+        'garbage inside',
+        [lines[0], lines[1], 'x%$#garbage', ...lines.slice(2)].join('\n'),
+        /line 3 \(byte \d+\): not a record \(damaged or not JSON\)/,
+      ],
+      [
+        'garbage last',
+        `${lines.join('\n')}{"no":"record"}\n`,
+        new RegExp(`line ${lines.length} \\(byte \\d+\\): not a record of the sandbox`),
+      ],
+      [
+        'a change of nothing',
+        `${lines.join('\n')}["u",9,"pending",null,null,0,0,null]\n`,
+        /a change of transaction 9, which is not there/,
+      ],
+      [
+        'another format',
+        lines.join('\n').replace('"mpay_sandbox":2', '"mpay_sandbox":3'),
+        /line 1 \(byte 0\): a sandbox data file of format 3, which this mpay does not read/,
+      ],
+      [
+        'another version',
+        '{"version":7,"transactions":[]}',
+        /line 1 \(byte 0\): a sandbox data file of version 7/,
+      ],
+      ['not one', '\u0000\u0001binary\n\u00ff', /line 1 \(byte 0\): not a sandbox data file/],
+    ];
+    for (const [what, text, message] of cases) {
+      const f = join(dir, `${what.replace(/ /g, '-')}.log`);
+      writeFileSync(f, text);
+      await expect(sandbox({ dataFile: f }), what).rejects.toThrow(message);
+      expect(readFileSync(f, 'utf8'), `${what}: left as it was`).toBe(text);
+      // mpay sandbox says it in one line, with the file's name, and exits with the code of a local file.
+      const r = await run(['sandbox', '--port', '0', '--data', f]);
+      expect(r.code, what).toBe(9);
+      expect(r.stderr).toContain(f);
+      expect(r.stderr).toMatch(message);
+      expect(noStack(r.stderr)).toBe(true);
+    }
+  }, 120_000);
+
+  it('a file of the sandbox before the log (version 1) is converted on first start, its old file kept', async () => {
+    const file = join(tempDir(), 'state.json');
+    const tx = (id: number, over: Record<string, unknown>) => ({
+      id,
+      uuid: `0b6f7a1e-1c2d-4e5f-8a9b-00000000000${id}`,
+      transaction_id: `TXNMIGRATED${id}`,
+      hash_token: `${String(id).repeat(64)}`,
+      kind: 'deposit',
+      status: 'initiated',
+      reference: `v1-${id}`,
+      amount: 10,
+      currency_code: 'GHS',
+      country_code: 'GH',
+      customer: { first_name: 'Kofi', phone: '+233201234567', email: 'k@example.com' },
+      created_at: '2026-11-20T10:00:00.000Z',
+      ...over,
+    });
+    const v1 = {
+      version: 1,
+      seq: 2,
+      tokens: ['v1-token'],
+      transactions: [
+        tx(1, {}),
+        tx(2, {
+          kind: 'withdraw',
+          status: 'pending',
+          gateway_id: 3,
+          otp_sent: true,
+          paid: true,
+          processed_at: '2026-11-20T10:05:00.000Z',
+        }),
+      ],
+      balances: { GHS: 777.5 },
+    };
+    const text = JSON.stringify(v1);
+    writeFileSync(file, text);
+    const first = await sandbox({ dataFile: file });
+    try {
+      expect(first.logs.find((l) => l.startsWith('converted'))).toMatch(
+        /from version 1 to format 2 \(2 transactions; the old file kept as .*state\.json\.v1\)/,
+      );
+      expect(first.state.list()).toEqual(v1.transactions);
+      expect(readFileSync(`${file}.v1`, 'utf8')).toBe(text);
+      expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!).mpay_sandbox).toBe(2);
+      expect(await merchantGhs(first, 'v1-token')).toBe(777.5);
+      const r = await call(
+        first,
+        'payments/processed',
+        { hash_token: '1'.repeat(64), phone_number: '+233201234567' },
+        'v1-token',
+      );
+      expect(r.status).toBe(200);
+      expect(r.json.data.uuid).toBe(v1.transactions[0]!.uuid);
+      await initiate(first, 'v1-token', 'deposit');
+    } finally {
+      await first.close();
+    }
+    const second = await sandbox({ dataFile: file });
+    try {
+      expect(second.logs.filter((l) => l.startsWith('converted'))).toEqual([]);
+      const list = second.state.list();
+      expect(list.map((t) => [t.id, t.status])).toEqual([
+        [1, 'pending'],
+        [2, 'pending'],
+        [3, 'initiated'],
+      ]);
+      expect(list.map((t) => t.hash_token.slice(0, 12))).toEqual([
+        '1'.repeat(12),
+        '2'.repeat(12),
+        '000000000002',
+      ]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('compaction, while requests arrive, keeps the state and shortens the file', async () => {
+    const file = join(tempDir(), 'sandbox.log');
+    const first = await sandbox({ dataFile: file, compactSlack: 40 });
+    const t = await tokenOf(first);
+    // Each wallet update after the first is a line the state does not need; initiates go on while the
+    // file is compacted.
+    const firsts = await Promise.all(Array.from({ length: 20 }, () => initiate(first, t, 'deposit')));
+    const work: Promise<unknown>[] = [];
+    for (let i = 0; i < 200; i++) {
+      const d = firsts[i % 20]!;
+      work.push(
+        call(
+          first,
+          'payments/crypto/wallet/address/update',
+          { hash_token: d.hash, gateway_id: d.gateway },
+          t,
+        ).then((r) => expect(r.status).toBe(200)),
+      );
+      if (i % 5 === 0) work.push(initiate(first, t, 'deposit'));
+    }
+    await Promise.all(work);
+    const token = await tokenOf(first);
+    const before = first.state.list();
+    expect(before).toHaveLength(60);
+    await first.state.synced();
+    expect(first.logs.some((l) => l.startsWith(`compacted ${file}`))).toBe(true);
+    await first.close();
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    // header, token, 60 initiates, 200 wallet updates, token: 263 lines without compaction
+    expect(lines.length).toBeLessThan(263);
+    const second = await sandbox({ dataFile: file });
+    try {
+      expect(second.state.list()).toEqual(before);
+      expect((await call(second, 'merchant/currencies', undefined, token)).status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+});
