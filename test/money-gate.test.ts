@@ -361,11 +361,11 @@ describe("a batch row's reference names one payment, and a repeat is any one con
     sb.verify();
   });
 
-  it('a row edited in its first name only, or its e-mail only, or written 25.00 for 25, is a repeat', async () => {
+  it('a row edited in its first name, its e-mail or its phone only, or written 25.00 for 25, is a repeat', async () => {
     const cfg = tempDir();
     const env = cliEnv(undefined, cfg, { MPAY_BASE_URL: sb.url });
-    const row = (first: string, email: string, amount = '25') =>
-      `${header}\nGHS,GH,${amount},${first},Mensah,+233201234567,${email},1,\n`;
+    const row = (first: string, email: string, amount = '25', phone = '+233201234567') =>
+      `${header}\nGHS,GH,${amount},${first},Mensah,${phone},${email},1,\n`;
     sb.expect('POST /payments/initiate');
     sb.expect('POST /payments/status/update');
     sb.expect('POST /payments/processed');
@@ -380,6 +380,7 @@ describe("a batch row's reference names one payment, and a repeat is any one con
     for (const [name, text] of [
       ['first name', row('Abena', 'ama@example.com')],
       ['e-mail', row('Ama', 'ama.m@example.com')],
+      ['phone', row('Ama', 'ama@example.com', '25', '+233241234567')],
       ['decimal', row('Ama', 'ama@example.com', '25.00')],
     ] as const) {
       const r = await run(['deposit', 'batch', file(`rep-${name}.csv`, text), '--yes', '--json'], { env });
