@@ -13,6 +13,7 @@ import type { IO } from './io/io.js';
 import type { Journal } from './journal/journal.js';
 import type { Place } from './journal/records.js';
 import { clean } from './ui/output.js';
+import { Secrets } from './api/redact.js';
 
 /** The global flags that shape dependencies. */
 export interface GlobalOptions {
@@ -41,6 +42,8 @@ export interface ClientRequest {
 }
 
 export class Factory {
+  /** the secrets this run holds, by value: its clients register them, and whatever it shows is scrubbed of them */
+  readonly secrets = new Secrets();
   private storeMemo?: ConfigStore;
   private contextMemo?: Context;
 
@@ -111,6 +114,7 @@ export class Factory {
       userAgent: this.userAgent,
       maxBodyBytes: req.maxBodyBytes,
       trace: await this.tracer(),
+      secrets: this.secrets,
     });
   }
 
@@ -122,7 +126,7 @@ export class Factory {
       const file = this.globals.trace ?? this.environ.MPAY_TRACE;
       if (!file) return undefined;
       const { HarRecorder } = await import('./api/har.js');
-      const recorder = new HarRecorder(file, { name: 'mpay', version: this.userAgent });
+      const recorder = new HarRecorder(file, { name: 'mpay', version: this.userAgent }, this.secrets);
       return (x) => recorder.record(x);
     })();
     return this.traceMemo;

@@ -37,7 +37,7 @@ const proxy = createServer((req, res) => {
       res.end(answer);
     };
     // In replay, a payment's request is answered as mpay's was (the token is asked of the sandbox).
-    const was = mode === 'replay' ? recorded.findLast((e) => e.route === route) : undefined;
+    const was = mode === 'replay' ? [...recorded].reverse().find((e) => e.route === route) : undefined;
     if (was) return reply(was.status, was.answer);
     const headers = Object.fromEntries(
       Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k)),

@@ -5,7 +5,6 @@ import * as z from 'zod/mini';
 import { AuthError, MpayError } from './errors.js';
 import * as s from './schemas.js';
 import { successData } from './response.js';
-import { registerSecret } from './redact.js';
 import { probeCredentials, type ProbeVerdict } from './credentials-probe.js';
 import { missingCredentials } from './credentials.js';
 import { Sender, type Call, type ClientOptions, type SendHooks } from './sender.js';
@@ -18,8 +17,8 @@ export class Client extends Sender {
   constructor(opts: ClientOptions) {
     super(opts);
     // What this client holds is scrubbed by value from everything mpay shows or writes (api/redact.ts).
-    registerSecret(opts.credentials?.merchantKey);
-    registerSecret(opts.credentials?.apiKey);
+    this.secrets.register(opts.credentials?.merchantKey);
+    this.secrets.register(opts.credentials?.apiKey);
   }
 
   // Public ----------------------------------------------------------------------------------------------
@@ -66,7 +65,7 @@ export class Client extends Sender {
         // A dry run of another call still needs a real token to show; it moves no money.
         dryRunExempt: implicit,
       });
-      registerSecret(data.token);
+      this.secrets.register(data.token);
       await this.opts.tokens?.set(data.token);
       return data.token;
     } catch (err) {
@@ -142,7 +141,7 @@ export class Client extends Sender {
     req: s.WithdrawProcessedRequest,
     hooks?: SendHooks,
   ): Promise<WithdrawProcessedResult> {
-    registerSecret(req.otp === undefined ? undefined : String(req.otp));
+    this.secrets.register(req.otp === undefined ? undefined : String(req.otp));
     const { message, data } = await this.call({
       method: 'POST',
       path: 'payments/withdraw/processed',
@@ -171,7 +170,7 @@ export class Client extends Sender {
   /** The cached token, registered as a secret of the run (scrubbed by value wherever it appears). */
   private storedToken(): string | undefined {
     const token = this.opts.tokens?.get();
-    registerSecret(token);
+    this.secrets.register(token);
     return token;
   }
 
