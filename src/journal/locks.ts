@@ -6,6 +6,7 @@
 // releasing it, and released when the process exits, Ctrl-C included).
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { requirePrivate } from '../api/private-path.js';
 import { join } from 'node:path';
 import { BusyError, LocalFileError } from '../api/errors.js';
 
@@ -31,6 +32,7 @@ export async function holdLock(dir: string, name: string, what: string): Promise
       },
     );
   }
+  requirePrivate(locks, 'folder', 'journal lock'); // mpay's own, as the journal is (api/private-path.ts)
   try {
     // proper-lockfile keeps its locks by the path given (which need not exist): one path a lock.
     return await lock(join(locks, name), {

@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { IO } from '../../io/io.js';
+import { requirePrivate } from '../../api/private-path.js';
 
 export interface Spooled {
   path: string;
@@ -33,6 +34,7 @@ export function spoolDir(journalDir: string): string {
 export async function spoolStdin(io: IO, journalDir: string): Promise<Spooled> {
   const dir = spoolDir(journalDir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  requirePrivate(dir, 'folder', 'batch spool');
   for (const name of readdirSync(dir)) {
     const pid = Number(/^stdin-(\d+)-/.exec(name)?.[1]);
     if (pid && pid !== process.pid && !alive(pid)) rmSync(join(dir, name), { force: true });
