@@ -442,5 +442,6 @@ describe('without a working keyring', () => {
     } finally {
       own.stop();
     }
-  });
+    // each keyring request is a child process of its own now: more starts than the default 30 s allows
+  }, 60_000);
 });
