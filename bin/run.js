@@ -3,6 +3,7 @@
 // `mpay --version` answers without loading anything, and mpay's own commands load the bundled CLI
 // (dist/mpay.cjs) with a V8 code cache, which Node 20 does not keep for us.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
@@ -10,7 +11,13 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   process.stdout.write(
     `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
   );
+} else if (process.env.MPAY_KEYRING_CHILD === '1') {
+  // The keyring's child process (src/config/keyring.ts): one request on stdin, its answer on stdout.
+  const { loadBundle } = await import('./load-cached.js');
+  await loadBundle(new URL('../dist/mpay.cjs', import.meta.url), true).keyringChild();
 } else {
+  // The command the keyring's child process is started with (src/config/keyring.ts): this script.
+  globalThis.__mpayKeyringChild = [process.execPath, fileURLToPath(import.meta.url)];
   const { loadBundle } = await import('./load-cached.js');
   const { execute } = loadBundle(new URL('../dist/mpay.cjs', import.meta.url), ownCommand(argv));
   await execute({ dir: import.meta.url });

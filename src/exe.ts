@@ -162,6 +162,12 @@ function version(): string {
 /** argv after the program: an executable repeats its own path as argv[1]; `node --snapshot-blob` does not. */
 async function main(skip: number): Promise<void> {
   const argv = process.argv.slice(skip);
+  // The keyring's child process (src/config/keyring.ts) is this executable again.
+  if (process.env.MPAY_KEYRING_CHILD === '1') return bundle.keyringChild();
+  const { isSea } = __builtinRequire('node:sea') as typeof import('node:sea');
+  (globalThis as { __mpayKeyringChild?: string[] }).__mpayKeyringChild = isSea()
+    ? [process.execPath]
+    : [process.execPath, process.argv[1]!];
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     process.stdout.write(version());
     return;

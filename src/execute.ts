@@ -44,6 +44,7 @@ import WithdrawProcess from './commands/withdraw/process/command.js';
 export { execute } from '@oclif/core/execute';
 // Loaded by oclif from this bundle through package.json's oclif.helpClass and oclif.hooks.
 export { MpayHelp, commandNotFound } from './commands/base/help.js';
+export { keyringChild } from './commands/base/keyring-child.js';
 
 export const COMMANDS = {
   api: Api,

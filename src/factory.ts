@@ -15,6 +15,7 @@ import type { IO } from './io/io.js';
 import type { Journal } from './journal/journal.js';
 import type { Place } from './journal/records.js';
 import { clean } from './ui/output.js';
+import { Secrets } from './api/redact.js';
 
 /** The global flags that shape dependencies. */
 export interface GlobalOptions {
@@ -47,6 +48,8 @@ export interface ClientRequest {
 }
 
 export class Factory {
+  /** the secrets this run holds, by value: its clients register them, and whatever it shows is scrubbed of them */
+  readonly secrets = new Secrets();
   private storeMemo?: ConfigStore;
   private contextMemo?: Context;
   /**
@@ -128,6 +131,7 @@ export class Factory {
       trace: await this.tracer(),
       admit: this.office.admit,
       pacer: req.pacer,
+      secrets: this.secrets,
     });
     this.clients.push(client);
     return client;
@@ -141,7 +145,7 @@ export class Factory {
       const file = this.globals.trace ?? this.environ.MPAY_TRACE;
       if (!file) return undefined;
       const { HarRecorder } = await import('./api/har.js');
-      const recorder = new HarRecorder(file, { name: 'mpay', version: this.userAgent });
+      const recorder = new HarRecorder(file, { name: 'mpay', version: this.userAgent }, this.secrets);
       return (x) => recorder.record(x);
     })();
     return this.traceMemo;

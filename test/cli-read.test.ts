@@ -116,7 +116,7 @@ describe.concurrent('read commands', () => {
     const out = r.json();
     expect(out.request.body.merchant_key).toBe('***');
     expect(out.curl).toMatch(
-      /^curl -sS -w '\\n' -X POST '.*\/auth\/merchant\/token\/generate' .*--form-string "merchant_key=\$MPAY_MERCHANT_KEY"/,
+      /^curl -sS -g -w '\\n' -X POST '.*\/auth\/merchant\/token\/generate' .*--form-string 'merchant_key='"\$MPAY_MERCHANT_KEY"/,
     );
   });
 

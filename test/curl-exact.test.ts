@@ -55,6 +55,8 @@ const corpus = [
   'zoë ü € 日本',
   '=starts with equals; a,b',
   'bang!x hi !! !$',
+  // mpay's own variable names, in a user's value: text like any other
+  '$MPAY_MERCHANT_KEY ${MPAY_API_KEY} "$MPAY_TOKEN" $HASH $MPAY_REF',
 ];
 
 for (const encoding of ['--form', '--json'] as const)

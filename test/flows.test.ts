@@ -409,8 +409,8 @@ describe('flows as commands without a terminal', () => {
       encoding: 'json',
       body: { merchant_key: '***', api_key: '***', customer_transaction_id: 'dry-1' },
     });
-    expect(out.curl).toMatch(/--data-raw ".*\\"customer_transaction_id\\":\\"dry-1\\"/);
-    expect(out.curl).toContain('\\"api_key\\":\\"$MPAY_API_KEY\\"');
+    expect(out.curl).toMatch(/--data-raw '.*"customer_transaction_id":"dry-1"/);
+    expect(out.curl).toContain(`"api_key":"'"$MPAY_API_KEY"'"`);
     expect(out.curl).not.toContain(demoMerchant.apiKey);
     expect(sb.state.list().some((t) => t.reference === 'dry-1')).toBe(false);
   });

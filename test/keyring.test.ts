@@ -181,7 +181,8 @@ function loginArgs(url: string, more: string[] = []): string[] {
   ];
 }
 
-describe('with a Secret Service', () => {
+// Each keyring request is a child process of its own (config/keyring.ts): slower than the library in process.
+describe('with a Secret Service', { timeout: 90_000 }, () => {
   it('login stores the secrets in the keyring and none in any file; later runs read them from there', async () => {
     const dir = join(tempDir(), 'mpay');
     const m = mpayWith(dir, kr.env);
@@ -463,5 +464,6 @@ describe('without a working keyring', () => {
     } finally {
       own.stop();
     }
-  });
+    // each keyring request is a child process of its own now: more starts than the default 30 s allows
+  }, 60_000);
 });

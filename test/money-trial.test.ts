@@ -113,7 +113,9 @@ it('a batch file that cannot be read, and a journal that cannot be read, are cle
   writeFileSync(join(cfg, 'journal'), 'not a folder');
   const history = await mpay(['history'], { env });
   expect(history.code, history.stderr).toBe(9);
-  expect(history.stderr).toMatch(/^mpay: Cannot read the journal .* \(ENOTDIR\)$/m);
+  expect(history.stderr).toMatch(
+    /^mpay: The journal folder .* is not a folder; mpay will not read or write it$/m,
+  );
   expect(existsSync(join(cfg, 'journal'))).toBe(true);
 });
 

@@ -48,8 +48,8 @@ it('the curl of --dry-run holds no secret and, pasted, creates the transaction',
   );
   const curl: string = dry.json().curl;
   for (const secret of [demoMerchant.merchantKey, demoMerchant.apiKey]) expect(curl).not.toContain(secret);
-  expect(curl).toContain('Bearer $MPAY_TOKEN');
-  expect(curl).toContain('\\"merchant_key\\":\\"$MPAY_MERCHANT_KEY\\"');
+  expect(curl).toContain(`'authorization: Bearer '"$MPAY_TOKEN"`);
+  expect(curl).toContain(`"merchant_key":"'"$MPAY_MERCHANT_KEY"'"`);
   expect(sb.state.list().some((t) => t.reference === 'paste-1')).toBe(false);
   const answer = JSON.parse(await shell(curl, sb.url));
   expect(answer).toMatchObject({ success: true, data: { customer_transaction_id: 'paste-1' } });
@@ -78,7 +78,7 @@ it("history show --curl gives a withdrawal's requests in order, and the script r
   ]);
   const text = commands.join('\n');
   for (const secret of [demoMerchant.merchantKey, demoMerchant.apiKey]) expect(text).not.toContain(secret);
-  expect(text).toContain('\\"otp\\":\\"$MPAY_OTP\\"');
+  expect(text).toContain(`"otp":"'"$MPAY_OTP"'"`);
   expect(text).not.toMatch(/otp[^,]*(123456|000000)/);
   const script = commands.join('\n');
   // On the same server: a fresh reference, so the API takes the initiate again.

@@ -102,8 +102,8 @@ it('a --data path that is a link is refused before the sandbox starts', async ()
   const link = join(dir, 'state.json');
   symlinkSync(planted, link);
   const r = await run(['sandbox', '--port', '0', '--data', link]);
-  expect(r.code, r.stderr).toBe(2);
-  expect(r.stderr).toContain(`mpay: Refusing the data file ${link}: it is a link`);
+  expect(r.code, r.stderr).toBe(9);
+  expect(r.stderr).toContain(`mpay: The sandbox data file ${link} is a link`);
 });
 
 it('--json prints the sandbox facts as one JSON line', async () => {

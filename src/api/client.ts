@@ -5,7 +5,6 @@ import * as z from 'zod/mini';
 import { AuthError, MpayError } from './errors.js';
 import * as s from './schemas.js';
 import { successData } from './response.js';
-import { registerSecret } from './redact.js';
 import { probeCredentials, type ProbeVerdict } from './credentials-probe.js';
 import { missingCredentials } from './credentials.js';
 import { Sender, type Call, type ClientOptions, type Via } from './sender.js';
@@ -19,8 +18,8 @@ export class Client extends Sender {
   constructor(opts: ClientOptions) {
     super(opts);
     // What this client holds is scrubbed by value from everything mpay shows or writes (api/redact.ts).
-    registerSecret(opts.credentials?.merchantKey);
-    registerSecret(opts.credentials?.apiKey);
+    this.secrets.register(opts.credentials?.merchantKey);
+    this.secrets.register(opts.credentials?.apiKey);
   }
 
   // Public ----------------------------------------------------------------------------------------------
@@ -67,7 +66,7 @@ export class Client extends Sender {
         // A dry run of another call still needs a real token to show; it moves no money.
         dryRunExempt: implicit,
       });
-      registerSecret(data.token);
+      this.secrets.register(data.token);
       await this.opts.tokens?.set(data.token);
       return data.token;
     } catch (err) {
@@ -140,7 +139,7 @@ export class Client extends Sender {
   }
 
   async withdrawProcessed(req: s.WithdrawProcessedRequest, via?: Via): Promise<WithdrawProcessedResult> {
-    registerSecret(req.otp === undefined ? undefined : String(req.otp));
+    this.secrets.register(req.otp === undefined ? undefined : String(req.otp));
     const { message, data } = await this.call({
       method: 'POST',
       path: 'payments/withdraw/processed',
@@ -174,7 +173,7 @@ export class Client extends Sender {
   /** The cached token, registered as a secret of the run (scrubbed by value wherever it appears). */
   private storedToken(): string | undefined {
     const token = this.opts.tokens?.get();
-    registerSecret(token);
+    this.secrets.register(token);
     return token;
   }
 

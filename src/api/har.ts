@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
 import { HTTPError, type Options, type RequestError, type Response } from 'got';
-import { redactHeaders, redactText } from './redact.js';
+import type { Secrets } from './redact.js';
 import { clearForOutput } from './out-file.js';
 
 interface Pair {
@@ -51,8 +51,8 @@ export interface HarEntry {
   _error?: string;
 }
 
-const pairs = (headers: Record<string, unknown>): Pair[] =>
-  Object.entries(redactHeaders(headers)).flatMap(([name, v]) =>
+const pairs = (headers: Record<string, unknown>, secrets: Secrets): Pair[] =>
+  Object.entries(secrets.headers(headers)).flatMap(([name, v]) =>
     v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((value) => ({ name, value: String(value) })),
   );
 
@@ -82,10 +82,10 @@ export interface Exchange {
   error?: string;
 }
 
-export function harEntry(x: Exchange): HarEntry {
+export function harEntry(x: Exchange, secrets: Secrets): HarEntry {
   const p = x.phases ?? {};
   const ms = (v: number | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : -1);
-  const body = x.responseBody === undefined ? undefined : redactText(x.responseBody);
+  const body = x.responseBody === undefined ? undefined : secrets.text(x.responseBody);
   const url = new URL(x.url);
   return {
     startedDateTime: x.started.toISOString(),
@@ -95,7 +95,7 @@ export function harEntry(x: Exchange): HarEntry {
       url: x.url,
       httpVersion: 'HTTP/1.1',
       cookies: [],
-      headers: pairs(x.requestHeaders),
+      headers: pairs(x.requestHeaders, secrets),
       queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
       ...(x.requestBody ? { postData: x.requestBody } : {}),
       headersSize: -1,
@@ -106,7 +106,7 @@ export function harEntry(x: Exchange): HarEntry {
       statusText: x.statusText ?? '',
       httpVersion: 'HTTP/1.1',
       cookies: [],
-      headers: pairs(x.responseHeaders ?? {}),
+      headers: pairs(x.responseHeaders ?? {}, secrets),
       content: {
         size: body === undefined ? 0 : Buffer.byteLength(body),
         mimeType: String(x.responseHeaders?.['content-type'] ?? 'x-unknown'),
@@ -136,13 +136,15 @@ export class HarRecorder {
   constructor(
     readonly file: string,
     private readonly creator: { name: string; version: string },
+    /** the run's secrets */
+    private readonly secrets: Secrets,
   ) {
     // Refused before any request: a link where the trace goes (each write then replaces the file whole).
     clearForOutput(file, 'the trace');
   }
 
   record(x: Exchange): void {
-    this.entries.push(harEntry(x));
+    this.entries.push(harEntry(x, this.secrets));
     const har = { log: { version: '1.2', creator: this.creator, pages: [], entries: this.entries } };
     // A temporary file of a random name, created exclusively (never through a link another user planted,
     // in /tmp say) and 0600 whatever the umask; the rename then replaces FILE, a link there included.

@@ -3,15 +3,16 @@
 import got, { type BeforeRedirectHook, type Got, type Response } from 'got';
 import type { ClientOptions } from './sender.js';
 import { traceHooks } from './har.js';
+import { Secrets } from './redact.js';
 import { redirectRefused } from './network-errors.js';
 import { isLoopback } from './base-url.js';
 import { proxyAgents } from './proxy.js';
-import { redactHeaders, redactText } from './redact.js';
 
 export function makeHttp(baseUrl: URL, opts: ClientOptions): Got {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const retryBase = opts.retryBaseMs ?? 250;
   const debug = opts.debug;
+  const secrets = opts.secrets ?? new Secrets();
   const http = got.extend({
     prefixUrl: new URL('restapi/v1/', baseUrl.href.endsWith('/') ? baseUrl : new URL(baseUrl.href + '/'))
       .href,
@@ -33,7 +34,7 @@ export function makeHttp(baseUrl: URL, opts: ClientOptions): Got {
       beforeRequest: debug
         ? [
             (o) => {
-              const headers = redactHeaders(o.headers as Record<string, unknown>);
+              const headers = secrets.headers(o.headers as Record<string, unknown>);
               debug(`> ${o.method} ${String(o.url)}`);
               for (const [k, v] of Object.entries(headers)) debug(`> ${k}: ${String(v)}`);
               const shown = (o.context as { shownBody?: string }).shownBody;
@@ -47,8 +48,9 @@ export function makeHttp(baseUrl: URL, opts: ClientOptions): Got {
         ? [
             (res: Response) => {
               debug(`< ${res.statusCode} ${res.statusMessage ?? ''} (${res.timings.phases.total ?? '?'} ms)`);
-              for (const [k, v] of Object.entries(redactHeaders(res.headers))) debug(`< ${k}: ${String(v)}`);
-              if (typeof res.body === 'string' && res.body) debug(`< ${redactText(res.body)}`);
+              for (const [k, v] of Object.entries(secrets.headers(res.headers)))
+                debug(`< ${k}: ${String(v)}`);
+              if (typeof res.body === 'string' && res.body) debug(`< ${secrets.text(res.body)}`);
               return res;
             },
           ]

@@ -1,50 +1,227 @@
 // The one module that decides what is secret (docs/architecture.md). Every place that shows or writes a
 // request or a response (--debug, --trace, the support bundle, history show, dry runs, error messages)
 // passes it through here first. A secret is found two ways:
-// - by name: headers (Authorization, Proxy-Authorization, Cookie, Set-Cookie, API keys), and query
-//   parameters and body fields that hold keys, tokens, codes and passwords, at any depth, including HAR's
-//   {name, value} pairs;
-// - by value: every secret this run holds (the merchant and API keys, tokens, one-time codes) is
-//   registered here, and replaced wherever it appears, whoever wrote it: a header, a URL, a body, a file.
+// - by name: headers, query parameters, body fields at any depth and HAR's {name, value} pairs whose name
+//   is one of `secretNames` below, whole, once case and separators are folded away (merchant-key,
+//   merchant_key, merchantKey, MerchantKey and X-Merchant-Key are one name); a header, and a HAR header
+//   pair, also when its name speaks of a key, token, secret, session, cookie or password (the header rule);
+// - by value: every secret the run holds (the merchant and API keys, tokens, one-time codes) is
+//   registered with the run's `Secrets` (the Factory makes one a run and hands it to the client and to
+//   every place that scrubs), and replaced wherever it appears, whoever wrote it.
 import { createHash } from 'node:crypto';
 
-const secretKeys =
-  /^(merchant_key|api_key|apikey|api_user|otp|one_time_code|code_verifier|token|access_token|refresh_token|id_token|jwt|bearer|authorization|proxy-authorization|password|passwd|pass|secret|client_secret|private_key|session|sessionid|cookie|set-cookie|x-api-key|api-key|x-auth-token|x-csrf-token|csrf_token|signature)$/i;
+/**
+ * The names of secrets, folded (lower case, no separators, no X- prefix): keys, bearer and access
+ * tokens, secrets, passwords, one-time codes and PINs, sessions and cookies, signatures. Identifiers a
+ * person needs are not here: a transaction's `hash_token`, a currency's `code`, a country's `dial_code`.
+ */
+export const secretNames: readonly string[] = [
+  // keys
+  'merchantkey',
+  'apikey',
+  'apiuser',
+  'apisecret',
+  'secretkey',
+  'privatekey',
+  'accesskey',
+  'clientsecret',
+  'secret',
+  'signingkey',
+  'encryptionkey',
+  // tokens
+  'token',
+  'accesstoken',
+  'refreshtoken',
+  'idtoken',
+  'authtoken',
+  'bearertoken',
+  'sessiontoken',
+  'csrftoken',
+  'xsrftoken',
+  'jwt',
+  'bearer',
+  'authorization',
+  'proxyauthorization',
+  'codeverifier',
+  // passwords
+  'password',
+  'passwd',
+  'pass',
+  'pwd',
+  'passphrase',
+  'passcode',
+  // one-time codes and PINs
+  'otp',
+  'otpcode',
+  'onetimecode',
+  'onetimepassword',
+  'verificationcode',
+  'pin',
+  'pincode',
+  'cvv',
+  'cvc',
+  // sessions, cookies, signatures
+  'session',
+  'sessionid',
+  'cookie',
+  'setcookie',
+  'signature',
+];
+const secretSet = new Set(secretNames);
+
+/** A name as the list holds it: lower case, without separators or an X- prefix. */
+export function foldName(name: string): string {
+  return name
+    .trim()
+    .replace(/^x[-_]/i, '')
+    .replace(/[-_.\s]/g, '')
+    .toLowerCase();
+}
+
 // In a URL's query only: an OAuth `code` (a currency `code` in a body is not secret).
 const secretQueryKeys = /^(code|state|sig|key)$/i;
 export const redacted = '***';
 
 /** Whether a header, query parameter or field of this name holds a secret. */
 export function isSecretName(name: string): boolean {
-  return secretKeys.test(name.trim());
+  return secretSet.has(foldName(name));
 }
 
-// The secrets of this run, by value, each replaced where it stands as a whole word: a one-time code 123456
-// is scrubbed, the same digits inside a phone number +233201234567 are not. Values under 4 characters are
-// left out: replacing "1" everywhere would say nothing.
-const known = new Set<string>();
-let knownPattern: RegExp | undefined;
-
-/** Registers a secret of this run (a key, a token, a one-time code): from now on it is scrubbed anywhere. */
-export function registerSecret(value: string | undefined | null): void {
-  if (!value || value.length < 4 || known.has(value)) return;
-  known.add(value);
-  knownPattern = undefined;
+/** The header rule: a secret's name, or a name that speaks of a key, token, secret, session or cookie. */
+export function isSecretHeader(name: string): boolean {
+  return isSecretName(name) || /cookie|api[-_]?key|token|secret|session|passw|auth/i.test(name);
 }
 
-/** Replaces every registered secret in a text, and the secrets carried by `key=value` pairs of secret names. */
-export function scrubString(text: string): string {
-  if (known.size) {
-    knownPattern ??= new RegExp(
-      `(?<![A-Za-z0-9])(?:${[...known]
+/**
+ * The secrets of one run, by value: each replaced where it stands as a whole word (a one-time code 123456
+ * is scrubbed, the same digits inside a phone number +233201234567 are not). Values under 4 characters are
+ * left out: replacing "1" everywhere would say nothing. One a run (the Factory's): never shared between
+ * runs, so two runs side by side in one process never scrub with each other's secrets.
+ */
+export class Secrets {
+  private readonly known = new Set<string>();
+  private pattern?: RegExp;
+
+  /** Registers a secret of this run (a key, a token, a one-time code): from now on it is scrubbed anywhere. */
+  register(value: string | undefined | null): void {
+    if (!value || value.length < 4 || this.known.has(value)) return;
+    this.known.add(value);
+    this.pattern = undefined;
+  }
+
+  /** Replaces every registered secret in a text. */
+  scrub(text: string): string {
+    if (!this.known.size) return text;
+    this.pattern ??= new RegExp(
+      `(?<![A-Za-z0-9])(?:${[...this.known]
         .sort((a, b) => b.length - a.length)
         .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
         .join('|')})(?![A-Za-z0-9])`,
       'g',
     );
-    text = text.replace(knownPattern, redacted);
+    return text.replace(this.pattern, redacted);
   }
-  return text;
+
+  /**
+   * A deep copy of a JSON-like value with the values of secret names replaced ({name, value} pairs too:
+   * HAR headers under the header rule, cookies, query strings, form params), and every registered
+   * secret replaced in any string, keys included.
+   */
+  value(value: unknown, key = ''): unknown {
+    // A HAR body kept as base64 (a browser's choice for some answers): decoded, scrubbed, encoded again.
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      const o = value as Record<string, unknown>;
+      if (o.encoding === 'base64' && typeof o.text === 'string') {
+        const text = Buffer.from(o.text, 'base64').toString('utf8');
+        const scrubbed = this.text(text);
+        if (scrubbed !== text)
+          return {
+            ...(this.value({ ...o, text: '' }) as object),
+            text: Buffer.from(scrubbed).toString('base64'),
+          };
+      }
+    }
+    // A HAR's cookies: every value is a credential, whatever the cookie is called.
+    if (Array.isArray(value) && /^cookies$/i.test(key))
+      return value.map((c) =>
+        c && typeof c === 'object' && 'value' in c
+          ? { ...(this.value(c) as Record<string, unknown>), value: redacted }
+          : this.value(c),
+      );
+    // A HAR's headers: each {name, value} pair under the header rule.
+    if (Array.isArray(value) && /^headers$/i.test(key))
+      return value.map((h) => {
+        const pair = h as { name?: unknown; value?: unknown } | null;
+        if (!pair || typeof pair !== 'object' || typeof pair.name !== 'string' || !('value' in pair))
+          return this.value(h);
+        const [, v] = Object.entries(this.headers({ [pair.name]: pair.value }))[0]!;
+        return { ...(this.value(pair) as object), value: v };
+      });
+    if (Array.isArray(value)) return value.map((v) => this.value(v));
+    if (value && typeof value === 'object') {
+      const o = value as Record<string, unknown>;
+      const pairName = typeof o.name === 'string' && 'value' in o ? o.name : undefined;
+      return Object.fromEntries(
+        Object.entries(o).map(([k, v]) => [
+          this.scrub(k),
+          (isSecretName(k) || (k === 'value' && pairName !== undefined && isSecretName(pairName))) &&
+          v != null &&
+          v !== ''
+            ? redacted
+            : this.value(v, k),
+        ]),
+      );
+    }
+    return typeof value === 'string' ? this.text(value) : value;
+  }
+
+  /** Headers: Authorization keeps its scheme, a secret's header (the header rule) is replaced. */
+  headers(headers: Record<string, unknown>): Record<string, unknown> {
+    return Object.fromEntries(
+      Object.entries(headers).map(([k, v]) => {
+        if (/^(proxy-)?authorization$/i.test(k) && typeof v === 'string')
+          return [k, v.replace(/^(\w+\s+).*/i, `$1${redacted}`)];
+        if (isSecretHeader(k)) return [k, redacted];
+        // any other: its URL's or text's pairs of secret names (a Location's ?code=), and the run's secrets
+        return [k, typeof v === 'string' ? this.text(v) : v];
+      }),
+    );
+  }
+
+  /**
+   * A text: JSON key by key (kept as text), a URL's or form's `key=value` pairs of secret names, and
+   * every registered secret wherever it is.
+   */
+  text(text: string): string {
+    const t = text.trim();
+    // multipart/form-data: each part's value under a secret name.
+    if (/Content-Disposition:\s*form-data/i.test(text))
+      text = text.replace(
+        /(Content-Disposition:\s*form-data;\s*name="([^"]*)"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([^\r\n]*)/gi,
+        (all, head: string, name: string) => (isSecretName(name) ? `${head}${redacted}` : all),
+      );
+    if ((t.startsWith('{') || t.startsWith('[')) && t.length > 1) {
+      try {
+        return JSON.stringify(this.value(JSON.parse(text)));
+      } catch {
+        // not JSON after all: scrubbed as text below
+      }
+    }
+    return this.scrub(
+      text
+        // JSON inside other text: "name": "value" pairs of secret names.
+        .replace(/"([\w.-]+)"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (all, k: string, sep: string) =>
+          isSecretName(k) ? `"${k}"${sep}"${redacted}"` : all,
+        )
+        // An Authorization value in any text: its scheme kept, its credentials not.
+        .replace(/\b(Bearer|Basic|Digest|Token)\s+[A-Za-z0-9._~+/=-]{6,}/g, `$1 ${redacted}`)
+        .replace(/([?&;\s]|^)([\w.-]+)=([^&\s;#"']*)/g, (all, lead: string, k: string) =>
+          isSecretName(k) || (lead === '?' || lead === '&' ? secretQueryKeys.test(k) : false)
+            ? `${lead}${k}=${redacted}`
+            : all,
+        ),
+    );
+  }
 }
 
 /** Shows the first and last characters of a secret, enough to tell two keys apart. */
@@ -60,94 +237,4 @@ export function mask(secret: string | undefined | null): string {
  */
 export function fingerprint(secret: string): string {
   return `sha256:${createHash('sha256').update(secret).digest('hex').slice(0, 12)}`;
-}
-
-/**
- * A deep copy of a JSON-like value with the values of secret keys replaced, {name, value} pairs whose name
- * is a secret's (HAR headers, cookies, query strings, form params) too, and every registered secret
- * replaced in any string, keys included.
- */
-export function redactValue(value: unknown, key = ''): unknown {
-  // A HAR body kept as base64 (a browser's choice for some answers): decoded, scrubbed, encoded again.
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const o = value as Record<string, unknown>;
-    if (o.encoding === 'base64' && typeof o.text === 'string') {
-      const text = Buffer.from(o.text, 'base64').toString('utf8');
-      const scrubbed = redactText(text);
-      if (scrubbed !== text)
-        return {
-          ...(redactValue({ ...o, text: '' }) as object),
-          text: Buffer.from(scrubbed).toString('base64'),
-        };
-    }
-  }
-  // A HAR's cookies: every value is a credential, whatever the cookie is called.
-  if (Array.isArray(value) && /^cookies$/i.test(key))
-    return value.map((c) =>
-      c && typeof c === 'object' && 'value' in c
-        ? { ...(redactValue(c) as Record<string, unknown>), value: redacted }
-        : redactValue(c),
-    );
-  if (Array.isArray(value)) return value.map((v) => redactValue(v));
-  if (value && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    const pairName = typeof o.name === 'string' && 'value' in o ? o.name : undefined;
-    return Object.fromEntries(
-      Object.entries(o).map(([k, v]) => [
-        scrubString(k),
-        (isSecretName(k) || (k === 'value' && pairName !== undefined && isSecretName(pairName))) &&
-        v != null &&
-        v !== ''
-          ? redacted
-          : redactValue(v, k),
-      ]),
-    );
-  }
-  return typeof value === 'string' ? redactText(value) : value;
-}
-
-export function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(headers).map(([k, v]) => {
-      if (/^(proxy-)?authorization$/i.test(k) && typeof v === 'string')
-        return [k, v.replace(/^(\w+\s+).*/i, `$1${redacted}`)];
-      if (isSecretName(k) || /cookie|api[-_]?key|token|secret|session/i.test(k)) return [k, redacted];
-      return [k, typeof v === 'string' ? scrubString(v) : v];
-    }),
-  );
-}
-
-/**
- * Redacts a text: JSON key by key (kept as text), a URL's or form's `key=value` pairs of secret names, and
- * every registered secret wherever it is.
- */
-export function redactText(text: string): string {
-  const t = text.trim();
-  // multipart/form-data: each part's value under a secret name.
-  if (/Content-Disposition:\s*form-data/i.test(text))
-    text = text.replace(
-      /(Content-Disposition:\s*form-data;\s*name="([^"]*)"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([^\r\n]*)/gi,
-      (all, head: string, name: string) => (isSecretName(name) ? `${head}${redacted}` : all),
-    );
-  if ((t.startsWith('{') || t.startsWith('[')) && t.length > 1) {
-    try {
-      return JSON.stringify(redactValue(JSON.parse(text)));
-    } catch {
-      // not JSON after all: scrubbed as text below
-    }
-  }
-  return scrubString(
-    text
-      // JSON inside other text: "name": "value" pairs of secret names.
-      .replace(/"([\w.-]+)"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (all, k: string, sep: string) =>
-        isSecretName(k) ? `"${k}"${sep}"${redacted}"` : all,
-      )
-      // An Authorization value in any text: its scheme kept, its credentials not.
-      .replace(/\b(Bearer|Basic|Digest|Token)\s+[A-Za-z0-9._~+/=-]{6,}/g, `$1 ${redacted}`)
-      .replace(/([?&;\s]|^)([\w.-]+)=([^&\s;#"']*)/g, (all, lead: string, k: string) =>
-        isSecretName(k) || (lead === '?' || lead === '&' ? secretQueryKeys.test(k) : false)
-          ? `${lead}${k}=${redacted}`
-          : all,
-      ),
-  );
 }

@@ -18,7 +18,7 @@ import {
   type RateLimitPolicy,
   type Throttle,
 } from './rate-limit.js';
-import { redactValue } from './redact.js';
+import { Secrets } from './redact.js';
 import { ticketOffice, type Admit, type Ticket } from './ticket.js';
 import { liveConfirmedHeader, upstreamHeader } from './live-headers.js';
 import { failureError } from './response.js';
@@ -62,6 +62,8 @@ export interface ClientOptions {
   admit?: Admit;
   /** a batch's: after a 429, requests go out at the pace the server allows (rate-limit.ts) */
   pacer?: Pacer;
+  /** the run's secrets, scrubbed by value from all it shows (the Factory's; a client of its own else) */
+  secrets?: Secrets;
 }
 
 /** What a call carries besides its request: its hooks, and the gate's ticket when it moves money. */
@@ -117,7 +119,12 @@ export class Sender {
     return Boolean(this.opts.dryRun);
   }
 
+  /** what this client holds and is handed, scrubbed by value from what it shows (api/redact.ts) */
+  readonly secrets: Secrets;
+
   constructor(opts: ClientOptions) {
+    this.secrets = opts.secrets ?? new Secrets();
+    opts = { ...opts, secrets: this.secrets };
     this.opts = opts;
     this.baseUrl = checkBaseUrl(opts.baseUrl);
     this.http = makeHttp(this.baseUrl, opts);
@@ -202,7 +209,7 @@ export class Sender {
       }
       // The body as --debug and --trace show it, scrubbed: made only when one of them will show it.
       if (this.opts.debug || this.opts.trace)
-        req.context = { shownBody: JSON.stringify(redactValue(req.json ?? fields)) };
+        req.context = { shownBody: JSON.stringify(this.secrets.value(req.json ?? fields)) };
     }
     // Two more tries for GETs and token generate; never for a money-moving POST.
     if (c.retry) req.retry = { limit: 2, methods: [c.method] };

@@ -22,7 +22,7 @@ export class KeyringEntries {
   /** why open() found none */
   private unusable?: string;
   /** each profile's entry as read (or written) by this process */
-  private readonly entries = new Map<string, KeyringEntry | undefined>();
+  private readonly entries = new Map<string, KeyringEntry | undefined | Error>();
 
   constructor(
     /** the config folder */
@@ -45,15 +45,41 @@ export class KeyringEntries {
    * Opens the OS keyring once for this process (with a write, read and delete of a test entry when
    * `probe`, which login and the move into the keyring ask for), or says why it cannot be used.
    */
-  async open(opts: { probe?: boolean } = {}): Promise<KeyringOpening> {
+  async open(opts: { probe?: boolean; profiles?: string[] } = {}): Promise<KeyringOpening> {
     if (!this.memo || (opts.probe && !this.probed)) {
       this.probed ||= Boolean(opts.probe);
-      this.memo = openKeyring(this.service, this.environ, opts);
+      // The entries of the profiles kept there are read in the same request (one child process).
+      const profiles = (opts.profiles ?? []).filter((p) => !this.entries.has(p));
+      this.memo = openKeyring(this.service, this.environ, {
+        probe: opts.probe,
+        prefetch: profiles.map((p) => this.account(p)),
+      }).then((opening) => {
+        if ('keyring' in opening) {
+          for (const p of profiles) {
+            const text = opening.prefetched?.get(this.account(p));
+            if (opening.prefetched) this.entries.set(p, this.parse(p, text));
+          }
+          this.readError = opening.readError;
+        }
+        return opening;
+      });
     }
     const opening = await this.memo;
     if ('keyring' in opening) this.opened = opening.keyring;
     else this.unusable = opening.unavailable;
     return opening;
+  }
+
+  /** why the entries could not be read at the opening */
+  private readError?: string;
+
+  private parse(profile: string, text: string | undefined): KeyringEntry | undefined | Error {
+    if (text === undefined) return undefined;
+    try {
+      return JSON.parse(text) as KeyringEntry;
+    } catch {
+      return new KeyringError(`the keyring's entry of profile ${profile} is not mpay's`);
+    }
   }
 
   /** Whether open() opened a keyring: the synchronous reads and writes below need one. */
@@ -77,25 +103,18 @@ export class KeyringEntries {
 
   /** The keyring's entry of a profile (undefined: there is none); throws KeyringError when unreadable. */
   entryOf(profile: string): KeyringEntry | undefined {
-    if (this.entries.has(profile)) return this.entries.get(profile);
     this.requireOpen();
-    const text = this.opened!.get(this.account(profile));
-    let entry: KeyringEntry | undefined;
-    if (text !== undefined) {
-      try {
-        entry = JSON.parse(text) as KeyringEntry;
-      } catch {
-        throw new KeyringError(`the keyring's entry of profile ${profile} is not mpay's`);
-      }
-    }
-    this.entries.set(profile, entry);
+    if (!this.entries.has(profile))
+      throw new KeyringError(this.readError ?? `the keyring's entry of profile ${profile} was not read`);
+    const entry = this.entries.get(profile);
+    if (entry instanceof Error) throw entry;
     return entry;
   }
 
   /** Writes a profile's entry (deletes it when `entry` is undefined); the keyring must be open. */
-  write(profile: string, entry: KeyringEntry | undefined): void {
-    if (entry) this.opened!.set(this.account(profile), JSON.stringify(entry));
-    else this.opened!.delete(this.account(profile));
+  async write(profile: string, entry: KeyringEntry | undefined): Promise<void> {
+    if (entry) await this.opened!.set(this.account(profile), JSON.stringify(entry));
+    else await this.opened!.delete(this.account(profile));
     this.entries.set(profile, entry);
   }
 
@@ -103,10 +122,10 @@ export class KeyringEntries {
    * Deletes a profile's entry; undefined when done, else what is left and how to remove it by hand (the
    * keyring does not answer, or is not on this machine).
    */
-  drop(profile: string): string | undefined {
+  async drop(profile: string): Promise<string | undefined> {
     try {
       this.requireOpen();
-      this.opened!.delete(this.account(profile));
+      await this.opened!.delete(this.account(profile));
       this.entries.set(profile, undefined);
       return undefined;
     } catch (err) {

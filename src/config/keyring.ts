@@ -12,21 +12,32 @@
 //   Service that is on the bus but does not answer is the library's to time out (it gives up after 2 s).
 // - `openKeyring(..., { probe: true })` (login, the move into the keyring, auth status, doctor) writes,
 //   reads back and deletes a test entry before anything is stored.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { KeyringError } from '../api/errors.js';
 import { importLazily } from '../lazy-import.js';
 
 export interface Keyring {
   /** for people: "Secret Service", "macOS Keychain", "Windows Credential Manager" */
   readonly name: string;
-  get(account: string): string | undefined;
-  set(account: string, value: string): void;
+  /** the entries of these accounts (undefined: none), read in one request */
+  read(accounts: string[]): Promise<Map<string, string | undefined>>;
+  set(account: string, value: string): Promise<void>;
   /** true when there was an entry to delete */
-  delete(account: string): boolean;
+  delete(account: string): Promise<boolean>;
 }
 
 /** `off`: the person turned the keyring off (MPAY_KEYRING=off), which needs no warning. */
-export type KeyringOpening = { keyring: Keyring } | { unavailable: string; off?: boolean };
+export type KeyringOpening =
+  | {
+      keyring: Keyring;
+      /** the entries asked for at the opening (undefined: none) */
+      prefetched?: Map<string, string | undefined>;
+      /** why they could not be read */
+      readError?: string;
+    }
+  | { unavailable: string; off?: boolean };
 
 /** How long mpay waits for the session bus to answer (MPAY_KEYRING_TIMEOUT seconds, default 3). */
 export function keyringTimeoutMs(environ: NodeJS.ProcessEnv): number | undefined {
@@ -34,6 +45,9 @@ export function keyringTimeoutMs(environ: NodeJS.ProcessEnv): number | undefined
   const s = Number(environ.MPAY_KEYRING_TIMEOUT);
   return Number.isFinite(s) && s > 0 ? s * 1000 : undefined;
 }
+
+/** What a keyring request may take beyond the bus's time limit: the child's start, the library's own 2 s. */
+export const keyringRequestSlackMs = 2000;
 
 export function keyringName(platform: NodeJS.Platform = process.platform): string {
   if (platform === 'darwin') return 'macOS Keychain';
@@ -43,14 +57,22 @@ export function keyringName(platform: NodeJS.Platform = process.platform): strin
 
 type Addon = typeof import('@napi-rs/keyring');
 
+/** One operation of a request to the child. */
+type Op =
+  | { op: 'get'; account: string }
+  | { op: 'set'; account: string; value: string }
+  | { op: 'delete'; account: string };
+type OpAnswer = { value?: string | null; deleted?: boolean } | { error: string };
+
 /**
  * The keyring of one service name (mpay's, for one config folder), or why there is none. Never throws and
- * never waits longer than the time limit for the bus (plus the library's own 2 s for a silent service).
+ * never waits longer than the time limit for the bus plus keyringRequestSlackMs: the library runs in a
+ * child process (runKeyringRequest), killed at that deadline whatever it is blocked on.
  */
 export async function openKeyring(
   service: string,
   environ: NodeJS.ProcessEnv,
-  opts: { probe?: boolean } = {},
+  opts: { probe?: boolean; prefetch?: string[] } = {},
 ): Promise<KeyringOpening> {
   if (environ.MPAY_KEYRING === '0' || environ.MPAY_KEYRING === 'off')
     return { unavailable: 'turned off by MPAY_KEYRING=off', off: true };
@@ -63,57 +85,157 @@ export async function openKeyring(
     const bus = await sessionBusAnswers(environ, timeoutMs);
     if (bus) return { unavailable: bus };
   }
+  const name = keyringName();
+  const request = (ops: Op[]) =>
+    keyringRequest(service, ops, environ, timeoutMs + keyringRequestSlackMs, name);
+  const answerOf = (a: OpAnswer | undefined, what: string): { value?: string | null; deleted?: boolean } => {
+    if (!a) throw new KeyringError(`could not ${what} the ${name}: no answer`);
+    if ('error' in a)
+      throw new KeyringError(`could not ${what} the ${name}: ${a.error}`, {
+        hint: 'Run `mpay auth status` to see where each secret is kept, or log in with --insecure-storage',
+      });
+    return a;
+  };
+  const keyring: Keyring = {
+    name,
+    read: async (accounts) => {
+      const answers = await request(accounts.map((account) => ({ op: 'get', account })));
+      return new Map(accounts.map((a, i) => [a, answerOf(answers[i], 'read from').value ?? undefined]));
+    },
+    set: async (account, value) => {
+      answerOf((await request([{ op: 'set', account, value }]))[0], 'write to');
+    },
+    delete: async (account) =>
+      Boolean(answerOf((await request([{ op: 'delete', account }]))[0], 'delete from').deleted),
+  };
+  // One request for the probe (a write, read back and delete of a test entry) and the entries asked for.
+  const probeAccount = `mpay-probe-${process.pid}`;
+  const probeValue = `probe ${Date.now()} ü`;
+  const ops: Op[] = [
+    ...(opts.probe
+      ? ([
+          { op: 'set', account: probeAccount, value: probeValue },
+          { op: 'get', account: probeAccount },
+          { op: 'delete', account: probeAccount },
+        ] as Op[])
+      : []),
+    ...(opts.prefetch ?? []).map((account) => ({ op: 'get' as const, account })),
+  ];
+  if (!ops.length) return { keyring };
+  try {
+    const answers = await request(ops);
+    let i = 0;
+    if (opts.probe) {
+      answerOf(answers[0], 'write to');
+      const back = answerOf(answers[1], 'read from').value;
+      answerOf(answers[2], 'delete from');
+      if (back !== probeValue)
+        throw new KeyringError(`it gave back ${back == null ? 'nothing' : 'another value'} for a test entry`);
+      i = 3;
+    }
+    const prefetched = new Map<string, string | undefined>();
+    for (const account of opts.prefetch ?? [])
+      prefetched.set(account, answerOf(answers[i++], 'read from').value ?? undefined);
+    return { keyring, prefetched };
+  } catch (err) {
+    if (!opts.probe && err instanceof KeyringError) return { keyring, readError: err.message };
+    return {
+      unavailable: `the ${name} did not work (${oneLine(err).replace(/^could not \w+ (from |to )?the [\w ]+?: /, '')})`,
+    };
+  }
+}
+
+/** The command that starts the child: bin/run.js, or the executable, says so; in the sources, bin/run.js. */
+function childCommand(): string[] {
+  const given = (globalThis as { __mpayKeyringChild?: string[] }).__mpayKeyringChild;
+  if (given) return given;
+  try {
+    return [process.execPath, fileURLToPath(new URL('../../bin/run.js', import.meta.url))];
+  } catch {
+    return [process.execPath, process.argv[1]!];
+  }
+}
+
+/** The children still running: killed when this process ends (a child blocked on a bus would stay). */
+const running = new Set<ChildProcess>();
+let exitHook = false;
+
+/**
+ * One request to a child process that runs the library: its answers, one an operation, or a KeyringError
+ * when the child did not answer within `deadlineMs` (it is killed) or failed.
+ */
+function keyringRequest(
+  service: string,
+  ops: Op[],
+  environ: NodeJS.ProcessEnv,
+  deadlineMs: number,
+  name: string,
+): Promise<OpAnswer[]> {
+  if (!exitHook) {
+    exitHook = true;
+    process.on('exit', () => {
+      for (const c of running) c.kill('SIGKILL');
+    });
+  }
+  const [cmd, ...args] = childCommand();
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd!, args, {
+      env: { ...environ, MPAY_KEYRING_CHILD: '1' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    running.add(child);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new KeyringError(`the ${name} did not answer within ${deadlineMs / 1000} s`));
+    }, deadlineMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      running.delete(child);
+      reject(new KeyringError(`the ${name} could not be asked (${err.message})`));
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      running.delete(child);
+      try {
+        resolve((JSON.parse(out) as { answers: OpAnswer[] }).answers);
+      } catch {
+        reject(new KeyringError(`the ${name}'s process ended without an answer`));
+      }
+    });
+    child.stdin!.on('error', () => {}); // a child that ended early: its close says so
+    child.stdin!.end(JSON.stringify({ service, ops }));
+  });
+}
+
+/** The child's side: one request (JSON), done with the library, its answers as JSON. */
+export async function runKeyringRequest(text: string): Promise<string> {
   let addon: Addon;
+  const { service, ops } = JSON.parse(text) as { service: string; ops: Op[] };
   try {
     // as ESM sees the CommonJS module: its exports, or them as its default (the executable's bridge)
     const m = await importLazily<Addon & { default?: Addon }>('@napi-rs/keyring');
     addon = typeof m.Entry === 'function' ? m : m.default!;
   } catch (err) {
-    return { unavailable: `the keyring library could not be loaded (${oneLine(err)})` };
+    const error = `the keyring library could not be loaded (${oneLine(err)})`;
+    return JSON.stringify({ answers: ops.map(() => ({ error })) });
   }
-  const name = keyringName();
   const options = { linux: { store: 'secret-service' as const } };
-  const entry = (account: string) => new addon.Entry(service, account, options);
-  const keyring: Keyring = {
-    name,
-    get: (account) => guard(name, 'read from', () => entry(account).getPassword() ?? undefined),
-    set: (account, value) => guard(name, 'write to', () => entry(account).setPassword(value)),
-    delete: (account) => guard(name, 'delete from', () => entry(account).deletePassword()),
-  };
-  // Without a probe nothing is asked of the service here: each entry costs a connection of its own, and
-  // the command's first read says soon enough whether the service answers.
-  if (opts.probe) {
+  const answers: OpAnswer[] = ops.map((o) => {
     try {
-      probe(keyring);
+      const entry = new addon.Entry(service, o.account, options);
+      if (o.op === 'get') return { value: entry.getPassword() ?? null };
+      if (o.op === 'set') {
+        entry.setPassword(o.value);
+        return {};
+      }
+      return { deleted: entry.deletePassword() };
     } catch (err) {
-      return { unavailable: `the ${name} did not work (${oneLine(err)})` };
+      return { error: oneLine(err) };
     }
-  }
-  return { keyring };
-}
-
-/** A write, read back and delete of a test entry: a keyring that passes keeps what it is given. */
-function probe(keyring: Keyring): void {
-  const account = `mpay-probe-${process.pid}`;
-  const value = `probe ${Date.now()} ü`;
-  keyring.set(account, value);
-  const back = keyring.get(account);
-  keyring.delete(account);
-  if (back !== value)
-    throw new KeyringError(
-      `it gave back ${back === undefined ? 'nothing' : 'another value'} for a test entry`,
-    );
-}
-
-function guard<T>(name: string, what: string, op: () => T): T {
-  try {
-    return op();
-  } catch (err) {
-    throw new KeyringError(`could not ${what} the ${name}: ${oneLine(err)}`, {
-      hint: 'Run `mpay auth status` to see where each secret is kept, or log in with --insecure-storage',
-      cause: err,
-    });
-  }
+  });
+  return JSON.stringify({ answers });
 }
 
 function oneLine(err: unknown): string {

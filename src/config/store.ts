@@ -141,7 +141,7 @@ export class ConfigStore {
    * Runs a write under a lock on the config folder: conf reads, changes and rewrites a whole file, so two
    * mpay processes writing at once (scripts in parallel) would otherwise lose one of the changes.
    */
-  private async locked<T>(write: () => T): Promise<T> {
+  private async locked<T>(write: () => T | Promise<T>): Promise<T> {
     const { lock } = await import('proper-lockfile');
     const release = await lock(this.dir, {
       lockfilePath: join(this.dir, '.lock'),
@@ -149,7 +149,7 @@ export class ConfigStore {
       stale: 10_000,
     });
     try {
-      return write();
+      return await write();
     } finally {
       await release();
     }
@@ -190,7 +190,11 @@ export class ConfigStore {
    * `probe`, which login and the move into the keyring ask for), or says why it cannot be used.
    */
   keyring(opts: { probe?: boolean } = {}): Promise<KeyringOpening> {
-    return this.secrets.open(opts);
+    // the entries of every profile kept there, read in the opening's one request
+    const profiles = Object.entries(this.profiles()).flatMap(([n, p]) =>
+      p.secretStore === 'keyring' ? [n] : [],
+    );
+    return this.secrets.open({ ...opts, profiles });
   }
 
   /** Opens the keyring when the profile's secrets are kept there; the problem, if it cannot be used. */
@@ -242,7 +246,7 @@ export class ConfigStore {
     if (where === 'keyring' && !this.secrets.isOpen)
       throw new Error('saveCredentials: the keyring was not opened');
     if (where === 'file' && this.profile(name)?.secretStore === 'keyring') await this.keyring();
-    return this.locked(() => {
+    return this.locked(async () => {
       const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
       const {
         merchantKey: _m,
@@ -254,7 +258,7 @@ export class ConfigStore {
       const moved = this.tokens.take(tokens, name, secretStore === 'keyring');
       if (where === 'keyring') {
         // The keyring first: were it to fail, config.json and tokens.json still hold what they held.
-        this.secrets.write(name, {
+        await this.secrets.write(name, {
           merchant_key: creds.merchantKey,
           api_key: creds.apiKey,
           tokens: Object.fromEntries(moved.map((t) => [t.rest, t.token])),
@@ -267,7 +271,7 @@ export class ConfigStore {
       this.tokens.keep(tokens, moved, 'file');
       all[name] = { ...rest, ...creds, secretStore: 'file' };
       c.set('profiles', all);
-      return secretStore === 'keyring' ? { leftover: this.secrets.drop(name) } : {};
+      return secretStore === 'keyring' ? { leftover: await this.secrets.drop(name) } : {};
     });
   }
 
@@ -280,13 +284,13 @@ export class ConfigStore {
     if (!p) return { had: false };
     const c = await this.conf('config');
     if (p.secretStore === 'keyring') await this.keyring();
-    return this.locked(() => {
+    return this.locked(async () => {
       const all = { ...((c.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
       const { merchantKey, apiKey, secretStore, keyringName: _k, ...settings } = all[name] ?? {};
       all[name] = settings;
       c.set('profiles', all);
       if (secretStore !== 'keyring') return { had: Boolean(merchantKey || apiKey) };
-      return { had: true, leftover: this.secrets.drop(name) };
+      return { had: true, leftover: await this.secrets.drop(name) };
     });
   }
 

@@ -43,7 +43,7 @@ type TokensFile = Conf<Record<string, unknown>>;
 export interface TokenFiles {
   read(): Partial<Record<string, TokenEntry>>;
   conf(): Promise<TokensFile>;
-  locked<T>(write: () => T): Promise<T>;
+  locked<T>(write: () => T | Promise<T>): Promise<T>;
   keyring: KeyringEntries;
   /** where a profile keeps its secrets */
   storeOf(profile: string): SecretStore | undefined;
@@ -112,14 +112,14 @@ export class TokenCache {
     const key = this.tokenKey(scope);
     const keyring = this.files.keyring;
     const inKeyring = this.files.storeOf(scope.profile) === 'keyring' && keyring.isOpen;
-    await this.files.locked(() => {
+    await this.files.locked(async () => {
       // An entry of the older layout (no key fingerprint) can never be used again: drop it.
       c.delete(`${scope.profile}|${scope.env}|${scope.baseUrl}`);
       const createdAt = new Date().toISOString();
       if (inKeyring) {
         const entry = keyring.entryOf(scope.profile) ?? {};
         const rest = key.slice(scope.profile.length + 1);
-        keyring.write(scope.profile, { ...entry, tokens: { ...entry.tokens, [rest]: token } });
+        await keyring.write(scope.profile, { ...entry, tokens: { ...entry.tokens, [rest]: token } });
         c.set(key, { createdAt, in: 'keyring' });
       } else {
         c.set(key, { token, createdAt });
@@ -136,21 +136,22 @@ export class TokenCache {
     const keys = Object.keys(c.store).filter((k) => k.startsWith(`${profile}|`));
     if (keys.some((k) => (c.store[k] as TokenEntry | undefined)?.in === 'keyring'))
       await this.files.openKeyring();
-    return this.files.locked(() => ({ count: keys.length, leftover: this.dropTokens(c, profile, keys) }));
+    return this.files.locked(async () => ({
+      count: keys.length,
+      leftover: await this.dropTokens(c, profile, keys),
+    }));
   }
 
   async clearToken(scope: TokenScope): Promise<void> {
     const c = await this.files.conf();
-    await this.files.locked(() => {
-      this.dropTokens(c, scope.profile, [this.tokenKey(scope)]);
-    });
+    await this.files.locked(() => this.dropTokens(c, scope.profile, [this.tokenKey(scope)]));
   }
 
   /**
    * Drops token entries; their markers go in any case (a token left in the keyring is never read again),
    * and what the keyring could not drop is said.
    */
-  private dropTokens(c: TokensFile, profile: string, keys: string[]): string | undefined {
+  private async dropTokens(c: TokensFile, profile: string, keys: string[]): Promise<string | undefined> {
     const inKeyring = keys.filter((k) => (c.get(k) as TokenEntry | undefined)?.in === 'keyring');
     let leftover: string | undefined;
     if (inKeyring.length > 0) {
@@ -161,7 +162,7 @@ export class TokenCache {
         if (entry?.tokens) {
           const tokens = { ...entry.tokens };
           for (const k of inKeyring) delete tokens[k.slice(profile.length + 1)];
-          keyring.write(profile, { ...entry, tokens });
+          await keyring.write(profile, { ...entry, tokens });
         }
       } catch (err) {
         leftover = `the keyring entry of profile ${profile} still holds ${inKeyring.length} token${inKeyring.length === 1 ? '' : 's'}, which mpay will not use again: ${(err as Error).message}`;

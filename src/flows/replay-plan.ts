@@ -3,7 +3,7 @@
 // started elsewhere), stand-ins for the personal data a support bundle masked, and what a dry run shows.
 import type { RecordedCall } from '../api/har-read.js';
 import { apiEndpoints } from '../api/har-read.js';
-import { redactValue } from '../api/redact.js';
+import { Secrets } from '../api/redact.js';
 
 /** A call as a dry run shows it: what would go out, with the values only the run itself can know named. */
 export interface PlannedCall {
@@ -83,7 +83,8 @@ export function planReplay(calls: RecordedCall[]): PlannedCall[] {
         else body[k] = standIn(k, v);
       }
       if (c.endpoint === 'POST auth/merchant/token/generate') body.merchant_key = '<your merchant key>';
-      body = redactValue(body) as Record<string, unknown>;
+      // by name here: the command scrubs the whole plan by the run's secrets too
+      body = new Secrets().value(body) as Record<string, unknown>;
     }
     return {
       index: i + 1,

@@ -10,7 +10,6 @@ import type { Credentials, TokenStore } from '../api/credentials.js';
 import { missingCredentials } from '../api/credentials.js';
 import { MpayError, UsageError } from '../api/errors.js';
 import { apiEndpoints, type Endpoint, type RecordedCall } from '../api/har-read.js';
-import { redactText, registerSecret } from '../api/redact.js';
 import { failureError } from '../api/response.js';
 import type { Via } from '../api/sender.js';
 import type { RawAnswer } from '../api/wire.js';
@@ -64,7 +63,7 @@ const answered = new WeakMap<object, RawAnswer>();
 async function otpFor(inputs: ReplayInputs, deps: FlowDeps): Promise<string | undefined> {
   if (!inputs.calls.some(needsOtp)) return undefined;
   if (inputs.otp !== undefined) {
-    registerSecret(inputs.otp);
+    deps.client.secrets.register(inputs.otp);
     return inputs.otp;
   }
   if (!deps.prompter)
@@ -78,7 +77,7 @@ async function otpFor(inputs: ReplayInputs, deps: FlowDeps): Promise<string | un
     message: 'The one-time code for the withdrawal the trace confirms',
     validate: (v) => (/^\d{4,8}$/.test(v.trim()) ? true : 'digits, as sent to the customer e-mail'),
   });
-  registerSecret(otp.trim());
+  deps.client.secrets.register(otp.trim());
   return otp.trim();
 }
 
@@ -196,7 +195,7 @@ async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<R
   // (a browser's trace keeps its answers whole).
   const recorded = summarize(
     c.response.status,
-    c.response.text === undefined ? undefined : redactText(c.response.text),
+    c.response.text === undefined ? undefined : run.deps.client.secrets.text(c.response.text),
     c.response.error,
   );
   const base = { index: i + 1, method: c.method, path: c.path, recorded };
@@ -213,7 +212,7 @@ async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<R
   const { answer, error } = await sendAgain(run.deps, c, req, tx);
   const hash = await learnFrom(run, c, i, answer, req);
   const replayed = answer
-    ? summarize(answer.status, redactText(answer.text))
+    ? summarize(answer.status, run.deps.client.secrets.text(answer.text))
     : summarize(0, undefined, error);
   const diff = differences(recorded, replayed, run.volatile);
   return {
@@ -362,7 +361,7 @@ async function learnFrom(
   const ep = apiEndpoints[c.endpoint];
   const data = answer && answer.status < 300 ? dataOf(answer.text) : undefined;
   if ('token' in ep && typeof data?.token === 'string') {
-    registerSecret(data.token);
+    run.deps.client.secrets.register(data.token);
     await run.inputs.tokens.set(data.token);
   }
   if (!('money' in ep) || ep.money.step !== 'initiate') return undefined;

@@ -18,6 +18,11 @@ export interface Interrupts {
   untilInterrupted(stop: (reason: Interruption) => Promise<void>): Promise<void>;
   /** an interruption: the process's signal (systemIO), or a test's */
   fire(name: Interruption): void;
+  /**
+   * Runs `cleanup` (synchronous) should an interruption end the run before the work that registered it
+   * undoes it itself (a spooled stdin removed); the function returned unregisters it.
+   */
+  atExit(cleanup: () => void): () => void;
 }
 
 export function makeInterrupts(
@@ -28,6 +33,7 @@ export function makeInterrupts(
 ): Interrupts {
   const controller = new AbortController();
   const againHandlers: (() => void)[] = [];
+  const exitHandlers = new Set<() => void>();
   let depth = 0;
   let count = 0;
   const graceful: Interrupts['graceful'] = async (work, again) => {
@@ -59,7 +65,18 @@ export function makeInterrupts(
       if (count === 1) controller.abort(name);
       if (count === 1 && depth > 0) return;
       if (count > 1) for (const h of [...againHandlers]) h();
+      for (const h of [...exitHandlers]) {
+        try {
+          h();
+        } catch {
+          // the run ends all the same
+        }
+      }
       exit(name === 'SIGTERM' ? 143 : 130);
+    },
+    atExit(cleanup) {
+      exitHandlers.add(cleanup);
+      return () => exitHandlers.delete(cleanup);
     },
   };
 }

@@ -7,6 +7,7 @@
 // place, a hash token's start).
 import {
   closeSync,
+  constants,
   readdirSync,
   fstatSync,
   fsyncSync,
@@ -17,6 +18,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LocalFileError, UsageError } from '../api/errors.js';
+import { foreignPath, requirePrivate } from '../api/private-path.js';
 import { holdLock, lockName, type Held } from './locks.js';
 import { rewriteWithout } from './prune.js';
 import { LogView, type LogViewOptions } from './log-view.js';
@@ -90,6 +92,15 @@ export class Journal implements JournalLike {
     this.dir = opts.file ? dirname(opts.file) : join(dir, 'journal');
     // The folder is made at the first append, so that reading (history, a dry run) leaves no trace.
     this.file = opts.file ?? join(this.dir, journalFileName(profile, env));
+    // The rule of every folder mpay keeps (api/private-path.ts), before a line is read or written: a
+    // journal another user could write could say a row was done, or take the customers' data.
+    for (const [path, kind] of [
+      [this.dir, 'folder'],
+      [this.file, 'file'],
+    ] as const) {
+      const warning = requirePrivate(path, kind, 'journal');
+      if (warning) opts.warn?.(warning);
+    }
     this.view = new LogView(this.file, opts);
   }
 
@@ -108,9 +119,22 @@ export class Journal implements JournalLike {
     let fd: number;
     try {
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-      fd = openSync(this.file, 'a+', 0o600);
+      requirePrivate(dirname(this.file), 'folder', 'journal');
+      // never through a link, and only a file of this user's that no one else can write
+      fd = openSync(
+        this.file,
+        constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+        0o600,
+      );
     } catch (err) {
+      if (err instanceof LocalFileError) throw err;
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP') requirePrivate(this.file, 'file', 'journal');
       throw this.unwritable(err);
+    }
+    const refusal = foreignPath(this.file, fstatSync(fd), 'file', 'journal');
+    if (refusal) {
+      closeSync(fd);
+      throw refusal;
     }
     try {
       // A line torn by a crash has no newline: start on a fresh line so this record stays whole.

@@ -16,6 +16,7 @@
 // which the next writer cuts off. Writers hold a lock (a folder, taken without waiting: a reader that
 // finds it held reads the part not yet indexed from the log, in memory). Files are fsync'd before
 // state.json names their new lengths, and state.json is replaced atomically.
+import { requirePrivate } from '../api/private-path.js';
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
@@ -84,6 +85,10 @@ export class KeyIndex {
 
   constructor(journalDir: string, fileName: string) {
     this.dir = join(journalDir, 'index', fileName);
+    // mpay's own, as the journal is (api/private-path.ts): an index another user could write would say
+    // where a reference's lines are
+    requirePrivate(join(journalDir, 'index'), 'folder', 'journal index');
+    requirePrivate(this.dir, 'folder', 'journal index');
   }
 
   /**

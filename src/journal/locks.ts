@@ -15,6 +15,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { requirePrivate } from '../api/private-path.js';
 import { join } from 'node:path';
 import { BusyError, LocalFileError } from '../api/errors.js';
 
@@ -138,6 +139,7 @@ export async function holdLock(dir: string, name: string, what: string): Promise
       },
     );
   }
+  requirePrivate(locks, 'folder', 'journal lock'); // mpay's own, as the journal is (api/private-path.ts)
   const held = await take(path, what);
   const entry = { count: 1, held };
   mine.set(path, entry);

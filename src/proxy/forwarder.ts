@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import got from 'got';
 import { bodyFields } from '../api/har-read.js';
 import { proxyAgents } from '../api/proxy.js';
-import { isSecretName, registerSecret } from '../api/redact.js';
+import { isSecretName, type Secrets } from '../api/redact.js';
 import { moneyEndpointOf } from '../api/money.js';
 import { liveConfirmedHeader, upstreamHeader } from '../api/live-headers.js';
 import { Conformance, type Departure } from './conformance.js';
@@ -36,6 +36,8 @@ export interface ProxyServerOptions {
   now?: () => Date;
   /** the upstream is live: every answer says so, and a money request mpay did not confirm is refused */
   live?: boolean;
+  /** the run's secrets: each the traffic carries is registered, so that no report shows it */
+  secrets: Secrets;
 }
 
 export interface RunningProxy {
@@ -65,12 +67,12 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 }
 
 /** The secrets a request carries (bearer token, keys, code), registered so no report ever shows them. */
-function registerRequestSecrets(req: IncomingMessage, body: Buffer): void {
+function registerRequestSecrets(req: IncomingMessage, body: Buffer, secrets: Secrets): void {
   const auth = req.headers.authorization;
-  if (auth) registerSecret(auth.replace(/^\w+\s+/, ''));
+  if (auth) secrets.register(auth.replace(/^\w+\s+/, ''));
   const fields = bodyFields({ mimeType: req.headers['content-type'] ?? '', text: body.toString('utf8') });
   for (const [k, v] of Object.entries(fields ?? {}))
-    if (isSecretName(k) && (typeof v === 'string' || typeof v === 'number')) registerSecret(String(v));
+    if (isSecretName(k) && (typeof v === 'string' || typeof v === 'number')) secrets.register(String(v));
 }
 
 /** What every request's forwarding shares: the options, the counts, the upstream and its agents. */
@@ -133,7 +135,7 @@ async function forward(fw: Forwarding, req: IncomingMessage, res: ServerResponse
     res.end(JSON.stringify({ success: false, message: 'mpay proxy: request body over 8 MB' }));
     return;
   }
-  registerRequestSecrets(req, body);
+  registerRequestSecrets(req, body, fw.opts.secrets);
   const live = fw.opts.live ? { [upstreamHeader]: 'live' } : {};
   const confirmed = String(req.headers[liveConfirmedHeader] ?? '') === 'yes';
   if (fw.opts.live && moneyEndpointOf(`${fw.base}${path}`) && !confirmed) {
@@ -186,7 +188,7 @@ function checkAnswer(fw: Forwarding, method: string, path: string, answer: Answe
   // A token the upstream hands out is a secret from now on, in this report as everywhere.
   try {
     const token = (JSON.parse(text) as { data?: { token?: unknown } }).data?.token;
-    if (typeof token === 'string') registerSecret(token);
+    if (typeof token === 'string') fw.opts.secrets.register(token);
   } catch {
     // not JSON: the check says so
   }

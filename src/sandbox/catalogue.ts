@@ -7,7 +7,10 @@
 // where it is silent: no coin price (a crypto gateway settles in the currency), and no gateway needs the
 // wallet address update first (every gateway takes one).
 import { UsageError } from '../api/errors.js';
-import { redactValue } from '../api/redact.js';
+import { Secrets } from '../api/redact.js';
+
+/** by name only: the sandbox holds no secret of a run */
+const byName = new Secrets();
 import * as s from '../api/schemas.js';
 import { demoMerchant, type CurrencySeed, type GatewaySeed, type Seed } from './seed.js';
 
@@ -26,7 +29,7 @@ const currencyKeys = [
 
 /** A gateway configuration with its secrets replaced by the sandbox's placeholders. */
 function scrubConfig(config: Rec): Rec {
-  const out = redactValue(config) as Rec;
+  const out = byName.value(config) as Rec;
   if ('api_key' in out) out.api_key = placeholder;
   if ('api_user' in out) out.api_user = placeholder;
   if (out.primary_key !== null && out.primary_key !== undefined) out.primary_key = 'N/A';
@@ -59,7 +62,7 @@ const merchantOnlyKeys = new Set([
 
 /** The service, its site id the sandbox's own (a number if the merchant's server sent one). */
 function scrubService(service: unknown): Rec {
-  const out = redactValue(service) as Rec;
+  const out = byName.value(service) as Rec;
   return {
     ...out,
     site_id: typeof out.site_id === 'number' ? Number(demoMerchant.siteId) : demoMerchant.siteId,
@@ -139,7 +142,7 @@ function gatewaySeed(conf: s.GatewayConfiguration, rawConfig: Rec | undefined): 
   const rawGateway = ((rawConfig?.gateway as Rec | undefined) ?? conf.gateway) as GatewaySeed['record'];
   return {
     id: conf.gateway.id,
-    record: redactValue(rawGateway) as GatewaySeed['record'],
+    record: byName.value(rawGateway) as GatewaySeed['record'],
     crypto: Number(conf.gateway.is_crypto ?? 0) === 1,
     network: String(conf.gateway.payment_method ?? conf.gateway.name),
     walletRequired: false,
@@ -158,8 +161,8 @@ function speller(rawByCode: Map<string, Rec>, configs: Map<string, Rec>): Seed['
     }
     if (!raw) return record;
     if (kind === 'currency')
-      return redactValue(Object.fromEntries(Object.entries(raw).filter(([k]) => !merchantOnlyKeys.has(k))));
-    const scrubbed = redactValue(raw) as Rec;
+      return byName.value(Object.fromEntries(Object.entries(raw).filter(([k]) => !merchantOnlyKeys.has(k))));
+    const scrubbed = byName.value(raw) as Rec;
     return {
       ...scrubbed,
       // the sandbox's balance, spelled as the merchant's server spells it (a string "25000.00", say)

@@ -1,12 +1,12 @@
 // What --dry-run shows: the request with secrets redacted, and the same request as a curl command line
 // that a support engineer can paste as it is: its secrets are $MPAY_* variables the shell fills in.
 import type { PreparedRequest } from '../api/wire.js';
-import { redactHeaders, redactValue } from '../api/redact.js';
+import type { Secrets } from '../api/redact.js';
 import { curlCommand } from './curl.js';
 
-export function dryRunView(req: PreparedRequest) {
-  const headers = redactHeaders(req.headers) as Record<string, string>;
-  const body = req.body ? (redactValue(req.body) as Record<string, unknown>) : undefined;
+export function dryRunView(req: PreparedRequest, secrets: Secrets) {
+  const headers = secrets.headers(req.headers) as Record<string, string>;
+  const body = req.body ? (secrets.value(req.body) as Record<string, unknown>) : undefined;
   const curl = curlCommand({
     method: req.method,
     url: req.url,

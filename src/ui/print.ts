@@ -1,5 +1,6 @@
 // How a command's result reaches stdout: the one JSON document with --json, else what `human` renders.
 import type { PreparedRequest } from '../api/wire.js';
+import type { Secrets } from '../api/redact.js';
 import type { IO } from '../io/io.js';
 import { dryRunView } from './dry-run.js';
 import { jsonText } from './output.js';
@@ -50,8 +51,13 @@ export async function printResult(
 }
 
 /** --dry-run: the request, redacted, and the same as a curl command line. */
-export async function printDryRun(io: IO, json: boolean | undefined, req: PreparedRequest): Promise<void> {
-  const view = dryRunView(req);
+export async function printDryRun(
+  io: IO,
+  json: boolean | undefined,
+  req: PreparedRequest,
+  secrets: Secrets,
+): Promise<void> {
+  const view = dryRunView(req, secrets);
   await printResult(
     io,
     json,

@@ -4,7 +4,7 @@
 // The oclif shell and the in-process test harness both go through here.
 import type { PreparedRequest } from '../api/wire.js';
 import { CancelledError, MpayError, UsageError, toMpayError } from '../api/errors.js';
-import { scrubString } from '../api/redact.js';
+import { Secrets } from '../api/redact.js';
 import type { IO } from '../io/io.js';
 import { jsonText } from './output.js';
 import { printDryRun } from './print.js';
@@ -16,10 +16,13 @@ export interface ReportOptions {
   command?: string;
   /** a usage error's "did you mean": the nearest flag or subcommand to one mistyped */
   suggestion?: string;
+  /** the run's secrets (the Factory's), scrubbed by value from what is printed */
+  secrets?: Secrets;
 }
 
 /** Prints the failure and returns the exit code. A dry run's signal is not a failure: it prints the request. */
 export async function reportError(io: IO, err: unknown, opts: ReportOptions = {}): Promise<number> {
+  const secrets = opts.secrets ?? new Secrets();
   // Checks go by marker and name properties, never by class name: the bundle renames classes.
   const marked = err as {
     isDryRun?: boolean;
@@ -29,7 +32,7 @@ export async function reportError(io: IO, err: unknown, opts: ReportOptions = {}
     message?: string;
   };
   if (marked?.isDryRun && marked.request) {
-    await printDryRun(io, opts.json, marked.request);
+    await printDryRun(io, opts.json, marked.request, secrets);
     return 0;
   }
   let e: MpayError;
@@ -62,12 +65,12 @@ export async function reportError(io: IO, err: unknown, opts: ReportOptions = {}
   } else e = toMpayError(err);
   // A secret of the run that reached a message (an echo of the server's, a value in a URL) is scrubbed by
   // value; by name would hide the API's own field messages (merchant_key: "is invalid").
-  if (opts.json) io.out(scrubString(jsonText(e.toJSON(), io.ndjson ? 0 : 2)));
+  if (opts.json) io.out(secrets.scrub(jsonText(e.toJSON(), io.ndjson ? 0 : 2)));
   // Lines for a person: the IO folds them to a terminal's width (a command in a hint stays pasteable).
-  io.note(`mpay: ${scrubString(e.message)}`);
+  io.note(`mpay: ${secrets.scrub(e.message)}`);
   if (!opts.json) {
     for (const [field, msgs] of Object.entries(e.fields)) io.note(`  ${field}: ${msgs.join(' ')}`);
-    if (e.hint) io.note(`hint: ${scrubString(e.hint)}`);
+    if (e.hint) io.note(`hint: ${secrets.scrub(e.hint)}`);
   }
   if (e.kind === 'unexpected' && opts.debug) io.stderr.write(`${(e.cause as Error)?.stack ?? e.stack}\n`);
   return e.exitCode;

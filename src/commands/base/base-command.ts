@@ -233,6 +233,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       debug: Boolean(this.flags?.debug) || this.host.environ.MPAY_DEBUG === '1',
       command: this.id?.replace(/:/g, ' '),
       suggestion: err.oclif?.exit === 2 ? this.suggestion(err.message) : undefined,
+      secrets: this._factory?.secrets,
     });
   }
 }

@@ -5,7 +5,6 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { checkBaseUrl } from '../../api/base-url.js';
 import { UsageError } from '../../api/errors.js';
 import { clearForOutput } from '../../api/out-file.js';
-import { redactValue } from '../../api/redact.js';
 import type { Factory } from '../../factory.js';
 import type { DepartureRecord, RunningProxy } from '../../proxy/forwarder.js';
 import { clean } from '../../ui/output.js';
@@ -48,6 +47,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
     proxy = await startProxy({
       upstream,
       environ: f.environ,
+      secrets: f.secrets,
       port: opts.port,
       host: opts.host,
       conformance,
@@ -84,7 +84,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
  */
 function reportDeparture(fd: number | undefined, f: Factory): (r: DepartureRecord) => void {
   return (r) => {
-    const rec = redactValue(r) as DepartureRecord;
+    const rec = f.secrets.value(r) as DepartureRecord;
     const line = JSON.stringify(rec);
     if (fd !== undefined) writeSync(fd, `${line}\n`);
     if (f.io.stderrIsTTY)

@@ -2,7 +2,7 @@
 // of this run (flows/replay.ts), each answer beside the recorded one; exit 13 when some differ.
 import { memoryTokens } from '../../api/credentials.js';
 import { UsageError, replayDiffersExitCode } from '../../api/errors.js';
-import { isSecretName, redacted, redactValue, registerSecret } from '../../api/redact.js';
+import { isSecretName, redacted, type Secrets } from '../../api/redact.js';
 import type { RecordedCall } from '../../api/har-read.js';
 import type { Factory } from '../../factory.js';
 import { replay } from '../../flows/replay.js';
@@ -23,9 +23,9 @@ export interface ReplayOptions {
  * A trace that mpay did not write (a browser's) may hold secrets in the clear: each one found by name is
  * registered, so that it is scrubbed by value from everything this run prints, wherever it appears.
  */
-function registerRecordedSecrets(calls: RecordedCall[]): void {
+function registerRecordedSecrets(calls: RecordedCall[], secrets: Secrets): void {
   const walk = (v: unknown, key = '') => {
-    if (typeof v === 'string' && isSecretName(key) && v !== redacted) registerSecret(v);
+    if (typeof v === 'string' && isSecretName(key) && v !== redacted) secrets.register(v);
     else if (v && typeof v === 'object') for (const [k, c] of Object.entries(v)) walk(c, k);
   };
   for (const c of calls) {
@@ -40,7 +40,7 @@ function registerRecordedSecrets(calls: RecordedCall[]): void {
 
 export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> {
   const read = await readTraceFile(opts.file);
-  registerRecordedSecrets(read.calls);
+  registerRecordedSecrets(read.calls, f.secrets);
   if (read.ignored)
     f.io.note(`mpay: ${read.ignored} entries of ${opts.file} are not calls of the API: left out`);
   if (!read.calls.length)
@@ -48,7 +48,7 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
       hint: 'Give a HAR written with --trace, or a support bundle made with --trace-file',
     });
   if (opts.dryRun) {
-    const plan = redactValue(planReplay(read.calls)) as ReturnType<typeof planReplay>;
+    const plan = f.secrets.value(planReplay(read.calls)) as ReturnType<typeof planReplay>;
     // verbatim: the report holds the recorded bodies as JSON
     await printResult(f.io, opts.json, plan, () => replayPlan(plan), 'verbatim');
     return;
@@ -72,7 +72,7 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
   );
   const stopped = results.find((r) => r.skipped?.includes('--keep-going'));
   if (stopped) f.io.note(`mpay: ${stopped.skipped!.replace(/^not sent: /, 'stopped: ')}`);
-  const shown = redactValue(results) as typeof results;
+  const shown = f.secrets.value(results) as typeof results;
   await printResult(f.io, opts.json, shown, () => replayReport(shown, ctx.baseUrl), 'verbatim');
   if (results.some((r) => !r.same)) f.io.exitCode = replayDiffersExitCode;
 }

@@ -1,10 +1,11 @@
 // `mpay sandbox`: serves the whole API locally until Ctrl-C or SIGTERM.
-import { existsSync, lstatSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, networkInterfaces, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import net from 'node:net';
 import { LocalFileError, UsageError } from '../../api/errors.js';
 import { isLoopback } from '../../api/base-url.js';
+import { requirePrivate } from '../../api/private-path.js';
 import type { Factory } from '../../factory.js';
 import { printJson } from '../../ui/print.js';
 import type { Fault } from '../../sandbox/faults.js';
@@ -38,12 +39,13 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
   const rate = Number(opts.faultRate);
   if (!(rate >= 0 && rate <= 1))
     throw new UsageError(`--fault-rate must be between 0 and 1, not ${opts.faultRate}`);
-  // The data file is read, then replaced at each save: a link planted there (in /tmp, by another user)
-  // would be read as the sandbox's state. Refused.
-  if (opts.data && lstatSync(opts.data, { throwIfNoEntry: false })?.isSymbolicLink())
-    throw new UsageError(`Refusing the data file ${opts.data}: it is a link`, {
-      hint: 'Give a file of your own for --data',
-    });
+  // The data file is read, then replaced at each save: a link planted there (in /tmp, by another user),
+  // or a file another user owns or can write, would be read as the sandbox's state. Refused, exit 9, by
+  // the rule of every file mpay keeps (api/private-path.ts).
+  if (opts.data) {
+    const warning = requirePrivate(opts.data, 'file', 'sandbox data');
+    if (warning) f.io.warn(warning);
+  }
   const { startSandbox } = await import('../../sandbox/server.js');
   const rateLimit = await rateLimitOf(opts);
   const catalogue = opts.catalogue ? await catalogueOf(opts.catalogue) : undefined;

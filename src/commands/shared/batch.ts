@@ -8,9 +8,7 @@
 // are flows/batch-check.ts, batch-row.ts and batch-confirm.ts; here are the batch's lock, the rows a few
 // at a time, the pace and Ctrl-C.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { closeSync, openSync, statSync } from 'node:fs';
 import type { PaymentKind } from '../../api/enums.js';
 import { UsageError, exitCodes } from '../../api/errors.js';
 import { Pacer } from '../../api/rate-limit.js';
@@ -21,6 +19,7 @@ import { checkConfirmRow, confirmColumns, confirmRow } from '../../flows/batch-c
 import { readRows } from '../../flows/batch-file.js';
 import { runRow, runRows, type RowResult } from '../../flows/batch-row.js';
 import { heapBound } from '../../flows/heap-bound.js';
+import { spoolStdin } from './stdin-spool.js';
 import { runAgain } from '../../flows/next-command.js';
 import { RowOrder } from '../../flows/row-order.js';
 import type { FlowDeps } from '../../flows/types.js';
@@ -56,7 +55,10 @@ export interface BatchOptions {
 
 export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory): Promise<void> {
   f.io.ndjson = true;
-  const { path, format } = await batchInput(opts, f);
+  await withBatchInput(opts, f, (input) => runBatchOf(kind, opts, f, input));
+}
+
+async function runBatchOf(kind: PaymentKind, opts: BatchOptions, f: Factory, { path, format }: BatchInput) {
   const pace = new BatchPace();
   const deps = await f.flowDeps({
     dryRun: opts.dryRun,
@@ -138,7 +140,10 @@ function batchFlagsAgain(opts: BatchOptions): string[] {
 /** `mpay withdraw batch confirm FILE`: finishes withdrawals waiting for their codes (columns reference, otp). */
 export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> {
   f.io.ndjson = true;
-  const { path, format } = await batchInput(opts, f);
+  await withBatchInput(opts, f, (input) => runConfirmOf(opts, f, input));
+}
+
+async function runConfirmOf(opts: BatchOptions, f: Factory, { path, format }: BatchInput) {
   const pace = new BatchPace();
   const deps = await f.flowDeps({
     dryRun: opts.dryRun,
@@ -194,14 +199,21 @@ export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> 
   }
 }
 
+interface BatchInput {
+  path: string;
+  format: 'csv' | 'ndjson';
+}
+
 /**
  * What both batch commands check of their options first, and the file to read: stdin is read once,
- * spooled to a private file, so that it can be checked, then run.
+ * spooled to a private file (commands/shared/stdin-spool.ts), so that it can be checked, then run; the
+ * file is removed when the batch ends, however it ends.
  */
-async function batchInput(
+async function withBatchInput(
   opts: BatchOptions,
   f: Factory,
-): Promise<{ path: string; format: 'csv' | 'ndjson' }> {
+  work: (input: BatchInput) => Promise<void>,
+): Promise<void> {
   if (!(opts.concurrency >= 1 && opts.concurrency <= maxConcurrency))
     throw new UsageError(`--concurrency takes 1 to ${maxConcurrency}`);
   let path = opts.file;
@@ -217,12 +229,13 @@ async function batchInput(
       });
     }
   }
-  if (path === '-') {
-    const dir = mkdtempSync(join(tmpdir(), 'mpay-batch-'));
-    path = join(dir, 'stdin');
-    writeFileSync(path, await f.io.readStdin(), { mode: 0o600 });
+  const spooled = path === '-' ? await spoolStdin(f.io, (await f.journal()).dir) : undefined;
+  if (spooled) path = spooled.path;
+  try {
+    await work({ path, format: opts.format ?? (/\.(nd)?jsonl?$/i.test(path) ? 'ndjson' : 'csv') });
+  } finally {
+    spooled?.remove();
   }
-  return { path, format: opts.format ?? (/\.(nd)?jsonl?$/i.test(path) ? 'ndjson' : 'csv') };
 }
 
 /** Every problem at once, with its row (a table, or NDJSON with --json), and nothing sent: exit 2. */

@@ -3,7 +3,8 @@ import { UsageError } from '../../../api/errors.js';
 import type { Factory } from '../../../factory.js';
 import type { Journal } from '../../../journal/journal.js';
 import { stepDone, type JournalEvent, type JournalRecord } from '../../../journal/records.js';
-import { curlCommand } from '../../../ui/curl.js';
+import { curlCommand, ShellVariable } from '../../../ui/curl.js';
+import { singleQuoted } from '../../../api/shell-words.js';
 import { renderTable } from '../../../ui/output.js';
 import { resumeCommand, runAgain } from '../../../flows/next-command.js';
 import { fromRecord } from '../../../ui/envelope.js';
@@ -111,7 +112,8 @@ function curlOf(
   const url = (path: string) => `${baseUrl}/restapi/v1/${path}`;
   const once = lastTries(events.filter((e) => e.reference === r.reference && e.outcome === 'sent'));
   const out: string[] = [];
-  if (!once.some((e) => e.step === 'initiate') && r.hash_token) out.push(`HASH=${r.hash_token}`);
+  if (!once.some((e) => e.step === 'initiate') && r.hash_token)
+    out.push(`HASH=${singleQuoted(r.hash_token)}`);
   for (const e of once) {
     const d = (e.data ?? {}) as Record<string, unknown>;
     if (e.step === 'initiate') out.push(...initiateLines(r.kind, d, url, siteId));
@@ -134,6 +136,9 @@ function lastTries(sent: JournalEvent[]): JournalEvent[] {
   }
   return once;
 }
+
+/** the hash token the script's initiate answered (or the transaction's own) */
+const hashVariable = new ShellVariable('HASH');
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
@@ -161,7 +166,7 @@ function initiateLines(
       customer_last_name: c.last_name,
       customer_phone: c.phone,
       customer_email: c.email,
-      customer_transaction_id: '$MPAY_REF',
+      customer_transaction_id: new ShellVariable('MPAY_REF'),
       amount: str(d.amount),
     },
   });
@@ -186,9 +191,9 @@ function updateCommand(
     fail: true,
     body:
       step === 'wallet'
-        ? { hash_token: '$HASH', gateway_id: d.gateway_id as number }
+        ? { hash_token: hashVariable, gateway_id: d.gateway_id as number }
         : {
-            hash_token: '$HASH',
+            hash_token: hashVariable,
             status: str(d.requested_status) ?? 'initiated',
             gateway_id: d.gateway_id as number,
           },
@@ -213,7 +218,7 @@ function processedLines(
       encoding: 'json',
       fail: true,
       body: {
-        hash_token: '$HASH',
+        hash_token: hashVariable,
         phone_number: str(d.phone_number),
         ...(withdraw ? { customer_email: str(d.customer_email) } : {}),
         receiver_email: str(d.receiver_email),

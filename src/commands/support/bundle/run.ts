@@ -9,7 +9,7 @@ import { release, tmpdir, type as osType } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { UsageError } from '../../../api/errors.js';
 import { importLazily } from '../../../lazy-import.js';
-import { fingerprint, redactValue } from '../../../api/redact.js';
+import { fingerprint, type Secrets } from '../../../api/redact.js';
 import type { Factory } from '../../../factory.js';
 import type { Context } from '../../../config/context.js';
 import type { Check } from '../../../flows/doctor.js';
@@ -42,6 +42,9 @@ type Mask = (v: unknown) => unknown;
 export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise<void> {
   const tar = await importLazily<typeof import('tar')>('tar');
   const ctx = await f.context();
+  // the run's keys are scrubbed by value from every file, a browser's HAR included
+  f.secrets.register(ctx.credentials.merchantKey);
+  f.secrets.register(ctx.credentials.apiKey);
   const mask: Mask = opts.includePersonalData ? (v: unknown) => v : maskPersonal;
   if (opts.includePersonalData)
     f.io.warn("the bundle keeps customers' names, phones and e-mails: share it only where that is allowed");
@@ -57,7 +60,7 @@ export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise
     add(profileFile(ctx));
     add(await doctorFile(ctx, f));
     add(await journalFile(ctx, f, opts, since, mask));
-    for (const [i, t] of (opts.traces ?? []).entries()) add(traceFile(t, i, mask));
+    for (const [i, t] of (opts.traces ?? []).entries()) add(traceFile(t, i, mask, f.secrets));
     add(readmeFile(ctx, f, opts, files));
     const names = files.map((file) => file.name);
     const out = resolve(opts.out ?? `mpay-support-${f.now().toISOString().replace(/[:.]/g, '-')}.tar.gz`);
@@ -143,13 +146,14 @@ async function journalFile(
   ).filter((e) => since === undefined || Date.parse(e.at) >= since);
   return {
     name: 'journal.ndjson',
-    text: events.map((e) => JSON.stringify(mask(redactValue(e)))).join('\n') + (events.length ? '\n' : ''),
+    text:
+      events.map((e) => JSON.stringify(mask(f.secrets.value(e)))).join('\n') + (events.length ? '\n' : ''),
     what: `the journal of ${ctx.profileName}/${ctx.env}${opts.reference ? ` for ${opts.reference}` : ''}${opts.since ? ` since ${opts.since}` : ''}: ${events.length} events`,
   };
 }
 
 /** A HAR from anywhere (a browser's too): every secret is scrubbed before it enters the bundle. */
-function traceFile(path: string, i: number, mask: Mask): BundleFile {
+function traceFile(path: string, i: number, mask: Mask, secrets: Secrets): BundleFile {
   let har: unknown;
   try {
     har = JSON.parse(readFileSync(path, 'utf8'));
@@ -158,7 +162,7 @@ function traceFile(path: string, i: number, mask: Mask): BundleFile {
   }
   return {
     name: `trace-${i + 1}-${basename(path)}`,
-    text: jsonText(mask(redactValue(har))),
+    text: jsonText(mask(secrets.value(har))),
     what: `the trace ${path}, its secrets scrubbed by name and by value`,
   };
 }

@@ -1,0 +1,146 @@
+// The journal is private like the config (api/private-path.ts): its folder, its file, its index and lock
+// folders, the spool of a batch from stdin and the sandbox's --data file must be the user's own, not a
+// link, and writable by no one else; otherwise mpay exits 9 naming the path and how to mend it, with
+// nothing sent and nothing written there. Another user's files are made with chown (the tests run as root
+// where they can).
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { journalFileName } from '../src/journal/file-name.js';
+import { cliEnv, customerArgs, isRoot, nobody, requestCount, run, sandbox, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+const initiates = () => requestCount(sb, 'POST /payments/initiate');
+const journalOf = (cfg: string) => join(cfg, 'journal', journalFileName('default', 'sandbox'));
+
+/** A deposit refused with exit 9 before anything was sent; its error message. */
+async function refusedDeposit(cfg: string, reference: string): Promise<{ message: string; hint: string }> {
+  const before = await initiates();
+  const r = await mpay(['deposit', ...customerArgs({ reference }), '--json'], { env: cliEnv(sb, cfg) });
+  expect(r.code, r.stderr).toBe(9);
+  expect(await initiates()).toBe(before);
+  return r.json().error;
+}
+
+it.skipIf(!isRoot)(
+  "a journal folder of another user's, open to all, is refused: nothing sent, nothing written",
+  async () => {
+    const cfg = tempDir();
+    const dir = join(cfg, 'journal');
+    mkdirSync(dir);
+    chmodSync(dir, 0o777);
+    chownSync(dir, nobody, nobody);
+    const e = await refusedDeposit(cfg, 'private-1');
+    expect(e.message).toBe(
+      `The journal folder ${dir} belongs to another user (uid ${nobody}); mpay will not read or write it`,
+    );
+    expect(e.hint).toContain(`chown -R 0 ${dir}`);
+    expect(readdirSync(dir)).toEqual([]);
+  },
+);
+
+it('a journal folder of the user that others can write is refused, with the chmod that mends it', async () => {
+  const cfg = tempDir();
+  const dir = join(cfg, 'journal');
+  mkdirSync(dir);
+  chmodSync(dir, 0o777);
+  const e = await refusedDeposit(cfg, 'private-2');
+  expect(e.message).toBe(
+    `The journal folder ${dir} is writable by other users (mode 777); mpay will not read or write it`,
+  );
+  expect(e.hint).toContain(`chmod 700 ${dir}`);
+  // Mended as the hint says, the deposit goes.
+  chmodSync(dir, 0o700);
+  const ok = await mpay(['deposit', ...customerArgs({ reference: 'private-2' }), '--json'], {
+    env: cliEnv(sb, cfg),
+  });
+  expect(ok.code, ok.stderr).toBe(0);
+});
+
+it('a journal file that is a link into another file is refused, and the file it points to is left as it was', async () => {
+  const cfg = tempDir();
+  mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+  const victim = join(tempDir(), 'victim.txt');
+  writeFileSync(victim, 'keep me');
+  symlinkSync(victim, journalOf(cfg));
+  const e = await refusedDeposit(cfg, 'private-3');
+  expect(e.message).toBe(
+    `The journal file ${journalOf(cfg)} is a link; mpay will not read or write through it`,
+  );
+  expect(readFileSync(victim, 'utf8')).toBe('keep me');
+});
+
+it.skipIf(!isRoot)("a journal file of another user's, writable by all, is not read", async () => {
+  const cfg = tempDir();
+  mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+  const file = journalOf(cfg);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ at: new Date().toISOString(), reference: 'planted-1', kind: 'deposit', step: 'processed', outcome: 'ok' })}\n`,
+  );
+  chmodSync(file, 0o666);
+  chownSync(file, nobody, nobody);
+  const r = await mpay(['history', '--json'], { env: cliEnv(sb, cfg) });
+  expect(r.code, r.stderr).toBe(9);
+  expect(r.json().error.message).toBe(
+    `The journal file ${file} belongs to another user (uid ${nobody}); mpay will not read or write it`,
+  );
+  expect(r.stdout).not.toContain('planted-1');
+});
+
+it('an index folder that is a link is refused before the journal is read', async () => {
+  const cfg = tempDir();
+  mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+  const elsewhere = tempDir();
+  symlinkSync(elsewhere, join(cfg, 'journal', 'index'));
+  const r = await mpay(['history', '--json'], { env: cliEnv(sb, cfg) });
+  expect(r.code, r.stderr).toBe(9);
+  expect(r.json().error.message).toBe(
+    `The journal index folder ${join(cfg, 'journal', 'index')} is a link; mpay will not read or write through it`,
+  );
+  expect(readdirSync(elsewhere)).toEqual([]);
+});
+
+it.skipIf(!isRoot)("a lock folder of another user's is refused before a batch sends a row", async () => {
+  const cfg = tempDir();
+  const locks = join(cfg, 'journal', 'locks');
+  mkdirSync(locks, { recursive: true, mode: 0o700 });
+  chmodSync(join(cfg, 'journal'), 0o700);
+  chownSync(locks, nobody, nobody);
+  const rows = join(tempDir(), 'rows.csv');
+  writeFileSync(
+    rows,
+    'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,13,Ama,+233201234000,a@example.org,1\n',
+  );
+  const before = await initiates();
+  const r = await mpay(['deposit', 'batch', rows, '--json'], { env: cliEnv(sb, cfg) });
+  expect(r.code, r.stderr).toBe(9);
+  expect(r.stderr).toContain(`The journal lock folder ${locks} belongs to another user (uid ${nobody})`);
+  expect(await initiates()).toBe(before);
+});
+
+it.skipIf(!isRoot)(
+  "a sandbox --data file of another user's is refused before the sandbox starts",
+  async () => {
+    const data = join(tempDir(), 'state.json');
+    writeFileSync(data, '{"transactions":[]}');
+    chownSync(data, nobody, nobody);
+    const r = await run(['sandbox', '--port', '0', '--data', data]);
+    expect(r.code, r.stderr).toBe(9);
+    expect(r.stderr).toContain(`mpay: The sandbox data file ${data} belongs to another user (uid ${nobody})`);
+  },
+);

@@ -1,0 +1,109 @@
+// No stray copies of customers' data: a batch read from stdin keeps its rows (0600) in mpay's own
+// journal/spool/ while it runs, never in the temporary folder, and leaves none when it ends: done, refused,
+// interrupted (SIGINT, SIGTERM); a run killed outright leaves its file, private, for the next batch from
+// stdin to remove.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bin, cliEnv, loopbackServer, sandbox, tempDir } from './helpers.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+/** a server that takes each request and never answers: a batch waits there, its rows spooled */
+let silent: Awaited<ReturnType<typeof loopbackServer>>;
+const arrived: Array<() => void> = [];
+beforeAll(async () => {
+  sb = await sandbox();
+  silent = await loopbackServer(() => arrived.shift()?.());
+});
+afterAll(async () => {
+  await sb.close();
+  await silent.close();
+});
+
+const marker = 'spool.marker.customer@example.com';
+const rows = [
+  'currency,country,amount,first_name,last_name,phone,email,gateway',
+  `GHS,GH,10,Ama,Mensah,+233201234567,${marker},1`,
+].join('\n');
+
+/** `mpay deposit batch -` with the rows on stdin, a temporary folder of its own. */
+function batch(cfg: string, tmp: string, url: string, input = rows) {
+  const child = spawn(process.execPath, [bin, 'deposit', 'batch', '-', '--json'], {
+    env: { ...process.env, ...cliEnv({ url }, cfg), TMPDIR: tmp, NO_COLOR: '1', CI: undefined },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdout.on('data', (d) => (stderr += d));
+  child.stdin.end(input);
+  const done = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stderr })),
+  );
+  return { child, done };
+}
+
+/** Every file under a folder that holds the marker (the journal's own file aside). */
+function copies(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (!p.endsWith('.jsonl') && readFileSync(p, 'utf8').includes(marker)) out.push(p);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
+}
+
+const spool = (cfg: string) => join(cfg, 'journal', 'spool');
+
+it('done or refused: no copy of the rows is left, in the temporary folder or anywhere else', async () => {
+  const cfg = tempDir();
+  const tmp = tempDir();
+  const done = await batch(cfg, tmp, sb.url).done;
+  expect(done.code, done.stderr).toBe(0);
+  expect(copies(tmp)).toEqual([]);
+  expect(copies(cfg)).toEqual([]);
+  const refused = await batch(cfg, tmp, sb.url, `${rows}\nGHS,GH,-5,Ama,,+233201234567,${marker},1`).done;
+  expect(refused.code, refused.stderr).toBe(2);
+  expect(copies(tmp)).toEqual([]);
+  expect(copies(cfg)).toEqual([]);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  it(`${signal} while the batch waits: its spooled rows are removed as it ends`, async () => {
+    const cfg = tempDir();
+    const tmp = tempDir();
+    const waiting = new Promise<void>((r) => arrived.push(r));
+    const run = batch(cfg, tmp, silent.url);
+    await waiting;
+    // While it runs the rows are in mpay's own folder, private.
+    const [held] = copies(cfg);
+    expect(held).toMatch(/journal\/spool\/stdin-\d+-/);
+    expect(statSync(held!).mode & 0o777).toBe(0o600);
+    expect(statSync(spool(cfg)).mode & 0o777).toBe(0o700);
+    run.child.kill(signal);
+    const end = await run.done;
+    expect(end.code).toBe(signal === 'SIGINT' ? 130 : 143);
+    expect(copies(cfg)).toEqual([]);
+    expect(copies(tmp)).toEqual([]);
+  });
+
+it('killed outright: the file stays private, and the next batch from stdin removes it', async () => {
+  const cfg = tempDir();
+  const tmp = tempDir();
+  const waiting = new Promise<void>((r) => arrived.push(r));
+  const run = batch(cfg, tmp, silent.url);
+  await waiting;
+  run.child.kill('SIGKILL');
+  await run.done;
+  const [left] = copies(cfg);
+  expect(statSync(left!).mode & 0o777).toBe(0o600);
+  expect(copies(tmp)).toEqual([]);
+  // (other rows: the references of a batch come from its rows, and the first test sent these)
+  const next = await batch(cfg, tmp, sb.url, rows.replace(',10,', ',12,')).done;
+  expect(next.code, next.stderr).toBe(0);
+  expect(copies(cfg)).toEqual([]);
+});
