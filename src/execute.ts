@@ -44,6 +44,12 @@ import WithdrawProcess from './commands/withdraw/process/command.js';
 export { execute } from '@oclif/core/execute';
 // Loaded by oclif from this bundle through package.json's oclif.helpClass and oclif.hooks.
 export { MpayHelp, commandNotFound } from './commands/base/help.js';
+import { commandFirst } from './commands/base/command-first.js';
+
+/** argv as oclif reads it: the global flags written before the command moved after it. */
+export function argvFor(argv: readonly string[]): string[] {
+  return commandFirst(argv, Object.keys(COMMANDS));
+}
 
 export const COMMANDS = {
   api: Api,

@@ -50,6 +50,15 @@ class MpayCommandHelp extends CommandHelp {
       .join('\n');
   }
 
+  /** The GLOBAL FLAGS section ends with where they may be written. */
+  override section(header: string, body: Parameters<CommandHelp['section']>[1]): string {
+    const text = super.section(header, body);
+    if (header !== 'GLOBAL FLAGS') return text;
+    const id = this.command.id.replace(/:/g, ' ');
+    const note = `These may also come before the command: \`mpay --json ${id}\``;
+    return `${text}\n\n${this.indent(this.wrap(note, 2))}`;
+  }
+
   /** `mpay status HASH_TOKEN --status <value> [flags]`: the arguments and required flags only. */
   protected override defaultUsage(): string {
     const args = Object.values(this.command.args ?? {})
@@ -90,6 +99,10 @@ export class MpayHelp extends Help {
       '',
       'USAGE',
       '  $ mpay <command> [flags]',
+      '  $ mpay [global flags] <command> [flags]',
+      '',
+      'The global flags (--profile, --env, --base-url, --json, --query, --debug,',
+      '--no-input, --yes, --timeout, --trace) go before the command or after it.',
       '',
       ...groups.flatMap(([title, ids]) => [
         title,
