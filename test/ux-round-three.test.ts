@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { loginArgs, run, sandbox, tempDir } from './helpers.js';
 import { Tmux } from './tmux.js';
+import { without } from './tools.js';
 
 let a: Awaited<ReturnType<typeof sandbox>>;
 let b: Awaited<ReturnType<typeof sandbox>>;
@@ -44,15 +45,18 @@ async function onTerminal(name: string, args: string[], env: Record<string, stri
 }
 
 describe('1. the global flags before the command', () => {
-  it('`mpay --profile b doctor` on a terminal is `mpay doctor --profile b`: profile b, its server', async () => {
-    const env = await twoProfiles();
-    const before = await onTerminal('flags-before', ['--profile', 'b', 'doctor'], env);
-    const after = await onTerminal('flags-after', ['doctor', '--profile', 'b'], env);
-    expect(before.screen).not.toMatch(/unknown command/);
-    expect(before.exit, before.screen).toBe(0);
-    expect(before.screen).toContain(`${b.url} (sandbox, profile b)`);
-    expect(before).toEqual(after);
-  });
+  it.skipIf(without('tmux'))(
+    '`mpay --profile b doctor` on a terminal is `mpay doctor --profile b`: profile b, its server',
+    async () => {
+      const env = await twoProfiles();
+      const before = await onTerminal('flags-before', ['--profile', 'b', 'doctor'], env);
+      const after = await onTerminal('flags-after', ['doctor', '--profile', 'b'], env);
+      expect(before.screen).not.toMatch(/unknown command/);
+      expect(before.exit, before.screen).toBe(0);
+      expect(before.screen).toContain(`${b.url} (sandbox, profile b)`);
+      expect(before).toEqual(after);
+    },
+  );
 
   it('`mpay --json countries` prints what `mpay countries --json` prints; every form of a flag moves', async () => {
     const env = await twoProfiles();
