@@ -2,7 +2,19 @@
 // real bin/run.js, a real sandbox over HTTP, a real terminal through tmux where the issue says so).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { loginArgs, run, sandbox, tempDir } from './helpers.js';
+import { createServer as createHttps } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import {
+  cliEnv,
+  customerArgs,
+  file,
+  loginArgs,
+  requestCounts,
+  run,
+  sandbox,
+  selfSignedCert,
+  tempDir,
+} from './helpers.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
 
@@ -101,5 +113,123 @@ describe('1. the global flags before the command', () => {
     expect(root.stdout).toMatch(/go before the command or after it/);
     const one = await run(['balances', '--help'], { env: { COLUMNS: '80' } });
     expect(one.stdout).toContain('These may also come before the command: `mpay --json balances`');
+  });
+});
+
+describe('4. errors say what to change', () => {
+  it('`mpay balances --profile nosuch` names the profiles there are, and the nearest', async () => {
+    const env = await twoProfiles();
+    const r = await run(['balances', '--profile', 'nosuch'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('No profile named "nosuch"; the profiles here: "a", "b"');
+    expect(r.stderr).toMatch(/`mpay login --profile nosuch` makes a new one/);
+    expect(r.stderr).not.toMatch(/No merchant key/);
+    const near = await run(['balances', '--json'], { env: { ...env, MPAY_PROFILE: 'bb' } });
+    expect(near.code).toBe(2);
+    expect(near.json().error.hint).toMatch(/^Did you mean `--profile b`\?/);
+    // a script's own name for credentials it brings in the environment is not a mistake
+    const script = await run(['balances', '--profile', 'ci', '--json'], {
+      env: { ...cliEnv(a, env.MPAY_CONFIG_DIR!), MPAY_KEYRING: 'off' },
+    });
+    expect(script.code, script.stderr).toBe(0);
+  });
+
+  it('https:// to a plain-http server suggests http://, and http:// to a TLS server suggests https://', async () => {
+    const env = await twoProfiles();
+    const port = new URL(a.url).port;
+    const tls = await run(['countries', '--base-url', `https://127.0.0.1:${port}`], { env });
+    expect(tls.code).toBe(8);
+    expect(tls.stderr).toMatch(/did not answer in TLS/);
+    expect(tls.stderr).toContain(`use --base-url http://127.0.0.1:${port}`);
+    expect(tls.stderr).not.toMatch(/wrong version number/);
+    const { key, cert } = selfSignedCert();
+    const server = createHttps({ key, cert }, (_q, res) => res.end('[]'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const tlsPort = (server.address() as AddressInfo).port;
+      const plain = await run(['countries', '--base-url', `http://127.0.0.1:${tlsPort}`], { env });
+      expect(plain.code).toBe(8);
+      expect(plain.stderr).toContain(`If it serves HTTPS, use --base-url https://127.0.0.1:${tlsPort}`);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('an unwritable --trace or --out is a usage error before anything is sent', async () => {
+    const c = await sandbox();
+    try {
+      const env = cliEnv(c, tempDir());
+      const before = await requestCounts(c);
+      const trace = await run(['countries', '--trace', '/nonexistent/dir/x.har', '--json'], { env });
+      expect(trace.code).toBe(2);
+      expect(trace.json().error.message).toBe(
+        'Cannot write the trace to /nonexistent/dir/x.har: there is no folder /nonexistent/dir',
+      );
+      const viaEnv = await run(['countries'], { env: { ...env, MPAY_TRACE: '/nonexistent/dir/y.har' } });
+      expect(viaEnv.code).toBe(2);
+      const rows = file(
+        'rows.csv',
+        'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,10,Ama,+233201234567,a@b.c,1\n',
+      );
+      const out = await run(['withdraw', 'batch', rows, '--out', '/nonexistent/r.csv', '--yes'], { env });
+      expect(out.code).toBe(2);
+      expect(out.stderr).toMatch(/Cannot write the results to \/nonexistent\/r\.csv: there is no folder/);
+      expect(await requestCounts(c)).toEqual(before);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('an unknown country or currency is named unknown, with the nearest known one', async () => {
+    const env = cliEnv(a, tempDir());
+    const country = await run(['deposit', ...customerArgs({ country: 'XX' }), '--no-input', '--json'], {
+      env,
+    });
+    expect(country.code).toBe(2);
+    expect(country.json().error.message).toBe(
+      "Unknown country XX: none of the merchant's currencies is in it; GHS is offered in GH",
+    );
+    expect(country.json().error.hint).toMatch(/^Did you mean --country GH\?/);
+    const currency = await run(['deposit', ...customerArgs({ currency: 'GHC' }), '--no-input', '--json'], {
+      env,
+    });
+    expect(currency.code).toBe(2);
+    expect(currency.json().error.message).toMatch(/^Unknown currency GHC: .*the nearest: GHS/);
+    expect(currency.json().error.hint).toMatch(/^Did you mean --currency GHS\?/);
+    expect(currency.json().error.hint).not.toMatch(/--force/);
+    // a batch's rows say the same
+    const rows = file(
+      'rows.csv',
+      'currency,country,amount,first_name,phone,email,gateway\nGHS,XX,10,Ama,+233201234567,a@b.c,1\nGHC,,10,Ama,+233201234567,a@b.c,1\n',
+    );
+    const batch = await run(['deposit', 'batch', rows, '--dry-run'], { env });
+    expect(batch.code).toBe(2);
+    expect(batch.stdout + batch.stderr).toMatch(/unknown country XX/);
+    expect(batch.stdout + batch.stderr).toMatch(/unknown currency GHC/);
+  });
+
+  it('a wrong code in `withdraw batch confirm` names the row and the file to mend; mended, it goes', async () => {
+    const env = cliEnv(a, tempDir());
+    const rows = file(
+      'w.csv',
+      'reference,currency,amount,first_name,phone,email,gateway\n' +
+        `w33-${process.pid}-a,GHS,10,Ama,+233201234567,a@b.c,1\nw33-${process.pid}-b,GHS,10,Ama,+233201234567,a@b.c,1\n`,
+    );
+    const started = await run(['withdraw', 'batch', rows, '--yes'], { env });
+    expect(started.code, started.stderr).toBe(0);
+    const codes = file(
+      'codes.csv',
+      `reference,otp\nw33-${process.pid}-a,123456\nw33-${process.pid}-b,654321\n`,
+    );
+    const wrong = await run(['withdraw', 'batch', 'confirm', codes, '--yes'], { env });
+    expect(wrong.code).toBe(10);
+    expect(wrong.stderr).toContain(
+      `the code of row 2 (w33-${process.pid}-b) was refused: put the right one in the otp column of row 2 of ${codes}, then run again`,
+    );
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(codes, `reference,otp\nw33-${process.pid}-a,123456\nw33-${process.pid}-b,123456\n`);
+    const mended = await run(['withdraw', 'batch', 'confirm', codes, '--yes'], { env });
+    expect(mended.code, mended.stderr).toBe(0);
+    expect(mended.stderr).toMatch(/1 done, 1 already done, 0 failed, 0 unknown/);
   });
 });

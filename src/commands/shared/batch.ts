@@ -168,7 +168,7 @@ export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> 
     await runAndReport(
       readRows(path, format, confirmColumns),
       count,
-      (r) => confirmRow(r, rowDeps),
+      (r) => confirmRow(r, rowDeps, opts.file),
       opts,
       f,
       { words: ['mpay', 'withdraw', 'batch', 'confirm', opts.file, ...batchFlagsAgain(opts)], deps },
