@@ -8,7 +8,7 @@ import type { Hook } from '@oclif/core/hooks';
 import { stripVTControlCharacters } from 'node:util';
 import { foldCommand } from '../../io/fold.js';
 import { systemIO } from '../../io/io.js';
-import { nearest } from './nearest.js';
+import { nearest } from '../../api/nearest.js';
 
 const groups: Array<[string, string[]]> = [
   ['GETTING STARTED', ['login', 'doctor', 'demo']],
