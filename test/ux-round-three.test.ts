@@ -41,11 +41,11 @@ async function twoProfiles(): Promise<Record<string, string>> {
   return env;
 }
 
-/** What a terminal 80 columns wide shows of one run, up to the shell's EXIT= line, and that exit. */
-async function onTerminal(name: string, args: string[], env: Record<string, string>) {
+/** What a terminal 80 columns wide (or `width`) shows of one run, up to the shell's EXIT= line, and that exit. */
+async function onTerminal(name: string, args: string[], env: Record<string, string>, width = 80) {
   const t = new Tmux(name);
   try {
-    t.start(args, env, undefined, 80);
+    t.start(args, env, undefined, width);
     const screen = await t.waitFor(/EXIT=\d+/, 60_000);
     return {
       screen: screen.slice(0, screen.lastIndexOf('EXIT=')).trimEnd(),
@@ -231,5 +231,85 @@ describe('4. errors say what to change', () => {
     const mended = await run(['withdraw', 'batch', 'confirm', codes, '--yes'], { env });
     expect(mended.code, mended.stderr).toBe(0);
     expect(mended.stderr).toMatch(/1 done, 1 already done, 0 failed, 0 unknown/);
+  });
+});
+
+describe.skipIf(without('tmux'))('10. 80 columns, on a real terminal', () => {
+  it('`mpay history` keeps one line a transaction with 24-character references, each whole', async () => {
+    const env = cliEnv(a, tempDir());
+    const refs = [0, 1, 2].map((i) => `ref-${String(process.pid).padStart(8, '0')}-abcdefghij${i}`);
+    for (const ref of refs) expect(ref).toHaveLength(24);
+    for (const [i, ref] of refs.entries()) {
+      const kind = i === 1 ? 'withdraw' : 'deposit';
+      const r = await run([kind, ...customerArgs({ reference: ref, amount: '1250.50' }), '--no-input'], {
+        env,
+      });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const { screen, exit } = await onTerminal('history-80', ['history'], env);
+    expect(exit, screen).toBe(0);
+    const lines = screen.split('\n');
+    for (const line of lines) expect(line.length, screen).toBeLessThanOrEqual(80);
+    // a table: a rule at the top, then one line a transaction, each with its reference whole
+    expect(lines[0], screen).toMatch(/^┌/);
+    for (const ref of refs)
+      expect(
+        lines.filter((l) => l.includes(ref)),
+        screen,
+      ).toHaveLength(1);
+    expect(
+      lines.filter((l) => l.startsWith('│')),
+      screen,
+    ).toHaveLength(1 + refs.length);
+    expect(screen).toMatch(/\(left out to fit: Last step; --columns or --wide shows it\)/);
+  });
+
+  it("a problem on many rows is one line with the rows' numbers; the question says withdrawals", async () => {
+    const env = cliEnv(a, tempDir());
+    const row = 'GHS,10,Ama,+233201234567,a@b.c,1';
+    const bad = 'GHS,10,Ama,+233201234567,not-an-email,1';
+    const lines = Array.from({ length: 300 }, (_, i) => (i === 4 || i === 9 ? row : bad));
+    const rows = file('many.csv', `currency,amount,first_name,phone,email,gateway\n${lines.join('\n')}\n`);
+    const problems = await onTerminal('problems-80', ['withdraw', 'batch', rows], env);
+    expect(problems.exit).toBe(2);
+    const table = problems.screen.split('\n').filter((l) => l.startsWith('│'));
+    // the header and one line for the 298 rows
+    expect(table, problems.screen).toHaveLength(2);
+    expect(table[1]).toMatch(/│ 1-4, 6-9, 11-300 │ email/);
+    expect(problems.screen).toMatch(/298 problems in /);
+    // four good rows, asked about on the terminal: "withdrawals"
+    const four = file(
+      'four.csv',
+      `currency,amount,first_name,phone,email,gateway\n${[row, row, row, row].join('\n')}\n`,
+    );
+    const t = new Tmux('question-80');
+    try {
+      t.start(['withdraw', 'batch', four], env, undefined, 80);
+      const asked = await t.waitFor(/Send these \d+ \w+\?/);
+      expect(asked).toMatch(/Send these 4 withdrawals\?/);
+      t.keys('n', 'Enter');
+      await t.waitFor(/EXIT=\d+/);
+    } finally {
+      t.kill();
+    }
+  });
+
+  it("`mpay profiles list` puts the current profile's mark on its row", async () => {
+    const env = await twoProfiles();
+    const wide = await onTerminal('profiles-120', ['profiles', 'list'], env, 120);
+    expect(wide.screen.split('\n').find((l) => l.includes('│ a (current)'))).toBeDefined();
+    expect(wide.screen).not.toMatch(/b \(current\)/);
+    // at 80 the rows are blocks when a base URL is long: the mark stays in its block's Profile line
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const config = join(env.MPAY_CONFIG_DIR!, 'config.json');
+    const json = JSON.parse(readFileSync(config, 'utf8'));
+    json.profiles.b.baseUrls.stage = 'https://api.stage.payments-provider.example.com/some/long/prefix';
+    json.profiles.b.env = 'stage';
+    writeFileSync(config, JSON.stringify(json), { mode: 0o600 });
+    const narrow = await onTerminal('profiles-80', ['profiles', 'list'], env);
+    expect(narrow.exit, narrow.screen).toBe(0);
+    expect(narrow.screen).toMatch(/^Profile\s+a \(current\)$/m);
+    expect(narrow.screen.split('\n').filter((l) => /^\s*\*\s*$/.test(l))).toEqual([]);
   });
 });

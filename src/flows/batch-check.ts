@@ -11,7 +11,7 @@ import type { JournalRecord, Place } from '../journal/records.js';
 import type { JournalLike } from '../journal/journal.js';
 import { checkAmount, currencyMismatch, enabled } from './gather.js';
 import { fields, internationalPhone, problem } from './inputs.js';
-import type { FlowInputs } from './types.js';
+import { title, type FlowInputs } from './types.js';
 import { parseInputs } from './inputs.js';
 
 /** The columns of a batch file: the flow's flag names with underscores. */
@@ -230,7 +230,7 @@ export class BatchChecker {
     if (v.gateway && !configs.some((g) => String(g.gateway.id) === (v.gateway ?? '').trim()))
       add(
         'gateway',
-        `not open to ${this.kind}s in ${code}: ${configs.map((g) => g.gateway.id).join(', ') || 'none'}`,
+        `not open to ${title(this.kind)}s in ${code}: ${configs.map((g) => g.gateway.id).join(', ') || 'none'}`,
       );
     if (!v.gateway && configs.length > 1)
       add(

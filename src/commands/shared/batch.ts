@@ -24,7 +24,7 @@ import { runRow, runRows, type RowResult } from '../../flows/batch-row.js';
 import { heapBound } from '../../flows/heap-bound.js';
 import { runAgain } from '../../flows/next-command.js';
 import { RowOrder } from '../../flows/row-order.js';
-import type { FlowDeps } from '../../flows/types.js';
+import { title, type FlowDeps } from '../../flows/types.js';
 import type { IO } from '../../io/io.js';
 import { placeArgs, type Place } from '../../journal/records.js';
 import {
@@ -96,11 +96,11 @@ export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory
     return;
   }
   await deps.gate.pass({
-    what: `${checker.count} ${kind}s`,
+    what: `${checker.count} ${title(kind)}s`,
     batch: {
       question: checker.known
-        ? `Send the ${fresh} new ${kind}s, and continue any of the ${checker.known} sent before that stopped`
-        : `Send these ${checker.count} ${kind}s`,
+        ? `Send the ${fresh} new ${title(kind)}s, and continue any of the ${checker.known} sent before that stopped`
+        : `Send these ${checker.count} ${title(kind)}s`,
       rows: checker.count,
     },
   });
