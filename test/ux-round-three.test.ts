@@ -4,15 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { createServer as createHttps } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import {
   cliEnv,
   customerArgs,
   file,
   loginArgs,
+  loopbackServer,
   requestCounts,
   run,
   sandbox,
   selfSignedCert,
+  spawnMpay,
   tempDir,
 } from './helpers.js';
 import { Tmux } from './tmux.js';
@@ -311,5 +314,80 @@ describe.skipIf(without('tmux'))('10. 80 columns, on a real terminal', () => {
     expect(narrow.exit, narrow.screen).toBe(0);
     expect(narrow.screen).toMatch(/^Profile\s+a \(current\)$/m);
     expect(narrow.screen.split('\n').filter((l) => /^\s*\*\s*$/.test(l))).toEqual([]);
+  });
+});
+
+describe('7. waits are visible; the sandbox says how it runs', () => {
+  it('a Retry-After of 99999999999999999999999 is "more than a day", not 1e+23 s', async () => {
+    const server = await loopbackServer((_req, res) => {
+      res.writeHead(429, { 'retry-after': '99999999999999999999999', 'content-type': 'application/json' });
+      res.end('{"message":"slow down"}');
+    });
+    try {
+      const r = await run(['countries', '--json'], { env: cliEnv(server, tempDir()) });
+      expect(r.code).toBe(12);
+      expect(r.json().error.message).toMatch(/asked to wait more than a day, more than the 60 s mpay waits/);
+      expect(r.stdout + r.stderr).not.toMatch(/e\+\d/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('`--rate-limit 20` (no unit) is refused, with the two it could mean', async () => {
+    const r = await run(['sandbox', '--port', '0', '--rate-limit', '20']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the unit required/);
+    expect(r.stderr).toMatch(/--rate-limit 20\/s or --rate-limit 20\/min/);
+  });
+
+  it('the banner lists every setting, and --log-requests logs a line a request', async () => {
+    const data = join(tempDir(), 'state.json');
+    const { child, done } = spawnMpay(
+      [
+        'sandbox',
+        '--port',
+        '0',
+        '--latency',
+        '5',
+        '--rate-limit',
+        '600/min',
+        '--fault',
+        '500',
+        '--fault-rate',
+        '0',
+        '--fault-seed',
+        '7',
+        '--data',
+        data,
+        '--log-requests',
+      ],
+      {},
+    );
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (err += d));
+    const url = await new Promise<string>((resolve) => {
+      const look = () => {
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (m && /Ctrl-C stops it/.test(out)) resolve(m[1]!);
+      };
+      child.stdout!.on('data', look);
+    });
+    expect(out).toMatch(/latency: +5 ms before each API request/);
+    expect(out).toMatch(/rate limit: +600\/min, then 429 with Retry-After/);
+    expect(out).toMatch(/faults: +500 on 0% of requests/);
+    expect(out).toMatch(/fault seed: +7/);
+    expect(out).toContain(`data:         the demo seed, saved in ${data}`);
+    expect(out).toMatch(/request log: +on/);
+    const c = await run(['countries', '--json'], { env: cliEnv({ url }, tempDir()) });
+    expect(c.code, c.stderr).toBe(0);
+    await new Promise<void>((resolve) => {
+      const look = () => /GET \/restapi\/v1\/public\/countries 200 \d+ ms/.test(err) && resolve();
+      look();
+      child.stderr!.on('data', look);
+    });
+    child.kill('SIGINT');
+    await done;
   });
 });
