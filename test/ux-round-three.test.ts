@@ -363,31 +363,35 @@ describe('7. waits are visible; the sandbox says how it runs', () => {
       ],
       {},
     );
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => (err += d));
-    const url = await new Promise<string>((resolve) => {
-      const look = () => {
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-        if (m && /Ctrl-C stops it/.test(out)) resolve(m[1]!);
-      };
-      child.stdout!.on('data', look);
-    });
-    expect(out).toMatch(/latency: +5 ms before each API request/);
-    expect(out).toMatch(/rate limit: +600\/min, then 429 with Retry-After/);
-    expect(out).toMatch(/faults: +500 on 0% of requests/);
-    expect(out).toMatch(/fault seed: +7/);
-    expect(out).toContain(`data:         the demo seed, saved in ${data}`);
-    expect(out).toMatch(/request log: +on/);
-    const c = await run(['countries', '--json'], { env: cliEnv({ url }, tempDir()) });
-    expect(c.code, c.stderr).toBe(0);
-    await new Promise<void>((resolve) => {
-      const look = () => /GET \/restapi\/v1\/public\/countries 200 \d+ ms/.test(err) && resolve();
-      look();
-      child.stderr!.on('data', look);
-    });
-    child.kill('SIGINT');
-    await done;
+    try {
+      let out = '';
+      let err = '';
+      child.stdout!.on('data', (d) => (out += d));
+      child.stderr!.on('data', (d) => (err += d));
+      const url = await new Promise<string>((resolve) => {
+        const look = () => {
+          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (m && /Ctrl-C stops it/.test(out)) resolve(m[1]!);
+        };
+        child.stdout!.on('data', look);
+      });
+      expect(out).toMatch(/latency: +5 ms before each API request/);
+      expect(out).toMatch(/rate limit: +600\/min, then 429 with Retry-After/);
+      expect(out).toMatch(/faults: +500 on 0% of requests/);
+      expect(out).toMatch(/fault seed: +7/);
+      expect(out).toContain(`data:         the demo seed, saved in ${data}`);
+      expect(out).toMatch(/request log: +on/);
+      const c = await run(['countries', '--json'], { env: cliEnv({ url }, tempDir()) });
+      expect(c.code, c.stderr).toBe(0);
+      await new Promise<void>((resolve) => {
+        const look = () => /GET \/restapi\/v1\/public\/countries 200 \d+ ms/.test(err) && resolve();
+        look();
+        child.stderr!.on('data', look);
+      });
+    } finally {
+      // ended even when an expectation failed: no sandbox outlives the test
+      child.kill('SIGINT');
+      await done;
+    }
   });
 });
