@@ -96,7 +96,7 @@ describe('1. the global flags before the command', () => {
     expect(topic.code).toBe(same.code);
     expect(topic.stdout).toBe(same.stdout);
     expect(topic.stdout).not.toMatch(/unknown command/);
-  });
+  }, 90_000); // ten runs of mpay in a row
 
   it('a global flag the command does not take is refused by its name, before as after', async () => {
     const env = await twoProfiles();
