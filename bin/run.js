@@ -19,8 +19,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   // The command the keyring's child process is started with (src/config/keyring.ts): this script.
   globalThis.__mpayKeyringChild = [process.execPath, fileURLToPath(import.meta.url)];
   const { loadBundle } = await import('./load-cached.js');
-  const { execute } = loadBundle(new URL('../dist/mpay.cjs', import.meta.url), ownCommand(argv));
-  await execute({ dir: import.meta.url });
+  const { execute, argvFor } = loadBundle(new URL('../dist/mpay.cjs', import.meta.url), ownCommand(argv));
+  // The global flags may come before the command (`mpay --profile a doctor`): argvFor moves them after it.
+  await execute({ dir: import.meta.url, args: argvFor(argv) });
 }
 
 /**
@@ -28,10 +29,18 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
  * (autocomplete) is loaded by oclif with import(), which a code-cached script cannot do on Node 20.
  */
 function ownCommand(args) {
-  const first = args.find((a) => !a.startsWith('-'));
-  if (first === undefined) return true;
   try {
     const manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', import.meta.url), 'utf8'));
+    // The first word that is not a flag, nor the value of a flag before the command (`--profile a doctor`).
+    const valued = new Set(
+      Object.values(manifest.commands).flatMap((c) =>
+        Object.values(c.flags).flatMap((f) =>
+          f.type === 'option' ? [`--${f.name}`, ...(f.char ? [`-${f.char}`] : [])] : [],
+        ),
+      ),
+    );
+    const first = args.find((a, i) => !a.startsWith('-') && !valued.has(args[i - 1]));
+    if (first === undefined) return true;
     return Object.keys(manifest.commands).some((id) => id.split(':')[0] === first);
   } catch {
     return false;

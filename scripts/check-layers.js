@@ -116,8 +116,9 @@ export const rules = {
   proxy: { may: ['proxy', 'api', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify', 'conf'] },
   sandbox: { may: ['sandbox', 'api-no-client'], types: ['api'], packages: [oclif, ...ui, 'got', 'conf'] },
   execute: { may: ['cli'], types: [], packages: [] },
-  // the single executable's entry: the bundle, and the modules its snapshot holds evaluated
-  exe: { may: ['execute', 'api', 'config', 'flows', 'journal', 'ui'], types: [], packages: [] },
+  // the single executable's entry: the bundle (and through it the keyring child's entry, a cli module), and the
+  // modules its snapshot holds evaluated
+  exe: { may: ['execute', 'cli', 'api', 'config', 'flows', 'journal', 'ui'], types: [], packages: [] },
   'lazy-import': { may: [], types: [], packages: [] },
 };
 

@@ -175,7 +175,7 @@ async function main(skip: number): Promise<void> {
   await loaded;
   createDebug.enable(process.env.DEBUG ?? '');
   await execute({
-    args: argv,
+    args: bundle.argvFor(argv),
     loadOptions: { root: MPAY_ROOT, pjson: MPAY_PJSON as never, plugins: new Map([[root.name, root]]) },
   });
 }

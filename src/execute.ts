@@ -45,6 +45,12 @@ export { execute } from '@oclif/core/execute';
 // Loaded by oclif from this bundle through package.json's oclif.helpClass and oclif.hooks.
 export { MpayHelp, commandNotFound } from './commands/base/help.js';
 export { keyringChild } from './commands/base/keyring-child.js';
+import { commandFirst } from './commands/base/command-first.js';
+
+/** argv as oclif reads it: the global flags written before the command moved after it. */
+export function argvFor(argv: readonly string[]): string[] {
+  return commandFirst(argv, Object.keys(COMMANDS));
+}
 
 export const COMMANDS = {
   api: Api,

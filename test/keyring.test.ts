@@ -1,6 +1,6 @@
 // The merchant key, API key and tokens in the OS keyring (issue: secrets). A real Secret Service: a
 // gnome-keyring-daemon on a private D-Bus session bus of this test, with its own home and data folders,
-// never the user's keyring (`.ci/run` installs the Debian packages gnome-keyring, dbus, libsecret-tools).
+// never the user's keyring (`.ci/run` says what to install, or with CI=true installs it: test/tools.ts).
 // Also: no D-Bus at all (the file, said loudly), a bus that never answers and a Secret Service that never
 // answers (mpay reports them and ends; the test's own time limit is what a hang would trip), and that no
 // file of the config folder holds a secret after a login with a keyring.
@@ -21,6 +21,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { fingerprint } from '../src/api/redact.js';
 import { requestCount, root, run, runPrinted, sandbox, tempDir } from './helpers.js';
+import { without } from './tools.js';
+
+/** Skipped where a Secret Service cannot be started (never with CI=true): .ci/run says what to install. */
+const noSecretService = without('gnome-keyring-daemon', 'dbus-daemon', 'dbus-send', 'secret-tool', 'gdbus');
 
 const pexec = promisify(execFile);
 
@@ -152,7 +156,7 @@ let sb: Sb;
 let kr: PrivateKeyring;
 beforeAll(async () => {
   sb = await sandbox();
-  kr = await privateKeyring();
+  if (!noSecretService) kr = await privateKeyring();
 });
 afterAll(async () => {
   stopAll();
@@ -182,7 +186,7 @@ function loginArgs(url: string, more: string[] = []): string[] {
 }
 
 // Each keyring request is a child process of its own (config/keyring.ts): slower than the library in process.
-describe('with a Secret Service', { timeout: 90_000 }, () => {
+describe.skipIf(noSecretService)('with a Secret Service', { timeout: 90_000 }, () => {
   it('login stores the secrets in the keyring and none in any file; later runs read them from there', async () => {
     const dir = join(tempDir(), 'mpay');
     const m = mpayWith(dir, kr.env);
@@ -362,7 +366,7 @@ describe('with a Secret Service', { timeout: 90_000 }, () => {
   });
 });
 
-describe('the single executable', () => {
+describe.skipIf(noSecretService)('the single executable', () => {
   it('loads the keyring addon from its assets, checked by sha256, through a private cache folder', async () => {
     const exeDir = tempDir('mpay-exe-kr-');
     const exe = join(exeDir, 'mpay');
@@ -434,36 +438,40 @@ describe('without a working keyring', () => {
     }
   });
 
-  it('a Secret Service that stops answering: login falls back loudly, a keyring profile fails with exit 9, nothing hangs', async () => {
-    const own = await privateKeyring();
-    try {
-      const dir = join(tempDir(), 'mpay');
-      const m = mpayWith(dir, own.env);
-      expect((await m(loginArgs(sb.url), {}, demoMerchant.merchantKey)).code).toBe(0);
-      process.kill(own.daemonPid, 'SIGSTOP');
-      const cur = await m(['currencies', '--merchant', '--json']);
-      expect(cur.code, cur.stderr).toBe(9);
-      expect(cur.stderr).toMatch(
-        /could not read from the Secret Service: DBus error: Did not receive a reply\n/,
-      );
-      // logout does what it can, says what the keyring still holds, and exits 9
-      const out = await m(['logout']);
-      expect(out.code).toBe(9);
-      expect(out.stderr).toMatch(/the keyring entry of profile default still holds 1 token/);
-      expect(JSON.parse(readFileSync(join(dir, 'tokens.json'), 'utf8'))).toEqual({});
-      // a profile whose keyring does not answer can still be removed; what is left is said
-      const gone = await m(['profiles', 'remove', 'default', '--yes']);
-      expect(gone.code).toBe(9);
-      expect(gone.stderr).toMatch(/keyring entry of profile default .* could not be deleted/);
-      expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles).toEqual({});
-      const other = join(tempDir(), 'mpay');
-      const login = await mpayWith(other, own.env)(loginArgs(sb.url), {}, demoMerchant.merchantKey);
-      expect(login.code, login.stderr).toBe(0);
-      expect(login.stderr).toMatch(/no usable keyring \(the Secret Service did not work/);
-      expect(readFileSync(join(other, 'config.json'), 'utf8')).toContain(demoMerchant.merchantKey);
-    } finally {
-      own.stop();
-    }
+  it.skipIf(noSecretService)(
+    'a Secret Service that stops answering: login falls back loudly, a keyring profile fails with exit 9, nothing hangs',
+    async () => {
+      const own = await privateKeyring();
+      try {
+        const dir = join(tempDir(), 'mpay');
+        const m = mpayWith(dir, own.env);
+        expect((await m(loginArgs(sb.url), {}, demoMerchant.merchantKey)).code).toBe(0);
+        process.kill(own.daemonPid, 'SIGSTOP');
+        const cur = await m(['currencies', '--merchant', '--json']);
+        expect(cur.code, cur.stderr).toBe(9);
+        expect(cur.stderr).toMatch(
+          /could not read from the Secret Service: DBus error: Did not receive a reply\n/,
+        );
+        // logout does what it can, says what the keyring still holds, and exits 9
+        const out = await m(['logout']);
+        expect(out.code).toBe(9);
+        expect(out.stderr).toMatch(/the keyring entry of profile default still holds 1 token/);
+        expect(JSON.parse(readFileSync(join(dir, 'tokens.json'), 'utf8'))).toEqual({});
+        // a profile whose keyring does not answer can still be removed; what is left is said
+        const gone = await m(['profiles', 'remove', 'default', '--yes']);
+        expect(gone.code).toBe(9);
+        expect(gone.stderr).toMatch(/keyring entry of profile default .* could not be deleted/);
+        expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles).toEqual({});
+        const other = join(tempDir(), 'mpay');
+        const login = await mpayWith(other, own.env)(loginArgs(sb.url), {}, demoMerchant.merchantKey);
+        expect(login.code, login.stderr).toBe(0);
+        expect(login.stderr).toMatch(/no usable keyring \(the Secret Service did not work/);
+        expect(readFileSync(join(other, 'config.json'), 'utf8')).toContain(demoMerchant.merchantKey);
+      } finally {
+        own.stop();
+      }
+    },
     // each keyring request is a child process of its own now: more starts than the default 30 s allows
-  }, 60_000);
+    60_000,
+  );
 });

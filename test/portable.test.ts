@@ -24,6 +24,7 @@ import { exeRuntime, installRuntimes, runtimes as versions } from '../scripts/no
 import { cliEnv, customerArgs, root, run, tempDir, type RunOptions } from './helpers.js';
 import { buildTime } from './global-setup.js';
 import { Tmux } from './tmux.js';
+import { without } from './tools.js';
 
 const exe = join(root, 'dist', `mpay-${process.platform}-${process.arch}`);
 const testStart = Date.now();
@@ -271,7 +272,7 @@ describe('the executable and its snapshot', () => {
     expect(batch.stdout.trim()).toBe('"done"');
   });
 
-  it.skipIf(spawnSync('sh', ['-c', 'command -v tmux']).status !== 0)(
+  it.skipIf(without('tmux'))(
     'prompts on a terminal (inquirer) and draws the wallet QR code (qrcode-terminal)',
     async () => {
       const t = new Tmux('exe');

@@ -18,6 +18,7 @@ import {
   tempDir,
 } from './helpers.js';
 import { Tmux } from './tmux.js';
+import { without } from './tools.js';
 
 const widths = [60, 80, 120];
 /** Wide enough that nothing folds: the words of a screen as they are. */
@@ -84,7 +85,7 @@ function expectFits(name: string, s: Screen, screen: string, width: number, whol
   expect(split, `${name} at ${width} columns, words not on the unfolded screen:\n${screen}`).toEqual([]);
 }
 
-describe('the main screens fit 60, 80 and 120 columns on a real terminal', () => {
+describe.skipIf(without('tmux'))('the main screens fit 60, 80 and 120 columns on a real terminal', () => {
   let sb: Awaited<ReturnType<typeof sandbox>>;
   let config: string;
   const logged = () => ({ MPAY_CONFIG_DIR: config, MPAY_KEYRING: 'off' });

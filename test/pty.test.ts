@@ -5,10 +5,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiInitiate, apiToken, cliEnv, run, sandbox, tempDir, requestCount } from './helpers.js';
 import { Tmux } from './tmux.js';
+import { without } from './tools.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
-describe('interactive flows in a pseudo-terminal', () => {
+describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () => {
   let sb: Sb;
   beforeAll(async () => {
     sb = await sandbox();

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliEnv, customerArgs, root, run, runPrinted, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
-import { nearest } from '../src/commands/base/nearest.js';
+import { nearest } from '../src/api/nearest.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
 beforeAll(async () => {

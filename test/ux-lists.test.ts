@@ -294,7 +294,8 @@ describe.concurrent('identifiers are never cut to fit', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(tooWide(r.stdout, width, [url]), r.stdout).toEqual([]);
       expect(r.stdout).toContain(url);
-      expect(r.stdout).toMatch(new RegExp(`^Profile +${name}$`, 'm'));
+      // the only profile is the current one, marked in its own cell
+      expect(r.stdout).toMatch(new RegExp(`^Profile +${name} \\(current\\)$`, 'm'));
       expect(r.stdout).not.toContain('…emo…');
     }
   });

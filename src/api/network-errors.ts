@@ -46,10 +46,13 @@ export function networkError(err: unknown, c: { method: string; path: string }, 
           : code === 'ENOTFOUND'
             ? `host ${baseUrl.hostname} not found`
             : e.message;
+    // A TLS server closes a plain-http request's connection without an answer.
+    const hungUp = baseUrl.protocol === 'http:' && /socket hang up|ECONNRESET/i.test(`${code} ${e.message}`);
     const ne = new NetworkError(`${c.method} ${baseUrl.origin}/restapi/v1/${c.path}: ${what}`, {
       cause: err,
-      hint:
-        code === 'ECONNREFUSED'
+      hint: hungUp
+        ? `The server closed the connection without an answer. If it serves HTTPS, use --base-url ${otherScheme(baseUrl)}`
+        : code === 'ECONNREFUSED'
           ? 'Is the server running? For the local sandbox: `mpay sandbox`'
           : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
             ? `The host ${baseUrl.hostname} was not found: check the base URL (\`mpay config get <env>.base_url\`, or --base-url)`
@@ -57,6 +60,20 @@ export function networkError(err: unknown, c: { method: string; path: string }, 
     });
     ne.ambiguous = c.method === 'POST' && sent;
     return ne;
+  }
+  // An https:// base URL that a plain-http server answered: OpenSSL reads its "HTTP/1.1 …" as a record.
+  if (
+    err instanceof RequestError &&
+    baseUrl.protocol === 'https:' &&
+    /wrong version number|packet length too long|http request|EPROTO/i.test(`${code} ${e.message}`)
+  ) {
+    return new NetworkError(
+      `${c.method} ${baseUrl.origin}/restapi/v1/${c.path}: the server at ${baseUrl.host} did not answer in TLS (it may serve plain http)`,
+      {
+        cause: err,
+        hint: `If it serves plain http, use --base-url ${otherScheme(baseUrl)} (plain http is allowed for loopback hosts only)`,
+      },
+    );
   }
   if (
     err instanceof RequestError &&
@@ -68,4 +85,14 @@ export function networkError(err: unknown, c: { method: string; path: string }, 
     });
   }
   return new NetworkError(`${c.method} /${c.path} failed: ${e?.message ?? String(err)}`, { cause: err });
+}
+
+/** The base URL with the other scheme: https for http, http for https (the same host and port). */
+function otherScheme(baseUrl: URL): string {
+  const other = new URL(baseUrl.href);
+  const port = baseUrl.port;
+  other.protocol = baseUrl.protocol === 'https:' ? 'http:' : 'https:';
+  // a URL's default port is left out; the one given is kept whatever the scheme
+  if (port) other.port = port;
+  return other.href.replace(/\/$/, '');
 }

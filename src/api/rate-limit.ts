@@ -42,6 +42,19 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/**
+ * A wait as a person reads it: seconds up to five minutes ("145 s"), then minutes ("12 min"), hours ("5
+ * hours"), and anything over a day as "more than a day" (a Retry-After of 99999999999999999999999 is not
+ * "1e+23 s").
+ */
+export function waitInWords(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (!Number.isFinite(s) || s > 86_400) return 'more than a day';
+  if (s <= 300) return `${s} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  return `${Math.round(s / 3600)} hours`;
+}
+
 /** Whether an answer is a refusal to be waited out: any 429, and a 503 with Retry-After to a GET. */
 export function isThrottle(
   method: string,
@@ -65,7 +78,7 @@ export function nextWait(
   const done = t.status === 429 ? 'the server did not process it' : 'the server was unavailable (HTTP 503)';
   if (asked !== undefined && asked > policy.maxWaitMs) {
     const e = new RateLimitedError(
-      `Rate limited: ${what} answered ${t.status} and asked to wait ${Math.ceil(asked / 1000)} s, more than the ${policy.maxWaitMs / 1000} s mpay waits; ${done}`,
+      `Rate limited: ${what} answered ${t.status} and asked to wait ${waitInWords(asked)}, more than the ${waitInWords(policy.maxWaitMs)} mpay waits; ${done}`,
       { status: t.status, hint: 'Run the same command again later' },
     );
     e.retryAfterMs = asked;

@@ -3,6 +3,8 @@ import { UsageError } from '../api/errors.js';
 import type { Credentials, TokenStore } from '../api/credentials.js';
 import { normalizeBaseUrl, refuseUserinfo } from '../api/base-url.js';
 import { fingerprint } from '../api/redact.js';
+import { nearest } from '../api/nearest.js';
+import { commandLine } from '../api/shell-words.js';
 import { ConfigStore } from './store.js';
 import type { TokenScope } from './token-cache.js';
 import {
@@ -42,6 +44,30 @@ export function profileNameOf(inputs: ContextInputs, environ: NodeJS.ProcessEnv,
   return checkProfileName(inputs.profile ?? environ.MPAY_PROFILE ?? store.currentProfile());
 }
 
+/**
+ * A profile named by --profile or MPAY_PROFILE that is not stored, where others are, is refused with the
+ * stored ones: it is a mistyped name far more often than a new one. Not when the environment brings the
+ * merchant key (a script's credentials under a name of its own), nor when the run makes it (login).
+ */
+function refuseUnknownProfile(
+  inputs: ContextInputs,
+  environ: NodeJS.ProcessEnv,
+  store: ConfigStore,
+  name: string,
+): void {
+  if (inputs.profile === undefined && !environ.MPAY_PROFILE) return;
+  if (environ.MPAY_MERCHANT_KEY) return;
+  const known = Object.keys(store.profiles()).sort();
+  if (known.length === 0 || known.includes(name)) return;
+  const near = nearest(name, known);
+  throw new UsageError(
+    `No profile named "${name}"; the profiles here: ${known.map((k) => `"${k}"`).join(', ')}`,
+    {
+      hint: `${near.length ? `Did you mean \`--profile ${commandLine([near[0]!])}\`? ` : ''}\`mpay profiles list\` shows them; \`${commandLine(['mpay', 'login', '--profile', name])}\` makes a new one`,
+    },
+  );
+}
+
 export const defaultTimeoutSeconds = 30;
 
 /** Seconds as given by flag, variable or profile (default 30), in ms; anything else is a usage error. */
@@ -63,8 +89,10 @@ export function resolveContext(
   inputs: ContextInputs,
   environ: NodeJS.ProcessEnv,
   store: ConfigStore,
+  opts: { newProfile?: boolean } = {},
 ): Context {
   const profileName = profileNameOf(inputs, environ, store);
+  if (!opts.newProfile) refuseUnknownProfile(inputs, environ, store, profileName);
   const profile = store.profile(profileName) ?? {};
   const envName = inputs.env ?? environ.MPAY_ENV ?? profile.env ?? 'sandbox';
   if (!isEnvironment(envName))

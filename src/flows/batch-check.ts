@@ -9,9 +9,9 @@ import { ElsewhereError } from '../api/errors.js';
 import type { GatewayConfiguration, MerchantCurrency } from '../api/schemas.js';
 import type { JournalRecord, Place } from '../journal/records.js';
 import type { JournalLike } from '../journal/journal.js';
-import { checkAmount, enabled } from './gather.js';
+import { checkAmount, currencyMismatch, enabled } from './gather.js';
 import { fields, internationalPhone, problem } from './inputs.js';
-import type { FlowInputs } from './types.js';
+import { title, type FlowInputs } from './types.js';
 import { parseInputs } from './inputs.js';
 import { compareDecimals, decimalKey, sumDecimals } from './decimal.js';
 
@@ -203,11 +203,13 @@ export class BatchChecker {
     );
     if (!code) return;
     const currency = matches[0];
-    if (!currency)
+    if (!currency) {
+      const mismatch = currencyMismatch(this.currencies, code, country);
       return add(
-        'currency',
-        `${code}${country ? ` in ${country}` : ''} is not one of the merchant's currencies`,
+        mismatch?.field ?? 'currency',
+        mismatch?.message ?? `${code} is not one of the merchant's currencies`,
       );
+    }
     if (matches.length > 1)
       return add('country', `${code} is offered in several countries: give the country`);
     if (!enabled(this.kind, currency))
@@ -223,7 +225,7 @@ export class BatchChecker {
     if (v.gateway && !configs.some((g) => String(g.gateway.id) === (v.gateway ?? '').trim()))
       add(
         'gateway',
-        `not open to ${this.kind}s in ${code}: ${configs.map((g) => g.gateway.id).join(', ') || 'none'}`,
+        `not open to ${title(this.kind)}s in ${code}: ${configs.map((g) => g.gateway.id).join(', ') || 'none'}`,
       );
     if (!v.gateway && configs.length > 1)
       add(

@@ -1,7 +1,7 @@
 // `mpay withdraw batch confirm FILE`: withdrawals of a batch finished with their one-time codes. Each row
 // (reference, otp) is checked against the journal before anything is sent, then run as a resumed
 // withdrawal: skipped when processed, never re-sent after a lost answer.
-import { ElsewhereError } from '../api/errors.js';
+import { ElsewhereError, ValidationError, toMpayError } from '../api/errors.js';
 import { stepDone, type JournalRecord } from '../journal/records.js';
 import { whereName, type BatchRow, type RowProblem } from './batch-check.js';
 import { emptyResult, journalVerdict, settle, type RowResult } from './batch-row.js';
@@ -52,15 +52,28 @@ export function checkConfirmRow(
   return problems;
 }
 
-/** Finishes one withdrawal with its code: skipped when processed, never re-sent after a lost answer. */
-export async function confirmRow(r: BatchRow, deps: FlowDeps): Promise<RowResult> {
+/**
+ * Finishes one withdrawal with its code: skipped when processed, never re-sent after a lost answer. A code
+ * the API refuses names the row and the file to mend: run unchanged, the same wrong code would go again.
+ */
+export async function confirmRow(r: BatchRow, deps: FlowDeps, file?: string): Promise<RowResult> {
   const given = r.values.reference!.trim();
   const known = deps.journal.find(given);
   const reference = known?.reference ?? given;
   const base = emptyResult(r.row, reference);
   const verdict = journalVerdict(known, base, (rec) => stepDone(rec, 'processed'), deps.place);
   if (verdict) return verdict;
-  return settle(base, deps, () =>
-    resumeFlow('withdraw', reference, { otp: otpOf(r.values.otp!.trim()) }, deps),
-  );
+  return settle(base, deps, async () => {
+    try {
+      return await resumeFlow('withdraw', reference, { otp: otpOf(r.values.otp!.trim()) }, deps);
+    } catch (err) {
+      const e = toMpayError(err);
+      if (e.kind !== 'validation' || !e.fields.otp) throw err;
+      const where = file === undefined || file === '-' ? 'the file' : file;
+      throw new ValidationError(
+        `the code of row ${r.row} (${reference}) was refused: put the right one in the otp column of row ${r.row} of ${where}, then run again`,
+        { status: e.status, fields: e.fields, cause: err },
+      );
+    }
+  });
 }

@@ -4,6 +4,7 @@
 import { gatewayTypeOf } from '../api/enums.js';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../api/errors.js';
+import { nearest } from '../api/nearest.js';
 import type { MerchantCurrency } from '../api/schemas.js';
 import { type Kind } from '../journal/records.js';
 import { checked, fields, internationalPhone, newReference, problem, type Field } from './inputs.js';
@@ -63,6 +64,37 @@ export function enabled(kind: Kind, c: MerchantCurrency): boolean {
   return (kind === 'deposit' ? c.deposite : c.withdraw) !== false;
 }
 
+/**
+ * Why no merchant currency answers to this code (and country), when none does: the code is no currency of
+ * the merchant's (with the nearest that is), or the country is none of the code's (with those it is
+ * offered in). The text starts in lower case, as a batch's problem cell does; undefined when one matches.
+ */
+export function currencyMismatch(
+  list: MerchantCurrency[],
+  code: string,
+  country: string | undefined,
+): { field: 'currency' | 'country'; message: string; near?: string } | undefined {
+  const byCode = list.filter((c) => c.code === code);
+  if (byCode.length === 0) {
+    const near = nearest(code, [...new Set(list.map((c) => c.code))])[0];
+    return {
+      field: 'currency',
+      message: `unknown currency ${code}: not one of the merchant's currencies${near ? ` (the nearest: ${near})` : ''}`,
+      near,
+    };
+  }
+  if (!country || byCode.some((c) => c.country?.code === country)) return undefined;
+  const where = [...new Set(byCode.map((c) => c.country?.code).filter((c): c is string => Boolean(c)))];
+  const knownCountry = list.some((c) => c.country?.code === country);
+  return {
+    field: 'country',
+    message: `${knownCountry ? `${code} is not offered in ${country}` : `unknown country ${country}: none of the merchant's currencies is in it`}; ${code} is offered in ${where.join(', ') || 'no country given'}`,
+    near: where[0],
+  };
+}
+
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 async function chooseCurrency(
   kind: Kind,
   inputs: FlowInputs,
@@ -76,14 +108,23 @@ async function chooseCurrency(
   if (code && matches.length === 1) return matches[0]!;
   if (code && matches.length === 0) {
     const known = list.find((c) => c.code === code);
+    const mismatch = currencyMismatch(list, code, country);
     if (!deps.force) {
+      const openList = `Open to ${title(kind)}s: ${open.map((c) => `${c.code} (${c.country?.code ?? '?'})`).join(', ') || 'none'}`;
       throw new UsageError(
-        known
-          ? `${kind === 'deposit' ? 'Deposits' : 'Withdrawals'} are not enabled for ${code}${country ? ` in ${country}` : ''}`
-          : `${code}${country ? ` in ${country}` : ''} is not one of the merchant's currencies`,
+        mismatch
+          ? sentence(mismatch.message)
+          : `${kind === 'deposit' ? 'Deposits' : 'Withdrawals'} are not enabled for ${code}${country ? ` in ${country}` : ''}`,
         {
-          fields: { currency_code: ['not available'] },
-          hint: `Open to ${title(kind)}s: ${open.map((c) => `${c.code} (${c.country?.code ?? '?'})`).join(', ') || 'none'}; --force sends it anyway`,
+          fields: mismatch
+            ? { [mismatch.field === 'currency' ? 'currency_code' : 'country_code']: ['not available'] }
+            : { currency_code: ['not available'] },
+          // --force sends a currency that is known and closed; one that exists nowhere needs another code
+          hint: !mismatch
+            ? `${openList}; --force sends it anyway`
+            : mismatch.near
+              ? `Did you mean --${mismatch.field} ${mismatch.near}? ${openList}`
+              : openList,
         },
       );
     }

@@ -87,7 +87,9 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
   });
   const previous = store.currentProfile();
   await store.setCurrentProfile(profileName);
-  const ctx = resolveContext({ profile: profileName, env: envName, baseUrl }, {}, store);
+  const ctx = resolveContext({ profile: profileName, env: envName, baseUrl }, {}, store, {
+    newProfile: true,
+  });
   if (token) await ctx.tokens.set(token);
   return {
     profile: profileName,

@@ -3,13 +3,14 @@
 // beyond N requests in a window of one second the answer is 429 with Retry-After (whole seconds, as
 // RFC 9110 writes it) until the window ends. A 429 changes nothing on the server.
 
-/** `200/s`, `200` (a second) or `600/min`; the budget per window and the window's length in ms. */
+/** `200/s` or `600/min` (the unit required); the budget per window and the window's length in ms. */
 export function parseRateLimit(text: string): { limit: number; windowMs: number } | undefined {
-  const m = /^\s*(\d+)\s*(?:\/\s*(s|sec|second|m|min|minute))?\s*$/i.exec(text);
+  // The unit is required: "20" could mean a second or a minute, sixty times apart.
+  const m = /^\s*(\d+)\s*\/\s*(s|sec|second|m|min|minute)\s*$/i.exec(text);
   if (!m) return undefined;
   const limit = Number(m[1]);
   if (!(limit >= 1)) return undefined;
-  const unit = (m[2] ?? 's').toLowerCase();
+  const unit = m[2]!.toLowerCase();
   return { limit, windowMs: unit.startsWith('m') ? 60_000 : 1_000 };
 }
 

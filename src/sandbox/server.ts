@@ -23,6 +23,8 @@ export interface SandboxOptions extends FaultOptions {
   log?: (line: string) => void;
   /** every API request waits this long before it is handled (ms) */
   latencyMs?: number;
+  /** a log line a request: method, path, status, time */
+  logRequests?: boolean;
   /** at most `limit` API requests a window of `windowMs`; beyond, 429 with Retry-After */
   rateLimit?: { limit: number; windowMs: number };
   /** told of each API request as it arrives, by route ("429 POST /x" when refused for the rate) */
@@ -60,6 +62,11 @@ export async function buildSandbox(
       : Fastify({ logger: false, forceCloseConnections: true })
   ) as FastifyInstance;
   app.addHook('onRequest', apiRequestHook(state, opts, { latencyMs: opts.latencyMs ?? 0, limiter }, log));
+  if (opts.logRequests)
+    app.addHook('onResponse', async (req, reply) => {
+      // the path without its query string, which could carry what a log should not
+      log(`${req.method} ${req.url.split('?')[0]} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`);
+    });
 
   // A body fastify cannot parse is the client's fault: answer in the API's own validation shape.
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {

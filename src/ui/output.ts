@@ -179,19 +179,28 @@ export async function renderTable<T>(rows: T[], columns: Column<T>[], width?: nu
   for (const r of cells)
     for (let i = 0; i < r.length; i++) natural[i] = Math.max(natural[i]!, stringWidth(r[i]!));
   if (width === undefined || tableWidth(natural) <= width) return drawTable(head, cells);
-  // Optional columns are left out, from the right, only where that makes the table fit whole; else every
-  // column, shrunk or in blocks.
+  // Optional columns are left out, from the right, where that makes the table fit whole; else every column,
+  // cut down to fit; else, when only that lets it fit, the table without them, cut; else blocks.
   let kept = columns.map((_, i) => i);
   const left: string[] = [];
   while (tableWidth(kept.map((i) => natural[i]!)) > width) {
     const drop = kept.filter((i) => columns[i]!.optional).at(-1);
-    if (drop === undefined) return fitTable(head, cells, whole, natural, width);
+    if (drop === undefined) break;
     left.unshift(head[drop]!);
     kept = kept.filter((i) => i !== drop);
   }
   const pick = <X>(xs: X[]) => kept.map((i) => xs[i]!);
-  return `${drawTable(pick(head), cells.map(pick))}\n(left out to fit: ${left.join(', ')}; --columns or --wide shows ${left.length > 1 ? 'them' : 'it'})`;
+  const note = `\n(left out to fit: ${left.join(', ')}; --columns or --wide shows ${left.length > 1 ? 'them' : 'it'})`;
+  if (left.length && tableWidth(pick(natural)) <= width)
+    return `${drawTable(pick(head), cells.map(pick))}${note}`;
+  if (left.length && !floorFits(whole, natural, width) && floorFits(pick(whole), pick(natural), width))
+    return `${fitTable(pick(head), cells.map(pick), pick(whole), pick(natural), width)}${note}`;
+  return fitTable(head, cells, whole, natural, width);
 }
+
+/** Whether a table fits `width` with its columns that are not identifiers cut down to `minColumn`. */
+const floorFits = (whole: boolean[], natural: number[], width: number) =>
+  tableWidth(natural.map((w, i) => (whole[i] ? w : Math.min(w, minColumn)))) <= width;
 
 /** A table's width for these column widths: "│ " before each cell, " " after it, and one closing "│". */
 const tableWidth = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + 3 * ws.length + 1;

@@ -8,7 +8,7 @@ import type * as Interfaces from '@oclif/core/interfaces';
 import { Factory } from '../../factory.js';
 import { systemIO, type IO } from '../../io/io.js';
 import { reportError } from '../../ui/report-error.js';
-import { nearest } from './nearest.js';
+import { nearest } from '../../api/nearest.js';
 
 // Typed from every global flag: a command that does not take one sees it as undefined.
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<typeof globalFlags & T['flags']>;
@@ -156,6 +156,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     });
     this.flags = flags as BaseFlags<T>;
     this.args = args as BaseArgs<T>;
+    // A trace that could not be written is refused now, before the profile is read or anything sent.
+    const trace = this.flags.trace; // or MPAY_TRACE, its variable
+    if (trace) {
+      const { checkOutputFolder } = await import('../../api/out-file.js');
+      checkOutputFolder(trace, 'the trace');
+    }
     if (this.flags.query !== undefined) {
       // Checked before anything is sent; it implies --json.
       const { checkQuery } = await import('../../ui/query.js');

@@ -7,6 +7,7 @@ import type { ListOptions } from '../../ui/list-output.js';
 import type { BatchOptions } from '../shared/batch.js';
 import { defaultConcurrency, maxConcurrency } from '../../ui/batch-progress.js';
 import { parseInputs } from '../../flows/inputs.js';
+import { checkOutputFolder } from '../../api/out-file.js';
 
 /** The transaction a single step acts on. */
 export const hashTokenArg = {
@@ -179,6 +180,8 @@ export function batchOptionsFrom(
   },
   file: string,
 ): BatchOptions {
+  // before the rows are read and checked, a question asked or anything sent
+  if (f.out) checkOutputFolder(f.out, 'the results');
   return {
     json: f.json,
     file,

@@ -8,7 +8,7 @@ import type { Hook } from '@oclif/core/hooks';
 import { stripVTControlCharacters } from 'node:util';
 import { foldCommand } from '../../io/fold.js';
 import { systemIO } from '../../io/io.js';
-import { nearest } from './nearest.js';
+import { nearest } from '../../api/nearest.js';
 
 const groups: Array<[string, string[]]> = [
   ['GETTING STARTED', ['login', 'doctor', 'demo']],
@@ -48,6 +48,15 @@ class MpayCommandHelp extends CommandHelp {
         return [...(m ? [`# ${m[2]}`] : []), ...foldCommand(command, width)].join('\n');
       })
       .join('\n');
+  }
+
+  /** The GLOBAL FLAGS section ends with where they may be written. */
+  override section(header: string, body: Parameters<CommandHelp['section']>[1]): string {
+    const text = super.section(header, body);
+    if (header !== 'GLOBAL FLAGS') return text;
+    const id = this.command.id.replace(/:/g, ' ');
+    const note = `These may also come before the command: \`mpay --json ${id}\``;
+    return `${text}\n\n${this.indent(this.wrap(note, 2))}`;
   }
 
   /** `mpay status HASH_TOKEN --status <value> [flags]`: the arguments and required flags only. */
@@ -90,6 +99,10 @@ export class MpayHelp extends Help {
       '',
       'USAGE',
       '  $ mpay <command> [flags]',
+      '  $ mpay [global flags] <command> [flags]',
+      '',
+      'The global flags (--profile, --env, --base-url, --json, --query, --debug,',
+      '--no-input, --yes, --timeout, --trace) go before the command or after it.',
       '',
       ...groups.flatMap(([title, ids]) => [
         title,

@@ -56,8 +56,9 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
     }),
     latency: Flags.integer({ description: 'every API request waits this many ms first', default: 0, min: 0 }),
     'rate-limit': Flags.string({
-      description: 'at most N API requests a second (N/s, or N/min); beyond, 429 with Retry-After',
+      description: 'at most N API requests a second or a minute (N/s or N/min); beyond, 429 with Retry-After',
     }),
+    'log-requests': Flags.boolean({ description: 'log a line a request: method, path, status and time' }),
     'tls-cert': Flags.string({
       description: 'serve HTTPS with this PEM certificate',
       dependsOn: ['tls-key'],
@@ -90,6 +91,7 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
       faultSeed: f['fault-seed'],
       latencyMs: f.latency,
       rateLimit: f['rate-limit'],
+      logRequests: f['log-requests'],
       tlsCert: f['tls-cert'],
       tlsKey: f['tls-key'],
       tls: f.tls,

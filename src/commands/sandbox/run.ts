@@ -33,6 +33,8 @@ export interface SandboxOptions {
   tls?: boolean;
   /** a trace or support bundle holding a merchant currencies answer: that merchant's data is served */
   catalogue?: string;
+  /** a log line a request */
+  logRequests?: boolean;
 }
 
 export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void> {
@@ -53,23 +55,25 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
   const log = (line: string) => f.io.note(`[sandbox ${stamp()}] ${line}`);
   const tls = await tlsOf(opts);
   let sb: RunningSandbox;
+  const settings = {
+    port: opts.port,
+    host: opts.host,
+    dataFile: opts.data,
+    seed: opts.seed,
+    catalogue,
+    faults: opts.faults,
+    rate: opts.faults?.length ? rate : 0,
+    faultPaths: opts.faultPaths,
+    slowMs: opts.slowMs,
+    faultSeed: opts.faultSeed,
+    latencyMs: opts.latencyMs,
+    rateLimit,
+    tls,
+    log,
+    logRequests: opts.logRequests,
+  };
   try {
-    sb = await startSandbox({
-      port: opts.port,
-      host: opts.host,
-      dataFile: opts.data,
-      seed: opts.seed,
-      catalogue,
-      faults: opts.faults,
-      rate: opts.faults?.length ? rate : 0,
-      faultPaths: opts.faultPaths,
-      slowMs: opts.slowMs,
-      faultSeed: opts.faultSeed,
-      latencyMs: opts.latencyMs,
-      rateLimit,
-      tls,
-      log,
-    });
+    sb = await startSandbox(settings);
   } catch (err) {
     const { DataFileError } = await import('../../sandbox/data-log.js');
     if (err instanceof DataFileError)
@@ -85,7 +89,8 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
     log(
       `serving the catalogue of ${opts.catalogue}: ${catalogue.currencies.length} currencies, ${catalogue.gateways.length} gateways (secrets replaced by placeholders)`,
     );
-  await announce(sb.url, reach, opts, f);
+  // the fault seed the sandbox drew when none was given
+  await announce(sb.url, reach, { ...opts, faultSeed: settings.faultSeed }, f);
   // Serves until Ctrl-C or SIGTERM (the IO's interruption), then closes the server; a second one ends
   // the run at once.
   await f.io.interrupts.untilInterrupted(async (reason) => {
@@ -140,9 +145,14 @@ async function rateLimitOf(opts: SandboxOptions): Promise<{ limit: number; windo
   const { parseRateLimit } = await import('../../sandbox/pacing.js');
   const rateLimit = parseRateLimit(opts.rateLimit);
   if (!rateLimit)
-    throw new UsageError(`--rate-limit takes N/s or N/min (N at least 1), not "${opts.rateLimit}"`, {
-      hint: 'For example --rate-limit 200/s',
-    });
+    throw new UsageError(
+      `--rate-limit takes N/s or N/min (N at least 1, the unit required), not "${opts.rateLimit}"`,
+      {
+        hint: /^\s*\d+\s*$/.test(opts.rateLimit)
+          ? `A second or a minute? --rate-limit ${opts.rateLimit.trim()}/s or --rate-limit ${opts.rateLimit.trim()}/min`
+          : 'For example --rate-limit 200/s',
+      },
+    );
   return rateLimit;
 }
 
@@ -200,6 +210,23 @@ function warnOfReach(reach: ReturnType<typeof reachOf>, host: string, f: Factory
     );
 }
 
+/** Every setting the sandbox runs with, as its banner lists them. */
+function settingLines(opts: SandboxOptions): string[] {
+  const faults = opts.faults?.length
+    ? `${opts.faults.join(', ')} on ${Math.round(Number(opts.faultRate) * 100)}% of requests${opts.faultPaths?.length ? ` to paths containing ${opts.faultPaths.join(' or ')}` : ''} (a slow answer waits ${opts.slowMs} ms)`
+    : 'none';
+  return [
+    'Settings:',
+    `  latency:      ${opts.latencyMs ? `${opts.latencyMs} ms before each API request` : 'none'}`,
+    `  rate limit:   ${opts.rateLimit ? `${opts.rateLimit.trim()}, then 429 with Retry-After` : 'none'}`,
+    `  faults:       ${faults}`,
+    `  fault seed:   ${opts.faultSeed ?? 'random'}`,
+    `  data:         ${opts.catalogue ? `the catalogue of ${opts.catalogue}` : `the ${opts.seed} seed`}, ${opts.data ? `saved in ${opts.data}` : 'in memory (lost at exit)'}`,
+    `  TLS:          ${opts.tlsCert ? `on, certificate ${opts.tlsCert}` : 'off (plain http)'}`,
+    `  request log:  ${opts.logRequests ? 'on' : 'off (--log-requests: a line a request)'}`,
+  ];
+}
+
 /** Where the sandbox listens, with the demo merchant's credentials and the command that logs in to it. */
 async function announce(
   url: string,
@@ -216,6 +243,19 @@ async function announce(
     site_id: demoMerchant.siteId,
     api_key: demoMerchant.apiKey,
     otp: demoMerchant.otp,
+    settings: {
+      latency_ms: opts.latencyMs ?? 0,
+      rate_limit: opts.rateLimit ?? null,
+      faults: opts.faults ?? [],
+      fault_rate: opts.faults?.length ? Number(opts.faultRate) : 0,
+      fault_paths: opts.faultPaths ?? [],
+      fault_seed: opts.faultSeed ?? null,
+      seed: opts.catalogue ? null : opts.seed,
+      catalogue: opts.catalogue ?? null,
+      data_file: opts.data ?? null,
+      tls: Boolean(opts.tlsCert),
+      log_requests: Boolean(opts.logRequests),
+    },
   };
   if (opts.json) return printJson(f.io, info, 0);
   // Prose and a command line for a person, folded by the IO to a terminal's width (the command only with
@@ -230,6 +270,7 @@ async function announce(
           `  site id:      ${demoMerchant.siteId}`,
           `  API key:      ${demoMerchant.apiKey}`,
           `  one-time code for withdrawals: ${demoMerchant.otp}`,
+          ...settingLines(opts),
           '',
         ].join('\n'),
         'stdout',

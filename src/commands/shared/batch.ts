@@ -22,7 +22,7 @@ import { heapBound } from '../../flows/heap-bound.js';
 import { spoolStdin } from './stdin-spool.js';
 import { runAgain } from '../../flows/next-command.js';
 import { RowOrder } from '../../flows/row-order.js';
-import type { FlowDeps } from '../../flows/types.js';
+import { title, type FlowDeps } from '../../flows/types.js';
 import type { IO } from '../../io/io.js';
 import type { Held } from '../../journal/locks.js';
 import { placeArgs, type Place } from '../../journal/records.js';
@@ -101,11 +101,11 @@ async function runBatchOf(kind: PaymentKind, opts: BatchOptions, f: Factory, { p
     return;
   }
   await deps.gate.pass({
-    what: `${checker.count} ${kind}s`,
+    what: `${checker.count} ${title(kind)}s`,
     batch: {
       question: checker.known
-        ? `Send the ${fresh} new ${kind}s, and continue any of the ${checker.known} sent before that stopped`
-        : `Send these ${checker.count} ${kind}s`,
+        ? `Send the ${fresh} new ${title(kind)}s, and continue any of the ${checker.known} sent before that stopped`
+        : `Send these ${checker.count} ${title(kind)}s`,
       rows: checker.count,
     },
   });
@@ -184,7 +184,7 @@ async function runConfirmOf(opts: BatchOptions, f: Factory, { path, format }: Ba
     await runAndReport(
       readRows(path, format, confirmColumns),
       count,
-      (r) => confirmRow(r, rowDeps),
+      (r) => confirmRow(r, rowDeps, opts.file),
       opts,
       f,
       {

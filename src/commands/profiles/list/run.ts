@@ -23,8 +23,13 @@ export async function runProfilesList(opts: { json?: boolean }, f: Factory): Pro
       : renderTable(
           rows,
           [
-            { key: 'current', header: '', get: (r) => (r.current ? '*' : '') },
-            { key: 'name', header: 'Profile', identifier: true },
+            // the mark in the name's cell, so that it stays on its row when the table turns into blocks
+            {
+              key: 'name',
+              header: 'Profile',
+              get: (r) => (r.current ? `${r.name} (current)` : r.name),
+              identifier: true,
+            },
             { key: 'env', header: 'Env' },
             {
               key: 'base_url',

@@ -1,5 +1,6 @@
 // The nearest names to a mistyped one: commands (the command_not_found hook), flags and subcommands (a
-// usage error's "did you mean"). Kept apart from help.ts so that every command's start does not load it.
+// usage error's "did you mean"), profiles, countries and currencies. Kept apart from help.ts so that every
+// command's start does not load it.
 
 /** Levenshtein distance, for the nearest command names. */
 function distance(a: string, b: string): number {
@@ -16,7 +17,7 @@ function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-/** The command names nearest to a mistyped one (at most three, within two edits or sharing its start). */
+/** The names nearest to a mistyped one (at most three, within two edits or sharing its start). */
 export function nearest(typed: string, names: string[]): string[] {
   return names
     .map((n) => ({ n, d: distance(typed, n) }))
