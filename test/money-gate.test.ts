@@ -19,7 +19,7 @@ import { MoneyGate } from '../src/flows/money-gate.js';
 import { Journal } from '../src/journal/journal.js';
 import { holdLock, lockName, LockLostError } from '../src/journal/locks.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, file, loopbackServer, tempDir, testGate } from './helpers.js';
+import { cliEnv, customerArgs, demoClient, file, loopbackServer, tempDir, testGate } from './helpers.js';
 import { mpay as run } from './in-process.js';
 import { strictSandbox, type StrictSandbox } from './strict.js';
 
@@ -460,6 +460,39 @@ describe('locks know their holder', () => {
     ).rejects.toBeInstanceOf(LockLostError);
     expect(journal.find('lost-1')).toBeUndefined();
     await held();
+  });
+
+  it('a ticket stands on its lock: a lock taken over after the ticket was issued stops the request at the wire', async () => {
+    const sb = await strictSandbox();
+    sb.allowReads();
+    try {
+      const dir = tempDir();
+      const journal = new Journal(dir, 'default', 'sandbox');
+      const gate = testGate('sandbox');
+      const passage = await gate.open(
+        journal,
+        undefined,
+        { reference: 'lost-2', kind: 'deposit', step: 'status', hash_token: 'h2' },
+        'x',
+      );
+      // Taken over between the gate and the wire (a 429's wait, a pause): the owner file names another.
+      const locks = join(dir, 'journal', 'locks');
+      const path = join(
+        locks,
+        readdirSync(locks).find((n) => n.endsWith('.owner'))!,
+      );
+      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), token: 'theirs' }));
+      await expect(
+        demoClient(sb.url).statusUpdate(
+          { hash_token: 'h2', status: 'failed', gateway_id: 1 },
+          { ticket: passage.ticket },
+        ),
+      ).rejects.toBeInstanceOf(LockLostError);
+      await passage.close();
+      sb.verify();
+    } finally {
+      await sb.close();
+    }
   });
 });
 
