@@ -8,7 +8,7 @@
 //   - the journal's 'sent' line of the step is written and synced.
 // The gate is the run's (the Factory makes one), so a confirmation given anywhere in the run holds for
 // every copy of a flow's dependencies.
-import { CancelledError, UsageError } from '../api/errors.js';
+import { CancelledError, LocalFileError, UsageError } from '../api/errors.js';
 import type { PaymentKind } from '../api/enums.js';
 import type { MoneyStep } from '../api/money.js';
 import { ticketOffice, type Issue, type Ticket } from '../api/ticket.js';
@@ -51,16 +51,27 @@ export interface GateRun {
 }
 
 /** The lock of one transaction (journal/locks.ts): held around each of its money steps. */
-export function holdTransaction(
+export async function holdTransaction(
   reference: string,
   kind: Kind,
   place: Place | undefined,
   journal: Pick<JournalLike, 'hold'>,
 ) {
-  return journal.hold(
-    ['transaction', place?.server ?? '', place?.merchant ?? '', reference],
-    `the ${kind === 'deposit' ? 'deposit' : 'withdrawal'} ${reference}`,
-  );
+  try {
+    return await journal.hold(
+      ['transaction', place?.server ?? '', place?.merchant ?? '', reference],
+      `the ${kind === 'deposit' ? 'deposit' : 'withdrawal'} ${reference}`,
+    );
+  } catch (err) {
+    throw nothingSent(err);
+  }
+}
+
+/** A local failure before a money request left: its message says so, once. */
+export function nothingSent(err: unknown): unknown {
+  if (err instanceof LocalFileError && !err.message.startsWith('Nothing was sent'))
+    err.message = `Nothing was sent: ${err.message}`;
+  return err;
 }
 
 const moneyStepOf = (s: Step): MoneyStep => (s === 'otp' ? 'processed' : (s as MoneyStep));

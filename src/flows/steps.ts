@@ -4,9 +4,9 @@
 import type { WithdrawProcessedResult } from '../api/client.js';
 import type { SendHooks, Via } from '../api/sender.js';
 import type { DryRun } from '../api/wire.js';
-import { JournalAfterSendError, LocalFileError, MpayError, NetworkError } from '../api/errors.js';
+import { JournalAfterSendError, MpayError, NetworkError } from '../api/errors.js';
 import { LockLostError } from '../journal/locks.js';
-import type { Passage } from './money-gate.js';
+import { nothingSent, type Passage } from './money-gate.js';
 import type {
   InitiatedPayment,
   StatusUpdateResult,
@@ -50,8 +50,7 @@ export async function journaled<T>(
   try {
     passage = await deps.gate.open(deps.journal, deps.place, at, label, carries);
   } catch (err) {
-    if (err instanceof LocalFileError) err.message = `Nothing was sent: ${err.message}`;
-    throw err;
+    throw nothingSent(err);
   }
   try {
     return await sendJournaled(deps, at, label, (hooks) => call({ hooks, ticket: passage.ticket }), outcome);
