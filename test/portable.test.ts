@@ -219,7 +219,9 @@ describe('the executable and its snapshot', () => {
     }
     expect(refs[0]).not.toBe(refs[1]);
     const dir = join(env.MPAY_CONFIG_DIR, 'journal');
-    const lines = readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n'));
+    const lines = readdirSync(dir)
+      .filter((f) => f.endsWith('.jsonl'))
+      .flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n'));
     expect(lines.length).toBeGreaterThanOrEqual(4);
     for (const line of lines)
       expect(Date.parse(JSON.parse(line).at)).toBeGreaterThanOrEqual(testStart - 1000);
