@@ -10,14 +10,13 @@ import type { Credentials, TokenStore } from '../api/credentials.js';
 import { missingCredentials } from '../api/credentials.js';
 import { MpayError, UsageError } from '../api/errors.js';
 import { apiEndpoints, type Endpoint, type RecordedCall } from '../api/har-read.js';
-import { failureError } from '../api/response.js';
 import type { Via } from '../api/sender.js';
 import type { RawAnswer } from '../api/wire.js';
 import type { JournalRecord, Kind, Step } from '../journal/records.js';
 import { newReference } from './inputs.js';
 import { differences, summarize, type AnswerSummary, type Difference } from './replay-compare.js';
 import { dataOf, recordedInitiates, standIn, textOf, unreplayable } from './replay-plan.js';
-import { journaled } from './steps.js';
+import { journaledAnswer } from './steps.js';
 import type { FlowDeps } from './types.js';
 
 export interface ReplayInputs {
@@ -55,9 +54,6 @@ export interface ReplayedCall {
 /** Whether a call needs the one-time code: a recorded withdraw processed that sent one. */
 const needsOtp = (c: RecordedCall) =>
   c.endpoint === 'POST payments/withdraw/processed' && c.body?.otp !== undefined;
-
-/** An answer with an error status, thrown out of journaled() so that the journal records the step failed. */
-const answered = new WeakMap<object, RawAnswer>();
 
 /** Checks before anything is sent: credentials, and the code a withdrawal confirmation needs. */
 async function otpFor(inputs: ReplayInputs, deps: FlowDeps): Promise<string | undefined> {
@@ -271,8 +267,6 @@ async function sendAgain(
     if (!('money' in ep)) return { answer: await send() };
     return { answer: await sendJournaled(deps, c, ep, req, tx, send) };
   } catch (err) {
-    const answer = answered.get(err as object);
-    if (answer) return { answer };
     if (!(err instanceof MpayError) || err.kind !== 'network') throw err;
     return { error: err.message };
   }
@@ -290,7 +284,7 @@ function sendJournaled(
   const kind: Kind = ('kind' in ep.money ? ep.money.kind : undefined) ?? tx?.kind ?? 'deposit';
   const step: Step =
     ep.money.step === 'processed' && kind === 'withdraw' && !body?.otp ? 'otp' : (ep.money.step as Step);
-  return journaled(
+  return journaledAnswer(
     deps,
     {
       reference: (reference ?? tx?.reference)!,
@@ -300,15 +294,7 @@ function sendJournaled(
       data: stepData(step, kind, body, recordedReference),
     },
     `Replaying ${c.method} /${c.path}`,
-    async (via) => {
-      const a = await send(via);
-      if (a.status >= 300) {
-        const err = failureError(`${c.method} /${c.path}`, a.status, a.contentType, a.text);
-        answered.set(err, a);
-        throw err;
-      }
-      return a;
-    },
+    send,
     (a) => {
       const hash = textOf(dataOf(a.text)?.has_token);
       const status = textOf(dataOf(a.text)?.status);

@@ -3,7 +3,8 @@
 // one by one for the single-step commands.
 import type { WithdrawProcessedResult } from '../api/client.js';
 import type { SendHooks, Via } from '../api/sender.js';
-import type { DryRun } from '../api/wire.js';
+import type { DryRun, RawAnswer } from '../api/wire.js';
+import { failureError } from '../api/response.js';
 import { JournalAfterSendError, MpayError, NetworkError } from '../api/errors.js';
 import { LockLostError } from '../journal/locks.js';
 import { nothingSent, type Passage } from './money-gate.js';
@@ -140,6 +141,41 @@ function recordAfterSending(
         hash_token: hash,
       },
     );
+  }
+}
+
+/**
+ * A money call whose answer is wanted whatever its status (`mpay api`, replay): journaled like a flow's
+ * step, the step recorded failed on an error status, and the answer returned as the server sent it.
+ */
+export async function journaledAnswer(
+  deps: FlowDeps,
+  at: { reference: string; kind: Kind; step: Step; hash_token?: string; data?: Record<string, unknown> },
+  label: string,
+  send: (via: Via) => Promise<RawAnswer>,
+  outcome: (a: RawAnswer) => { hash_token?: string; data?: Record<string, unknown> },
+  carries?: { value: string | undefined },
+): Promise<RawAnswer> {
+  const answered = new WeakMap<object, RawAnswer>();
+  try {
+    return await journaled(
+      deps,
+      at,
+      label,
+      async (via) => {
+        const a = await send(via);
+        if (a.status < 300) return a;
+        const err = failureError(label, a.status, a.contentType, a.text);
+        answered.set(err, a);
+        throw err;
+      },
+      outcome,
+      carries,
+    );
+  } catch (err) {
+    const a = answered.get(err as object);
+    if (a) return a;
+    throw err;
   }
 }
 

@@ -137,7 +137,7 @@ async function sendMoney(
   client: Client,
   f: Factory,
 ): Promise<RawAnswer> {
-  const { journaled } = await import('../../flows/steps.js');
+  const { journaledAnswer } = await import('../../flows/steps.js');
   const place = await f.place();
   const journal = await f.journal(undefined, { at: place });
   const body = req.body ?? {};
@@ -151,35 +151,20 @@ async function sendMoney(
   const step: Step =
     endpoint.step === 'processed' && kind === 'withdraw' && body.otp === undefined ? 'otp' : endpoint.step;
   const deps = { client, journal, place, gate: await f.gate(), env: place.env } satisfies FlowDeps;
-  const answered = new WeakMap<object, RawAnswer>();
-  try {
-    return await journaled(
-      deps,
-      { reference, kind, step, hash_token: hash, data: { via: 'mpay api', ...journalFields(body) } },
-      `${req.method} /${endpoint.path} (mpay api)`,
-      async (via) => {
-        const a = await client.raw({ ...req, bearer, via });
-        if (a.status >= 300) {
-          const err = failureError(`${req.method} /${req.path}`, a.status, a.contentType, a.text);
-          answered.set(err, a);
-          throw err;
-        }
-        return a;
-      },
-      (a) => {
-        const data = dataOf(a.text);
-        return step === 'initiate'
-          ? { hash_token: text(data?.has_token), data: { status: 'initiated' } }
-          : { data: { status: text(data?.status), transaction_id: text(data?.transaction_id) } };
-      },
-      // An initiate without a reference carries none: its ticket is for exactly that.
-      { value: endpoint.step === 'initiate' ? text(body.customer_transaction_id) : hash },
-    );
-  } catch (err) {
-    const a = answered.get(err as object);
-    if (a) return a;
-    throw err;
-  }
+  return journaledAnswer(
+    deps,
+    { reference, kind, step, hash_token: hash, data: { via: 'mpay api', ...journalFields(body) } },
+    `${req.method} /${endpoint.path} (mpay api)`,
+    (via) => client.raw({ ...req, bearer, via }),
+    (a) => {
+      const data = dataOf(a.text);
+      return step === 'initiate'
+        ? { hash_token: text(data?.has_token), data: { status: 'initiated' } }
+        : { data: { status: text(data?.status), transaction_id: text(data?.transaction_id) } };
+    },
+    // An initiate without a reference carries none: its ticket is for exactly that.
+    { value: endpoint.step === 'initiate' ? text(body.customer_transaction_id) : hash },
+  );
 }
 
 /** The request's fields as the journal keeps them: never a credential or a code (journal.ts refuses those). */
