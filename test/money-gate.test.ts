@@ -250,6 +250,36 @@ describe('mpay api, doctor and a profile known as live pass the gate', () => {
     );
     expect(w.code, w.stdout).toBe(2);
     expect(w.json().error.message).toMatch(/live server .*profile prod keeps it as its live server/);
+    // The same server by another name (a new user's trial sent three deposits this way) is the same server.
+    const port = new URL(sb.url).port;
+    for (const other of [
+      `http://localhost:${port}`,
+      `http://127.1:${port}/`,
+      `http://0x7f000001:${port}`,
+      `${sb.url}/restapi/v1`,
+    ]) {
+      const again = await run(
+        [
+          'withdraw',
+          ...customerArgs({ reference: 'srv-live-2' }),
+          '--env',
+          'sandbox',
+          '--base-url',
+          other,
+          '--json',
+        ],
+        { env: cliEnv(undefined, cfg) },
+      );
+      expect(again.code, `${other}: ${again.stdout}`).toBe(2);
+      expect(again.json().error.message, other).toMatch(/profile prod keeps it as its live server/);
+      const proxy = await run(['proxy', '--upstream', other, '--port', '0', '--json'], {
+        env: cliEnv(undefined, cfg),
+      });
+      expect(proxy.code, other).toBe(2);
+      expect(proxy.stderr).toMatch(
+        /is a live server \(profile prod keeps it as its live server\); nothing was started/,
+      );
+    }
     sb.verify();
     expect(judgeServer(sb.url, 'sandbox', {}).live).toBe(false);
     expect(judgeServer('https://api.example.com', 'sandbox', {}).live).toBe(true);

@@ -16,12 +16,26 @@ export interface ServerVerdict {
   why: string;
 }
 
-const same = (a: string, b: string) => {
+/**
+ * A server as the machine reaches it, whatever spelling names it: the URL parser's own form of the host
+ * (127.1 and 0x7f000001 are 127.0.0.1), every loopback name as one (localhost, 127.0.0.1, [::1]), the
+ * scheme's port when none is written, and the path without /restapi/v1 or a trailing slash.
+ */
+export function serverKey(raw: string): string | undefined {
+  let u: URL;
   try {
-    return normalizeBaseUrl(a).url.replace(/\/+$/, '') === normalizeBaseUrl(b).url.replace(/\/+$/, '');
+    u = new URL(normalizeBaseUrl(raw).url);
   } catch {
-    return false;
+    return undefined;
   }
+  const host = isLoopback(u.hostname) ? 'loopback' : u.hostname.toLowerCase();
+  const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+  return `${u.protocol}//${host}:${port}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+const same = (a: string, b: string) => {
+  const k = serverKey(a);
+  return k !== undefined && k === serverKey(b);
 };
 
 export function judgeServer(server: string, env: string, profiles: Record<string, Profile>): ServerVerdict {
