@@ -202,9 +202,16 @@ describe('mpay api, doctor and a profile known as live pass the gate', () => {
     const r = await run(['doctor', '--json'], { env });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const key = r.json().checks.find((c: { name: string }) => c.name === 'API key');
-    expect(key.detail).toMatch(/skipped: .* live server.*--check-api-key/);
+    expect(key.detail).toMatch(
+      /skipped: .* live server.*`mpay doctor --check-api-key --profile default --env live --base-url /,
+    );
+    expect(key.skipped).toBe(true);
     const refused = await run(['doctor', '--check-api-key', '--json'], { env });
     expect(refused.stdout + refused.stderr).toMatch(/pass --yes/);
+    // the refusal is the API-key check's failure; the checks after it still run
+    const names = refused.json().checks.map((c: { name: string }) => c.name);
+    expect(names.indexOf('API key')).toBeGreaterThanOrEqual(0);
+    expect(names.length).toBeGreaterThan(names.indexOf('API key') + 1);
     sb.verify();
     sb.expect('POST /payments/withdraw/initiate');
     const asked = await run(['doctor', '--check-api-key', '--yes', '--json'], { env });
@@ -344,6 +351,9 @@ describe('replay stops at the first failed call before a later money call', () =
     const processed = r.json().find((c: { path: string }) => c.path === 'payments/processed');
     expect(processed.replayed).toBeNull();
     expect(processed.skipped).toMatch(/failed here: HTTP 422.*--keep-going/);
+    // what the recording answered is still shown beside it (a new user saw "not JSON")
+    expect(processed.recorded.status).toBe(200);
+    expect(processed.recorded.shape).not.toBeNull();
     expect(r.stderr).toMatch(/stopped: call \d \(POST \/payments\/status\/update\) failed here: HTTP 422/);
     sb.expect('POST /payments/initiate');
     sb.expect('POST /payments/status/update');

@@ -10,7 +10,7 @@ import { toMpayError, type ErrorKind } from '../api/errors.js';
 import type { Gateway, InitiatedPayment, MerchantCurrency } from '../api/schemas.js';
 import type { JournalLike } from '../journal/journal.js';
 import type { MoneyGate } from './money-gate.js';
-import { historyShowCommand } from './next-command.js';
+import { historyShowCommand, runAgain } from './next-command.js';
 import type { Context } from '../config/context.js';
 import { commandLine } from '../api/shell-words.js';
 
@@ -53,6 +53,8 @@ async function secretsCheck(ctx: Context): Promise<Check | undefined> {
 export interface Check {
   name: string;
   ok: boolean;
+  /** not run (the API-key check on a live server, unless asked): ok, and said so */
+  skipped?: boolean;
   detail: string;
   hint?: string;
   /** the kind whose exit code a failed check earns */
@@ -203,12 +205,19 @@ function siteIdCheck({ ctx, currencies }: DoctorRun): Check {
 }
 
 async function apiKeyCheck({ client, journal, probe: asked }: DoctorRun): Promise<Check> {
-  const passage = await asked.gate.probe(asked.explicit);
+  let passage;
+  try {
+    passage = await asked.gate.probe(asked.explicit);
+  } catch (err) {
+    // refused at the live question (no terminal and no --yes, or answered no): the other checks go on
+    return failed('API key', toMpayError(err), 'Pass --yes to send the check to a live server');
+  }
   if (!passage)
     return {
       name: 'API key',
       ok: true,
-      detail: `check skipped: ${asked.gate.server.server} is a live server, and the check is a withdraw initiate (of the credentials alone, which the API refuses); run it with \`mpay doctor --check-api-key\``,
+      skipped: true,
+      detail: `check skipped: ${asked.gate.server.server} is a live server, and the check is a withdraw initiate (of the credentials alone, which the API refuses); run it with \`${runAgain(['mpay', 'doctor', '--check-api-key'], journal.place)}\``,
     };
   let probe: Awaited<ReturnType<Client['probeCredentials']>>;
   try {

@@ -139,7 +139,7 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
         index: i + 1,
         method: c.method,
         path: c.path,
-        recorded: summarize(c.response.status, undefined, c.response.error),
+        recorded: recordedAnswer(run, c),
         replayed: null,
         same: false,
         differences: [],
@@ -184,16 +184,22 @@ function refuseMissingCredentials(calls: RecordedCall[], cred: Credentials): voi
     );
 }
 
-/** One recorded call: sent again (or not, and why), its answer set beside the recorded one. */
-async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<ReplayedCall> {
-  const ep = apiEndpoints[c.endpoint];
-  // Both answers pass the one scrubber, as a trace's did when mpay wrote it: like is compared with like
-  // (a browser's trace keeps its answers whole).
-  const recorded = summarize(
+/**
+ * The recorded answer as the report shows it. Both answers pass the one scrubber, as a trace's did when
+ * mpay wrote it: like is compared with like (a browser's trace keeps its answers whole).
+ */
+function recordedAnswer(run: ReplayRun, c: RecordedCall): AnswerSummary {
+  return summarize(
     c.response.status,
     c.response.text === undefined ? undefined : run.deps.client.secrets.text(c.response.text),
     c.response.error,
   );
+}
+
+/** One recorded call: sent again (or not, and why), its answer set beside the recorded one. */
+async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<ReplayedCall> {
+  const ep = apiEndpoints[c.endpoint];
+  const recorded = recordedAnswer(run, c);
   const base = { index: i + 1, method: c.method, path: c.path, recorded };
   const recordedHash = textOf(c.body?.hash_token);
   const tx = recordedHash === undefined ? undefined : run.txs.get(recordedHash);

@@ -28,7 +28,13 @@ export async function runDoctor(opts: { json?: boolean; checkApiKey?: boolean },
   );
   const ok = checks.every((c) => c.ok);
   if (opts.json) await printJson(f.io, { ok, checks: checks.map(({ kind: _k, ...c }) => c) });
-  else f.io.say(ok ? 'All checks passed.' : 'Some checks failed.');
+  else {
+    const skipped = checks.filter((c) => c.skipped).map((c) => c.name);
+    const passed = skipped.length
+      ? `All checks passed but ${skipped.join(', ')}, which was skipped.`
+      : 'All checks passed.';
+    f.io.say(ok ? passed : 'Some checks failed.');
+  }
   const first = checks.find((c) => !c.ok);
   if (first) f.io.exitCode = exitCodes[first.kind ?? 'unexpected'];
 }
