@@ -54,9 +54,6 @@ export function routedPath(url: string | URL): string {
  */
 export function moneyEndpointOf(url: string | URL): MoneyEndpoint | undefined {
   const path = `/${routedPath(url)}`;
-  // The longest first: payments/withdraw/initiate before payments/initiate would not matter for endsWith
-  // with a leading slash, but the order keeps the answer the most specific.
-  return [...moneyEndpoints]
-    .sort((a, b) => b.path.length - a.path.length)
-    .find((e) => path.endsWith(`/${e.path}`));
+  // With the slash before it, no endpoint's path ends another's: at most one matches.
+  return moneyEndpoints.find((e) => path.endsWith(`/${e.path}`));
 }

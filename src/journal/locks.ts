@@ -117,41 +117,34 @@ const mine = new Map<string, { count: number; held: Held }>();
 export async function holdLock(dir: string, name: string, what: string): Promise<Held> {
   const locks = join(dir, 'locks');
   const path = join(locks, name);
-  const shared = mine.get(path);
-  if (shared) {
-    shared.held.check();
-    shared.count++;
-    let released = false;
-    const release = async () => {
-      if (released) return;
-      released = true;
-      if (--shared.count === 0) await shared.held();
-    };
-    return Object.assign(release, { check: shared.held.check });
+  let entry = mine.get(path);
+  if (entry) {
+    entry.held.check();
+    entry.count++;
+  } else {
+    try {
+      mkdirSync(locks, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      throw new LocalFileError(
+        `Cannot make the lock folder ${locks} (${(err as NodeJS.ErrnoException).code})`,
+        { cause: err },
+      );
+    }
+    requirePrivate(locks, 'folder', 'journal lock'); // mpay's own, as the journal is (api/private-path.ts)
+    entry = { count: 1, held: await take(path, what) };
+    mine.set(path, entry);
   }
-  try {
-    mkdirSync(locks, { recursive: true, mode: 0o700 });
-  } catch (err) {
-    throw new LocalFileError(
-      `Cannot make the lock folder ${locks} (${(err as NodeJS.ErrnoException).code})`,
-      {
-        cause: err,
-      },
-    );
-  }
-  requirePrivate(locks, 'folder', 'journal lock'); // mpay's own, as the journal is (api/private-path.ts)
-  const held = await take(path, what);
-  const entry = { count: 1, held };
-  mine.set(path, entry);
+  // Each holder's one release; the lock itself goes (and leaves this process's list) with the last.
+  const shared = entry;
   let released = false;
   const release = async () => {
     if (released) return;
     released = true;
-    if (--entry.count > 0) return;
+    if (--shared.count > 0) return;
     mine.delete(path);
-    await held();
+    await shared.held();
   };
-  return Object.assign(release, { check: held.check });
+  return Object.assign(release, { check: shared.held.check });
 }
 
 async function take(path: string, what: string, again = true): Promise<Held> {
