@@ -213,10 +213,17 @@ describe('mpay api, doctor and a profile known as live pass the gate', () => {
     expect(names.indexOf('API key')).toBeGreaterThanOrEqual(0);
     expect(names.length).toBeGreaterThan(names.indexOf('API key') + 1);
     sb.verify();
+    // skipped and refused: nothing sent, nothing journaled
+    expect(journalLines(cfg)).toEqual([]);
     sb.expect('POST /payments/withdraw/initiate');
     const asked = await run(['doctor', '--check-api-key', '--yes', '--json'], { env });
     expect(asked.code, asked.stdout).toBe(0);
     sb.verify();
+    // asked for: journaled as a probe before it left, then its answer
+    expect(journalLines(cfg).map((l) => JSON.parse(l) as Record<string, unknown>)).toMatchObject([
+      { kind: 'withdraw', step: 'initiate', outcome: 'sent', data: { probe: true } },
+      { kind: 'withdraw', step: 'initiate', outcome: 'failed', data: { probe: true } },
+    ]);
   });
 
   it('a server a profile keeps as live is live under --env sandbox too: a withdrawal is refused without --yes', async () => {
@@ -532,6 +539,59 @@ describe('locks know their holder', () => {
       sb.verify();
     } finally {
       await sb.close();
+    }
+  });
+});
+
+describe('a holder whose lock was taken over during a wait', () => {
+  it("journals its unsent step as abandoned, sends nothing more, and history's last step stays the other's", async () => {
+    const cfg = tempDir();
+    const journalDir = join(cfg, 'journal');
+    let sentLine: Record<string, unknown> | undefined;
+    const server = await loopbackServer((req, res) => {
+      if (req.url?.includes('token/generate')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ success: true, data: { token: 'tok-lost' } }));
+        return;
+      }
+      // While the first try is answered 429, another mpay takes the lock over (this one was paused past its
+      // stale time) and finishes the step: its owner file and its journal lines.
+      const owner = join(
+        journalDir,
+        'locks',
+        readdirSync(join(journalDir, 'locks')).find((n) => n.endsWith('.owner'))!,
+      );
+      writeFileSync(
+        owner,
+        JSON.stringify({ ...JSON.parse(readFileSync(owner, 'utf8')), pid: 1, token: 'theirs' }),
+      );
+      const file = readdirSync(journalDir).find((n) => n.endsWith('.jsonl'))!;
+      sentLine = readFileSync(join(journalDir, file), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((e) => e.outcome === 'sent');
+      const other = new Journal(cfg, 'default', 'sandbox', { place: sentLine!.place as never });
+      const { reference, kind, step, hash_token } = sentLine as never as Parameters<Journal['append']>[0];
+      other.append({ reference, kind, step, hash_token, outcome: 'sent' });
+      other.append({ reference, kind, step, hash_token, outcome: 'ok', data: { status: 'failed' } });
+      res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: false, message: 'slow down' }));
+    });
+    try {
+      const env = cliEnv(undefined, cfg, { MPAY_BASE_URL: server.url });
+      const r = await run(['status', 'hashlost0001', '--status', 'failed', '--gateway', '1'], { env });
+      expect(r.code).toBe(11);
+      expect(r.stderr).toMatch(/took over the lock .* sends nothing more/);
+      expect(server.hits.get('POST /restapi/v1/payments/status/update')).toBe(1);
+      const shown = await run(['history', 'show', String(sentLine!.reference), '--json'], { env });
+      const steps = shown.json().steps as { step: string; outcome: string; detail?: string }[];
+      // this process's step: abandoned, saying why; the other's: its answer, last
+      expect(steps.map((s) => `${s.step} ${s.outcome}`)).toEqual(['status abandoned', 'status ok']);
+      expect(steps[0]!.detail).toMatch(/took over the lock/);
+      expect(shown.json().status).toBe('failed');
+    } finally {
+      await server.close();
     }
   });
 });

@@ -445,15 +445,33 @@ describe('doctor tells the truth about the API-key check', () => {
       )!;
       const hash = JSON.parse(made).data.has_token as string;
       expect(check).toMatchObject({ ok: false });
+      // journaled as the probe it was, under a reference of its own, with what the server answered
+      const ref = /journaled as (probe-\d{14}-[0-9a-f]{6})\)$/.exec(check.detail)?.[1];
       expect(check.detail).toBe(
-        `withdraw initiate of credentials only answered HTTP 200: the server CREATED a withdrawal (hash token ${hash}, journaled as lax-1)`,
+        `withdraw initiate of credentials only answered HTTP 200: the server CREATED a withdrawal (hash token ${hash}, journaled as ${ref})`,
       );
-      const show = await mpay(['history', 'show', 'lax-1', '--json'], { env });
+      const show = await mpay(['history', 'show', ref!, '--json'], { env });
       expect(show.code).toBe(0);
-      expect(show.json()).toMatchObject({ kind: 'withdraw', hash_token: hash, status: 'initiated' });
-      // Against the sandbox, which refuses the missing customer fields, the same check passes.
-      const good = await mpay(['doctor', '--json'], { env: cliEnv(sb, tempDir()) });
+      expect(show.json()).toMatchObject({
+        kind: 'withdraw',
+        probe: true,
+        hash_token: hash,
+        status: 'initiated',
+        steps: [{ step: 'initiate', outcome: 'ok' }],
+      });
+      // Against the sandbox, which refuses the missing customer fields, the same check passes, and its
+      // probe is journaled as one: sent, refused, over (nothing to resume).
+      const cfg2 = tempDir();
+      const good = await mpay(['doctor', '--json'], { env: cliEnv(sb, cfg2) });
       expect(good.code, good.stdout).toBe(0);
+      const listed = await mpay(['history', '--json'], { env: cliEnv(sb, cfg2) });
+      expect(listed.json()).toMatchObject([
+        { kind: 'withdraw', probe: true, steps: [{ step: 'initiate', outcome: 'failed' }] },
+      ]);
+      expect(listed.json()[0].hash_token).toBeUndefined();
+      const table = await mpay(['history'], { env: cliEnv(sb, cfg2) });
+      expect(table.stdout).toMatch(/withdraw \(key check\) +│ probe-\d{14}-[0-9a-f]{6}/);
+      expect(listed.json()[0].steps[0].detail).toMatch(/credentials were accepted \(nothing created\)/);
     } finally {
       await lax.close();
       await sb.close();

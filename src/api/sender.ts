@@ -152,8 +152,12 @@ export class Sender {
     const req = await this.requestOf(c, token);
     if (terms?.live) req.headers = { ...req.headers, [liveConfirmedHeader]: 'yes' };
     for (let attempt = 1; ; attempt++) {
-      // Before each try of a money call: a lock lost during a wait (another mpay took it) stops it here.
-      if (attempt > 1) terms?.check();
+      // Before each try of a money call: a lock lost during a wait (another mpay took it) stops it here,
+      // before the try's 'sent' line.
+      if (attempt > 1) {
+        terms?.check();
+        c.hooks?.resending?.();
+      }
       await this.pacer?.take();
       let res: Response<string>;
       try {
@@ -266,6 +270,5 @@ export class Sender {
     this.reportThrottle?.(t);
     c.hooks?.throttled?.(t);
     await new Promise((resolve) => setTimeout(resolve, t.waitMs));
-    c.hooks?.resending?.();
   }
 }

@@ -9,7 +9,7 @@ import { walletReason } from './wallet-rule.js';
 import { toMpayError, type ErrorKind } from '../api/errors.js';
 import type { Gateway, InitiatedPayment, MerchantCurrency } from '../api/schemas.js';
 import type { JournalLike } from '../journal/journal.js';
-import type { MoneyGate } from './money-gate.js';
+import type { MoneyGate, ProbePassage } from './money-gate.js';
 import { historyShowCommand, runAgain } from './next-command.js';
 import type { Context } from '../config/context.js';
 import { commandLine } from '../api/shell-words.js';
@@ -207,7 +207,7 @@ function siteIdCheck({ ctx, currencies }: DoctorRun): Check {
 async function apiKeyCheck({ client, journal, probe: asked }: DoctorRun): Promise<Check> {
   let passage;
   try {
-    passage = await asked.gate.probe(asked.explicit);
+    passage = await asked.gate.probe(asked.explicit, journal);
   } catch (err) {
     // refused at the live question (no terminal and no --yes, or answered no): the other checks go on
     return failed('API key', toMpayError(err), 'Pass --yes to send the check to a live server');
@@ -222,23 +222,36 @@ async function apiKeyCheck({ client, journal, probe: asked }: DoctorRun): Promis
   let probe: Awaited<ReturnType<Client['probeCredentials']>>;
   try {
     probe = await client.probeCredentials(passage.ticket);
+  } catch (err) {
+    const e = toMpayError(err);
+    passage.record((e as { ambiguous?: boolean }).ambiguous ? 'ambiguous' : 'failed', {
+      error: `credentials check: ${e.message}`,
+    });
+    throw err;
   } finally {
     await passage.close();
   }
-  if (probe.verdict === 'accepted')
+  if (probe.verdict === 'accepted') {
+    passage.record('failed', {
+      message:
+        'credentials check: the API refused the missing customer fields, so the credentials were accepted (nothing created)',
+    });
     return {
       name: 'API key',
       ok: true,
       detail:
         'merchant key, site id and API key accepted by withdraw initiate, which refused the missing customer fields (nothing created)',
     };
-  if (probe.verdict === 'rejected')
+  }
+  if (probe.verdict === 'rejected') {
+    passage.record('failed', { error: `credentials check: ${probe.error.message}` });
     return failed(
       'API key',
       probe.error,
       'The Site ID and API key are under the services settings of the dashboard; save them with `mpay login`',
     );
-  return created(probe, journal);
+  }
+  return created(probe, passage, journal);
 }
 
 function openCheck(name: string, currencies: MerchantCurrency[], key: 'deposite' | 'withdraw'): Check {
@@ -274,19 +287,17 @@ function gatewaysCheck(type: 'collection' | 'disbursement', currencies: Merchant
  * The server created a withdrawal from a request of credentials only: a failed check that says so, with
  * the hash token, and a record in the journal so that `mpay history` shows it.
  */
-function created(probe: { payment?: InitiatedPayment; status: number }, journal: JournalLike): Check {
+function created(
+  probe: { payment?: InitiatedPayment; status: number },
+  passage: ProbePassage,
+  journal: JournalLike,
+): Check {
   const hash = probe.payment?.has_token ?? undefined;
-  const reference = probe.payment?.customer_transaction_id || hash || `doctor-probe-${Date.now()}`;
-  journal.append({
-    reference,
-    kind: 'withdraw',
-    step: 'initiate',
-    outcome: 'ok',
+  const reference = passage.reference;
+  passage.record('ok', {
     hash_token: hash,
-    data: {
-      status: 'initiated',
-      message: `created by mpay doctor's credentials check (HTTP ${probe.status}): the server took an initiate of credentials only`,
-    },
+    status: 'initiated',
+    message: `created by mpay doctor's credentials check (HTTP ${probe.status}): the server took an initiate of credentials only`,
   });
   return {
     name: 'API key',

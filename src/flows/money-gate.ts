@@ -8,6 +8,7 @@
 //   - the journal's 'sent' line of the step is written and synced.
 // The gate is the run's (the Factory makes one), so a confirmation given anywhere in the run holds for
 // every copy of a flow's dependencies.
+import { randomBytes } from 'node:crypto';
 import { CancelledError, LocalFileError, UsageError } from '../api/errors.js';
 import type { PaymentKind } from '../api/enums.js';
 import type { MoneyStep } from '../api/money.js';
@@ -37,6 +38,15 @@ export interface Passage {
   /** the ticket was issued for a live server (the person confirmed) */
   live: boolean;
   close(): Promise<void>;
+}
+
+/** The credentials probe's passage: its journal reference, and its outcome line to write. */
+export interface ProbePassage extends Passage {
+  reference: string;
+  record(
+    outcome: 'ok' | 'failed' | 'ambiguous',
+    data: { hash_token?: string } & Record<string, unknown>,
+  ): void;
 }
 
 export interface GateRun {
@@ -200,18 +210,42 @@ export class MoneyGate {
    * The credentials probe of doctor and login: a withdraw initiate that carries no customer and no
    * reference, which the API refuses (api/credentials-probe.ts). It never goes to a live server unless the
    * caller was asked to send it there (`explicit`), and then passes the live question like any money step.
+   * It is journaled as a probe, under a reference of its own, before it is sent: `record` writes its
+   * outcome (a probe a server took and created a withdrawal from stays in the journal as one).
    */
-  async probe(explicit: boolean): Promise<Passage | undefined> {
+  async probe(explicit: boolean, journal: JournalLike): Promise<ProbePassage | undefined> {
     if (this.live && !explicit) return undefined;
     if (this.live)
       await this.pass({ what: 'the API-key check (a withdraw initiate of the credentials alone)' });
+    const at = {
+      reference: `probe-${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`,
+      kind: 'withdraw' satisfies PaymentKind,
+      step: 'initiate',
+    } as const;
+    try {
+      journal.append({ ...at, outcome: 'sent', data: { probe: true } });
+    } catch (err) {
+      throw nothingSent(err);
+    }
     const { ticket, revoke } = this.issue({
       step: 'initiate',
-      kind: 'withdraw' satisfies PaymentKind,
+      kind: at.kind,
       carries: { field: 'customer_transaction_id', value: undefined },
       live: this.live,
       check: () => {},
     });
-    return { ticket, live: this.live, close: async () => revoke() };
+    return {
+      ticket,
+      live: this.live,
+      reference: at.reference,
+      close: async () => revoke(),
+      record: (outcome, data) => {
+        try {
+          journal.append({ ...at, outcome, hash_token: data.hash_token, data: { probe: true, ...data } });
+        } catch {
+          // The probe's answer is reported all the same; its record stays as sent with no answer.
+        }
+      },
+    };
   }
 }

@@ -90,7 +90,12 @@ async function sendJournaled<T>(
   try {
     result = await (deps.reporter ?? silentReporter).wait(label, call(hooks));
   } catch (err) {
-    if (err instanceof LockLostError) throw err;
+    if (err instanceof LockLostError) {
+      // Not sent by this process (the ticket's check runs before each try): its 'sent' line says so, and
+      // the other process's lines tell the rest.
+      abandon(deps, at, err);
+      throw err;
+    }
     const ambiguous = err instanceof NetworkError && err.ambiguous;
     recordAfterSending(deps, at, {
       reference: at.reference,
@@ -117,6 +122,19 @@ async function sendJournaled<T>(
     data: o.data,
   });
   return result;
+}
+
+/** What a process whose lock was taken over knows of the step it did not send. */
+function abandon(
+  deps: FlowDeps,
+  at: { reference: string; kind: Kind; step: Step; hash_token?: string },
+  err: LockLostError,
+) {
+  try {
+    deps.journal.append({ ...at, outcome: 'abandoned', data: { error: err.message } });
+  } catch {
+    // The journal cannot be written: its 'sent' line stays, read as a step with no answer (unknown).
+  }
 }
 
 /**

@@ -9,7 +9,12 @@ export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'proce
  * `throttled`: the server answered 429 (or 503 with Retry-After), which it sends for a request it did not
  * process; mpay waits and sends the step again, each attempt journaled.
  */
-export type Outcome = 'sent' | 'ok' | 'failed' | 'ambiguous' | 'throttled';
+export type Outcome = 'sent' | 'ok' | 'failed' | 'ambiguous' | 'throttled' | 'abandoned';
+/*
+ * `abandoned`: the step was journaled as sent, then its process found its transaction's lock taken over by
+ * another mpay (journal/locks.ts) and sent it no more (the ticket's check runs before every try): any try it
+ * did send was answered 429, which was not processed.
+ */
 
 /**
  * Where a transaction lives: the server (base URL) and merchant (key fingerprint) it was made with, and the
@@ -71,6 +76,8 @@ export interface JournalRecord {
   created_at: string;
   updated_at: string;
   steps: StepRecord[];
+  /** doctor's or login's credentials check (flows/money-gate.ts probe()), not a customer's payment */
+  probe?: true;
 }
 
 /** Whether a parsed line is one of the journal's events (a line that is not is kept but not read). */
@@ -106,21 +113,26 @@ export function fold(r: JournalRecord, e: JournalEvent): void {
   if (typeof d.gateway_name === 'string') r.gateway_name = d.gateway_name;
   if (typeof d.wallet_address === 'string') r.wallet_address = d.wallet_address;
   if (typeof d.transaction_id === 'string') r.transaction_id = d.transaction_id;
+  if (d.probe === true) r.probe = true;
   // A step refused later as "not initiated" says nothing new of a transaction already processed: it keeps
   // the status processed gave it.
   if (typeof d.status === 'string' && !(e.outcome === 'failed' && stepDone(r, 'processed')))
     r.status = d.status;
-  const last = r.steps.at(-1);
   const detail =
     typeof d.error === 'string' ? d.error : typeof d.message === 'string' ? d.message : undefined;
-  // A step's 'sent' line and its outcome line make one step record.
-  if (last && last.step === e.step && last.outcome === 'sent' && e.outcome !== 'sent') {
-    last.outcome = e.outcome;
-    last.at = e.at;
-    last.detail = detail;
-  } else {
-    r.steps.push({ step: e.step, outcome: e.outcome, at: e.at, detail });
-  }
+  // A step's 'sent' line and its outcome line make one step record: its last 'sent' one, wherever another
+  // process's lines of the same transaction fell in between. An abandoned step (its lock taken over during
+  // a 429's wait) ends its last try, answered or not.
+  const open = (o: Outcome) => o === 'sent' || (e.outcome === 'abandoned' && o === 'throttled');
+  const mine =
+    e.outcome === 'sent' ? undefined : lastOf(r.steps, (s) => s.step === e.step && open(s.outcome));
+  if (mine) Object.assign(mine, { outcome: e.outcome, at: e.at, detail });
+  else r.steps.push({ step: e.step, outcome: e.outcome, at: e.at, detail });
+}
+
+function lastOf<T>(xs: T[], p: (x: T) => boolean): T | undefined {
+  for (let i = xs.length - 1; i >= 0; i--) if (p(xs[i]!)) return xs[i];
+  return undefined;
 }
 
 /**
@@ -128,7 +140,9 @@ export function fold(r: JournalRecord, e: JournalEvent): void {
  * progress (a flow to resume, a code to give, an answer that never came) and is never pruned.
  */
 export function settled(r: JournalRecord): boolean {
-  return stepDone(r, 'processed') || ['success', 'failed', 'cancelled'].includes(r.status ?? '');
+  // A credentials check the API refused, as it should, made nothing: it is over once answered.
+  const probeOver = r.probe && !r.hash_token && r.steps.at(-1)?.outcome === 'failed';
+  return probeOver || stepDone(r, 'processed') || ['success', 'failed', 'cancelled'].includes(r.status ?? '');
 }
 
 /** Whether a step ended well in a record. */

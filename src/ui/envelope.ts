@@ -104,6 +104,7 @@ export function fromRecord(r: JournalRecord, next: string): TransactionJson {
     created_at: r.created_at,
     updated_at: r.updated_at,
     customer: r.customer,
+    ...(r.probe ? { probe: true } : {}),
   };
 }
 

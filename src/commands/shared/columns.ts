@@ -59,7 +59,8 @@ export const merchantColumns: Column<MerchantCurrency>[] = [
 
 export const historyColumns: Column<JournalRecord>[] = [
   { key: 'created_at', header: 'Started', get: (r) => r.created_at.slice(0, 19).replace('T', ' ') },
-  { key: 'kind', header: 'Kind' },
+  // doctor's and login's credentials check is a withdraw initiate too, but no customer's payment
+  { key: 'kind', header: 'Kind', get: (r) => (r.probe ? `${r.kind} (key check)` : r.kind) },
   { key: 'reference', header: 'Reference', identifier: true },
   { key: 'amount', header: 'Amount', get: (r) => `${r.amount ?? ''} ${r.currency ?? ''}`.trim() },
   { key: 'status', header: 'Status' },
