@@ -21,14 +21,27 @@ import {
   waitUntil,
 } from './helpers.js';
 import { mpay } from './in-process.js';
+import { strictSandbox, type StrictSandbox } from './strict.js';
 
-let sb: Awaited<ReturnType<typeof sandbox>>;
+// Strict (test/strict.ts): reads go through; each test declares the money requests it means to send and
+// verifies, so a request it did not expect fails it, whatever its route.
+let sb: StrictSandbox;
 beforeAll(async () => {
-  sb = await sandbox();
+  sb = await strictSandbox();
+  sb.allowReads();
 });
 afterAll(() => sb.close());
 
-const requests = (route: string) => requestCount(sb, route);
+/** Declares `n` more of each of the money calls of a deposit (or withdrawal) row. */
+function expectRows(kind: 'deposit' | 'withdraw', n: number, wallets = 0) {
+  const w = kind === 'withdraw' ? 'withdraw/' : '';
+  sb.expect(`POST /payments/${w}initiate`, n);
+  sb.expect('POST /payments/status/update', n);
+  sb.expect(`POST /payments/${w}processed`, n);
+  if (wallets) sb.expect('POST /payments/crypto/wallet/address/update', wallets);
+}
+
+const requests = (route: string) => requestCount(sb.inner, route);
 const initiates = () => requests('POST /payments/initiate');
 
 const header = 'currency,country,amount,first_name,last_name,phone,email,gateway';
@@ -46,6 +59,7 @@ it('runs every row, then running the same file again sends nothing twice', async
   const out = join(tempDir(), 'results.csv');
   const before = await initiates();
   const listsBefore = await requests('GET /merchant/currencies');
+  expectRows('deposit', 3, 1);
   const r = await mpay(['deposit', 'batch', path, '--concurrency', '2', '--json', '--out', out], { env });
   expect(r.code, r.stderr).toBe(0);
   // One read of the merchant's currencies serves the checks and every row.
@@ -74,6 +88,7 @@ it('runs every row, then running the same file again sends nothing twice', async
   const refs = await mpay(['deposit', 'batch', path, '--query', '[row, outcome]'], { env });
   expect(refs.code, refs.stderr).toBe(0);
   expect(refs.stdout.trim().split('\n').sort()).toEqual(['[1,"skipped"]', '[2,"skipped"]', '[3,"skipped"]']);
+  sb.verify();
 });
 
 it("on a terminal the problems' table fits its width, every problem still there", async () => {
@@ -91,6 +106,7 @@ it("on a terminal the problems' table fits its width, every problem still there"
   expect(widest(r.stderr), r.stderr).toBeLessThanOrEqual(60);
   expect(r.stderr).toMatch(/XXX/);
   expect(r.stderr).toMatch(/999999|50000/);
+  sb.verify();
 });
 
 it('checks every row first: all problems at once with row numbers, exit 2, nothing sent', async () => {
@@ -136,6 +152,7 @@ it('checks every row first: all problems at once with row numbers, exit 2, nothi
   );
   expect(unknown.code).toBe(2);
   expect(unknown.json().error.message).toBe('Unknown column: colour');
+  sb.verify();
 });
 
 it('a row the API refuses makes the batch exit 10, the others done; --dry-run sends and writes nothing', async () => {
@@ -146,6 +163,10 @@ it('a row the API refuses makes the batch exit 10, the others done; --dry-run se
   expect(dry.code).toBe(0);
   expect(dry.stderr).toMatch(/Dry run: every row passed its checks; nothing was sent/);
   expect(existsSync(join(cfg, 'journal'))).toBe(false);
+  sb.verify();
+  // the second row's initiate is refused (over the maximum): nothing after it
+  expectRows('deposit', 1);
+  sb.expect('POST /payments/initiate');
   const r = await mpay(['deposit', 'batch', file('mixed.csv', rows), '--force', '--json'], { env });
   expect(r.code).toBe(10);
   const results = r.stdout
@@ -154,6 +175,7 @@ it('a row the API refuses makes the batch exit 10, the others done; --dry-run se
     .map((l) => JSON.parse(l));
   expect(results.map((x) => x.outcome).sort()).toEqual(['done', 'failed']);
   expect(results.find((x) => x.outcome === 'failed').error.kind).toBe('validation');
+  sb.verify();
 });
 
 it('withdrawals from NDJSON on stdin stop at their one-time code, and that counts as done', async () => {
@@ -180,6 +202,7 @@ it('withdrawals from NDJSON on stdin stop at their one-time code, and that count
   ]
     .map((o) => JSON.stringify(o))
     .join('\n');
+  expectRows('withdraw', 2);
   const r = await mpay(['withdraw', 'batch', '-', '--format', 'ndjson', '--json'], { env, input: ndjson });
   expect(r.code, r.stderr).toBe(0);
   const results = r.stdout
@@ -187,6 +210,7 @@ it('withdrawals from NDJSON on stdin stop at their one-time code, and that count
     .split('\n')
     .map((l) => JSON.parse(l));
   expect(results.map((x) => `${x.outcome}:${x.next}`)).toEqual(['done:otp', 'done:otp']);
+  sb.verify();
 });
 
 it('under a 10% fault rate every row ends done, failed with a reason, or unknown; nothing is sent twice for a row', async () => {
@@ -243,6 +267,9 @@ it('withdraw batch confirm finishes the withdrawals with their codes; a wrong co
     'GHS,GH,12,Esi,+233201230002,esi@example.org,3',
     'GHS,GH,13,Akua,+233201230003,akua@example.org,1',
   ].join('\n');
+  // the rows up to their codes; then the confirm's three codes, and the mended one again
+  expectRows('withdraw', 3);
+  sb.expect('POST /payments/withdraw/processed', 3 + 1);
   const started = await mpay(['withdraw', 'batch', file('w.csv', rows), '--json'], { env });
   expect(started.code, started.stderr).toBe(0);
   const refs = started.stdout
@@ -297,10 +324,13 @@ it('withdraw batch confirm finishes the withdrawals with their codes; a wrong co
   expect(await requests('POST /payments/withdraw/processed')).toBe(processedBefore + 4);
   const history = await mpay(['history', 'show', refs[1]!, '--json'], { env });
   expect(JSON.parse(history.stdout).status).toBe('pending');
+  sb.verify();
 });
 
 it('withdraw batch confirm checks every row against the journal first, and sends nothing when one is wrong', async () => {
   const env = cliEnv(sb, tempDir());
+  expectRows('withdraw', 1);
+  expectRows('deposit', 1);
   const started = await mpay(
     [
       'withdraw',
@@ -360,6 +390,7 @@ it('withdraw batch confirm checks every row against the journal first, and sends
   const cols = await mpay(['withdraw', 'batch', 'confirm', file('cols.csv', 'reference,code\nx,1')], { env });
   expect(cols.code).toBe(2);
   expect(cols.stderr).toMatch(/Unknown column: code[\s\S]*Known columns: reference, otp/);
+  sb.verify();
 });
 
 it('Ctrl-C stops the starting of new rows, lets those in flight finish, exits 130, and prints the complete command that resumes', async () => {
@@ -448,6 +479,7 @@ it('live without a terminal needs --yes for the whole batch, and sends nothing w
     /Nothing was sent: 3 rows would move real money on the live server http:\/\/127\.0\.0\.1:\d+ \(the run is in the live environment\): pass --yes/,
   );
   expect(await initiates()).toBe(before);
+  sb.verify();
 });
 
 it('--out lists the rows in the file order, whatever order they end in', async () => {
@@ -546,6 +578,7 @@ it('a CSV the parser cannot read (a row of another length, a quote never closed)
     expect(r.json().error.message).toMatch(message);
   }
   expect(await initiates()).toBe(before);
+  sb.verify();
 });
 
 it('a batch run again counts what it will send as new, apart from the rows mpay sent before', async () => {
@@ -553,6 +586,8 @@ it('a batch run again counts what it will send as new, apart from the rows mpay 
   const rows = [1, 2, 3].map(
     (i) => `GHS,GH,${60 + i},Esi,,+23320123450${i},esi${i}@example.org,1,again-${i}`,
   );
+  // two rows, then the one new row of the second run
+  expectRows('deposit', 3);
   const first = await mpay(
     ['deposit', 'batch', file('again-2.csv', [`${header},reference`, ...rows.slice(0, 2)].join('\n'))],
     {
@@ -575,4 +610,5 @@ it('a batch run again counts what it will send as new, apart from the rows mpay 
   );
   expect(more.stderr).toMatch(/^1 done, 2 already done, 0 failed, 0 unknown$/m);
   expect(await initiates()).toBe(before + 1);
+  sb.verify();
 });

@@ -10,6 +10,15 @@ import { demoMerchant } from '../src/sandbox/seed.js';
 import { replayDiffersExitCode } from '../src/api/errors.js';
 import { cliEnv, requestCounts, sandbox, spawnMpay, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
+import { strictSandbox } from './strict.js';
+
+/** The money calls of the recorded deposit (its wallet step included), as the strict sandbox names them. */
+const depositMoney = [
+  'POST /payments/initiate',
+  'POST /payments/crypto/wallet/address/update',
+  'POST /payments/status/update',
+  'POST /payments/processed',
+];
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 let a: Sb; // where the traces are recorded
@@ -38,7 +47,7 @@ const deposit = [
 ];
 
 const total = (c: Record<string, number>) => Object.values(c).reduce((x, y) => x + y, 0);
-const transactions = async (sb: Sb) =>
+const transactions = async (sb: Pick<Sb, 'url'>) =>
   (await (await fetch(`${sb.url}/_sandbox/transactions`)).json()) as Array<{
     reference: string;
     status: string;
@@ -153,7 +162,8 @@ describe('a deposit with its wallet step, replayed on a second sandbox', () => {
   });
 
   it('a dry run prints the calls it would send and sends nothing', async () => {
-    const fresh = await sandbox();
+    // nothing declared: any request at all fails the test
+    const fresh = await strictSandbox();
     try {
       const r = await mpay(['replay', depositTrace, '--dry-run', '--json'], {
         env: cliEnv(fresh, tempDir()),
@@ -164,7 +174,7 @@ describe('a deposit with its wallet step, replayed on a second sandbox', () => {
       expect(plan[2].body.customer_transaction_id).toBe('<a new reference>');
       expect(plan[3].body.hash_token).toBe('<the hash token of call 3>');
       expect(JSON.stringify(plan)).not.toContain(recordedReference);
-      expect(total(await requestCounts(fresh))).toBe(0);
+      fresh.verify();
     } finally {
       await fresh.close();
     }
@@ -209,7 +219,11 @@ it('against a server with other data: the differences listed, exit 13', async ()
 
 describe('a withdrawal with its one-time code', () => {
   it('is replayed with --otp: the code sent, then the withdrawal confirmed (exit 0)', async () => {
-    const sb = await sandbox();
+    const sb = await strictSandbox();
+    sb.allowReads();
+    sb.expect('POST /payments/withdraw/initiate');
+    sb.expect('POST /payments/status/update');
+    sb.expect('POST /payments/withdraw/processed', 2);
     try {
       const r = await mpay(['replay', withdrawTrace, '--otp', demoMerchant.otp, '--json'], {
         env: cliEnv(sb, tempDir()),
@@ -218,8 +232,8 @@ describe('a withdrawal with its one-time code', () => {
       const calls = r.json();
       expect(calls.every((c: { same: boolean }) => c.same)).toBe(true);
       expect(calls.filter((c: { path: string }) => c.path === 'payments/withdraw/processed')).toHaveLength(2);
-      expect((await requestCounts(sb))['POST /payments/withdraw/processed']).toBe(2);
-      expect((await transactions(sb))[0]!.status).toBe('pending');
+      sb.verify();
+      expect((await transactions(sb.inner))[0]!.status).toBe('pending');
       expect(r.stdout + r.stderr).not.toContain(demoMerchant.otp);
     } finally {
       await sb.close();
@@ -227,12 +241,12 @@ describe('a withdrawal with its one-time code', () => {
   });
 
   it('without --otp and no terminal: refused before anything is sent (exit 2)', async () => {
-    const sb = await sandbox();
+    const sb = await strictSandbox();
     try {
       const r = await mpay(['replay', withdrawTrace, '--json'], { env: cliEnv(sb, tempDir()) });
       expect(r.code).toBe(2);
       expect(r.json().error.message).toMatch(/one-time code/);
-      expect(total(await requestCounts(sb))).toBe(0);
+      sb.verify();
     } finally {
       await sb.close();
     }
@@ -246,7 +260,9 @@ it('a support bundle holding the trace is replayed like the trace', async () => 
     env: cliEnv(a, cfg),
   });
   expect(made.code, made.stderr).toBe(0);
-  const sb = await sandbox();
+  const sb = await strictSandbox();
+  sb.allowReads();
+  for (const route of depositMoney) sb.expect(route);
   try {
     const r = await mpay(['replay', out, '--json'], { env: cliEnv(sb, tempDir()) });
     expect(r.code, r.stderr).toBe(0);
@@ -254,7 +270,8 @@ it('a support bundle holding the trace is replayed like the trace', async () => 
     expect(calls).toHaveLength(6);
     expect(calls.every((c: { same: boolean }) => c.same)).toBe(true);
     // the bundle masked the customer's e-mail and phone: stand-ins went out, and the payment went through
-    const txs = await transactions(sb);
+    sb.verify();
+    const txs = await transactions(sb.inner);
     expect(txs).toHaveLength(1);
     expect(txs[0]!.reference).not.toBe(recordedReference);
   } finally {
@@ -264,7 +281,7 @@ it('a support bundle holding the trace is replayed like the trace', async () => 
 
 describe('live', () => {
   it('is refused without --yes and without a terminal: nothing at all is sent (exit 2)', async () => {
-    const sb = await sandbox();
+    const sb = await strictSandbox();
     try {
       const env = cliEnv(sb, tempDir(), { MPAY_ENV: 'live' });
       const r = await mpay(['replay', depositTrace, '--json'], { env });
@@ -272,10 +289,12 @@ describe('live', () => {
       expect(r.json().error.message).toMatch(
         /on the live server http:\/\/127\.0\.0\.1:\d+ \(the run is in the live environment\): pass --yes/,
       );
-      expect(total(await requestCounts(sb))).toBe(0);
+      sb.verify();
+      sb.allowReads();
+      for (const route of depositMoney) sb.expect(route);
       const ok = await mpay(['replay', depositTrace, '--yes', '--json'], { env });
       expect(ok.code, ok.stderr).toBe(0);
-      expect((await requestCounts(sb))['POST /payments/initiate']).toBe(1);
+      sb.verify();
     } finally {
       await sb.close();
     }
@@ -317,18 +336,22 @@ describe('a HAR from a browser', () => {
     ];
     const file = join(tempDir(), 'browser.har');
     writeFileSync(file, JSON.stringify(har));
-    const sb = await sandbox();
+    const sb = await strictSandbox();
+    sb.allowReads();
+    // the run and its --debug run each send the deposit's calls; the dry run none
+    for (const route of depositMoney) sb.expect(route, 2);
     try {
       const env = cliEnv(sb, tempDir());
       const r = await mpay(['replay', file, '--json'], { env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.json()).toHaveLength(6);
       expect(r.stderr).toContain('4 entries of');
-      expect(total(await requestCounts(sb))).toBe(6);
+      expect(total(await requestCounts(sb.inner))).toBe(6);
       const text = await mpay(['replay', file, '--debug'], { env });
       const dry = await mpay(['replay', file, '--dry-run', '--json'], { env });
       for (const out of [r.stdout, r.stderr, text.stdout, text.stderr, dry.stdout, dry.stderr])
         for (const s of secrets) expect(out).not.toContain(s);
+      sb.verify();
     } finally {
       await sb.close();
     }
@@ -354,16 +377,16 @@ describe('a HAR from a browser', () => {
     );
     const file = join(tempDir(), 'cut.har');
     writeFileSync(file, JSON.stringify(har));
-    const sb = await sandbox();
+    const sb = await strictSandbox();
+    sb.allowReads();
     try {
       const r = await mpay(['replay', file, '--json'], { env: cliEnv(sb, tempDir()) });
       expect(r.code).toBe(13);
       const skipped = r.json().filter((c: { skipped?: string }) => c.skipped);
       expect(skipped).toHaveLength(3);
       expect(skipped[0].skipped).toMatch(/no initiate of this trace/);
-      const counts = await requestCounts(sb);
-      expect(counts['POST /payments/status/update']).toBeUndefined();
-      expect(counts['POST /payments/processed']).toBeUndefined();
+      // no money call at all went out
+      sb.verify();
     } finally {
       await sb.close();
     }

@@ -3,7 +3,7 @@
 // --resume and each single step) asks first, or needs --yes without a terminal. Declining is
 // `cancelled` (exit 130) with nothing sent. Each case runs the command (in-process, real HTTP; the PTY
 // test of a declined confirmation spawns bin/run.js) and then looks at the disk and at the sandbox's own
-// request counts.
+// strict sandbox (test/strict.ts), which fails the test on any request it did not declare.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,34 +12,10 @@ import { ScriptedPrompter } from '../src/flows/prompter.js';
 import { runPaymentFlow } from '../src/flows/payment.js';
 import { statusStep } from '../src/flows/steps.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import {
-  apiInitiate,
-  apiToken,
-  cliEnv,
-  customerArgs,
-  sandbox,
-  tempDir,
-  demoClient,
-  requestCounts,
-} from './helpers.js';
+import { apiInitiate, apiToken, cliEnv, customerArgs, tempDir, demoClient } from './helpers.js';
 import { testGate } from './helpers.js';
 import { mpay as run } from './in-process.js';
-
-type Sb = Awaited<ReturnType<typeof sandbox>>;
-
-const moneyRoutes = [
-  'POST /payments/initiate',
-  'POST /payments/withdraw/initiate',
-  'POST /payments/processed',
-  'POST /payments/withdraw/processed',
-  'POST /payments/status/update',
-  'POST /payments/crypto/wallet/address/update',
-];
-
-async function moneySends(sb: Sb): Promise<number> {
-  const counts = await requestCounts(sb);
-  return moneyRoutes.reduce((n, r) => n + (counts[r] ?? 0), 0);
-}
+import { strictSandbox, type StrictSandbox as Sb } from './strict.js';
 
 /** Every file under the config folder with its bytes: what "writes nothing" is checked against. */
 function diskState(dir: string): Record<string, string> {
@@ -59,7 +35,9 @@ function diskState(dir: string): Record<string, string> {
 describe('--dry-run leaves no trace', () => {
   let sb: Sb;
   beforeAll(async () => {
-    sb = await sandbox();
+    // the token and reads may go; a request that moves money fails the test unless declared
+    sb = await strictSandbox();
+    sb.allowReads();
   });
   afterAll(() => sb.close());
 
@@ -73,11 +51,10 @@ describe('--dry-run leaves no trace', () => {
   for (const [name, args] of fresh) {
     it(`${name}: no journal, no token cache, nothing sent that moves money; --resume finds nothing`, async () => {
       const cfg = tempDir();
-      const before = await moneySends(sb);
       const r = await run([...args, '--dry-run', '--json'], { env: cliEnv(sb, cfg) });
       expect(r.code, r.stderr).toBe(0);
       expect(r.json()).toMatchObject({ dry_run: true });
-      expect(await moneySends(sb)).toBe(before);
+      sb.verify();
       expect(diskState(cfg)).toEqual({});
       expect(existsSync(join(cfg, 'journal'))).toBe(false);
       if (name.startsWith('deposit')) {
@@ -85,7 +62,7 @@ describe('--dry-run leaves no trace', () => {
         const resumed = await run(['deposit', '--resume', ref, '--json'], { env: cliEnv(sb, cfg) });
         expect(resumed.code).toBe(2);
         expect(resumed.json().error.message).toMatch(/Nothing in the journal/);
-        expect(await moneySends(sb)).toBe(before);
+        sb.verify();
       }
     });
   }
@@ -93,6 +70,7 @@ describe('--dry-run leaves no trace', () => {
   it('the single steps on a journaled transaction leave its journal byte for byte as it was', async () => {
     const cfg = tempDir();
     const env = cliEnv(sb, cfg);
+    sb.expect('POST /payments/initiate');
     const started = await run(
       ['deposit', 'initiate', ...customerArgs({ reference: 'dry-steps', gateway: '' }), '--json'],
       {
@@ -102,7 +80,7 @@ describe('--dry-run leaves no trace', () => {
     expect(started.code, started.stderr).toBe(0);
     const before = diskState(cfg);
     expect(Object.keys(before).some((f) => f.includes('journal'))).toBe(true);
-    const sends = await moneySends(sb);
+    sb.verify();
     for (const args of [
       ['status', 'dry-steps', '--status', 'initiated', '--gateway', '1'],
       ['wallet', 'dry-steps', '--gateway', '2'],
@@ -113,7 +91,7 @@ describe('--dry-run leaves no trace', () => {
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(r.json().dry_run).toBe(true);
     }
-    expect(await moneySends(sb)).toBe(sends);
+    sb.verify();
     expect(diskState(cfg)).toEqual(before);
   });
 });
@@ -123,7 +101,8 @@ describe('live: nothing moves money unconfirmed', () => {
   let cfg: string;
   let env: Record<string, string | undefined>;
   beforeAll(async () => {
-    sb = await sandbox();
+    sb = await strictSandbox();
+    sb.allowReads();
     cfg = tempDir();
     env = cliEnv(sb, cfg, { MPAY_ENV: 'live' });
   });
@@ -131,6 +110,13 @@ describe('live: nothing moves money unconfirmed', () => {
 
   it('every money path without a terminal and without --yes is refused before anything is sent', async () => {
     // The scene, set up with --yes: a withdrawal stopped at its one-time code, a deposit initiated.
+    for (const route of [
+      'POST /payments/withdraw/initiate',
+      'POST /payments/status/update',
+      'POST /payments/withdraw/processed',
+      'POST /payments/initiate',
+    ])
+      sb.expect(route);
     const w = await run(['withdraw', ...customerArgs({ reference: 'live-w' }), '--yes', '--json'], { env });
     expect(w.code, w.stderr).toBe(0);
     expect(w.json().next).toBe('otp');
@@ -142,8 +128,8 @@ describe('live: nothing moves money unconfirmed', () => {
     );
     expect(d.code, d.stderr).toBe(0);
     const hash = d.json().hash_token as string;
+    sb.verify();
     const journalBefore = diskState(cfg);
-    const sends = await moneySends(sb);
     const paths: string[][] = [
       ['deposit', ...customerArgs({ reference: 'live-new' })],
       ['withdraw', ...customerArgs({ reference: 'live-new-w' })],
@@ -163,20 +149,21 @@ describe('live: nothing moves money unconfirmed', () => {
         /^Nothing was sent: .* on the live server http:\/\/127\.0\.0\.1:\d+ \(the run is in the live environment\): pass --yes/,
       );
     }
-    expect(await moneySends(sb)).toBe(sends);
+    sb.verify();
     expect(diskState(cfg)).toEqual(journalBefore);
     // With --yes the same resume goes through.
+    sb.expect('POST /payments/withdraw/processed');
     const ok = await run(['withdraw', '--resume', 'live-w', '--otp', demoMerchant.otp, '--yes', '--json'], {
       env,
     });
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.json().status).toBe('pending');
+    sb.verify();
   });
 
   it('answering no at the live confirmation is cancelled: exit 130 semantics, nothing sent, nothing journaled', async () => {
     const client = demoClient(sb.url);
     const journal = new Journal(tempDir(), 'default', 'live');
-    const sends = await moneySends(sb);
     const p = new ScriptedPrompter([false]);
     const err = await runPaymentFlow(
       'deposit',
@@ -196,10 +183,11 @@ describe('live: nothing moves money unconfirmed', () => {
     expect(err).toMatchObject({ kind: 'cancelled', exitCode: 130 });
     expect((err as Error).message).toMatch(/nothing was sent/);
     expect(p.asked[0]).toMatch(/^LIVE server /);
-    // A single step asks too.
-    const token = await apiToken(sb.url);
-    const hash = (await (await apiInitiate(sb.url, token, 'live-step-no')).json()).data.has_token as string;
-    const before = await moneySends(sb);
+    sb.verify();
+    // A single step asks too (its transaction made behind the front).
+    const token = await apiToken(sb.inner.url);
+    const hash = (await (await apiInitiate(sb.inner.url, token, 'live-step-no')).json()).data
+      .has_token as string;
     const step = await statusStep({ reference: 'live-step-no', kind: 'deposit' }, hash, 1, 'failed', {
       client,
       journal,
@@ -208,8 +196,7 @@ describe('live: nothing moves money unconfirmed', () => {
       gate: testGate('live', { prompter: new ScriptedPrompter([false]) }),
     }).catch((e: unknown) => e);
     expect(step).toMatchObject({ kind: 'cancelled' });
-    expect(await moneySends(sb)).toBe(before);
-    expect(sends).toBeLessThan(before);
+    sb.verify();
     expect(journal.records()).toEqual([]);
   });
 });
