@@ -157,6 +157,30 @@ describe('a cache another user could have written is never run', () => {
     },
   );
 
+  it.skipIf(Number(process.versions.node.split('.')[0]) >= 22)(
+    'a dist/ or a cache file writable by its group, not only one writable by others, is passed over',
+    () => {
+      const { dir, dist } = scene('GROUP');
+      const env = { HOME: dir, XDG_CACHE_HOME: join(dir, 'xdg') };
+      const uid = process.getuid!();
+      chmodSync(dist, 0o775);
+      const r = debug(dir, env);
+      expect(r.stdout.trim()).toBe('GROUP2,4');
+      expect(r.stderr).toContain(`mpay: code cache: not trusted: ${dist} (owner ${uid}, mode 775)`);
+      expect(readdirSync(dist)).toEqual(['b.cjs']);
+      // A sound dist/ (another scene), where the cache is built; made writable by its group, not read.
+      const sound = scene('GROUP');
+      const soundEnv = { HOME: sound.dir, XDG_CACHE_HOME: join(sound.dir, 'xdg') };
+      expect(load(sound.dir, soundEnv).out).toBe('GROUP2,4');
+      const cache = join(sound.dist, nameOf(sound.bundle));
+      expect(statSync(cache).mode & 0o777).toBe(0o600);
+      chmodSync(cache, 0o660);
+      const again = debug(sound.dir, soundEnv);
+      expect(again.stdout.trim()).toBe('GROUP2,4');
+      expect(again.stderr).toContain(`mpay: code cache: not trusted: ${cache} (owner ${uid}, mode 660)`);
+    },
+  );
+
   it('Node 24: its compile cache is made private under umask 000, and a file another user put in it makes mpay pass the folder over', () => {
     const node24 = installRuntimes()['24']!;
     const { dir, dist } = scene('N24');

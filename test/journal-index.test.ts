@@ -1,7 +1,17 @@
 // The journal keeps what it has read and parses only what was appended since: these check that the
 // index never goes stale, whoever writes the file (another Journal stands for another mpay process).
-import { appendFileSync, closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { fnv } from '../src/journal/bytes.js';
 import { Journal } from '../src/journal/journal.js';
 import { tempDir } from './helpers.js';
 
@@ -109,7 +119,7 @@ it('a prune keeps what another process appends while it runs, before the rename 
     },
   });
   expect(removed).toEqual(['old-1']);
-  const fresh = new Journal(cfg, 'default', 'sandbox');
+  const fresh = new Journal(cfg, 'default', 'sandbox', { indexFrom: 0 });
   expect(
     fresh
       .records()
@@ -119,4 +129,73 @@ it('a prune keeps what another process appends while it runs, before the rename 
   // old-1 is back only through the line written during the prune: the pruned lines are gone.
   expect(fresh.find('old-1')?.steps).toEqual([expect.objectContaining({ step: 'processed' })]);
   expect(readFileSync(pruner.file, 'utf8').endsWith('\n')).toBe(true);
+});
+
+/** The index folder of a journal, and the shard file (and its name) that holds `key`'s lines. */
+function shardOf(cfg: string, key: string) {
+  const dir = join(cfg, 'journal', 'index', 'default.sandbox.jsonl');
+  const name = readdirSync(dir).find(
+    (n) => n.startsWith('keys-') && readFileSync(join(dir, n), 'utf8').includes(`${JSON.stringify(key)}\t`),
+  )!;
+  return { dir, name, path: join(dir, name), shard: name.slice('keys-'.length, -'.tsv'.length) };
+}
+
+/** A journal whose index is built: a filler first, then `ka` sent and ok, then `kb`, of other amounts. */
+function indexed() {
+  const cfg = tempDir();
+  const j = new Journal(cfg, 'default', 'sandbox');
+  j.append({ ...event('filler', 'initiate', 'sent'), data: { note: 'x'.repeat(120) } });
+  j.append({ ...event('ka', 'initiate', 'sent'), data: { amount: '11', currency: 'GHS' } });
+  j.append({
+    ...event('ka', 'initiate', 'ok'),
+    data: { amount: '11', currency: 'GHS', status: 'initiated' },
+  });
+  j.append({ ...event('kb', 'initiate', 'ok'), data: { amount: '99', currency: 'USD', status: 'failed' } });
+  // a journal indexed from its first byte builds the index of every line at its first read
+  const first = new Journal(cfg, 'default', 'sandbox', { indexFrom: 0 });
+  expect(first.find('ka')?.steps).toEqual([expect.objectContaining({ step: 'initiate', outcome: 'ok' })]);
+  const offsets = (key: string) =>
+    [...readFileSync(shardOf(cfg, key).path, 'utf8').matchAll(new RegExp(`^"${key}"\\t(\\d+)$`, 'gm'))].map(
+      (m) => m[1]!,
+    );
+  return { cfg, offsets };
+}
+
+it('a shard changed in place, its length kept, is noticed by its sum: the record is read whole', () => {
+  const { cfg, offsets } = indexed();
+  const [sent, ok] = offsets('ka');
+  // both offsets of three digits: the shard keeps its length, only its sum can tell
+  expect(sent!.length).toBe(ok!.length);
+  const { path } = shardOf(cfg, 'ka');
+  writeFileSync(path, readFileSync(path, 'utf8').replace(`"ka"\t${ok}\n`, `"ka"\t${sent}\n`));
+  const fresh = new Journal(cfg, 'default', 'sandbox', { indexFrom: 0 });
+  expect(fresh.find('ka')).toMatchObject({
+    amount: '11',
+    status: 'initiated',
+    steps: [{ step: 'initiate', outcome: 'ok' }],
+  });
+});
+
+it('offsets that name another key are noticed even when the sums were made to agree: the record is its own', () => {
+  const { cfg, offsets } = indexed();
+  const [, ok] = offsets('ka');
+  const [theirs] = offsets('kb');
+  const { dir, path, shard } = shardOf(cfg, 'ka');
+  // ka's lines pointed at kb's, and state.json's length and sum of that shard written to agree
+  const text = readFileSync(path, 'utf8').replaceAll(new RegExp(`^"ka"\\t\\d+$`, 'gm'), `"ka"\t${theirs}`);
+  writeFileSync(path, text);
+  const statePath = join(dir, 'state.json');
+  const state = JSON.parse(readFileSync(statePath, 'utf8'));
+  state.shards[shard] = Buffer.byteLength(text);
+  state.sums[shard] = fnv(Buffer.from(text));
+  writeFileSync(statePath, JSON.stringify(state));
+  expect(ok).toBeDefined();
+  const fresh = new Journal(cfg, 'default', 'sandbox', { indexFrom: 0 });
+  expect(fresh.find('ka')).toMatchObject({
+    reference: 'ka',
+    amount: '11',
+    currency: 'GHS',
+    status: 'initiated',
+    steps: [{ step: 'initiate', outcome: 'ok' }],
+  });
 });

@@ -200,6 +200,71 @@ describe('in front of a server that departs from the document', () => {
   });
 });
 
+describe("each secret a request or an answer carries is the report's secret on its own", () => {
+  // Three secrets, each reaching the proxy one way only, each echoed back by the server in a field the
+  // document does not name (a departure, whose path would show it): a token the upstream handed out, a
+  // bearer token it never handed out (a client's cached one), a key in a POST body.
+  const handed = 'Plumtree4417handed';
+  const bearer = 'Quincewood2290bearer';
+  const key = 'Rowanfield5563key';
+  let server: Awaited<ReturnType<typeof loopbackServer>>;
+  beforeAll(async () => {
+    server = await loopbackServer((req, res) => {
+      const send = (body: unknown) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      const route = `${req.method} ${req.url!.split('?')[0]}`;
+      // (the body is not read here: the query says which answer carries the key back)
+      if (route === 'POST /restapi/v1/auth/merchant/token/generate' && req.url!.endsWith('?echo=key'))
+        return send({ success: true, message: 'ok', data: { token: 'x' }, [`seen_${key}`]: true });
+      if (route === 'POST /restapi/v1/auth/merchant/token/generate')
+        return send({ success: true, message: 'ok', data: { token: handed } });
+      if (route === 'GET /restapi/v1/public/currencies')
+        return send({ success: true, message: 'ok', data: [], [`seen_${handed}`]: true });
+      const auth = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+      return send({ success: true, message: 'ok', data: [], [`seen_${auth}`]: true });
+    });
+  });
+  afterAll(() => server.close());
+
+  it('the token an answer hands out, a bearer token never handed out, and a key in a body: none reaches the report', async () => {
+    const report = join(tempDir(), 'departures.ndjson');
+    const proxy = await proxyCli(server.url, report);
+    let stderr = '';
+    try {
+      const handing = await fetch(`${proxy.url}/restapi/v1/auth/merchant/token/generate`, {
+        method: 'POST',
+        body: new URLSearchParams({ merchant_key: 'mk_other' }),
+      });
+      expect((await handing.json()).data.token).toBe(handed);
+      // no Authorization: only the answer above made this token a secret
+      expect((await fetch(`${proxy.url}/restapi/v1/public/currencies`)).status).toBe(200);
+      const mine = await fetch(`${proxy.url}/restapi/v1/merchant/currencies`, {
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+      expect(mine.status).toBe(200);
+      const keyed = await fetch(`${proxy.url}/restapi/v1/auth/merchant/token/generate?echo=key`, {
+        method: 'POST',
+        body: new URLSearchParams({ merchant_key: key }),
+      });
+      expect(keyed.status).toBe(200);
+    } finally {
+      stderr = (await proxy.stop()).stderr;
+    }
+    const fields = records(report)
+      .filter((r) => r.kind === 'field')
+      .map((r) => `${String(r.path)} ${String(r.field)}`);
+    expect(fields.sort()).toEqual([
+      '/restapi/v1/auth/merchant/token/generate /seen_***',
+      '/restapi/v1/merchant/currencies /seen_***',
+      '/restapi/v1/public/currencies /seen_***',
+    ]);
+    const text = readFileSync(report, 'utf8') + stderr;
+    for (const s of [handed, bearer, key]) expect(text).not.toContain(s);
+  });
+});
+
 it('an https upstream signed by a private CA: forwarded with NODE_EXTRA_CA_CERTS, as the client does', async () => {
   const { key, cert, certFile } = selfSignedCert();
   const tls = await sandbox({ tls: { key, cert } });
