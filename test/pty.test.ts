@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiInitiate, apiToken, cliEnv, run, sandbox, tempDir, requestCount } from './helpers.js';
+import { apiInitiate, apiToken, cliEnv, file, run, sandbox, tempDir, requestCount } from './helpers.js';
+import { strictSandbox } from './strict.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
@@ -239,6 +240,44 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
       expect(screen).toMatch(/2 done, 0 already done, 1 failed, 0 unknown/);
     } finally {
       t.kill();
+    }
+  });
+
+  it('withdraw batch confirm on a terminal asks its one question first; answered no, no code is sent', async () => {
+    // strict: after the scene, any request that moves money fails the test
+    const strict = await strictSandbox();
+    strict.allowReads();
+    try {
+      const env = cliEnv(strict, tempDir());
+      const rows = [
+        'currency,country,amount,first_name,phone,email,gateway',
+        'GHS,GH,21,Ato,+233201239011,ato@example.net,1',
+        'GHS,GH,22,Aba,+233201239012,aba@example.net,1',
+      ].join('\n');
+      for (const route of ['withdraw/initiate', 'status/update', 'withdraw/processed'])
+        strict.expect(`POST /payments/${route}`, 2);
+      const started = await run(['withdraw', 'batch', file('pty-w.csv', rows), '--json'], { env });
+      expect(started.code, started.stderr).toBe(0);
+      strict.verify();
+      const codes = started.stdout
+        .trim()
+        .split('\n')
+        .map((l) => `${JSON.parse(l).reference as string},${demoMerchant.otp}`);
+      const path = file('pty-codes.csv', ['reference,otp', ...codes].join('\n'));
+      const t = new Tmux('confirm');
+      try {
+        t.start(['withdraw', 'batch', 'confirm', path], env);
+        await t.waitFor(/Confirm these 2 withdrawals\?/);
+        t.answer('n');
+        const screen = await t.waitFor(/EXIT=\d+/);
+        expect(screen).toMatch(/EXIT=130/);
+        expect(screen).toMatch(/nothing was sent/);
+      } finally {
+        t.kill();
+      }
+      strict.verify();
+    } finally {
+      await strict.close();
     }
   });
 });
