@@ -23,6 +23,11 @@ export interface Interrupts {
    * undoes it itself (a spooled stdin removed); the function returned unregisters it.
    */
   atExit(cleanup: () => void): () => void;
+  /**
+   * Ends the run now with `code`, the atExit cleanups run first: the way out for whatever ends a run
+   * before its work does (a reader of stdout gone, an interruption).
+   */
+  end(code: number): void;
 }
 
 export function makeInterrupts(
@@ -36,6 +41,16 @@ export function makeInterrupts(
   const exitHandlers = new Set<() => void>();
   let depth = 0;
   let count = 0;
+  const end = (code: number) => {
+    for (const h of [...exitHandlers]) {
+      try {
+        h();
+      } catch {
+        // the run ends all the same
+      }
+    }
+    exit(code);
+  };
   const graceful: Interrupts['graceful'] = async (work, again) => {
     depth++;
     if (again) againHandlers.push(again);
@@ -65,15 +80,9 @@ export function makeInterrupts(
       if (count === 1) controller.abort(name);
       if (count === 1 && depth > 0) return;
       if (count > 1) for (const h of [...againHandlers]) h();
-      for (const h of [...exitHandlers]) {
-        try {
-          h();
-        } catch {
-          // the run ends all the same
-        }
-      }
-      exit(name === 'SIGTERM' ? 143 : 130);
+      end(name === 'SIGTERM' ? 143 : 130);
     },
+    end,
     atExit(cleanup) {
       exitHandlers.add(cleanup);
       return () => exitHandlers.delete(cleanup);
