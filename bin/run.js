@@ -14,7 +14,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
 } else if (process.env.MPAY_KEYRING_CHILD === '1') {
   // The keyring's child process (src/config/keyring.ts): one request on stdin, its answer on stdout.
   const { loadBundle } = await import('./load-cached.js');
-  await loadBundle(new URL('../dist/mpay.cjs', import.meta.url), true).keyringChild();
+  await loadBundle(new URL('../dist/mpay.cjs', import.meta.url), true).keyringChild(
+    process.stdin,
+    process.stdout,
+  );
 } else {
   // The command the keyring's child process is started with (src/config/keyring.ts): this script.
   globalThis.__mpayKeyringChild = [process.execPath, fileURLToPath(import.meta.url)];

@@ -152,6 +152,8 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
     if (err.code === 'EPIPE') interrupts.end(0);
     else throw err;
   });
+  // Whatever ends the process (an error mpay did not expect too) undoes what the run registered.
+  process.on('exit', () => interrupts.cleanUp());
   // First in line, for the same reason: mpay says what it knows before anything ends the process.
   const onSignal = (name: NodeJS.Signals) => interrupts.fire(name as 'SIGINT' | 'SIGTERM');
   process.prependListener('SIGINT', onSignal);
