@@ -11,7 +11,7 @@ import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { bin, cliEnv, holdingProxy, requestCount, sandbox, tempDir } from './helpers.js';
+import { bin, cliEnv, holdingProxy, requestCount, sandbox, tempDir, waitUntil } from './helpers.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
 beforeAll(async () => {
@@ -101,13 +101,7 @@ for (const [first, second] of [
         cliEnv({ url: held.url }, cfg),
         rowsOf(4, first === second ? 30 : 40),
       );
-      await within(
-        new Promise<void>((resolve) => {
-          const t = setInterval(() => held.held() === 2 && (clearInterval(t), resolve()), 20);
-        }),
-        45_000,
-        'two initiates in flight',
-      );
+      await waitUntil('two initiates in flight', () => held.held() === 2, 45_000);
       kill(m.child, first);
       await within(m.printed(/stopping: no new rows start/), deadline, `mpay to say it stops at ${first}`);
       kill(m.child, second);
@@ -130,15 +124,10 @@ it('the sandbox closing on a request that waits: the second SIGINT ends it', asy
   const url = /listening on (http:\/\/[\d.]+:\d+)/.exec(m.output())![1]!;
   const request = fetch(`${url}/restapi/v1/public/countries`).catch(() => undefined);
   // The sandbox counts an API request as it arrives, before its latency.
-  await within(
-    new Promise<void>((resolve) => {
-      const t = setInterval(async () => {
-        if ((await requestCount({ url }, 'GET /public/countries').catch(() => 0)) > 0)
-          (clearInterval(t), resolve());
-      }, 50);
-    }),
-    deadline,
+  await waitUntil(
     'the request to reach the sandbox',
+    async () => (await requestCount({ url }, 'GET /public/countries').catch(() => 0)) > 0,
+    deadline,
   );
   kill(m.child, 'SIGINT');
   await within(m.printed(/SIGINT: stopping/), deadline, 'the sandbox to say it stops');
