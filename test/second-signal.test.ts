@@ -31,7 +31,9 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 /** Generous: far beyond what an ending takes on a loaded machine, far below what a hang would take. */
-const deadline = 15_000;
+const deadline = 20_000;
+/** for a start (mpay loading its command, a server listening) on a machine loaded by other work */
+const startup = 45_000;
 
 /** mpay in a process of its own, its output collected, with events for a line it prints and its close. */
 function mpayProcess(args: string[], env: Record<string, string | undefined>, input?: string) {
@@ -115,19 +117,19 @@ for (const [first, second] of [
       held.release();
       await held.close();
     }
-  }, 60_000);
+  }, 90_000);
 
 it('the sandbox closing on a request that waits: the second SIGINT ends it', async () => {
   // --latency holds every API request: the close after the first SIGINT waits for the one in flight.
   const m = mpayProcess(['sandbox', '--port', '0', '--latency', '3600000'], {});
-  await within(m.printed(/listening on http:\/\/[\d.]+:\d+/), deadline, 'the sandbox to listen');
+  await within(m.printed(/listening on http:\/\/[\d.]+:\d+/), startup, 'the sandbox to listen');
   const url = /listening on (http:\/\/[\d.]+:\d+)/.exec(m.output())![1]!;
   const request = fetch(`${url}/restapi/v1/public/countries`).catch(() => undefined);
   // The sandbox counts an API request as it arrives, before its latency.
   await waitUntil(
     'the request to reach the sandbox',
     async () => (await requestCount({ url }, 'GET /public/countries').catch(() => 0)) > 0,
-    deadline,
+    startup,
   );
   kill(m.child, 'SIGINT');
   await within(m.printed(/SIGINT: stopping/), deadline, 'the sandbox to say it stops');
@@ -136,7 +138,7 @@ it('the sandbox closing on a request that waits: the second SIGINT ends it', asy
   // 0 would be the first signal's ending, after the request was answered: it is the second's
   expect(end.code, m.output()).toBe(130);
   await request;
-}, 60_000);
+}, 90_000);
 
 it('the proxy closing on a request its upstream never answers: the second SIGTERM ends it', async () => {
   // An upstream that takes each request and never answers.
@@ -152,10 +154,10 @@ it('the proxy closing on a request its upstream never answers: the second SIGTER
   const upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
   try {
     const m = mpayProcess(['proxy', '--upstream', upstreamUrl, '--port', '0'], {});
-    await within(m.printed(/http:\/\/127\.0\.0\.1:\d+/), deadline, 'the proxy to listen');
+    await within(m.printed(/http:\/\/127\.0\.0\.1:\d+/), startup, 'the proxy to listen');
     const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(m.output())![1]!;
     const request = fetch(`${url}/restapi/v1/public/countries`).catch(() => undefined);
-    await within(inFlight, deadline, 'the request to reach the upstream');
+    await within(inFlight, startup, 'the request to reach the upstream');
     kill(m.child, 'SIGTERM');
     // (two signals of one kind sent at once may arrive as one: the second goes once the first was heard)
     await within(m.printed(/SIGTERM: stopping/), deadline, 'the proxy to say it stops');
@@ -167,7 +169,7 @@ it('the proxy closing on a request its upstream never answers: the second SIGTER
     for (const s of sockets) s.destroy();
     await new Promise((r) => upstream.close(r));
   }
-}, 60_000);
+}, 90_000);
 
 it('two signals while the keyring child is blocked on a bus that never answers: mpay ends, its child too', async () => {
   // A tcp: bus (mpay cannot dial it itself: only the child's library does) that never says a word.
@@ -215,4 +217,4 @@ it('two signals while the keyring child is blocked on a bus that never answers: 
     for (const s of connected) s.destroy();
     await new Promise((r) => bus.close(r));
   }
-}, 60_000);
+}, 90_000);
