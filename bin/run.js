@@ -12,9 +12,13 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
   );
 } else if (process.env.MPAY_KEYRING_CHILD === '1') {
-  // The keyring's child process (src/config/keyring.ts): one request on stdin, its answer on stdout.
+  // The keyring's child process (src/config/keyring.ts): one request on stdin, its answer on stdout. Its
+  // own small bundle (scripts/bundle.js), not the CLI's: the child's start is paid by every keyring request.
   const { loadBundle } = await import('./load-cached.js');
-  await loadBundle(new URL('../dist/mpay.cjs', import.meta.url), true).keyringChild();
+  await loadBundle(new URL('../dist/keyring-child.cjs', import.meta.url), false).keyringChild(
+    process.stdin,
+    process.stdout,
+  );
 } else {
   // The command the keyring's child process is started with (src/config/keyring.ts): this script.
   globalThis.__mpayKeyringChild = [process.execPath, fileURLToPath(import.meta.url)];

@@ -400,6 +400,9 @@ try {
   // What the money gate costs a money call beyond the journal's sync (scripts/bench-gate.js).
   const { runGateBench, gateTargetMs } = await import('./bench-gate.js');
   const gate = await runGateBench(quick ? 200 : 2000);
+  // What a profile kept in the OS keyring costs, its child process included (scripts/bench-keyring.js).
+  const { benchKeyring } = await import('./bench-keyring.js');
+  const keyring = await benchKeyring({ rounds: quick ? 3 : rounds, sandbox: sandbox.info });
   // The sandbox filled to 1,000,000 transactions, with and without --data, and beside Prism
   // (scripts/bench-sandbox.js).
   const { benchSandbox, printSandbox } = await import('./bench-sandbox.js');
@@ -456,6 +459,7 @@ try {
     batch,
     journal,
     money_gate: gate,
+    keyring,
     sandbox_fill: sandboxFill,
     sandbox: Object.fromEntries(
       Object.entries(throughput).map(([k, v]) => [
@@ -559,6 +563,11 @@ try {
     );
   console.log(
     `\nmoney gate, its own work a step beyond the journal's sync: ${gate.lock_held_own_ms.median} ms median with the lock held by its flow; ${gate.gate_own_ms.median} ms when the step takes the lock itself (a single call)`,
+  );
+  console.log(
+    keyring.skipped
+      ? `\nkeyring: not measured (${keyring.skipped})`
+      : `\nkeyring: its child alone ${keyring['keyring child alone ms (one read)']} ms (${keyring['keyring child ratio to node -e 0']}x node -e 0); currencies --merchant --json ${keyring['currencies --merchant --json, keyring profile ms']} ms with a keyring profile, ${keyring['currencies --merchant --json, file profile ms']} ms with a file profile (+${keyring['keyring profile costs ms']} ms)`,
   );
   printSandbox(sandboxFill);
   console.log('\ntargets:');

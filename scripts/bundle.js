@@ -36,3 +36,16 @@ const main = await build({
 const outputs = main.metafile.outputs;
 for (const [file, o] of Object.entries(outputs))
   console.error(`bundle: ${file} ${(o.bytes / 1024).toFixed(0)} KiB`);
+
+// dist/keyring-child.cjs: the keyring's child process (src/commands/base/keyring-child.ts), which bin/run.js
+// starts with MPAY_KEYRING_CHILD=1 for every keyring request. It needs none of oclif, got or zod, so it is
+// a bundle of its own, a few KiB, and the child starts in about the time of Node itself instead of the
+// time of the whole CLI (docs/performance.md, "The OS keyring").
+const child = await build({
+  ...common,
+  entryPoints: [join(src, 'commands', 'base', 'keyring-child.ts')],
+  outfile: join(root, 'dist', 'keyring-child.cjs'),
+  external: ['@napi-rs/keyring'],
+});
+for (const [file, o] of Object.entries(child.metafile.outputs))
+  console.error(`bundle: ${file} ${(o.bytes / 1024).toFixed(0)} KiB`);

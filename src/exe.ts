@@ -163,7 +163,7 @@ function version(): string {
 async function main(skip: number): Promise<void> {
   const argv = process.argv.slice(skip);
   // The keyring's child process (src/config/keyring.ts) is this executable again.
-  if (process.env.MPAY_KEYRING_CHILD === '1') return bundle.keyringChild();
+  if (process.env.MPAY_KEYRING_CHILD === '1') return bundle.keyringChild(process.stdin, process.stdout);
   const { isSea } = __builtinRequire('node:sea') as typeof import('node:sea');
   (globalThis as { __mpayKeyringChild?: string[] }).__mpayKeyringChild = isSea()
     ? [process.execPath]

@@ -73,7 +73,7 @@ export class Factory {
   async store(): Promise<ConfigStore> {
     if (!this.storeMemo) {
       const { ConfigStore } = await import('./config/store.js');
-      this.storeMemo = new ConfigStore(this.environ);
+      this.storeMemo = new ConfigStore(this.environ, (cleanup) => this.io.interrupts.atExit(cleanup));
       for (const w of this.storeMemo.warnings) this.io.warn(w);
     }
     return this.storeMemo;

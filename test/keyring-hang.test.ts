@@ -141,7 +141,20 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const)
       const dropped = new Promise<void>((r) => socket.on('close', () => r()));
       child.kill(signal);
       expect(await ended).toBe(signal === 'SIGTERM' ? 143 : 130);
-      await dropped; // the child that held the connection is gone too
+      // the child that held the connection is gone too (a deadline that says so, not the test's limit)
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        dropped,
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () =>
+              reject(
+                new Error("the keyring child's bus connection did not drop within 15 s: it was not killed"),
+              ),
+            15_000,
+          );
+        }),
+      ]).finally(() => clearTimeout(timer));
     } finally {
       await bus.close();
     }

@@ -119,3 +119,31 @@ it("the known secrets are the run's own: another run's key is not scrubbed here,
   expect(trace).toContain(otherKey);
   expect(trace).not.toContain(demoMerchant.merchantKey);
 });
+
+it('a word of prose after a scheme\'s name is kept ("Token generated successfully."); a credential after it is not', async () => {
+  // --debug of a token generate: the sandbox's message stays whole, the token it made does not appear.
+  const env = cliEnv(sb, tempDir());
+  const debug = await mpay(['token', '--show', '--debug'], { env });
+  expect(debug.code, debug.stderr).toBe(0);
+  const token = debug.stdout.trim().split(/\s+/).pop()!;
+  expect(token.length).toBeGreaterThan(8);
+  expect(debug.stderr).toContain('"message":"Token generated successfully."');
+  expect(debug.stderr).not.toContain(token);
+  // Credentials this run does not hold, in free text: each kind masked, the prose around them kept.
+  const credentials = {
+    bearer: 'Zx81kQmB4vTq0sLw',
+    basic: 'dXNlcjpwYXNz',
+    token: 'e3b0c44298fc1c14',
+    jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl',
+    afterHeader: 'lowercaseonly',
+  };
+  const trace = await bundledTrace(env, {
+    note:
+      `Token generated successfully. Bearer tokens expire; Basic information. Sent Bearer ${credentials.bearer}, ` +
+      `Basic ${credentials.basic}, Token ${credentials.token}, Bearer ${credentials.jwt}; ` +
+      `Authorization: Bearer ${credentials.afterHeader}`,
+  });
+  for (const [what, value] of Object.entries(credentials)) expect(trace, what).not.toContain(value);
+  expect(trace).toContain('Token generated successfully. Bearer tokens expire; Basic information.');
+  expect(trace).toContain('Sent Bearer ***, Basic ***, Token ***, Bearer ***; Authorization: Bearer ***');
+});

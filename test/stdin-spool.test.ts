@@ -1,6 +1,6 @@
 // No stray copies of customers' data: a batch read from stdin keeps its rows (0600) in mpay's own
 // journal/spool/ while it runs, never in the temporary folder, and leaves none when it ends: done, refused,
-// interrupted (SIGINT, SIGTERM); a run killed outright leaves its file, private, for the next batch from
+// interrupted (SIGINT, SIGTERM), its reader gone (EPIPE); a run killed outright leaves its file, private, for the next batch from
 // stdin to remove.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -90,6 +90,21 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
     expect(copies(cfg)).toEqual([]);
     expect(copies(tmp)).toEqual([]);
   });
+
+it('a reader of stdout gone (mpay … | head -1): the run ends quietly, its spooled rows removed', async () => {
+  const cfg = tempDir();
+  const tmp = tempDir();
+  const run = batch(cfg, tmp, sb.url, rows.replace(',10,', ',14,'));
+  // The reader goes before mpay writes anything: its first result line meets EPIPE.
+  run.child.stdout.destroy();
+  const end = await run.done;
+  expect(end.code, end.stderr).toBe(0);
+  // the batch did spool its rows (the folder exists), and left none
+  expect(existsSync(spool(cfg))).toBe(true);
+  expect(readdirSync(spool(cfg))).toEqual([]);
+  expect(copies(cfg)).toEqual([]);
+  expect(copies(tmp)).toEqual([]);
+});
 
 it('killed outright: the file stays private, and the next batch from stdin removes it', async () => {
   const cfg = tempDir();

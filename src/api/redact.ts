@@ -213,8 +213,18 @@ export class Secrets {
         .replace(/"([\w.-]+)"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (all, k: string, sep: string) =>
           isSecretName(k) ? `"${k}"${sep}"${redacted}"` : all,
         )
-        // An Authorization value in any text: its scheme kept, its credentials not.
-        .replace(/\b(Bearer|Basic|Digest|Token)\s+[A-Za-z0-9._~+/=-]{6,}/g, `$1 ${redacted}`)
+        // An Authorization value in any text: its scheme kept, its credentials not. After the header's
+        // name whatever follows the scheme is the credential; elsewhere a word of prose after the scheme's
+        // name ("Token generated successfully.") is not one (isCredential).
+        .replace(
+          /(authorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|Digest|Token)\s+)[^\s"',;]+/gi,
+          `$1${redacted}`,
+        )
+        .replace(
+          /\b(Bearer|Basic|Digest|Token)(\s+)([A-Za-z0-9._~+/=-]{6,})/g,
+          (all, scheme: string, sp: string, c: string) =>
+            isCredential(c) ? `${scheme}${sp}${redacted}` : all,
+        )
         .replace(/([?&;\s]|^)([\w.-]+)=([^&\s;#"']*)/g, (all, lead: string, k: string) =>
           isSecretName(k) || (lead === '?' || lead === '&' ? secretQueryKeys.test(k) : false)
             ? `${lead}${k}=${redacted}`
@@ -222,6 +232,18 @@ export class Secrets {
         ),
     );
   }
+}
+
+/**
+ * Whether the word after an Authorization scheme's name is a credential rather than a word of prose: a
+ * word of letters alone, in one case or capitalised (generated, Expired, EXPIRED, re-issued), shorter than
+ * 24 characters, is prose, a full stop after it too; anything else (a digit, a dot, a slash, `=`, mixed case as base64 and random
+ * tokens have, or a long run of letters) is a credential.
+ */
+export function isCredential(word: string): boolean {
+  const prose = /^(?:[a-z]+(?:-[a-z]+)*|[A-Z][a-z]+(?:-[a-z]+)*|[A-Z]+(?:-[A-Z]+)*)$/;
+  const bare = word.replace(/\.+$/, ''); // a sentence's full stop
+  return bare.length >= 24 || !prose.test(bare);
 }
 
 /** Shows the first and last characters of a secret, enough to tell two keys apart. */

@@ -5,7 +5,7 @@
 // writes mpay's entries in it, each read once a process.
 import { realpathSync } from 'node:fs';
 import { KeyringError } from '../api/errors.js';
-import { openKeyring, type Keyring, type KeyringOpening } from './keyring.js';
+import { openKeyring, type AtExit, type Keyring, type KeyringOpening } from './keyring.js';
 
 /** A profile's one entry in the keyring (JSON): its keys, and its tokens by "env|baseUrl|fingerprint". */
 export interface KeyringEntry {
@@ -28,6 +28,8 @@ export class KeyringEntries {
     /** the config folder */
     private readonly dir: string,
     private readonly environ: NodeJS.ProcessEnv,
+    /** kills a keyring child should the run end while it runs (the IO's atExit, from the Factory) */
+    private readonly atExit?: AtExit,
   ) {}
 
   /** The folder's real path (links resolved): one folder reached two ways is one keyring service. */
@@ -53,6 +55,7 @@ export class KeyringEntries {
       this.memo = openKeyring(this.service, this.environ, {
         probe: opts.probe,
         prefetch: profiles.map((p) => this.account(p)),
+        atExit: this.atExit,
       }).then((opening) => {
         if ('keyring' in opening) {
           for (const p of profiles) {

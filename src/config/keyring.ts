@@ -12,7 +12,7 @@
 //   Service that is on the bus but does not answer is the library's to time out (it gives up after 2 s).
 // - `openKeyring(..., { probe: true })` (login, the move into the keyring, auth status, doctor) writes,
 //   reads back and deletes a test entry before anything is stored.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { KeyringError } from '../api/errors.js';
@@ -27,6 +27,12 @@ export interface Keyring {
   /** true when there was an entry to delete */
   delete(account: string): Promise<boolean>;
 }
+
+/**
+ * Registers what to do should the run end while a keyring child runs (the IO's `interrupts.atExit`, handed
+ * down by the Factory): the child is killed, whatever it is blocked on. Returns what unregisters it.
+ */
+export type AtExit = (cleanup: () => void) => () => void;
 
 /** `off`: the person turned the keyring off (MPAY_KEYRING=off), which needs no warning. */
 export type KeyringOpening =
@@ -72,7 +78,7 @@ type OpAnswer = { value?: string | null; deleted?: boolean } | { error: string }
 export async function openKeyring(
   service: string,
   environ: NodeJS.ProcessEnv,
-  opts: { probe?: boolean; prefetch?: string[] } = {},
+  opts: { probe?: boolean; prefetch?: string[]; atExit?: AtExit } = {},
 ): Promise<KeyringOpening> {
   if (environ.MPAY_KEYRING === '0' || environ.MPAY_KEYRING === 'off')
     return { unavailable: 'turned off by MPAY_KEYRING=off', off: true };
@@ -87,7 +93,7 @@ export async function openKeyring(
   }
   const name = keyringName();
   const request = (ops: Op[]) =>
-    keyringRequest(service, ops, environ, timeoutMs + keyringRequestSlackMs, name);
+    keyringRequest(service, ops, environ, timeoutMs + keyringRequestSlackMs, name, opts.atExit);
   const answerOf = (a: OpAnswer | undefined, what: string): { value?: string | null; deleted?: boolean } => {
     if (!a) throw new KeyringError(`could not ${what} the ${name}: no answer`);
     if ('error' in a)
@@ -156,13 +162,10 @@ function childCommand(): string[] {
   }
 }
 
-/** The children still running: killed when this process ends (a child blocked on a bus would stay). */
-const running = new Set<ChildProcess>();
-let exitHook = false;
-
 /**
  * One request to a child process that runs the library: its answers, one an operation, or a KeyringError
- * when the child did not answer within `deadlineMs` (it is killed) or failed.
+ * when the child did not answer within `deadlineMs` (it is killed) or failed. Should the run end first,
+ * `atExit` kills it (a child blocked on a bus would stay).
  */
 function keyringRequest(
   service: string,
@@ -170,20 +173,15 @@ function keyringRequest(
   environ: NodeJS.ProcessEnv,
   deadlineMs: number,
   name: string,
+  atExit: AtExit = () => () => {},
 ): Promise<OpAnswer[]> {
-  if (!exitHook) {
-    exitHook = true;
-    process.on('exit', () => {
-      for (const c of running) c.kill('SIGKILL');
-    });
-  }
   const [cmd, ...args] = childCommand();
   return new Promise((resolve, reject) => {
     const child = spawn(cmd!, args, {
       env: { ...environ, MPAY_KEYRING_CHILD: '1' },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
-    running.add(child);
+    const unregister = atExit(() => child.kill('SIGKILL'));
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
     const timer = setTimeout(() => {
@@ -192,12 +190,12 @@ function keyringRequest(
     }, deadlineMs);
     child.on('error', (err) => {
       clearTimeout(timer);
-      running.delete(child);
+      unregister();
       reject(new KeyringError(`the ${name} could not be asked (${err.message})`));
     });
     child.on('close', () => {
       clearTimeout(timer);
-      running.delete(child);
+      unregister();
       try {
         resolve((JSON.parse(out) as { answers: OpAnswer[] }).answers);
       } catch {

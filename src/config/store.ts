@@ -9,7 +9,7 @@ import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { LocalFileError } from '../api/errors.js';
 import { join } from 'node:path';
 import { configDir, ensurePrivateDir, ensurePrivateFile, fileMode } from './paths.js';
-import { keyringName, type KeyringOpening } from './keyring.js';
+import { keyringName, type AtExit, type KeyringOpening } from './keyring.js';
 import { KeyringEntries, type KeyringEntry } from './keyring-entries.js';
 import type { Profile, SecretStore, StoredCredentials } from './profile.js';
 import { TokenCache, type TokenEntry } from './token-cache.js';
@@ -60,9 +60,13 @@ export class ConfigStore {
   /** the token cache (tokens.json, and the tokens of a profile kept in the keyring) */
   readonly tokens: TokenCache;
 
-  constructor(environ: NodeJS.ProcessEnv = process.env) {
+  constructor(
+    environ: NodeJS.ProcessEnv = process.env,
+    /** kills a keyring child should the run end while it runs (the IO's atExit) */
+    atExit?: AtExit,
+  ) {
     this.dir = configDir(environ);
-    this.secrets = new KeyringEntries(this.dir, environ);
+    this.secrets = new KeyringEntries(this.dir, environ, atExit);
     this.tokens = new TokenCache({
       read: () => this.read<Record<string, TokenEntry>>('tokens'),
       conf: () => this.conf('tokens'),

@@ -19,10 +19,19 @@ export interface Interrupts {
   /** an interruption: the process's signal (systemIO), or a test's */
   fire(name: Interruption): void;
   /**
-   * Runs `cleanup` (synchronous) should an interruption end the run before the work that registered it
-   * undoes it itself (a spooled stdin removed); the function returned unregisters it.
+   * Runs `cleanup` (synchronous) should the run end before the work that registered it undoes it itself
+   * (a spooled stdin removed, a keyring child killed): an interruption, a reader of stdout gone, or, for
+   * the process's IO, any exit of the process (an error mpay did not expect); the function returned
+   * unregisters it.
    */
   atExit(cleanup: () => void): () => void;
+  /** Runs the atExit cleanups now, each once (systemIO calls it at the process's exit). */
+  cleanUp(): void;
+  /**
+   * Ends the run now with `code`, the atExit cleanups run first: the way out for whatever ends a run
+   * before its work does (a reader of stdout gone, an interruption).
+   */
+  end(code: number): void;
 }
 
 export function makeInterrupts(
@@ -36,6 +45,20 @@ export function makeInterrupts(
   const exitHandlers = new Set<() => void>();
   let depth = 0;
   let count = 0;
+  const cleanUp = () => {
+    for (const h of [...exitHandlers]) {
+      exitHandlers.delete(h);
+      try {
+        h();
+      } catch {
+        // the run ends all the same
+      }
+    }
+  };
+  const end = (code: number) => {
+    cleanUp();
+    exit(code);
+  };
   const graceful: Interrupts['graceful'] = async (work, again) => {
     depth++;
     if (again) againHandlers.push(again);
@@ -65,15 +88,10 @@ export function makeInterrupts(
       if (count === 1) controller.abort(name);
       if (count === 1 && depth > 0) return;
       if (count > 1) for (const h of [...againHandlers]) h();
-      for (const h of [...exitHandlers]) {
-        try {
-          h();
-        } catch {
-          // the run ends all the same
-        }
-      }
-      exit(name === 'SIGTERM' ? 143 : 130);
+      end(name === 'SIGTERM' ? 143 : 130);
     },
+    end,
+    cleanUp,
     atExit(cleanup) {
       exitHandlers.add(cleanup);
       return () => exitHandlers.delete(cleanup);

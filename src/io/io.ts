@@ -128,12 +128,6 @@ let system: IO | undefined;
  */
 export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
   if (system) return system;
-  // A reader that went away (`mpay history --json | head -2`) ends the command quietly with 0: whatever
-  // it had left to print has nobody to read it.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-    throw err;
-  });
   const interrupts = makeInterrupts(
     (code) => process.exit(code),
     // conf's atomic writes load when-exit, whose SIGINT listener re-raises the signal and would kill the
@@ -151,6 +145,15 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
       };
     },
   );
+  // A reader that went away (`mpay history --json | head -2`) ends the command quietly with 0: whatever
+  // it had left to print has nobody to read it. What the run registered to undo at its end (a spooled
+  // stdin) is undone first.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') interrupts.end(0);
+    else throw err;
+  });
+  // Whatever ends the process (an error mpay did not expect too) undoes what the run registered.
+  process.on('exit', () => interrupts.cleanUp());
   // First in line, for the same reason: mpay says what it knows before anything ends the process.
   const onSignal = (name: NodeJS.Signals) => interrupts.fire(name as 'SIGINT' | 'SIGTERM');
   process.prependListener('SIGINT', onSignal);

@@ -69,7 +69,8 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
   await announce(proxy.url, upstream, opts, f, verdict.live);
   // Forwards until Ctrl-C or SIGTERM (the IO's interruption), then closes and sums up; a second one ends
   // the run at once.
-  await f.io.interrupts.untilInterrupted(async () => {
+  await f.io.interrupts.untilInterrupted(async (reason) => {
+    f.io.note(`mpay proxy: ${reason}: stopping; requests in flight finish (${reason} again to stop now)`);
     await proxy.close();
     if (fd !== undefined) closeSync(fd);
     f.io.note(
