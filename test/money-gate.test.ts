@@ -194,6 +194,40 @@ describe('mpay api, doctor and a profile known as live pass the gate', () => {
     expect(h.json().hash_token).toMatch(/^[0-9a-f]{16,}$/);
     // Its secrets are not in the journal.
     expect(journalLines(cfg).join('\n')).not.toContain(demoMerchant.apiKey);
+    // A status update to a hash token mpay never saw: a record of its own, whose status is not the one
+    // asked for, and which offers no --resume (mpay has no initiate to resume from).
+    sb.expect('POST /payments/status/update');
+    const stranger = 'abcdef1234567890';
+    const upd = await run(
+      [
+        'api',
+        'POST',
+        'payments/status/update',
+        '-f',
+        `hash_token=${stranger}`,
+        '-f',
+        'status=failed',
+        '-f',
+        'gateway_id=1',
+      ],
+      { env },
+    );
+    expect(upd.code).toBe(4);
+    sb.verify();
+    const shown = await run(['history', 'show', stranger, '--json'], { env });
+    expect(shown.json()).toMatchObject({
+      reference: stranger,
+      status: null,
+      resume: null,
+      gateway: { id: 1 },
+      steps: [{ step: 'status', outcome: 'failed' }],
+    });
+    const resumed = await run(['deposit', '--resume', stranger, '--json'], { env });
+    expect(resumed.code).toBe(2);
+    expect(resumed.json().error.message).toBe(
+      `${stranger} cannot be resumed: mpay did not initiate it: its journal holds only the steps sent to hash token ${stranger}`,
+    );
+    sb.verify();
   });
 
   it('doctor on a live server skips the API-key probe and says how to run it; --check-api-key asks for --yes', async () => {

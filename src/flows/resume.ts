@@ -1,7 +1,7 @@
 // Picking a stopped flow up at its next step, from what the journal knows.
 import { gatewayTypeOf as gatewayType } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
-import { stepDone, type JournalRecord, type Kind } from '../journal/records.js';
+import { notResumable, stepDone, type JournalRecord, type Kind } from '../journal/records.js';
 
 import {
   merchantCurrencies,
@@ -35,6 +35,11 @@ export async function resumeFlow(
   if (record.kind !== kind)
     throw new UsageError(`${key} is a ${record.kind}, not a ${kind}`, {
       hint: `Use \`${resumeCommand(record, deps.place)}\``,
+    });
+  const stranger = notResumable(record);
+  if (stranger)
+    throw new UsageError(`${record.reference} cannot be resumed: ${stranger}`, {
+      hint: `See \`${historyShowCommand(record, deps.place)}\`; the single steps (mpay status, mpay wallet, mpay ${kind} process) take a hash token`,
     });
   if (stepDone(record, 'processed')) {
     throw new UsageError(

@@ -145,6 +145,18 @@ export function settled(r: JournalRecord): boolean {
   return probeOver || stepDone(r, 'processed') || ['success', 'failed', 'cancelled'].includes(r.status ?? '');
 }
 
+/**
+ * Why a record cannot be resumed as a flow, or undefined when it can: a flow picks up from its initiate,
+ * so a record of steps sent to a hash token mpay never initiated (`mpay api`, a single step) has nothing
+ * to resume from, and a credentials check is no payment.
+ */
+export function notResumable(r: JournalRecord): string | undefined {
+  if (r.probe) return 'it is a credentials check (doctor), not a payment';
+  if (!r.steps.some((s) => s.step === 'initiate'))
+    return `mpay did not initiate it: its journal holds only the steps sent to hash token ${r.hash_token ?? r.reference}`;
+  return undefined;
+}
+
 /** Whether a step ended well in a record. */
 export function stepDone(r: JournalRecord, step: Step): boolean {
   return r.steps.some((s) => s.step === step && s.outcome === 'ok');

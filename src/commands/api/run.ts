@@ -180,8 +180,14 @@ function journalFields(body: Record<string, unknown>): Record<string, unknown> {
     ...others
   } = rest;
   const customer = { first_name, last_name, phone, email };
+  // as `mpay status` records them: the status asked for is not the transaction's status (the API may
+  // refuse it), and a gateway id is a number
+  const { status, gateway_id, ...fields } = others;
+  const gateway = Number(gateway_id);
   return {
-    ...others,
+    ...fields,
+    ...(status === undefined ? {} : { requested_status: status }),
+    ...(gateway_id === undefined ? {} : { gateway_id: Number.isInteger(gateway) ? gateway : gateway_id }),
     // as a flow records it: the amount as written (-F makes 10 a number)
     ...(others.amount === undefined ? {} : { amount: String(others.amount) }),
     ...(currency === undefined ? {} : { currency }),

@@ -2,7 +2,7 @@
 import { UsageError } from '../../../api/errors.js';
 import type { Factory } from '../../../factory.js';
 import type { Journal } from '../../../journal/journal.js';
-import { stepDone, type JournalEvent, type JournalRecord } from '../../../journal/records.js';
+import { notResumable, stepDone, type JournalEvent, type JournalRecord } from '../../../journal/records.js';
 import { curlCommand, ShellVariable } from '../../../ui/curl.js';
 import { singleQuoted } from '../../../api/shell-words.js';
 import { renderTable } from '../../../ui/output.js';
@@ -38,11 +38,14 @@ export async function runHistoryShow(
       },
     );
   }
-  const next = !r.hash_token
-    ? 'initiate (outcome unknown: --resume re-sends it with the same reference)'
-    : stepDone(r, 'processed')
-      ? 'none'
-      : resumeCommand(r);
+  const stranger = notResumable(r);
+  const next = stranger
+    ? `none from mpay (${stranger})`
+    : !r.hash_token
+      ? 'initiate (outcome unknown: --resume re-sends it with the same reference)'
+      : stepDone(r, 'processed')
+        ? 'none'
+        : resumeCommand(r);
   if (opts.curl) {
     // A script that sends money again, outside the gate: for a live server only with --yes, and it says so.
     const gate = await f.gateFor(r.place?.server ?? ctx.baseUrl, r.place?.env ?? ctx.env, undefined);
