@@ -202,6 +202,7 @@ function readSteps(r: Reader, items: unknown[], s: Scenario): void {
     const nameNode = keys.get('name')?.value;
     const name = isScalar(nameNode) ? String(nameNode.value) : `step ${i + 1}`;
     const step: ScenarioStep = { index: i + 1, name, at, capture: [], expect: { values: [] }, refs: [] };
+    r.refs(nameNode, step.refs);
     for (const [k, p] of keys)
       if (!stepKeys.includes(k as (typeof stepKeys)[number]))
         r.fail(
@@ -276,6 +277,7 @@ function readCaptures(r: Reader, pair: Pair, step: ScenarioStep): void {
     const path = json(p.value);
     if (!namePattern.test(name))
       r.fail(p, `capture name "${name}": letters, digits, _ and -, not starting with a digit`);
+    r.refs(p.value, step.refs);
     if (typeof path !== 'string' || !path)
       r.fail(p.value as Node, `capture ${name}: a JMESPath, e.g. data.has_token`);
     else step.capture.push({ name, path, at: r.pos(p.value as Node) });
@@ -302,6 +304,7 @@ function readExpect(r: Reader, pair: Pair, step: ScenarioStep): void {
   r.refs(values.value, step.refs);
   for (const [path, p] of r.pairs(values.value, `the expected values of step "${step.name}"`)) {
     const at = r.pos(p);
+    r.refs(p.key, step.refs);
     if (!isMap(p.value)) {
       step.expect.values.push({ path, at, equals: json(p.value) });
       continue;

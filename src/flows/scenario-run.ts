@@ -113,6 +113,11 @@ async function runStep(
     path: step.request ? substitute(step.request.path, scope) : undefined,
     body: step.request?.body && (substitute(step.request.body, scope) as Record<string, unknown>),
   };
+  const live: ScenarioStep = {
+    ...step,
+    name: String(substitute(step.name, scope)),
+    capture: step.capture.map((c) => ({ ...c, path: String(substitute(c.path, scope)) })),
+  };
   const expect = {
     ...step.expect,
     values: step.expect.values.map((v) => substitute(v, scope)),
@@ -120,11 +125,12 @@ async function runStep(
   const started = now().getTime();
   const o = await exec(resolved);
   const failures = failuresOf(expect, o);
-  const captured = capturesOf(step, o.result);
+  const captured = capturesOf(live, o.result);
   failures.push(...captured.failures);
   for (const [k, v] of captured.values) scope.set(k, v);
   return {
     ...base,
+    step: live.name,
     outcome: failures.length ? 'failed' : 'passed',
     sent: o.sent,
     exit: o.exit,

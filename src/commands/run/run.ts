@@ -34,6 +34,7 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
   await liveRules(scenarios, f);
   const reference = freshReference(f.now());
   if (opts.ndjson) f.io.ndjson = true;
+  let file: string | undefined;
   const records = await runScenarios(
     scenarios.map((scenario) => ({ scenario, scope: startScope(scenario, given, reference) })),
     stepExecutor(f, opts.commands.run),
@@ -42,18 +43,37 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
       signal: f.io.interrupts.signal,
       now: f.now,
       emit: (r) => {
-        const shown = f.secrets.value(r) as StepRecord;
+        const shown = scrubbed(r, f);
         if (opts.ndjson) f.io.out(JSON.stringify(shown));
-        else if (!opts.json) f.io.out(stepLine(shown));
+        else if (!opts.json) {
+          // a line naming each file before its first step
+          if (r.file !== file) f.io.out(`${(file = r.file) && ''}# ${r.scenario} (${r.file})`);
+          f.io.out(stepLine(shown));
+        }
       },
     },
   );
-  const shown = f.secrets.value(records) as StepRecord[];
+  const shown = records.map((r) => scrubbed(r, f));
   if (reports.length) writeReports(reports, shown);
   const failed = shown.filter((r) => r.outcome === 'failed').length;
   if (opts.json) await printJson(f.io, document(scenarios, shown, reference));
   else if (!opts.ndjson) f.io.out(summaryLine(shown));
   if (failed) f.io.exitCode = scenarioFailedExitCode;
+}
+
+/**
+ * A record as it is shown: what was sent, what came back and what was captured scrubbed of the run's
+ * secrets (api/redact.ts); the file's own words (names, paths, checks) as written.
+ */
+function scrubbed(r: StepRecord, f: Factory): StepRecord {
+  const v = (x: unknown) => f.secrets.value(x);
+  return {
+    ...r,
+    sent: r.sent === undefined ? undefined : f.secrets.text(r.sent),
+    result: v(r.result),
+    captured: r.captured && (v(r.captured) as Record<string, unknown>),
+    failures: r.failures.map((x) => ({ ...x, expected: v(x.expected), actual: v(x.actual) })),
+  };
 }
 
 /** The --json document: the run's reference, each file's steps, and the counts. */
