@@ -397,6 +397,10 @@ try {
     rounds: quick ? 3 : 7,
   });
 
+  // mpay run: a scenario of 100 steps against a shell script of the same mpay commands.
+  const { benchScenario, scenarioTargetRatio } = await import('./bench-scenario.js');
+  const scenario = benchScenario({ bin, env, rounds: quick ? 1 : 3 });
+
   // What the money gate costs a money call beyond the journal's sync (scripts/bench-gate.js).
   const { runGateBench, gateTargetMs } = await import('./bench-gate.js');
   const gate = await runGateBench(quick ? 200 : 2000);
@@ -454,6 +458,7 @@ try {
       : null,
     peak_rss_mb: rss,
     batch,
+    scenario,
     journal,
     money_gate: gate,
     sandbox_fill: sandboxFill,
@@ -501,6 +506,8 @@ try {
         }),
   };
   Object.assign(checks, journalTargets(journal));
+  checks[`mpay run of 100 steps ≤ ${scenarioTargetRatio}x a shell script of the same commands`] =
+    scenario.ratio_to_shell <= scenarioTargetRatio;
   checks[`the money gate's own work ≤ ${gateTargetMs} ms a step (median, the lock held by its flow)`] =
     gate.lock_held_own_ms.median <= gateTargetMs;
   for (const [mode, met] of Object.entries(sandboxFill.targets_met))
@@ -559,6 +566,9 @@ try {
     );
   console.log(
     `\nmoney gate, its own work a step beyond the journal's sync: ${gate.lock_held_own_ms.median} ms median with the lock held by its flow; ${gate.gate_own_ms.median} ms when the step takes the lock itself (a single call)`,
+  );
+  console.log(
+    `\nmpay run, ${scenario.steps} steps: ${scenario.scenario_seconds} s; the same as a shell script of mpay commands: ${scenario.shell_script_seconds} s (ratio ${scenario.ratio_to_shell})`,
   );
   printSandbox(sandboxFill);
   console.log('\ntargets:');

@@ -47,7 +47,10 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
         if (opts.ndjson) f.io.out(JSON.stringify(shown));
         else if (!opts.json) {
           // a line naming each file before its first step
-          if (r.file !== file) f.io.out(`${(file = r.file) && ''}# ${r.scenario} (${r.file})`);
+          if (r.file !== file) {
+            file = r.file;
+            f.io.out(`# ${r.scenario} (${r.file})`);
+          }
           f.io.out(stepLine(shown));
         }
       },
