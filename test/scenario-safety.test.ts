@@ -6,6 +6,7 @@
 // a trace saved as a scenario answers as recorded.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scenarioFailedExitCode } from '../src/api/errors.js';
 import { cliEnv, file, sandbox, tempDir } from './helpers.js';
@@ -148,6 +149,29 @@ describe('on a live server', () => {
       'initiate:ok',
       'status:ok',
     ]);
+  });
+
+  it('on a terminal: asked once before the first step, naming the money steps; yes sends them all', async () => {
+    const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: sb.url, MPAY_ENV: 'live' });
+    sb.allowReads();
+    sb.expect('POST /payments/initiate');
+    sb.expect('POST /payments/status/update');
+    const yes = await mpay(['run', file('live.yaml', liveScenario)], {
+      env,
+      tty: true,
+      input: 'y\n',
+      width: 200,
+    });
+    expect(yes.code, yes.stdout + yes.stderr).toBe(0);
+    // the question as answered: once, for the whole run
+    // the question as answered (the prompt's own colours and folding taken out): once, for the whole run
+    const plain = stripVTControlCharacters(yes.stderr).replace(/\s+/g, ' ');
+    expect(plain.match(/✔ LIVE server/g)).toHaveLength(1);
+    expect(plain).toMatch(
+      /✔ LIVE server \S+, real money: this scenario run's 2 money steps \(the deposit, the status\)\. Send it\? Yes/,
+    );
+    expect(yes.stdout).toMatch(/ok {3}3\. the status \[money\]/);
+    sb.verify();
   });
 
   it('a file meant for the sandbox stops at its environment line: exit 2, nothing sent', async () => {
