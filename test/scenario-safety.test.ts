@@ -44,12 +44,7 @@ const initiate = (name: string, reference: string, first = 'Ama') => `  - name: 
       hash: hash_token
 `;
 
-describe('checked before anything is sent', () => {
-  it('each mistake at file:line:column, exit 2, not one request, nothing journaled', async () => {
-    const cfg = tempDir();
-    const path = file(
-      'bad.yaml',
-      `name: mistakes
+const mistakes = `name: mistakes
 vars:
   needed: ~
 steps:
@@ -69,8 +64,12 @@ ${initiate('first, valid', '${run.reference}')}  - name: a kind of step mpay has
   - name: a variable not given
     run: currencies
     expect: { values: { "[0].code": "\${needed}" } }
-`,
-    );
+`;
+
+describe('checked before anything is sent', () => {
+  it('each mistake at file:line:column, exit 2, not one request, nothing journaled', async () => {
+    const cfg = tempDir();
+    const path = file('bad.yaml', mistakes);
     const r = await mpay(['run', path, '--json'], { env: cliEnv(sb, cfg) });
     expect(r.code).toBe(2);
     expect(r.json().error.kind).toBe('usage');
@@ -150,7 +149,9 @@ describe('on a live server', () => {
       'status:ok',
     ]);
   });
+});
 
+describe('on a live server, confirmed', () => {
   it('on a terminal: asked once before the first step, naming the money steps; yes sends them all', async () => {
     const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: sb.url, MPAY_ENV: 'live' });
     sb.allowReads();

@@ -130,7 +130,9 @@ describe('each kind of failed expectation', () => {
     });
     expect(stepOf(doc, 'holds').outcome).toBe('passed');
   });
+});
 
+describe('the output a step at a time', () => {
   it('on a terminal: a line a step, the failure under it; --fail-fast runs nothing after the first', async () => {
     const env = cliEnv(demo, tempDir());
     const r = await mpay(['run', file('fail.yaml', failing), '--fail-fast'], { env });
