@@ -271,3 +271,28 @@ steps:
     expect(`${creds.stdout}${creds.stderr}`).not.toContain('ak_sandbox_demo');
   });
 });
+
+describe('JSON scenarios', () => {
+  it('are read by the same parser: they run, and a mistake is at its line and column', async () => {
+    const env = cliEnv(demo, tempDir());
+    const steps = [{ name: 'lists', run: 'countries', expect: { values: { '[0].code': { exists: true } } } }];
+    const good = await mpay(
+      ['run', file('ok.json', JSON.stringify({ name: 'json', steps }, null, 2)), '--json'],
+      { env },
+    );
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.json()).toMatchObject({ ok: true, passed: 1 });
+    const text = JSON.stringify(
+      { steps: [{ name: 'lists', run: 'countries', flags: { colour: true } }] },
+      null,
+      2,
+    );
+    const bad = await mpay(['run', file('bad.json', text)], { env });
+    expect(bad.code).toBe(2);
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.includes('"colour"'));
+    expect(bad.stderr).toContain(
+      `bad.json:${line + 1}:${lines[line]!.indexOf('"colour"') + 1}: step "lists": unknown flag --colour of \`mpay countries\``,
+    );
+  });
+});

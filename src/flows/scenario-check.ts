@@ -6,7 +6,6 @@ import { exitCodes } from '../api/errors.js';
 import { moneyEndpointOf } from '../api/money.js';
 import {
   posText,
-  referencePattern,
   type Pos,
   type Problem,
   type Reference,
@@ -231,9 +230,4 @@ function checkReference(
       r.at,
       `a cycle: step "${step.name}" uses \${${r.name}}, captured only by the later step "${by.name}" (${posText(by.at)})`,
     );
-}
-
-/** The references in a string, as the scenario reads them (for values built outside a file). */
-export function referencesIn(text: string): string[] {
-  return [...text.matchAll(referencePattern)].flatMap((m) => (m[1] === undefined ? [] : [m[1].trim()]));
 }
