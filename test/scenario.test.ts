@@ -269,6 +269,9 @@ steps:
     expect(creds.code).toBe(2);
     expect(creds.stderr).toMatch(/k\.yaml:3:29: \$\{MPAY_API_KEY\} is undefined/);
     expect(`${creds.stdout}${creds.stderr}`).not.toContain('ak_sandbox_demo');
+    const own = await mpay(['run', file('v.yaml', vars), '--var', 'run.reference=mine'], { env });
+    expect(own.code).toBe(2);
+    expect(own.stderr).toMatch(/Invalid variable name "run\.reference"/);
   });
 });
 

@@ -26,6 +26,14 @@ export function givenVars(sources: {
     if (i <= 0) throw new UsageError(`Invalid --var "${pair}": expected name=value`);
     out.set(pair.slice(0, i), pair.slice(i + 1));
   }
+  for (const name of out.keys())
+    if (!/^[A-Za-z_][\w-]*$/.test(name))
+      throw new UsageError(
+        `Invalid variable name "${name}": letters, digits, _ and -, not starting with a digit`,
+        {
+          hint: "${run.reference} is the run's own and cannot be given",
+        },
+      );
   return out;
 }
 
