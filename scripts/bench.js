@@ -397,6 +397,10 @@ try {
     rounds: quick ? 3 : 7,
   });
 
+  // mpay run: a scenario of 100 steps against a shell script of the same mpay commands.
+  const { benchScenario, scenarioTargetRatio } = await import('./bench-scenario.js');
+  const scenario = benchScenario({ bin, env, rounds: quick ? 1 : 3 });
+
   // What the money gate costs a money call beyond the journal's sync (scripts/bench-gate.js).
   const { runGateBench, gateTargetMs } = await import('./bench-gate.js');
   const gate = await runGateBench(quick ? 200 : 2000);
@@ -457,6 +461,7 @@ try {
       : null,
     peak_rss_mb: rss,
     batch,
+    scenario,
     journal,
     money_gate: gate,
     keyring,
@@ -505,6 +510,8 @@ try {
         }),
   };
   Object.assign(checks, journalTargets(journal));
+  checks[`mpay run of 100 steps ≤ ${scenarioTargetRatio}x a shell script of the same commands`] =
+    scenario.ratio_to_shell <= scenarioTargetRatio;
   checks[`the money gate's own work ≤ ${gateTargetMs} ms a step (median, the lock held by its flow)`] =
     gate.lock_held_own_ms.median <= gateTargetMs;
   for (const [mode, met] of Object.entries(sandboxFill.targets_met))
@@ -568,6 +575,9 @@ try {
     keyring.skipped
       ? `\nkeyring: not measured (${keyring.skipped})`
       : `\nkeyring: its child alone ${keyring['keyring child alone ms (one read)']} ms (${keyring['keyring child ratio to node -e 0']}x node -e 0); currencies --merchant --json ${keyring['currencies --merchant --json, keyring profile ms']} ms with a keyring profile, ${keyring['currencies --merchant --json, file profile ms']} ms with a file profile (+${keyring['keyring profile costs ms']} ms)`,
+  );
+  console.log(
+    `\nmpay run, ${scenario.steps} steps: ${scenario.scenario_seconds} s; the same as a shell script of mpay commands: ${scenario.shell_script_seconds} s (ratio ${scenario.ratio_to_shell})`,
   );
   printSandbox(sandboxFill);
   console.log('\ntargets:');

@@ -29,6 +29,7 @@ import ProfilesRemove from './commands/profiles/remove/command.js';
 import ProfilesUse from './commands/profiles/use/command.js';
 import Proxy from './commands/proxy/command.js';
 import Replay from './commands/replay/command.js';
+import Run from './commands/run/command.js';
 import Sandbox from './commands/sandbox/command.js';
 import Status from './commands/status/command.js';
 import SupportBundle from './commands/support/bundle/command.js';
@@ -79,6 +80,7 @@ export const COMMANDS = {
   'profiles:use': ProfilesUse,
   proxy: Proxy,
   replay: Replay,
+  run: Run,
   sandbox: Sandbox,
   status: Status,
   'support:bundle': SupportBundle,

@@ -49,16 +49,16 @@ export interface ClientRequest {
 
 export class Factory {
   /** the secrets this run holds, by value: its clients register them, and whatever it shows is scrubbed of them */
-  readonly secrets = new Secrets();
+  readonly secrets: Secrets;
   private storeMemo?: ConfigStore;
   private contextMemo?: Context;
   /**
    * The run's ticket office (api/ticket.ts): its `issue` goes to the money gates this Factory makes, and
    * only there; its `admit` to every client.
    */
-  private readonly office = ticketOffice();
+  private readonly office: ReturnType<typeof ticketOffice>;
   /** the clients of the run: a gate asks them whether an mpay proxy said its server is live */
-  private readonly clients: Client[] = [];
+  private readonly clients: Client[];
 
   constructor(
     readonly io: IO,
@@ -68,9 +68,25 @@ export class Factory {
     readonly environ: NodeJS.ProcessEnv = process.env,
     /** the clock of the run: the journal's timestamps and the times commands print come from here */
     readonly now: () => Date = () => new Date(),
-  ) {}
+    /** the run this Factory is a step of (forIO): its store, context, office, secrets, trace and gate */
+    private readonly parent?: Factory,
+  ) {
+    this.secrets = parent?.secrets ?? new Secrets();
+    this.office = parent?.office ?? ticketOffice();
+    this.clients = parent?.clients ?? [];
+  }
+
+  /**
+   * The same run with another IO (a step of `mpay run`, whose output is read back): one store, context,
+   * ticket office, secrets, trace and money gate, so that the run's one live confirmation holds for every
+   * step, and every money step passes the same gate, journal and locks.
+   */
+  forIO(io: IO): Factory {
+    return new Factory(io, this.globals, this.userAgent, this.environ, this.now, this.parent ?? this);
+  }
 
   async store(): Promise<ConfigStore> {
+    if (this.parent) return this.parent.store();
     if (!this.storeMemo) {
       const { ConfigStore } = await import('./config/store.js');
       this.storeMemo = new ConfigStore(this.environ, (cleanup) => this.io.interrupts.atExit(cleanup));
@@ -80,6 +96,7 @@ export class Factory {
   }
 
   async context(): Promise<Context> {
+    if (this.parent) return this.parent.context();
     if (!this.contextMemo) {
       const { resolveContext, profileNameOf } = await import('./config/context.js');
       const inputs = {
@@ -104,7 +121,9 @@ export class Factory {
     // The context is read only when the caller did not bring its own server and merchant.
     const ctx = req.baseUrl && req.credentials ? undefined : await this.context();
     const sink =
-      req.debug ?? (this.globals.debug ? (line: string) => this.io.stderr.write(`${line}\n`) : undefined);
+      req.debug ??
+      // a step of `mpay run` (forIO): its --debug lines go to the run's stderr, not the step's
+      (this.globals.debug ? (line: string) => (this.parent ?? this).io.stderr.write(`${line}\n`) : undefined);
     const tokens = req.tokens ?? ctx!.tokens;
     const client = new Client({
       environ: this.environ,
@@ -141,6 +160,7 @@ export class Factory {
 
   /** One HAR recorder per run, shared by its clients, when --trace or MPAY_TRACE names a file. */
   private tracer(): Promise<((x: import('./api/har.js').Exchange) => void) | undefined> {
+    if (this.parent) return this.parent.tracer();
     this.traceMemo ??= (async () => {
       const file = this.globals.trace ?? this.environ.MPAY_TRACE;
       if (!file) return undefined;
@@ -207,6 +227,7 @@ export class Factory {
    * summary, a batch's question) holds for every request after it. Live is the server's (config/live.ts).
    */
   gate(): Promise<MoneyGate> {
+    if (this.parent) return this.parent.gate();
     this.gateMemo ??= (async () => {
       const ctx = await this.context();
       return this.gateFor(ctx.baseUrl, ctx.env, await this.prompter());

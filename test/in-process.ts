@@ -20,6 +20,20 @@ const commands = COMMANDS as unknown as Record<
   { id?: string; new (argv: string[], config: Config): HostedCommand }
 >;
 
+/**
+ * oclif's config with the commands it loads (`mpay run`'s steps) taken from the TypeScript sources too, as
+ * the command run here is: one copy of every module, so an error a step throws is one its class knows.
+ */
+function sourceCommands(c: Config): Config {
+  const find = c.findCommand.bind(c);
+  c.findCommand = ((id: string, opts?: { must?: boolean }) => {
+    const found = find(id, opts as { must: true });
+    const Cmd = commands[id];
+    return found && Cmd ? { ...found, load: async () => Cmd } : found;
+  }) as Config['findCommand'];
+  return c;
+}
+
 /** The command an argv names: the longest run of leading words that is a command id. */
 function find(argv: string[]): { id: string; rest: string[] } {
   for (let n = argv.length; n > 0; n--) {
@@ -33,7 +47,7 @@ export async function mpay(
   argv: string[],
   opts: RunOptions & { tty?: boolean; width?: number; runF?: (options: unknown) => void } = {},
 ): Promise<RunResult> {
-  config ??= Config.load({ root });
+  config ??= Config.load({ root }).then(sourceCommands);
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
   for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
   const io = memoryIO({ stdin: opts.input, env, tty: opts.tty, width: opts.width });

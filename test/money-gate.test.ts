@@ -785,6 +785,13 @@ describe('every command that can reach a money endpoint passes the gate', () => 
       wallet: ['wallet', hash, '--gateway', '2'],
       doctor: ['doctor'],
       replay: ['replay', join(cfg, 'w.har')],
+      run: [
+        'run',
+        file(
+          'walk.yaml',
+          `steps:\n  - run: status\n    args: ["${hash}"]\n    flags: { status: failed, gateway: 1 }\n`,
+        ),
+      ],
       'support:bundle': ['support', 'bundle', '--out', join(cfg, 'b.tar.gz')],
       // its own embedded sandbox, never the profile's server: the walk gives it no way to a money endpoint
       demo: ['demo', '--help'],

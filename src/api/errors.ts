@@ -23,6 +23,12 @@ export type ErrorKind = keyof typeof exitCodes;
  * Apart from the codes above so that a script tells "the server differs" from "the replay could not run".
  */
 export const replayDiffersExitCode = 13;
+
+/**
+ * Not a failure of mpay's: `mpay run` ran its scenarios, and some step's expectation did not hold (README).
+ * The next free code: a script tells "the scenario found a difference" from "the run could not start".
+ */
+export const scenarioFailedExitCode = 14;
 export type FieldErrors = Record<string, string[]>;
 
 export interface ErrorJson {

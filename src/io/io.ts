@@ -178,7 +178,14 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
 
 /** An IO of plain in-memory streams: what a command printed is read back with stdoutText()/stderrText(). */
 export function memoryIO(
-  opts: { stdin?: string; tty?: boolean; width?: number; env?: NodeJS.ProcessEnv } = {},
+  opts: {
+    stdin?: string;
+    tty?: boolean;
+    width?: number;
+    env?: NodeJS.ProcessEnv;
+    /** the interrupts of the run this IO serves (a step of `mpay run`: Ctrl-C reaches the step) */
+    interrupts?: Interrupts;
+  } = {},
 ): IO & { stdoutText(): string; stderrText(): string } {
   const chunks = { out: [] as string[], err: [] as string[] };
   const sink = (into: string[]) =>
@@ -192,7 +199,7 @@ export function memoryIO(
   stdin.end(opts.stdin ?? '');
   let code = 0;
   // An interruption (a test's io.interrupts.fire) ends the run as the process's would, with its exit code.
-  const interrupts = makeInterrupts((n) => (code = n));
+  const interrupts = opts.interrupts ?? makeInterrupts((n) => (code = n));
   const io = makeIO(
     {
       stdout: sink(chunks.out),

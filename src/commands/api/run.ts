@@ -36,6 +36,8 @@ export interface ApiOptions {
   dryRun?: boolean;
   /** --max-size: the largest answer read, in MB */
   maxSizeMb?: number;
+  /** the body as an object (a request step of `mpay run`), merged under -F, -f and --credentials */
+  body?: Record<string, unknown>;
 }
 
 /** The endpoints the API takes as form-data (docs/spec-readings.md); every other POST is JSON. */
@@ -81,7 +83,14 @@ function typedValue(v: string): unknown {
   return v;
 }
 
-export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
+/**
+ * The request the options describe, sent as `mpay api` sends it: a money endpoint through the gate and
+ * the journal (sendMoney), any other as it is. The answer whatever its status; a dry run prints instead.
+ */
+export async function callApi(
+  opts: ApiOptions,
+  f: Factory,
+): Promise<{ answer?: RawAnswer; method: string; path: string }> {
   const ctx = await f.context();
   const req = await requestOf(opts, ctx, f);
   const client = await f.client({
@@ -90,10 +99,19 @@ export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
   });
   const bearer = !/^(public\/|auth\/)/.test(req.path);
   const endpoint = moneyEndpointOf(client.urlOf(req.path));
-  if (endpoint && opts.dryRun) return printMoney(req, bearer, client, await f.gate());
-  const res = endpoint
+  if (endpoint && opts.dryRun) {
+    await printMoney(req, bearer, client, await f.gate());
+    return { method: req.method, path: req.path };
+  }
+  const answer = endpoint
     ? await sendMoney(endpoint, req, bearer, client, f)
     : await client.raw({ ...req, bearer });
+  return { answer, method: req.method, path: req.path };
+}
+
+export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
+  const { answer: res, ...req } = await callApi(opts, f);
+  if (!res) return;
   printAnswer(res, opts, f);
   if (res.status >= 300) {
     // The same reading as every other command's (api/response.ts): a 404 in the API's own shape is a
@@ -213,7 +231,7 @@ async function requestOf(opts: ApiOptions, ctx: Context, f: Factory) {
       hint: 'The API has GET and POST endpoints only',
     });
   const path = apiPath(opts.path, ctx.baseUrl);
-  let body = opts.input === undefined ? undefined : await inputBody(opts.input, f);
+  let body = opts.input === undefined ? opts.body && { ...opts.body } : await inputBody(opts.input, f);
   for (const p of opts.typed ?? []) {
     const [k, v] = field(p, '-F');
     (body ??= {})[k] = typedValue(v);

@@ -64,6 +64,8 @@ export interface Host {
   environ: NodeJS.ProcessEnv;
   /** instead of the run function: receives the Options the flags became, and runs nothing */
   runF?: (options: unknown) => Promise<void> | void;
+  /** a step of `mpay run`: the run's Factory, whose store, context, gate and secrets the step shares */
+  run?: Factory;
 }
 
 /** oclif's truthy values for a boolean flag's variable (MPAY_DEBUG=1) */
@@ -126,6 +128,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected flags!: BaseFlags<T>;
   protected args!: BaseArgs<T>;
+  /** every argument given, in order (a command with `strict = false` takes any number: `mpay run A B`) */
+  protected argvGiven: string[] = [];
   private hostGiven?: Host;
 
   /** A test's host for this one command object, before it runs. */
@@ -148,7 +152,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   public override async init(): Promise<void> {
     await super.init();
     const environ = this.host.environ;
-    const { args, flags } = await this.parse({
+    const { args, flags, argv } = await this.parse({
       flags: withEnviron(this.ctor.flags, environ),
       baseFlags: withEnviron((super.ctor as typeof BaseCommand).baseFlags, environ),
       args: this.ctor.args,
@@ -156,6 +160,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     });
     this.flags = flags as BaseFlags<T>;
     this.args = args as BaseArgs<T>;
+    this.argvGiven = argv as string[];
     // A trace that could not be written is refused now, before the profile is read or anything sent.
     const trace = this.flags.trace; // or MPAY_TRACE, its variable
     if (trace) {
@@ -182,6 +187,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** Everything a command depends on comes from here (src/factory.ts). */
   protected get factory(): Factory {
+    if (this.host.run) this._factory ??= this.host.run.forIO(this.io);
     this._factory ??= new Factory(
       this.io,
       {

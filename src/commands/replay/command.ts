@@ -16,6 +16,7 @@ Exit 0 when every call answered as recorded, 13 when some did not, and the usual
     '<%= config.bin %> replay ticket-4711.tar.gz --env stage --json',
     '<%= config.bin %> replay withdraw.har --otp 123456',
     '<%= config.bin %> replay run.har --dry-run   # the calls, sent nowhere',
+    '<%= config.bin %> replay ticket-4711.tar.gz --save-scenario repro.yaml   # then: mpay run repro.yaml',
   ];
   static override args = {
     file: Args.string({ description: 'a HAR (--trace) or a support bundle holding one', required: true }),
@@ -23,6 +24,11 @@ Exit 0 when every call answered as recorded, 13 when some did not, and the usual
   static override flags = {
     otp: Flags.string({ description: 'the one-time code for a withdrawal the trace confirms' }),
     'dry-run': Flags.boolean({ description: 'print the calls it would send; send nothing' }),
+    'save-scenario': Flags.string({
+      description:
+        'write the calls as an editable scenario for `mpay run` to FILE (hash tokens captured, secrets and customer data left out), and send nothing',
+      exclusive: ['dry-run', 'otp', 'keep-going'],
+    }),
     'keep-going': Flags.boolean({
       description:
         'after a call that failed, send the money calls after it anyway (by default they are not sent)',
@@ -37,6 +43,7 @@ Exit 0 when every call answered as recorded, 13 when some did not, and the usual
       dryRun: this.flags['dry-run'],
       otp: this.flags.otp,
       keepGoing: this.flags['keep-going'],
+      saveScenario: this.flags['save-scenario'],
     });
   }
 }

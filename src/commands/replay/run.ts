@@ -1,6 +1,9 @@
 // `mpay replay FILE`: the API's calls of a trace (or of a support bundle's traces) sent again to the server
 // of this run (flows/replay.ts), each answer beside the recorded one; exit 13 when some differ.
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { memoryTokens } from '../../api/credentials.js';
+import { clearForOutput } from '../../api/out-file.js';
 import { UsageError, replayDiffersExitCode } from '../../api/errors.js';
 import { isSecretName, redacted, type Secrets } from '../../api/redact.js';
 import type { RecordedCall } from '../../api/har-read.js';
@@ -17,6 +20,8 @@ export interface ReplayOptions {
   dryRun?: boolean;
   otp?: string;
   keepGoing?: boolean;
+  /** --save-scenario FILE: the calls as a scenario of `mpay run`, nothing sent */
+  saveScenario?: string;
 }
 
 /**
@@ -47,6 +52,7 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
     throw new UsageError(`${opts.file} holds no call of the API (no request to /restapi/v1/)`, {
       hint: 'Give a HAR written with --trace, or a support bundle made with --trace-file',
     });
+  if (opts.saveScenario) return saveScenario(read.calls, opts, f);
   if (opts.dryRun) {
     const plan = f.secrets.value(planReplay(read.calls)) as ReturnType<typeof planReplay>;
     // verbatim: the report holds the recorded bodies as JSON
@@ -75,4 +81,20 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
   const shown = f.secrets.value(results) as typeof results;
   await printResult(f.io, opts.json, shown, () => replayReport(shown, ctx.baseUrl), 'verbatim');
   if (results.some((r) => !r.same)) f.io.exitCode = replayDiffersExitCode;
+}
+
+/** --save-scenario: the scenario written (a link refused, the file made anew, 0600), nothing sent. */
+async function saveScenario(calls: RecordedCall[], opts: ReplayOptions, f: Factory): Promise<void> {
+  const { scenarioFromTrace } = await import('../../flows/scenario-from-trace.js');
+  const file = opts.saveScenario!;
+  clearForOutput(file, 'the scenario');
+  const { text, steps } = scenarioFromTrace(calls, basename(opts.file));
+  // by the run's secrets too: a browser's trace may hold one in a field of no secret name
+  writeFileSync(file, f.secrets.text(text), { flag: 'wx', mode: 0o600 });
+  await printResult(
+    f.io,
+    opts.json,
+    { scenario: file, steps },
+    () => `Wrote ${file}: ${steps} steps; run it with \`mpay run ${file}\``,
+  );
 }

@@ -1,0 +1,84 @@
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
+import { BaseCommand, type Host } from '../base/base-command.js';
+import type { CommandInfo } from '../../flows/scenario-check.js';
+
+export default class Run extends BaseCommand<typeof Run> {
+  static override summary = 'Run scenario files: named steps with captures and expectations';
+  static override description = `Each FILE (YAML or JSON) is a list of named steps, run in order: an mpay command with its flags (\`run: deposit initiate\`), or a raw request (\`request: {method, path, json}\`) sent as \`mpay api\` sends it. A step may capture values from its result by JMESPath and expect an exit code or kind, an HTTP status, and values (equals, matches, exists, min/max). Later steps use \${capture}, variables (--var, --vars FILE, MPAY_VAR_name) and \${run.reference}, a fresh reference per run; a value is substituted once, never read again as a reference.
+
+The files are checked whole before anything is sent (an unknown command, flag or key, an undefined capture, a cycle, a variable not given: file:line:column, exit 2). Every money step passes the same gate, journal and locks as the command would; on a live server the run is confirmed once on a terminal, naming its money steps, or needs --yes. A failed money step stops the money steps after it (unless the file says after_money_failure: continue); --fail-fast stops every step after the first that fails.
+
+Exit 0 when every expectation held, 14 when one did not, and the usual codes for errors before any step. See docs/scenarios.md.`;
+  static override examples = [
+    '<%= config.bin %> run examples/credentials-smoke.yaml',
+    '<%= config.bin %> run examples/wallet-step-failure.yaml --var currency=USD --report junit=junit.xml',
+    '<%= config.bin %> run smoke.yaml deposit.yaml --fail-fast --report tap=results.tap --ndjson',
+    '<%= config.bin %> run payout.yaml --env live --vars live-vars.yaml --yes   # CI: confirmed by --yes',
+  ];
+  static override strict = false;
+  static override args = {
+    file: Args.string({
+      description: 'a scenario file (YAML or JSON); give several to run each in turn',
+      required: true,
+    }),
+  };
+  static override flags = {
+    var: Flags.string({ description: 'a variable, name=value (repeatable)', multiple: true }),
+    vars: Flags.string({ description: 'a YAML or JSON file of variables' }),
+    'fail-fast': Flags.boolean({
+      description: 'stop at the first failed step; the steps after it are not run',
+    }),
+    ndjson: Flags.boolean({
+      description: 'one JSON record a step on stdout, as each ends',
+      exclusive: ['json'],
+    }),
+    report: Flags.string({
+      description: 'junit=FILE or tap=FILE: a report for CI (repeatable)',
+      multiple: true,
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { runRun } = await import('./run.js');
+    const f = this.flags;
+    const config = this.config;
+    await this.execute(runRun, {
+      files: this.argvGiven,
+      vars: f.var,
+      varsFile: f.vars,
+      failFast: f['fail-fast'],
+      json: f.json,
+      ndjson: f.ndjson,
+      reports: f.report,
+      commands: {
+        info: (id: string): CommandInfo | undefined => {
+          const c = config.findCommand(id);
+          if (!c) return undefined;
+          const flags: CommandInfo['flags'] = {};
+          for (const [name, flag] of Object.entries(c.flags))
+            flags[name] = {
+              type: flag.type,
+              allowNo: flag.type === 'boolean' ? Boolean(flag.allowNo) : undefined,
+              multiple: flag.type === 'option' ? Boolean(flag.multiple) : undefined,
+            };
+          return { flags, args: Object.keys(c.args ?? {}).length };
+        },
+        // In this process, as oclif would run it: the step's own IO, the run's Factory (one gate).
+        run: async (id: string, argv: string[], host: Host): Promise<void> => {
+          const Cmd = (await config.findCommand(id)!.load()) as unknown as {
+            id?: string;
+            new (
+              argv: string[],
+              c: typeof config,
+            ): BaseCommand<typeof BaseCommand> & { _run(): Promise<unknown> };
+          };
+          Cmd.id = id;
+          const cmd = new Cmd(argv, config);
+          cmd.id = id;
+          await cmd.withHost(host)._run();
+        },
+      },
+    });
+  }
+}

@@ -1,0 +1,88 @@
+// `mpay replay TRACE --save-scenario FILE`: a trace's API calls (as replay reads them, api/har-read.ts)
+// written as an editable scenario of `mpay run` (docs/scenarios.md): a raw request step a call, the hash
+// token an initiate answered captured and referred to by the later calls of its transaction, a fresh
+// reference for each initiate, an expectation of each recorded status. Secrets and personal data are left
+// out: the run's own credentials supply them (`credentials: true`), customer data becomes variables with
+// neutral defaults, a one-time code a variable the run must give.
+import { stringify } from 'yaml';
+import type { RecordedCall } from '../api/har-read.js';
+import { isSecretName } from '../api/redact.js';
+import { recordedInitiates, textOf, unreplayable } from './replay-plan.js';
+
+/** Customer data, by field: the variable a scenario names it by, and its neutral default. */
+const personal: Record<string, (recorded: unknown) => unknown> = {
+  customer_first_name: () => 'Test',
+  customer_last_name: () => 'Customer',
+  customer_email: () => 'customer@example.com',
+  receiver_email: () => 'receiver@example.com',
+  customer_phone: phoneStandIn,
+  phone_number: phoneStandIn,
+};
+
+/** A phone of the recorded one's length, its first three digits kept (the country code), then 2000…. */
+function phoneStandIn(recorded: unknown): string {
+  const digits = String(recorded ?? '').replace(/\D/g, '');
+  return `+${digits.slice(0, 3)}2${'0'.repeat(Math.max(6, digits.length - 4))}`;
+}
+
+const credentialFields = ['merchant_key', 'api_key', 'site_id'];
+
+/** The scenario's text, and how many calls became steps. */
+export function scenarioFromTrace(calls: RecordedCall[], source: string): { text: string; steps: number } {
+  const made = recordedInitiates(calls);
+  const left = unreplayable(calls);
+  const vars: Record<string, unknown> = {};
+  const notes: string[] = [];
+  const steps: Record<string, unknown>[] = [];
+  calls.forEach((c, i) => {
+    if (c.endpoint === 'POST auth/merchant/token/generate')
+      return notes.push(`call ${i + 1} (token generate): left out; the run makes its own token`);
+    if (left.has(i)) return notes.push(`call ${i + 1} (${c.method} /${c.path}): left out, ${left.get(i)}`);
+    const step: Record<string, unknown> = { name: `${i + 1}. ${c.method} /${c.path}` };
+    const request: Record<string, unknown> = { method: c.method, path: `/${c.path}` };
+    if (c.body) {
+      const { body, credentials } = bodyOf(c.body, i, made, vars);
+      if (credentials) request.credentials = true;
+      request[c.encoding === 'multipart' ? 'form' : 'json'] = body;
+    }
+    step.request = request;
+    if ([...made.values()].includes(i)) step.capture = { [`hash_${i + 1}`]: 'data.has_token' };
+    if (c.response.status) step.expect = { status: c.response.status };
+    steps.push(step);
+  });
+  const doc = {
+    name: `replay of ${source}`,
+    ...(Object.keys(vars).length ? { vars } : {}),
+    steps,
+  };
+  const header = [
+    `# Written by mpay replay ${source} --save-scenario: run it with \`mpay run FILE\` (docs/scenarios.md).`,
+    '# Credentials come from the run; customer data is neutral (vars, --var to change it).',
+    ...notes.map((n) => `# ${n}`),
+  ];
+  return { text: `${header.join('\n')}\n${stringify(doc, { lineWidth: 0 })}`, steps: steps.length };
+}
+
+function bodyOf(
+  recorded: Record<string, unknown>,
+  index: number,
+  made: Map<string, number>,
+  vars: Record<string, unknown>,
+): { body: Record<string, unknown>; credentials: boolean } {
+  const body: Record<string, unknown> = {};
+  let credentials = false;
+  for (const [k, v] of Object.entries(recorded)) {
+    if (credentialFields.includes(k)) credentials = true;
+    else if (k === 'customer_transaction_id') body[k] = `\${run.reference}-${index + 1}`;
+    else if (k === 'hash_token') body[k] = `\${hash_${(made.get(textOf(v) ?? '') ?? 0) + 1}}`;
+    else if (k === 'otp') {
+      vars.otp = null;
+      body[k] = '${otp}';
+    } else if (personal[k]) {
+      vars[k] ??= personal[k](v);
+      body[k] = `\${${k}}`;
+    } else if (isSecretName(k)) continue;
+    else body[k] = typeof v === 'string' ? v.replace(/\$\{/g, '$${') : v;
+  }
+  return { body, credentials };
+}
