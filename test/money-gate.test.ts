@@ -11,6 +11,7 @@ import { Client } from '../src/api/client.js';
 import { memoryTokens } from '../src/api/credentials.js';
 import { UnexpectedError } from '../src/api/errors.js';
 import { moneyEndpointOf } from '../src/api/money.js';
+import { Pacer } from '../src/api/rate-limit.js';
 import { ticketOffice } from '../src/api/ticket.js';
 import { judgeServer } from '../src/config/live.js';
 import { compareDecimals, decimalKey, sumDecimals } from '../src/flows/decimal.js';
@@ -528,6 +529,46 @@ describe('locks know their holder', () => {
           { ticket: passage.ticket },
         ),
       ).rejects.toBeInstanceOf(LockLostError);
+      await passage.close();
+      sb.verify();
+    } finally {
+      await sb.close();
+    }
+  });
+  it('a lock taken over while its request waits for the pacer’s turn stops the request at the wire', async () => {
+    const sb = await strictSandbox();
+    sb.allowReads();
+    try {
+      const dir = tempDir();
+      const journal = new Journal(dir, 'default', 'sandbox');
+      const passage = await testGate('sandbox').open(
+        journal,
+        undefined,
+        { reference: 'lost-3', kind: 'deposit', step: 'status', hash_token: 'h3' },
+        'x',
+      );
+      const locks = join(dir, 'journal', 'locks');
+      const path = join(
+        locks,
+        readdirSync(locks).find((n) => n.endsWith('.owner'))!,
+      );
+      // The request's turn comes after the admission's check: the takeover happens while it waits. The
+      // client has its token first (a read), so that the money call's turn is the only one taken after.
+      const pacer = new Pacer();
+      const client = demoClient(sb.url, { pacer });
+      await client.merchantCurrencies();
+      let turns = 0;
+      pacer.take = async () => {
+        turns++;
+        writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), token: 'theirs' }));
+      };
+      await expect(
+        client.statusUpdate(
+          { hash_token: 'h3', status: 'failed', gateway_id: 1 },
+          { ticket: passage.ticket },
+        ),
+      ).rejects.toBeInstanceOf(LockLostError);
+      expect(turns).toBe(1);
       await passage.close();
       sb.verify();
     } finally {

@@ -152,9 +152,10 @@ export class Sender {
     const req = await this.requestOf(c, token);
     if (terms?.live) req.headers = { ...req.headers, [liveConfirmedHeader]: 'yes' };
     for (let attempt = 1; ; attempt++) {
-      // Before each try of a money call: a lock lost during a wait (another mpay took it) stops it here.
-      if (attempt > 1) terms?.check();
       await this.pacer?.take();
+      // Just before each try of a money call, after any wait (the pacer's turn, a 429's): a lock lost
+      // meanwhile (another mpay took it over) stops it here.
+      terms?.check();
       let res: Response<string>;
       try {
         res = await this.tryOnce(c, req);
