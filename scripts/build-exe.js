@@ -5,12 +5,22 @@
 //   2. `node --experimental-sea-config` runs that script once to take the snapshot, into a blob;
 //   3. a copy of this Node binary gets the blob injected (postject), and is the executable.
 //
-//   node scripts/build-exe.js [--node PATH] [--no-minify]
+//   node scripts/build-exe.js [--node PATH] [--no-minify] [--force]
 // --node: the Node binary to copy and to build with (by default Node 22, from scripts/node-runtimes.js).
+// --force: build it anew even when dist/ holds one built from the same inputs (see buildKey below).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,7 +30,9 @@ import { exeRuntime, installRuntimes } from './node-runtimes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
-const { values } = parseArgs({ options: { node: { type: 'string' }, 'no-minify': { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { node: { type: 'string' }, 'no-minify': { type: 'boolean' }, force: { type: 'boolean' } },
+});
 // Node 20 reached its end of life in April 2026, and Node 22 and 24 start in less than half its time
 // here (docs/performance.md), so the executable carries an LTS Node from the npm registry
 // (scripts/node-runtimes.js: exeRuntime) unless told otherwise.
@@ -227,6 +239,37 @@ for (const pkg of extras) {
   assets[assetName(pkg)] = file;
 }
 
+// The snapshot and the injection are most of a build's time: they are skipped when their inputs are
+// those of the executable already in dist/ (its key, in dist/mpay-exe.key), so that the test run's
+// global setup rebuilds it only when something it holds changed. The key is of what the snapshot is
+// taken from: the bundle and every asset byte for byte, the Node binary, the build's folder, and the
+// variables the snapshot may read as it is built (src/exe.ts, buildTimeReads; any other fails the build).
+const keyFile = join(dist, 'mpay-exe.key');
+const key = buildKey();
+if (!values.force && existsSync(exe) && existsSync(keyFile) && readFileSync(keyFile, 'utf8') === key) {
+  console.error(
+    `build-exe: ${exe} kept: built from the same bundle, assets, Node and settings (--force builds anew)`,
+  );
+  process.exit(0);
+}
+rmSync(keyFile, { force: true });
+
+function buildKey() {
+  const sha = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+  const reads = readFileSync(join(root, 'src', 'exe.ts'), 'utf8').match(/const buildTimeReads[^]*?\n};/);
+  if (!reads) throw new Error('build-exe: no buildTimeReads in src/exe.ts');
+  const names = [...reads[0].matchAll(/^ {2}'?([A-Za-z_][A-Za-z0-9_]*)'?:/gm)].map((m) => m[1]);
+  const nodeStat = statSync(node);
+  return JSON.stringify({
+    script: sha(script),
+    assets: Object.fromEntries(Object.entries(assets).map(([name, file]) => [name, sha(file)])),
+    node: { path: node, size: nodeStat.size, mtime: nodeStat.mtimeMs },
+    cwd: process.cwd(),
+    minify: !values['no-minify'],
+    env: Object.fromEntries(names.map((n) => [n, process.env[n] ?? null])),
+  });
+}
+
 const seaConfig = join(dist, 'mpay-exe.sea.json');
 writeFileSync(
   seaConfig,
@@ -251,6 +294,7 @@ run(process.execPath, [
   'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
 ]);
 rmSync(seaConfig);
+writeFileSync(keyFile, key);
 console.error(
   `build-exe: ${exe} ${(statSync(exe).size / 1024 / 1024).toFixed(1)} MiB (blob ${(statSync(blob).size / 1024 / 1024).toFixed(1)} MiB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
 );

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../src/sandbox/server.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { Client } from '../src/api/client.js';
+import type { ClientOptions } from '../src/api/sender.js';
 import { ticketOffice } from '../src/api/ticket.js';
 import { MoneyGate, type GateRun } from '../src/flows/money-gate.js';
 import { memoryTokens } from '../src/api/credentials.js';
@@ -233,8 +234,9 @@ export function testGate(env: string, run: Omit<GateRun, 'issue'> = {}): MoneyGa
 }
 
 /** A client of the demo merchant on a sandbox, its token kept in memory: for in-process flow tests. */
-export function demoClient(url: string): Client {
+export function demoClient(url: string, more: Pick<ClientOptions, 'pacer'> = {}): Client {
   return new Client({
+    ...more,
     admit: testOffice.admit,
     baseUrl: url,
     credentials: {

@@ -4,7 +4,7 @@
 // process itself does not matter (exit codes, --json, messages, what was sent and journaled); the tests of
 // the bundle, the code cache, signals and the pseudo-terminal still spawn bin/run.js.
 import { Config } from '@oclif/core/config';
-import { COMMANDS } from '../src/execute.js';
+import { argvFor, COMMANDS } from '../src/execute.js';
 import { memoryIO } from '../src/io/io.js';
 import { root, type RunOptions, type RunResult } from './helpers.js';
 
@@ -51,7 +51,8 @@ export async function mpay(
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
   for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
   const io = memoryIO({ stdin: opts.input, env, tty: opts.tty, width: opts.width });
-  const { id, rest } = find(argv);
+  // The global flags written before the command move after it, as bin/run.js moves them.
+  const { id, rest } = find(argvFor(argv));
   const Cmd = commands[id]!;
   Cmd.id = id;
   // The command object gets this run's IO and variables (its flags' variables are read from them, not

@@ -11,6 +11,7 @@ import { Client } from '../src/api/client.js';
 import { memoryTokens } from '../src/api/credentials.js';
 import { UnexpectedError } from '../src/api/errors.js';
 import { moneyEndpointOf } from '../src/api/money.js';
+import { Pacer } from '../src/api/rate-limit.js';
 import { ticketOffice } from '../src/api/ticket.js';
 import { judgeServer } from '../src/config/live.js';
 import { compareDecimals, decimalKey, sumDecimals } from '../src/flows/decimal.js';
@@ -543,32 +544,69 @@ describe('locks know their holder', () => {
     await held();
   });
 
+  /** A status step's passage through the gate, and the takeover of its lock by another mpay. */
+  async function passageToTakeOver(reference: string, hash: string) {
+    const dir = tempDir();
+    const journal = new Journal(dir, 'default', 'sandbox');
+    const passage = await testGate('sandbox').open(
+      journal,
+      undefined,
+      { reference, kind: 'deposit', step: 'status', hash_token: hash },
+      'x',
+    );
+    const locks = join(dir, 'journal', 'locks');
+    const path = join(
+      locks,
+      readdirSync(locks).find((n) => n.endsWith('.owner'))!,
+    );
+    // the owner file names another holder
+    const takeOver = () =>
+      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), token: 'theirs' }));
+    return { passage, takeOver };
+  }
+
   it('a ticket stands on its lock: a lock taken over after the ticket was issued stops the request at the wire', async () => {
     const sb = await strictSandbox();
     sb.allowReads();
     try {
-      const dir = tempDir();
-      const journal = new Journal(dir, 'default', 'sandbox');
-      const gate = testGate('sandbox');
-      const passage = await gate.open(
-        journal,
-        undefined,
-        { reference: 'lost-2', kind: 'deposit', step: 'status', hash_token: 'h2' },
-        'x',
-      );
-      // Taken over between the gate and the wire (a 429's wait, a pause): the owner file names another.
-      const locks = join(dir, 'journal', 'locks');
-      const path = join(
-        locks,
-        readdirSync(locks).find((n) => n.endsWith('.owner'))!,
-      );
-      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), token: 'theirs' }));
+      const { passage, takeOver } = await passageToTakeOver('lost-2', 'h2');
+      // Taken over between the gate and the wire (a 429's wait, a pause).
+      takeOver();
       await expect(
         demoClient(sb.url).statusUpdate(
           { hash_token: 'h2', status: 'failed', gateway_id: 1 },
           { ticket: passage.ticket },
         ),
       ).rejects.toBeInstanceOf(LockLostError);
+      await passage.close();
+      sb.verify();
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('a lock taken over while its request waits for the pacer’s turn stops the request at the wire', async () => {
+    const sb = await strictSandbox();
+    sb.allowReads();
+    try {
+      const { passage, takeOver } = await passageToTakeOver('lost-3', 'h3');
+      // The request's turn comes after the admission's check: the takeover happens while it waits. The
+      // client has its token first (a read), so that the money call's turn is the only one taken after.
+      const pacer = new Pacer();
+      const client = demoClient(sb.url, { pacer });
+      await client.merchantCurrencies();
+      let turns = 0;
+      pacer.take = async () => {
+        turns++;
+        takeOver();
+      };
+      await expect(
+        client.statusUpdate(
+          { hash_token: 'h3', status: 'failed', gateway_id: 1 },
+          { ticket: passage.ticket },
+        ),
+      ).rejects.toBeInstanceOf(LockLostError);
+      expect(turns).toBe(1);
       await passage.close();
       sb.verify();
     } finally {

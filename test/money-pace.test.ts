@@ -298,8 +298,12 @@ describe('rate limits are waited out', () => {
           allowed,
         );
       });
-      // The pace only came down from the first one, and grew back by 1% a step at most.
-      expect(Number(m![2])).toBeLessThanOrEqual(Number(announced![1]));
+      // The batch says it once, not one line a refusal: the announcement is one line however many 429s
+      // came. (That the lowest pace is at most the announced one holds by construction, a minimum of the
+      // paces set, the first among them: it is no check. The pacer's own tests below pin its paces on a
+      // clock of their own.)
+      const announcements = r.stderr.match(/mpay: rate limited \(HTTP 429\)/g) ?? [];
+      expect(announcements, r.stderr).toHaveLength(1);
     } finally {
       await sb.close();
     }

@@ -1,5 +1,8 @@
-// #33 "What a new user ran into, round three": each item as the user met it, run as the user ran it (the
-// real bin/run.js, a real sandbox over HTTP, a real terminal through tmux where the issue says so).
+// #33 "What a new user ran into, round three": each item as the user met it, against a real sandbox over
+// HTTP: the real bin/run.js where the process is the point (the flags before the command, which its entry
+// reorders; the sandbox's banner and log), a real terminal through tmux where the issue says so, and the
+// command classes in this process (test/in-process.ts) where only the command's logic is (its errors,
+// exit codes and output).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { createServer as createHttps } from 'node:https';
@@ -18,6 +21,7 @@ import {
   spawnMpay,
   tempDir,
 } from './helpers.js';
+import { mpay } from './in-process.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
 
@@ -38,7 +42,7 @@ async function twoProfiles(): Promise<Record<string, string>> {
     ['b', b],
     ['a', a],
   ] as const) {
-    const r = await run(loginArgs(name, sb.url), { env: { ...env, ...keys } });
+    const r = await mpay(loginArgs(name, sb.url), { env: { ...env, ...keys } });
     expect(r.code, r.stderr).toBe(0);
   }
   return env;
@@ -75,7 +79,7 @@ describe('1. the global flags before the command', () => {
 
   it('`mpay --json countries` prints what `mpay countries --json` prints; every form of a flag moves', async () => {
     const env = await twoProfiles();
-    const after = await run(['countries', '--json'], { env });
+    const after = await mpay(['countries', '--json'], { env });
     expect(after.code, after.stderr).toBe(0);
     for (const args of [
       ['--json', 'countries'],
@@ -84,27 +88,33 @@ describe('1. the global flags before the command', () => {
       [`--base-url=${a.url}`, '--json', 'countries'],
       ['--query', '[].code', 'countries'],
     ]) {
-      const r = await run(args, { env });
+      // bin/run.js's reordering (execute.ts argvFor), which the in-process runner applies too; the
+      // first form runs as a process as well, as does the terminal test above
+      const r = await mpay(args, { env });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       if (args.includes('--query'))
         expect(r.json()).toEqual(after.json().map((c: { code: string }) => c.code));
       else expect(r.stdout).toBe(after.stdout);
     }
+    const spawned = await run(['--json', 'countries'], { env });
+    expect(spawned.code, spawned.stderr).toBe(0);
+    expect(spawned.stdout).toBe(after.stdout);
     // a topic's command, its own flags after it
-    const topic = await run(['--json', '--profile', 'b', 'history', 'show', 'nosuch'], { env });
-    const same = await run(['history', 'show', 'nosuch', '--json', '--profile', 'b'], { env });
+    const topic = await mpay(['--json', '--profile', 'b', 'history', 'show', 'nosuch'], { env });
+    const same = await mpay(['history', 'show', 'nosuch', '--json', '--profile', 'b'], { env });
     expect(topic.code).toBe(same.code);
     expect(topic.stdout).toBe(same.stdout);
     expect(topic.stdout).not.toMatch(/unknown command/);
-  }, 90_000); // ten runs of mpay in a row
+  });
 
   it('a global flag the command does not take is refused by its name, before as after', async () => {
     const env = await twoProfiles();
-    const before = await run(['--yes', 'countries'], { env });
-    const after = await run(['countries', '--yes'], { env });
+    const before = await mpay(['--yes', 'countries'], { env });
+    const after = await mpay(['countries', '--yes'], { env });
     expect(before.code).toBe(2);
     expect(before.stderr).toMatch(/--yes/);
     expect(before.stderr).toBe(after.stderr);
+    // the entry's own answer, as a process: no command to run in this one
     const unknown = await run(['--json', 'nosuch'], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command "nosuch"/);
@@ -122,16 +132,16 @@ describe('1. the global flags before the command', () => {
 describe('4. errors say what to change', () => {
   it('`mpay balances --profile nosuch` names the profiles there are, and the nearest', async () => {
     const env = await twoProfiles();
-    const r = await run(['balances', '--profile', 'nosuch'], { env });
+    const r = await mpay(['balances', '--profile', 'nosuch'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('No profile named "nosuch"; the profiles here: "a", "b"');
     expect(r.stderr).toMatch(/`mpay login --profile nosuch` makes a new one/);
     expect(r.stderr).not.toMatch(/No merchant key/);
-    const near = await run(['balances', '--json'], { env: { ...env, MPAY_PROFILE: 'bb' } });
+    const near = await mpay(['balances', '--json'], { env: { ...env, MPAY_PROFILE: 'bb' } });
     expect(near.code).toBe(2);
     expect(near.json().error.hint).toMatch(/^Did you mean `--profile b`\?/);
     // a script's own name for credentials it brings in the environment is not a mistake
-    const script = await run(['balances', '--profile', 'ci', '--json'], {
+    const script = await mpay(['balances', '--profile', 'ci', '--json'], {
       env: { ...cliEnv(a, env.MPAY_CONFIG_DIR!), MPAY_KEYRING: 'off' },
     });
     expect(script.code, script.stderr).toBe(0);
@@ -140,7 +150,7 @@ describe('4. errors say what to change', () => {
   it('https:// to a plain-http server suggests http://, and http:// to a TLS server suggests https://', async () => {
     const env = await twoProfiles();
     const port = new URL(a.url).port;
-    const tls = await run(['countries', '--base-url', `https://127.0.0.1:${port}`], { env });
+    const tls = await mpay(['countries', '--base-url', `https://127.0.0.1:${port}`], { env });
     expect(tls.code).toBe(8);
     expect(tls.stderr).toMatch(/did not answer in TLS/);
     expect(tls.stderr).toContain(`use --base-url http://127.0.0.1:${port}`);
@@ -150,7 +160,7 @@ describe('4. errors say what to change', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const tlsPort = (server.address() as AddressInfo).port;
-      const plain = await run(['countries', '--base-url', `http://127.0.0.1:${tlsPort}`], { env });
+      const plain = await mpay(['countries', '--base-url', `http://127.0.0.1:${tlsPort}`], { env });
       expect(plain.code).toBe(8);
       expect(plain.stderr).toContain(`If it serves HTTPS, use --base-url https://127.0.0.1:${tlsPort}`);
     } finally {
@@ -163,18 +173,18 @@ describe('4. errors say what to change', () => {
     try {
       const env = cliEnv(c, tempDir());
       const before = await requestCounts(c);
-      const trace = await run(['countries', '--trace', '/nonexistent/dir/x.har', '--json'], { env });
+      const trace = await mpay(['countries', '--trace', '/nonexistent/dir/x.har', '--json'], { env });
       expect(trace.code).toBe(2);
       expect(trace.json().error.message).toBe(
         'Cannot write the trace to /nonexistent/dir/x.har: there is no folder /nonexistent/dir',
       );
-      const viaEnv = await run(['countries'], { env: { ...env, MPAY_TRACE: '/nonexistent/dir/y.har' } });
+      const viaEnv = await mpay(['countries'], { env: { ...env, MPAY_TRACE: '/nonexistent/dir/y.har' } });
       expect(viaEnv.code).toBe(2);
       const rows = file(
         'rows.csv',
         'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,10,Ama,+233201234567,a@b.c,1\n',
       );
-      const out = await run(['withdraw', 'batch', rows, '--out', '/nonexistent/r.csv', '--yes'], { env });
+      const out = await mpay(['withdraw', 'batch', rows, '--out', '/nonexistent/r.csv', '--yes'], { env });
       expect(out.code).toBe(2);
       expect(out.stderr).toMatch(/Cannot write the results to \/nonexistent\/r\.csv: there is no folder/);
       expect(await requestCounts(c)).toEqual(before);
@@ -185,7 +195,7 @@ describe('4. errors say what to change', () => {
 
   it('an unknown country or currency is named unknown, with the nearest known one', async () => {
     const env = cliEnv(a, tempDir());
-    const country = await run(['deposit', ...customerArgs({ country: 'XX' }), '--no-input', '--json'], {
+    const country = await mpay(['deposit', ...customerArgs({ country: 'XX' }), '--no-input', '--json'], {
       env,
     });
     expect(country.code).toBe(2);
@@ -193,7 +203,7 @@ describe('4. errors say what to change', () => {
       "Unknown country XX: none of the merchant's currencies is in it; GHS is offered in GH",
     );
     expect(country.json().error.hint).toMatch(/^Did you mean --country GH\?/);
-    const currency = await run(['deposit', ...customerArgs({ currency: 'GHC' }), '--no-input', '--json'], {
+    const currency = await mpay(['deposit', ...customerArgs({ currency: 'GHC' }), '--no-input', '--json'], {
       env,
     });
     expect(currency.code).toBe(2);
@@ -205,7 +215,7 @@ describe('4. errors say what to change', () => {
       'rows.csv',
       'currency,country,amount,first_name,phone,email,gateway\nGHS,XX,10,Ama,+233201234567,a@b.c,1\nGHC,,10,Ama,+233201234567,a@b.c,1\n',
     );
-    const batch = await run(['deposit', 'batch', rows, '--dry-run'], { env });
+    const batch = await mpay(['deposit', 'batch', rows, '--dry-run'], { env });
     expect(batch.code).toBe(2);
     expect(batch.stdout + batch.stderr).toMatch(/unknown country XX/);
     expect(batch.stdout + batch.stderr).toMatch(/unknown currency GHC/);
@@ -218,20 +228,20 @@ describe('4. errors say what to change', () => {
       'reference,currency,amount,first_name,phone,email,gateway\n' +
         `w33-${process.pid}-a,GHS,10,Ama,+233201234567,a@b.c,1\nw33-${process.pid}-b,GHS,10,Ama,+233201234567,a@b.c,1\n`,
     );
-    const started = await run(['withdraw', 'batch', rows, '--yes'], { env });
+    const started = await mpay(['withdraw', 'batch', rows, '--yes'], { env });
     expect(started.code, started.stderr).toBe(0);
     const codes = file(
       'codes.csv',
       `reference,otp\nw33-${process.pid}-a,123456\nw33-${process.pid}-b,654321\n`,
     );
-    const wrong = await run(['withdraw', 'batch', 'confirm', codes, '--yes'], { env });
+    const wrong = await mpay(['withdraw', 'batch', 'confirm', codes, '--yes'], { env });
     expect(wrong.code).toBe(10);
     expect(wrong.stderr).toContain(
       `the code of row 2 (w33-${process.pid}-b) was refused: put the right one in the otp column of row 2 of ${codes}, then run again`,
     );
     const { writeFileSync } = await import('node:fs');
     writeFileSync(codes, `reference,otp\nw33-${process.pid}-a,123456\nw33-${process.pid}-b,123456\n`);
-    const mended = await run(['withdraw', 'batch', 'confirm', codes, '--yes'], { env });
+    const mended = await mpay(['withdraw', 'batch', 'confirm', codes, '--yes'], { env });
     expect(mended.code, mended.stderr).toBe(0);
     expect(mended.stderr).toMatch(/1 done, 1 already done, 0 failed, 0 unknown/);
   });
@@ -244,7 +254,7 @@ describe.skipIf(without('tmux'))('10. 80 columns, on a real terminal', () => {
     for (const ref of refs) expect(ref).toHaveLength(24);
     for (const [i, ref] of refs.entries()) {
       const kind = i === 1 ? 'withdraw' : 'deposit';
-      const r = await run([kind, ...customerArgs({ reference: ref, amount: '1250.50' }), '--no-input'], {
+      const r = await mpay([kind, ...customerArgs({ reference: ref, amount: '1250.50' }), '--no-input'], {
         env,
       });
       expect(r.code, r.stderr).toBe(0);
@@ -324,7 +334,7 @@ describe('7. waits are visible; the sandbox says how it runs', () => {
       res.end('{"message":"slow down"}');
     });
     try {
-      const r = await run(['countries', '--json'], { env: cliEnv(server, tempDir()) });
+      const r = await mpay(['countries', '--json'], { env: cliEnv(server, tempDir()) });
       expect(r.code).toBe(12);
       expect(r.json().error.message).toMatch(/asked to wait more than a day, more than the 60 s mpay waits/);
       expect(r.stdout + r.stderr).not.toMatch(/e\+\d/);
@@ -334,7 +344,7 @@ describe('7. waits are visible; the sandbox says how it runs', () => {
   });
 
   it('`--rate-limit 20` (no unit) is refused, with the two it could mean', async () => {
-    const r = await run(['sandbox', '--port', '0', '--rate-limit', '20']);
+    const r = await mpay(['sandbox', '--port', '0', '--rate-limit', '20']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/the unit required/);
     expect(r.stderr).toMatch(/--rate-limit 20\/s or --rate-limit 20\/min/);

@@ -100,13 +100,15 @@ export function nextWait(
 
 /**
  * The pace of a client that met rate limits (a batch turns it on): after a 429, requests go out no faster
- * than the server was seen to answer them in the second before (a little under it), and the pace grows
- * back by 1% for each three seconds without a 429, until it no longer binds. Requests waiting their turn
- * wait here, not at the server: fewer are in flight there, and a row is not stalled for a whole
- * Retry-After by each refusal.
+ * than the server was seen to answer them in the second before (a little under it). The pace grows back
+ * by 1% at a request's turn three seconds or more after its last change (a 429 or a growth), so while
+ * requests keep coming without a 429 it grows about 1% each three seconds, with no ceiling: once it is
+ * past what the batch asks for it no longer holds any request back, though it is never unset. Requests
+ * waiting their turn wait here, not at the server: fewer are in flight there, and a row is not stalled
+ * for a whole Retry-After by each refusal.
  */
 export class Pacer {
-  /** requests a second; undefined until the first 429, and again once it grew past any need */
+  /** requests a second; undefined until the first 429, and set from then on */
   rate?: number;
   /** the lowest pace set, for the batch's closing line and the bench */
   lowest?: number;

@@ -152,13 +152,11 @@ export class Sender {
     const req = await this.requestOf(c, token);
     if (terms?.live) req.headers = { ...req.headers, [liveConfirmedHeader]: 'yes' };
     for (let attempt = 1; ; attempt++) {
-      // Before each try of a money call: a lock lost during a wait (another mpay took it) stops it here,
-      // before the try's 'sent' line.
-      if (attempt > 1) {
-        terms?.check();
-        c.hooks?.resending?.();
-      }
       await this.pacer?.take();
+      // Just before each try of a money call, after any wait (the pacer's turn, a 429's): a lock lost
+      // meanwhile (another mpay took it over) stops it here, before a try again gets its 'sent' line.
+      terms?.check();
+      if (attempt > 1) c.hooks?.resending?.();
       let res: Response<string>;
       try {
         res = await this.tryOnce(c, req);

@@ -99,6 +99,21 @@ export async function initiateOnly(
   return initiateStep(kind, g.request, deps);
 }
 
+/** `mpay deposit/withdraw initiate`: the initiate step alone, and how the flow picks it up from there. */
+export async function initiateStage(kind: Kind, inputs: FlowInputs, deps: FlowDeps): Promise<FlowResult> {
+  const p = await initiateOnly(kind, inputs, deps);
+  const reference = p.customer_transaction_id ?? '';
+  return {
+    kind,
+    reference,
+    hash_token: p.has_token,
+    status: 'initiated',
+    initiated: p,
+    // mpay journaled it: the flow picks it up at the gateway.
+    resume: resumeCommand({ kind, reference, place: deps.place }),
+  };
+}
+
 /** The steps after initiate, skipping those the journal says are done. */
 export async function continueFlow(
   record: JournalRecord,

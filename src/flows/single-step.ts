@@ -4,7 +4,7 @@ import type { PaymentKind } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
 import type { JournalRecord } from '../journal/records.js';
 import { checked, fields } from './inputs.js';
-import type { FlowDeps } from './types.js';
+import type { FlowDeps, FlowInputs, FlowResult } from './types.js';
 
 /**
  * The journal's record of a hash token or reference, with the dependencies to run its steps. A transaction
@@ -57,4 +57,17 @@ export async function walletGatewayIsCrypto(deps: FlowDeps, gatewayId: number): 
     .flatMap((c) => c.getway_configuration ?? [])
     .find((c) => Number(c.gateway.id) === gatewayId);
   return gw ? isCrypto(gw.gateway) : false;
+}
+
+/** `mpay deposit/withdraw process KEY`: the processed step of the transaction a hash token or reference names. */
+export async function processByKey(
+  key: string,
+  kind: PaymentKind,
+  inputs: FlowInputs,
+  flowDeps: FlowDeps,
+  now: Date,
+): Promise<{ result: FlowResult; record: JournalRecord }> {
+  const { processStage } = await import('./payment.js');
+  const { record, deps } = stepTarget(key, kind, flowDeps, now);
+  return { result: await processStage(record, inputs, deps), record };
 }

@@ -10,8 +10,12 @@
 // or alive with another start time: a new process that reused the id) is taken over at once. In doubt (a
 // holder on another host or in another container, an owner file not written yet), the lock is taken over
 // only once it went stale (10 s without a refresh, as a process killed with -9, or one stopped with
-// SIGSTOP, leaves it). A holder whose lock was taken over learns it at its next check (the money gate
-// checks before each money request): it stops, and sends nothing more under it.
+// SIGSTOP, leaves it). A holder whose lock was taken over learns it at its next check: the money gate
+// checks as it opens each money step, and the sender just before each try of its request, after any wait
+// (api/sender.ts). It then stops. What passed its last check before the takeover still goes: a request
+// already on the wire, or one whose process was paused between its check and its send (a check reads the
+// owner file, it cannot hold the other process back); its 'sent' line is in the journal before it, so
+// the new holder finds it sent and reports it, never sends it again.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';

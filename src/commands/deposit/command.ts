@@ -16,9 +16,9 @@ A flow that stopped (a failure, Ctrl-C) picks up at its next step with --resume.
   static override flags = { ...flowFlags };
 
   async run(): Promise<void> {
-    const { runPayment } = await import('../shared/payment.js');
+    const { runDeposit } = await import('./run.js');
     const f = this.flags;
-    await this.execute((o, f) => runPayment('deposit', o, f), {
+    await this.execute(runDeposit, {
       json: f.json,
       dryRun: f['dry-run'],
       force: f.force,

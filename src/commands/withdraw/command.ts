@@ -13,9 +13,9 @@ export default class Withdraw extends BaseCommand<typeof Withdraw> {
   static override flags = { ...flowFlags, ...otpFlags };
 
   async run(): Promise<void> {
-    const { runPayment } = await import('../shared/payment.js');
+    const { runWithdraw } = await import('./run.js');
     const f = this.flags;
-    await this.execute((o, f) => runPayment('withdraw', o, f), {
+    await this.execute(runWithdraw, {
       json: f.json,
       dryRun: f['dry-run'],
       force: f.force,

@@ -14,7 +14,7 @@ export default class DepositBatch extends BaseCommand<typeof DepositBatch> {
   static override flags = batchFlags;
 
   async run(): Promise<void> {
-    const { runBatch } = await import('../../shared/batch.js');
-    await this.execute((o, f) => runBatch('deposit', o, f), batchOptionsFrom(this.flags, this.args.file));
+    const { runDepositBatch } = await import('./run.js');
+    await this.execute(runDepositBatch, batchOptionsFrom(this.flags, this.args.file));
   }
 }

@@ -10,9 +10,9 @@ export default class DepositInitiate extends BaseCommand<typeof DepositInitiate>
   static override flags = { ...customerFlags, ...dryRunFlag };
 
   async run(): Promise<void> {
-    const { runInitiate } = await import('../../shared/payment.js');
+    const { runDepositInitiate } = await import('./run.js');
     const f = this.flags;
-    await this.execute((o, f) => runInitiate('deposit', o, f), {
+    await this.execute(runDepositInitiate, {
       json: f.json,
       dryRun: f['dry-run'],
       force: f.force,

@@ -14,9 +14,9 @@ export default class DepositProcess extends BaseCommand<typeof DepositProcess> {
   };
 
   async run(): Promise<void> {
-    const { runProcess } = await import('../../shared/process-step.js');
+    const { runDepositProcess } = await import('./run.js');
     const f = this.flags;
-    await this.execute((o, f) => runProcess('deposit', o, f), {
+    await this.execute(runDepositProcess, {
       json: f.json,
       dryRun: f['dry-run'],
       key: this.args.hash_token,

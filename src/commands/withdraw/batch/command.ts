@@ -14,7 +14,7 @@ export default class WithdrawBatch extends BaseCommand<typeof WithdrawBatch> {
   static override flags = batchFlags;
 
   async run(): Promise<void> {
-    const { runBatch } = await import('../../shared/batch.js');
-    await this.execute((o, f) => runBatch('withdraw', o, f), batchOptionsFrom(this.flags, this.args.file));
+    const { runWithdrawBatch } = await import('./run.js');
+    await this.execute(runWithdrawBatch, batchOptionsFrom(this.flags, this.args.file));
   }
 }

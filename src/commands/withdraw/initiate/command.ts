@@ -9,9 +9,9 @@ export default class WithdrawInitiate extends BaseCommand<typeof WithdrawInitiat
   static override flags = { ...customerFlags, ...dryRunFlag };
 
   async run(): Promise<void> {
-    const { runInitiate } = await import('../../shared/payment.js');
+    const { runWithdrawInitiate } = await import('./run.js');
     const f = this.flags;
-    await this.execute((o, f) => runInitiate('withdraw', o, f), {
+    await this.execute(runWithdrawInitiate, {
       json: f.json,
       dryRun: f['dry-run'],
       force: f.force,

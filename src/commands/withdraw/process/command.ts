@@ -21,9 +21,9 @@ export default class WithdrawProcess extends BaseCommand<typeof WithdrawProcess>
   };
 
   async run(): Promise<void> {
-    const { runProcess } = await import('../../shared/process-step.js');
+    const { runWithdrawProcess } = await import('./run.js');
     const f = this.flags;
-    await this.execute((o, f) => runProcess('withdraw', o, f), {
+    await this.execute(runWithdrawProcess, {
       json: f.json,
       dryRun: f['dry-run'],
       key: this.args.hash_token,

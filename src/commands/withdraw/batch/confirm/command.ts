@@ -14,7 +14,7 @@ export default class WithdrawBatchConfirm extends BaseCommand<typeof WithdrawBat
   static override flags = confirmFlags;
 
   async run(): Promise<void> {
-    const { runConfirm } = await import('../../../shared/batch.js');
+    const { runConfirm } = await import('./run.js');
     await this.execute(runConfirm, batchOptionsFrom(this.flags, this.args.file));
   }
 }

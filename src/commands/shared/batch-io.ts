@@ -1,28 +1,22 @@
-// `mpay deposit batch FILE` and `mpay withdraw batch FILE`: CSV with a header row, or NDJSON, read as a
-// stream twice (once to check every row, once to run them), so memory does not grow with the rows.
-// Nothing is sent unless every row passes; a summary and one confirmation come first; the results are one
-// record per row, as NDJSON on stdout with --json or in --out. Exit 0 when every row is done (a withdrawal
-// waiting for its code counts as done), 10 when some failed or are unknown, 130 after Ctrl-C, 11 when
-// another mpay process is running the same file. A row sent before with another server, merchant or
-// profile is refused unless --new-batch says that this file is a new batch here. The rows' checks and runs
-// are flows/batch-check.ts, batch-row.ts and batch-confirm.ts; here are the batch's lock, the rows a few
-// at a time, the pace and Ctrl-C.
-import { createHash } from 'node:crypto';
+// What a batch command reads and shows, for its flow (flows/payment-batch.ts): the file, or stdin spooled
+// to a private file; the problems of its rows (a table, or NDJSON with --json); the rows a few at a time
+// with the progress, one result a row (NDJSON on stdout with --json, and --out), the pace after a 429 and
+// Ctrl-C; its last lines and exit code: 0 when every row is done (a withdrawal waiting for its code counts
+// as done), 10 when some failed or are unknown, 130 after Ctrl-C, 11 when another mpay process took the
+// batch's lock. Each batch command's run.ts hands its flow to runBatchCommand.
 import { closeSync, openSync, statSync } from 'node:fs';
-import type { PaymentKind } from '../../api/enums.js';
 import { UsageError, exitCodes } from '../../api/errors.js';
 import { Pacer } from '../../api/rate-limit.js';
 import { commandLine } from '../../api/shell-words.js';
 import type { Factory } from '../../factory.js';
-import { BatchChecker, repeatAdvice, type BatchRow, type RowProblem } from '../../flows/batch-check.js';
-import { checkConfirmRow, confirmColumns, confirmRow } from '../../flows/batch-confirm.js';
-import { readRows } from '../../flows/batch-file.js';
-import { runRow, runRows, type RowResult } from '../../flows/batch-row.js';
+import { repeatAdvice, type BatchRow, type RowProblem } from '../../flows/batch-check.js';
+import { runRows, type RowResult } from '../../flows/batch-row.js';
 import { heapBound } from '../../flows/heap-bound.js';
+import type { BatchInput, BatchView } from '../../flows/payment-batch.js';
 import { spoolStdin } from './stdin-spool.js';
 import { runAgain } from '../../flows/next-command.js';
 import { RowOrder } from '../../flows/row-order.js';
-import { title, type FlowDeps } from '../../flows/types.js';
+import type { FlowDeps } from '../../flows/types.js';
 import type { IO } from '../../io/io.js';
 import type { Held } from '../../journal/locks.js';
 import { placeArgs, type Place } from '../../journal/records.js';
@@ -53,75 +47,46 @@ export interface BatchOptions {
   allowRepeats?: boolean;
 }
 
-export async function runBatch(kind: PaymentKind, opts: BatchOptions, f: Factory): Promise<void> {
-  f.io.ndjson = true;
-  await withBatchInput(opts, f, (input) => runBatchOf(kind, opts, f, input));
+/** How a batch command runs its flow: the words of its command line, and its run's settings. */
+export interface BatchCommand {
+  /** e.g. ['mpay', 'deposit', 'batch']: the run again adds the file and the flags */
+  words: string[];
+  /** the command the journal and the gate name */
+  command: string;
+  /** the rows of this file sent before elsewhere are new here (--new-batch) */
+  newHere?: boolean;
+  force?: boolean;
 }
 
-async function runBatchOf(kind: PaymentKind, opts: BatchOptions, f: Factory, { path, format }: BatchInput) {
-  const pace = new BatchPace();
-  const deps = await f.flowDeps({
-    dryRun: opts.dryRun,
-    force: opts.force,
-    command: `mpay ${kind}`,
-    newHere: opts.newBatch,
-    pacer: pace.pacer,
-    onThrottle: pace.onThrottle,
-  });
-  const currencies = await deps.client.merchantCurrencies();
-  const week = f.now().getTime() - 7 * 86_400_000;
-  // The weekly limits are the merchant's on this server: what was sent elsewhere does not count.
-  // Read back from the journal's end for a week only.
-  const recent = [...(await f.journal()).newest({ since: week })].filter(
-    (r) => !r.place || (r.place.server === deps.place!.server && r.place.merchant === deps.place!.merchant),
-  );
-  const checker = new BatchChecker(kind, currencies, recent, {
-    force: opts.force,
-    journal: deps.journal,
-    allowRepeats: opts.allowRepeats,
-  });
-  for await (const r of readRows(path, format)) checker.check(r);
-  checker.done();
-  if (checker.count === 0) throw new UsageError(`No rows in ${opts.file}`);
-  await refuseProblems(checker.problems, opts, f, checker.elsewhere);
-  const totals = [...checker.totals].map(
-    ([code, t]) => `${t.rows} × ${code}: ${t.amount} (fees about ${Math.round(t.fees * 100) / 100} ${code})`,
-  );
-  f.io.note(
-    `${checker.count} ${kind === 'deposit' ? 'deposit' : 'withdrawal'}${checker.count === 1 ? '' : 's'} in ${opts.file}, ${deps.env} environment: ${totals.join('; ')}`,
-  );
-  // A run again: what it will not send as new, so that the question below counts what it will
-  const fresh = checker.count - checker.known;
-  if (checker.known)
-    f.io.note(
-      `${checker.known} of them mpay sent before: those done are skipped, those stopped are continued; ${fresh} new`,
-    );
-  if (opts.dryRun) {
-    f.io.note('Dry run: every row passed its checks; nothing was sent.');
-    return;
-  }
-  await deps.gate.pass({
-    what: `${checker.count} ${title(kind)}s`,
-    batch: {
-      question: checker.known
-        ? `Send the ${fresh} new ${title(kind)}s, and continue any of the ${checker.known} sent before that stopped`
-        : `Send these ${checker.count} ${title(kind)}s`,
-      rows: checker.count,
-    },
-  });
-  const rowDeps = { ...unattended(deps), currencies };
-  // One run of a batch at a time, by its references: a copy of the file (CRLF or not) is the same batch.
-  const release = await deps.journal.hold(['batch', checker.digest()], `a batch of the rows of ${opts.file}`);
-  try {
-    await runAndReport(readRows(path, format), checker.count, (r) => runRow(kind, r, rowDeps), opts, f, {
-      words: ['mpay', kind, 'batch', opts.file, ...batchFlagsAgain(opts)],
-      deps,
-      pace,
-      lock: release,
+/**
+ * A batch command's run of its flow (flows/payment-batch.ts): its input, its pace made before its client,
+ * and the BatchView through which the flow shows the problems, notes and rows.
+ */
+export async function runBatchCommand(
+  opts: BatchOptions,
+  f: Factory,
+  how: BatchCommand,
+  flow: (input: BatchInput, deps: FlowDeps, view: BatchView) => Promise<void>,
+): Promise<void> {
+  f.io.ndjson = true;
+  await withBatchInput(opts, f, async (input) => {
+    const pace = new BatchPace();
+    const deps = await f.flowDeps({
+      dryRun: opts.dryRun,
+      force: how.force,
+      command: how.command,
+      newHere: how.newHere,
+      pacer: pace.pacer,
+      onThrottle: pace.onThrottle,
     });
-  } finally {
-    await release();
-  }
+    const words = [...how.words, opts.file, ...batchFlagsAgain(opts)];
+    await flow(input, deps, {
+      note: (line) => f.io.note(line),
+      refuse: (problems, elsewhere) => refuseProblems(problems, opts, f, elsewhere),
+      run: (rows, total, runOne, lock) =>
+        runAndReport(rows, total, runOne, opts, f, { words, deps, pace, lock }),
+    });
+  });
 }
 
 /** The flags of a batch that its run again must repeat (the place's are added by runAgain). */
@@ -135,73 +100,6 @@ function batchFlagsAgain(opts: BatchOptions): string[] {
     ...(opts.allowRepeats ? ['--allow-repeats'] : []),
     ...(opts.json ? ['--json'] : []),
   ];
-}
-
-/** `mpay withdraw batch confirm FILE`: finishes withdrawals waiting for their codes (columns reference, otp). */
-export async function runConfirm(opts: BatchOptions, f: Factory): Promise<void> {
-  f.io.ndjson = true;
-  await withBatchInput(opts, f, (input) => runConfirmOf(opts, f, input));
-}
-
-async function runConfirmOf(opts: BatchOptions, f: Factory, { path, format }: BatchInput) {
-  const pace = new BatchPace();
-  const deps = await f.flowDeps({
-    dryRun: opts.dryRun,
-    command: 'mpay withdraw',
-    pacer: pace.pacer,
-    onThrottle: pace.onThrottle,
-  });
-  // The run's own journal: a code confirms a withdrawal only where it was made.
-  const journal = deps.journal;
-  const problems: RowProblem[] = [];
-  const seen = new Map<string, number>();
-  // The run's identity for its lock: its references in order, as a batch's (a copy of the file is the same).
-  const identity = createHash('sha256');
-  let count = 0;
-  for await (const r of readRows(path, format, confirmColumns)) {
-    count++;
-    identity.update(`${r.values.reference?.trim() ?? ''}\n`);
-    problems.push(...checkConfirmRow(r, journal, seen));
-  }
-  if (count === 0) throw new UsageError(`No rows in ${opts.file}`);
-  await refuseProblems(problems, opts, f);
-  f.io.note(`${count} withdrawals to confirm with their codes, ${deps.env} environment`);
-  if (opts.dryRun) {
-    f.io.note('Dry run: every row passed its checks; nothing was sent.');
-    return;
-  }
-  await deps.gate.pass({
-    what: `${count} withdrawals`,
-    batch: { question: `Confirm these ${count} withdrawals`, rows: count },
-  });
-  // One read of the merchant's currencies for every row (a resumed withdrawal needs its gateway's record).
-  const rowDeps = { ...unattended(deps), currencies: await deps.client.merchantCurrencies() };
-  const release = await journal.hold(
-    ['confirm', identity.digest('hex')],
-    `the confirmations of ${opts.file}`,
-  );
-  try {
-    await runAndReport(
-      readRows(path, format, confirmColumns),
-      count,
-      (r) => confirmRow(r, rowDeps, opts.file),
-      opts,
-      f,
-      {
-        words: ['mpay', 'withdraw', 'batch', 'confirm', opts.file, ...batchFlagsAgain(opts)],
-        deps,
-        pace,
-        lock: release,
-      },
-    );
-  } finally {
-    await release();
-  }
-}
-
-interface BatchInput {
-  path: string;
-  format: 'csv' | 'ndjson';
 }
 
 /**
@@ -232,7 +130,8 @@ async function withBatchInput(
   const spooled = path === '-' ? await spoolStdin(f.io, (await f.journal()).dir) : undefined;
   if (spooled) path = spooled.path;
   try {
-    await work({ path, format: opts.format ?? (/\.(nd)?jsonl?$/i.test(path) ? 'ndjson' : 'csv') });
+    const format = opts.format ?? (/\.(nd)?jsonl?$/i.test(path) ? 'ndjson' : 'csv');
+    await work({ path, format, name: opts.file });
   } finally {
     spooled?.remove();
   }
@@ -245,8 +144,7 @@ async function refuseProblems(
   f: Factory,
   /** where rows were sent before, when that is not here */
   elsewhere?: Place,
-): Promise<void> {
-  if (!problems.length) return;
+): Promise<never> {
   await printProblems(f.io, problems, opts.json);
   throw new UsageError(
     `${problems.length} problem${problems.length > 1 ? 's' : ''} in ${opts.file}; nothing was sent`,
@@ -258,11 +156,6 @@ async function refuseProblems(
           : 'Mend the rows named above, then run the same command again',
     },
   );
-}
-
-/** The rows' dependencies: the batch asked once (the run's gate remembers it), so no row asks or reports. */
-function unattended(deps: FlowDeps): FlowDeps {
-  return { ...deps, prompter: undefined, reporter: undefined };
 }
 
 type Counts = Record<RowResult['outcome'], number>;

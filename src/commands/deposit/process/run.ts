@@ -1,0 +1,14 @@
+// `mpay deposit process KEY`: the processed step of a deposit, by its hash token or the reference of one
+// mpay started (flows/single-step.ts processByKey).
+import type { Factory } from '../../../factory.js';
+import { runFlow, type FlowRunOptions } from '../../shared/flow-run.js';
+
+export interface DepositProcessOptions extends Omit<FlowRunOptions, 'force'> {
+  /** hash token, or the reference of a transaction in the journal */
+  key: string;
+}
+
+export async function runDepositProcess(opts: DepositProcessOptions, f: Factory): Promise<void> {
+  const { processByKey } = await import('../../../flows/single-step.js');
+  await runFlow('deposit', opts, f, (deps) => processByKey(opts.key, 'deposit', opts.inputs, deps, f.now()));
+}
