@@ -21,6 +21,7 @@ import Docs from './commands/docs/command.js';
 import Doctor from './commands/doctor/command.js';
 import History from './commands/history/command.js';
 import HistoryPrune from './commands/history/prune/command.js';
+import HistoryResolve from './commands/history/resolve/command.js';
 import HistoryShow from './commands/history/show/command.js';
 import Login from './commands/login/command.js';
 import Logout from './commands/logout/command.js';
@@ -71,6 +72,7 @@ export const COMMANDS = {
   doctor: Doctor,
   history: History,
   'history:prune': HistoryPrune,
+  'history:resolve': HistoryResolve,
   'history:show': HistoryShow,
   login: Login,
   logout: Logout,

@@ -3,8 +3,21 @@
 import type { PaymentKind } from '../api/enums.js';
 
 export type Kind = PaymentKind;
-/** `gateway` is local: the gateway the user chose, recorded so that a resumed flow keeps it. */
-export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'processed';
+/**
+ * `gateway` is local: the gateway the user chose, recorded so that a resumed flow keeps it. `resolved` is
+ * local too: a person settled a request that had no answer (`mpay history resolve`), as not sent, landed
+ * or abandoned.
+ */
+export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'processed' | 'resolved';
+
+/**
+ * How a person settled a transaction whose last request had no answer (`mpay history resolve`):
+ * `not-sent`, the request never reached the server (the next run sends it again); `landed`, it did (mpay
+ * counts the transaction as done, and continues it no further); `abandoned`, it is given up (not counted,
+ * not continued).
+ */
+export const resolutions = ['not-sent', 'landed', 'abandoned'] as const;
+export type Resolution = (typeof resolutions)[number];
 /**
  * `throttled`: the server answered 429 (or 503 with Retry-After), which it sends for a request it did not
  * process; mpay waits and sends the step again, each attempt journaled.
@@ -68,6 +81,8 @@ export interface JournalRecord {
   /** the transaction status as last seen from the API, or as mpay's steps imply */
   status?: string;
   transaction_id?: string;
+  /** the last settling of it by a person (`mpay history resolve`), if any */
+  resolved?: { as: Resolution; at: string; note?: string };
   created_at: string;
   updated_at: string;
   steps: StepRecord[];
@@ -94,6 +109,7 @@ export function isEvent(v: unknown): v is JournalEvent {
 /** Folds one event into its transaction's record. */
 export function fold(r: JournalRecord, e: JournalEvent): void {
   r.updated_at = e.at;
+  if (e.step === 'resolved') return resolve(r, e);
   if (e.place && !r.place) r.place = e.place;
   if (e.hash_token) r.hash_token = e.hash_token;
   const d = e.data ?? {};
@@ -124,11 +140,37 @@ export function fold(r: JournalRecord, e: JournalEvent): void {
 }
 
 /**
+ * A person's settling of a request that had no answer: `not-sent` makes each step still unanswered a
+ * failed one (the next run sends it again); `landed` and `abandoned` end mpay's part (settled()).
+ */
+function resolve(r: JournalRecord, e: JournalEvent): void {
+  const as = e.data?.as as Resolution;
+  const note = typeof e.data?.note === 'string' ? e.data.note : undefined;
+  r.resolved = { as, at: e.at, ...(note ? { note } : {}) };
+  if (as === 'not-sent')
+    for (const s of r.steps)
+      if (s.outcome === 'sent' || s.outcome === 'ambiguous') {
+        s.outcome = 'failed';
+        s.detail = 'settled by hand as not sent';
+      }
+  r.steps.push({ step: 'resolved', outcome: 'ok', at: e.at, detail: `as ${as}${note ? `: ${note}` : ''}` });
+}
+
+/** Whether a person settled the transaction as landed or abandoned: mpay continues it no further. */
+export function resolvedAsEnded(r: JournalRecord): boolean {
+  return r.resolved?.as === 'landed' || r.resolved?.as === 'abandoned';
+}
+
+/**
  * Whether mpay's part of a transaction is over: processed, or a final status. Anything else is still in
  * progress (a flow to resume, a code to give, an answer that never came) and is never pruned.
  */
 export function settled(r: JournalRecord): boolean {
-  return stepDone(r, 'processed') || ['success', 'failed', 'cancelled'].includes(r.status ?? '');
+  return (
+    stepDone(r, 'processed') ||
+    resolvedAsEnded(r) ||
+    ['success', 'failed', 'cancelled'].includes(r.status ?? '')
+  );
 }
 
 /** Whether a step ended well in a record. */

@@ -2,7 +2,12 @@
 import { UsageError } from '../../../api/errors.js';
 import type { Factory } from '../../../factory.js';
 import type { Journal } from '../../../journal/journal.js';
-import { stepDone, type JournalEvent, type JournalRecord } from '../../../journal/records.js';
+import {
+  resolvedAsEnded,
+  stepDone,
+  type JournalEvent,
+  type JournalRecord,
+} from '../../../journal/records.js';
 import { curlCommand, ShellVariable } from '../../../ui/curl.js';
 import { singleQuoted } from '../../../api/shell-words.js';
 import { renderTable } from '../../../ui/output.js';
@@ -38,11 +43,13 @@ export async function runHistoryShow(
       },
     );
   }
-  const next = !r.hash_token
-    ? 'initiate (outcome unknown: --resume re-sends it with the same reference)'
-    : stepDone(r, 'processed')
-      ? 'none'
-      : resumeCommand(r);
+  const next = resolvedAsEnded(r)
+    ? `none (settled by hand as ${r.resolved!.as})`
+    : !r.hash_token
+      ? 'initiate (outcome unknown: --resume re-sends it with the same reference)'
+      : stepDone(r, 'processed')
+        ? 'none'
+        : resumeCommand(r);
   if (opts.curl) {
     // A script that sends money again, outside the gate: for a live server only with --yes, and it says so.
     const gate = await f.gateFor(r.place?.server ?? ctx.baseUrl, r.place?.env ?? ctx.env, undefined);
