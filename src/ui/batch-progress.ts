@@ -31,7 +31,7 @@ export async function batchProgress(io: IO, total: number): Promise<BatchProgres
   const multi = new MultiBar(
     {
       stream: io.stderr as NodeJS.WriteStream,
-      format: ' {bar} {value}/{total} rows | {failed} failed | {rate} rows/s | {eta_formatted} left',
+      format: ' {bar} {value}/{total} rows | {problems} | {rate} rows/s | {eta_formatted} left',
       hideCursor: true,
       // the bar fits the terminal (the counts beside it take up to about 60 columns); linewrap: true cuts
       // only the bar's own line at the edge, and writes the lines logged above it (a failed row) whole
@@ -44,21 +44,28 @@ export async function batchProgress(io: IO, total: number): Promise<BatchProgres
     },
     Presets.shades_classic,
   );
-  const bar = multi.create(total, 0, { failed: 0, rate: '0' });
+  // the bar counts as the summary does: failed and unknown apart (unknown only once there is one)
+  const problems = () => `${failed} failed${unknown ? `, ${unknown} unknown` : ''}`;
   let failed = 0;
+  let unknown = 0;
+  let stopped = false;
+  const bar = multi.create(total, 0, { problems: problems(), rate: '0' });
   let ended = 0;
   return {
     row(r) {
       ended++;
       if (r.outcome === 'failed' || r.outcome === 'unknown') {
-        failed++;
+        if (r.outcome === 'failed') failed++;
+        else unknown++;
         multi.log(`${io.fold(lineOf(r))}\n`);
       }
       const seconds = (Date.now() - started) / 1000;
-      bar.update(ended, { failed, rate: seconds > 0 ? (ended / seconds).toFixed(1) : '0' });
+      bar.update(ended, { problems: problems(), rate: seconds > 0 ? (ended / seconds).toFixed(1) : '0' });
     },
     note: (l) => multi.log(`${io.fold(l)}\n`),
     stop() {
+      if (stopped) return;
+      stopped = true;
       // a last redraw: it prints the lines logged since the previous one (cli-progress buffers them)
       multi.update();
       multi.stop();

@@ -305,9 +305,21 @@ async function runAndReport(
   const onAbort = () =>
     progress.note('mpay: stopping: no new rows start; those in flight finish (Ctrl-C again to stop now)');
   signal.addEventListener('abort', onAbort, { once: true });
+  // A second Ctrl-C: the run ends at once (the IO exits 130 after this), but the bar's line ends, and the
+  // counts and the command to continue are printed; the rows in flight are unknown from now on.
+  let started = 0;
   const stopNow = () => {
-    progress.note('mpay: interrupted again: stopping now; rows in flight show as unknown on the next run');
-    progress.note({ label: 'Resume with: ', command: resume });
+    progress.stop();
+    const ended = counts.done + counts.skipped + counts.failed + counts.unknown;
+    const inFlight = started - ended;
+    f.io.note(
+      `mpay: interrupted again, stopped at once: ${tallyOf(counts)}; ${inFlight} in flight, ${total - started} not started`,
+    );
+    if (inFlight)
+      f.io.note(
+        `The ${inFlight} row${inFlight === 1 ? '' : 's'} in flight had no answer: the next run reports ${inFlight === 1 ? 'it' : 'them'} as unknown and sends ${inFlight === 1 ? 'it' : 'them'} no more, until settled with \`mpay history resolve REF --as not-sent|landed|abandoned\``,
+      );
+    f.io.note({ label: 'Resume with: ', command: resume });
   };
   try {
     await f.io.interrupts.graceful(
@@ -316,6 +328,7 @@ async function runAndReport(
           rows,
           opts.concurrency,
           (r: BatchRow) => {
+            started++;
             order?.start(r.row);
             return run(r);
           },
@@ -378,6 +391,9 @@ class BatchPace {
   }
 }
 
+const tallyOf = (c: Counts) =>
+  `${c.done} done, ${c.skipped} already done, ${c.failed} failed, ${c.unknown} unknown`;
+
 /** The batch's last lines (the tally, and how to resume or run it again) and its exit code. */
 function reportEnd(
   io: IO,
@@ -388,7 +404,7 @@ function reportEnd(
   aborted: boolean,
 ): void {
   const ended = counts.done + counts.skipped + counts.failed + counts.unknown;
-  const tally = `${counts.done} done, ${counts.skipped} already done, ${counts.failed} failed, ${counts.unknown} unknown`;
+  const tally = tallyOf(counts);
   // Rows read from stdin come again the same way. The command is a line of its own, folded only as a
   // command (io.note of a label and a command), so that it pastes as printed.
   const stdin = file === '-' ? ' < FILE' : '';
@@ -404,6 +420,10 @@ function reportEnd(
   if (counts.failed || counts.unknown) {
     io.note({ label: 'Run again with: ', command: `${resume}${stdin}` });
     io.note('  (done rows are skipped; failed ones are sent again)');
+    if (counts.unknown)
+      io.note(
+        `  (the ${counts.unknown} unknown: a request that had no answer, which the server may or may not have applied; mpay will not guess, and sends ${counts.unknown === 1 ? 'it' : 'them'} no more until settled: \`mpay history resolve REF --as not-sent|landed|abandoned\`, each row's line names it)`,
+      );
     fromStdin();
     io.exitCode = batchIncompleteExitCode;
   }
