@@ -204,7 +204,21 @@ function siteIdCheck({ ctx, currencies }: DoctorRun): Check {
   };
 }
 
-async function apiKeyCheck({ client, journal, probe: asked }: DoctorRun): Promise<Check> {
+function apiKeyCheck({ client, journal, probe }: DoctorRun): Promise<Check> {
+  return checkApiKey(client, journal, probe, runAgain(['mpay', 'doctor', '--check-api-key'], journal.place));
+}
+
+/**
+ * The API-key check of doctor and login: the credentials probe (a withdraw initiate of the credentials
+ * alone, api/credentials-probe.ts) through the money gate's probe path. On a live server it is skipped
+ * unless asked for (`explicit`), and `how` says how to run it.
+ */
+export async function checkApiKey(
+  client: Client,
+  journal: JournalLike,
+  asked: { gate: MoneyGate; explicit: boolean },
+  how: string,
+): Promise<Check> {
   let passage;
   try {
     passage = await asked.gate.probe(asked.explicit);
@@ -217,7 +231,7 @@ async function apiKeyCheck({ client, journal, probe: asked }: DoctorRun): Promis
       name: 'API key',
       ok: true,
       skipped: true,
-      detail: `check skipped: ${asked.gate.server.server} is a live server, and the check is a withdraw initiate (of the credentials alone, which the API refuses); run it with \`${runAgain(['mpay', 'doctor', '--check-api-key'], journal.place)}\``,
+      detail: `check skipped: ${asked.gate.server.server} is a live server, and the check is a withdraw initiate (of the credentials alone, which the API refuses); run it with \`${how}\``,
     };
   let probe: Awaited<ReturnType<Client['probeCredentials']>>;
   try {

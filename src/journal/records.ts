@@ -1,6 +1,7 @@
 // The journal's record model: the events a journal file holds, one JSON line each, and the record of a
 // transaction folded from them. No file here: journal.ts writes the file, log-view.ts reads it.
-import type { PaymentKind } from '../api/enums.js';
+import type { PaymentKind, Resolution } from '../api/enums.js';
+export type { Resolution };
 
 export type Kind = PaymentKind;
 /**
@@ -10,14 +11,6 @@ export type Kind = PaymentKind;
  */
 export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'processed' | 'resolved';
 
-/**
- * How a person settled a transaction whose last request had no answer (`mpay history resolve`):
- * `not-sent`, the request never reached the server (the next run sends it again); `landed`, it did (mpay
- * counts the transaction as done, and continues it no further); `abandoned`, it is given up (not counted,
- * not continued).
- */
-export const resolutions = ['not-sent', 'landed', 'abandoned'] as const;
-export type Resolution = (typeof resolutions)[number];
 /**
  * `throttled`: the server answered 429 (or 503 with Retry-After), which it sends for a request it did not
  * process; mpay waits and sends the step again, each attempt journaled.

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { BaseCommand, flagSets } from '../../base/base-command.js';
-import { resolutions } from '../../../journal/records.js';
+import { resolutions } from '../../../api/enums.js';
 
 export default class HistoryResolve extends BaseCommand<typeof HistoryResolve> {
   static override baseFlags = flagSets.probe;
