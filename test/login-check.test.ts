@@ -14,7 +14,13 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const probes = () => requestCount(sb, 'POST /payments/withdraw/initiate');
-const login = (profile: string, env: string, apiKey: string, cfg: string, site = demoMerchant.siteId) =>
+const login = (
+  profile: string,
+  env: string,
+  apiKey: string,
+  cfg: string,
+  site: string = demoMerchant.siteId,
+) =>
   mpay(['login', '--profile', profile, '--env', env, '--base-url', sb.url, '--site-id', site, '--json'], {
     env: {
       MPAY_CONFIG_DIR: cfg,

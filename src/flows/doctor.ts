@@ -2,6 +2,7 @@
 // bearer token honoured, the site id and API key right, and what is open to this merchant (currencies,
 // gateways, which gateways get the wallet address update). Each check is handed to onCheck as it ends,
 // so a person sees progress; the list is returned for --json and the exit code.
+import { keyringHint } from '../api/credentials.js';
 import type { Client } from '../api/client.js';
 import { isLoopback } from '../api/base-url.js';
 import { proxyFor } from '../api/proxy.js';
@@ -29,7 +30,9 @@ async function secretsCheck(ctx: Context): Promise<Check | undefined> {
       name: 'secrets',
       ok: false,
       detail: stored.problem,
-      hint: "Run `mpay auth status` for the keyring's state, or `mpay login` to store the credentials again",
+      hint: stored.unavailable
+        ? keyringHint
+        : "Run `mpay auth status` for the keyring's state, or `mpay login` to store the credentials again",
       kind: 'local',
     };
   if (stored.store === 'keyring')
