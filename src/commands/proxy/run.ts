@@ -42,6 +42,8 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
     clearForOutput(opts.report, 'the report');
     fd = openSync(opts.report, 'wx', 0o600);
   }
+  // departures by operation and field (array items folded), for the sum at the end
+  const tally = new Map<string, number>();
   let proxy: RunningProxy;
   try {
     proxy = await startProxy({
@@ -51,7 +53,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
       port: opts.port,
       host: opts.host,
       conformance,
-      onDeparture: reportDeparture(fd, f),
+      onDeparture: reportDeparture(fd, f, tally),
       onError: (line) => f.io.warn(clean(line)),
       timeoutMs: parseTimeout(opts.timeout ?? f.environ.MPAY_TIMEOUT),
       now: f.now,
@@ -73,8 +75,11 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
     await proxy.close();
     if (fd !== undefined) closeSync(fd);
     f.io.note(
-      `mpay proxy: ${proxy.stats.requests} requests forwarded, ${proxy.stats.departures} departures from the document`,
+      `mpay proxy: ${proxy.stats.requests} requests forwarded, ${proxy.stats.departures} departures from the document${tally.size ? `, in ${tally.size} group${tally.size === 1 ? '' : 's'} by field:` : ''}`,
     );
+    const groups = [...tally].sort((a, b) => b[1] - a[1]);
+    for (const [key, n] of groups.slice(0, 10)) f.io.note(`  ${n} × ${key}`);
+    if (groups.length > 10) f.io.note(`  and ${groups.length - 10} more groups (see the report)`);
   });
 }
 
@@ -82,14 +87,21 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
  * Each departure, scrubbed: a line in --report's file (`fd`), and on stderr a line for a person on a
  * terminal, or the record itself when there is no report to hold it.
  */
-function reportDeparture(fd: number | undefined, f: Factory): (r: DepartureRecord) => void {
+function reportDeparture(
+  fd: number | undefined,
+  f: Factory,
+  tally: Map<string, number>,
+): (r: DepartureRecord) => void {
   return (r) => {
     const rec = f.secrets.value(r) as DepartureRecord;
+    // counted as scrubbed: a field's name may carry a secret the upstream echoed
+    const key = `${rec.method} ${rec.path} ${rec.kind}${rec.field ? ` ${rec.field}` : ''}`;
+    tally.set(key, (tally.get(key) ?? 0) + rec.count);
     const line = JSON.stringify(rec);
     if (fd !== undefined) writeSync(fd, `${line}\n`);
     if (f.io.stderrIsTTY)
       f.io.note(
-        `departure: ${rec.method} ${rec.path} ${rec.status} ${rec.kind}${rec.field ? ` ${rec.field}` : ''}: ${rec.message}`,
+        `departure: ${rec.method} ${rec.path} ${rec.status} ${rec.kind}${rec.field ? ` ${rec.field}` : ''}${rec.count > 1 ? ` ×${rec.count} (e.g. ${rec.example})` : ''}: ${rec.message}`,
       );
     else if (fd === undefined) f.io.stderr.write(`${line}\n`);
   };
