@@ -8,6 +8,7 @@ import { AuthError, KeyringError, MpayError, NetworkError, ServerError, UsageErr
 import type { Check } from './doctor.js';
 import { mask } from '../api/redact.js';
 import { resolveContext } from '../config/context.js';
+import { serverKey } from '../config/live.js';
 import { type ConfigStore } from '../config/store.js';
 import {
   checkProfileName,
@@ -86,6 +87,7 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
   const need = asker(deps.prompter);
   const envName = await chooseEnvironment(inputs.env, existing, deps.prompter);
   const baseUrl = await gatherBaseUrl(inputs.baseUrl, envName, existing, need, deps.warn);
+  if (envName === 'live') warnSharedServer(store, profileName, baseUrl, deps.warn);
   const { merchantKey, token } = await checkedMerchantKey(inputs, baseUrl, need, deps);
   const siteId = await need(inputs.siteId, '--site-id', 'Site ID', false, existing.siteId);
   const apiKey = await need(inputs.apiKey, '--api-key', 'API key', true);
@@ -133,6 +135,29 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
       ? { previous_base_url: existing.baseUrls[envName] }
       : {}),
   };
+}
+
+/**
+ * A live login on a server another profile keeps as its sandbox or stage: from now on that server is live
+ * for every profile (config/live.ts, fail-closed), which the other profile's user should hear of.
+ */
+function warnSharedServer(
+  store: ConfigStore,
+  profileName: string,
+  baseUrl: string,
+  warn: (m: string) => void,
+) {
+  const key = serverKey(baseUrl);
+  for (const [name, p] of Object.entries(store.profiles())) {
+    if (name === profileName) continue;
+    for (const env of ['sandbox', 'stage'] as const) {
+      const url = p.baseUrls?.[env] ?? (env === 'sandbox' ? defaultBaseUrls.sandbox : undefined);
+      if (url && key && serverKey(url) === key)
+        warn(
+          `${baseUrl} is profile ${name}'s ${env} server; as profile ${profileName}'s live server it is live from now on for every profile: mpay asks before any money request to it, and refuses without --yes where it cannot ask`,
+        );
+    }
+  }
 }
 
 /** doctor's failed API-key check as login's error: nothing was saved. */

@@ -42,7 +42,9 @@ export function replayReport(results: ReplayedCall[], where: string): string {
     '',
     differ
       ? `${differ} of ${results.length} calls answered otherwise than recorded, at ${where}`
-      : `All ${results.length} calls answered as recorded, at ${where}`,
+      : results.length === 1
+        ? `The one call answered as recorded, at ${where}`
+        : `All ${results.length} calls answered as recorded, at ${where}`,
   );
   return clean(lines.join('\n'));
 }

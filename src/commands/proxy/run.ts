@@ -9,6 +9,7 @@ import type { Factory } from '../../factory.js';
 import type { DepartureRecord, RunningProxy } from '../../proxy/forwarder.js';
 import { clean } from '../../ui/output.js';
 import { printJson } from '../../ui/print.js';
+import { portInUseHint } from '../shared/free-port.js';
 
 export interface ProxyOptions {
   upstream: string;
@@ -64,7 +65,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
       throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use`, {
-        hint: 'Pick another port: --port 4021, or --port 0 for any free one',
+        hint: await portInUseHint(opts.host, opts.port, 'Pick another port: '),
       });
     throw err;
   }

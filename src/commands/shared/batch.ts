@@ -19,6 +19,7 @@ import { checkConfirmRow, confirmColumns, confirmRow } from '../../flows/batch-c
 import { readRows } from '../../flows/batch-file.js';
 import { runRow, runRows, type RowResult } from '../../flows/batch-row.js';
 import { heapBound } from '../../flows/heap-bound.js';
+import { loadPhoneRules } from '../../flows/phones.js';
 import { spoolStdin } from './stdin-spool.js';
 import { runAgain } from '../../flows/next-command.js';
 import { RowOrder } from '../../flows/row-order.js';
@@ -75,6 +76,7 @@ async function runBatchOf(kind: PaymentKind, opts: BatchOptions, f: Factory, { p
   const recent = [...(await f.journal()).newest({ since: week })].filter(
     (r) => !r.place || (r.place.server === deps.place!.server && r.place.merchant === deps.place!.merchant),
   );
+  await loadPhoneRules();
   const checker = new BatchChecker(kind, currencies, recent, {
     force: opts.force,
     journal: deps.journal,
