@@ -626,6 +626,7 @@ describe('every command that can reach a money endpoint passes the gate', () => 
     'currencies',
     'docs',
     'history',
+    'history:move',
     'history:prune',
     'history:show',
     'login',

@@ -7,9 +7,10 @@ export type Kind = PaymentKind;
 /**
  * `gateway` is local: the gateway the user chose, recorded so that a resumed flow keeps it. `resolved` is
  * local too: a person settled a request that had no answer (`mpay history resolve`), as not sent, landed
- * or abandoned.
+ * or abandoned. `moved`: a person moved the record to another base URL of the same merchant
+ * (`mpay history move`): from then on it lives there.
  */
-export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'processed' | 'resolved';
+export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'processed' | 'resolved' | 'moved';
 
 /**
  * `throttled`: the server answered 429 (or 503 with Retry-After), which it sends for a request it did not
@@ -103,6 +104,17 @@ export function isEvent(v: unknown): v is JournalEvent {
 export function fold(r: JournalRecord, e: JournalEvent): void {
   r.updated_at = e.at;
   if (e.step === 'resolved') return resolve(r, e);
+  if (e.step === 'moved' && r.place && typeof e.data?.to === 'string') {
+    // a copy: the place object is the first event's own
+    r.place = { ...r.place, server: e.data.to };
+    r.steps.push({
+      step: 'moved',
+      outcome: 'ok',
+      at: e.at,
+      detail: `from ${String(e.data.from)} to ${e.data.to}`,
+    });
+    return;
+  }
   if (e.place && !r.place) r.place = e.place;
   if (e.hash_token) r.hash_token = e.hash_token;
   const d = e.data ?? {};

@@ -116,7 +116,15 @@ async function announce(
   f: Factory,
   live: boolean,
 ): Promise<void> {
-  const info = { url, upstream: upstream.href.replace(/\/$/, ''), report: opts.report ?? null, live };
+  const info = {
+    url,
+    upstream: upstream.href.replace(/\/$/, ''),
+    report: opts.report ?? null,
+    live,
+    // where records made through it belong, and the command that moves them to the upstream
+    records_belong_to: url,
+    move_command: `mpay history move --from ${url} --to ${upstream.href.replace(/\/$/, '')}`,
+  };
   if (opts.json) return printJson(f.io, info, 0);
   f.io.say(
     [
@@ -126,6 +134,8 @@ async function announce(
         ? ['  the upstream is LIVE: mpay asks before each money request through this proxy, or needs --yes']
         : []),
       `Point mpay at it: mpay … --base-url ${url}`,
+      `  transactions made through it belong to ${url} in the journal; once it is stopped, continue them at`,
+      `  the upstream after \`mpay history move --from ${url} --to ${info.upstream}\``,
       'Ctrl-C stops it.',
       '',
     ].join('\n'),
