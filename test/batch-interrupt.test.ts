@@ -45,7 +45,7 @@ it.skipIf(without('tmux'))(
       // prose folded at 80 columns reads as one line again
       const prose = screen.replace(/\n {2}(?=\S)/g, ' ');
       expect(prose).toMatch(
-        /mpay: interrupted again, stopped at once: 0 done, 0 already done, 0 failed, 0 unknown; 2 in flight, 3 not started/,
+        /^mpay: interrupted again, stopped at once: 0 done, 0 already done, 0 failed, 0 unknown; 2 in flight, 3 not started/m,
       );
       expect(prose).toMatch(/The 2 rows in flight had no answer: the next run reports them as unknown/);
       const resume = commandOnScreen(screen, 'Resume with: ').replace(/ \\\n\s+/g, ' ');

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, statSync } from 'node:fs';
 import type { PaymentKind } from '../../api/enums.js';
 import { UsageError, exitCodes } from '../../api/errors.js';
-import { Pacer } from '../../api/rate-limit.js';
+import { Pacer, waitInWords, type Throttle } from '../../api/rate-limit.js';
 import { commandLine } from '../../api/shell-words.js';
 import type { Factory } from '../../factory.js';
 import { BatchChecker, repeatAdvice, type BatchRow, type RowProblem } from '../../flows/batch-check.js';
@@ -337,6 +337,7 @@ async function runAndReport(
           (res: RowResult) => {
             if (res.outcome === 'unknown' && res.error?.kind === 'busy') lost ??= res.error.message;
             counts[res.outcome]++;
+            again.pace.rowEnded();
             progress.row(res);
             // one line a row, in the order the rows end; --query filters each record
             if (opts.json) printed = printed.then(() => printJson(f.io, res, 0));
@@ -365,12 +366,16 @@ async function runAndReport(
 
 /**
  * After a 429 the rows' requests go out at the pace the server allows, and the batch says so once, not
- * one line a refused request. The batch makes this before its client, and hands the pacer and the report
- * of each wait to the client at construction (Factory.flowDeps); the progress it reports to comes later.
+ * one line a refused request; on a terminal its bar counts each wait down. The pace it reports at the end
+ * is the one kept, measured: the rows that ended from the first 429 on, over the time since. The batch
+ * makes this before its client, and hands the pacer and the report of each wait to the client at
+ * construction (Factory.flowDeps); the progress it reports to comes later.
  */
 class BatchPace {
   readonly pacer = new Pacer();
   private throttles = 0;
+  private since?: number;
+  private rowsSince = 0;
   private progress?: BatchProgress;
 
   /** where the first wait is said: the batch's progress, once it is drawn */
@@ -378,19 +383,40 @@ class BatchPace {
     this.progress = progress;
   }
 
-  readonly onThrottle = (): void => {
-    if (this.throttles++ === 0)
+  readonly onThrottle = (t: Throttle): void => {
+    if (this.throttles++ === 0) {
+      this.since = Date.now();
+      // the pacer's rate is a ceiling; the server's waits may keep the batch slower (the end says how slow)
       this.progress?.note(
-        `mpay: rate limited (HTTP 429): requests now go out at ${Math.round(this.pacer.rate ?? 0)} a second, faster again while no 429 comes`,
+        `mpay: rate limited (HTTP 429): requests now go out at most ${Math.round(this.pacer.rate ?? 1)} a second, fewer while the server asks to wait`,
       );
+    }
+    this.progress?.waiting(t.waitMs);
   };
+
+  /** a row ended: counted for the pace kept once rate limited */
+  rowEnded(): void {
+    if (this.since !== undefined) this.rowsSince++;
+  }
 
   summary(): string | undefined {
     const n = this.throttles;
-    return n
-      ? `Rate limited ${n} time${n > 1 ? 's' : ''}: requests were paced down to ${Math.round(this.pacer.lowest ?? 0)} a second, and ended at ${Math.round(this.pacer.rate ?? 0)}`
-      : undefined;
+    if (!n || this.since === undefined) return undefined;
+    const ms = Math.max(1, Date.now() - this.since);
+    return `Rate limited ${n} time${n > 1 ? 's' : ''}: requests were paced down to ${Math.round(this.pacer.lowest ?? 0)} a second, and ended at ${Math.round(this.pacer.rate ?? 0)}; the pace kept, from the first 429 on: ${this.rowsSince} row${this.rowsSince === 1 ? '' : 's'} in ${waitInWords(ms)}, ${paceInWords(this.rowsSince, ms)}`;
   }
+}
+
+/** A pace in the unit that reads: "2.5 rows a second", "4 rows a minute", "1 row an hour". */
+export function paceInWords(rows: number, ms: number): string {
+  const per = (unit: number) => Math.round(((rows * unit) / ms) * 10) / 10;
+  const [n, unit] =
+    per(1000) >= 1
+      ? [per(1000), 'a second']
+      : per(60_000) >= 1
+        ? [per(60_000), 'a minute']
+        : [per(3_600_000), 'an hour'];
+  return `${n} row${n === 1 ? '' : 's'} ${unit}`;
 }
 
 const tallyOf = (c: Counts) =>
