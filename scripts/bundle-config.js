@@ -25,6 +25,9 @@ export const lazyPackages = [
   'cli-progress',
   // `mpay proxy`: the JSON Schema validator of the API's document
   'ajv',
+  // phone numbers by each country's plan (flows/phones.ts): the metadata, and an example number a country
+  'libphonenumber-js/min',
+  'libphonenumber-js/mobile/examples',
   // the OS keyring: a native addon, which the executable keeps as an asset of its own (src/exe.ts)
   '@napi-rs/keyring',
 ];

@@ -21,6 +21,8 @@ import Docs from './commands/docs/command.js';
 import Doctor from './commands/doctor/command.js';
 import History from './commands/history/command.js';
 import HistoryPrune from './commands/history/prune/command.js';
+import HistoryMove from './commands/history/move/command.js';
+import HistoryResolve from './commands/history/resolve/command.js';
 import HistoryShow from './commands/history/show/command.js';
 import Login from './commands/login/command.js';
 import Logout from './commands/logout/command.js';
@@ -72,6 +74,8 @@ export const COMMANDS = {
   doctor: Doctor,
   history: History,
   'history:prune': HistoryPrune,
+  'history:move': HistoryMove,
+  'history:resolve': HistoryResolve,
   'history:show': HistoryShow,
   login: Login,
   logout: Logout,

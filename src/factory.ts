@@ -57,6 +57,11 @@ export class Factory {
    * only there; its `admit` to every client.
    */
   private readonly office: ReturnType<typeof ticketOffice>;
+
+  /** Whether the run let a money request go through its gate (the office issued a ticket). */
+  moneySent(): boolean {
+    return this.office.issuedAny();
+  }
   /** the clients of the run: a gate asks them whether an mpay proxy said its server is live */
   private readonly clients: Client[];
 

@@ -61,7 +61,7 @@ describe('flows with scripted Prompter answers', () => {
       'Amount in USD (1–10000)',
       'Customer first name',
       'Customer last name (optional)',
-      'Customer phone (+1…, or national with 0)',
+      'Customer phone (+1…, or national: (201) 555-0123)',
       'Customer e-mail',
       'Reference (customer_transaction_id)',
       'Gateway',

@@ -415,7 +415,7 @@ describe('without a working keyring', () => {
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain(demoMerchant.apiKey);
     const status = await m(['auth', 'status']);
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/Keyring: Secret Service, not usable: no D-Bus session bus/);
+    expect(status.stdout).toMatch(/Keyring: Secret Service, keyring not available: no D-Bus session bus/);
     const doctor = await m(['doctor', '--json']);
     const check = doctor.json().checks.find((c: { name: string }) => c.name === 'secrets');
     expect(check.detail).toMatch(/mode 0600\); no keyring: no D-Bus session bus/);

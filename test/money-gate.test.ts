@@ -758,6 +758,7 @@ describe('every command that can reach a money endpoint passes the gate', () => 
     'currencies',
     'docs',
     'history',
+    'history:move',
     'history:prune',
     'history:show',
     'login',
@@ -798,6 +799,19 @@ describe('every command that can reach a money endpoint passes the gate', () => 
       'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,12,Kofi,+233241234567,kofi@example.com,1\n',
     );
     const codes = file('walk-codes.csv', 'reference,otp\nwalk-1,123456\n');
+    // An initiate that had no answer, for `history resolve --check` (which sends it again)
+    const live = join(
+      cfg,
+      'journal',
+      readdirSync(join(cfg, 'journal')).find((n) => n.endsWith('.jsonl'))!,
+    );
+    const { place } = JSON.parse(readFileSync(live, 'utf8').split('\n')[0]!);
+    const customer = { first_name: 'Ama', phone: '+233201234567', email: 'ama@example.com' };
+    const data = { amount: '10', currency: 'GHS', country: 'GH', customer };
+    const unknown = { at: new Date().toISOString(), reference: 'walk-u', kind: 'deposit', place, data };
+    writeFileSync(live, `${JSON.stringify({ ...unknown, step: 'initiate', outcome: 'sent' })}\n`, {
+      flag: 'a',
+    });
     const money: Record<string, string[]> = {
       api: ['api', 'POST', 'payments/initiate', '--credentials', '-f', 'customer_transaction_id=walk-api'],
       deposit: ['deposit', ...customerArgs({ reference: 'walk-d' })],
@@ -830,6 +844,7 @@ describe('every command that can reach a money endpoint passes the gate', () => 
           `steps:\n  - run: status\n    args: ["${hash}"]\n    flags: { status: failed, gateway: 1 }\n`,
         ),
       ],
+      'history:resolve': ['history', 'resolve', 'walk-u', '--check'],
       'support:bundle': ['support', 'bundle', '--out', join(cfg, 'b.tar.gz')],
       // its own embedded sandbox, never the profile's server: the walk gives it no way to a money endpoint
       demo: ['demo', '--help'],

@@ -265,7 +265,7 @@ describe('rate limits are waited out', () => {
         outcomes.filter((o) => o === 'done'),
         r.stderr,
       ).toHaveLength(60);
-      const announced = /mpay: rate limited \(HTTP 429\): requests now go out at (\d+) a second/.exec(
+      const announced = /mpay: rate limited \(HTTP 429\): requests now go out at most (\d+) a second/.exec(
         r.stderr,
       );
       expect(announced, r.stderr).not.toBeNull();
@@ -383,7 +383,7 @@ describe('a lost answer in a batch is reported, never sent again', () => {
         expect(results.map((x) => x.outcome)).toEqual(['unknown', 'unknown', 'unknown']);
         for (const x of results)
           expect(x.error.message).toMatch(
-            /the initiate request had no answer: check with `mpay history show mpay-db-\S+ --profile default --env sandbox`; it was not sent again/,
+            /the initiate request had no answer, so mpay cannot know whether the server applied it; it will not guess, and sends it no more\. Find out \(`mpay history show mpay-db-\S+ --profile default --env sandbox`, the provider\), then settle it/,
           );
       }
       // The server made the three (their answers were lost), and heard nothing more of them.

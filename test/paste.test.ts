@@ -4,9 +4,11 @@
 // sandbox and sees them succeed.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, file, sandbox, tempDir } from './helpers.js';
+import { Tmux } from './tmux.js';
+import { without } from './tools.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -116,4 +118,68 @@ it("history show --curl gives a withdrawal's requests in order, and the script r
   expect(human.stdout).toMatch(
     /eval "\$\(mpay token --export --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+\)"/,
   );
+});
+
+describe("#33 item 8: a withdrawal's script and its one-time code", () => {
+  /** A withdrawal confirmed with its code, and its script from `history show --curl` in a file. */
+  async function withdrawalScript(reference: string) {
+    const env = cliEnv(sb, tempDir());
+    const done = await mpay(
+      ['withdraw', ...customerArgs({ reference }), '--otp', demoMerchant.otp, '--json'],
+      {
+        env,
+      },
+    );
+    expect(done.code, done.stderr).toBe(0);
+    const shown = await mpay(['history', 'show', reference, '--curl'], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/# Each run makes a NEW withdrawal, which mpay does not journal/);
+    return { path: file(`${reference}.sh`, shown.stdout), token: await tokenExport(sb.url) };
+  }
+  const secrets = { MPAY_MERCHANT_KEY: demoMerchant.merchantKey, MPAY_API_KEY: demoMerchant.apiKey };
+  const tokenOf = (exported: string) => /MPAY_TOKEN='([0-9a-f]+)'/.exec(exported)![1]!;
+
+  it('without a code or a terminal it stops after the code is sent and prints the one line that finishes that withdrawal', async () => {
+    const { path, token } = await withdrawalScript('otp-script-1');
+    const env = {
+      PATH: process.env.PATH,
+      MPAY_TOKEN: tokenOf(token),
+      MPAY_REF: 'otp-script-1-again',
+      ...secrets,
+    };
+    const before = sb.state.list().length;
+    const stopped = await promisify(execFile)('bash', [path], { env }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(stopped.code).toBe(2);
+    expect(stopped.stderr).toMatch(
+      /This script makes a NEW withdrawal \(a fresh reference\), which mpay does not journal/,
+    );
+    expect(sb.state.list()).toHaveLength(before + 1);
+    const made = sb.state.list().find((t) => t.reference === 'otp-script-1-again')!;
+    expect(made.status).toBe('initiated');
+    const line = /^ {2}(MPAY_FINISH_HASH=\S+ MPAY_OTP=<CODE> bash \S+)$/m.exec(stopped.stderr)?.[1];
+    expect(line, stopped.stderr).toBeDefined();
+    // The line, with the code, finishes that withdrawal and makes no other.
+    await promisify(execFile)('bash', ['-c', line!.replace('<CODE>', demoMerchant.otp)], { env });
+    expect(sb.state.list()).toHaveLength(before + 1);
+    expect(sb.state.list().find((t) => t.reference === 'otp-script-1-again')!.status).toBe('pending');
+  });
+
+  it.skipIf(without('tmux'))('on a terminal it asks for the code', async () => {
+    const { path, token } = await withdrawalScript('otp-script-2');
+    const t = new Tmux('otp-script');
+    try {
+      t.start([path], { MPAY_TOKEN: tokenOf(token), MPAY_REF: 'otp-script-2-again', ...secrets }, ['bash']);
+      await t.waitFor(/The one-time code the customer received: $/m, 30_000);
+      expect(sb.state.list().find((t) => t.reference === 'otp-script-2-again')!.status).toBe('initiated');
+      t.answer(demoMerchant.otp);
+      const screen = await t.waitFor(/EXIT=\d+/, 30_000);
+      expect(screen).toMatch(/EXIT=0/);
+      expect(sb.state.list().find((t) => t.reference === 'otp-script-2-again')!.status).toBe('pending');
+    } finally {
+      t.kill();
+    }
+  });
 });

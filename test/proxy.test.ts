@@ -104,7 +104,14 @@ describe('in front of a server that departs from the document', () => {
           return send(200, {
             success: true,
             message: 'ok',
-            data: [{ id: '1', name: null, code: 'GHS', usd_exchange_rate: 15.5, rank: 3 }],
+            // three items alike: one record a field, array items folded, with its count
+            data: ['1', '2', '3'].map((id) => ({
+              id,
+              name: null,
+              code: 'GHS',
+              usd_exchange_rate: 15.5,
+              rank: 3,
+            })),
           });
         case 'GET /restapi/v1/public/countries':
           return send(418, { success: false, message: "I'm a teapot" });
@@ -152,18 +159,30 @@ describe('in front of a server that departs from the document', () => {
       status: r.status,
       kind: r.kind,
       field: r.field,
+      count: r.count,
+      example: r.example,
     });
+    const currencies = { path: '/restapi/v1/public/currencies', status: 200, count: 3 };
     expect(found.map(pick)).toEqual(
       expect.arrayContaining([
-        { path: '/restapi/v1/public/currencies', status: 200, kind: 'schema', field: '/data/0/id' },
-        { path: '/restapi/v1/public/currencies', status: 200, kind: 'schema', field: '/data/0/name' },
-        { path: '/restapi/v1/public/currencies', status: 200, kind: 'field', field: '/data/0/rank' },
-        { path: '/restapi/v1/public/countries', status: 418, kind: 'status', field: undefined },
+        { ...currencies, kind: 'schema', field: '/data/*/id', example: '/data/0/id' },
+        { ...currencies, kind: 'schema', field: '/data/*/name', example: '/data/0/name' },
+        { ...currencies, kind: 'field', field: '/data/*/rank', example: '/data/0/rank' },
+        {
+          path: '/restapi/v1/public/countries',
+          status: 418,
+          kind: 'status',
+          field: undefined,
+          count: 1,
+          example: undefined,
+        },
       ]),
     );
+    // one record a field path of the answer, not one a field of each item
+    expect(found.filter((r) => r.path === '/restapi/v1/public/currencies')).toHaveLength(3);
     const byField = (f: string) => found.find((r) => r.field === f)!;
-    expect(byField('/data/0/id').message).toBe('must be number, is string');
-    expect(byField('/data/0/name').message).toBe('must be string, is null');
+    expect(byField('/data/*/id').message).toBe('must be number, is string');
+    expect(byField('/data/*/name').message).toBe('must be string, is null');
     expect(found.find((r) => r.kind === 'status')!.message).toMatch(
       /HTTP 418 is not a status the document lists/,
     );
@@ -178,7 +197,10 @@ describe('in front of a server that departs from the document', () => {
     expect(found.filter((r) => String(r.path).includes('token'))).toEqual([]);
     const text = readFileSync(report, 'utf8') + stderr;
     for (const s of Object.values(secrets)) expect(text).not.toContain(s);
-    expect(stderr).toMatch(/4 requests forwarded, [1-9]\d* departures/);
+    expect(stderr).toMatch(
+      /4 requests forwarded, [1-9]\d* departures from the document, in \d+ groups by field:/,
+    );
+    expect(stderr).toMatch(/^ {2}3 × GET \/restapi\/v1\/public\/currencies schema \/data\/\*\/id$/m);
   });
 
   it('without --report and a terminal, each record goes to stderr', async () => {

@@ -35,7 +35,7 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
       t.answer('Ama');
       await t.waitFor(/Customer last name/);
       t.answer('Mensah');
-      await t.waitFor(/Customer phone \(\+1…, or national with 0\)/);
+      await t.waitFor(/Customer phone \(\+1…, or national: \(201\) 555-0123\)/);
       t.answer('+15551234567');
       await t.waitFor(/Customer e-mail/);
       t.answer('ama@example.com');

@@ -215,6 +215,9 @@ it('against a server with other data: the differences listed, exit 13', async ()
   expect(text.code).toBe(13);
   expect(text.stdout).toMatch(/DIFFERS/);
   expect(text.stdout).toMatch(/calls answered otherwise than recorded/);
+  // beside the differences, the API's own words: its message, and what it said of each field it refused
+  expect(text.stdout).toContain(`the API said: "${refused.replayed.message}"`);
+  for (const said of refused.replayed.says ?? []) expect(text.stdout).toContain(said);
 });
 
 describe('a withdrawal with its one-time code', () => {

@@ -95,7 +95,7 @@ describe.concurrent('amounts and phones', () => {
       { env },
     );
     expect(national.code, national.stderr).toBe(0);
-    expect(national.stderr).toContain('phone 020 123 4567 is +233201234567 (dial code of GH)');
+    expect(national.stderr).toContain('phone 020 123 4567 is +233201234567 (numbering plan of GH)');
     expect(sb.state.list().find((t) => t.reference === 'ph-1')?.customer.phone).toBe('+233201234567');
     const intl = await mpay(
       ['deposit', ...customerArgs({ phone: '00233201234567', reference: 'ph-2' }), '--json'],
@@ -103,13 +103,21 @@ describe.concurrent('amounts and phones', () => {
     );
     expect(intl.code).toBe(0);
     expect(sb.state.list().find((t) => t.reference === 'ph-2')?.customer.phone).toBe('+233201234567');
+    // by Ghana's plan a number without its trunk 0 is national too; one the plan makes impossible is
+    // refused with an example of the country's own
     const bare = await mpay(
       ['deposit', ...customerArgs({ phone: '201234567', reference: 'ph-3' }), '--json'],
       { env },
     );
-    expect(bare.code).toBe(2);
-    expect(bare.json().error.message).toMatch(
-      /no country code: give it in international form, e\.g\. \+233201234567, or with the national 0/,
+    expect(bare.code, bare.stdout).toBe(0);
+    expect(sb.state.list().find((t) => t.reference === 'ph-3')?.customer.phone).toBe('+233201234567');
+    const impossible = await mpay(
+      ['deposit', ...customerArgs({ phone: '0201234', reference: 'ph-5' }), '--json'],
+      { env },
+    );
+    expect(impossible.code).toBe(2);
+    expect(impossible.json().error.message).toMatch(
+      /not a possible phone number of GH: e\.g\. \+233\d{9}, or national as 0\d\d \d{3} \d{4}$/,
     );
     // In the North American plan (+1) no number starts with 0: a national-looking one is not made +1…
     const us = await mpay(
@@ -128,7 +136,7 @@ describe.concurrent('amounts and phones', () => {
     );
     expect(us.code, us.stdout).toBe(2);
     expect(us.json().error.message).toMatch(
-      /no country code: give it in international form, e\.g\. \+12015550123$/,
+      /not a possible phone number of US: e\.g\. \+1\d{10}, or national as \(\d{3}\) \d{3}-\d{4}$/,
     );
     expect(sb.state.list().find((t) => t.reference === 'ph-4')).toBeUndefined();
   });

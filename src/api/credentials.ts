@@ -10,12 +10,21 @@ export interface Credentials {
   unreadable?: string;
 }
 
+/**
+ * The one reading of a keyring mpay cannot use (no Secret Service, a locked or silent one), wherever it is
+ * met (whoami, auth status, doctor, any command that needs the secrets): these words, with the reason, and
+ * exit 9 (KeyringError, a local problem; nothing was sent).
+ */
+export const keyringNotAvailable = (reason: string) =>
+  reason.startsWith('keyring not available') ? reason : `keyring not available: ${reason}`;
+
+/** What to do about it: the same everywhere. */
+export const keyringHint =
+  'Start or unlock the keyring, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID and MPAY_API_KEY for this run; `mpay auth status` shows where each secret is kept';
+
 /** The error for credentials a run needs and does not have: the keyring's, when that is why. */
 export function missingCredentials(c: Credentials, message: string, hint: string): MpayError {
-  if (c.unreadable)
-    return new KeyringError(`${message}: ${c.unreadable}`, {
-      hint: 'Run `mpay auth status` to see where each secret is kept, or set MPAY_MERCHANT_KEY, MPAY_SITE_ID and MPAY_API_KEY',
-    });
+  if (c.unreadable) return new KeyringError(`${message}: ${c.unreadable}`, { hint: keyringHint });
   return new UsageError(message, { hint });
 }
 

@@ -20,3 +20,12 @@ export function gatewayTypeOf(kind: PaymentKind): GatewayType {
 export function isTransactionStatus(v: string): v is TransactionStatus {
   return (transactionStatuses as readonly string[]).includes(v);
 }
+
+/**
+ * How a person settles a transaction whose last request had no answer (`mpay history resolve`):
+ * `not-sent`, the request never reached the server (the next run sends it again); `landed`, it did (mpay
+ * counts the transaction as done, and continues it no further); `abandoned`, it is given up (not counted,
+ * not continued).
+ */
+export const resolutions = ['not-sent', 'landed', 'abandoned'] as const;
+export type Resolution = (typeof resolutions)[number];

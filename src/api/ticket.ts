@@ -46,10 +46,14 @@ const refused = (what: string, why: string) =>
  * One office a run. `admit` answers undefined for a request that moves no money; for one that does, the
  * terms of its ticket, or an error (nothing is sent) when it has none, or one made for another step.
  */
-export function ticketOffice(): { issue: Issue; admit: Admit } {
+export function ticketOffice(): { issue: Issue; admit: Admit; issuedAny: () => boolean } {
   const issued = new WeakMap<object, { terms: TicketTerms; revoked: boolean }>();
+  let any = false;
   return {
+    /** whether the run let any money request go (a Ctrl-C says "nothing was sent" when none) */
+    issuedAny: () => any,
     issue(terms) {
+      any = true;
       const ticket = Object.freeze({}) as Ticket;
       const entry = { terms, revoked: false };
       issued.set(ticket, entry);

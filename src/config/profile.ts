@@ -41,6 +41,8 @@ export interface StoredCredentials {
   store: SecretStore | 'none';
   /** set when the profile's secrets are in the keyring and could not be read */
   problem?: string;
+  /** the keyring itself could not be used (api/credentials.ts keyringNotAvailable), not only the entry */
+  unavailable?: boolean;
 }
 
 /**

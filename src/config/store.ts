@@ -7,6 +7,7 @@ import type Conf from 'conf';
 import { importLazily } from '../lazy-import.js';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { LocalFileError } from '../api/errors.js';
+import { keyringNotAvailable } from '../api/credentials.js';
 import { join } from 'node:path';
 import { configDir, ensurePrivateDir, ensurePrivateFile, fileMode } from './paths.js';
 import { keyringName, type AtExit, type KeyringOpening } from './keyring.js';
@@ -222,7 +223,7 @@ export class ConfigStore {
     try {
       entry = this.secrets.entryOf(name);
     } catch (err) {
-      return { store: 'keyring', problem: (err as Error).message };
+      return { store: 'keyring', problem: keyringNotAvailable((err as Error).message), unavailable: true };
     }
     if (!entry?.merchant_key && !entry?.api_key) {
       return {

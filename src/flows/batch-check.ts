@@ -10,7 +10,8 @@ import type { GatewayConfiguration, MerchantCurrency } from '../api/schemas.js';
 import type { JournalRecord, Place } from '../journal/records.js';
 import type { JournalLike } from '../journal/journal.js';
 import { checkAmount, currencyMismatch, enabled } from './gather.js';
-import { fields, internationalPhone, problem } from './inputs.js';
+import { fields, problem } from './inputs.js';
+import { internationalPhone } from './phones.js';
 import { title, type FlowInputs } from './types.js';
 import { parseInputs } from './inputs.js';
 import { compareDecimals, decimalKey, sumDecimals } from './decimal.js';
@@ -218,7 +219,7 @@ export class BatchChecker {
         `${this.kind === 'deposit' ? 'deposits' : 'withdrawals'} are not enabled for ${code}`,
       );
     if (v.phone) {
-      const phoneWhy = problem(internationalPhone(currency.country?.dial_code), v.phone);
+      const phoneWhy = problem(internationalPhone(currency.country?.code), v.phone);
       if (phoneWhy) add('phone', phoneWhy);
     } else add('phone', 'required');
     const configs = (currency.getway_configuration ?? []).filter((g) => g.type === gatewayTypeOf(this.kind));

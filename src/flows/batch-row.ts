@@ -6,12 +6,12 @@
 import type { PaymentKind } from '../api/enums.js';
 import { BusyError, JournalAfterSendError, MpayError, toMpayError } from '../api/errors.js';
 import { LockLostError } from '../journal/locks.js';
-import { stepDone, type JournalRecord, type Place } from '../journal/records.js';
+import { resolvedAsEnded, stepDone, type JournalRecord, type Place } from '../journal/records.js';
 import { inputsOf, type BatchRow } from './batch-check.js';
 import { runPaymentFlow } from './payment.js';
 import { resumeFlow } from './resume.js';
 import { holdTransaction } from './money-gate.js';
-import { historyShowCommand } from './next-command.js';
+import { historyResolveCommand, historyShowCommand } from './next-command.js';
 import type { FlowDeps, FlowResult } from './types.js';
 
 export type RowOutcome = 'done' | 'failed' | 'unknown' | 'skipped';
@@ -40,8 +40,9 @@ export const emptyResult = (row: number, reference: string) => ({
 });
 
 /**
- * What the journal already says of a row: done (skipped), or a last request that had no answer (unknown,
- * never re-sent); undefined when the row is to run.
+ * What the journal already says of a row: done (skipped), settled by a person as landed or abandoned
+ * (skipped: `mpay history resolve`), or a last request that had no answer (unknown, never re-sent);
+ * undefined when the row is to run.
  */
 export function journalVerdict(
   known: JournalRecord | undefined,
@@ -57,6 +58,14 @@ export function journalVerdict(
       status: known.status ?? null,
       transaction_id: known.transaction_id ?? null,
     };
+  if (known && resolvedAsEnded(known))
+    return {
+      ...base,
+      outcome: 'skipped',
+      hash_token: known.hash_token ?? null,
+      status: `settled by hand as ${known.resolved!.as}`,
+      transaction_id: known.transaction_id ?? null,
+    };
   const last = known?.steps.at(-1);
   if (known && (last?.outcome === 'sent' || last?.outcome === 'ambiguous'))
     return {
@@ -65,7 +74,7 @@ export function journalVerdict(
       hash_token: known.hash_token ?? null,
       error: {
         kind: 'network',
-        message: `the ${last.step} request had no answer: check with \`${historyShowCommand(known, place)}\`; it was not sent again`,
+        message: `the ${last.step} request had no answer, so mpay cannot know whether the server applied it; it will not guess, and sends it no more. Find out (\`${historyShowCommand(known, place)}\`, the provider), then settle it: \`${historyResolveCommand(known, place)}\``,
       },
     };
   return undefined;

@@ -2,6 +2,7 @@
 // bearer token honoured, the site id and API key right, and what is open to this merchant (currencies,
 // gateways, which gateways get the wallet address update). Each check is handed to onCheck as it ends,
 // so a person sees progress; the list is returned for --json and the exit code.
+import { keyringHint } from '../api/credentials.js';
 import type { Client } from '../api/client.js';
 import { isLoopback } from '../api/base-url.js';
 import { proxyFor } from '../api/proxy.js';
@@ -29,7 +30,9 @@ async function secretsCheck(ctx: Context): Promise<Check | undefined> {
       name: 'secrets',
       ok: false,
       detail: stored.problem,
-      hint: "Run `mpay auth status` for the keyring's state, or `mpay login` to store the credentials again",
+      hint: stored.unavailable
+        ? keyringHint
+        : "Run `mpay auth status` for the keyring's state, or `mpay login` to store the credentials again",
       kind: 'local',
     };
   if (stored.store === 'keyring')
@@ -204,7 +207,21 @@ function siteIdCheck({ ctx, currencies }: DoctorRun): Check {
   };
 }
 
-async function apiKeyCheck({ client, journal, probe: asked }: DoctorRun): Promise<Check> {
+function apiKeyCheck({ client, journal, probe }: DoctorRun): Promise<Check> {
+  return checkApiKey(client, journal, probe, runAgain(['mpay', 'doctor', '--check-api-key'], journal.place));
+}
+
+/**
+ * The API-key check of doctor and login: the credentials probe (a withdraw initiate of the credentials
+ * alone, api/credentials-probe.ts) through the money gate's probe path. On a live server it is skipped
+ * unless asked for (`explicit`), and `how` says how to run it.
+ */
+export async function checkApiKey(
+  client: Client,
+  journal: JournalLike,
+  asked: { gate: MoneyGate; explicit: boolean },
+  how: string,
+): Promise<Check> {
   let passage;
   try {
     passage = await asked.gate.probe(asked.explicit, journal);
@@ -217,7 +234,7 @@ async function apiKeyCheck({ client, journal, probe: asked }: DoctorRun): Promis
       name: 'API key',
       ok: true,
       skipped: true,
-      detail: `check skipped: ${asked.gate.server.server} is a live server, and the check is a withdraw initiate (of the credentials alone, which the API refuses); run it with \`${runAgain(['mpay', 'doctor', '--check-api-key'], journal.place)}\``,
+      detail: `check skipped: ${asked.gate.server.server} is a live server, and the check is a withdraw initiate (of the credentials alone, which the API refuses); run it with \`${how}\``,
     };
   let probe: Awaited<ReturnType<Client['probeCredentials']>>;
   try {

@@ -7,7 +7,8 @@ import { UsageError } from '../api/errors.js';
 import { nearest } from '../api/nearest.js';
 import type { MerchantCurrency } from '../api/schemas.js';
 import { type Kind } from '../journal/records.js';
-import { checked, fields, internationalPhone, newReference, problem, type Field } from './inputs.js';
+import { checked, fields, newReference, problem, type Field } from './inputs.js';
+import { internationalPhone, loadPhoneRules, phonePrompt } from './phones.js';
 
 import { merchantCurrencies, silentReporter, title, type FlowDeps, type FlowInputs } from './types.js';
 
@@ -308,16 +309,17 @@ async function askCustomer(
     optional: true,
     settled: flagsComplete(inputs),
   });
-  const dial = currency.country?.dial_code ?? undefined;
+  await loadPhoneRules();
+  const country = currency.country?.code;
   const phone = (await ask(
     deps,
-    internationalPhone(dial),
+    internationalPhone(country),
     inputs.phone,
-    `Customer phone${dial ? ` (+${dial.replace(/\D/g, '')}…, or national with 0)` : ''}`,
+    phonePrompt('Customer phone', country),
   ))!;
   if (inputs.phone && phone !== fields.phone.normalize!(inputs.phone))
     (deps.reporter ?? silentReporter).info(
-      `  phone ${inputs.phone} is ${phone} (dial code of ${currency.country?.code ?? '?'})`,
+      `  phone ${inputs.phone} is ${phone} (numbering plan of ${country ?? '?'})`,
     );
   const email = (await ask(deps, fields.email, inputs.email, 'Customer e-mail'))!;
   return { firstName, lastName, phone, email };

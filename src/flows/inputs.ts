@@ -106,33 +106,6 @@ export const fields = {
 
 export const phoneNumber: Field = { ...fields.phone, flag: '--phone-number', field: 'phone_number' };
 
-/**
- * The customer's phone in international form, for a country with this dial code: a leading 00 becomes +,
- * and a national number (its leading 0) gets the dial code; a number with neither a + nor the country's
- * code is refused with an example rather than sent as it is.
- */
-export function internationalPhone(dialCode: string | null | undefined, base: Field = fields.phone): Field {
-  const dial = (dialCode ?? '').replace(/\D/g, '');
-  const example = dial === '1' ? '+12015550123' : `+${dial || '233'}201234567`;
-  return {
-    ...base,
-    normalize: (raw) => {
-      const v = base.normalize ? base.normalize(raw) : raw;
-      if (v.startsWith('00')) return `+${v.slice(2)}`;
-      // The national 0 is a trunk prefix the international form drops, but not everywhere: in the North
-      // American plan (+1) no number starts with 0, so such a number is not read as one of its own.
-      if (dial && dial !== '1' && /^0[1-9]/.test(v)) return `+${dial}${v.slice(1)}`;
-      if (dial && /^\d+$/.test(v) && v.startsWith(dial) && v.length >= dial.length + 6) return `+${v}`;
-      return v;
-    },
-    check: (v) =>
-      base.check(v) ??
-      (v.startsWith('+')
-        ? undefined
-        : `no country code: give it in international form, e.g. ${example}${dial && dial !== '1' ? ', or with the national 0' : ''}`),
-  };
-}
-
 function name(v: string): string | undefined {
   if (!v) return 'must not be empty';
   if (control.test(v)) return 'must not contain control or formatting characters';

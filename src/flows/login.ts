@@ -4,9 +4,11 @@
 import type { Client } from '../api/client.js';
 import { memoryTokens, type Credentials } from '../api/credentials.js';
 import { checkBaseUrl, normalizeBaseUrl } from '../api/base-url.js';
-import { AuthError, KeyringError, UsageError } from '../api/errors.js';
+import { AuthError, KeyringError, MpayError, NetworkError, ServerError, UsageError } from '../api/errors.js';
+import type { Check } from './doctor.js';
 import { mask } from '../api/redact.js';
 import { resolveContext } from '../config/context.js';
+import { serverKey } from '../config/live.js';
 import { type ConfigStore } from '../config/store.js';
 import {
   checkProfileName,
@@ -43,6 +45,16 @@ export interface LoginDeps {
     tokens: ReturnType<typeof memoryTokens>;
   }): Promise<Client>;
   warn(message: string): void;
+  /**
+   * doctor's API-key check (flows/doctor.ts checkApiKey) of the credentials being logged in, through the
+   * money gate's probe: skipped on a live server, with how to run it.
+   */
+  checkApiKey?(req: {
+    baseUrl: string;
+    env: Environment;
+    profile: string;
+    credentials: Required<Pick<Credentials, 'merchantKey' | 'siteId' | 'apiKey'>>;
+  }): Promise<Check>;
 }
 
 export interface LoginResult {
@@ -52,6 +64,8 @@ export interface LoginResult {
   merchant_key: string;
   site_id: string;
   verified: boolean;
+  /** doctor's API-key check: accepted, or skipped (a live server) with how to run it; null with --no-verify */
+  api_key: { checked: boolean; detail: string } | null;
   config: string;
   /** where the merchant key, API key and tokens are kept */
   secrets: { store: 'keyring' | 'file'; keyring?: string; why_file?: string };
@@ -73,9 +87,22 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
   const need = asker(deps.prompter);
   const envName = await chooseEnvironment(inputs.env, existing, deps.prompter);
   const baseUrl = await gatherBaseUrl(inputs.baseUrl, envName, existing, need, deps.warn);
+  if (envName === 'live') warnSharedServer(store, profileName, baseUrl, deps.warn);
   const { merchantKey, token } = await checkedMerchantKey(inputs, baseUrl, need, deps);
   const siteId = await need(inputs.siteId, '--site-id', 'Site ID', false, existing.siteId);
   const apiKey = await need(inputs.apiKey, '--api-key', 'API key', true);
+  // The site id and API key as doctor checks them, before anything is saved: a key the API refuses is
+  // never reported as accepted.
+  const check =
+    inputs.verify && deps.checkApiKey
+      ? await deps.checkApiKey({
+          baseUrl,
+          env: envName,
+          profile: profileName,
+          credentials: { merchantKey, siteId, apiKey },
+        })
+      : undefined;
+  if (check && !check.ok) throw refused(check);
 
   // Nothing is saved before the key is accepted, and then all in one write: the keyring is checked first
   // (it may take seconds), so that a Ctrl-C meanwhile leaves the profile as it was.
@@ -98,6 +125,7 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
     merchant_key: mask(merchantKey),
     site_id: siteId,
     verified: Boolean(token),
+    api_key: check ? { checked: !check.skipped, detail: check.detail } : null,
     config: store.path,
     secrets,
     // a profile that existed before is said, so that a second login does not switch profiles unseen
@@ -107,6 +135,39 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
       ? { previous_base_url: existing.baseUrls[envName] }
       : {}),
   };
+}
+
+/**
+ * A live login on a server another profile keeps as its sandbox or stage: from now on that server is live
+ * for every profile (config/live.ts, fail-closed), which the other profile's user should hear of.
+ */
+function warnSharedServer(
+  store: ConfigStore,
+  profileName: string,
+  baseUrl: string,
+  warn: (m: string) => void,
+) {
+  const key = serverKey(baseUrl);
+  for (const [name, p] of Object.entries(store.profiles())) {
+    if (name === profileName) continue;
+    for (const env of ['sandbox', 'stage'] as const) {
+      const url = p.baseUrls?.[env] ?? (env === 'sandbox' ? defaultBaseUrls.sandbox : undefined);
+      if (url && key && serverKey(url) === key)
+        warn(
+          `${baseUrl} is profile ${name}'s ${env} server; as profile ${profileName}'s live server it is live from now on for every profile: mpay asks before any money request to it, and refuses without --yes where it cannot ask`,
+        );
+    }
+  }
+}
+
+/** doctor's failed API-key check as login's error: nothing was saved. */
+function refused(c: Check): MpayError {
+  const message = `The API key check failed: ${c.detail.replace(/\.$/, '')}; nothing was saved`;
+  const hint =
+    c.hint ?? 'The Site ID and API key are under the services settings of the dashboard; give them again';
+  if (c.kind === 'auth') return new AuthError(message, { hint });
+  if (c.kind === 'network') return new NetworkError(message, { hint });
+  return new ServerError(message, { hint });
 }
 
 /** A value given, else asked for (when there is a terminal), else the default, else a usage error. */

@@ -36,3 +36,14 @@ export function historyShowCommand(r: Pick<JournalRecord, 'reference' | 'place'>
 export function withdrawProcessCommand(hash: string, place: Place | undefined): string {
   return runAgain(['mpay', 'withdraw', 'process', hash, '--otp', placeholder('CODE')], place);
 }
+
+/** `mpay history resolve REF --as <HOW>`: how a person settles a request that had no answer. */
+export function historyResolveCommand(
+  r: Pick<JournalRecord, 'reference' | 'place'>,
+  fallback?: Place,
+  how: Word = placeholder('not-sent|landed|abandoned'),
+): string {
+  return runAgain(['mpay', 'history', 'resolve', r.reference, '--as', how], r.place ?? fallback, {
+    local: true,
+  });
+}

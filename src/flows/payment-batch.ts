@@ -13,6 +13,7 @@ import type { JournalRecord, Place } from '../journal/records.js';
 import { BatchChecker, type BatchRow, type RowProblem } from './batch-check.js';
 import { checkConfirmRow, confirmColumns, confirmRow } from './batch-confirm.js';
 import { readRows } from './batch-file.js';
+import { loadPhoneRules } from './phones.js';
 import { runRow, type RowResult } from './batch-row.js';
 import { title, type FlowDeps } from './types.js';
 
@@ -71,6 +72,7 @@ export async function runPaymentBatch(
   const recent = [...journal.newest({ since: week })].filter(
     (r) => !r.place || (r.place.server === deps.place!.server && r.place.merchant === deps.place!.merchant),
   );
+  await loadPhoneRules();
   const checker = new BatchChecker(kind, currencies, recent, {
     force: opts.force,
     journal: deps.journal,

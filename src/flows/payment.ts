@@ -5,7 +5,8 @@ import { keepingTrack } from './standing.js';
 import { UsageError, ValidationError } from '../api/errors.js';
 import type { GatewayConfiguration, InitiatedPayment, MerchantService } from '../api/schemas.js';
 import { stepDone, type JournalRecord, type Kind } from '../journal/records.js';
-import { fields, internationalPhone, otpOf, phoneNumber, problem } from './inputs.js';
+import { fields, otpOf, phoneNumber, problem } from './inputs.js';
+import { internationalPhone, loadPhoneRules } from './phones.js';
 import { isCrypto, needsWalletUpdate, walletReason, type WalletContext } from './wallet-rule.js';
 
 import {
@@ -217,10 +218,13 @@ async function settleGateway(
 }
 
 /** The dial code of the transaction's country, from the merchant's currencies (read once per run). */
-async function dialCodeOf(record: JournalRecord, deps: FlowDeps): Promise<string | undefined> {
+/** The country whose numbering plan reads a national phone of the record (its own, else its currency's). */
+async function countryOf(record: JournalRecord, deps: FlowDeps): Promise<string | undefined> {
+  await loadPhoneRules();
+  if (record.country) return record.country;
   if (!record.currency) return undefined;
   const list = await merchantCurrencies(deps);
-  return list.find((c) => c.code === record.currency)?.country?.dial_code ?? undefined;
+  return list.find((c) => c.code === record.currency)?.country?.code ?? undefined;
 }
 
 /** The processed step (with the one-time code on withdraw), alone or as the end of a flow. */
@@ -243,7 +247,7 @@ export async function processStage(
     const settled = flagsComplete(inputs);
     const asking = given === undefined && deps.prompter !== undefined && !settled;
     const national = given === undefined ? asking : !/^\s*(\+|00)/.test(given);
-    const field = national ? internationalPhone(await dialCodeOf(record, deps), phoneNumber) : phoneNumber;
+    const field = national ? internationalPhone(await countryOf(record, deps), phoneNumber) : phoneNumber;
     const phone = await ask(deps, field, given, 'Phone number for the payment', {
       default: customer.phone,
       settled,
@@ -340,7 +344,7 @@ function done(result: FlowResult, rep: Reporter): FlowResult {
   const cur = t.currency_code ?? '';
   const p = result.initiated;
   rep.info(
-    `  settled ${t.amount ?? '?'} ${cur} (fee ${t.fee_amount ?? '?'} ${cur}, net ${t.net_amount ?? '?'} ${cur}) via ${t.payment_method ?? result.gateway?.name ?? '?'}${p ? `; asked ${p.amount} ${p.currency?.code ?? ''}` : ''}`,
+    `  settled ${t.amount ?? '?'} ${cur} (fee ${t.fee_amount ?? '?'} ${cur}, net ${t.net_amount ?? '?'} ${cur}) via ${t.payment_method || result.gateway?.name || 'a gateway the API did not name'}${p ? `; asked ${p.amount} ${p.currency?.code ?? ''}` : ''}`,
   );
   return result;
 }

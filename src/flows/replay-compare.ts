@@ -15,6 +15,8 @@ export interface AnswerSummary {
   shape: Record<string, JsonType> | null;
   /** why there is no answer: the connection's error */
   error?: string;
+  /** the API's own words on each field it refused (`errors` of a 422), as "field: message" */
+  says?: string[];
 }
 
 export interface Difference {
@@ -63,12 +65,21 @@ export function summarize(status: number, text: string | undefined, error?: stri
   const o =
     json && body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const flag = typeof o.success === 'boolean' ? o.success : typeof o.status === 'boolean' ? o.status : null;
+  const errors = o.errors && typeof o.errors === 'object' ? (o.errors as Record<string, unknown>) : {};
+  const says = Object.entries(errors).map(
+    ([field, m]) =>
+      `${field}: ${[m]
+        .flat()
+        .filter((x) => typeof x === 'string')
+        .join(' ')}`,
+  );
   return {
     status,
     flag,
     message: typeof o.message === 'string' ? o.message : null,
     shape: json ? shapeOf(body) : null,
     ...(error ? { error } : {}),
+    ...(says.length ? { says } : {}),
   };
 }
 

@@ -1,7 +1,13 @@
 // Picking a stopped flow up at its next step, from what the journal knows.
 import { gatewayTypeOf as gatewayType } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
-import { notResumable, stepDone, type JournalRecord, type Kind } from '../journal/records.js';
+import {
+  notResumable,
+  resolvedAsEnded,
+  stepDone,
+  type JournalRecord,
+  type Kind,
+} from '../journal/records.js';
 
 import {
   merchantCurrencies,
@@ -47,6 +53,11 @@ export async function resumeFlow(
       { hint: `See \`${historyShowCommand(record, deps.place)}\`` },
     );
   }
+  if (resolvedAsEnded(record))
+    throw new UsageError(
+      `The ${title(kind)} ${record.reference} was settled by hand as ${record.resolved!.as}: mpay continues it no further`,
+      { hint: `See \`${historyShowCommand(record, deps.place)}\`` },
+    );
   await deps.gate.pass({ what: `resuming the ${title(kind)} ${record.reference}` }, deps.client.dryRun);
   // One process at a time continues a transaction: a second refuses (exit 11) instead of sending its
   // next step again. A dry run sends nothing, so it takes no lock.

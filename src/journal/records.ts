@@ -1,10 +1,17 @@
 // The journal's record model: the events a journal file holds, one JSON line each, and the record of a
 // transaction folded from them. No file here: journal.ts writes the file, log-view.ts reads it.
-import type { PaymentKind } from '../api/enums.js';
+import type { PaymentKind, Resolution } from '../api/enums.js';
+export type { Resolution };
 
 export type Kind = PaymentKind;
-/** `gateway` is local: the gateway the user chose, recorded so that a resumed flow keeps it. */
-export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'processed';
+/**
+ * `gateway` is local: the gateway the user chose, recorded so that a resumed flow keeps it. `resolved` is
+ * local too: a person settled a request that had no answer (`mpay history resolve`), as not sent, landed
+ * or abandoned. `moved`: a person moved the record to another base URL of the same merchant
+ * (`mpay history move`): from then on it lives there.
+ */
+export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'processed' | 'resolved' | 'moved';
+
 /**
  * `throttled`: the server answered 429 (or 503 with Retry-After), which it sends for a request it did not
  * process; mpay waits and sends the step again, each attempt journaled.
@@ -73,6 +80,8 @@ export interface JournalRecord {
   /** the transaction status as last seen from the API, or as mpay's steps imply */
   status?: string;
   transaction_id?: string;
+  /** the last settling of it by a person (`mpay history resolve`), if any */
+  resolved?: { as: Resolution; at: string; note?: string };
   created_at: string;
   updated_at: string;
   steps: StepRecord[];
@@ -101,6 +110,18 @@ export function isEvent(v: unknown): v is JournalEvent {
 /** Folds one event into its transaction's record. */
 export function fold(r: JournalRecord, e: JournalEvent): void {
   r.updated_at = e.at;
+  if (e.step === 'resolved') return resolve(r, e);
+  if (e.step === 'moved' && r.place && typeof e.data?.to === 'string') {
+    // a copy: the place object is the first event's own
+    r.place = { ...r.place, server: e.data.to };
+    r.steps.push({
+      step: 'moved',
+      outcome: 'ok',
+      at: e.at,
+      detail: `from ${String(e.data.from)} to ${e.data.to}`,
+    });
+    return;
+  }
   if (e.place && !r.place) r.place = e.place;
   if (e.hash_token) r.hash_token = e.hash_token;
   const d = e.data ?? {};
@@ -136,13 +157,40 @@ function lastOf<T>(xs: T[], p: (x: T) => boolean): T | undefined {
 }
 
 /**
+ * A person's settling of a request that had no answer: `not-sent` makes each step still unanswered a
+ * failed one (the next run sends it again); `landed` and `abandoned` end mpay's part (settled()).
+ */
+function resolve(r: JournalRecord, e: JournalEvent): void {
+  const as = e.data?.as as Resolution;
+  const note = typeof e.data?.note === 'string' ? e.data.note : undefined;
+  r.resolved = { as, at: e.at, ...(note ? { note } : {}) };
+  if (as === 'not-sent')
+    for (const s of r.steps)
+      if (s.outcome === 'sent' || s.outcome === 'ambiguous') {
+        s.outcome = 'failed';
+        s.detail = 'settled by hand as not sent';
+      }
+  r.steps.push({ step: 'resolved', outcome: 'ok', at: e.at, detail: `as ${as}${note ? `: ${note}` : ''}` });
+}
+
+/** Whether a person settled the transaction as landed or abandoned: mpay continues it no further. */
+export function resolvedAsEnded(r: JournalRecord): boolean {
+  return r.resolved?.as === 'landed' || r.resolved?.as === 'abandoned';
+}
+
+/**
  * Whether mpay's part of a transaction is over: processed, or a final status. Anything else is still in
  * progress (a flow to resume, a code to give, an answer that never came) and is never pruned.
  */
 export function settled(r: JournalRecord): boolean {
   // A credentials check the API refused, as it should, made nothing: it is over once answered.
   const probeOver = r.probe && !r.hash_token && r.steps.at(-1)?.outcome === 'failed';
-  return probeOver || stepDone(r, 'processed') || ['success', 'failed', 'cancelled'].includes(r.status ?? '');
+  return (
+    probeOver ||
+    stepDone(r, 'processed') ||
+    resolvedAsEnded(r) ||
+    ['success', 'failed', 'cancelled'].includes(r.status ?? '')
+  );
 }
 
 /**

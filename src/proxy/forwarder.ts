@@ -17,8 +17,40 @@ export interface DepartureRecord {
   path: string;
   status: number;
   kind: Departure['kind'];
+  // the field, its array items folded: /data/*/usd_exchange_rate stands for every item's
   field?: string;
+  /** how many departures of this answer the record stands for (one a field of each array item) */
+  count: number;
+  /** one of them, as found: /data/0/usd_exchange_rate */
+  example?: string;
   message: string;
+}
+
+// A field's JSON pointer with each array index folded to a star: /data/3/rate becomes /data/*/rate.
+export const foldItems = (field: string) => field.replace(/\/\d+(?=\/|$)/g, '/*');
+
+/**
+ * The departures of one answer grouped by field, array items folded: one record a field path, with how
+ * many it stands for and an example (a list of 200 currencies gives one record, not 200).
+ */
+export function groupDepartures(
+  found: Departure[],
+): Omit<DepartureRecord, 'time' | 'method' | 'path' | 'status'>[] {
+  const groups = new Map<string, Omit<DepartureRecord, 'time' | 'method' | 'path' | 'status'>>();
+  for (const d of found) {
+    const field = d.field === undefined ? undefined : foldItems(d.field);
+    const key = `${d.kind} ${field ?? ''}`;
+    const g = groups.get(key);
+    if (g) g.count++;
+    else
+      groups.set(key, {
+        kind: d.kind,
+        ...(field !== undefined ? { field, example: d.field } : {}),
+        count: 1,
+        message: d.message,
+      });
+  }
+  return [...groups.values()];
 }
 
 export interface ProxyServerOptions {
@@ -200,16 +232,13 @@ function checkAnswer(fw: Forwarding, method: string, path: string, answer: Answe
     typeof ct === 'string' ? ct : undefined,
     text,
   );
-  for (const d of found) {
-    fw.stats.departures++;
+  fw.stats.departures += found.length;
+  for (const g of groupDepartures(found))
     fw.opts.onDeparture({
       time: fw.now().toISOString(),
       method,
       path: path.split('?')[0]!,
       status: answer.statusCode,
-      kind: d.kind,
-      ...(d.field ? { field: d.field } : {}),
-      message: d.message,
+      ...g,
     });
-  }
 }

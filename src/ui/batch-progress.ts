@@ -17,6 +17,8 @@ export interface BatchProgress {
   row(r: RowResult): void;
   /** a line for the person (or a command line to paste), above the bar when there is one */
   note(line: Text): void;
+  /** a rate-limit wait of `ms` began: on a terminal the bar counts it down */
+  waiting(ms: number): void;
   stop(): void;
 }
 
@@ -25,13 +27,13 @@ const lineOf = (r: RowResult) =>
 
 export async function batchProgress(io: IO, total: number): Promise<BatchProgress> {
   if (!io.stderrIsTTY || total < 1)
-    return { row: (r) => io.note(lineOf(r)), note: (l) => io.note(l), stop: () => {} };
+    return { row: (r) => io.note(lineOf(r)), note: (l) => io.note(l), waiting: () => {}, stop: () => {} };
   const { MultiBar, Presets } = await importLazily<typeof import('cli-progress')>('cli-progress');
   const started = Date.now();
   const multi = new MultiBar(
     {
       stream: io.stderr as NodeJS.WriteStream,
-      format: ' {bar} {value}/{total} rows | {failed} failed | {rate} rows/s | {eta_formatted} left',
+      format: ' {bar} {value}/{total} rows | {problems} | {rate} rows/s | {eta_formatted} left{wait}',
       hideCursor: true,
       // the bar fits the terminal (the counts beside it take up to about 60 columns); linewrap: true cuts
       // only the bar's own line at the edge, and writes the lines logged above it (a failed row) whole
@@ -44,21 +46,47 @@ export async function batchProgress(io: IO, total: number): Promise<BatchProgres
     },
     Presets.shades_classic,
   );
-  const bar = multi.create(total, 0, { failed: 0, rate: '0' });
+  // the bar counts as the summary does: failed and unknown apart (unknown only once there is one)
+  const problems = () => `${failed} failed${unknown ? `, ${unknown} unknown` : ''}`;
   let failed = 0;
+  let unknown = 0;
+  let stopped = false;
+  const bar = multi.create(total, 0, { problems: problems(), rate: '0', wait: '' });
+  // A rate-limit wait, counted down on the bar once a second until it ends (the longest one in flight).
+  let waitUntil = 0;
+  let ticker: NodeJS.Timeout | undefined;
+  const tick = () => {
+    const left = Math.ceil((waitUntil - Date.now()) / 1000);
+    bar.update({ wait: left > 0 ? ` | rate limited: next try in ${left}s` : '' });
+    if (left <= 0 && ticker) {
+      clearInterval(ticker);
+      ticker = undefined;
+    }
+  };
   let ended = 0;
   return {
     row(r) {
       ended++;
       if (r.outcome === 'failed' || r.outcome === 'unknown') {
-        failed++;
+        if (r.outcome === 'failed') failed++;
+        else unknown++;
         multi.log(`${io.fold(lineOf(r))}\n`);
       }
       const seconds = (Date.now() - started) / 1000;
-      bar.update(ended, { failed, rate: seconds > 0 ? (ended / seconds).toFixed(1) : '0' });
+      bar.update(ended, { problems: problems(), rate: seconds > 0 ? (ended / seconds).toFixed(1) : '0' });
     },
     note: (l) => multi.log(`${io.fold(l)}\n`),
+    waiting(ms) {
+      if (stopped) return;
+      waitUntil = Math.max(waitUntil, Date.now() + ms);
+      tick();
+      ticker ??= setInterval(tick, 1000);
+      ticker.unref?.();
+    },
     stop() {
+      if (stopped) return;
+      stopped = true;
+      if (ticker) clearInterval(ticker);
       // a last redraw: it prints the lines logged since the previous one (cli-progress buffers them)
       multi.update();
       multi.stop();

@@ -27,6 +27,11 @@ export function replayReport(results: ReplayedCall[], where: string): string {
     lines.push(`   recorded: ${answerLine(r.recorded)}`);
     lines.push(`   replayed: ${r.skipped ? short(r.skipped, 200) : answerLine(r.replayed)}`);
     if (r.reference) lines.push(`   reference: ${r.reference} (recorded: ${r.recorded_reference ?? '-'})`);
+    // the API's own words beside the differences: its message, and what it said of each field
+    if (!r.same && r.replayed && r.replayed.status !== 0) {
+      if (r.replayed.message !== null) lines.push(`   the API said: "${short(r.replayed.message, 200)}"`);
+      for (const said of r.replayed.says ?? []) lines.push(`     ${short(said, 200)}`);
+    }
     const shown = r.differences.slice(0, 12);
     for (const d of shown) lines.push(`     ${differenceLine(d)}`);
     if (r.differences.length > shown.length)
@@ -37,7 +42,9 @@ export function replayReport(results: ReplayedCall[], where: string): string {
     '',
     differ
       ? `${differ} of ${results.length} calls answered otherwise than recorded, at ${where}`
-      : `All ${results.length} calls answered as recorded, at ${where}`,
+      : results.length === 1
+        ? `The one call answered as recorded, at ${where}`
+        : `All ${results.length} calls answered as recorded, at ${where}`,
   );
   return clean(lines.join('\n'));
 }

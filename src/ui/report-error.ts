@@ -18,6 +18,8 @@ export interface ReportOptions {
   suggestion?: string;
   /** the run's secrets (the Factory's), scrubbed by value from what is printed */
   secrets?: Secrets;
+  /** the run sent a money request: a Ctrl-C at a prompt then says nothing *more* was sent */
+  moneySent?: boolean;
 }
 
 /** Prints the failure and returns the exit code. A dry run's signal is not a failure: it prints the request. */
@@ -40,7 +42,9 @@ export async function reportError(io: IO, err: unknown, opts: ReportOptions = {}
   // Ctrl-C at a prompt: nothing more is sent; what was sent is in the journal.
   else if (marked?.name === 'ExitPromptError') {
     io.stderr.write('\n');
-    e = new CancelledError('cancelled; nothing more was sent');
+    e = new CancelledError(
+      opts.moneySent ? 'cancelled; nothing more was sent' : 'cancelled; nothing was sent',
+    );
   }
   // oclif's parse errors (unknown flag, missing argument, bad option) carry exit code 2.
   else if (marked?.oclif?.exit === 2) {

@@ -246,6 +246,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       command: this.id?.replace(/:/g, ' '),
       suggestion: err.oclif?.exit === 2 ? this.suggestion(err.message) : undefined,
       secrets: this._factory?.secrets,
+      moneySent: this._factory?.moneySent(),
     });
   }
 }

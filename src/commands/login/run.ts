@@ -34,6 +34,35 @@ export async function runLogin(opts: LoginOptions, f: Factory): Promise<void> {
       prompter: await f.prompter(),
       client: (req) => f.client(req),
       warn: (m) => f.io.warn(m),
+      checkApiKey: async (req) => {
+        const { checkApiKey } = await import('../../flows/doctor.js');
+        const { memoryTokens } = await import('../../api/credentials.js');
+        const { fingerprint } = await import('../../api/redact.js');
+        const { runAgain } = await import('../../flows/next-command.js');
+        const store = await f.store();
+        const place = {
+          server: req.baseUrl,
+          merchant: fingerprint(req.credentials.merchantKey),
+          profile: req.profile,
+          env: req.env,
+        };
+        const client = await f.client({
+          baseUrl: req.baseUrl,
+          credentials: req.credentials,
+          tokens: memoryTokens(),
+        });
+        const journal = await f.journal(
+          { dir: store.dir, profile: req.profile, env: req.env },
+          { at: place },
+        );
+        const gate = await f.gateFor(req.baseUrl, req.env, undefined);
+        return checkApiKey(
+          client,
+          journal,
+          { gate, explicit: false },
+          runAgain(['mpay', 'doctor', '--check-api-key'], place),
+        );
+      },
     },
   );
   await printResult(
@@ -41,7 +70,9 @@ export async function runLogin(opts: LoginOptions, f: Factory): Promise<void> {
     opts.json,
     r,
     () =>
-      `Logged in: profile ${r.profile}, ${r.env} at ${r.base_url}${r.previous_base_url ? ` (it was ${r.previous_base_url})` : ''}, merchant key ${r.merchant_key}${r.verified ? ' (accepted by the API)' : ' (not verified)'}.\n${
+      `Logged in: profile ${r.profile}, ${r.env} at ${r.base_url}${r.previous_base_url ? ` (it was ${r.previous_base_url})` : ''}, merchant key ${r.merchant_key}${r.verified ? ' (accepted by the API)' : ' (not verified)'}.${
+        r.api_key ? `\nAPI key: ${r.api_key.detail}.` : ''
+      }\n${
         r.secrets.store === 'keyring'
           ? `Secrets kept in the ${r.secrets.keyring}.`
           : `Secrets kept in ${r.config} (mode 0600), not in a keyring.`

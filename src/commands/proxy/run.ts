@@ -9,6 +9,7 @@ import type { Factory } from '../../factory.js';
 import type { DepartureRecord, RunningProxy } from '../../proxy/forwarder.js';
 import { clean } from '../../ui/output.js';
 import { printJson } from '../../ui/print.js';
+import { portInUseHint } from '../shared/free-port.js';
 
 export interface ProxyOptions {
   upstream: string;
@@ -42,6 +43,8 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
     clearForOutput(opts.report, 'the report');
     fd = openSync(opts.report, 'wx', 0o600);
   }
+  // departures by operation and field (array items folded), for the sum at the end
+  const tally = new Map<string, number>();
   let proxy: RunningProxy;
   try {
     proxy = await startProxy({
@@ -51,7 +54,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
       port: opts.port,
       host: opts.host,
       conformance,
-      onDeparture: reportDeparture(fd, f),
+      onDeparture: reportDeparture(fd, f, tally),
       onError: (line) => f.io.warn(clean(line)),
       timeoutMs: parseTimeout(opts.timeout ?? f.environ.MPAY_TIMEOUT),
       now: f.now,
@@ -62,7 +65,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
       throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use`, {
-        hint: 'Pick another port: --port 4021, or --port 0 for any free one',
+        hint: await portInUseHint(opts.host, opts.port, 'Pick another port: '),
       });
     throw err;
   }
@@ -74,8 +77,11 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
     await proxy.close();
     if (fd !== undefined) closeSync(fd);
     f.io.note(
-      `mpay proxy: ${proxy.stats.requests} requests forwarded, ${proxy.stats.departures} departures from the document`,
+      `mpay proxy: ${proxy.stats.requests} requests forwarded, ${proxy.stats.departures} departures from the document${tally.size ? `, in ${tally.size} group${tally.size === 1 ? '' : 's'} by field:` : ''}`,
     );
+    const groups = [...tally].sort((a, b) => b[1] - a[1]);
+    for (const [key, n] of groups.slice(0, 10)) f.io.note(`  ${n} × ${key}`);
+    if (groups.length > 10) f.io.note(`  and ${groups.length - 10} more groups (see the report)`);
   });
 }
 
@@ -83,14 +89,21 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
  * Each departure, scrubbed: a line in --report's file (`fd`), and on stderr a line for a person on a
  * terminal, or the record itself when there is no report to hold it.
  */
-function reportDeparture(fd: number | undefined, f: Factory): (r: DepartureRecord) => void {
+function reportDeparture(
+  fd: number | undefined,
+  f: Factory,
+  tally: Map<string, number>,
+): (r: DepartureRecord) => void {
   return (r) => {
     const rec = f.secrets.value(r) as DepartureRecord;
+    // counted as scrubbed: a field's name may carry a secret the upstream echoed
+    const key = `${rec.method} ${rec.path} ${rec.kind}${rec.field ? ` ${rec.field}` : ''}`;
+    tally.set(key, (tally.get(key) ?? 0) + rec.count);
     const line = JSON.stringify(rec);
     if (fd !== undefined) writeSync(fd, `${line}\n`);
     if (f.io.stderrIsTTY)
       f.io.note(
-        `departure: ${rec.method} ${rec.path} ${rec.status} ${rec.kind}${rec.field ? ` ${rec.field}` : ''}: ${rec.message}`,
+        `departure: ${rec.method} ${rec.path} ${rec.status} ${rec.kind}${rec.field ? ` ${rec.field}` : ''}${rec.count > 1 ? ` ×${rec.count} (e.g. ${rec.example})` : ''}: ${rec.message}`,
       );
     else if (fd === undefined) f.io.stderr.write(`${line}\n`);
   };
@@ -104,7 +117,15 @@ async function announce(
   f: Factory,
   live: boolean,
 ): Promise<void> {
-  const info = { url, upstream: upstream.href.replace(/\/$/, ''), report: opts.report ?? null, live };
+  const info = {
+    url,
+    upstream: upstream.href.replace(/\/$/, ''),
+    report: opts.report ?? null,
+    live,
+    // where records made through it belong, and the command that moves them to the upstream
+    records_belong_to: url,
+    move_command: `mpay history move --from ${url} --to ${upstream.href.replace(/\/$/, '')}`,
+  };
   if (opts.json) return printJson(f.io, info, 0);
   f.io.say(
     [
@@ -114,6 +135,8 @@ async function announce(
         ? ['  the upstream is LIVE: mpay asks before each money request through this proxy, or needs --yes']
         : []),
       `Point mpay at it: mpay … --base-url ${url}`,
+      `  transactions made through it belong to ${url} in the journal; once it is stopped, continue them at`,
+      `  the upstream after \`mpay history move --from ${url} --to ${info.upstream}\``,
       'Ctrl-C stops it.',
       '',
     ].join('\n'),

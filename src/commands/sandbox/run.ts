@@ -11,6 +11,7 @@ import { printJson } from '../../ui/print.js';
 import type { Fault } from '../../sandbox/faults.js';
 import type { RunningSandbox } from '../../sandbox/server.js';
 import type { Seed, SeedName } from '../../sandbox/seed.js';
+import { portInUseHint } from '../shared/free-port.js';
 
 export interface SandboxOptions {
   json?: boolean;
@@ -80,7 +81,7 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
       throw new LocalFileError(`The sandbox's data file cannot be read: ${err.message}`, {
         hint: 'Move it aside (the sandbox then starts empty), or give another --data file',
       });
-    throw listenError(err, opts);
+    throw await listenError(err, opts);
   }
   if (tls) log(tls.trust);
   const reach = reachOf(opts.host, sb.url);
@@ -170,11 +171,11 @@ async function catalogueOf(file: string): Promise<Seed> {
 }
 
 /** Why the sandbox could not listen, as a person can act on it. */
-function listenError(err: unknown, opts: SandboxOptions): unknown {
+async function listenError(err: unknown, opts: SandboxOptions): Promise<unknown> {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE')
     return new UsageError(`Port ${opts.port} on ${opts.host} is already in use`, {
-      hint: 'Stop what listens there, or pick another port: --port 4011, or --port 0 for any free one',
+      hint: await portInUseHint(opts.host, opts.port, 'Stop what listens there, or pick another port: '),
     });
   if (code === 'EACCES' || code === 'EADDRNOTAVAIL')
     return new UsageError(`Cannot listen on ${opts.host}:${opts.port} (${code})`, {

@@ -6,7 +6,7 @@
 // batch's lock. Each batch command's run.ts hands its flow to runBatchCommand.
 import { closeSync, openSync, statSync } from 'node:fs';
 import { UsageError, exitCodes } from '../../api/errors.js';
-import { Pacer } from '../../api/rate-limit.js';
+import { Pacer, waitInWords, type Throttle } from '../../api/rate-limit.js';
 import { commandLine } from '../../api/shell-words.js';
 import type { Factory } from '../../factory.js';
 import { repeatAdvice, type BatchRow, type RowProblem } from '../../flows/batch-check.js';
@@ -198,9 +198,21 @@ async function runAndReport(
   const onAbort = () =>
     progress.note('mpay: stopping: no new rows start; those in flight finish (Ctrl-C again to stop now)');
   signal.addEventListener('abort', onAbort, { once: true });
+  // A second Ctrl-C: the run ends at once (the IO exits 130 after this), but the bar's line ends, and the
+  // counts and the command to continue are printed; the rows in flight are unknown from now on.
+  let started = 0;
   const stopNow = () => {
-    progress.note('mpay: interrupted again: stopping now; rows in flight show as unknown on the next run');
-    progress.note({ label: 'Resume with: ', command: resume });
+    progress.stop();
+    const ended = counts.done + counts.skipped + counts.failed + counts.unknown;
+    const inFlight = started - ended;
+    f.io.note(
+      `mpay: interrupted again, stopped at once: ${tallyOf(counts)}; ${inFlight} in flight, ${total - started} not started`,
+    );
+    if (inFlight)
+      f.io.note(
+        `The ${inFlight} row${inFlight === 1 ? '' : 's'} in flight had no answer: the next run reports ${inFlight === 1 ? 'it' : 'them'} as unknown and sends ${inFlight === 1 ? 'it' : 'them'} no more, until settled with \`mpay history resolve REF --as not-sent|landed|abandoned\``,
+      );
+    f.io.note({ label: 'Resume with: ', command: resume });
   };
   try {
     await f.io.interrupts.graceful(
@@ -209,12 +221,14 @@ async function runAndReport(
           rows,
           opts.concurrency,
           (r: BatchRow) => {
+            started++;
             order?.start(r.row);
             return run(r);
           },
           (res: RowResult) => {
             if (res.outcome === 'unknown' && res.error?.kind === 'busy') lost ??= res.error.message;
             counts[res.outcome]++;
+            again.pace.rowEnded();
             progress.row(res);
             // one line a row, in the order the rows end; --query filters each record
             if (opts.json) printed = printed.then(() => printJson(f.io, res, 0));
@@ -243,12 +257,16 @@ async function runAndReport(
 
 /**
  * After a 429 the rows' requests go out at the pace the server allows, and the batch says so once, not
- * one line a refused request. The batch makes this before its client, and hands the pacer and the report
- * of each wait to the client at construction (Factory.flowDeps); the progress it reports to comes later.
+ * one line a refused request; on a terminal its bar counts each wait down. The pace it reports at the end
+ * is the one kept, measured: the rows that ended from the first 429 on, over the time since. The batch
+ * makes this before its client, and hands the pacer and the report of each wait to the client at
+ * construction (Factory.flowDeps); the progress it reports to comes later.
  */
 class BatchPace {
   readonly pacer = new Pacer();
   private throttles = 0;
+  private since?: number;
+  private rowsSince = 0;
   private progress?: BatchProgress;
 
   /** where the first wait is said: the batch's progress, once it is drawn */
@@ -256,20 +274,44 @@ class BatchPace {
     this.progress = progress;
   }
 
-  readonly onThrottle = (): void => {
-    if (this.throttles++ === 0)
+  readonly onThrottle = (t: Throttle): void => {
+    if (this.throttles++ === 0) {
+      this.since = Date.now();
+      // the pacer's rate is a ceiling; the server's waits may keep the batch slower (the end says how slow)
       this.progress?.note(
-        `mpay: rate limited (HTTP 429): requests now go out at ${Math.round(this.pacer.rate ?? 0)} a second, faster again while no 429 comes`,
+        `mpay: rate limited (HTTP 429): requests now go out at most ${Math.round(this.pacer.rate ?? 1)} a second, fewer while the server asks to wait`,
       );
+    }
+    this.progress?.waiting(t.waitMs);
   };
+
+  /** a row ended: counted for the pace kept once rate limited */
+  rowEnded(): void {
+    if (this.since !== undefined) this.rowsSince++;
+  }
 
   summary(): string | undefined {
     const n = this.throttles;
-    return n
-      ? `Rate limited ${n} time${n > 1 ? 's' : ''}: requests were paced down to ${Math.round(this.pacer.lowest ?? 0)} a second, and ended at ${Math.round(this.pacer.rate ?? 0)}`
-      : undefined;
+    if (!n || this.since === undefined) return undefined;
+    const ms = Math.max(1, Date.now() - this.since);
+    return `Rate limited ${n} time${n > 1 ? 's' : ''}: requests were paced down to ${Math.round(this.pacer.lowest ?? 0)} a second, and ended at ${Math.round(this.pacer.rate ?? 0)}; the pace kept, from the first 429 on: ${this.rowsSince} row${this.rowsSince === 1 ? '' : 's'} in ${waitInWords(ms)}, ${paceInWords(this.rowsSince, ms)}`;
   }
 }
+
+/** A pace in the unit that reads: "2.5 rows a second", "4 rows a minute", "1 row an hour". */
+export function paceInWords(rows: number, ms: number): string {
+  const per = (unit: number) => Math.round(((rows * unit) / ms) * 10) / 10;
+  const [n, unit] =
+    per(1000) >= 1
+      ? [per(1000), 'a second']
+      : per(60_000) >= 1
+        ? [per(60_000), 'a minute']
+        : [per(3_600_000), 'an hour'];
+  return `${n} row${n === 1 ? '' : 's'} ${unit}`;
+}
+
+const tallyOf = (c: Counts) =>
+  `${c.done} done, ${c.skipped} already done, ${c.failed} failed, ${c.unknown} unknown`;
 
 /** The batch's last lines (the tally, and how to resume or run it again) and its exit code. */
 function reportEnd(
@@ -281,7 +323,7 @@ function reportEnd(
   aborted: boolean,
 ): void {
   const ended = counts.done + counts.skipped + counts.failed + counts.unknown;
-  const tally = `${counts.done} done, ${counts.skipped} already done, ${counts.failed} failed, ${counts.unknown} unknown`;
+  const tally = tallyOf(counts);
   // Rows read from stdin come again the same way. The command is a line of its own, folded only as a
   // command (io.note of a label and a command), so that it pastes as printed.
   const stdin = file === '-' ? ' < FILE' : '';
@@ -297,6 +339,10 @@ function reportEnd(
   if (counts.failed || counts.unknown) {
     io.note({ label: 'Run again with: ', command: `${resume}${stdin}` });
     io.note('  (done rows are skipped; failed ones are sent again)');
+    if (counts.unknown)
+      io.note(
+        `  (the ${counts.unknown} unknown: a request that had no answer, which the server may or may not have applied; mpay will not guess, and sends ${counts.unknown === 1 ? 'it' : 'them'} no more until settled: \`mpay history resolve REF --as not-sent|landed|abandoned\`, each row's line names it)`,
+      );
     fromStdin();
     io.exitCode = batchIncompleteExitCode;
   }

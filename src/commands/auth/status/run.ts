@@ -1,6 +1,7 @@
 // `mpay auth status`: where each profile keeps its secrets, and its cached tokens.
 import { exitCodes, UsageError } from '../../../api/errors.js';
 import { commandLine } from '../../../api/shell-words.js';
+import { keyringHint, keyringNotAvailable } from '../../../api/credentials.js';
 import type { Factory } from '../../../factory.js';
 import type { ProfileSecrets, SecretsReport } from '../../../flows/secret-storage.js';
 import { clean } from '../../../ui/output.js';
@@ -24,7 +25,8 @@ export async function runAuthStatus(opts: { json?: boolean; profile?: string }, 
   // Like doctor: the report is the output (one JSON document for a script), and the exit code says
   // whether the profile in effect can authenticate.
   if (!fromEnv && (!mine || mine.secrets === 'none' || mine.problem)) {
-    f.io.exitCode = exitCodes.auth;
+    // A keyring that cannot be used is a local problem (exit 9), as for every command that needs the secrets.
+    f.io.exitCode = mine?.problem && !report.keyring.usable ? exitCodes.local : exitCodes.auth;
     const login = `\`${commandLine(['mpay', 'login', ...(name === 'default' ? [] : ['--profile', name])])}\``;
     // A keyring that does not answer now may answer later: logging in again would move the secrets to
     // the file, so that is offered only when the keyring answered and had nothing.
@@ -33,7 +35,7 @@ export async function runAuthStatus(opts: { json?: boolean; profile?: string }, 
         mine?.problem
           ? report.keyring.usable
             ? `the credentials of profile ${name} cannot be read: ${mine.problem}`
-            : `the credentials of profile ${name} are in the ${report.keyring.name}, which cannot be used now (${report.keyring.problem}); start or unlock it, or run ${login} to store them again`
+            : `${keyringNotAvailable(report.keyring.problem ?? 'it did not open')}; the credentials of profile ${name} are kept there. ${keyringHint}, or run ${login} to store them again`
           : `profile ${name} has no credentials; run ${login}`,
       );
   }
@@ -41,7 +43,7 @@ export async function runAuthStatus(opts: { json?: boolean; profile?: string }, 
 
 function renderReport(r: SecretsReport): string {
   const lines = [
-    `Keyring: ${r.keyring.name}, ${r.keyring.usable ? 'works (a test entry was written, read and deleted)' : `not usable: ${r.keyring.problem}`}`,
+    `Keyring: ${r.keyring.name}, ${r.keyring.usable ? 'works (a test entry was written, read and deleted)' : keyringNotAvailable(r.keyring.problem ?? 'it did not open')}`,
     `Config folder: ${r.config_dir}`,
   ];
   if (r.from_environment.length > 0)

@@ -11,6 +11,7 @@ export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
     '<%= config.bin %> config set timeout 60 --profile acme',
     '<%= config.bin %> config set live.wallet_gateways 2,5,12   # these ids need the wallet address update',
     '<%= config.bin %> config set wallet_gateways none   # back to the built-in rule',
+    '<%= config.bin %> config set stage.base_url none   # unset: the default, if any',
   ];
   static override args = {
     key: Args.string({

@@ -1,7 +1,7 @@
 // `mpay config set KEY VALUE`: one setting of a profile, checked before it is saved.
 import { UsageError } from '../../../api/errors.js';
 import { checkBaseUrl, normalizeBaseUrl } from '../../../api/base-url.js';
-import { isEnvironment, parseGatewayList } from '../../../config/profile.js';
+import { defaultBaseUrls, isEnvironment, parseGatewayList } from '../../../config/profile.js';
 import type { Factory } from '../../../factory.js';
 import { printResult } from '../../../ui/print.js';
 import type { SettingsOptions } from '../../shared/settings.js';
@@ -42,6 +42,21 @@ export async function runConfigSet(
   } else {
     const env = key.split('.')[0]!;
     if (!isEnvironment(env)) throw new UsageError(`Unknown setting ${key}`);
+    // "none" (or nothing) unsets it: the environment's default, if it has one, is used again
+    if (value.trim() === '' || value.trim().toLowerCase() === 'none') {
+      const { [env]: _gone, ...rest } = p.baseUrls ?? {};
+      p.baseUrls = rest;
+      const fallback = defaultBaseUrls[env];
+      shownValue = null;
+      await store.saveProfile(name, p);
+      return printResult(
+        f.io,
+        opts.json,
+        { profile: name, key: shownKey, value: null, default: fallback ?? null },
+        () =>
+          `${name}: ${shownKey} unset${fallback ? ` (the default ${fallback} is used)` : `; the ${env} environment has no base URL until one is set`}`,
+      );
+    }
     const { url, stripped } = normalizeBaseUrl(value);
     if (stripped) f.io.warn(`${value} ends in /restapi/v1, which mpay adds itself; saving ${url}`);
     checkBaseUrl(url);

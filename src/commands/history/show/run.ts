@@ -2,7 +2,13 @@
 import { UsageError } from '../../../api/errors.js';
 import type { Factory } from '../../../factory.js';
 import type { Journal } from '../../../journal/journal.js';
-import { notResumable, stepDone, type JournalEvent, type JournalRecord } from '../../../journal/records.js';
+import {
+  notResumable,
+  resolvedAsEnded,
+  stepDone,
+  type JournalEvent,
+  type JournalRecord,
+} from '../../../journal/records.js';
 import { curlCommand, ShellVariable } from '../../../ui/curl.js';
 import { singleQuoted } from '../../../api/shell-words.js';
 import { renderTable } from '../../../ui/output.js';
@@ -41,11 +47,13 @@ export async function runHistoryShow(
   const stranger = notResumable(r);
   const next = stranger
     ? `none from mpay (${stranger})`
-    : !r.hash_token
-      ? 'initiate (outcome unknown: --resume re-sends it with the same reference)'
-      : stepDone(r, 'processed')
-        ? 'none'
-        : resumeCommand(r);
+    : resolvedAsEnded(r)
+      ? `none (settled by hand as ${r.resolved!.as})`
+      : !r.hash_token
+        ? 'initiate (outcome unknown: --resume re-sends it with the same reference)'
+        : stepDone(r, 'processed')
+          ? 'none'
+          : resumeCommand(r);
   if (opts.curl) {
     // A script that sends money again, outside the gate: for a live server only with --yes, and it says so.
     const gate = await f.gateFor(r.place?.server ?? ctx.baseUrl, r.place?.env ?? ctx.env, undefined);
@@ -68,8 +76,12 @@ export async function runHistoryShow(
           "# first call that fails with the API's answer. Set the variables first:",
           `#   eval "$(${runAgain(['mpay', 'token', '--export'], r.place)})"; export MPAY_MERCHANT_KEY=… MPAY_API_KEY=…`,
           ...(r.kind === 'withdraw'
-            ? ['#   and MPAY_OTP=<the one-time code>, which the first processed call sends']
+            ? [
+                '# The one-time code: $MPAY_OTP, else asked on the terminal, else the script stops after the code',
+                '# is sent and prints the one line that finishes that withdrawal with it.',
+              ]
             : []),
+          `# Each run makes a NEW ${r.kind === 'deposit' ? 'deposit' : 'withdrawal'}, which mpay does not journal: it is not in \`mpay history\`.`,
           '# The initiate keeps the hash token the API answers in $HASH (it needs jq).',
           ...commands,
         ].join('\n'),
@@ -121,8 +133,16 @@ function curlOf(
     const d = (e.data ?? {}) as Record<string, unknown>;
     if (e.step === 'initiate') out.push(...initiateLines(r.kind, d, url, siteId));
     else if (e.step === 'wallet' || e.step === 'status') out.push(updateCommand(e.step, d, url));
-    else if (e.step === 'processed' || e.step === 'otp') out.push(...processedLines(r.kind, d, url));
+    else if (r.kind === 'withdraw' && d.with_otp && (e.step === 'processed' || e.step === 'otp')) {
+      // Everything before the code is skipped when the script is run again to finish its withdrawal.
+      out.splice(0, out.length, ...finishable(out), ...askCode);
+      out.push(...processedLines(r.kind, d, url));
+    } else if (e.step === 'processed' || e.step === 'otp') out.push(...processedLines(r.kind, d, url));
   }
+  const what = r.kind === 'deposit' ? 'deposit' : 'withdrawal';
+  out.unshift(
+    `printf '%s\\n' 'This script makes a NEW ${what} (a fresh reference), which mpay does not journal' >&2`,
+  );
   return ['set -euo pipefail', ...out];
 }
 
@@ -203,7 +223,32 @@ function updateCommand(
   });
 }
 
-/** The processed call; a withdrawal's confirmation with its code stops first unless $MPAY_OTP is set. */
+/** The steps before a withdrawal's code, skipped when $MPAY_FINISH_HASH names the withdrawal to finish. */
+const finishable = (before: string[]) => [
+  'if [ -z "${MPAY_FINISH_HASH:-}" ]; then',
+  ...before,
+  'else',
+  '  HASH=$MPAY_FINISH_HASH',
+  'fi',
+];
+
+/**
+ * The one-time code: $MPAY_OTP, else asked on the terminal, else the script stops (exit 2) and prints the
+ * one line that finishes this withdrawal with the code, without making another.
+ */
+const askCode = [
+  'if [ -z "${MPAY_OTP:-}" ] && [ -t 2 ] && ( : </dev/tty ) 2>/dev/null; then',
+  "  printf '%s' 'The one-time code the customer received: ' >&2",
+  '  IFS= read -r MPAY_OTP </dev/tty || true',
+  'fi',
+  'if [ -z "${MPAY_OTP:-}" ]; then',
+  "  printf '%s\\n' 'No one-time code: the withdrawal above waits for it. Finish it (and make no new one) with:' >&2",
+  '  printf \'  MPAY_FINISH_HASH=%q MPAY_OTP=<CODE> bash %q\\n\' "$HASH" "$0" >&2',
+  '  exit 2',
+  'fi',
+];
+
+/** The processed call of the transaction in $HASH; a withdrawal's confirmation carries $MPAY_OTP. */
 function processedLines(
   kind: JournalRecord['kind'],
   d: Record<string, unknown>,
@@ -211,8 +256,6 @@ function processedLines(
 ): string[] {
   const withdraw = kind === 'withdraw';
   const out: string[] = [];
-  if (withdraw && d.with_otp)
-    out.push(': "${MPAY_OTP:?set MPAY_OTP to the one-time code the call before sent to the customer}"');
   out.push(
     curlCommand({
       method: 'POST',

@@ -1,0 +1,55 @@
+// #33 item 7: a batch's rate-limit wait is visible. On a terminal the bar counts each wait down, and the
+// pace the batch reports at its end is the one it kept (measured: rows over the time since the first 429),
+// in a unit that reads. A real terminal (tmux), the real bin/run.js, a sandbox with a small rate limit.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { paceInWords } from '../src/commands/shared/batch-io.js';
+import { cliEnv, file, sandbox, tempDir } from './helpers.js';
+import { Tmux } from './tmux.js';
+import { without } from './tools.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox({ rateLimit: { limit: 3, windowMs: 8000 } });
+});
+afterAll(() => sb.close());
+
+it.skipIf(without('tmux'))(
+  'the bar counts the wait down, and the end reports the pace kept',
+  async () => {
+    const t = new Tmux('batch-wait');
+    try {
+      const path = file(
+        'waits.csv',
+        'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,15,Esi,+233201234599,esi@example.org,1\n',
+      );
+      t.start(['deposit', 'batch', path, '--yes'], cliEnv(sb, tempDir()), undefined, 120);
+      const first = await t.waitFor(/rate limited: next try in \d+s/, 60_000);
+      const n = Number(/next try in (\d+)s/.exec(first)![1]);
+      // the same wait, later: a smaller number on the bar
+      await t.waitFor(
+        new RegExp(`next try in (${Array.from({ length: n - 1 }, (_, i) => i + 1).join('|') || '0'})s`),
+        30_000,
+      );
+      const screen = await t.waitFor(/EXIT=\d+/, 90_000);
+      expect(screen).toMatch(/EXIT=0/);
+      expect(screen).toMatch(/requests now go out at most \d+ a second, fewer while the server asks to wait/);
+      const kept =
+        /the pace kept, from the first 429 on: 1 row in (\d+) s, ([\d.]+) rows? a (second|minute)/.exec(
+          screen.replace(/\n\s+/g, ' '),
+        );
+      expect(kept, screen).not.toBeNull();
+      // the pace said is the rows over the time said
+      const perUnit = kept![3] === 'second' ? 1 : 60;
+      expect(Number(kept![2])).toBeCloseTo((1 / Number(kept![1])) * perUnit, 0);
+    } finally {
+      t.kill();
+    }
+  },
+  150_000,
+);
+
+it('a pace reads in the unit that fits', () => {
+  expect(paceInWords(5, 2000)).toBe('2.5 rows a second');
+  expect(paceInWords(4, 60_000)).toBe('4 rows a minute');
+  expect(paceInWords(1, 3_600_000)).toBe('1 row an hour');
+});
