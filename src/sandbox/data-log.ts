@@ -176,7 +176,10 @@ export class DataLog {
     this.bytes += Buffer.byteLength(text) + 1;
     if (!this.writing && !this.swapping) this.writing = this.writeLoop();
     if (!this.compacting && this.lines > 2 * this.opts.liveLines() + this.opts.slack)
-      this.compacting = this.compact().finally(() => (this.compacting = null));
+      this.compacting = this.compact().then((done) => {
+        this.compacting = null;
+        if (done) this.opts.onCompacted?.();
+      });
   }
 
   private async writeLoop(): Promise<void> {
@@ -205,7 +208,7 @@ export class DataLog {
   }
 
   /** Rewrites the log as the state, a slice at a time between requests; see the top of this file. */
-  private async compact(): Promise<void> {
+  private async compact(): Promise<boolean> {
     const tmp = tempBeside(this.file);
     const out = await open(tmp, 'wx', 0o600);
     let written = 0;
@@ -252,7 +255,7 @@ export class DataLog {
       this.swapping = false;
       if (this.pending.length) this.writing ??= this.writeLoop();
       this.opts.log(`compacted ${this.file}: ${written + taken} lines`);
-      this.opts.onCompacted?.();
+      return true;
     } catch (err) {
       this.tail = null;
       this.swapping = false;
@@ -260,6 +263,7 @@ export class DataLog {
       await out.close().catch(() => {});
       await rm(tmp, { force: true });
       if (!this.stopCompaction) this.opts.log(`could not compact ${this.file}: ${(err as Error).message}`);
+      return false;
     }
   }
 

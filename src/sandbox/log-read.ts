@@ -90,7 +90,8 @@ class LogReader {
 
   /** Reads on into buf: false at the end of the file. */
   private more(): boolean {
-    const n = readSync(this.fd, this.chunk, 0, chunkBytes, this.readAt);
+    // the header line first, alone: a start that resumes after it reads nothing more before its place
+    const n = readSync(this.fd, this.chunk, 0, this.header ? chunkBytes : 64 * 1024, this.readAt);
     if (n === 0) return false;
     this.readAt += n;
     const got = this.chunk.subarray(0, n);

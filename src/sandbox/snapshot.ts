@@ -121,7 +121,7 @@ export function readSnapshot<M extends Record<string, unknown>>(
       throw new SnapshotError(`it is ${size} bytes where its header says ${header.readDoubleLE(16)} (torn)`);
     const hash = createHash('sha256');
     let at = headerBytes;
-    const read = (target: Uint8Array) => {
+    const readExactly = (target: Uint8Array) => {
       for (let o = 0; o < target.length;) {
         const n = readSync(fd, target, o, target.length - o, at + o);
         if (n === 0) throw new SnapshotError(`it ends at byte ${at + o}, before its sections do (torn)`);
@@ -129,8 +129,11 @@ export function readSnapshot<M extends Record<string, unknown>>(
       }
       hash.update(target);
       at += target.length;
-      const gap = pad8(target.length);
-      if (gap) read(new Uint8Array(gap));
+    };
+    // a part, then the zeros that bring the next to an 8-byte boundary
+    const read = (target: Uint8Array) => {
+      readExactly(target);
+      readExactly(new Uint8Array(pad8(target.length)));
     };
     if (metaBytes > size - headerBytes) throw new SnapshotError('its description runs past its end (torn)');
     const metaText = Buffer.alloc(metaBytes);

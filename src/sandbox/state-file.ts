@@ -31,7 +31,7 @@ export async function openData(
   const setAside = (why: string) => log(`set aside the snapshot ${snapFile}: ${why}; reading the whole log`);
   const snap = loadSnapshot(snapFile, setAside);
   let header = '';
-  let resumed: { bytes: number; lines: number } | undefined;
+  let resumed: { bytes: number; lines: number; offset: number } | undefined;
   const loaded = readLog(
     file,
     (line) => h.replay(line),
@@ -44,7 +44,7 @@ export async function openData(
         return undefined;
       }
       const resume = adopt(h, snap);
-      resumed = { bytes: snap.bytes, lines: resume.lines };
+      resumed = { bytes: snap.bytes, ...resume };
       return resume;
     },
   );
@@ -67,7 +67,8 @@ export async function openData(
     onCompacted: () => void snapshots.request(),
   });
   h.data = data;
-  const snapshots = new Snapshots(snapFile, h, data, { ...opts.snapshot, log });
+  const covered = resumed && { header, offset: resumed.offset };
+  const snapshots = new Snapshots(snapFile, h, data, { ...opts.snapshot, log }, covered);
   return { data, snapshots };
 }
 

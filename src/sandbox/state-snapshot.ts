@@ -126,13 +126,17 @@ export class Snapshots {
   /** resolved at close: what a paused write (a test's) waits for */
   private release = () => {};
   private readonly closing = new Promise<void>((r) => (this.release = r));
+  /** the place of the log the last snapshot covers (none is written again for the same place) */
+  private covered?: { header: string; offset: number };
 
   constructor(
     readonly file: string,
     private readonly h: Holdings,
     private readonly data: DataLog,
     private readonly opts: SnapshotSchedule & { log: (line: string) => void },
+    covered?: { header: string; offset: number },
   ) {
+    this.covered = covered;
     h.onAppend = () => {
       if (++this.lines >= (opts.everyLines ?? 50_000)) this.request();
     };
@@ -174,6 +178,7 @@ export class Snapshots {
       if (!pos || !(await this.data.syncedTo(pos))) return;
       // Nothing ran between the last group's sync and here, unless another turn appended lines.
       pos = this.data.settled();
+      if (pos && this.covered?.header === pos.header && this.covered.offset === pos.offset) return;
       if (pos) content = capture(this.h, this.data.file, pos);
     }
     if (!content || !pos) return;
@@ -183,6 +188,7 @@ export class Snapshots {
         beforeRename: async () => this.data.position()?.header === at.header,
         pause,
       });
+      if (bytes !== undefined) this.covered = at;
       if (bytes !== undefined)
         this.opts.log(
           `snapshot ${this.file}: ${this.h.store.size} transactions, ${(bytes / 2 ** 20).toFixed(1)} MB, in ${((performance.now() - started) / 1000).toFixed(2)} s`,
