@@ -109,41 +109,8 @@ export function readSnapshot<M extends Record<string, unknown>>(
     throw new SnapshotError(`it cannot be opened (${(err as Error).message})`);
   }
   try {
-    const size = fstatSync(fd).size;
-    const header = Buffer.alloc(headerBytes);
-    if (readSync(fd, header, 0, headerBytes, 0) !== headerBytes || !header.subarray(0, 8).equals(magic))
-      throw new SnapshotError('it is not a snapshot of the sandbox');
-    const version = header.readUInt32LE(8);
-    if (version !== snapshotVersion)
-      throw new SnapshotError(`it is of version ${version} (this mpay reads ${snapshotVersion})`);
-    const metaBytes = header.readUInt32LE(12);
-    if (header.readDoubleLE(16) !== size)
-      throw new SnapshotError(`it is ${size} bytes where its header says ${header.readDoubleLE(16)} (torn)`);
-    const hash = createHash('sha256');
-    let at = headerBytes;
-    const readExactly = (target: Uint8Array) => {
-      for (let o = 0; o < target.length;) {
-        const n = readSync(fd, target, o, target.length - o, at + o);
-        if (n === 0) throw new SnapshotError(`it ends at byte ${at + o}, before its sections do (torn)`);
-        o += n;
-      }
-      hash.update(target);
-      at += target.length;
-    };
-    // a part, then the zeros that bring the next to an 8-byte boundary
-    const read = (target: Uint8Array) => {
-      readExactly(target);
-      readExactly(new Uint8Array(pad8(target.length)));
-    };
-    if (metaBytes > size - headerBytes) throw new SnapshotError('its description runs past its end (torn)');
-    const metaText = Buffer.alloc(metaBytes);
-    read(metaText);
-    let meta: M & { sections?: unknown };
-    try {
-      meta = JSON.parse(metaText.toString('utf8'));
-    } catch {
-      throw new SnapshotError('its description is not JSON (damaged)');
-    }
+    const r = new SnapshotReader(fd);
+    const meta = r.description<M & { sections?: unknown }>();
     const lengths = meta.sections;
     let targets: Uint8Array[];
     try {
@@ -157,13 +124,69 @@ export function readSnapshot<M extends Record<string, unknown>>(
       targets.some((t, k) => t.length !== lengths[k])
     )
       throw new SnapshotError('its sections are not the ones its description names (damaged)');
-    for (const t of targets) read(t);
-    if (at !== size) throw new SnapshotError(`it has ${size - at} bytes after its last section (damaged)`);
-    if (!hash.digest().equals(header.subarray(24, 56)))
-      throw new SnapshotError('its checksum does not match its content (damaged)');
+    for (const t of targets) r.read(t);
+    r.end();
     return meta;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** The read of a snapshot's parts in order, each hashed, the header checked first and the hash last. */
+class SnapshotReader {
+  private readonly size: number;
+  private readonly header = Buffer.alloc(headerBytes);
+  private readonly hash = createHash('sha256');
+  private at = headerBytes;
+
+  constructor(private readonly fd: number) {
+    this.size = fstatSync(fd).size;
+    const { header, size } = this;
+    if (readSync(fd, header, 0, headerBytes, 0) !== headerBytes || !header.subarray(0, 8).equals(magic))
+      throw new SnapshotError('it is not a snapshot of the sandbox');
+    const version = header.readUInt32LE(8);
+    if (version !== snapshotVersion)
+      throw new SnapshotError(`it is of version ${version} (this mpay reads ${snapshotVersion})`);
+    if (header.readDoubleLE(16) !== size)
+      throw new SnapshotError(`it is ${size} bytes where its header says ${header.readDoubleLE(16)} (torn)`);
+  }
+
+  /** The description (JSON) after the header. */
+  description<M>(): M {
+    const metaBytes = this.header.readUInt32LE(12);
+    if (metaBytes > this.size - headerBytes)
+      throw new SnapshotError('its description runs past its end (torn)');
+    const text = Buffer.alloc(metaBytes);
+    this.read(text);
+    try {
+      return JSON.parse(text.toString('utf8')) as M;
+    } catch {
+      throw new SnapshotError('its description is not JSON (damaged)');
+    }
+  }
+
+  private readExactly(target: Uint8Array): void {
+    for (let o = 0; o < target.length;) {
+      const n = readSync(this.fd, target, o, target.length - o, this.at + o);
+      if (n === 0) throw new SnapshotError(`it ends at byte ${this.at + o}, before its sections do (torn)`);
+      o += n;
+    }
+    this.hash.update(target);
+    this.at += target.length;
+  }
+
+  /** A part, then the zeros that bring the next to an 8-byte boundary. */
+  read(target: Uint8Array): void {
+    this.readExactly(target);
+    this.readExactly(new Uint8Array(pad8(target.length)));
+  }
+
+  /** Nothing after the last part, and the hash of them all the header's. */
+  end(): void {
+    if (this.at !== this.size)
+      throw new SnapshotError(`it has ${this.size - this.at} bytes after its last section (damaged)`);
+    if (!this.hash.digest().equals(this.header.subarray(24, 56)))
+      throw new SnapshotError('its checksum does not match its content (damaged)');
   }
 }
 

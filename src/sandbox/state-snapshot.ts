@@ -185,7 +185,8 @@ export class Snapshots {
     const at = pos;
     try {
       const bytes = await writeSnapshot(this.file, content, {
-        beforeRename: async () => this.data.position()?.header === at.header,
+        // the log synced up to the place the snapshot covers, and not replaced since
+        beforeRename: () => this.data.syncedTo(at),
         pause,
       });
       if (bytes !== undefined) this.covered = at;
