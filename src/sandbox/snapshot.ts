@@ -5,12 +5,13 @@
 // the whole log is read.
 //
 // The file: a header of 64 bytes (the magic "MPAYSNAP", the format version, the length of the description,
-// the length of the whole file, and a SHA-256 of everything after the header), the description (JSON: the
+// the length of the whole file, the checksum of everything after the header and its kind), the description (JSON: the
 // log it covers and to which byte, the small parts of the state, the length of each section), then the
 // sections (the store's typed columns, its reference index, its text slabs), each from an 8-byte boundary.
 // It is written to a temporary file, fsync'd, and renamed over the old one (then the folder fsync'd), so a
 // kill -9 while it is written leaves the old snapshot whole.
 import { createHash } from 'node:crypto';
+import * as zlib from 'node:zlib';
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { syncFolder, tempBeside } from './fs-sync.js';
@@ -18,6 +19,36 @@ import { syncFolder, tempBeside } from './fs-sync.js';
 export const snapshotVersion = 1;
 const magic = Buffer.from('MPAYSNAP');
 const headerBytes = 64;
+
+/**
+ * The checksum of a snapshot's content: CRC-32 where this Node has it (zlib.crc32, Node 20.15 and later;
+ * four times as fast as SHA-256 here, which a start of a million transactions feels), else SHA-256. Its
+ * kind is in the header: a snapshot whose kind this Node cannot compute is set aside like a damaged one.
+ */
+interface Checksum {
+  update(b: Uint8Array): void;
+  /** 32 bytes: the sum, zero-padded */
+  digest(): Buffer;
+}
+const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+const checksums: Record<number, (() => Checksum) | undefined> = {
+  1:
+    crc32 &&
+    (() => {
+      let sum = 0;
+      return {
+        update: (b) => (sum = crc32(b, sum)),
+        digest: () => {
+          const out = Buffer.alloc(32);
+          out.writeUInt32LE(sum >>> 0, 0);
+          return out;
+        },
+      };
+    }),
+  2: () => createHash('sha256'),
+};
+const checksumNames: Record<number, string> = { 1: 'CRC-32', 2: 'SHA-256' };
+const writtenChecksum = crc32 ? 1 : 2;
 const pad8 = (n: number) => (8 - (n % 8)) % 8;
 const zeros = new Uint8Array(8);
 
@@ -48,7 +79,7 @@ export async function writeSnapshot(
   );
   const parts: Uint8Array[] = [meta, zeros.subarray(0, pad8(meta.length))];
   for (const s of content.sections) parts.push(s, zeros.subarray(0, pad8(s.length)));
-  const hash = createHash('sha256');
+  const hash = checksums[writtenChecksum]!();
   let size = headerBytes;
   for (const p of parts) size += p.length;
   const tmp = tempBeside(file);
@@ -76,6 +107,7 @@ export async function writeSnapshot(
     header.writeUInt32LE(meta.length, 12);
     header.writeDoubleLE(size, 16);
     hash.digest().copy(header, 24);
+    header.writeUInt32LE(writtenChecksum, 56);
     await fh.write(header, 0, headerBytes, 0);
     await fh.sync();
     await fh.close();
@@ -136,7 +168,7 @@ export function readSnapshot<M extends Record<string, unknown>>(
 class SnapshotReader {
   private readonly size: number;
   private readonly header = Buffer.alloc(headerBytes);
-  private readonly hash = createHash('sha256');
+  private readonly hash: Checksum;
   private at = headerBytes;
 
   constructor(private readonly fd: number) {
@@ -149,6 +181,13 @@ class SnapshotReader {
       throw new SnapshotError(`it is of version ${version} (this mpay reads ${snapshotVersion})`);
     if (header.readDoubleLE(16) !== size)
       throw new SnapshotError(`it is ${size} bytes where its header says ${header.readDoubleLE(16)} (torn)`);
+    const kind = header.readUInt32LE(56);
+    const sum = checksums[kind];
+    if (!sum)
+      throw new SnapshotError(
+        `its checksum is of a kind (${checksumNames[kind] ?? kind}) this Node cannot compute`,
+      );
+    this.hash = sum();
   }
 
   /** The description (JSON) after the header. */
