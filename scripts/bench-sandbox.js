@@ -10,16 +10,15 @@
 //
 // Also run by `npm run bench` (scripts/bench.js). Writes bench/sandbox-fill.json, which
 // `node scripts/figures.js readme` reads for the README's figures.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
+import { initiateBody, initiates, memory, startSandbox, tokenOf } from './bench-sandbox-client.js';
+import { prismSideBySide } from './bench-prism.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'bin', 'run.js');
 
 export const fillTargets = {
   p99: 2,
@@ -28,84 +27,6 @@ export const fillTargets = {
   restartSeconds: 2,
   prism: 10,
 };
-
-/** Starts `mpay sandbox --json` (with --expose-gc); resolves once it prints its URL. */
-function startSandbox(args) {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, ['--expose-gc', bin, 'sandbox', '--port', '0', '--json', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ child, info: JSON.parse(line), exited, t0, stderr: () => err });
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
-  });
-}
-
-let seq = 0;
-const tag = `${process.pid}-${Date.now().toString(36)}`;
-function initiateBody(info) {
-  return JSON.stringify({
-    merchant_key: info.merchant_key,
-    site_id: 1,
-    api_key: info.api_key,
-    currency_code: 'GHS',
-    country_code: 'GH',
-    customer_first_name: 'Bench',
-    customer_last_name: 'Filler',
-    customer_phone: '+233201234567',
-    customer_email: 'bench.filler@example.com',
-    customer_transaction_id: `fill-${tag}-${++seq}`,
-    amount: '10',
-  });
-}
-
-async function tokenOf(url, info) {
-  const r = await fetch(`${url}/restapi/v1/auth/merchant/token/generate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ merchant_key: info.merchant_key }),
-  });
-  return (await r.json()).data.token;
-}
-
-/** Deposit initiates with distinct references: `duration` seconds, or `amount` requests. */
-async function initiates(url, info, token, opts) {
-  const r = await autocannon({
-    url: `${url}/restapi/v1/payments/initiate`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    requests: [{ setupRequest: (req) => ({ ...req, body: initiateBody(info) }) }],
-    pipelining: 1,
-    ...opts,
-  });
-  return {
-    rps: Math.round(r.requests.average),
-    p50_ms: r.latency.p50,
-    p99_ms: r.latency.p99,
-    max_ms: r.latency.max,
-    requests: r.requests.total,
-    errors: r.errors + r.non2xx + r.timeouts,
-  };
-}
-
-async function memory(url) {
-  const m = await (await fetch(`${url}/_sandbox/memory`)).json();
-  return {
-    transactions: m.transactions,
-    rss_mb: +(m.rss / 2 ** 20).toFixed(1),
-    // V8's heap after a full collection, and what is held outside it (the slabs, the typed columns)
-    heap_mb: +(m.heapUsed / 2 ** 20).toFixed(1),
-    outside_heap_mb: +((m.external + m.arrayBuffers) / 2 ** 20).toFixed(1),
-  };
-}
 
 /** Starts the sandbox on `args` and times it until an initiate is answered 200. */
 async function timedStart(args) {
@@ -117,16 +38,94 @@ async function timedStart(args) {
     body: initiateBody(sb.info),
   });
   if (r.status !== 200) throw new Error(`initiate after a restart answered ${r.status}`);
-  return { sb, token, seconds: +((performance.now() - sb.t0) / 1000).toFixed(2) };
+  return { sb, token, seconds: +((performance.now() - sb.t0) / 1000).toFixed(2), read: readOf(sb.stderr()) };
 }
+
+/**
+ * What the sandbox said of its read of --data: the seconds it took, and from its snapshot (with the lines
+ * of the log after it) or from the whole log.
+ */
+function readOf(stderr) {
+  const m =
+    /read .*: (\d+) transactions, (?:from its snapshot \(([\d.]+) MB\) and the (\d+) lines of the log after it|(\d+) lines), in ([\d.]+) s/.exec(
+      stderr,
+    );
+  if (!m) return null;
+  return m[2] !== undefined
+    ? { seconds: +m[5], from: 'snapshot', snapshot_mb: +m[2], log_lines_after: +m[3] }
+    : { seconds: +m[5], from: 'log', log_lines: +m[4] };
+}
+
+/** A running sandbox stopped with Ctrl-C (it writes its snapshot), then started again and timed. */
+async function restart(run, args) {
+  run.sb.child.kill('SIGINT');
+  await run.sb.exited;
+  Object.assign(run, await timedStart(args));
+  return { seconds: run.seconds, read: run.read };
+}
+
+/**
+ * The restarts of a size with --data: after a clean stop (from the snapshot), and at the last size also with
+ * the snapshot set aside (the whole log read, as before there was one), then once more from a snapshot.
+ */
+async function restarts(run, row, dataFile, last) {
+  const args = ['--data', dataFile];
+  row.data_file_mb = +(statSync(dataFile).size / 2 ** 20).toFixed(1);
+  ({ seconds: row.restart_seconds, read: row.restart_read } = await restart(run, args));
+  if (last) {
+    run.sb.child.kill('SIGINT');
+    await run.sb.exited;
+    renameSync(`${dataFile}.snapshot`, `${dataFile}.snapshot.aside`);
+    Object.assign(run, await timedStart(args));
+    row.restart_log_only_seconds = run.seconds;
+    row.restart_log_only_read = run.read;
+    await restart(run, args);
+  }
+  if (existsSync(`${dataFile}.snapshot`))
+    row.snapshot_mb = +(statSync(`${dataFile}.snapshot`).size / 2 ** 20).toFixed(1);
+}
+
+/** A kill -9 with initiates arriving: what the file held, read back, and how long that took. */
+async function killNine(run, dataFile) {
+  const killed = run.sb;
+  const start = (await memory(killed.info.url)).transactions;
+  const load = initiates(killed.info.url, killed.info, run.token, { connections: 10, duration: 3 }).catch(
+    () => null,
+  );
+  await new Promise((r) => setTimeout(r, 1500));
+  killed.child.kill('SIGKILL');
+  await killed.exited;
+  const burst = await load;
+  Object.assign(run, await timedStart(['--data', dataFile]));
+  // less the initiate timedStart sent
+  const readBack = (await memory(run.sb.info.url)).transactions - 1;
+  const answered = start + (burst ? burst.requests - burst.errors : 0);
+  return {
+    answered_200_before_kill: answered,
+    read_back: readBack,
+    lost: answered - readBack,
+    restart_seconds: run.seconds,
+    read: run.read,
+  };
+}
+
+const describeRow = (row) =>
+  `${row.size.toLocaleString('en-US')} held: ${row.initiate.rps}/s, p99 ${row.initiate.p99_ms} ms, ` +
+  `rss ${row.memory.rss_mb} MB (heap ${row.memory.heap_mb}, outside ${row.memory.outside_heap_mb})` +
+  (row.data_file_mb !== undefined
+    ? `, file ${row.data_file_mb} MB, restart ${row.restart_seconds} s (read ${JSON.stringify(row.restart_read)})`
+    : '') +
+  (row.restart_log_only_seconds !== undefined
+    ? `, from the log alone ${row.restart_log_only_seconds} s (read ${JSON.stringify(row.restart_log_only_read)})`
+    : '');
 
 /** One sandbox filled to each size in turn; with `dataFile`, restarted at each size. */
 export async function fill({ sizes, windowSeconds, dataFile, log = console.error }) {
-  const args = dataFile ? ['--data', dataFile] : [];
-  let { sb, token } = await timedStart(args);
+  const run = await timedStart(dataFile ? ['--data', dataFile] : []);
   const rows = [];
   try {
     for (const size of sizes) {
+      const { sb, token } = run;
       let held = (await memory(sb.info.url)).transactions;
       if (size > held) {
         log(`bench-sandbox: filling to ${size.toLocaleString('en-US')}${dataFile ? ' (--data)' : ''}`);
@@ -138,51 +137,18 @@ export async function fill({ sizes, windowSeconds, dataFile, log = console.error
         connections: 10,
         duration: windowSeconds,
       });
-      const mem = await memory(sb.info.url);
-      const row = { size: held, initiate: window, memory: mem };
-      if (dataFile) {
-        row.data_file_mb = +(statSync(dataFile).size / 2 ** 20).toFixed(1);
-        sb.child.kill('SIGINT');
-        await sb.exited;
-        const again = await timedStart(args);
-        ({ sb, token } = again);
-        row.restart_seconds = again.seconds;
-      }
-      log(
-        `bench-sandbox:   ${held.toLocaleString('en-US')} held: ${window.rps}/s, p99 ${window.p99_ms} ms, ` +
-          `rss ${mem.rss_mb} MB (heap ${mem.heap_mb}, outside ${mem.outside_heap_mb})` +
-          (dataFile ? `, file ${row.data_file_mb} MB, restart ${row.restart_seconds} s` : ''),
-      );
+      const row = { size: held, initiate: window, memory: await memory(sb.info.url) };
+      if (dataFile) await restarts(run, row, dataFile, size === sizes.at(-1));
+      log(`bench-sandbox:   ${describeRow(row)}`);
       rows.push(row);
     }
     if (dataFile) {
-      // A kill -9 with initiates arriving: what the file held, read back, and how long that took.
-      const killed = sb;
-      const start = (await memory(killed.info.url)).transactions;
-      const load = initiates(killed.info.url, killed.info, token, { connections: 10, duration: 3 }).catch(
-        () => null,
-      );
-      await new Promise((r) => setTimeout(r, 1500));
-      killed.child.kill('SIGKILL');
-      await killed.exited;
-      const burst = await load;
-      const again = await timedStart(args);
-      sb = again.sb;
-      token = again.token;
-      // less the initiate timedStart sent
-      const readBack = (await memory(sb.info.url)).transactions - 1;
-      const answered = start + (burst ? burst.requests - burst.errors : 0);
-      rows.kill9 = {
-        answered_200_before_kill: answered,
-        read_back: readBack,
-        lost: answered - readBack,
-        restart_seconds: again.seconds,
-      };
+      rows.kill9 = await killNine(run, dataFile);
       log(`bench-sandbox:   kill -9 in a burst: ${JSON.stringify(rows.kill9)}`);
     }
   } finally {
-    sb.child.kill('SIGINT');
-    await sb.exited;
+    run.sb.child.kill('SIGINT');
+    await run.sb.exited;
   }
   return rows;
 }
@@ -210,86 +176,9 @@ function summary(rows) {
           )
         : null,
     restart_seconds: full.restart_seconds ?? null,
+    restart_read_seconds: full.restart_read?.seconds ?? null,
+    restart_log_only_seconds: full.restart_log_only_seconds ?? null,
   };
-}
-
-/** Stoplight Prism's mock server and an empty sandbox without --data, on the sandbox's own document. */
-export async function prismSideBySide({ rounds, seconds, log = console.error }) {
-  const sb = await startSandbox([]);
-  const dir = mkdtempSync(join(tmpdir(), 'mpay-bench-prism-'));
-  const doc = join(dir, 'openapi.json');
-  writeFileSync(doc, await (await fetch(`${sb.info.url}/restapi/documentation/openapi.json`)).text());
-  let prismBin;
-  try {
-    prismBin = join(
-      dirname(fileURLToPath(import.meta.resolve('@stoplight/prism-cli/package.json'))),
-      'dist',
-      'index.js',
-    );
-    statSync(prismBin);
-  } catch {
-    sb.child.kill('SIGINT');
-    log('bench-sandbox: @stoplight/prism-cli is not installed: no side by side');
-    return null;
-  }
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const prism = spawn(process.execPath, [prismBin, 'mock', doc, '-p', String(port), '-h', '127.0.0.1'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const prismUrl = `http://127.0.0.1:${port}`;
-  try {
-    await new Promise((resolve, reject) => {
-      let out = '';
-      const seen = (d) => {
-        out += d;
-        if (/Prism is listening/.test(out)) resolve();
-      };
-      prism.stdout.on('data', seen);
-      prism.stderr.on('data', seen);
-      prism.on('exit', (code) => reject(new Error(`prism exited ${code}: ${out}`)));
-    });
-    prism.stdout.resume();
-    prism.stderr.resume();
-    const token = await tokenOf(sb.info.url, sb.info);
-    const servers = { sandbox: sb.info.url, prism: prismUrl };
-    const runs = {};
-    for (let round = 0; round < rounds; round++)
-      for (const [name, url] of Object.entries(servers)) {
-        const countries = await autocannon({
-          url: `${url}/restapi/v1/public/countries`,
-          connections: 10,
-          duration: seconds,
-        });
-        const initiate = await initiates(url, sb.info, token, { connections: 10, duration: seconds });
-        (runs[name] ??= []).push({
-          countries: {
-            rps: Math.round(countries.requests.average),
-            p99_ms: countries.latency.p99,
-            errors: countries.errors + countries.non2xx,
-          },
-          initiate,
-        });
-      }
-    const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-    const of = (name, what) => ({
-      rps: med(runs[name].map((r) => r[what].rps)),
-      p99_ms: med(runs[name].map((r) => r[what].p99_ms)),
-      errors: runs[name].reduce((n, r) => n + r[what].errors, 0),
-    });
-    const result = {};
-    for (const what of ['countries', 'initiate']) {
-      const s = of('sandbox', what);
-      const p = of('prism', what);
-      result[what] = { sandbox: s, prism: p, ratio: +(s.rps / p.rps).toFixed(1) };
-      log(
-        `bench-sandbox: ${what}: sandbox ${s.rps}/s p99 ${s.p99_ms} ms, prism ${p.rps}/s p99 ${p.p99_ms} ms: ${result[what].ratio}x`,
-      );
-    }
-    return result;
-  } finally {
-    prism.kill('SIGINT');
-    sb.child.kill('SIGINT');
-  }
 }
 
 export async function benchSandbox({
@@ -352,11 +241,14 @@ export function printSandbox(results, log = console.log) {
   ].filter(([, r]) => r)) {
     log(`\nsandbox filled, ${mode} (initiates, 10 connections, ${results.window_seconds} s a size)`);
     log(
-      `${pad('held', 12)}${pad('req/s', 8)}${pad('p99 ms', 8)}${pad('RSS MB', 9)}${pad('heap MB', 9)}${pad('outside MB', 12)}${pad('file MB', 9)}restart s`,
+      `${pad('held', 12)}${pad('req/s', 8)}${pad('p99 ms', 8)}${pad('RSS MB', 9)}${pad('heap MB', 9)}${pad('outside MB', 12)}${pad('file MB', 9)}${pad('snap MB', 9)}${pad('restart s', 11)}read s`,
     );
     for (const row of r.rows)
       log(
-        `${pad(row.size.toLocaleString('en-US'), 12)}${pad(row.initiate.rps, 8)}${pad(row.initiate.p99_ms, 8)}${pad(row.memory.rss_mb, 9)}${pad(row.memory.heap_mb, 9)}${pad(row.memory.outside_heap_mb, 12)}${pad(row.data_file_mb ?? '', 9)}${row.restart_seconds ?? ''}`,
+        `${pad(row.size.toLocaleString('en-US'), 12)}${pad(row.initiate.rps, 8)}${pad(row.initiate.p99_ms, 8)}${pad(row.memory.rss_mb, 9)}${pad(row.memory.heap_mb, 9)}${pad(row.memory.outside_heap_mb, 12)}${pad(row.data_file_mb ?? '', 9)}${pad(row.snapshot_mb ?? '', 9)}${pad(row.restart_seconds ?? '', 11)}${row.restart_read?.seconds ?? ''}` +
+          (row.restart_log_only_seconds !== undefined
+            ? `  (log alone: restart ${row.restart_log_only_seconds} s, read ${row.restart_log_only_read?.seconds} s)`
+            : ''),
       );
     log(`summary: ${JSON.stringify(r.summary)}`);
   }

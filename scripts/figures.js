@@ -43,6 +43,8 @@ const benchRun = join(root, 'bench', 'results.json');
 const benchFile = join(root, 'bench', 'last-full-run.json');
 // the sandbox filled to 1,000,000 transactions (scripts/bench-sandbox.js, part of npm run bench)
 const fillFile = join(root, 'bench', 'sandbox-fill.json');
+// a run of `node scripts/bench-sandbox.js --sizes 0,1000000 --data-only --no-prism`: the restart alone
+const restartFile = join(root, 'bench', 'sandbox-restart.json');
 
 /** Bytes under a path, links not followed (what the folder holds on disk, roughly). */
 function bytesUnder(path) {
@@ -216,7 +218,29 @@ function benchBlock(r) {
   ].join('\n');
 }
 
-function sandboxFillBlock(f) {
+/** The restart of a later run of --data alone, when there is one: a paragraph, or nothing. */
+function restartParagraph(f, r) {
+  const full = r?.with_data.rows.at(-1);
+  if (!full?.restart_read || r.date <= f.date) return [];
+  const n = (x) => x.toLocaleString('en-US');
+  const k = r.with_data.kill9;
+  return [
+    '',
+    paragraph(
+      `A restart at ${n(full.size)} held from the snapshot beside the data file (a run of \`--data\` alone, ` +
+        `${r.date.slice(0, 10)}, load average ${r.machine.load_average_at_start.join(', ')}): ${full.restart_seconds} s ` +
+        `from the spawn to an answered initiate, of which ${full.restart_read.seconds} s reading the data ` +
+        `(an empty sandbox: ${r.with_data.rows[0].restart_seconds} s); with the snapshot set aside, the whole log ` +
+        `read, ${full.restart_log_only_seconds} s (${full.restart_log_only_read?.seconds} s reading). ` +
+        (k
+          ? `After a kill -9 in a burst of initiates: ${k.restart_seconds} s, ${n(k.read_back)} transactions read back. `
+          : '') +
+        `The restart column above is of the run before the snapshot.`,
+    ),
+  ];
+}
+
+function sandboxFillBlock(f, r) {
   const n = (x) => x.toLocaleString('en-US');
   const byHeld = new Map(f.with_data.rows.map((r) => [r.size, r]));
   const rows = f.without_data.rows.map((m) => {
@@ -245,6 +269,7 @@ function sandboxFillBlock(f) {
             `deposit initiates ${p.initiate.ratio}x (${n(p.initiate.sandbox.rps)} against ${n(p.initiate.prism.rps)}).`
           : ''),
     ),
+    ...restartParagraph(f, r),
   ].join('\n');
 }
 
@@ -252,7 +277,10 @@ async function rendered(readme) {
   const blocks = {
     'fresh-clone': freshCloneBlock(JSON.parse(readFileSync(freshFile, 'utf8'))),
     bench: benchBlock(JSON.parse(readFileSync(benchFile, 'utf8'))),
-    'sandbox-fill': sandboxFillBlock(JSON.parse(readFileSync(fillFile, 'utf8'))),
+    'sandbox-fill': sandboxFillBlock(
+      JSON.parse(readFileSync(fillFile, 'utf8')),
+      existsSync(restartFile) ? JSON.parse(readFileSync(restartFile, 'utf8')) : undefined,
+    ),
   };
   let text = readme;
   for (const [name, body] of Object.entries(blocks)) {

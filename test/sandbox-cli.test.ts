@@ -106,6 +106,17 @@ it('a --data path that is a link is refused before the sandbox starts', async ()
   expect(r.stderr).toContain(`mpay: The sandbox data file ${link} is a link`);
 });
 
+it('a snapshot beside --data that is a link is refused the same way', async () => {
+  const dir = tempDir();
+  const planted = join(dir, 'planted.snapshot');
+  writeFileSync(planted, 'MPAYSNAP');
+  const data = join(dir, 'sandbox.log');
+  symlinkSync(planted, `${data}.snapshot`);
+  const r = await run(['sandbox', '--port', '0', '--data', data]);
+  expect(r.code, r.stderr).toBe(9);
+  expect(r.stderr).toContain(`mpay: The sandbox snapshot file ${data}.snapshot is a link`);
+});
+
 it('--json prints the sandbox facts as one JSON line', async () => {
   const sb = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,23 +13,17 @@
 // meanwhile after it; then the new file is synced and renamed over the log. Replaying a line twice gives
 // the same state (every line sets values, or adds to a set), which is what lets a line be both in the
 // written state and after it.
-import {
-  closeSync,
-  fsyncSync,
-  ftruncateSync,
-  openSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+//
+// Snapshots (snapshot.ts) make a restart read the state at once and only the log's tail after it: the log
+// tells where a snapshot stands (position()), and says when a compaction has replaced it (onCompacted).
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { syncFolder, tempBeside } from './fs-sync.js';
 
 export const formatVersion = 2;
-const headerKey = 'mpay_sandbox';
+export const headerKey = 'mpay_sandbox';
 
 /** A data file that cannot be read as the sandbox's: `where` names the place. */
 export class DataFileError extends Error {
@@ -44,201 +38,26 @@ export class DataFileError extends Error {
 
 export type Line = unknown[];
 
-export interface Loaded {
-  /** the secret the derived values of this file's transactions come from (hex) */
-  secret: string;
-  /** a whole-state file of version 1 (today's sandbox before this log): converted by the caller */
-  v1?: Record<string, unknown>;
-  /** what was recovered: a cut last line dropped */
-  recovered?: string;
-  /** lines read */
-  lines: number;
-}
-
-const chunkBytes = 64 * 2 ** 20;
-
-/**
- * Reads a data file, handing each record line to `apply` in order. Undefined when there is no file (or
- * an empty one). Throws DataFileError for a file that is not one, of another version, or damaged before
- * its last line.
- */
-export function readLog(
-  file: string,
-  apply: (line: Line) => void,
-  onHeader: (secret: string) => void,
-): Loaded | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r+');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  try {
-    let pos = 0; // file offset of buf[0]
-    let buf = Buffer.alloc(0);
-    let lineNo = 0;
-    let header: Record<string, unknown> | undefined;
-    let recovered: string | undefined;
-    let eof = false;
-    const chunk = Buffer.allocUnsafe(chunkBytes);
-    const batch = new Batch(file, apply);
-    for (;;) {
-      let start = 0;
-      for (;;) {
-        const nl = buf.indexOf(10, start);
-        if (nl < 0) break;
-        lineNo++;
-        const text = buf.toString('utf8', start, nl);
-        if (!header) {
-          header = headerOf(file, text, lineNo);
-          if (!('v1' in header)) onHeader(String(header.secret));
-        }
-        if ('v1' in header) return { secret: '', v1: header.v1 as Record<string, unknown>, lines: 1 };
-        else if (lineNo > 1) batch.add(text, lineNo, pos + start);
-        start = nl + 1;
-      }
-      batch.flush();
-      buf = buf.subarray(start);
-      pos += start;
-      if (eof) break;
-      const n = readSync(fd, chunk, 0, chunkBytes, null);
-      if (n === 0) eof = true;
-      else buf = buf.length ? Buffer.concat([buf, chunk.subarray(0, n)]) : Buffer.from(chunk.subarray(0, n));
-    }
-    if (buf.length > 0) {
-      // The last line has no newline: whole (a kill between its bytes and its newline cannot happen, since
-      // a group is one write, but a file edited by hand can end so), or cut by an interrupted write.
-      lineNo++;
-      const text = buf.toString('utf8');
-      if (!header) {
-        if (pos === 0 && lineNo === 1) header = headerOf(file, text, lineNo);
-        if (header && !('v1' in header)) {
-          onHeader(String(header.secret));
-          writeSync(fd, '\n', pos + buf.length);
-        }
-        if (header && 'v1' in header)
-          return { secret: '', v1: header.v1 as Record<string, unknown>, lines: 1 };
-      } else {
-        let whole = true;
-        try {
-          applyLine(file, text, lineNo, pos, apply);
-        } catch {
-          whole = false;
-        }
-        if (whole) writeSync(fd, '\n', pos + buf.length);
-        else {
-          ftruncateSync(fd, pos);
-          fsyncSync(fd);
-          recovered = `line ${lineNo} (byte ${pos}), cut by an interrupted write (${buf.length} bytes), was dropped`;
-        }
-      }
-    }
-    if (!header) return undefined; // an empty file
-    return { secret: String(header.secret), recovered, lines: lineNo };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function headerOf(file: string, text: string, lineNo: number): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new DataFileError(file, `line ${lineNo} (byte 0)`, 'not a sandbox data file (no header line)');
-  }
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const o = value as Record<string, unknown>;
-    if (headerKey in o) {
-      if (o[headerKey] !== formatVersion)
-        throw new DataFileError(
-          file,
-          `line ${lineNo} (byte 0)`,
-          `a sandbox data file of format ${JSON.stringify(o[headerKey])}, which this mpay does not read (it reads format ${formatVersion}, and converts format 1)`,
-        );
-      if (typeof o.secret !== 'string' || !/^[0-9a-f]{64}$/.test(o.secret))
-        throw new DataFileError(file, `line ${lineNo} (byte 0)`, 'the header line has no valid secret');
-      return o;
-    }
-    if (o.version === 1 && Array.isArray(o.transactions)) return { v1: o };
-    if ('version' in o)
-      throw new DataFileError(
-        file,
-        `line ${lineNo} (byte 0)`,
-        `a sandbox data file of version ${JSON.stringify(o.version)}, which this mpay does not read (it reads format ${formatVersion}, and converts version 1)`,
-      );
-  }
-  throw new DataFileError(file, `line ${lineNo} (byte 0)`, 'not a sandbox data file (no header line)');
-}
-
-/**
- * Lines parsed a few thousand at a time, as one JSON array: far fewer calls than one a line. A batch that
- * does not parse to one record a line is parsed again line by line, which names the damaged one.
- */
-class Batch {
-  private texts: string[] = [];
-  private where: number[] = [];
-  constructor(
-    private readonly file: string,
-    private readonly apply: (line: Line) => void,
-  ) {}
-
-  add(text: string, lineNo: number, byte: number): void {
-    this.texts.push(text);
-    this.where.push(lineNo, byte);
-    if (this.texts.length === 4096) this.flush();
-  }
-
-  flush(): void {
-    const { texts, where } = this;
-    if (texts.length === 0) return;
-    this.texts = [];
-    this.where = [];
-    let values: unknown;
-    try {
-      values = JSON.parse(`[${texts.join(',')}]`);
-    } catch {
-      values = undefined;
-    }
-    if (!Array.isArray(values) || values.length !== texts.length) {
-      texts.forEach((t, k) => applyLine(this.file, t, where[2 * k]!, where[2 * k + 1]!, this.apply));
-      return;
-    }
-    values.forEach((value, k) => applyValue(this.file, value, where[2 * k]!, where[2 * k + 1]!, this.apply));
-  }
-}
-
-function applyLine(file: string, text: string, lineNo: number, byte: number, apply: (line: Line) => void) {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new DataFileError(file, `line ${lineNo} (byte ${byte})`, 'not a record (damaged or not JSON)');
-  }
-  applyValue(file, value, lineNo, byte, apply);
-}
-
-function applyValue(file: string, value: unknown, lineNo: number, byte: number, apply: (line: Line) => void) {
-  if (!Array.isArray(value) || typeof value[0] !== 'string')
-    throw new DataFileError(file, `line ${lineNo} (byte ${byte})`, 'not a record of the sandbox');
-  try {
-    apply(value);
-  } catch (err) {
-    throw new DataFileError(file, `line ${lineNo} (byte ${byte})`, (err as Error).message);
-  }
-}
-
+// `log` names this file as written whole (at its creation, a compaction, a conversion): a snapshot is tied to it.
 const headerLine = (secret: string) =>
-  JSON.stringify({ [headerKey]: formatVersion, secret, written: new Date().toISOString() });
+  JSON.stringify({
+    [headerKey]: formatVersion,
+    secret,
+    written: new Date().toISOString(),
+    log: randomBytes(8).toString('hex'),
+  });
 
-/** Writes a whole file of these lines atomically (a new file, fsync, rename, the folder fsync'd). */
-export function writeWholeSync(file: string, secret: string, lines: Iterable<string>): void {
+/**
+ * Writes a whole file of these lines atomically (a new file, fsync, rename, the folder fsync'd): its
+ * header line.
+ */
+export function writeWholeSync(file: string, secret: string, lines: Iterable<string>): string {
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = tempBeside(file);
   const fd = openSync(tmp, 'wx', 0o600);
+  const header = headerLine(secret);
   try {
-    let buf: string[] = [headerLine(secret)];
+    let buf: string[] = [header];
     let size = 0;
     for (const l of lines) {
       buf.push(l);
@@ -259,19 +78,7 @@ export function writeWholeSync(file: string, secret: string, lines: Iterable<str
   closeSync(fd);
   renameSync(tmp, file);
   syncFolder(file);
-}
-
-function syncFolder(file: string): void {
-  try {
-    const d = openSync(dirname(file), 'r');
-    try {
-      fsyncSync(d);
-    } finally {
-      closeSync(d);
-    }
-  } catch {
-    // not every platform opens a folder (Windows); the rename is still atomic
-  }
+  return header;
 }
 
 export interface LogOptions {
@@ -282,7 +89,18 @@ export interface LogOptions {
   /** lines allowed beyond twice liveLines before compaction */
   slack: number;
   log: (line: string) => void;
+  /** told when a compaction has replaced the file (a snapshot of the old one no longer applies) */
+  onCompacted?: () => void;
 }
+
+/** Where the log stands: its header line, the bytes of every line appended so far, and their count. */
+export interface LogPosition {
+  header: string;
+  offset: number;
+  lines: number;
+}
+
+const bytesOfLines = (lines: string[]) => lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
 
 /** The open log: appends in groups, compacts when it has grown. */
 export class DataLog {
@@ -297,20 +115,56 @@ export class DataLog {
   private failed = false;
   /** the longest time a group took to be written and synced, ms */
   longestGroupMs = 0;
+  /** the file's bytes with every line appended so far, and those written and synced */
+  private bytes = 0;
+  private syncedBytes = 0;
 
   private constructor(
     readonly file: string,
     readonly secret: string,
+    private header: string,
     private lines: number,
     private readonly opts: LogOptions,
   ) {}
 
-  /** Opens the log for appending (creating it with its header when there is none). */
-  static async open(file: string, secret: string, lines: number, opts: LogOptions): Promise<DataLog> {
-    if (lines === 0) writeWholeSync(file, secret, []);
-    const log = new DataLog(file, secret, Math.max(lines, 1), opts);
+  /**
+   * Opens the log for appending: `header` is its header line as read, or undefined to create it (with
+   * its header only).
+   */
+  static async open(
+    file: string,
+    secret: string,
+    read: { header: string; lines: number } | undefined,
+    opts: LogOptions,
+  ): Promise<DataLog> {
+    const header = read?.header ?? writeWholeSync(file, secret, []);
+    const log = new DataLog(file, secret, header, read?.lines ?? 1, opts);
     log.fh = await open(file, 'a');
+    log.bytes = log.syncedBytes = (await log.fh.stat()).size;
     return log;
+  }
+
+  /** Where the log stands, with what is pending; undefined while a compaction is replacing it. */
+  position(): LogPosition | undefined {
+    if (this.compacting) return undefined;
+    return { header: this.header, offset: this.bytes, lines: this.lines };
+  }
+
+  /** Where the log stands when every line appended is written and synced; else undefined. */
+  settled(): LogPosition | undefined {
+    return this.pending.length === 0 && this.syncedBytes === this.bytes ? this.position() : undefined;
+  }
+
+  /**
+   * Waits for the groups under way: whether every line up to byte `offset` of the log of this header is
+   * written and synced (false when a compaction has replaced it, or the disk refuses).
+   */
+  async syncedTo({ header, offset }: LogPosition): Promise<boolean> {
+    for (let tries = 0; tries < 3 && this.header === header && this.syncedBytes < offset; tries++) {
+      this.writing ??= this.writeLoop();
+      await this.writing;
+    }
+    return this.header === header && this.syncedBytes >= offset;
   }
 
   append(line: Line): void {
@@ -319,9 +173,13 @@ export class DataLog {
     this.pending.push(text);
     this.tail?.push(text);
     this.lines++;
+    this.bytes += Buffer.byteLength(text) + 1;
     if (!this.writing && !this.swapping) this.writing = this.writeLoop();
     if (!this.compacting && this.lines > 2 * this.opts.liveLines() + this.opts.slack)
-      this.compacting = this.compact().finally(() => (this.compacting = null));
+      this.compacting = this.compact().then((done) => {
+        this.compacting = null;
+        if (done) this.opts.onCompacted?.();
+      });
   }
 
   private async writeLoop(): Promise<void> {
@@ -332,8 +190,10 @@ export class DataLog {
       this.pending = [];
       const started = performance.now();
       try {
-        await this.fh.write(`${group.join('\n')}\n`);
+        const text = `${group.join('\n')}\n`;
+        await this.fh.write(text);
         await this.fh.datasync();
+        this.syncedBytes += Buffer.byteLength(text);
         this.failed = false;
       } catch (err) {
         // Kept, to be written with the next group; said once.
@@ -348,13 +208,14 @@ export class DataLog {
   }
 
   /** Rewrites the log as the state, a slice at a time between requests; see the top of this file. */
-  private async compact(): Promise<void> {
-    const tmp = join(dirname(this.file), `.${basename(this.file)}.${randomBytes(6).toString('hex')}.tmp`);
+  private async compact(): Promise<boolean> {
+    const tmp = tempBeside(this.file);
     const out = await open(tmp, 'wx', 0o600);
     let written = 0;
     try {
       this.tail = [];
-      await out.write(`${headerLine(this.secret)}\n`);
+      const header = headerLine(this.secret);
+      await out.write(`${header}\n`);
       let buf: string[] = [];
       let size = 0;
       for (const l of this.opts.stateLines()) {
@@ -377,6 +238,7 @@ export class DataLog {
       const taken = tail.length;
       if (taken) await out.write(`${tail.slice(0, taken).join('\n')}\n`);
       await out.sync();
+      const fileSize = (await out.stat()).size;
       await out.close();
       renameSync(tmp, this.file);
       syncFolder(this.file);
@@ -387,9 +249,13 @@ export class DataLog {
       this.pending = tail.slice(taken);
       this.tail = null;
       this.lines = written + tail.length + 1;
+      this.header = header;
+      this.syncedBytes = fileSize;
+      this.bytes = fileSize + bytesOfLines(this.pending);
       this.swapping = false;
       if (this.pending.length) this.writing ??= this.writeLoop();
       this.opts.log(`compacted ${this.file}: ${written + taken} lines`);
+      return true;
     } catch (err) {
       this.tail = null;
       this.swapping = false;
@@ -397,6 +263,7 @@ export class DataLog {
       await out.close().catch(() => {});
       await rm(tmp, { force: true });
       if (!this.stopCompaction) this.opts.log(`could not compact ${this.file}: ${(err as Error).message}`);
+      return false;
     }
   }
 

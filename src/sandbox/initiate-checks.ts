@@ -48,7 +48,7 @@ export function checkInitiate(
   body: Body,
   catalogSeed: Seed,
   balances: ReadonlyMap<string, number>,
-  references: ReadonlySet<string>,
+  references: { has(reference: string): boolean },
 ): InitiateCheck {
   const errors: Record<string, string[]> = {};
   const add = (field: string, msg: string) => (errors[field] ??= []).push(msg);

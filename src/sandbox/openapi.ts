@@ -90,6 +90,146 @@ function withCommonAnswers<
   return paths;
 }
 
+/** The token and the lists: their paths in the document. */
+const readPaths = () => ({
+  '/restapi/v1/public/currencies': {
+    get: {
+      summary: 'Supported currencies',
+      responses: {
+        200: success({ type: 'array', items: ref('Currency') }),
+        500: failure('List failure', 'FailurePublic'),
+      },
+    },
+  },
+  '/restapi/v1/public/countries': {
+    get: {
+      summary: 'Supported countries',
+      responses: {
+        200: success({ type: 'array', items: ref('Country') }),
+        500: failure('List failure', 'FailurePublic'),
+      },
+    },
+  },
+  '/restapi/v1/auth/merchant/token/generate': {
+    post: {
+      summary: 'Exchange a merchant key for a bearer token',
+      requestBody: bodies(s.TokenRequest, formFirst),
+      responses: {
+        200: success({ type: 'object', properties: { token: { type: 'string' } } }),
+        422: failure('Invalid merchant key', 'FailureB'),
+      },
+    },
+  },
+  '/restapi/v1/merchant/currencies': {
+    get: {
+      summary: "The merchant's currencies, balances and services",
+      security: bearer,
+      responses: {
+        200: success({ type: 'array', items: ref('MerchantCurrency') }),
+        401: failure('UnAuthenticated User', 'FailureB'),
+        500: failure('Server error', 'FailureA'),
+      },
+    },
+  },
+  '/restapi/v1/public/merchant/currencies': {
+    get: {
+      summary: "The merchant's currencies (the same list, at the path the spec's initiate notes name)",
+      security: bearer,
+      responses: {
+        200: success({ type: 'array', items: ref('MerchantCurrency') }),
+        401: failure('UnAuthenticated User', 'FailureB'),
+        500: failure('Server error', 'FailureA'),
+      },
+    },
+  },
+});
+
+/** Deposit initiate and the steps on an initiated transaction. */
+const depositPaths = () => ({
+  '/restapi/v1/payments/initiate': {
+    post: {
+      summary: 'Deposit initiate',
+      security: bearer,
+      requestBody: bodies(s.InitiateRequest, all),
+      responses: {
+        200: success(ref('InitiatedPayment')),
+        401: failure('UnAuthenticated User', 'FailureB'),
+        422: failure('Validation failed.', 'FailureB'),
+        500: failure('Server error', 'FailureA'),
+      },
+    },
+  },
+  '/restapi/v1/payments/processed': {
+    post: {
+      summary: 'Deposit processed',
+      security: bearer,
+      requestBody: bodies(s.DepositProcessedRequest, all),
+      responses: {
+        200: success(ref('Transaction')),
+        404: failure('Transaction status is not initiated.', 'FailureA'),
+        422: failure('Validation failed.', 'FailureB'),
+      },
+    },
+  },
+  '/restapi/v1/payments/status/update': {
+    post: {
+      summary: 'Payment status update',
+      security: bearer,
+      requestBody: bodies(s.StatusUpdateRequest, formFirst),
+      responses: {
+        200: success(ref('StatusUpdateResult')),
+        404: failure('Transaction status is not initiated.', 'FailureA'),
+        422: failure('Validation failed.', 'FailureB'),
+      },
+    },
+  },
+  '/restapi/v1/payments/crypto/wallet/address/update': {
+    post: {
+      summary: 'Crypto wallet address update',
+      security: bearer,
+      requestBody: bodies(s.WalletUpdateRequest, formFirst),
+      responses: {
+        200: success(ref('WalletAddressUpdateResult')),
+        404: failure('Transaction status is not initiated.', 'FailureA'),
+        422: failure('Validation failed.', 'FailureB'),
+      },
+    },
+  },
+});
+
+/** Withdraw initiate and processed. */
+const withdrawPaths = () => ({
+  '/restapi/v1/payments/withdraw/initiate': {
+    post: {
+      summary: 'Withdraw initiate',
+      security: bearer,
+      requestBody: bodies(s.InitiateRequest, all),
+      responses: {
+        200: success(ref('InitiatedPayment')),
+        401: failure('UnAuthenticated User', 'FailureB'),
+        403: failure('Invalid merchant credentials', 'FailureA'),
+        412: failure('This currency is not exits', 'FailureA'),
+        422: failure('Validation failed.', 'FailureB'),
+        500: failure('Server error', 'FailureA'),
+      },
+    },
+  },
+  '/restapi/v1/payments/withdraw/processed': {
+    post: {
+      summary: 'Withdraw processed (sends a one-time code, then processes with it)',
+      security: bearer,
+      requestBody: bodies(s.WithdrawProcessedRequest, all),
+      responses: {
+        200: success({ oneOf: [{ type: 'array', maxItems: 0 }, ref('Transaction')] }),
+        404: failure('Transaction status is not initiated.', 'FailureA'),
+        412: failure('This currency is not exits', 'FailureA'),
+        422: failure('Validation failed.', 'FailureB'),
+        500: failure('Server error', 'FailureA'),
+      },
+    },
+  },
+});
+
 export function openApiDocument(serverUrl?: string): Record<string, unknown> {
   return {
     openapi: '3.1.0',
@@ -103,136 +243,7 @@ export function openApiDocument(serverUrl?: string): Record<string, unknown> {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: Object.fromEntries(Object.entries(components).map(([k, v]) => [k, schema(v)])),
     },
-    paths: withCommonAnswers({
-      '/restapi/v1/public/currencies': {
-        get: {
-          summary: 'Supported currencies',
-          responses: {
-            200: success({ type: 'array', items: ref('Currency') }),
-            500: failure('List failure', 'FailurePublic'),
-          },
-        },
-      },
-      '/restapi/v1/public/countries': {
-        get: {
-          summary: 'Supported countries',
-          responses: {
-            200: success({ type: 'array', items: ref('Country') }),
-            500: failure('List failure', 'FailurePublic'),
-          },
-        },
-      },
-      '/restapi/v1/auth/merchant/token/generate': {
-        post: {
-          summary: 'Exchange a merchant key for a bearer token',
-          requestBody: bodies(s.TokenRequest, formFirst),
-          responses: {
-            200: success({ type: 'object', properties: { token: { type: 'string' } } }),
-            422: failure('Invalid merchant key', 'FailureB'),
-          },
-        },
-      },
-      '/restapi/v1/merchant/currencies': {
-        get: {
-          summary: "The merchant's currencies, balances and services",
-          security: bearer,
-          responses: {
-            200: success({ type: 'array', items: ref('MerchantCurrency') }),
-            401: failure('UnAuthenticated User', 'FailureB'),
-            500: failure('Server error', 'FailureA'),
-          },
-        },
-      },
-      '/restapi/v1/public/merchant/currencies': {
-        get: {
-          summary: "The merchant's currencies (the same list, at the path the spec's initiate notes name)",
-          security: bearer,
-          responses: {
-            200: success({ type: 'array', items: ref('MerchantCurrency') }),
-            401: failure('UnAuthenticated User', 'FailureB'),
-            500: failure('Server error', 'FailureA'),
-          },
-        },
-      },
-      '/restapi/v1/payments/initiate': {
-        post: {
-          summary: 'Deposit initiate',
-          security: bearer,
-          requestBody: bodies(s.InitiateRequest, all),
-          responses: {
-            200: success(ref('InitiatedPayment')),
-            401: failure('UnAuthenticated User', 'FailureB'),
-            422: failure('Validation failed.', 'FailureB'),
-            500: failure('Server error', 'FailureA'),
-          },
-        },
-      },
-      '/restapi/v1/payments/processed': {
-        post: {
-          summary: 'Deposit processed',
-          security: bearer,
-          requestBody: bodies(s.DepositProcessedRequest, all),
-          responses: {
-            200: success(ref('Transaction')),
-            404: failure('Transaction status is not initiated.', 'FailureA'),
-            422: failure('Validation failed.', 'FailureB'),
-          },
-        },
-      },
-      '/restapi/v1/payments/status/update': {
-        post: {
-          summary: 'Payment status update',
-          security: bearer,
-          requestBody: bodies(s.StatusUpdateRequest, formFirst),
-          responses: {
-            200: success(ref('StatusUpdateResult')),
-            404: failure('Transaction status is not initiated.', 'FailureA'),
-            422: failure('Validation failed.', 'FailureB'),
-          },
-        },
-      },
-      '/restapi/v1/payments/crypto/wallet/address/update': {
-        post: {
-          summary: 'Crypto wallet address update',
-          security: bearer,
-          requestBody: bodies(s.WalletUpdateRequest, formFirst),
-          responses: {
-            200: success(ref('WalletAddressUpdateResult')),
-            404: failure('Transaction status is not initiated.', 'FailureA'),
-            422: failure('Validation failed.', 'FailureB'),
-          },
-        },
-      },
-      '/restapi/v1/payments/withdraw/initiate': {
-        post: {
-          summary: 'Withdraw initiate',
-          security: bearer,
-          requestBody: bodies(s.InitiateRequest, all),
-          responses: {
-            200: success(ref('InitiatedPayment')),
-            401: failure('UnAuthenticated User', 'FailureB'),
-            403: failure('Invalid merchant credentials', 'FailureA'),
-            412: failure('This currency is not exits', 'FailureA'),
-            422: failure('Validation failed.', 'FailureB'),
-            500: failure('Server error', 'FailureA'),
-          },
-        },
-      },
-      '/restapi/v1/payments/withdraw/processed': {
-        post: {
-          summary: 'Withdraw processed (sends a one-time code, then processes with it)',
-          security: bearer,
-          requestBody: bodies(s.WithdrawProcessedRequest, all),
-          responses: {
-            200: success({ oneOf: [{ type: 'array', maxItems: 0 }, ref('Transaction')] }),
-            404: failure('Transaction status is not initiated.', 'FailureA'),
-            412: failure('This currency is not exits', 'FailureA'),
-            422: failure('Validation failed.', 'FailureB'),
-            500: failure('Server error', 'FailureA'),
-          },
-        },
-      },
-    }),
+    paths: withCommonAnswers({ ...readPaths(), ...depositPaths(), ...withdrawPaths() }),
   };
 }
 

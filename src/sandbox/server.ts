@@ -2,6 +2,7 @@
 // The rules themselves live in state.ts.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { SandboxState } from './state.js';
+import type { SnapshotSchedule } from './state-snapshot.js';
 import { messages, shapeA, validationFailure } from './replies.js';
 import type { FaultOptions } from './faults.js';
 import { apiRequestHook } from './fault-hook.js';
@@ -13,6 +14,8 @@ export interface SandboxOptions extends FaultOptions {
   dataFile?: string;
   /** lines a data file may hold beyond twice the state's before it is compacted (default 100,000) */
   compactSlack?: number;
+  /** when snapshots of the state are written beside the data file (default: 50,000 lines or 30 s) */
+  snapshot?: SnapshotSchedule;
   /** the data set to serve: demo (default) or alt, whose records use other spellings and ids */
   seed?: SeedName;
   /** a data set of the caller's: a merchant's catalogue (catalogue.ts), served instead of `seed` */
@@ -52,6 +55,7 @@ export async function buildSandbox(
   const state = await SandboxState.create({
     dataFile: opts.dataFile,
     compactSlack: opts.compactSlack,
+    snapshot: opts.snapshot,
     log,
     seed: opts.catalogue ?? (await loadSeed(opts.seed ?? 'demo')),
     onArrival: opts.onArrival,

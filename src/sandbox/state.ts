@@ -4,9 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { SeedView } from './seed-view.js';
 import { checkInitiate } from './initiate-checks.js';
-import { copyFileSync, constants } from 'node:fs';
-import { DataFileError, DataLog, formatVersion, readLog, writeWholeSync, type Line } from './data-log.js';
-import { TxStore, type Mutable, type NewTransaction, type StoredTransaction } from './tx-store.js';
+import { Holdings } from './holdings.js';
+import { openData } from './state-file.js';
+import type { SnapshotSchedule, Snapshots } from './state-snapshot.js';
+import type { NewTransaction, StoredTransaction } from './tx-store.js';
 import {
   emailPattern,
   messages,
@@ -37,10 +38,12 @@ interface Found {
   tx: StoredTransaction;
 }
 export interface StateOptions {
-  /** file to keep the state in across restarts: an append-only log (data-log.ts) */
+  /** file to keep the state in across restarts: an append-only log (data-log.ts), and its snapshot */
   dataFile?: string;
   /** lines the data file may hold beyond twice the state's before it is compacted */
   compactSlack?: number;
+  /** when snapshots of the state are written beside the data file (state-snapshot.ts) */
+  snapshot?: SnapshotSchedule;
   /** the data set served (default: demo) */
   seed?: Seed;
   log?: (line: string) => void;
@@ -48,25 +51,10 @@ export interface StateOptions {
   onArrival?: (route: string, at: number) => void;
 }
 
-const nul = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
-const time = (iso: string | undefined): number | null => (iso ? Date.parse(iso) : null);
-/** The changing part of a transaction, as the data file writes it. */
-const mutableLine = (t: Mutable): Line => [
-  t.status,
-  nul(t.gateway_id),
-  nul(t.wallet_address),
-  t.otp_sent ? 1 : 0,
-  t.paid ? 1 : 0,
-  time(t.processed_at),
-];
-
 export class SandboxState {
-  private seq = 0;
-  private tokens = new Set<string>();
-  private store: TxStore;
-  private balances = new Map<string, number>();
+  private readonly h: Holdings;
   private readonly log: (line: string) => void;
-  private data?: DataLog;
+  private snapshots?: Snapshots;
 
   private readonly seed: Seed;
   private readonly view: SeedView;
@@ -75,148 +63,52 @@ export class SandboxState {
     this.log = opts.log ?? (() => {});
     this.seed = opts.seed ?? demoSeed;
     this.view = new SeedView(this.seed);
-    this.store = new TxStore();
-    for (const c of this.seed.currencies) this.balances.set(c.currency.code, c.balance);
+    this.h = new Holdings(this.seed);
   }
 
   /** A state, read back from its data file when it has one (converted when of version 1). */
   static async create(opts: StateOptions = {}): Promise<SandboxState> {
     const state = new SandboxState(opts);
-    if (opts.dataFile) await state.openData(opts.dataFile);
+    if (opts.dataFile)
+      ({ snapshots: state.snapshots } = await openData(state.h, opts.dataFile, {
+        compactSlack: opts.compactSlack,
+        snapshot: opts.snapshot,
+        log: state.log,
+      }));
     return state;
-  }
-
-  private async openData(file: string): Promise<void> {
-    const started = performance.now();
-    const loaded = readLog(
-      file,
-      (line) => this.replay(line),
-      (secret) => (this.store = new TxStore(Buffer.from(secret, 'hex'))),
-    );
-    let secret = loaded?.secret ?? this.store.secret.toString('hex');
-    let lines = loaded?.lines ?? 0;
-    if (loaded?.v1) {
-      this.restoreV1(file, loaded.v1);
-      secret = this.store.secret.toString('hex');
-      const backup = `${file}.v1`;
-      try {
-        copyFileSync(file, backup, constants.COPYFILE_EXCL);
-      } catch {
-        // a backup of an earlier conversion is kept as it is
-      }
-      writeWholeSync(file, secret, this.stateLines());
-      lines = 1 + this.liveLines();
-      this.log(
-        `converted ${file} from version 1 to format ${formatVersion} (${this.store.size} transactions; the old file kept as ${backup})`,
-      );
-    }
-    if (loaded?.recovered) this.log(`recovered ${file}: ${loaded.recovered}`);
-    if (loaded && !loaded.v1)
-      this.log(
-        `read ${file}: ${this.store.size} transactions, ${loaded.lines} lines, in ${((performance.now() - started) / 1000).toFixed(2)} s`,
-      );
-    this.data = await DataLog.open(file, secret, lines, {
-      liveLines: () => this.liveLines(),
-      stateLines: () => this.stateLines(),
-      slack: this.opts.compactSlack ?? 100_000,
-      log: this.log,
-    });
-  }
-
-  /** Applies one line of the data file (see data-log.ts for the format's rules). */
-  private replay(line: Line): void {
-    const [op] = line;
-    if (op === 't') {
-      const i = line[1];
-      if (typeof i !== 'number') throw new Error('a transaction record without its index');
-      if (i < this.store.size) return this.store.setLine(i, line, 13);
-      if (i !== this.store.size) throw new Error(`transaction ${i} out of order (${this.store.size} read)`);
-      this.store.addLine(line);
-      this.seq = Math.max(this.seq, line[2] as number);
-    } else if (op === 'u') {
-      const i = line[1];
-      if (!(typeof i === 'number' && i < this.store.size))
-        throw new Error(`a change of transaction ${i}, which is not there`);
-      this.store.setLine(i, line, 2);
-    } else if (op === 'k') this.tokens.add(String(line[1]));
-    else if (op === 'r') this.tokens.clear();
-    else if (op === 'b') this.setBalance(String(line[1]), Number(line[2]));
-    else throw new Error(`unknown record ${JSON.stringify(op)}`);
-  }
-
-  /** A whole-state file of version 1, read into the store (its transactions keep their random values). */
-  private restoreV1(file: string, data: Record<string, unknown>): void {
-    try {
-      const txs = data.transactions as StoredTransaction[];
-      this.tokens = new Set(data.tokens as string[]);
-      for (const t of txs) {
-        const { uuid, transaction_id, hash_token, ...rest } = t;
-        this.store.add({ ...rest, given: { uuid, transaction_id, hash_token } });
-      }
-      this.seq = Number(data.seq);
-      for (const [code, bal] of Object.entries(data.balances as Record<string, number>))
-        this.setBalance(code, bal);
-    } catch (err) {
-      throw new DataFileError(
-        file,
-        'line 1 (byte 0)',
-        `a version 1 file that cannot be read: ${(err as Error).message}`,
-      );
-    }
-  }
-
-  private liveLines(): number {
-    return this.store.size + this.tokens.size + this.balances.size;
-  }
-
-  /** The state as lines of the data file: what compaction and conversion write. */
-  private *stateLines(): Generator<string> {
-    for (const t of this.tokens) yield JSON.stringify(['k', t]);
-    for (const [code, bal] of this.balances) yield JSON.stringify(['b', code, bal]);
-    const n = this.store.size;
-    for (let i = 0; i < n; i++) yield JSON.stringify(this.txLine(i, this.store.get(i)));
-  }
-
-  private txLine(i: number, t: NewTransaction): Line {
-    const given = this.store.givenOf(i);
-    return [
-      't',
-      i,
-      t.id,
-      t.kind === 'withdraw' ? 1 : 0,
-      t.reference,
-      t.customer.first_name,
-      nul(t.customer.last_name),
-      t.customer.phone,
-      t.customer.email,
-      t.amount,
-      t.currency_code,
-      t.country_code,
-      Date.parse(t.created_at),
-      ...mutableLine(t),
-      given ? [given.uuid, given.transaction_id, given.hash_token] : null,
-    ];
   }
 
   /** Saves the changes made to a found transaction. */
   private save({ i, tx }: Found): void {
-    this.store.set(i, tx);
-    this.data?.append(['u', i, ...mutableLine(tx)]);
+    this.h.save(i, tx);
   }
 
-  /** Waits for pending writes of --data, and closes the file: used on shutdown. */
+  /** Waits for pending writes of --data, closes the file, and writes the snapshot: used on shutdown. */
   async flush(): Promise<void> {
-    await this.data?.close();
+    await this.h.data?.close();
+    await this.snapshots?.close();
   }
 
   /** Resolves once every change so far is written and synced (--data). */
   async synced(): Promise<void> {
-    await this.data?.synced();
+    await this.h.data?.synced();
+  }
+
+  /**
+   * Writes a snapshot now (--data); `pauseAfterBytes` (a test's): the write waits after that many bytes,
+   * said in the log, until the sandbox stops.
+   */
+  async snapshot(pauseAfterBytes?: number): Promise<boolean> {
+    if (!this.snapshots) return false;
+    await this.snapshots.request(pauseAfterBytes, () =>
+      this.log(`snapshot paused after ${pauseAfterBytes} bytes, as asked`),
+    );
+    return true;
   }
 
   /** How long the longest group of changes took to be written and synced, in ms (--data). */
   longestWriteMs(): number | undefined {
-    return this.data?.longestGroupMs;
+    return this.h.data?.longestGroupMs;
   }
 
   // Auth ------------------------------------------------------------------------------------------------
@@ -227,22 +119,18 @@ export class SandboxState {
     if (key !== demoMerchant.merchantKey)
       return validationFailure({ merchant_key: ['The selected merchant key is invalid.'] });
     const token = randomBytes(24).toString('hex');
-    this.tokens.add(token);
-    this.data?.append(['k', token]);
+    this.h.addToken(token);
     return ok('Token generated successfully.', { token });
   }
 
   isAuthorized(header: string | undefined): boolean {
     const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
-    return !!m && this.tokens.has(m[1]!);
+    return !!m && this.h.tokens.has(m[1]!);
   }
 
   /** For tests of the client's refresh: every issued token stops working. */
   revokeTokens(): number {
-    const n = this.tokens.size;
-    this.tokens.clear();
-    this.data?.append(['r']);
-    return n;
+    return this.h.revokeTokens();
   }
 
   // Reads -----------------------------------------------------------------------------------------------
@@ -256,34 +144,28 @@ export class SandboxState {
   }
 
   /** Cached until a balance changes: the list is the same for every request in between. */
-  private merchantList?: Reply;
+  private merchantList?: { reply: Reply; changes: number };
 
   merchantCurrencies(): Reply {
-    this.merchantList ??= this.view.merchantCurrencies(this.balances);
-    return this.merchantList;
-  }
-
-  private setBalance(code: string, value: number): void {
-    this.balances.set(code, value);
-    this.merchantList = undefined;
-  }
-
-  private changeBalance(code: string, value: number): void {
-    this.setBalance(code, value);
-    this.data?.append(['b', code, value]);
+    if (this.merchantList?.changes !== this.h.balanceChanges)
+      this.merchantList = {
+        reply: this.view.merchantCurrencies(this.h.balances),
+        changes: this.h.balanceChanges,
+      };
+    return this.merchantList.reply;
   }
 
   // Initiate --------------------------------------------------------------------------------------------
 
   initiate(kind: Kind, body: Body): Reply {
-    const checked = checkInitiate(kind, body, this.seed, this.balances, this.store.references);
+    const checked = checkInitiate(kind, body, this.seed, this.h.balances, this.h.store.references);
     if ('reply' in checked) return checked.reply;
     const { seed, amount, amountText, email, reference } = checked;
     const type = gatewayTypeOf(kind);
     const ids = kind === 'deposit' ? seed.collection : seed.disbursement;
     const now = new Date();
     const t: NewTransaction = {
-      id: ++this.seq,
+      id: ++this.h.seq,
       kind,
       status: 'initiated',
       reference,
@@ -298,9 +180,8 @@ export class SandboxState {
       },
       created_at: now.toISOString(),
     };
-    const i = this.store.add(t);
-    this.data?.append(this.txLine(i, t));
-    const tx = { hash_token: this.store.hashToken(i) };
+    const i = this.h.addTransaction(t);
+    const tx = { hash_token: this.h.store.hashToken(i) };
     // The seed parts of the answer are serialized once; the key order is that of InitiatedPayment.
     const key = seed.currency.code;
     const data =
@@ -322,11 +203,11 @@ export class SandboxState {
   private find(body: Body, extra: Record<string, string[]> = {}): Found | Reply {
     const hash = str(body.hash_token);
     const errors = { ...extra };
-    const i = hash ? this.store.indexOf(hash) : undefined;
+    const i = hash ? this.h.store.indexOf(hash) : undefined;
     if (!hash) errors.hash_token = [requiredMessage('hash_token')];
     else if (i === undefined) errors.hash_token = ['The selected hash token is invalid.'];
     if (Object.keys(errors).length > 0) return validationFailure(errors);
-    return { i: i!, tx: this.store.get(i!) };
+    return { i: i!, tx: this.h.store.get(i!) };
   }
 
   private gatewayIds(tx: StoredTransaction): number[] {
@@ -441,10 +322,10 @@ export class SandboxState {
       }
       if (!tx.otp_sent || otp !== demoMerchant.otp)
         return validationFailure({ otp: ['The otp is invalid.'] });
-      if (tx.amount > (this.balances.get(tx.currency_code) ?? 0)) {
+      const balance = this.h.balances.get(tx.currency_code) ?? 0;
+      if (tx.amount > balance)
         return validationFailure({ amount: ['The merchant balance is insufficient for this amount.'] });
-      }
-      this.changeBalance(tx.currency_code, round((this.balances.get(tx.currency_code) ?? 0) - tx.amount));
+      this.h.changeBalance(tx.currency_code, round(balance - tx.amount));
       tx.paid = true;
     }
     tx.gateway_id ??= this.gatewayIds(tx)[0];
@@ -472,15 +353,15 @@ export class SandboxState {
 
   /** How many transactions the sandbox holds. */
   size(): number {
-    return this.store.size;
+    return this.h.store.size;
   }
 
   /** What the sandbox holds, for tests and the `_sandbox` inspection route. */
   list(): StoredTransaction[] {
-    return Array.from({ length: this.store.size }, (_, i) => this.store.get(i));
+    return Array.from({ length: this.h.store.size }, (_, i) => this.h.store.get(i));
   }
 
   balance(code: string): number | undefined {
-    return this.balances.get(code);
+    return this.h.balances.get(code);
   }
 }

@@ -7,6 +7,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { transactionStatuses } from '../api/enums.js';
 import type { PaymentKind } from '../api/enums.js';
+import { RefIndex, refHash } from './ref-index.js';
 
 export interface StoredTransaction {
   id: number;
@@ -49,29 +50,69 @@ const LAST = 8;
 // A status the API does not know (status update refuses them; kept for data files written otherwise).
 const OTHER = 255;
 
+/** The typed columns, widest first (a snapshot writes them in this order, each 8-byte aligned). */
+const columnTypes = {
+  ids: Float64Array,
+  created: Float64Array,
+  processed: Float64Array,
+  amounts: Float64Array,
+  gateways: Int32Array,
+  slabOf: Uint32Array,
+  offsets: Uint32Array,
+  lengths: Uint32Array,
+  /** the hash of the reference (ref-index.ts) */
+  hashes: Uint32Array,
+  places: Uint16Array,
+  flags: Uint8Array,
+  statuses: Uint8Array,
+};
+type Columns = { [K in keyof typeof columnTypes]: InstanceType<(typeof columnTypes)[K]> };
+type ColumnName = keyof Columns;
+const columnNames = Object.keys(columnTypes) as ColumnName[];
+/** The columns that change after initiate (a snapshot copies them; the others only grow). */
+const changing = new Set<ColumnName>(['processed', 'gateways', 'flags', 'statuses']);
+
+const columnsOf = (cap: number, old?: Columns): Columns =>
+  Object.fromEntries(
+    columnNames.map((k) => {
+      const a = new columnTypes[k](cap);
+      if (old) a.set(old[k]);
+      return [k, a];
+    }),
+  ) as unknown as Columns;
+
+const bytesOf = (a: ArrayBufferView, length = a.byteLength) => new Uint8Array(a.buffer, a.byteOffset, length);
+
+/** What a snapshot holds of the store besides its columns and slabs (written as JSON). */
+export interface StoreMeta {
+  n: number;
+  slabUsed: number[];
+  placeNames: string[];
+  wallets: [number, string][];
+  otherStatus: [number, string][];
+  given: [number, NonNullable<NewTransaction['given']>][];
+  refTable: number;
+}
+
 export class TxStore {
   private n = 0;
   private cap = 0;
-  private ids = new Float64Array(0);
-  private created = new Float64Array(0);
-  private processed = new Float64Array(0);
-  private amounts = new Float64Array(0);
-  private gateways = new Int32Array(0);
-  private flags = new Uint8Array(0);
-  private statuses = new Uint8Array(0);
-  private places = new Uint16Array(0);
-  private slabOf = new Uint32Array(0);
-  private offsets = new Uint32Array(0);
-  private lengths = new Uint32Array(0);
+  private c: Columns = columnsOf(0);
   private readonly slabs: Buffer[] = [];
-  private used = SLAB;
+  /** bytes written in each slab */
+  private readonly slabUsed: number[] = [];
   private readonly placeNames: string[] = [];
   private readonly placeIndex = new Map<string, number>();
   private readonly wallets = new Map<number, string>();
   private readonly otherStatus = new Map<number, string>();
   private readonly given = new Map<number, NonNullable<NewTransaction['given']>>();
   private readonly givenByHash = new Map<string, number>();
-  readonly references = new Set<string>();
+  private refs = new RefIndex(
+    () => this.c.hashes,
+    (i) => this.reference(i),
+  );
+  /** The references held, for the uniqueness check of initiate. */
+  readonly references = { has: (ref: string) => this.refs.has(ref) };
 
   constructor(readonly secret: Buffer = randomBytes(32)) {}
 
@@ -80,24 +121,8 @@ export class TxStore {
   }
 
   private grow(): void {
-    const cap = Math.max(1024, this.cap * 2);
-    const grown = <T extends Float64Array | Int32Array | Uint8Array | Uint16Array | Uint32Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(cap);
-      b.set(a);
-      return b;
-    };
-    this.ids = grown(this.ids);
-    this.created = grown(this.created);
-    this.processed = grown(this.processed);
-    this.amounts = grown(this.amounts);
-    this.gateways = grown(this.gateways);
-    this.flags = grown(this.flags);
-    this.statuses = grown(this.statuses);
-    this.places = grown(this.places);
-    this.slabOf = grown(this.slabOf);
-    this.offsets = grown(this.offsets);
-    this.lengths = grown(this.lengths);
-    this.cap = cap;
+    this.cap = Math.max(1024, this.cap * 2);
+    this.c = columnsOf(this.cap, this.c);
   }
 
   private place(currency: string, country: string): number {
@@ -112,43 +137,70 @@ export class TxStore {
 
   private putText(i: number, text: string): void {
     const bytes = Buffer.byteLength(text);
-    if (this.used + bytes > SLAB) {
-      this.slabs.push(Buffer.allocUnsafeSlow(Math.max(SLAB, bytes)));
-      this.used = 0;
+    let slab = this.slabs.length - 1;
+    if (slab < 0 || this.slabUsed[slab]! + bytes > this.slabs[slab]!.length) {
+      slab = this.slabs.push(Buffer.allocUnsafeSlow(Math.max(SLAB, bytes))) - 1;
+      this.slabUsed.push(0);
     }
-    const slab = this.slabs.length - 1;
-    this.slabs[slab]!.write(text, this.used, 'utf8');
-    this.slabOf[i] = slab;
-    this.offsets[i] = this.used;
-    this.lengths[i] = bytes;
-    this.used += bytes;
+    const at = this.slabUsed[slab]!;
+    this.slabs[slab]!.write(text, at, 'utf8');
+    this.c.slabOf[i] = slab;
+    this.c.offsets[i] = at;
+    this.c.lengths[i] = bytes;
+    this.slabUsed[slab] = at + bytes;
   }
 
   private text(i: number): string[] {
-    return this.slabs[this.slabOf[i]!]!.toString(
-      'utf8',
-      this.offsets[i],
-      this.offsets[i]! + this.lengths[i]!,
-    ).split(SEP);
+    const at = this.c.offsets[i]!;
+    return this.slabs[this.c.slabOf[i]!]!.toString('utf8', at, at + this.c.lengths[i]!).split(SEP);
+  }
+
+  /** The reference of transaction `i` (the first of its strings). */
+  private reference(i: number): string {
+    const slab = this.slabs[this.c.slabOf[i]!]!;
+    const at = this.c.offsets[i]!;
+    return slab.toString('utf8', at, slab.indexOf(0, at));
+  }
+
+  /** The columns and strings of a new transaction, and its reference in the index: its index. */
+  private addFixed(
+    fixed: { id: number; created: number; amount: number; place: number; withdraw: boolean },
+    strings: [string, string, string | undefined, string, string],
+  ): number {
+    if (this.n === this.cap) this.grow();
+    const i = this.n++;
+    const [ref, first, last, phone, email] = strings;
+    this.c.ids[i] = fixed.id;
+    this.c.created[i] = fixed.created;
+    this.c.amounts[i] = fixed.amount;
+    this.c.places[i] = fixed.place;
+    this.putText(i, `${ref}${SEP}${first}${SEP}${last ?? ''}${SEP}${phone}${SEP}${email}`);
+    this.c.flags[i] = (fixed.withdraw ? WITHDRAW : 0) | (last !== undefined ? LAST : 0);
+    this.c.hashes[i] = refHash(ref);
+    this.refs.add(i);
+    return i;
+  }
+
+  private keepGiven(i: number, given: NonNullable<NewTransaction['given']>): void {
+    this.given.set(i, given);
+    this.givenByHash.set(given.hash_token, i);
   }
 
   /** Stores a new transaction; its index. */
   add(t: NewTransaction): number {
-    if (this.n === this.cap) this.grow();
-    const i = this.n++;
-    this.ids[i] = t.id;
-    this.created[i] = Date.parse(t.created_at);
-    this.amounts[i] = t.amount;
-    this.places[i] = this.place(t.currency_code, t.country_code);
     const c = t.customer;
-    this.putText(i, [t.reference, c.first_name, c.last_name ?? '', c.phone, c.email].join(SEP));
-    this.flags[i] = (t.kind === 'withdraw' ? WITHDRAW : 0) | (c.last_name !== undefined ? LAST : 0);
+    const i = this.addFixed(
+      {
+        id: t.id,
+        created: Date.parse(t.created_at),
+        amount: t.amount,
+        place: this.place(t.currency_code, t.country_code),
+        withdraw: t.kind === 'withdraw',
+      },
+      [t.reference, c.first_name, c.last_name, c.phone, c.email],
+    );
     this.set(i, t);
-    this.references.add(t.reference);
-    if (t.given) {
-      this.given.set(i, t.given);
-      this.givenByHash.set(t.given.hash_token, i);
-    }
+    if (t.given) this.keepGiven(i, t.given);
     return i;
   }
 
@@ -172,21 +224,18 @@ export class TxStore {
       typeof created !== 'number'
     )
       throw new Error('a transaction record of the wrong shape');
-    if (this.n === this.cap) this.grow();
-    const i = this.n++;
-    this.ids[i] = id;
-    this.created[i] = created;
-    this.amounts[i] = amount;
-    this.places[i] = this.place(currency, country);
-    this.putText(i, `${ref}${SEP}${first}${SEP}${last ?? ''}${SEP}${phone}${SEP}${email}`);
-    this.flags[i] = (kind ? WITHDRAW : 0) | (last !== null ? LAST : 0);
+    const i = this.addFixed({ id, created, amount, place: this.place(currency, country), withdraw: !!kind }, [
+      ref,
+      first,
+      last ?? undefined,
+      phone,
+      email,
+    ]);
     this.setLine(i, l, 13);
-    this.references.add(ref);
     const given = l[19];
     if (Array.isArray(given)) {
       const [uuid, transaction_id, hash_token] = given.map(String) as [string, string, string];
-      this.given.set(i, { uuid, transaction_id, hash_token });
-      this.givenByHash.set(hash_token, i);
+      this.keepGiven(i, { uuid, transaction_id, hash_token });
     }
     return i;
   }
@@ -196,31 +245,31 @@ export class TxStore {
     const status = l[at];
     if (typeof status !== 'string') throw new Error('a transaction record without a status');
     const s = (transactionStatuses as readonly string[]).indexOf(status);
-    this.statuses[i] = s < 0 ? OTHER : s;
+    this.c.statuses[i] = s < 0 ? OTHER : s;
     if (s < 0) this.otherStatus.set(i, status);
     else this.otherStatus.delete(i);
     const gw = l[at + 1];
-    this.gateways[i] = typeof gw === 'number' ? gw : -1;
+    this.c.gateways[i] = typeof gw === 'number' ? gw : -1;
     const wallet = l[at + 2];
     if (typeof wallet === 'string') this.wallets.set(i, wallet);
     else this.wallets.delete(i);
-    this.flags[i] =
-      (this.flags[i]! & (WITHDRAW | LAST)) | (l[at + 3] === 1 ? OTP : 0) | (l[at + 4] === 1 ? PAID : 0);
+    this.c.flags[i] =
+      (this.c.flags[i]! & (WITHDRAW | LAST)) | (l[at + 3] === 1 ? OTP : 0) | (l[at + 4] === 1 ? PAID : 0);
     const processed = l[at + 5];
-    this.processed[i] = typeof processed === 'number' ? processed : 0;
+    this.c.processed[i] = typeof processed === 'number' ? processed : 0;
   }
 
   /** Writes the changing part of transaction `i`. */
   set(i: number, m: Mutable): void {
     const s = (transactionStatuses as readonly string[]).indexOf(m.status);
-    this.statuses[i] = s < 0 ? OTHER : s;
+    this.c.statuses[i] = s < 0 ? OTHER : s;
     if (s < 0) this.otherStatus.set(i, m.status);
     else this.otherStatus.delete(i);
-    this.gateways[i] = m.gateway_id ?? -1;
+    this.c.gateways[i] = m.gateway_id ?? -1;
     if (m.wallet_address !== undefined) this.wallets.set(i, m.wallet_address);
     else this.wallets.delete(i);
-    this.flags[i] = (this.flags[i]! & (WITHDRAW | LAST)) | (m.otp_sent ? OTP : 0) | (m.paid ? PAID : 0);
-    this.processed[i] = m.processed_at ? Date.parse(m.processed_at) : 0;
+    this.c.flags[i] = (this.c.flags[i]! & (WITHDRAW | LAST)) | (m.otp_sent ? OTP : 0) | (m.paid ? PAID : 0);
+    this.c.processed[i] = m.processed_at ? Date.parse(m.processed_at) : 0;
   }
 
   private mac(label: string, i: number): string {
@@ -251,42 +300,99 @@ export class TxStore {
       string,
       string,
     ];
-    const [currency_code, country_code] = this.placeNames[this.places[i]!]!.split(SEP) as [string, string];
-    const flags = this.flags[i]!;
+    const [currency_code, country_code] = this.placeNames[this.c.places[i]!]!.split(SEP) as [string, string];
+    const flags = this.c.flags[i]!;
     const given = this.given.get(i);
-    const created = this.created[i]!;
+    const created = this.c.created[i]!;
     let uuid = given?.uuid;
     if (!uuid) {
       const h = this.mac('u', i);
       uuid = `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${'89ab'[parseInt(h[16]!, 16) & 3]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
     }
     const tx: StoredTransaction = {
-      id: this.ids[i]!,
+      id: this.c.ids[i]!,
       uuid,
       transaction_id:
         given?.transaction_id ??
         `TXN${created.toString(36).toUpperCase()}${this.mac('t', i).slice(0, 6).toUpperCase()}`,
       hash_token: this.hashToken(i),
       kind: flags & WITHDRAW ? 'withdraw' : 'deposit',
-      status: this.statuses[i] === OTHER ? this.otherStatus.get(i)! : transactionStatuses[this.statuses[i]!]!,
+      status:
+        this.c.statuses[i] === OTHER ? this.otherStatus.get(i)! : transactionStatuses[this.c.statuses[i]!]!,
       reference,
-      amount: this.amounts[i]!,
+      amount: this.c.amounts[i]!,
       currency_code,
       country_code,
       customer: { first_name, ...(flags & LAST ? { last_name: last } : {}), phone, email },
       created_at: new Date(created).toISOString(),
     };
-    if (this.gateways[i] !== -1) tx.gateway_id = this.gateways[i];
+    if (this.c.gateways[i] !== -1) tx.gateway_id = this.c.gateways[i];
     const wallet = this.wallets.get(i);
     if (wallet !== undefined) tx.wallet_address = wallet;
     if (flags & OTP) tx.otp_sent = true;
     if (flags & PAID) tx.paid = true;
-    if (this.processed[i]) tx.processed_at = new Date(this.processed[i]!).toISOString();
+    if (this.c.processed[i]) tx.processed_at = new Date(this.c.processed[i]!).toISOString();
     return tx;
   }
 
   /** Whether transaction `i` kept random values of its own (from a version 1 data file). */
   givenOf(i: number): NewTransaction['given'] {
     return this.given.get(i);
+  }
+
+  /**
+   * The store as a snapshot holds it, taken now: its small parts, and its columns, index and slabs as byte
+   * views. The columns that change, and the index, are copied; the other columns and the slabs' written
+   * bytes only grow, so views of them stay true while the snapshot is written.
+   */
+  capture(): { meta: StoreMeta; sections: Uint8Array[] } {
+    const n = this.n;
+    const sections = columnNames.map((k) => {
+      const col = this.c[k].subarray(0, n);
+      return bytesOf(changing.has(k) ? col.slice() : col);
+    });
+    sections.push(bytesOf(this.refs.table.slice()));
+    this.slabs.forEach((slab, k) => sections.push(bytesOf(slab, this.slabUsed[k])));
+    const meta: StoreMeta = {
+      n,
+      slabUsed: [...this.slabUsed],
+      placeNames: [...this.placeNames],
+      wallets: [...this.wallets],
+      otherStatus: [...this.otherStatus],
+      given: [...this.given],
+      refTable: this.refs.table.length,
+    };
+    return { meta, sections };
+  }
+
+  /** A store to be filled from a snapshot, and the byte views its sections are read into, in order. */
+  static restore(secret: Buffer, meta: StoreMeta): { store: TxStore; targets: Uint8Array[] } {
+    const { n, refTable } = meta;
+    if (!(Number.isSafeInteger(n) && n >= 0 && refTable >= 2 * n && Number.isInteger(Math.log2(refTable))))
+      throw new Error('its store description is not one this mpay writes');
+    const store = new TxStore(secret);
+    store.n = n;
+    store.cap = Math.max(1024, 2 ** Math.ceil(Math.log2(n + 1)));
+    store.c = columnsOf(store.cap);
+    const targets = columnNames.map((k) => bytesOf(store.c[k], n * store.c[k].BYTES_PER_ELEMENT));
+    const table = new Int32Array(refTable);
+    store.refs = new RefIndex(
+      () => store.c.hashes,
+      (i) => store.reference(i),
+      table,
+      n,
+    );
+    targets.push(bytesOf(table));
+    for (const used of meta.slabUsed) {
+      const slab = Buffer.allocUnsafeSlow(Math.max(SLAB, used));
+      store.slabs.push(slab);
+      store.slabUsed.push(used);
+      targets.push(bytesOf(slab, used));
+    }
+    for (const name of meta.placeNames) store.place(...(name.split(SEP) as [string, string]));
+    for (const [i, w] of meta.wallets) store.wallets.set(i, w);
+    for (const [i, st] of meta.otherStatus) store.otherStatus.set(i, st);
+    for (const [i, g] of meta.given) store.keepGiven(i, g);
+    return { store, targets };
   }
 }

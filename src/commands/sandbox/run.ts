@@ -38,17 +38,26 @@ export interface SandboxOptions {
   logRequests?: boolean;
 }
 
+/**
+ * The data file and its snapshot are read, then replaced: a link planted there (in /tmp, by another user),
+ * or a file another user owns or can write, would be read as the sandbox's state. Refused, exit 9, by the
+ * rule of every file mpay keeps (api/private-path.ts).
+ */
+function requirePrivateData(data: string, f: Factory): void {
+  for (const [path, label] of [
+    [data, 'sandbox data'],
+    [`${data}.snapshot`, 'sandbox snapshot'],
+  ] as const) {
+    const warning = requirePrivate(path, 'file', label);
+    if (warning) f.io.warn(warning);
+  }
+}
+
 export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void> {
   const rate = Number(opts.faultRate);
   if (!(rate >= 0 && rate <= 1))
     throw new UsageError(`--fault-rate must be between 0 and 1, not ${opts.faultRate}`);
-  // The data file is read, then replaced at each save: a link planted there (in /tmp, by another user),
-  // or a file another user owns or can write, would be read as the sandbox's state. Refused, exit 9, by
-  // the rule of every file mpay keeps (api/private-path.ts).
-  if (opts.data) {
-    const warning = requirePrivate(opts.data, 'file', 'sandbox data');
-    if (warning) f.io.warn(warning);
-  }
+  if (opts.data) requirePrivateData(opts.data, f);
   const { startSandbox } = await import('../../sandbox/server.js');
   const rateLimit = await rateLimitOf(opts);
   const catalogue = opts.catalogue ? await catalogueOf(opts.catalogue) : undefined;

@@ -1,0 +1,89 @@
+// Reading the sandbox's holdings back from --data at a start: the snapshot (if it matches the log), then the
+// log's lines after it (or the whole log), a version 1 file converted; then the log opened for appending
+// and the snapshots' schedule started.
+import { copyFileSync, constants } from 'node:fs';
+import { DataLog, formatVersion, writeWholeSync } from './data-log.js';
+import { removeLeftovers } from './fs-sync.js';
+import type { Holdings } from './holdings.js';
+import { readLog, type Loaded } from './log-read.js';
+import { adopt, loadSnapshot, mismatch, Snapshots, type SnapshotSchedule } from './state-snapshot.js';
+import { TxStore } from './tx-store.js';
+
+export interface DataOptions {
+  /** lines the data file may hold beyond twice the state's before it is compacted */
+  compactSlack?: number;
+  snapshot?: SnapshotSchedule;
+  log: (line: string) => void;
+}
+
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(2)} s`;
+
+/** Reads the holdings from `file` (and its snapshot): the open log and the snapshots' schedule. */
+export async function openData(
+  h: Holdings,
+  file: string,
+  opts: DataOptions,
+): Promise<{ data: DataLog; snapshots: Snapshots }> {
+  const started = performance.now();
+  const { log } = opts;
+  for (const name of removeLeftovers(file)) log(`removed ${name}, left by an interrupted write`);
+  const snapFile = `${file}.snapshot`;
+  const setAside = (why: string) => log(`set aside the snapshot ${snapFile}: ${why}; reading the whole log`);
+  const snap = loadSnapshot(snapFile, setAside);
+  let header = '';
+  let resumed: { bytes: number; lines: number; offset: number } | undefined;
+  const loaded = readLog(
+    file,
+    (line) => h.replay(line),
+    (head) => {
+      header = head.text;
+      const why = snap && mismatch(snap, head, file);
+      if (why) setAside(why);
+      if (!snap || why) {
+        h.store = new TxStore(Buffer.from(head.secret, 'hex'));
+        return undefined;
+      }
+      const resume = adopt(h, snap);
+      resumed = { bytes: snap.bytes, ...resume };
+      return resume;
+    },
+  );
+  if (!loaded && snap) log(`set aside the snapshot ${snapFile}: there is no log ${file} beside it`);
+  const secret = loaded?.secret || h.store.secret.toString('hex');
+  let read = loaded && !loaded.v1 ? { header, lines: loaded.lines } : undefined;
+  if (loaded?.v1) read = convert(h, file, loaded, log);
+  if (loaded?.recovered) log(`recovered ${file}: ${loaded.recovered}`);
+  if (loaded && !loaded.v1)
+    log(
+      resumed
+        ? `read ${file}: ${h.store.size} transactions, from its snapshot (${(resumed.bytes / 2 ** 20).toFixed(1)} MB) and the ${loaded.lines - resumed.lines} lines of the log after it, in ${seconds(started)}`
+        : `read ${file}: ${h.store.size} transactions, ${loaded.lines} lines, in ${seconds(started)}`,
+    );
+  const data = await DataLog.open(file, secret, read, {
+    liveLines: () => h.liveLines(),
+    stateLines: () => h.stateLines(),
+    slack: opts.compactSlack ?? 100_000,
+    log,
+    onCompacted: () => void snapshots.request(),
+  });
+  h.data = data;
+  const covered = resumed && { header, offset: resumed.offset };
+  const snapshots = new Snapshots(snapFile, h, data, { ...opts.snapshot, log }, covered);
+  return { data, snapshots };
+}
+
+/** A version 1 file, read into the holdings, written again in this format (the old one kept beside). */
+function convert(h: Holdings, file: string, loaded: Loaded, log: (line: string) => void) {
+  h.restoreV1(file, loaded.v1!);
+  const backup = `${file}.v1`;
+  try {
+    copyFileSync(file, backup, constants.COPYFILE_EXCL);
+  } catch {
+    // a backup of an earlier conversion is kept as it is
+  }
+  const header = writeWholeSync(file, h.store.secret.toString('hex'), h.stateLines());
+  log(
+    `converted ${file} from version 1 to format ${formatVersion} (${h.store.size} transactions; the old file kept as ${backup})`,
+  );
+  return { header, lines: 1 + h.liveLines() };
+}

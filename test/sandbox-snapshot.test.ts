@@ -1,0 +1,274 @@
+// The snapshot beside the sandbox's data file (src/sandbox/snapshot.ts, state-snapshot.ts): a restart from
+// it and the log after it holds what a restart from the log alone holds; a snapshot that is torn, damaged,
+// of another version or of another log, or whose log changed before its place, is set aside with a
+// warning and the whole log read; a kill -9 while a snapshot is written leaves the previous one in use.
+// Real HTTP to real sandboxes; the kill is of a real `mpay sandbox` process.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sandbox, spawnMpay, tempDir, waitUntil } from './helpers.js';
+import { call, fill, initiate, merchantGhs, tokenOf } from './sandbox-calls.js';
+import { demoMerchant } from '../src/sandbox/seed.js';
+
+type Sb = Awaited<ReturnType<typeof sandbox>>;
+
+const snapshotNow = async (sb: { url: string }, body: Record<string, unknown> = {}) =>
+  (
+    await fetch(`${sb.url}/_sandbox/snapshot`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  ).json();
+
+/** The files a kill -9 would leave at this moment, copied into a folder of their own: the log there. */
+function copyOut(file: string, to: string, withSnapshot: boolean): string {
+  mkdirSync(to);
+  copyFileSync(file, join(to, 'sandbox.log'));
+  if (withSnapshot) copyFileSync(`${file}.snapshot`, join(to, 'sandbox.log.snapshot'));
+  return join(to, 'sandbox.log');
+}
+
+const readLine = (sb: Sb) => sb.logs.find((l) => l.startsWith('read '));
+const setAside = (sb: Sb) => sb.logs.filter((l) => l.startsWith('set aside'));
+
+/** What a client sees of a sandbox's holdings: every transaction, a token's and the GHS balance. */
+async function holdings(sb: Sb, token: string) {
+  return {
+    list: sb.state.list(),
+    balance: await merchantGhs(sb, token),
+    authorised: (await call(sb, 'merchant/currencies', undefined, token)).status,
+  };
+}
+
+/** Whether an initiate with reference `ref` is refused because the reference is taken. */
+async function refusedAsTaken(sb: Sb, token: string, ref: string): Promise<boolean> {
+  const r = await call(
+    sb,
+    'payments/initiate',
+    {
+      merchant_key: demoMerchant.merchantKey,
+      site_id: 1,
+      api_key: demoMerchant.apiKey,
+      currency_code: 'GHS',
+      country_code: 'GH',
+      customer_first_name: 'Ama',
+      customer_phone: '+233201234567',
+      customer_email: 'ama@example.com',
+      customer_transaction_id: ref,
+      amount: '12.50',
+    },
+    token,
+  );
+  return (
+    r.status === 422 &&
+    JSON.stringify(r.json.errors.customer_transaction_id) ===
+      JSON.stringify(['The customer transaction id has already been taken.'])
+  );
+}
+
+describe('the sandbox snapshot', () => {
+  it('a restart from the snapshot and the log after it holds what a restart from the log alone holds', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sandbox.log');
+    const first = await sandbox({ dataFile: file });
+    let before;
+    let token = '';
+    let taken = '';
+    try {
+      const { fresh, d1 } = await fill(first);
+      token = fresh;
+      expect(await snapshotNow(first)).toEqual({ written: true });
+      // After the snapshot: a new transaction, a change of one it holds, a token revoked and one issued.
+      const d = await initiate(first, fresh, 'deposit', { customer_transaction_id: 'after-the-snapshot' });
+      taken = 'after-the-snapshot';
+      const st = { hash_token: d.hash, status: 'failed', gateway_id: d.gateway };
+      expect((await call(first, 'payments/status/update', st, fresh)).status).toBe(200);
+      const done = { hash_token: d1.hash, phone_number: '+233201234567' };
+      expect((await call(first, 'payments/processed', done, fresh)).status).toBe(200);
+      expect((await fetch(`${first.url}/_sandbox/revoke-tokens`, { method: 'POST' })).status).toBe(200);
+      token = await tokenOf(first);
+      await first.state.synced();
+      before = await holdings(first, token);
+      copyOut(file, join(dir, 'snap'), true);
+      copyOut(file, join(dir, 'log'), false);
+    } finally {
+      await first.close();
+    }
+    const fromSnapshot = await sandbox({ dataFile: join(dir, 'snap', 'sandbox.log') });
+    const fromLog = await sandbox({ dataFile: join(dir, 'log', 'sandbox.log') });
+    try {
+      const tail =
+        /: 7 transactions, from its snapshot \([\d.]+ MB\) and the (\d+) lines of the log after it/.exec(
+          readLine(fromSnapshot) ?? '',
+        );
+      expect(Number(tail?.[1])).toBe(5); // initiate, status update, processed, revocation, token
+      expect(readLine(fromLog)).toMatch(/: 7 transactions, \d+ lines, in/);
+      expect(setAside(fromSnapshot)).toEqual([]);
+      expect(before!.list.at(-1)!.status).toBe('failed');
+      expect(await holdings(fromSnapshot, token)).toEqual(before);
+      expect(await holdings(fromLog, token)).toEqual(before);
+      // Every reference is still taken (the index came back), and the next transaction is the same one.
+      for (const sb of [fromSnapshot, fromLog]) expect(await refusedAsTaken(sb, token, taken)).toBe(true);
+      const next = await Promise.all([fromSnapshot, fromLog].map((sb) => initiate(sb, token, 'deposit')));
+      expect(next[0]!.hash).toBe(next[1]!.hash);
+      const [a, b] = [fromSnapshot, fromLog].map((sb) => sb.state.list().at(-1)!);
+      expect([a!.id, a!.uuid]).toEqual([b!.id, b!.uuid]);
+      expect(a!.id).toBe(before!.list.at(-1)!.id + 1);
+    } finally {
+      await fromSnapshot.close();
+      await fromLog.close();
+    }
+  });
+
+  it('a snapshot torn, damaged, of another version, of another log, or of a log changed since is set aside and the whole log read', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sandbox.log');
+    const first = await sandbox({ dataFile: file });
+    const t = await tokenOf(first);
+    for (let i = 0; i < 4; i++) await initiate(first, t, 'deposit', { customer_transaction_id: `kept-${i}` });
+    const before = first.state.list();
+    await first.close();
+    const other = join(dir, 'other.log');
+    const another = await sandbox({ dataFile: other });
+    await initiate(another, await tokenOf(another), 'deposit');
+    await another.close();
+
+    const snap = readFileSync(`${file}.snapshot`);
+    const at = snap.indexOf('kept-2');
+    expect(at).toBeGreaterThan(0);
+    const changed = Buffer.from(snap);
+    changed.write('X', at + 5);
+    const version = Buffer.from(snap);
+    version.writeUInt32LE(9, 8);
+    const log = readFileSync(file, 'utf8');
+    const cases: [string, Buffer, string, RegExp][] = [
+      ['torn', snap.subarray(0, snap.length >> 1), log, /\(torn\)/],
+      ['a byte changed', changed, log, /its checksum does not match its content \(damaged\)/],
+      ['another version', version, log, /it is of version 9 \(this mpay reads 1\)/],
+      ['not one', Buffer.from('{"not":"a snapshot"}'), log, /it is not a snapshot of the sandbox/],
+      ['of another log', readFileSync(`${other}.snapshot`), log, /it was written for another log/],
+      [
+        'a log changed before its place',
+        snap,
+        log.replace('"kept-3"', '"kept-Z"'),
+        /the log's bytes before byte \d+, where it stands, are not the ones it was written after/,
+      ],
+    ];
+    for (const [what, bytes, text, reason] of cases) {
+      const f = join(dir, `${what.replace(/ /g, '-')}.log`);
+      writeFileSync(f, text);
+      writeFileSync(`${f}.snapshot`, bytes);
+      const sb = await sandbox({ dataFile: f });
+      try {
+        expect(setAside(sb), what).toEqual([
+          expect.stringMatching(
+            new RegExp(`^set aside the snapshot ${f}\\.snapshot: .*; reading the whole log$`),
+          ),
+        ]);
+        expect(setAside(sb)[0], what).toMatch(reason);
+        expect(readLine(sb), what).toMatch(/: 4 transactions, 6 lines, in/);
+        const expected =
+          text === log ? before : before.map((x, i) => (i === 3 ? { ...x, reference: 'kept-Z' } : x));
+        expect(sb.state.list(), what).toEqual(expected);
+      } finally {
+        await sb.close();
+      }
+      // Its shutdown wrote a snapshot of its own, which the next start uses.
+      const again = await sandbox({ dataFile: f });
+      await again.close();
+      expect(setAside(again), what).toEqual([]);
+      expect(readLine(again), what).toMatch(/from its snapshot .* and the 0 lines of the log after it/);
+    }
+  });
+
+  it('snapshots are written every so many lines, and after a compaction', async () => {
+    const dir = tempDir();
+    const written = (logs: string[], file: string, n: number) =>
+      logs.some((l) => l.startsWith(`snapshot ${file}.snapshot: ${n} transactions`));
+    const everyFive = join(dir, 'every-five.log');
+    const logs: string[] = [];
+    const sb = await sandbox({ dataFile: everyFive, snapshot: { everyLines: 5 }, log: (l) => logs.push(l) });
+    try {
+      const t = await tokenOf(sb);
+      for (let i = 0; i < 3; i++) await initiate(sb, t, 'deposit');
+      expect(logs.filter((l) => l.startsWith('snapshot'))).toEqual([]);
+      await initiate(sb, t, 'deposit'); // the fifth line
+      await waitUntil('a snapshot after 5 lines', () => written(logs, everyFive, 4));
+    } finally {
+      await sb.close();
+    }
+
+    const compacted = join(dir, 'compacted.log');
+    const logs2: string[] = [];
+    const sb2 = await sandbox({
+      dataFile: compacted,
+      snapshot: { everyLines: 1e9 },
+      compactSlack: 10,
+      log: (l) => logs2.push(l),
+    });
+    try {
+      const t = await tokenOf(sb2);
+      const d = await initiate(sb2, t, 'deposit');
+      const wallet = { hash_token: d.hash, gateway_id: d.gateway };
+      const done = () => logs2.some((l) => l.startsWith(`compacted ${compacted}`));
+      for (let i = 0; i < 500 && !done(); i++) {
+        expect((await call(sb2, 'payments/crypto/wallet/address/update', wallet, t)).status).toBe(200);
+        await sb2.state.synced();
+      }
+      expect(done()).toBe(true);
+      await waitUntil('a snapshot after the compaction', () => written(logs2, compacted, 1));
+    } finally {
+      await sb2.close();
+    }
+  });
+
+  it('a kill -9 while a snapshot is written leaves the one before it in use, and nothing lost', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sandbox.log');
+    const args = ['sandbox', '--port', '0', '--json', '--data', file];
+    const started = async () => {
+      const p = spawnMpay(args, {});
+      let out = '';
+      p.child.stdout.on('data', (d) => (out += d));
+      await waitUntil('the sandbox to say its URL', () => out.includes('"url"'));
+      const info = JSON.parse(out.split('\n').find((l) => l.startsWith('{'))!) as { url: string };
+      let err = '';
+      p.child.stderr.on('data', (d) => (err += d));
+      return { ...p, url: info.url, stderr: () => err };
+    };
+    const one = await started();
+    const t1 = await tokenOf(one);
+    for (let i = 0; i < 3; i++) await initiate(one, t1, 'deposit');
+    one.child.kill('SIGINT');
+    expect((await one.done).code).toBe(0);
+    expect(existsSync(`${file}.snapshot`)).toBe(true);
+
+    const two = await started();
+    const t2 = await tokenOf(two);
+    for (let i = 0; i < 3; i++) await initiate(two, t2, 'withdraw');
+    const held = await (await fetch(`${two.url}/_sandbox/transactions`)).json();
+    expect(held).toHaveLength(6);
+    void snapshotNow(two, { pause_after_bytes: 200 }).catch(() => {});
+    await waitUntil('the snapshot to pause', () => two.stderr().includes('snapshot paused after 200 bytes'));
+    // the snapshot under way, in a temporary file beside the log (checked after the restart below)
+    const temporary = readdirSync(dir).filter((n) => /^\.sandbox\.log\.snapshot\.[0-9a-f]{12}\.tmp$/.test(n));
+    two.child.kill('SIGKILL');
+    await two.done;
+
+    const three = await sandbox({ dataFile: file });
+    try {
+      expect(setAside(three)).toEqual([]);
+      // the snapshot of the first run's shutdown, and the second run's token and three initiates after it
+      expect(readLine(three)).toMatch(
+        /: 6 transactions, from its snapshot \([\d.]+ MB\) and the 4 lines of the log after it/,
+      );
+      expect(three.state.list()).toEqual(held);
+      expect(temporary).toHaveLength(1);
+      expect(three.logs).toContain(`removed ${temporary[0]}, left by an interrupted write`);
+      expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      await three.close();
+    }
+  }, 60_000);
+});
