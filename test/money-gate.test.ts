@@ -616,7 +616,7 @@ describe('locks know their holder', () => {
 });
 
 describe('a holder whose lock was taken over during a wait', () => {
-  it("journals its unsent step as abandoned, sends nothing more, and history's last step stays the other's", async () => {
+  it("journals its unsent step as taken over, sends nothing more, and history's last step stays the other's", async () => {
     const cfg = tempDir();
     const journalDir = join(cfg, 'journal');
     let sentLine: Record<string, unknown> | undefined;
@@ -659,7 +659,7 @@ describe('a holder whose lock was taken over during a wait', () => {
       const shown = await run(['history', 'show', String(sentLine!.reference), '--json'], { env });
       const steps = shown.json().steps as { step: string; outcome: string; detail?: string }[];
       // this process's step: abandoned, saying why; the other's: its answer, last
-      expect(steps.map((s) => `${s.step} ${s.outcome}`)).toEqual(['status abandoned', 'status ok']);
+      expect(steps.map((s) => `${s.step} ${s.outcome}`)).toEqual(['status taken_over', 'status ok']);
       expect(steps[0]!.detail).toMatch(/took over the lock/);
       expect(shown.json().status).toBe('failed');
     } finally {

@@ -109,7 +109,7 @@ for (const [first, second] of [
       kill(m.child, second);
       const end = await within(m.closed, deadline, `mpay to end at the second signal (${second})`);
       expect(end.code, m.output()).toBe(second === 'SIGTERM' ? 143 : 130);
-      expect(m.output()).toMatch(/interrupted again: stopping now/);
+      expect(m.output()).toMatch(/interrupted again, stopped at once: .*; 2 in flight, 2 not started/);
       expect(m.output()).toMatch(/Resume with: /);
       // the rows it read from stdin are not left on disk
       expect(readdirSync(join(cfg, 'journal', 'spool'))).toEqual([]);

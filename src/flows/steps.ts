@@ -93,7 +93,7 @@ async function sendJournaled<T>(
     if (err instanceof LockLostError) {
       // Not sent by this process (the ticket's check runs before each try): its 'sent' line says so, and
       // the other process's lines tell the rest.
-      abandon(deps, at, err);
+      tookOver(deps, at, err);
       throw err;
     }
     const ambiguous = err instanceof NetworkError && err.ambiguous;
@@ -125,13 +125,13 @@ async function sendJournaled<T>(
 }
 
 /** What a process whose lock was taken over knows of the step it did not send. */
-function abandon(
+function tookOver(
   deps: FlowDeps,
   at: { reference: string; kind: Kind; step: Step; hash_token?: string },
   err: LockLostError,
 ) {
   try {
-    deps.journal.append({ ...at, outcome: 'abandoned', data: { error: err.message } });
+    deps.journal.append({ ...at, outcome: 'taken_over', data: { error: err.message } });
   } catch {
     // The journal cannot be written: its 'sent' line stays, read as a step with no answer (unknown).
   }

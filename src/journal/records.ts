@@ -16,9 +16,9 @@ export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'proce
  * `throttled`: the server answered 429 (or 503 with Retry-After), which it sends for a request it did not
  * process; mpay waits and sends the step again, each attempt journaled.
  */
-export type Outcome = 'sent' | 'ok' | 'failed' | 'ambiguous' | 'throttled' | 'abandoned';
+export type Outcome = 'sent' | 'ok' | 'failed' | 'ambiguous' | 'throttled' | 'taken_over';
 /*
- * `abandoned`: the step was journaled as sent, then its process found its transaction's lock taken over by
+ * `taken_over`: the step was journaled as sent, then its process found its transaction's lock taken over by
  * another mpay (journal/locks.ts) and sent it no more (the ticket's check runs before every try): any try it
  * did send was answered 429, which was not processed.
  */
@@ -142,9 +142,9 @@ export function fold(r: JournalRecord, e: JournalEvent): void {
   const detail =
     typeof d.error === 'string' ? d.error : typeof d.message === 'string' ? d.message : undefined;
   // A step's 'sent' line and its outcome line make one step record: its last 'sent' one, wherever another
-  // process's lines of the same transaction fell in between. An abandoned step (its lock taken over during
-  // a 429's wait) ends its last try, answered or not.
-  const open = (o: Outcome) => o === 'sent' || (e.outcome === 'abandoned' && o === 'throttled');
+  // process's lines of the same transaction fell in between. A step whose lock was taken over (during a
+  // 429's wait) ends its last try, answered or not.
+  const open = (o: Outcome) => o === 'sent' || (e.outcome === 'taken_over' && o === 'throttled');
   const mine =
     e.outcome === 'sent' ? undefined : lastOf(r.steps, (s) => s.step === e.step && open(s.outcome));
   if (mine) Object.assign(mine, { outcome: e.outcome, at: e.at, detail });

@@ -37,7 +37,7 @@ export const DryRunOutput = z.looseObject({
 
 const Step = z.looseObject({
   step: z.string(),
-  outcome: z.enum(['sent', 'ok', 'failed', 'ambiguous', 'throttled', 'abandoned']),
+  outcome: z.enum(['sent', 'ok', 'failed', 'ambiguous', 'throttled', 'taken_over']),
   at: z.string(),
   detail: z.optional(z.string()),
 });

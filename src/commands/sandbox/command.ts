@@ -31,7 +31,7 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
     host: Flags.string({ description: 'address to listen on', default: '127.0.0.1' }),
     data: Flags.string({
       description:
-        'file that keeps the state across restarts: a log of changes, synced in groups, and beside it FILE.snapshot, from which a restart reads at once (a file of an older mpay is converted)',
+        'file that keeps the state across restarts (a log, and FILE.snapshot to restart fast; an older file is converted)',
     }),
     seed: Flags.string({
       description:
