@@ -38,13 +38,14 @@ it.skipIf(without('tmux'))(
           screen.replace(/\n\s+/g, ' '),
         );
       expect(kept, screen).not.toBeNull();
-      // the pace said is the row over the time said: the time is said in whole seconds (rounded), the pace
-      // to a tenth, so the pace lies between one row over the time's half-second bounds
+      // the pace said is the row over the time said: the time is said in whole seconds, rounded up (a
+      // wait of 8.4 s is "9 s"), the pace to a tenth, so the pace lies between one row over the time said
+      // and one row over a second less
       const perUnit = kept![3] === 'second' ? 1 : 60;
       const secs = Number(kept![1]);
       const pace = Number(kept![2]);
-      expect(pace).toBeGreaterThanOrEqual(Math.floor((perUnit / (secs + 0.5)) * 10) / 10);
-      expect(pace).toBeLessThanOrEqual(Math.ceil((perUnit / Math.max(0.5, secs - 0.5)) * 10) / 10);
+      expect(pace).toBeGreaterThanOrEqual(Math.floor((perUnit / secs) * 10) / 10);
+      expect(pace).toBeLessThanOrEqual(Math.ceil((perUnit / Math.max(0.1, secs - 1)) * 10) / 10);
     } finally {
       t.kill();
     }
