@@ -404,6 +404,9 @@ try {
   // What the money gate costs a money call beyond the journal's sync (scripts/bench-gate.js).
   const { runGateBench, gateTargetMs } = await import('./bench-gate.js');
   const gate = await runGateBench(quick ? 200 : 2000);
+  // How long a second signal takes to end mpay when its work never finishes (scripts/bench-signal.js).
+  const { benchSignal, signalTargetMs } = await import('./bench-signal.js');
+  const signals = await benchSignal(quick ? 2 : 5);
   // What a profile kept in the OS keyring costs, its child process included (scripts/bench-keyring.js).
   const { benchKeyring } = await import('./bench-keyring.js');
   const keyring = await benchKeyring({ rounds: quick ? 3 : rounds, sandbox: sandbox.info });
@@ -464,6 +467,7 @@ try {
     scenario,
     journal,
     money_gate: gate,
+    second_signal: signals,
     keyring,
     sandbox_fill: sandboxFill,
     sandbox: Object.fromEntries(
@@ -514,6 +518,14 @@ try {
     scenario.ratio_to_shell <= scenarioTargetRatio;
   checks[`the money gate's own work ≤ ${gateTargetMs} ms a step (median, the lock held by its flow)`] =
     gate.lock_held_own_ms.median <= gateTargetMs;
+  checks[`the money gate's own work ≤ ${gateTargetMs} ms a single call (median, the step takes the lock)`] =
+    gate.gate_own_ms.median <= gateTargetMs;
+  checks[`a second signal ends mpay within ${signalTargetMs} ms (the slowest of every round)`] =
+    Math.max(
+      signals.batch_second_sigint_ms.max,
+      signals.batch_second_sigterm_ms.max,
+      signals.sandbox_second_sigint_ms,
+    ) <= signalTargetMs;
   for (const [mode, met] of Object.entries(sandboxFill.targets_met))
     if (typeof met === 'boolean') checks[`sandbox: ${mode}`] = met;
     else for (const [k, ok] of Object.entries(met)) checks[`sandbox ${mode.replace('_', ' ')}: ${k}`] = ok;
