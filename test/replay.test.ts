@@ -214,6 +214,9 @@ it('against a server with other data: the differences listed, exit 13', async ()
   const text = await mpay(['replay', depositTrace], { env: cliEnv(alt, tempDir()) });
   expect(text.code).toBe(13);
   expect(text.stdout).toMatch(/DIFFERS/);
+  // the text writes each field's path as --json does: the same path, the recorded and replayed types
+  for (const d of currencies.differences.filter((x: { what: string }) => x.what === 'field').slice(0, 12))
+    expect(text.stdout).toContain(`${d.path}: ${d.recorded} → ${d.replayed}`);
   expect(text.stdout).toMatch(/calls answered otherwise than recorded/);
   // beside the differences, the API's own words: its message, and what it said of each field it refused
   expect(text.stdout).toContain(`the API said: "${refused.replayed.message}"`);
