@@ -67,6 +67,21 @@ describe('--dry-run leaves no trace', () => {
     });
   }
 
+  it('mpay api --dry-run prints a GET too, and sends nothing at all', async () => {
+    const quiet = await strictSandbox();
+    try {
+      const r = await run(['api', 'GET', '/public/countries', '--dry-run'], {
+        env: cliEnv(quiet, tempDir()),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`curl -sS -g -w '\\n' -X GET '${quiet.url}/restapi/v1/public/countries'`);
+      // not even the read: nothing was declared
+      quiet.verify();
+    } finally {
+      await quiet.close();
+    }
+  });
+
   it('the single steps on a journaled transaction leave its journal byte for byte as it was', async () => {
     const cfg = tempDir();
     const env = cliEnv(sb, cfg);

@@ -146,7 +146,9 @@ export class Sender {
   }
 
   protected async send(c: Call<z.ZodMiniType>, token: string | undefined): Promise<RawAnswer> {
-    if (this.opts.dryRun && c.method === 'POST' && !c.dryRunExempt) throw new DryRun(this.prepare(c, token));
+    // A dry run prints what a POST would send; `mpay api` prints any request it was given, a GET too.
+    if (this.opts.dryRun && (c.method === 'POST' || c.raw) && !c.dryRunExempt)
+      throw new DryRun(this.prepare(c, token));
     // The money gate, at the wire: classified on the URL as got will build it (prefix + path).
     const terms = this.admit(c.ticket, { method: c.method, url: this.urlOf(c.path), body: c.body });
     const req = await this.requestOf(c, token);
@@ -197,7 +199,10 @@ export class Sender {
     // A POST carries credentials or moves money: a redirect of one is reported, never followed (a 307 or
     // 308 would re-send the body, merchant and API keys included, to wherever it points).
     const req: OptionsInit = { method: c.method, headers: {}, followRedirect: c.method !== 'POST' };
-    req.headers = { ...c.raw?.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    // The live confirmation is the gate's word alone (set below from the ticket): one a caller wrote
+    // (`mpay api -H`, a scenario's header) is dropped, whatever its case.
+    const own = Object.entries(c.raw?.headers ?? {}).filter(([k]) => k.toLowerCase() !== liveConfirmedHeader);
+    req.headers = { ...Object.fromEntries(own), ...(token ? { authorization: `Bearer ${token}` } : {}) };
     if (c.body) {
       const fields = this.prepare(c).body ?? {};
       if (c.encoding === 'multipart') {

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Client } from '../../api/client.js';
 import { moneyEndpointOf, type MoneyEndpoint } from '../../api/money.js';
+import { isSecretName } from '../../api/redact.js';
 import type { DryRun, Encoding, RawAnswer } from '../../api/wire.js';
 import type { MoneyGate } from '../../flows/money-gate.js';
 import type { FlowDeps } from '../../flows/types.js';
@@ -187,7 +188,9 @@ async function sendMoney(
 
 /** The request's fields as the journal keeps them: never a credential or a code (journal.ts refuses those). */
 function journalFields(body: Record<string, unknown>): Record<string, unknown> {
-  const { merchant_key: _m, api_key: _a, otp: _o, token: _t, site_id: _s, ...rest } = body;
+  // what the one list of secret names (api/redact.ts) names, and the site id, stay out of the journal
+  const { site_id: _s, ...kept } = body;
+  const rest = Object.fromEntries(Object.entries(kept).filter(([k]) => !isSecretName(k)));
   const {
     customer_first_name: first_name,
     customer_last_name: last_name,

@@ -58,7 +58,8 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
       onError: (line) => f.io.warn(clean(line)),
       timeoutMs: parseTimeout(opts.timeout ?? f.environ.MPAY_TIMEOUT),
       now: f.now,
-      live: verdict.live,
+      // --live is the person's word that the upstream is live, whatever the rule says of its URL
+      live: verdict.live || Boolean(opts.live),
     });
   } catch (err) {
     if (fd !== undefined) closeSync(fd);
@@ -69,7 +70,7 @@ export async function runProxy(opts: ProxyOptions, f: Factory): Promise<void> {
       });
     throw err;
   }
-  await announce(proxy.url, upstream, opts, f, verdict.live);
+  await announce(proxy.url, upstream, opts, f, verdict.live || Boolean(opts.live));
   // Forwards until Ctrl-C or SIGTERM (the IO's interruption), then closes and sums up; a second one ends
   // the run at once.
   await f.io.interrupts.untilInterrupted(async (reason) => {
