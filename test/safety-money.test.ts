@@ -174,6 +174,17 @@ describe('live: nothing moves money unconfirmed', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.json().status).toBe('pending');
     sb.verify();
+    // A script of its requests for later moves real money outside the gate: printed only with --yes,
+    // under a first line that says so.
+    const refused = await run(['history', 'show', 'live-d', '--curl'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/Not printed: .* real money/);
+    const printed = await run(['history', 'show', 'live-d', '--curl', '--yes'], { env });
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout).toMatch(
+      /^# LIVE: this moves REAL money on the live server http:\/\/127\.0\.0\.1:\d+/,
+    );
+    sb.verify();
   });
 
   it('answering no at the live confirmation is cancelled: exit 130 semantics, nothing sent, nothing journaled', async () => {

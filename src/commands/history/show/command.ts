@@ -3,7 +3,8 @@ import * as Flags from '@oclif/core/flags';
 import { BaseCommand, flagSets } from '../../base/base-command.js';
 
 export default class HistoryShow extends BaseCommand<typeof HistoryShow> {
-  static override baseFlags = flagSets.local;
+  // --yes: `--curl` of a live server's transaction prints only with it (the script moves real money)
+  static override baseFlags = { ...flagSets.local, yes: flagSets.probe.yes };
   static override summary = 'Show one transaction from the journal, with each step, its time and outcome';
   static override examples = [
     '<%= config.bin %> history show mpay-d-lx2k9-1a2b3c',
