@@ -242,6 +242,25 @@ describe('mpay api, doctor and a profile known as live pass the gate', () => {
       `${stranger} cannot be resumed: mpay did not initiate it: its journal holds only the steps sent to hash token ${stranger}`,
     );
     sb.verify();
+    // nor does a single step's refusal on such a hash token offer --resume
+    sb.expect('POST /payments/withdraw/processed');
+    const step = await run(
+      [
+        'withdraw',
+        'process',
+        'deadbeef00',
+        '--otp',
+        '123456',
+        '--phone-number',
+        '+233201234567',
+        '--email',
+        'a@example.com',
+      ],
+      { env },
+    );
+    expect(step.code).toBe(4);
+    expect(step.stderr).not.toMatch(/--resume/);
+    sb.verify();
   });
 
   it('doctor on a live server skips the API-key probe and says how to run it; --check-api-key asks for --yes', async () => {

@@ -2,7 +2,7 @@
 // Ctrl-C at a prompt. The error then says what the journal knows (reference, hash token, status) and the
 // exact command that continues it, so that nobody is left with a transaction and no way forward.
 import { CancelledError, MpayError, NetworkError } from '../api/errors.js';
-import { stepDone, type JournalRecord } from '../journal/records.js';
+import { notResumable, stepDone, type JournalRecord } from '../journal/records.js';
 import { placeholder, resumeCommand } from './next-command.js';
 import { title, type FlowDeps } from './types.js';
 
@@ -25,8 +25,8 @@ function standing(err: unknown, record: JournalRecord, deps: FlowDeps): unknown 
   if (deps.client.dryRun || !err || typeof err !== 'object' || annotated.has(err)) return err;
   // Only a transaction the journal holds can be resumed: one mpay did not start is left as it is.
   const now = deps.journal.find(record.reference);
-  // Nothing to continue: a transaction mpay did not start, or one already processed.
-  if (!now || stepDone(now, 'processed')) return err;
+  // Nothing to continue: a transaction mpay did not start (or only sent steps to), or one already processed.
+  if (!now || stepDone(now, 'processed') || notResumable(now)) return err;
   const where = `The ${title(record.kind)} ${record.reference}${now.hash_token ? ` (hash token ${now.hash_token})` : ''} is ${now.status ?? 'initiated'}`;
   const resume = resumeCommand(now, deps.place);
   let out = err;
