@@ -202,6 +202,33 @@ describe('mpay api, doctor and a profile known as live pass the gate', () => {
       requested: { amount: '10', currency: 'GHS' },
     });
     expect(h.json().hash_token).toMatch(/^[0-9a-f]{16,}$/);
+    // The same reference again, for another amount: refused before anything is sent, its record untouched.
+    const again = await run(
+      [
+        'api',
+        'POST',
+        'payments/withdraw/initiate',
+        '--credentials',
+        '-f',
+        'currency_code=GHS',
+        '-f',
+        'country_code=GH',
+        '-F',
+        'amount=44',
+        '-f',
+        'customer_transaction_id=api-ref-1',
+      ],
+      { env },
+    );
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(
+      /customer_transaction_id api-ref-1 is already in the journal: a deposit .*; nothing was sent/,
+    );
+    sb.verify();
+    expect((await run(['history', 'show', 'api-ref-1', '--json'], { env })).json()).toMatchObject({
+      kind: 'deposit',
+      requested: { amount: '10', currency: 'GHS' },
+    });
     // Its secrets are not in the journal.
     expect(journalLines(cfg).join('\n')).not.toContain(demoMerchant.apiKey);
     // A status update to a hash token mpay never saw: a record of its own, whose status is not the one
@@ -684,8 +711,8 @@ describe('mpay proxy --live in front of a server', () => {
           { env },
         );
       // the header mpay sets for a confirmed ticket, written by the caller: dropped at the sender
-      for (const h of ['mpay-live-confirmed: yes', 'MPAY-Live-Confirmed: yes']) {
-        const r = await send('px-1', ['-H', h]);
+      for (const [i, h] of ['mpay-live-confirmed: yes', 'MPAY-Live-Confirmed: yes'].entries()) {
+        const r = await send(`px-1-${i}`, ['-H', h]);
         expect(r.code, r.stdout + r.stderr).toBe(2);
         expect(r.stderr).toMatch(/Nothing was sent: .*live server behind the mpay proxy/);
       }

@@ -299,3 +299,24 @@ describe('JSON scenarios', () => {
     );
   });
 });
+
+describe("a new user's trial", () => {
+  it('a YAML syntax error is at its own line and column; --var and --report may come before the files', async () => {
+    const env = cliEnv(demo, tempDir());
+    const dup = file('dup-key.yaml', 'name: x\nname: y\nsteps: []\n');
+    const r = await mpay(['run', dup], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${dup}:2:1: Map keys must be unique`);
+    const report = join(tempDir(), 'r.xml');
+    const ok = await mpay(['run', '--var', 'currency=GHS', '--report', `junit=${report}`, smoke], { env });
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    expect(readFileSync(report, 'utf8')).toContain('credentials smoke test');
+  });
+
+  it("the smoke test's merchant currencies need the merchant's credentials", async () => {
+    const env = cliEnv(demo, tempDir(), { MPAY_MERCHANT_KEY: undefined, MPAY_API_KEY: undefined });
+    const r = await mpay(['run', smoke, '--json'], { env });
+    expect(r.code).toBe(scenarioFailedExitCode);
+    expect(stepOf(r.json(), "the merchant's currencies include GHS")).toMatchObject({ outcome: 'failed' });
+  });
+});

@@ -146,7 +146,8 @@ export function readScenario(file: string, text: string): { scenario: Scenario; 
   const r = new Reader(file, lines);
   const scenario: Scenario = { file, name: file, vars: [], afterMoneyFailure: 'stop', steps: [] };
   for (const e of doc.errors) {
-    const lp = e.linePos?.[0] ?? { line: 1, col: 1 };
+    // without prettyErrors the error has only its offset: its line and column come from the counter
+    const lp = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
     r.problems.push({ at: { file, line: lp.line, col: lp.col }, message: e.message.split('\n')[0]! });
   }
   if (r.problems.length) return { scenario, problems: r.problems };

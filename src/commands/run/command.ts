@@ -24,7 +24,12 @@ Exit 0 when every expectation held, 14 when one did not, and the usual codes for
     }),
   };
   static override flags = {
-    var: Flags.string({ description: 'a variable, name=value (repeatable)', multiple: true }),
+    var: Flags.string({
+      description: 'a variable, name=value (repeatable)',
+      multiple: true,
+      // one value a flag, so that the files may follow it (mpay run --var a=1 file.yaml)
+      multipleNonGreedy: true,
+    }),
     vars: Flags.string({ description: 'a YAML or JSON file of variables' }),
     'fail-fast': Flags.boolean({
       description: 'stop at the first failed step; the steps after it are not run',
@@ -35,6 +40,7 @@ Exit 0 when every expectation held, 14 when one did not, and the usual codes for
     }),
     report: Flags.string({
       description: 'junit=FILE or tap=FILE: a report for CI (repeatable)',
+      multipleNonGreedy: true,
       multiple: true,
     }),
   };
