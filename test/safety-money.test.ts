@@ -77,6 +77,33 @@ describe('--dry-run leaves no trace', () => {
       expect(r.stdout).toContain(`curl -sS -g -w '\\n' -X GET '${quiet.url}/restapi/v1/public/countries'`);
       // not even the read: nothing was declared
       quiet.verify();
+      // a secret the caller gave (a header, a field the one list of secret names names) is printed as a
+      // variable the shell fills in, never as itself (a new user's trial found it in the curl line); its
+      // token is fetched, nothing that moves money is sent
+      quiet.allowReads();
+      const secret = await run(
+        [
+          'api',
+          'POST',
+          '/payments/status/update',
+          '-f',
+          'hash_token=abcdef1234',
+          '-f',
+          'password=Pw_Secret1',
+          '-H',
+          'X-Api-Key: SuperSecretHdr1',
+          '-H',
+          'Cookie: s=CookieVal99',
+          '--dry-run',
+        ],
+        { env: cliEnv(quiet, tempDir()) },
+      );
+      expect(secret.code, secret.stderr).toBe(0);
+      for (const v of ['Pw_Secret1', 'SuperSecretHdr1', 'CookieVal99'])
+        expect(secret.stdout).not.toContain(v);
+      expect(secret.stdout).toContain(`-H 'x-api-key: '"$MPAY_SECRET_X_API_KEY"`);
+      expect(secret.stdout).toContain(`--form-string 'password='"$MPAY_SECRET_PASSWORD"`);
+      quiet.verify();
     } finally {
       await quiet.close();
     }

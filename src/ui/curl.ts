@@ -1,5 +1,6 @@
 // A request as a curl command a person can paste: every secret is a reference to an environment variable
-// ($MPAY_TOKEN, $MPAY_MERCHANT_KEY, $MPAY_API_KEY, $MPAY_OTP) that the shell fills in, so the command
+// ($MPAY_TOKEN, $MPAY_MERCHANT_KEY, $MPAY_API_KEY, $MPAY_OTP, and $MPAY_SECRET_<NAME> for any other
+// field or header the one list of secret names names) that the shell fills in, so the command
 // works as printed once they are set (`eval "$(mpay token --export)"` sets the token), and no secret is
 // ever printed. Used by --dry-run and by `mpay history show --curl`.
 //
@@ -8,6 +9,7 @@
 // breaks, quotes). The only words the shell expands are mpay's own placeholders, ShellVariable values,
 // which stand between the quoted pieces, never inside one: no text of a value can ever become one.
 
+import { isSecretHeader, isSecretName } from '../api/redact.js';
 import { singleQuoted } from '../api/shell-words.js';
 
 /** One of mpay's own placeholders ($MPAY_TOKEN, $MPAY_REF, $HASH): the shell fills it in. */
@@ -58,9 +60,22 @@ export interface CurlRequest {
   fail?: boolean;
 }
 
-/** A field's value as pieces: a secret's variable, a placeholder, or its text. */
+/** The variable for a secret mpay has no name of its own for: MPAY_SECRET_<NAME>, set by the person. */
+const secretOf = (name: string) =>
+  new ShellVariable(
+    `MPAY_SECRET_${name
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')}`,
+  );
+
+/**
+ * A field's value as pieces: a secret's variable (mpay's own, or MPAY_SECRET_<NAME> for any other name the
+ * one list of secret names names: the value itself is never printed), a placeholder, or its text.
+ */
 function pieceOf(k: string, v: unknown): ShellVariable | undefined {
-  return secretVariables[k] ?? (v instanceof ShellVariable ? v : undefined);
+  if (v instanceof ShellVariable) return v;
+  return secretVariables[k] ?? (isSecretName(k) ? secretOf(k) : undefined);
 }
 
 /**
@@ -89,7 +104,7 @@ export function curlCommand(req: CurlRequest): string {
   for (const [k, v] of Object.entries(req.headers ?? {}))
     // a header line that starts with @ is read by curl from a file
     if (!/^(accept|authorization|content-type)$/i.test(k) && !k.startsWith('@'))
-      parts.push('-H', shellWord(`${k}: ${v}`));
+      parts.push('-H', shellWord(isSecretHeader(k) ? [`${k}: `, secretOf(k)] : `${k}: ${v}`));
   const fields = Object.entries(req.body ?? {}).filter(
     ([, v]) => v !== undefined && (v !== null || req.encoding === 'json'),
   );
