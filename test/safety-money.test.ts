@@ -104,6 +104,13 @@ describe('--dry-run leaves no trace', () => {
       expect(secret.stdout).toContain(`-H 'x-api-key: '"$MPAY_SECRET_X_API_KEY"`);
       expect(secret.stdout).toContain(`--form-string 'password='"$MPAY_SECRET_PASSWORD"`);
       quiet.verify();
+      // a path whose dot segments climb out of /restapi/v1/ (to the sandbox's own routes) is refused
+      for (const path of ['/../../_sandbox/requests', '/public/%2e%2e/%2E%2e/_sandbox/requests']) {
+        const out = await run(['api', 'GET', path], { env: cliEnv(quiet, tempDir()) });
+        expect(out.code, out.stderr).toBe(2);
+        expect(out.stderr).toContain("climbs out of the API's path (/restapi/v1/)");
+      }
+      expect(quiet.forwarded.filter((r) => r.includes('_sandbox'))).toEqual([]);
     } finally {
       await quiet.close();
     }

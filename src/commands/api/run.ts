@@ -59,7 +59,15 @@ export function apiPath(given: string, baseUrl: string): string {
       });
     path = `${url.pathname}${url.search}`;
   }
-  return path.replace(/^\/+/, '').replace(/^restapi\/v1\//, '');
+  path = path.replace(/^\/+/, '').replace(/^restapi\/v1\//, '');
+  // A path is the API's: one whose dot segments climb out of /restapi/v1/ (the sandbox's own /_sandbox
+  // routes, another service on the host) is refused, as a path of another server is.
+  const base = new URL('http://h/restapi/v1/');
+  if (!new URL(path, base).pathname.startsWith(base.pathname))
+    throw new UsageError(`${given.trim()} climbs out of the API's path (/restapi/v1/)`, {
+      hint: 'Give a path of the API (under /restapi/v1/)',
+    });
+  return path;
 }
 
 function field(pair: string, flag: string): [string, string] {
