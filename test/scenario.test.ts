@@ -2,7 +2,7 @@
 // expectation with its expected and actual values, the output a step at a time (terminal lines, --json,
 // --ndjson), the JUnit and TAP reports read back by real consumers (fast-xml-parser, tap-parser), the
 // variables (--var, --vars, MPAY_VAR_*, never mpay's own credentials) and the substitution done once.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser, type FinalResults } from 'tap-parser';
@@ -311,6 +311,21 @@ describe("a new user's trial", () => {
     const ok = await mpay(['run', '--var', 'currency=GHS', '--report', `junit=${report}`, smoke], { env });
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(readFileSync(report, 'utf8')).toContain('credentials smoke test');
+  });
+
+  it('a run that ends before its reports leaves no earlier report behind; two reports to one file are refused', async () => {
+    const env = cliEnv(demo, tempDir());
+    const stale = join(tempDir(), 'stale.xml');
+    writeFileSync(stale, '<testsuites name="an earlier run"/>');
+    const bad = file('bad-for-report.yaml', 'name: x\nname: y\nsteps: []\n');
+    const r = await mpay(['run', bad, '--report', `junit=${stale}`], { env });
+    expect(r.code).toBe(2);
+    expect(existsSync(stale)).toBe(false);
+    const same = await mpay(['run', smoke, '--report', `junit=${stale}`, '--report', `tap=${stale}`], {
+      env,
+    });
+    expect(same.code).toBe(2);
+    expect(same.stderr).toMatch(/Two --report flags write .*stale\.xml/);
   });
 
   it("the smoke test's merchant currencies need the merchant's credentials", async () => {

@@ -1,7 +1,8 @@
 // `mpay run FILE…`: scenario files (docs/scenarios.md) read and checked whole before anything is sent,
 // the live rules applied once for the run, then each step run in this process (step-exec.ts) through the
 // run's one Factory and money gate; a line a step, --json, --ndjson, and JUnit or TAP reports.
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError, scenarioFailedExitCode } from '../../api/errors.js';
 import { checkOutputFolder } from '../../api/out-file.js';
@@ -97,12 +98,30 @@ function document(scenarios: Scenario[], records: StepRecord[], reference: strin
 }
 
 function reportTargets(given: string[] | undefined): ReportTarget[] {
-  return (given ?? []).map((g) => {
+  const targets = (given ?? []).map((g) => {
     const m = /^(junit|tap)=(.+)$/.exec(g);
     if (!m) throw new UsageError(`Invalid --report "${g}": expected junit=FILE or tap=FILE`);
     checkOutputFolder(m[2]!, `the ${m[1]} report`);
     return { format: m[1] as ReportTarget['format'], file: m[2]! };
   });
+  const files = targets.map((t) => resolve(t.file));
+  const twice = files.find((f, i) => files.indexOf(f) !== i);
+  if (twice)
+    throw new UsageError(`Two --report flags write ${twice}: the second would overwrite the first`, {
+      hint: 'Give each report a file of its own',
+    });
+  // A run that ends before its reports are written (a problem in a file, a refusal, Ctrl-C) leaves no
+  // report of an earlier run behind for CI to publish as this one's.
+  for (const t of targets) if (lstatOrUndefined(t.file)?.isFile()) rmSync(t.file);
+  return targets;
+}
+
+function lstatOrUndefined(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function readText(file: string, what: string): string {
