@@ -488,3 +488,40 @@ export async function holdingProxy(
     },
   };
 }
+
+/** `mpay proxy` in a child process: its URL once it says it listens, and a stop that waits for its end. */
+export async function proxyCli(
+  upstream: string,
+  report: string | undefined,
+  env: Record<string, string> = {},
+  extra: string[] = [],
+) {
+  const p = spawnMpay(
+    [
+      'proxy',
+      '--upstream',
+      upstream,
+      '--port',
+      '0',
+      '--json',
+      ...(report ? ['--report', report] : []),
+      ...extra,
+    ],
+    env,
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    p.child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(JSON.parse(out).url);
+    });
+    p.child.on('close', () => reject(new Error(`mpay proxy ended before it listened: ${out}`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      p.child.kill('SIGTERM');
+      return p.done;
+    },
+  };
+}

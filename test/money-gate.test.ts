@@ -26,7 +26,7 @@ import {
   demoClient,
   file,
   loopbackServer,
-  spawnMpay,
+  proxyCli,
   tempDir,
   testGate,
 } from './helpers.js';
@@ -678,16 +678,9 @@ describe('mpay proxy --live in front of a server', () => {
   it("answers 428 to an unconfirmed money request and forwards nothing; a caller's own confirmation header counts for nothing", async () => {
     const sb = await strictSandbox();
     sb.allowReads();
-    const proxy = spawnMpay(['proxy', '--upstream', sb.url, '--port', '0', '--json', '--live'], {});
+    const proxy = await proxyCli(sb.url, undefined, {}, ['--live']);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        proxy.child.stdout.on('data', (d) => {
-          out += d;
-          if (out.includes('\n')) resolve(JSON.parse(out).url as string);
-        });
-        proxy.child.on('close', () => reject(new Error(`mpay proxy ended before it listened: ${out}`)));
-      });
+      const url = proxy.url;
       const cfg = tempDir();
       const env = cliEnv(undefined, cfg, { MPAY_BASE_URL: url });
       const send = (ref: string, extra: string[]) =>
@@ -722,8 +715,7 @@ describe('mpay proxy --live in front of a server', () => {
       expect(ok.code, ok.stdout + ok.stderr).toBe(0);
       sb.verify();
     } finally {
-      proxy.child.kill('SIGTERM');
-      await proxy.done;
+      await proxy.stop();
       await sb.close();
     }
   });

@@ -14,30 +14,11 @@ import {
   run,
   sandbox,
   selfSignedCert,
+  proxyCli,
   spawnMpay,
   tempDir,
 } from './helpers.js';
 import { mpay } from './in-process.js';
-
-/** `mpay proxy` in a child process: its URL once it says it listens, and a stop that waits for its end. */
-async function proxyCli(upstream: string, report: string, env: Record<string, string> = {}) {
-  const p = spawnMpay(['proxy', '--upstream', upstream, '--port', '0', '--json', '--report', report], env);
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    p.child.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(JSON.parse(out).url);
-    });
-    p.child.on('close', () => reject(new Error(`mpay proxy ended before it listened: ${out}`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      p.child.kill('SIGTERM');
-      return p.done;
-    },
-  };
-}
 
 const records = (file: string) =>
   readFileSync(file, 'utf8')

@@ -68,19 +68,24 @@ export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowD
 }
 
 /**
- * A new flow with a reference the journal already holds would send an initiate the API refuses as a
- * duplicate, and write a failed step into that transaction's record: refused here, before anything is
- * sent, with the command that continues the transaction instead.
+ * A new flow (or `mpay api`'s initiate) with a reference the journal already holds would send an initiate
+ * the API refuses as a duplicate, and write its amount and customer into that transaction's record:
+ * refused here, before anything is sent, with the command that continues the transaction instead.
+ * `named` is how the caller's user gave the reference.
  */
-function refuseKnownReference(reference: string, deps: FlowDeps): void {
+export function refuseKnownReference(
+  reference: string,
+  deps: Pick<FlowDeps, 'journal' | 'place'>,
+  named: { noun: string; give: string } = { noun: 'reference', give: '--reference' },
+): void {
   const known = deps.journal.find(reference);
   if (!known) return;
   throw new UsageError(
-    `The reference ${reference} is already in the journal: a ${known.kind} started ${known.created_at.slice(0, 19).replace('T', ' ')} (status ${known.status ?? 'unknown'}); nothing was sent`,
+    `The ${named.noun} ${reference} is already in the journal: a ${known.kind} started ${known.created_at.slice(0, 19).replace('T', ' ')} (status ${known.status ?? 'unknown'}); nothing was sent`,
     {
       hint: stepDone(known, 'processed')
-        ? `Give a new --reference; \`${historyShowCommand(known, deps.place)}\` shows that one`
-        : `Continue it with \`${resumeCommand(known, deps.place)}\`, or give a new --reference`,
+        ? `Give a new ${named.give}; \`${historyShowCommand(known, deps.place)}\` shows that one`
+        : `Continue it with \`${resumeCommand(known, deps.place)}\`, or give a new ${named.give}`,
     },
   );
 }

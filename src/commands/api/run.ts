@@ -171,17 +171,14 @@ async function sendMoney(
   const text = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : String(v));
   const hash = endpoint.step === 'initiate' ? undefined : text(body.hash_token);
   const known = hash ? journal.find(hash) : undefined;
-  // An initiate under a reference the journal holds would write its amount and customer into that
-  // transaction's record (the API refuses the duplicate anyway): refused, as a flow refuses it.
+  // An initiate under a reference the journal holds is refused, as a flow refuses it (flows/payment.ts).
   const taken = endpoint.step === 'initiate' ? text(body.customer_transaction_id) : undefined;
-  const holder = taken ? journal.find(taken) : undefined;
-  if (holder) {
-    const { historyShowCommand } = await import('../../flows/next-command.js');
-    throw new UsageError(
-      `customer_transaction_id ${taken} is already in the journal: a ${holder.kind} started ${holder.created_at.slice(0, 19).replace('T', ' ')}; nothing was sent`,
-      {
-        hint: `Give another customer_transaction_id; \`${historyShowCommand(holder, place)}\` shows that one`,
-      },
+  if (taken) {
+    const { refuseKnownReference } = await import('../../flows/payment.js');
+    refuseKnownReference(
+      taken,
+      { journal, place },
+      { noun: 'customer_transaction_id', give: 'customer_transaction_id' },
     );
   }
   const reference =

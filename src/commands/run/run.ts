@@ -112,16 +112,8 @@ function reportTargets(given: string[] | undefined): ReportTarget[] {
     });
   // A run that ends before its reports are written (a problem in a file, a refusal, Ctrl-C) leaves no
   // report of an earlier run behind for CI to publish as this one's.
-  for (const t of targets) if (lstatOrUndefined(t.file)?.isFile()) rmSync(t.file);
+  for (const t of targets) if (lstatSync(t.file, { throwIfNoEntry: false })?.isFile()) rmSync(t.file);
   return targets;
-}
-
-function lstatOrUndefined(path: string) {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 function readText(file: string, what: string): string {

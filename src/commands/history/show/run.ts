@@ -44,16 +44,7 @@ export async function runHistoryShow(
       },
     );
   }
-  const stranger = notResumable(r);
-  const next = stranger
-    ? `none from mpay (${stranger})`
-    : resolvedAsEnded(r)
-      ? `none (settled by hand as ${r.resolved!.as})`
-      : !r.hash_token
-        ? 'initiate (outcome unknown: --resume re-sends it with the same reference)'
-        : stepDone(r, 'processed')
-          ? 'none'
-          : resumeCommand(r);
+  const next = nextOf(r);
   if (opts.curl) {
     // A script that sends money again, outside the gate: for a live server only with --yes, and it says so.
     const gate = await f.gateFor(r.place?.server ?? ctx.baseUrl, r.place?.env ?? ctx.env, undefined);
@@ -273,4 +264,13 @@ function processedLines(
     }),
   );
   return out;
+}
+
+/** What a person does next with a record: nothing, why not, or the command that continues it. */
+function nextOf(r: JournalRecord): string {
+  const stranger = notResumable(r);
+  if (stranger) return `none from mpay (${stranger})`;
+  if (resolvedAsEnded(r)) return `none (settled by hand as ${r.resolved!.as})`;
+  if (!r.hash_token) return 'initiate (outcome unknown: --resume re-sends it with the same reference)';
+  return stepDone(r, 'processed') ? 'none' : resumeCommand(r);
 }
