@@ -405,3 +405,57 @@ describe('7. waits are visible; the sandbox says how it runs', () => {
     }
   });
 });
+
+// The trial of the round above, by a new user again: what was still wrong, each as the user ran it.
+describe.skipIf(without('tmux'))('the trial at 80 columns, on a real terminal', () => {
+  it('the batch problem table never cuts a reference or a URL: its Problem column wraps', async () => {
+    const env = cliEnv(a, tempDir());
+    const refs = [0, 1].map((i) => `trial-${String(process.pid).padStart(8, '0')}-abcdef${i}`);
+    for (const ref of refs) {
+      const r = await mpay(
+        ['deposit', ...customerArgs({ reference: ref, amount: '1250.50' }), '--no-input'],
+        {
+          env,
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+    }
+    // row 1 reuses a reference of another payment; row 2 one sent before to another server (sandbox b)
+    const there = await mpay(['deposit', ...customerArgs({ reference: `${refs[1]}-b` }), '--no-input'], {
+      env: cliEnv(b, env.MPAY_CONFIG_DIR),
+    });
+    expect(there.code, there.stderr).toBe(0);
+    const rows = file(
+      'trial.csv',
+      'currency,amount,first_name,phone,email,gateway,reference\n' +
+        `GHS,10,Ama,+233201234567,a@b.c,1,${refs[0]}\nGHS,10,Ama,+233201234567,a@b.c,1,${refs[1]}-b\n`,
+    );
+    const { screen, exit } = await onTerminal('problems-wrap-80', ['deposit', 'batch', rows], env);
+    expect(exit, screen).toBe(2);
+    for (const line of screen.split('\n')) expect(line.length, screen).toBeLessThanOrEqual(80);
+    expect(screen.split('\n')[0], screen).toMatch(/^┌/);
+    // the table's lines joined again: each identifier whole on one of them, and nothing cut
+    const table = screen.split('\n').filter((l) => l.startsWith('│'));
+    expect(screen).not.toContain('…');
+    const words = table.flatMap((l) => l.split(/[│\s(),]+/));
+    expect(words).toContain(refs[0]);
+    expect(words).toContain(b.url);
+  });
+
+  it('`mpay history` shows Started shortened (month, day, minute), never cut mid-value', async () => {
+    const env = cliEnv(a, tempDir());
+    const ref = `hist-${String(process.pid).padStart(8, '0')}-abcdefghi`;
+    const r = await mpay(['withdraw', ...customerArgs({ reference: ref, amount: '1250.50' }), '--no-input'], {
+      env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const { screen, exit } = await onTerminal('history-started-80', ['history'], env);
+    expect(exit, screen).toBe(0);
+    expect(screen).not.toContain('…');
+    const row = screen.split('\n').find((l) => l.includes(ref));
+    expect(row, screen).toMatch(/^│ \d\d-\d\d \d\d:\d\d │ withdraw │/);
+    // where there is room, the whole time
+    const wide = await onTerminal('history-started-120', ['history'], env, 120);
+    expect(wide.screen).toMatch(/│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d │ withdraw │/);
+  });
+});

@@ -41,6 +41,17 @@ export interface Column<T> {
    * line under the table: a detail the person can ask for with --columns or --wide.
    */
   optional?: boolean;
+  /**
+   * Prose that may name identifiers (a problem that quotes a reference or a URL): folded at its spaces onto
+   * more lines of its row when the table is wider than the terminal, never cut; the column is never
+   * narrower than its longest word.
+   */
+  wrap?: boolean;
+  /**
+   * A shorter form of the value (a time without its year and seconds), shown when the table is wider than
+   * the terminal, before the column is left out; the value is never cut, in either form.
+   */
+  short?: (row: T) => string;
 }
 
 export function cellText(v: unknown): string {
@@ -173,48 +184,89 @@ export const minColumn = 10;
  */
 export async function renderTable<T>(rows: T[], columns: Column<T>[], width?: number): Promise<string> {
   const head = columns.map((c) => c.header ?? c.key);
-  const whole = columns.map((c) => c.identifier === true);
+  // a column with a shorter form is never cut either: it is shown whole, shortened, or left out
+  const whole = columns.map((c) => c.identifier === true || c.short !== undefined);
+  const wraps = columns.map((c) => c.wrap === true);
   const cells = rows.map((row) => columns.map((c) => clean(cellText(value(row, c)))));
+  // blocks have the room for every value's whole form
+  const blocks = cells.map((r) => [...r]);
   const natural = head.map((h) => stringWidth(h));
-  for (const r of cells)
-    for (let i = 0; i < r.length; i++) natural[i] = Math.max(natural[i]!, stringWidth(r[i]!));
+  const measure = (i: number) => {
+    natural[i] = stringWidth(head[i]!);
+    for (const r of cells) natural[i] = Math.max(natural[i]!, stringWidth(r[i]!));
+  };
+  columns.forEach((_, i) => measure(i));
   if (width === undefined || tableWidth(natural) <= width) return drawTable(head, cells);
-  // Optional columns are left out, from the right, where that makes the table fit whole; else every column,
-  // cut down to fit; else, when only that lets it fit, the table without them, cut; else blocks.
+  // Optional columns are left out, from the right, where that makes the table fit whole (a column with a
+  // shorter form takes it first); else every column, cut down to fit; else, when only that lets it fit,
+  // the table without them, cut; else blocks.
   let kept = columns.map((_, i) => i);
   const left: string[] = [];
+  const shortened = new Set<number>();
   while (tableWidth(kept.map((i) => natural[i]!)) > width) {
-    const drop = kept.filter((i) => columns[i]!.optional).at(-1);
-    if (drop === undefined) break;
-    left.unshift(head[drop]!);
-    kept = kept.filter((i) => i !== drop);
+    const next = kept.filter((i) => columns[i]!.optional || columns[i]!.short).at(-1);
+    if (next === undefined) break;
+    const short = columns[next]!.short;
+    if (short && !shortened.has(next)) {
+      shortened.add(next);
+      rows.forEach((row, r) => (cells[r]![next] = clean(short(row))));
+      measure(next);
+      continue;
+    }
+    left.unshift(head[next]!);
+    kept = kept.filter((i) => i !== next);
   }
   const pick = <X>(xs: X[]) => kept.map((i) => xs[i]!);
   const note = `\n(left out to fit: ${left.join(', ')}; --columns or --wide shows ${left.length > 1 ? 'them' : 'it'})`;
   if (left.length && tableWidth(pick(natural)) <= width)
     return `${drawTable(pick(head), cells.map(pick))}${note}`;
-  if (left.length && !floorFits(whole, natural, width) && floorFits(pick(whole), pick(natural), width))
-    return `${fitTable(pick(head), cells.map(pick), pick(whole), pick(natural), width)}${note}`;
-  return fitTable(head, cells, whole, natural, width);
+  const floors = (ks: number[]) => ks.map((i) => floorOf(i, whole, wraps, natural, cells));
+  if (
+    left.length &&
+    tableWidth(floors(columns.map((_, i) => i))) > width &&
+    tableWidth(floors(kept)) <= width
+  )
+    return `${fitTable(pick(head), cells.map(pick), pick(whole), pick(wraps), pick(natural), width)}${note}`;
+  return fitTable(head, cells, whole, wraps, natural, width, blocks);
 }
 
-/** Whether a table fits `width` with its columns that are not identifiers cut down to `minColumn`. */
-const floorFits = (whole: boolean[], natural: number[], width: number) =>
-  tableWidth(natural.map((w, i) => (whole[i] ? w : Math.min(w, minColumn)))) <= width;
+/**
+ * The narrowest column `i` may become: an identifier (or a value never cut) its whole width; prose that
+ * wraps its longest word, or `minColumn`; any other `minColumn` (its natural width when that is less).
+ */
+function floorOf(
+  i: number,
+  whole: boolean[],
+  wraps: boolean[],
+  natural: number[],
+  cells: string[][],
+): number {
+  if (whole[i]) return natural[i]!;
+  const least = Math.min(natural[i]!, minColumn);
+  if (!wraps[i]) return least;
+  return Math.max(least, ...cells.map((r) => longestWord(r[i]!)));
+}
+
+const longestWord = (text: string) => Math.max(0, ...text.split(/\s+/).map((w) => stringWidth(w)));
 
 /** A table's width for these column widths: "│ " before each cell, " " after it, and one closing "│". */
 const tableWidth = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + 3 * ws.length + 1;
 
-/** A table wider than `width`: its other columns cut down to `minColumn`, or else one block per row. */
+/**
+ * A table wider than `width`: its other columns cut down to their floors (prose that wraps folded at its
+ * spaces, never cut), or else one block per row.
+ */
 function fitTable(
   head: string[],
   cells: string[][],
   whole: boolean[],
+  wraps: boolean[],
   natural: number[],
   width: number,
+  blocks = cells,
 ): string {
-  const floor = natural.map((w, i) => (whole[i] ? w : Math.min(w, minColumn)));
-  if (tableWidth(floor) > width) return renderVertical(head, cells, whole, width);
+  const floor = natural.map((_, i) => floorOf(i, whole, wraps, natural, cells));
+  if (tableWidth(floor) > width) return renderVertical(head, blocks, whole, wraps, width);
   const widths = [...natural];
   while (tableWidth(widths) > width) {
     // the widest column that may still give a character (one is: the floor fits)
@@ -223,32 +275,33 @@ function fitTable(
       if (widths[i]! > floor[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
     widths[widest]! -= 1;
   }
+  const fit = (c: string, i: number) =>
+    whole[i] ? c : wraps[i] ? foldProse(c, widths[i]!, '') : cut(c, widths[i]!);
   return drawTable(
     head.map((h, i) => cut(h, widths[i]!)),
-    cells.map((r) => r.map((c, i) => (whole[i] ? c : cut(c, widths[i]!)))),
+    cells.map((r) => r.map(fit)),
   );
 }
 
 /**
- * The box cli-table3 draws for a header and rows of one line each, drawn in one pass: cli-table3's own
- * layout takes time quadratic in the rows (16,000 rows: 20 s), which `history --all` would meet. Columns
- * are as wide as their widest cell on the screen (a wide character takes two columns).
+ * The box cli-table3 draws for a header and rows, drawn in one pass: cli-table3's own layout takes time
+ * quadratic in the rows (16,000 rows: 20 s), which `history --all` would meet. Columns are as wide as their
+ * widest cell on the screen (a wide character takes two columns); a cell of several lines (prose folded to
+ * fit) makes its row as many lines high.
  */
 function drawTable(head: string[], rows: string[][]): string {
   const ws = head.map((h) => stringWidth(h));
-  const rowWidths = rows.map((r) => r.map((c) => stringWidth(c)));
-  for (const r of rowWidths) for (let i = 0; i < r.length; i++) ws[i] = Math.max(ws[i]!, r[i]!);
+  const rowLines = rows.map((r) => r.map((c) => c.split('\n')));
+  for (const r of rowLines)
+    for (let i = 0; i < r.length; i++) for (const l of r[i]!) ws[i] = Math.max(ws[i]!, stringWidth(l));
   const rule = (l: string, m: string, r: string) => `${l}${ws.map((w) => '─'.repeat(w + 2)).join(m)}${r}`;
-  const line = (cells: string[], widths: number[]) =>
-    `│ ${cells.map((c, i) => c + ' '.repeat(ws[i]! - widths[i]!)).join(' │ ')} │`;
-  const out = [
-    rule('┌', '┬', '┐'),
-    line(
-      head,
-      head.map((h) => stringWidth(h)),
-    ),
-  ];
-  for (let i = 0; i < rows.length; i++) out.push(line(rows[i]!, rowWidths[i]!));
+  const line = (cells: string[]) =>
+    `│ ${cells.map((c, i) => c + ' '.repeat(ws[i]! - stringWidth(c))).join(' │ ')} │`;
+  const out = [rule('┌', '┬', '┐'), line(head)];
+  for (const r of rowLines) {
+    const height = Math.max(1, ...r.map((c) => c.length));
+    for (let k = 0; k < height; k++) out.push(line(r.map((c) => c[k] ?? '')));
+  }
   out.push(rule('└', '┴', '┘'));
   return out.join('\n');
 }
@@ -257,17 +310,25 @@ function drawTable(head: string[], rows: string[][]): string {
  * One block per row: "Header  value" lines. An identifier's value comes whole: one that does not fit
  * beside its header goes on the next line by itself, indented two (as the IO folds prose), and when it is
  * longer than even that line it stays whole there (the terminal wraps it; cut, it could not be copied).
- * Any other value is cut to the width. A column with no header and no value gives no line.
+ * Prose that wraps is folded at its spaces under itself; any other value is cut to the width. A column
+ * with no header and no value gives no line.
  */
-function renderVertical(head: string[], cells: string[][], whole: boolean[], width: number): string {
+function renderVertical(
+  head: string[],
+  cells: string[][],
+  whole: boolean[],
+  wraps: boolean[],
+  width: number,
+): string {
   const pad = Math.max(...head.map((h) => stringWidth(h))) + 2;
   const label = (h: string) => h + ' '.repeat(pad - stringWidth(h));
-  const line = (h: string, c: string, id: boolean) => {
-    if (!id) return `${label(h)}${cut(c, Math.max(minColumn, width - pad))}`;
+  const line = (h: string, c: string, i: number) => {
+    if (wraps[i]) return foldProse(`${label(h)}${c}`, width, ' '.repeat(pad));
+    if (!whole[i]) return `${label(h)}${cut(c, Math.max(minColumn, width - pad))}`;
     return pad + stringWidth(c) <= width ? `${label(h)}${c}` : `${h}\n  ${c}`;
   };
   return cells
-    .map((r) => r.flatMap((c, i) => (head[i] || c ? [line(head[i]!, c, whole[i]!)] : [])).join('\n'))
+    .map((r) => r.flatMap((c, i) => (head[i] || c ? [line(head[i]!, c, i)] : [])).join('\n'))
     .join('\n\n');
 }
 

@@ -52,7 +52,7 @@ export async function printProblems(
         [
           { key: 'rows', header: groups.length < problems.length ? 'Rows' : 'Row', identifier: true },
           { key: 'field', header: 'Column', identifier: true },
-          { key: 'message', header: 'Problem' },
+          { key: 'message', header: 'Problem', wrap: true },
         ],
         io.stderrTableWidth,
       )}\n`,

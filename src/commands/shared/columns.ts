@@ -58,7 +58,14 @@ export const merchantColumns: Column<MerchantCurrency>[] = [
 ];
 
 export const historyColumns: Column<JournalRecord>[] = [
-  { key: 'created_at', header: 'Started', get: (r) => r.created_at.slice(0, 19).replace('T', ' ') },
+  {
+    key: 'created_at',
+    header: 'Started',
+    get: (r) => r.created_at.slice(0, 19).replace('T', ' '),
+    // at 80 columns: the month, day and minute (UTC, as the whole form), never a cut "2026-11-2…"
+    short: (r) => r.created_at.slice(5, 16).replace('T', ' '),
+    optional: true,
+  },
   // doctor's and login's credentials check is a withdraw initiate too, but no customer's payment
   { key: 'kind', header: 'Kind', get: (r) => (r.probe ? `${r.kind} (key check)` : r.kind) },
   { key: 'reference', header: 'Reference', identifier: true },
