@@ -150,7 +150,7 @@ function readBody(file: string): string {
   });
 }
 
-it('-F @file, -H, --json for a form endpoint, and indented output on a terminal', async () => {
+it('-F @file, -H, --encoding json for a form endpoint, and indented output on a terminal', async () => {
   const hash = (await (await apiInitiate(sb.url, await apiToken(sb.url), 'api-4')).json()).data.has_token;
   const file = join(tempDir(), 'hash.txt');
   writeFileSync(file, `${hash}\n`);
@@ -165,14 +165,54 @@ it('-F @file, -H, --json for a form endpoint, and indented output on a terminal'
     '-F',
     'gateway_id=1',
   ];
-  const dry = await mpay([...args, '--json', '-H', 'x-trace-id: t-1', '--dry-run'], { env });
+  const dry = await mpay([...args, '--encoding', 'json', '-H', 'x-trace-id: t-1', '--dry-run'], { env });
   expect(dry.stdout).toContain(`"hash_token": "${hash}"`);
   expect(dry.stdout).toContain('(application/json)');
   expect(dry.stdout).toContain("-H 'x-trace-id: t-1'");
   // Typed, as it goes out: a number in JSON.
   expect(dry.stdout).toContain('"gateway_id": 1');
   expect(dry.stdout).toContain('"gateway_id":1,');
-  const tty = await mpay([...args, '--json'], { env, tty: true, width: 80 });
+  const tty = await mpay([...args, '--encoding', 'json'], { env, tty: true, width: 80 });
   expect(tty.code, tty.stderr).toBe(0);
   expect(tty.stdout).toMatch(/^\{\n {2}"success": true,\n/);
+});
+
+it('--json is the output flag of every command: one JSON document, the error document on a failure', async () => {
+  // the answer, as one document (and --query on it, which implies --json)
+  const ok = await mpay(['api', 'GET', '/public/countries', '--json'], { env });
+  expect(ok.code, ok.stderr).toBe(0);
+  expect(ok.json().data.length).toBeGreaterThan(0);
+  const codes = await mpay(['api', 'GET', '/public/countries', '--query', 'data[].code'], { env });
+  expect(codes.code, codes.stderr).toBe(0);
+  expect(codes.json()).toEqual(ok.json().data.map((c: { code: string }) => c.code));
+  // a 422: the contract's error document on stdout, its message on stderr, exit 4
+  const bad = await mpay(
+    ['api', 'POST', '/payments/initiate', '--credentials', '-f', 'currency_code=GHS', '--json'],
+    { env },
+  );
+  expect(bad.code).toBe(4);
+  const { error } = bad.json();
+  expect(error.kind).toBe('validation');
+  expect(error.status).toBe(422);
+  expect(Object.keys(error.fields).length).toBeGreaterThan(0);
+  // the body's encoding has a name of its own; the old meaning of --json sends nothing as form-data now
+  const dry = await mpay(
+    [
+      'api',
+      'POST',
+      '/payments/status/update',
+      '-f',
+      'hash_token=x',
+      '--encoding',
+      'json',
+      '--dry-run',
+      '--json',
+    ],
+    { env },
+  );
+  expect(dry.code, dry.stderr).toBe(0);
+  expect(JSON.parse(dry.stdout).request.headers['content-type']).toMatch(/application\/json/);
+  const both = await mpay(['api', 'GET', '/public/countries', '--json', '--include'], { env });
+  expect(both.code).toBe(2);
+  expect(both.stderr).toMatch(/--include/);
 });

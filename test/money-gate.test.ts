@@ -158,7 +158,7 @@ describe('mpay api, doctor and a profile known as live pass the gate', () => {
       '/payments/status/update',
     ]) {
       const r = await run(
-        ['api', 'POST', path, '--credentials', ...initiate, '-f', 'hash_token=abc', '--json'],
+        ['api', 'POST', path, '--credentials', ...initiate, '-f', 'hash_token=abc', '--encoding', 'json'],
         {
           env,
         },

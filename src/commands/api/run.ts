@@ -11,10 +11,11 @@ import type { MoneyGate } from '../../flows/money-gate.js';
 import type { FlowDeps } from '../../flows/types.js';
 import type { Kind, Step } from '../../journal/records.js';
 import { UsageError } from '../../api/errors.js';
-import { failureError } from '../../api/response.js';
+import { failureError, parseJsonBody } from '../../api/response.js';
 import type { Context } from '../../config/context.js';
 import type { Factory } from '../../factory.js';
 import { clean } from '../../ui/output.js';
+import { printJson } from '../../ui/print.js';
 
 export interface ApiOptions {
   method: string;
@@ -25,8 +26,9 @@ export interface ApiOptions {
   raw?: string[];
   /** --input FILE or -: the whole body, a JSON object */
   input?: string;
-  /** the encoding, else the one mpay uses for that endpoint */
-  form?: boolean;
+  /** --encoding (or --form): the body's encoding, else the one mpay uses for that endpoint */
+  encoding?: 'json' | 'form';
+  /** --json: the answer as one JSON document on stdout, a failure as the error document, as every command */
   json?: boolean;
   /** add merchant_key, site_id and api_key from the profile */
   credentials?: boolean;
@@ -121,11 +123,18 @@ export async function callApi(
 export async function runApi(opts: ApiOptions, f: Factory): Promise<void> {
   const { answer: res, ...req } = await callApi(opts, f);
   if (!res) return;
+  const what = `${req.method} /${req.path}`;
+  if (opts.json) {
+    // As every command's --json: the answer's document on stdout, or the error document of its status
+    // (the API's message and per-field messages), and that status's exit code.
+    if (res.status >= 300) throw failureError(what, res.status, res.contentType, res.text);
+    return printJson(f.io, parseJsonBody(what, res.status, res.contentType, res.text));
+  }
   printAnswer(res, opts, f);
   if (res.status >= 300) {
     // The same reading as every other command's (api/response.ts): a 404 in the API's own shape is a
     // transaction not initiated (5); any other 404 is a route that is not there (7, check the base URL).
-    const e = failureError(`${req.method} /${req.path}`, res.status, res.contentType, res.text);
+    const e = failureError(what, res.status, res.contentType, res.text);
     f.io.note(
       `${f.io.stdoutIsTTY ? '' : '\n'}mpay: HTTP ${res.status} from ${req.method} /restapi/v1/${req.path}`,
     );
@@ -271,9 +280,9 @@ async function requestOf(opts: ApiOptions, ctx: Context, f: Factory) {
   const encoding: Encoding =
     method === 'GET'
       ? 'none'
-      : opts.form
+      : opts.encoding === 'form'
         ? 'multipart'
-        : opts.json
+        : opts.encoding === 'json'
           ? 'json'
           : formPaths.includes(path.split('?')[0]!)
             ? 'multipart'

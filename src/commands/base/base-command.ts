@@ -117,8 +117,8 @@ export const flagSets = {
   local: pick('profile', 'env', 'json', 'query'),
   /** asks before it removes */
   confirm: pick('json', 'query', 'yes', 'no-input'),
-  /** `mpay api`: the API, its answer printed as sent (its --json means a JSON body) */
-  raw: pick('profile', 'env', 'base-url', 'debug', 'timeout', 'trace', 'yes', 'no-input'),
+  /** `mpay api`: the API, its answer printed as sent, or with --json as one JSON document */
+  raw: pick('profile', 'env', 'base-url', 'json', 'query', 'debug', 'timeout', 'trace', 'yes', 'no-input'),
   /** neither a profile nor the API: the sandbox, the demo */
   standalone: pick('json', 'query'),
 };
@@ -240,7 +240,6 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     (this as unknown as { parsed: boolean }).parsed = true;
     this.io.exitCode = await reportError(this.io, err, {
       // Parse errors come before flags exist: --json is then read from the command line itself.
-      // A command whose --json is not the output flag (mpay api: a JSON body) prints errors as text.
       json: 'json' in (this.ctor.baseFlags ?? {}) && (this.flags?.json ?? this.argv.includes('--json')),
       debug: Boolean(this.flags?.debug) || this.host.environ.MPAY_DEBUG === '1',
       command: this.id?.replace(/:/g, ' '),

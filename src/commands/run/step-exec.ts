@@ -38,7 +38,7 @@ async function commandStep(s: ResolvedStep, f: Factory, runCommand: RunCommand) 
   const id = run.words.join(':');
   const given = [...s.args.map(text), ...flagArgs(s.flags)];
   const sent = `mpay ${commandLine([...run.words, ...given])}`;
-  // `mpay api` prints the answer as sent (its --json means a JSON body): --include gives its status too.
+  // `mpay api --include` prints the answer as sent with its status line, which the step's result reads.
   const api = id === 'api';
   const io = memoryIO({ interrupts: f.io.interrupts, env: f.environ });
   await runCommand(id, [...given, api ? '--include' : '--json'], { io, environ: f.environ, run: f });
@@ -87,8 +87,7 @@ async function requestStep(s: ResolvedStep, f: Factory): Promise<StepOutcome & {
         path,
         body: s.body,
         credentials: req.credentials,
-        form: req.encoding === 'form',
-        json: req.encoding === 'json',
+        encoding: req.encoding,
       },
       f.forIO(memoryIO({ interrupts: f.io.interrupts, env: f.environ })),
     );
