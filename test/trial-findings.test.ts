@@ -75,6 +75,20 @@ it("a live login on another profile's sandbox server warns that it is live for e
   expect(other.stderr).not.toMatch(/is profile .*'s sandbox server/);
 });
 
+it('no such warning on the default sandbox URL, which every profile shares as its local sandbox', async () => {
+  const env = { MPAY_CONFIG_DIR: tempDir(), MPAY_KEYRING: 'off', ...keys };
+  const at = (profile: string, ...more: string[]) =>
+    mpay(['login', '--profile', profile, '--site-id', '1', '--no-verify', ...more], { env });
+  // one profile keeps it as its sandbox, another stores none (the default is its sandbox all the same)
+  expect((await at('dev', '--env', 'sandbox', '--base-url', 'http://127.0.0.1:4010')).code).toBe(0);
+  expect((await at('ops', '--env', 'stage', '--base-url', 'https://stage.example.com')).code).toBe(0);
+  for (const url of ['http://127.0.0.1:4010', 'http://localhost:4010/']) {
+    const live = await at('prod', '--env', 'live', '--base-url', url);
+    expect(live.code, live.stderr).toBe(0);
+    expect(live.stderr).not.toMatch(/warning/);
+  }
+});
+
 it('the port-in-use hint of mpay sandbox names a port that is free', async () => {
   const listen = (port: number) =>
     new Promise<Server>((resolve, reject) => {

@@ -139,7 +139,9 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
 
 /**
  * A live login on a server another profile keeps as its sandbox or stage: from now on that server is live
- * for every profile (config/live.ts, fail-closed), which the other profile's user should hear of.
+ * for every profile (config/live.ts, fail-closed), which the other profile's user should hear of. Not for
+ * the default sandbox URL (every profile's local sandbox, shared by design, as a profile that stores none
+ * uses it), where the warning would name every profile for nothing it did.
  */
 function warnSharedServer(
   store: ConfigStore,
@@ -148,11 +150,12 @@ function warnSharedServer(
   warn: (m: string) => void,
 ) {
   const key = serverKey(baseUrl);
+  if (!key || key === serverKey(defaultBaseUrls.sandbox!)) return;
   for (const [name, p] of Object.entries(store.profiles())) {
     if (name === profileName) continue;
     for (const env of ['sandbox', 'stage'] as const) {
-      const url = p.baseUrls?.[env] ?? (env === 'sandbox' ? defaultBaseUrls.sandbox : undefined);
-      if (url && key && serverKey(url) === key)
+      const url = p.baseUrls?.[env];
+      if (url && serverKey(url) === key)
         warn(
           `${baseUrl} is profile ${name}'s ${env} server; as profile ${profileName}'s live server it is live from now on for every profile: mpay asks before any money request to it, and refuses without --yes where it cannot ask`,
         );
