@@ -458,4 +458,41 @@ describe.skipIf(without('tmux'))('the trial at 80 columns, on a real terminal', 
     const wide = await onTerminal('history-started-120', ['history'], env, 120);
     expect(wide.screen).toMatch(/│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d │ withdraw │/);
   });
+
+  it('interactive `mpay login`: a mistyped base URL is said and asked again, not the end', async () => {
+    const t = new Tmux('login-typo');
+    const dir = tempDir();
+    const closed = await loopbackServer((_q, r) => r.end());
+    const nowhere = closed.url;
+    await closed.close();
+    try {
+      t.start(['login'], { MPAY_CONFIG_DIR: dir, MPAY_KEYRING: 'off' }, undefined, 80);
+      await t.waitFor(/Environment/);
+      t.keys('Enter');
+      // a scheme mistyped: said under the question, which stays
+      await t.waitFor(/Base URL of the sandbox API/);
+      t.keys('C-u');
+      t.answer(a.url.replace('http://', 'htp://'));
+      await t.waitFor(/Unsupported scheme in base URL: htp:/);
+      // mended: a port no server answers (found once the merchant key is tried): asked again, with why
+      t.keys('C-u');
+      t.answer(nowhere);
+      await t.waitFor(/Merchant key/);
+      t.answer(demoMerchant.merchantKey);
+      const again = await t.waitFor(/give\s+the\s+base\s+URL\s+again/);
+      expect(again).toMatch(/connection\s+refused/);
+      await t.waitFor(/again\n\? Base URL of the sandbox API/);
+      t.keys('C-u');
+      t.answer(a.url);
+      await t.waitFor(/Site ID/);
+      t.answer('1');
+      await t.waitFor(/API key/);
+      t.answer(demoMerchant.apiKey);
+      const screen = await t.waitFor(/EXIT=\d+/);
+      expect(screen).toMatch(/EXIT=0/);
+      expect(screen).toContain(`Logged in: profile default, sandbox at ${a.url}`);
+    } finally {
+      t.kill();
+    }
+  });
 });

@@ -86,9 +86,16 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
   const existing = store.profile(profileName) ?? {};
   const need = asker(deps.prompter);
   const envName = await chooseEnvironment(inputs.env, existing, deps.prompter);
-  const baseUrl = await gatherBaseUrl(inputs.baseUrl, envName, existing, need, deps.warn);
+  const askUrl = (given?: string) => gatherBaseUrl(given, envName, existing, need, deps.warn);
+  const { merchantKey, token, baseUrl } = await checkedMerchantKey(
+    inputs,
+    await askUrl(inputs.baseUrl),
+    need,
+    deps,
+    // a base URL asked for on a terminal that no server answers is asked again, with the reason
+    deps.prompter && !inputs.baseUrl ? () => askUrl() : undefined,
+  );
   if (envName === 'live') warnSharedServer(store, profileName, baseUrl, deps.warn);
-  const { merchantKey, token } = await checkedMerchantKey(inputs, baseUrl, need, deps);
   const siteId = await need(inputs.siteId, '--site-id', 'Site ID', false, existing.siteId);
   const apiKey = await need(inputs.apiKey, '--api-key', 'API key', true);
   // The site id and API key as doctor checks them, before anything is saved: a key the API refuses is
@@ -180,10 +187,12 @@ type Need = (
   message: string,
   secret?: boolean,
   def?: string,
+  /** an answer's problem, said under the question, which is asked again; true when it is good */
+  check?: (v: string) => true | string,
 ) => Promise<string>;
 
 function asker(ask: Prompter | undefined): Need {
-  return async (value, flag, message, secret = false, def) => {
+  return async (value, flag, message, secret = false, def, check) => {
     if (value) return value;
     if (!ask) {
       if (def) return def;
@@ -191,7 +200,7 @@ function asker(ask: Prompter | undefined): Need {
         hint: `Pass ${flag} (or the MPAY_* variable); there is no terminal to ask on`,
       });
     }
-    const validate = (v: string) => (v.trim() ? true : 'Required');
+    const validate = (v: string) => (!v.trim() ? 'Required' : (check?.(v.trim()) ?? true));
     return (
       secret
         ? await ask.password({ message, validate })
@@ -235,6 +244,16 @@ async function gatherBaseUrl(
     `Base URL of the ${envName} API (before /restapi/v1)`,
     false,
     existing.baseUrls?.[envName] ?? defaultBaseUrls[envName],
+    // On a terminal a base URL mistyped is said and asked again; given by flag, it is refused below.
+    (v) => {
+      try {
+        checkBaseUrl(normalizeBaseUrl(v).url);
+        return true;
+      } catch (err) {
+        const e = err as MpayError;
+        return e.hint ? `${e.message}. ${e.hint}` : e.message;
+      }
+    },
   );
   const { url: baseUrl, stripped } = normalizeBaseUrl(givenBaseUrl);
   if (stripped) warn(`the base URL ends in /restapi/v1, which mpay adds itself; saving ${baseUrl}`);
@@ -251,19 +270,28 @@ async function checkedMerchantKey(
   baseUrl: string,
   need: Need,
   deps: LoginDeps,
-): Promise<{ merchantKey: string; token?: string }> {
+  askUrlAgain?: () => Promise<string>,
+): Promise<{ merchantKey: string; token?: string; baseUrl: string }> {
   let merchantKey = await need(inputs.merchantKey, '--merchant-key-stdin', 'Merchant key', true);
-  for (let attempt = 1; inputs.verify; attempt++) {
+  for (let attempt = 1, unreached = 0; inputs.verify; attempt++) {
     const probe = await deps.client({ baseUrl, credentials: { merchantKey }, tokens: memoryTokens() });
     try {
-      return { merchantKey, token: await probe.generateToken(merchantKey) };
+      return { merchantKey, token: await probe.generateToken(merchantKey), baseUrl };
     } catch (err) {
+      if (err instanceof NetworkError && askUrlAgain && ++unreached < 3) {
+        deps.warn(
+          `${err.message.replace(/\.$/, '')}${err.hint ? ` (${err.hint})` : ''}; give the base URL again`,
+        );
+        baseUrl = await askUrlAgain();
+        attempt--;
+        continue;
+      }
       if (!(err instanceof AuthError) || !deps.prompter || attempt === 3 || inputs.merchantKey) throw err;
       deps.warn(`${err.message.replace(/\.$/, '')}; try again (${3 - attempt} left)`);
       merchantKey = await need(undefined, '--merchant-key-stdin', 'Merchant key', true);
     }
   }
-  return { merchantKey };
+  return { merchantKey, baseUrl };
 }
 
 /**

@@ -4,7 +4,7 @@ import { BaseCommand, flagSets } from '../base/base-command.js';
 export default class Login extends BaseCommand<typeof Login> {
   static override baseFlags = flagSets.login;
   static override summary = 'Save merchant credentials in a profile, checked against the API';
-  static override description = `Asks for whatever is not given by flag or MPAY_* variable: merchant key (Merchant Key under your merchant profile in the dashboard), site id and API key (under the services settings), environment and base URL. The merchant key is checked by generating a token before anything is saved. The profile becomes the current one; when another was, login says so and prints the command that goes back, and it says where a profile pointed before when it now points at another server.
+  static override description = `Asks for whatever is not given by flag or MPAY_* variable: merchant key (Merchant Key under your merchant profile in the dashboard), site id and API key (under the services settings), environment and base URL. The merchant key is checked by generating a token before anything is saved; on a terminal, a base URL that is mistyped or that no server answers is said and asked again. The profile becomes the current one; when another was, login says so and prints the command that goes back, and it says where a profile pointed before when it now points at another server.
 
 The merchant key, API key and tokens go into the OS keyring (macOS Keychain, Windows Credential Manager, the Secret Service on Linux) once it passes a check; where none works they go into config.json (mode 0600), and mpay says so. --insecure-storage chooses the file.
 
