@@ -495,4 +495,36 @@ describe.skipIf(without('tmux'))('the trial at 80 columns, on a real terminal', 
       t.kill();
     }
   });
+
+  it('a prompt with a default keeps it however the line was edited: an emptied answer is the default', async () => {
+    const env = cliEnv(a, tempDir());
+    const t = new Tmux('reference-default');
+    try {
+      const args = ['deposit', ...customerArgs({ gateway: '' })];
+      t.start(args, env, undefined, 80);
+      await t.dialogue([[/Customer last name/, '']]);
+      const asked = await t.waitFor(/Reference \(customer_transaction_id\)\s+\(\S+\)/);
+      const shown = /Reference \(customer_transaction_id\)\s+\((\S+)\)/.exec(asked)![1]!;
+      // typed, then rubbed out, one backspace more than it took (which made inquirer forget its default);
+      // Tab, which puts the default on the line to edit, then rubbed out too
+      t.keys('-l', 'abc');
+      t.keys(...Array<string>(5).fill('BSpace'), 'Tab', ...Array<string>(shown.length + 2).fill('BSpace'));
+      // the question still shows the default, and an empty line answers it
+      const edited = await t.waitFor(/Reference \(customer_transaction_id\) \(\S+\)\s*$/m);
+      expect(edited).toContain(`(${shown})`);
+      t.keys('Enter');
+      const summary = await t.waitFor(/reference \S+; sandbox environment/);
+      expect(summary).toContain(`✔ Reference (customer_transaction_id) ${shown}`);
+      expect(summary).toContain(`reference ${shown}; sandbox environment`);
+      await t.dialogue([
+        [/Gateway/, ['Enter']],
+        [/Also send the confirmation/, ''],
+      ]);
+      expect(await t.waitFor(/EXIT=\d+/)).toMatch(/EXIT=0/);
+    } finally {
+      t.kill();
+    }
+    const shown = await mpay(['history', '--json'], { env });
+    expect(shown.json()).toHaveLength(1);
+  });
 });

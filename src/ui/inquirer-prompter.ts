@@ -16,8 +16,12 @@ export class InquirerPrompter implements Prompter {
    */
   private readonly fit: (text: string, hang: string) => string;
 
+  /** how a default is drawn beside the question: dim where colour is allowed, as inquirer draws its own */
+  private readonly faint: (text: string) => string;
+
   constructor(io: IO) {
     this.context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false };
+    this.faint = io.colour ? (t) => `\x1b[2m${t}\x1b[22m` : (t) => t;
     const width = io.stderrIsTTY ? (io.stderr as NodeJS.WriteStream).columns || io.width : undefined;
     this.fit = (text, hang) => (width ? foldProse(text, width - 2, hang) : text);
   }
@@ -28,10 +32,25 @@ export class InquirerPrompter implements Prompter {
     validate?: (v: string) => true | string;
   }): Promise<string> {
     const { input } = await prompts();
-    return input(
-      { message: this.fit(o.message, '  '), default: o.default, validate: this.fitting(o.validate) },
+    const def = o.default;
+    if (def === undefined)
+      return input({ message: this.fit(o.message, '  '), validate: this.fitting(o.validate) }, this.context);
+    // The default stays the answer to an empty line, however the line was edited: inquirer forgets its
+    // own at a backspace on an empty line, or once Tab has put it on the line, while the question went on
+    // showing it. So mpay draws the default itself (beside an empty line, and as the answer given), and
+    // reads an empty answer as it; inquirer keeps its default only for Tab, which puts it on the line.
+    const answer = await input(
+      {
+        message: this.fit(o.message, '  '),
+        default: def,
+        // inquirer leaves out a part that is undefined: its own drawing of the default gives way to mpay's
+        theme: { style: { defaultAnswer: () => undefined as unknown as string } },
+        transformer: (v, { isFinal }) => (v !== '' ? v : isFinal ? def : this.faint(`(${def})`)),
+        validate: this.fitting(o.validate && ((v: string) => o.validate!(v === '' ? def : v))),
+      },
       this.context,
     );
+    return answer === '' ? def : answer;
   }
 
   async password(o: { message: string; validate?: (v: string) => true | string }): Promise<string> {
