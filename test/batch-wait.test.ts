@@ -22,17 +22,23 @@ it.skipIf(without('tmux'))(
         'waits.csv',
         'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,15,Esi,+233201234599,esi@example.org,1\n',
       );
-      t.start(['deposit', 'batch', path, '--yes'], cliEnv(sb, tempDir()), undefined, 120);
-      const first = await t.waitFor(/rate limited: next try in \d+s/, 60_000);
-      const n = Number(/next try in (\d+)s/.exec(first)![1]);
+      // 80 columns, as the user's terminal: the wait takes the stale rate's and time's place on the line
+      t.start(['deposit', 'batch', path, '--yes'], cliEnv(sb, tempDir()), undefined, 80);
+      const first = await t.waitFor(/rate limited: waiting \d+ s/, 60_000);
+      const n = Number(/waiting (\d+) s/.exec(first)![1]);
+      const line = first.split('\n').find((l) => /waiting \d+ s/.test(l))!;
+      expect(line, first).toMatch(/^ \S+ 0\/1 rows \| 0 failed \| rate limited: waiting \d+ s$/);
+      expect(line.length).toBeLessThanOrEqual(80);
       // the same wait, later: a smaller number on the bar
       await t.waitFor(
-        new RegExp(`next try in (${Array.from({ length: n - 1 }, (_, i) => i + 1).join('|') || '0'})s`),
+        new RegExp(`waiting (${Array.from({ length: n - 1 }, (_, i) => i + 1).join('|') || '0'}) s`),
         30_000,
       );
       const screen = await t.waitFor(/EXIT=\d+/, 90_000);
       expect(screen).toMatch(/EXIT=0/);
-      expect(screen).toMatch(/requests now go out at most \d+ a second, fewer while the server asks to wait/);
+      expect(screen.replace(/\n\s+/g, ' ')).toMatch(
+        /requests now go out at most \d+ a second, fewer while the server asks to wait \(now \d+ s; the bar counts each wait down\)/,
+      );
       const kept =
         /the pace kept, from the first 429 on: 1 row in (\d+) s, ([\d.]+) rows? a (second|minute)/.exec(
           screen.replace(/\n\s+/g, ' '),

@@ -5,6 +5,7 @@ import type { RowResult } from '../flows/batch-row.js';
 import type { Text } from '../io/fold.js';
 import type { IO } from '../io/io.js';
 import { importLazily } from '../lazy-import.js';
+import { waitInWords } from '../api/rate-limit.js';
 
 /**
  * Rows in flight (--concurrency), which the progress shows: 4 by default; at most enough to fill a rate
@@ -28,12 +29,28 @@ const lineOf = (r: RowResult) =>
 export async function batchProgress(io: IO, total: number): Promise<BatchProgress> {
   if (!io.stderrIsTTY || total < 1)
     return { row: (r) => io.note(lineOf(r)), note: (l) => io.note(l), waiting: () => {}, stop: () => {} };
-  const { MultiBar, Presets } = await importLazily<typeof import('cli-progress')>('cli-progress');
+  const loaded = await importLazily<
+    typeof import('cli-progress') & { default?: typeof import('cli-progress') }
+  >('cli-progress');
+  // a CommonJS module: its Format is on the module object only (Node names only some exports)
+  const { MultiBar, Presets, Format } = loaded.default ?? loaded;
   const started = Date.now();
   const multi = new MultiBar(
     {
       stream: io.stderr as NodeJS.WriteStream,
-      format: ' {bar} {value}/{total} rows | {problems} | {rate} rows/s | {eta_formatted} left{wait}',
+      // During a rate-limit wait the rate and the time left are stale: the wait counting down takes their
+      // place, so that it fits 80 columns beside the bar and the counts (a cut line would hide it).
+      format: (options, params, payload: { wait?: string }) =>
+        Format.Formatter(
+          {
+            ...options,
+            format: payload.wait
+              ? ' {bar} {value}/{total} rows | {problems} | {wait}'
+              : ' {bar} {value}/{total} rows | {problems} | {rate} rows/s | {eta_formatted} left',
+          },
+          params,
+          payload,
+        ),
       hideCursor: true,
       // the bar fits the terminal (the counts beside it take up to about 60 columns); linewrap: true cuts
       // only the bar's own line at the edge, and writes the lines logged above it (a failed row) whole
@@ -57,7 +74,7 @@ export async function batchProgress(io: IO, total: number): Promise<BatchProgres
   let ticker: NodeJS.Timeout | undefined;
   const tick = () => {
     const left = Math.ceil((waitUntil - Date.now()) / 1000);
-    bar.update({ wait: left > 0 ? ` | rate limited: next try in ${left}s` : '' });
+    bar.update({ wait: left > 0 ? `rate limited: waiting ${waitInWords(left * 1000)}` : '' });
     if (left <= 0 && ticker) {
       clearInterval(ticker);
       ticker = undefined;

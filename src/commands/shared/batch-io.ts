@@ -277,9 +277,10 @@ class BatchPace {
   readonly onThrottle = (t: Throttle): void => {
     if (this.throttles++ === 0) {
       this.since = Date.now();
-      // the pacer's rate is a ceiling; the server's waits may keep the batch slower (the end says how slow)
+      // what holds the batch back is the server's wait, which is said; the pacer's rate is only a ceiling
+      // (the end says the pace kept)
       this.progress?.note(
-        `mpay: rate limited (HTTP 429): requests now go out at most ${Math.round(this.pacer.rate ?? 1)} a second, fewer while the server asks to wait`,
+        `mpay: rate limited (HTTP 429): requests now go out at most ${Math.round(this.pacer.rate ?? 1)} a second, fewer while the server asks to wait (now ${waitInWords(t.waitMs)}; the bar counts each wait down)`,
       );
     }
     this.progress?.waiting(t.waitMs);
