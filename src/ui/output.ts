@@ -217,7 +217,7 @@ export async function renderTable<T>(rows: T[], columns: Column<T>[], width?: nu
     kept = kept.filter((i) => i !== next);
   }
   const pick = <X>(xs: X[]) => kept.map((i) => xs[i]!);
-  const note = `\n(left out to fit: ${left.join(', ')}; --columns or --wide shows ${left.length > 1 ? 'them' : 'it'})`;
+  const note = `\n${foldProse(`(left out to fit: ${left.join(', ')}; --columns or --wide shows ${left.length > 1 ? 'them' : 'it'})`, width)}`;
   if (left.length && tableWidth(pick(natural)) <= width)
     return `${drawTable(pick(head), cells.map(pick))}${note}`;
   const floors = (ks: number[]) => ks.map((i) => floorOf(i, whole, wraps, natural, cells));
