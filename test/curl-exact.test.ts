@@ -63,7 +63,15 @@ for (const encoding of ['--form', '--json'] as const)
   it(`${encoding}: each printed curl sends what mpay sends, hostile values included`, async () => {
     const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: url });
     // --credentials: the body holds secrets, so the curl's quoting is the one that expands $MPAY_ variables.
-    const args = ['api', 'POST', '/auth/merchant/token/generate', encoding, '--credentials'];
+    // (`mpay api`'s --json is the output flag: the body's encoding is --encoding json.)
+    const args = [
+      'api',
+      'POST',
+      '/auth/merchant/token/generate',
+      '--encoding',
+      encoding.slice(2),
+      '--credentials',
+    ];
     for (const [i, v] of corpus.entries()) args.push('-f', `f${i}=${v}`);
     captured = [];
     const sent = await mpay(args, { env });
