@@ -42,7 +42,9 @@ describe('the examples', () => {
     const again = stepOf(doc, 'the wallet update again, once the status has moved on, fails');
     expect(again).toMatchObject({ outcome: 'passed', status: 404, kind: 'state', exit: 5, money: true });
     // the fresh reference of the run, in what was sent
-    expect(stepOf(doc, 'initiate the USD deposit').sent).toContain(`--reference=${doc.reference}-usd`);
+    expect(stepOf(doc, 'initiate the USD deposit').sent).toContain(
+      `--reference=${doc.scenarios[1].reference}-usd`,
+    );
   });
 
   it('pass against the second seed (other ids and spellings), the gateway given by --var', async () => {
@@ -249,15 +251,15 @@ steps:
     const doc = r.json();
     const expected = stepOf(doc, 'shows').failures[0].expected;
     // a from --var, as given (not read again as ${c}); b from the vars file, literal; c from the environment
-    expect(expected).toBe('a=${c} b=${run.reference} c=from-env ref=' + doc.reference);
-    expect(doc.reference).toMatch(/^scn-/);
+    expect(expected).toBe('a=${c} b=${run.reference} c=from-env ref=' + doc.scenarios[0].reference);
+    expect(doc.scenarios[0].reference).toMatch(/^scn-/);
   });
 
   it("a file's default is a template over the others, substituted once; mpay's credentials are no variables", async () => {
     const env = cliEnv(demo, tempDir(), { MPAY_VAR_c: 'see' });
     const r = await mpay(['run', file('v.yaml', vars), '--json'], { env });
     expect(stepOf(r.json(), 'shows').failures[0].expected).toBe(
-      `a=from-file b=from-file-and-more c=see ref=${r.json().reference}`,
+      `a=from-file b=from-file-and-more c=see ref=${r.json().scenarios[0].reference}`,
     );
     const creds = await mpay(
       [
