@@ -44,27 +44,22 @@ function errorOn(c: RecordedCall, field: string): boolean {
 
 /**
  * Each recorded customer_transaction_id, by the number of its \${run.reference}-N (N counts the trace's
- * distinct references, in order): an initiate the trace sent twice (the API refused the second as taken)
- * is sent twice again, and refused again. An initiate refused as taken whose reference no earlier call
- * of the trace sent was taken before the trace began: a fresh reference could not reproduce it, so it is
- * left out, with why.
+ * distinct references, in order); and the initiates the API refused because their reference was taken
+ * (a 422 on customer_transaction_id). Those are left out: a fresh reference cannot reproduce the refusal,
+ * and the one reference sent twice would stop at mpay's journal, which refuses a reference it holds
+ * before anything is sent.
  */
-function recordedReferences(calls: RecordedCall[]): { numbers: Map<string, number>; before: Set<number> } {
+function recordedReferences(calls: RecordedCall[]): { numbers: Map<string, number>; taken: Set<number> } {
   const numbers = new Map<string, number>();
-  const before = new Set<number>();
+  const taken = new Set<number>();
   calls.forEach((c, i) => {
     const ref = textOf(c.body?.customer_transaction_id);
     if (ref === undefined) return;
-    if (
-      !numbers.has(ref) &&
-      isInitiate(c) &&
-      c.response.status === 422 &&
-      errorOn(c, 'customer_transaction_id')
-    )
-      return void before.add(i);
+    if (isInitiate(c) && c.response.status === 422 && errorOn(c, 'customer_transaction_id'))
+      return void taken.add(i);
     if (!numbers.has(ref)) numbers.set(ref, numbers.size + 1);
   });
-  return { numbers, before };
+  return { numbers, taken };
 }
 
 /** The scenario's text, and how many calls became steps. */
@@ -79,9 +74,9 @@ export function scenarioFromTrace(calls: RecordedCall[], source: string): { text
     if (c.endpoint === 'POST auth/merchant/token/generate')
       return notes.push(`call ${i + 1} (token generate): left out; the run makes its own token`);
     if (left.has(i)) return notes.push(`call ${i + 1} (${c.method} /${c.path}): left out, ${left.get(i)}`);
-    if (refs.before.has(i))
+    if (refs.taken.has(i))
       return notes.push(
-        `call ${i + 1} (${c.method} /${c.path}): left out, its reference was taken before the trace began (recorded 422): a fresh reference cannot reproduce that`,
+        `call ${i + 1} (${c.method} /${c.path}): left out, the API refused its reference as taken (recorded 422): a fresh reference cannot reproduce that, and mpay refuses a reference its journal holds before sending it`,
       );
     // the step's number is its place in the scenario (mpay run shows it): the name says what it sends
     const step: Record<string, unknown> = { name: `${c.method} /${c.path}` };

@@ -13,11 +13,13 @@ export interface ScenarioProgress {
   starting(r: StepRecord): void;
   /** the line in flight taken away, so that what follows starts at the left on a line of its own */
   clear(): void;
+  /** the same after an interruption: whatever is on the line (the terminal's ^C too) taken away */
+  interrupted(): void;
 }
 
 export function scenarioProgress(io: IO, start: string): ScenarioProgress {
   io.note(start);
-  if (!io.stderrIsTTY) return { starting: () => {}, clear: () => {} };
+  if (!io.stderrIsTTY) return { starting: () => {}, clear: () => {}, interrupted: () => {} };
   let drawn = false;
   return {
     starting(r) {
@@ -29,6 +31,10 @@ export function scenarioProgress(io: IO, start: string): ScenarioProgress {
     },
     clear() {
       if (drawn) io.stderr.write(clearLine);
+      drawn = false;
+    },
+    interrupted() {
+      io.stderr.write(clearLine);
       drawn = false;
     },
   };

@@ -42,8 +42,14 @@ export function apiSaid(result: unknown): string | undefined {
     ([k, v]) =>
       `${k}: ${(Array.isArray(v) ? v : [v]).map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' ')}`,
   );
-  const text = [message, ...each].filter(Boolean).join('; ');
+  const text = each.length ? `${message}${message ? ' ' : ''}(${each.join('; ')})` : message;
   return text ? text.replace(/\s*\n\s*/g, ' ') : undefined;
+}
+
+/** What was said of a failed step, labelled: the API's answer, or mpay's own refusal (no HTTP status). */
+function saidOf(r: StepRecord): string | undefined {
+  const said = apiSaid(r.result);
+  return said && `${typeof r.status === 'number' ? 'the API said' : 'mpay said'}: ${said}`;
 }
 
 /** The line (and a line a failure under it) a step shows on a terminal; what came from outside is cleaned. */
@@ -53,8 +59,8 @@ export function stepLine(r: StepRecord): string {
   const result = r.status ? `HTTP ${r.status}, exit ${r.exit}` : `exit ${r.exit}`;
   const lines = [`${head}: ${r.sent} → ${result}${r.kind ? ` (${r.kind})` : ''}`];
   for (const f of r.failures) lines.push(`       ${failureText(f)}`);
-  const said = r.outcome === 'failed' ? apiSaid(r.result) : undefined;
-  if (said) lines.push(`       the API said: ${said}`);
+  const said = r.outcome === 'failed' ? saidOf(r) : undefined;
+  if (said) lines.push(`       ${said}`);
   return clean(lines.join('\n'));
 }
 
@@ -129,9 +135,9 @@ export function tapReport(records: StepRecord[], interrupted = false): string {
           '      ...',
         );
       else {
-        const said = apiSaid(r.result);
+        const said = saidOf(r);
         out.push(`    not ok ${r.index} - ${name}`, '      ---', `      sent: ${yamlString(r.sent ?? '')}`);
-        if (said) out.push(`      api: ${yamlString(said)}`);
+        if (said) out.push(`      said: ${yamlString(said)}`);
         out.push(
           '      failures:',
           ...r.failures.map((f) => `        - ${yamlString(failureText(f))}`),

@@ -76,13 +76,14 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
   // marked interrupted, the others not run, the reports written all the same.
   const { signal } = f.io.interrupts;
   const onAbort = () => {
-    progress.clear();
+    progress.interrupted();
     f.io.note(
       `mpay: interrupted: ${inFlight ? `step ${inFlight.index} (${inFlight.step}) finishes, ` : ''}no step starts after it (Ctrl-C again to stop now)`,
     );
   };
   signal.addEventListener('abort', onAbort, { once: true });
   const stopNow = () => {
+    progress.interrupted();
     const all = recordsWhenStopped(runs, ended, inFlight);
     const cut = all[ended.length];
     if (cut) show(cut);
