@@ -3,10 +3,11 @@
 // and together, the API's message under a failed step, step names substituted once everywhere, --otp-stdin
 // refused, --keep-going / --fail-fast, a null in --vars refused, --save-scenario kept / - / its names,
 // lines folded at 80 columns, the progress before the first step, and --ndjson's error record.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser, type FinalResults } from 'tap-parser';
+import { parse as parseJunit } from 'test-results-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenarioFailedExitCode } from '../src/api/errors.js';
 import { cliEnv, file, holdingProxy, run, sandbox, tempDir, waitUntil } from './helpers.js';
@@ -104,6 +105,9 @@ describe.skipIf(without('tmux'))('Ctrl-C on a terminal', () => {
       expect(screen).toMatch(/^INTERRUPTED: 1 passed, 0 failed, 1 interrupted, 1 not run, of 3 steps$/m);
       const suites = junitOf(junit);
       expect(suites.errors).toBe('1');
+      const read = parseJunit({ type: 'junit', files: [junit] });
+      expect(read.errors).toBe(1);
+      expect(read.suites[0]!.cases.map((c) => c.status)).toEqual(['PASS', 'FAIL', 'SKIP']);
       expect(suites.testsuite[0].testcase[1].error.type).toBe('interrupted');
       expect(suites.testsuite[0].testcase[2].skipped.message).toMatch(/interrupted/);
       const { final, children } = await tapOf(tap);
@@ -205,6 +209,29 @@ describe('saved scenarios run again and together', () => {
   });
 });
 
+describe('a support bundle becomes a scenario', () => {
+  it('from the trace it holds: no secret, no customer data; it runs as recorded', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(sb, cfg);
+    const har = join(cfg, 'flow.har');
+    const usd = ['--currency', 'USD', '--country', 'US', '--amount', '20', '--first-name', 'Kwame'];
+    const who = ['--phone', '+15551234567', '--email', 'kwame@example.com', '--gateway', '5'];
+    expect((await mpay(['deposit', ...usd, ...who, '--trace', har, '--json'], { env })).code).toBe(0);
+    const bundle = join(cfg, 'ticket.tar.gz');
+    const b = await mpay(['support', 'bundle', '--out', bundle, '--trace-file', har], { env });
+    expect(b.code, b.stderr).toBe(0);
+    const out = join(cfg, 'from-bundle.yaml');
+    const s = await mpay(['replay', bundle, '--save-scenario', out], { env });
+    expect(s.code, s.stderr).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    for (const leak of ['mk_sandbox_demo', 'ak_sandbox_demo', 'Kwame', 'kwame@', '5551234567'])
+      expect(text).not.toContain(leak);
+    const r = await mpay(['run', out, '--json'], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ ok: true, failed: 0, skipped: 0 });
+  });
+});
+
 describe('--save-scenario', () => {
   it('keeps an existing file unless --force; - is stdout; a step is numbered once', async () => {
     const cfg = tempDir();
@@ -223,7 +250,10 @@ describe('--save-scenario', () => {
     const dash = await mpay(['replay', har, '--save-scenario', '-'], { env });
     expect(dash.code, dash.stderr).toBe(0);
     expect(dash.stdout).toContain('- name: GET /public/currencies');
-    expect(existsSync('-')).toBe(false);
+    // (relative to this process's folder, where the in-process run writes)
+    const made = existsSync('-');
+    if (made) rmSync('-');
+    expect(made).toBe(false);
     const ran = await mpay(['run', out], { env });
     expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     expect(ran.stdout).toMatch(/^ok {3}1\. GET \/public\/currencies: /m);

@@ -1,11 +1,13 @@
 // mpay run FILE…: the examples against the sandbox and against the second seed, each kind of failed
 // expectation with its expected and actual values, the output a step at a time (terminal lines, --json,
-// --ndjson), the JUnit and TAP reports read back by real consumers (fast-xml-parser, tap-parser), the
-// variables (--var, --vars, MPAY_VAR_*, never mpay's own credentials) and the substitution done once.
+// --ndjson), the JUnit and TAP reports read back by real consumers (fast-xml-parser and test-results-parser,
+// tap-parser), the variables (--var, --vars, MPAY_VAR_*, never mpay's own credentials) and the substitution
+// done once.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser, type FinalResults } from 'tap-parser';
+import { parse as parseJunit } from 'test-results-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenarioFailedExitCode } from '../src/api/errors.js';
 import { cliEnv, file, root, sandbox, tempDir } from './helpers.js';
@@ -203,6 +205,18 @@ describe('reports read by their consumers', () => {
     expect(cases[8].skipped.message).toMatch(/not captured/);
     expect(cases[9].failure).toBeUndefined();
     expect(xml.testsuites.tests).toBe('14');
+    // and as a maintained JUnit reader of CI tools reads it (test-results-parser: it counts the skipped
+    // apart from the total)
+    const read = parseJunit({ type: 'junit', files: [junit] });
+    expect([read.status, read.failed, read.skipped]).toEqual(['FAIL', 8, 1]);
+    expect(read.suites.map((s) => [s.name, s.status, s.cases.length])).toEqual([
+      ['credentials smoke test', 'PASS', 4],
+      ['each kind of failure', 'FAIL', 10],
+    ]);
+    const kinds = read.suites[1]!.cases.map((c) => c.status);
+    expect(kinds.filter((k) => k === 'FAIL')).toHaveLength(8);
+    expect(kinds[8]).toBe('SKIP');
+    expect(read.suites[1]!.cases[0]!.failure).toBe('exit: expected 0, got 4 (validation)');
   });
 
   it('TAP 14: a subtest a file, a test point a step', async () => {
