@@ -142,7 +142,7 @@ describe('on a live server', () => {
     const r = await mpay(['run', file('live.yaml', liveScenario), '--yes', '--json'], { env });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     sb.verify();
-    const reference = `${r.json().reference}-live`;
+    const reference = `${r.json().scenarios[0].reference}-live`;
     const h = await mpay(['history', 'show', reference, '--json'], { env });
     expect(h.json().steps.map((s: { step: string; outcome: string }) => `${s.step}:${s.outcome}`)).toEqual([
       'initiate:ok',
@@ -266,7 +266,7 @@ steps:
     );
     const r = await mpay(['run', path, '--var', 'name=${run.reference}', '--json'], { env });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    const lines = journalLines(cfg).filter((l) => l.includes(`once-${r.json().reference}`));
+    const lines = journalLines(cfg).filter((l) => l.includes(`once-${r.json().scenarios[0].reference}`));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines[0]).toContain('"note":"${run.reference}"');
     sb.verify();

@@ -1,11 +1,13 @@
 // mpay run FILE…: the examples against the sandbox and against the second seed, each kind of failed
 // expectation with its expected and actual values, the output a step at a time (terminal lines, --json,
-// --ndjson), the JUnit and TAP reports read back by real consumers (fast-xml-parser, tap-parser), the
-// variables (--var, --vars, MPAY_VAR_*, never mpay's own credentials) and the substitution done once.
+// --ndjson), the JUnit and TAP reports read back by real consumers (fast-xml-parser and test-results-parser,
+// tap-parser), the variables (--var, --vars, MPAY_VAR_*, never mpay's own credentials) and the substitution
+// done once.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser, type FinalResults } from 'tap-parser';
+import { parse as parseJunit } from 'test-results-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenarioFailedExitCode } from '../src/api/errors.js';
 import { cliEnv, file, root, sandbox, tempDir } from './helpers.js';
@@ -42,7 +44,9 @@ describe('the examples', () => {
     const again = stepOf(doc, 'the wallet update again, once the status has moved on, fails');
     expect(again).toMatchObject({ outcome: 'passed', status: 404, kind: 'state', exit: 5, money: true });
     // the fresh reference of the run, in what was sent
-    expect(stepOf(doc, 'initiate the USD deposit').sent).toContain(`--reference=${doc.reference}-usd`);
+    expect(stepOf(doc, 'initiate the USD deposit').sent).toContain(
+      `--reference=${doc.scenarios[1].reference}-usd`,
+    );
   });
 
   it('pass against the second seed (other ids and spellings), the gateway given by --var', async () => {
@@ -201,6 +205,18 @@ describe('reports read by their consumers', () => {
     expect(cases[8].skipped.message).toMatch(/not captured/);
     expect(cases[9].failure).toBeUndefined();
     expect(xml.testsuites.tests).toBe('14');
+    // and as a maintained JUnit reader of CI tools reads it (test-results-parser: it counts the skipped
+    // apart from the total)
+    const read = parseJunit({ type: 'junit', files: [junit] });
+    expect([read.status, read.failed, read.skipped]).toEqual(['FAIL', 8, 1]);
+    expect(read.suites.map((s) => [s.name, s.status, s.cases.length])).toEqual([
+      ['credentials smoke test', 'PASS', 4],
+      ['each kind of failure', 'FAIL', 10],
+    ]);
+    const kinds = read.suites[1]!.cases.map((c) => c.status);
+    expect(kinds.filter((k) => k === 'FAIL')).toHaveLength(8);
+    expect(kinds[8]).toBe('SKIP');
+    expect(read.suites[1]!.cases[0]!.failure).toBe('exit: expected 0, got 4 (validation)');
   });
 
   it('TAP 14: a subtest a file, a test point a step', async () => {
@@ -249,15 +265,15 @@ steps:
     const doc = r.json();
     const expected = stepOf(doc, 'shows').failures[0].expected;
     // a from --var, as given (not read again as ${c}); b from the vars file, literal; c from the environment
-    expect(expected).toBe('a=${c} b=${run.reference} c=from-env ref=' + doc.reference);
-    expect(doc.reference).toMatch(/^scn-/);
+    expect(expected).toBe('a=${c} b=${run.reference} c=from-env ref=' + doc.scenarios[0].reference);
+    expect(doc.scenarios[0].reference).toMatch(/^scn-/);
   });
 
   it("a file's default is a template over the others, substituted once; mpay's credentials are no variables", async () => {
     const env = cliEnv(demo, tempDir(), { MPAY_VAR_c: 'see' });
     const r = await mpay(['run', file('v.yaml', vars), '--json'], { env });
     expect(stepOf(r.json(), 'shows').failures[0].expected).toBe(
-      `a=from-file b=from-file-and-more c=see ref=${r.json().reference}`,
+      `a=from-file b=from-file-and-more c=see ref=${r.json().scenarios[0].reference}`,
     );
     const creds = await mpay(
       [

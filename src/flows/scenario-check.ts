@@ -132,11 +132,21 @@ function checkCommand(step: ScenarioStep, table: CommandTable, fail: Fail): void
     if (runOnlyFlags.includes(bare))
       fail(f.at, `step "${step.name}": --${bare} is set on \`mpay run\` for the whole run, not in a step`);
     else if (!flag) fail(f.at, `step "${step.name}": unknown flag --${bare} of \`${shown}\``);
+    else if (readsStdin(bare, f.value))
+      fail(
+        f.at,
+        `step "${step.name}": --${bare}${bare === 'input' ? ' -' : ''} reads stdin, which a step has not (the run's own stdin is not passed on): ${bare === 'otp-stdin' ? 'give otp: "${otp}" and --var otp=…' : "give the body as the step's fields"}`,
+      );
     else if (flag.type === 'boolean' && typeof f.value !== 'boolean')
       fail(f.at, `step "${step.name}": --${bare} is a switch: true or false`);
     else if (Array.isArray(f.value) && !flag.multiple)
       fail(f.at, `step "${step.name}": --${bare} takes one value`);
   }
+}
+
+/** A flag that would read the step's stdin: a step has none, so it could only fail. */
+function readsStdin(flag: string, value: unknown): boolean {
+  return (flag.endsWith('-stdin') && value !== false) || (flag === 'input' && value === '-');
 }
 
 function checkPath(path: string, at: Pos, what: string, fail: Fail): void {
@@ -206,6 +216,13 @@ function checkReferences(s: Scenario, given: ReadonlySet<string>, fail: Fail): v
     for (const c of step.capture)
       if (vars.has(c.name)) fail(c.at, `capture ${c.name} has the name of a variable: rename one`);
     for (const r of step.refs) checkReference(r, step, vars, capturedAt, fail);
+    // A name is shown before its step runs (the live question, a step not run): variables only.
+    for (const r of step.nameRefs)
+      if (r.name !== runReference && !vars.has(r.name))
+        fail(
+          r.at,
+          `\${${r.name}} in the name of step "${step.name}" is not a variable: a name may use variables and \${run.reference}, not captures (it is shown before the step runs)`,
+        );
   }
 }
 

@@ -68,6 +68,8 @@ export interface ScenarioStep {
   expect: Expectation;
   /** every `${…}` in the values this step sends or expects */
   refs: Reference[];
+  /** the `${…}` in its name: variables only, substituted once before the run (the name is shown before) */
+  nameRefs: Reference[];
 }
 
 export interface Scenario {
@@ -202,8 +204,16 @@ function readSteps(r: Reader, items: unknown[], s: Scenario): void {
     const at = r.pos(item as Node);
     const nameNode = keys.get('name')?.value;
     const name = isScalar(nameNode) ? String(nameNode.value) : `step ${i + 1}`;
-    const step: ScenarioStep = { index: i + 1, name, at, capture: [], expect: { values: [] }, refs: [] };
-    r.refs(nameNode, step.refs);
+    const step: ScenarioStep = {
+      index: i + 1,
+      name,
+      at,
+      capture: [],
+      expect: { values: [] },
+      refs: [],
+      nameRefs: [],
+    };
+    r.refs(nameNode, step.nameRefs);
     for (const [k, p] of keys)
       if (!stepKeys.includes(k as (typeof stepKeys)[number]))
         r.fail(

@@ -5,7 +5,7 @@
 // out: the run's own credentials supply them (`credentials: true`), customer data becomes variables with
 // neutral defaults, a one-time code a variable the run must give.
 import { stringify } from 'yaml';
-import type { RecordedCall } from '../api/har-read.js';
+import { apiEndpoints, type RecordedCall } from '../api/har-read.js';
 import { isSecretName } from '../api/redact.js';
 import { recordedInitiates, textOf, unreplayable } from './replay-plan.js';
 
@@ -27,10 +27,46 @@ function phoneStandIn(recorded: unknown): string {
 
 const credentialFields = ['merchant_key', 'api_key', 'site_id'];
 
+const isInitiate = (c: RecordedCall) => {
+  const ep = apiEndpoints[c.endpoint];
+  return 'money' in ep && ep.money.step === 'initiate';
+};
+
+/** The API's per-field errors of a recorded answer name this field (a 422's `errors`). */
+function errorOn(c: RecordedCall, field: string): boolean {
+  try {
+    const errors = (JSON.parse(c.response.text ?? '') as { errors?: unknown }).errors;
+    return Boolean(errors && typeof errors === 'object' && field in errors);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Each recorded customer_transaction_id, by the number of its \${run.reference}-N (N counts the trace's
+ * distinct references, in order); and the initiates the API refused because their reference was taken
+ * (a 422 on customer_transaction_id). Those are left out: a fresh reference cannot reproduce the refusal,
+ * and the one reference sent twice would stop at mpay's journal, which refuses a reference it holds
+ * before anything is sent.
+ */
+function recordedReferences(calls: RecordedCall[]): { numbers: Map<string, number>; taken: Set<number> } {
+  const numbers = new Map<string, number>();
+  const taken = new Set<number>();
+  calls.forEach((c, i) => {
+    const ref = textOf(c.body?.customer_transaction_id);
+    if (ref === undefined) return;
+    if (isInitiate(c) && c.response.status === 422 && errorOn(c, 'customer_transaction_id'))
+      return void taken.add(i);
+    if (!numbers.has(ref)) numbers.set(ref, numbers.size + 1);
+  });
+  return { numbers, taken };
+}
+
 /** The scenario's text, and how many calls became steps. */
 export function scenarioFromTrace(calls: RecordedCall[], source: string): { text: string; steps: number } {
   const made = recordedInitiates(calls);
   const left = unreplayable(calls);
+  const refs = recordedReferences(calls);
   const vars: Record<string, unknown> = {};
   const notes: string[] = [];
   const steps: Record<string, unknown>[] = [];
@@ -38,10 +74,15 @@ export function scenarioFromTrace(calls: RecordedCall[], source: string): { text
     if (c.endpoint === 'POST auth/merchant/token/generate')
       return notes.push(`call ${i + 1} (token generate): left out; the run makes its own token`);
     if (left.has(i)) return notes.push(`call ${i + 1} (${c.method} /${c.path}): left out, ${left.get(i)}`);
-    const step: Record<string, unknown> = { name: `${i + 1}. ${c.method} /${c.path}` };
+    if (refs.taken.has(i))
+      return notes.push(
+        `call ${i + 1} (${c.method} /${c.path}): left out, the API refused its reference as taken (recorded 422): a fresh reference cannot reproduce that, and mpay refuses a reference its journal holds before sending it`,
+      );
+    // the step's number is its place in the scenario (mpay run shows it): the name says what it sends
+    const step: Record<string, unknown> = { name: `${c.method} /${c.path}` };
     const request: Record<string, unknown> = { method: c.method, path: `/${c.path}` };
     if (c.body) {
-      const { body, credentials } = bodyOf(c.body, i, made, vars);
+      const { body, credentials } = bodyOf(c.body, refs.numbers, made, vars);
       if (credentials) request.credentials = true;
       request[c.encoding === 'multipart' ? 'form' : 'json'] = body;
     }
@@ -65,7 +106,7 @@ export function scenarioFromTrace(calls: RecordedCall[], source: string): { text
 
 function bodyOf(
   recorded: Record<string, unknown>,
-  index: number,
+  references: Map<string, number>,
   made: Map<string, number>,
   vars: Record<string, unknown>,
 ): { body: Record<string, unknown>; credentials: boolean } {
@@ -73,7 +114,8 @@ function bodyOf(
   let credentials = false;
   for (const [k, v] of Object.entries(recorded)) {
     if (credentialFields.includes(k)) credentials = true;
-    else if (k === 'customer_transaction_id') body[k] = `\${run.reference}-${index + 1}`;
+    else if (k === 'customer_transaction_id')
+      body[k] = `\${run.reference}-${references.get(textOf(v) ?? '') ?? references.size + 1}`;
     else if (k === 'hash_token') body[k] = `\${hash_${(made.get(textOf(v) ?? '') ?? 0) + 1}}`;
     else if (k === 'otp') {
       vars.otp = null;

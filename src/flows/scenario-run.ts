@@ -28,7 +28,8 @@ export interface StepRecord {
   step: string;
   type: 'run' | 'request';
   money: boolean;
-  outcome: 'passed' | 'failed' | 'skipped';
+  /** interrupted: in flight when a second Ctrl-C ended the run at once (its answer is unknown) */
+  outcome: 'passed' | 'failed' | 'skipped' | 'interrupted';
   sent?: string;
   exit?: number;
   kind?: string;
@@ -47,36 +48,71 @@ export interface RunControls {
   now: () => Date;
   /** each record as its step ends (a line on a terminal, --ndjson) */
   emit: (r: StepRecord) => void;
+  /** a step is about to be sent (the progress on a terminal; what a second Ctrl-C marks interrupted) */
+  starting?: (r: StepRecord) => void;
+}
+
+/** Why the steps after a Ctrl-C are not run. */
+export const interruptedReason = 'not run: interrupted (Ctrl-C)';
+
+type Run = { scenario: Scenario; scope: Map<string, unknown> };
+
+/** A step's record before it runs: its place and name (substituted once, scenario-values.ts withNames). */
+function baseRecord(scenario: Scenario, step: ScenarioStep): StepRecord {
+  return {
+    file: scenario.file,
+    scenario: scenario.name,
+    index: step.index,
+    step: step.name,
+    type: step.run ? 'run' : 'request',
+    money: isMoneyStep(step),
+    outcome: 'skipped',
+    failures: [],
+    ms: 0,
+  };
+}
+
+/**
+ * Every step's record when a run ends at once (a second Ctrl-C): those that ended, the one in flight
+ * interrupted, the others not run.
+ */
+export function recordsWhenStopped(runs: Run[], ended: StepRecord[], inFlight?: StepRecord): StepRecord[] {
+  // the records of the steps that ended are the first steps of the run, in its order
+  const rest = runs
+    .flatMap(({ scenario }) => scenario.steps.map((step) => baseRecord(scenario, step)))
+    .slice(ended.length);
+  const [next, ...after] = rest;
+  const stopped = (r: StepRecord): StepRecord => ({ ...r, skipped: interruptedReason });
+  if (!next) return ended;
+  return [
+    ...ended,
+    inFlight
+      ? {
+          ...inFlight,
+          outcome: 'interrupted',
+          skipped: 'interrupted (Ctrl-C) while in flight: its answer is unknown',
+        }
+      : stopped(next),
+    ...after.map(stopped),
+  ];
 }
 
 /** Runs the scenarios in order, each with its own scope; the records of every step, in order. */
-export async function runScenarios(
-  runs: { scenario: Scenario; scope: Map<string, unknown> }[],
-  exec: StepExecutor,
-  c: RunControls,
-): Promise<StepRecord[]> {
+export async function runScenarios(runs: Run[], exec: StepExecutor, c: RunControls): Promise<StepRecord[]> {
   const records: StepRecord[] = [];
   let stopped: string | undefined;
   for (const { scenario, scope } of runs) {
     let moneyFailed: string | undefined;
     for (const step of scenario.steps) {
-      const money = isMoneyStep(step);
-      const base = {
-        file: scenario.file,
-        scenario: scenario.name,
-        index: step.index,
-        step: step.name,
-        type: step.run ? ('run' as const) : ('request' as const),
-        money,
-        failures: [],
-        ms: 0,
-      };
-      if (c.signal?.aborted) stopped ??= 'not run: interrupted';
+      const base = baseRecord(scenario, step);
+      const money = base.money;
+      if (c.signal?.aborted) stopped ??= interruptedReason;
       const skip =
         stopped ??
         (money && moneyFailed && scenario.afterMoneyFailure === 'stop'
           ? `not run: the money step "${moneyFailed}" failed, and no money step runs after a failed one (after_money_failure: continue runs them)`
           : missingCapture(step, scope));
+      if (!skip) c.starting?.(base);
       const record: StepRecord = skip
         ? { ...base, outcome: 'skipped', skipped: skip }
         : await runStep(step, scope, exec, c.now, base);
@@ -115,7 +151,6 @@ async function runStep(
   };
   const live: ScenarioStep = {
     ...step,
-    name: String(substitute(step.name, scope)),
     capture: step.capture.map((c) => ({ ...c, path: String(substitute(c.path, scope)) })),
   };
   const expect = {
@@ -130,7 +165,6 @@ async function runStep(
   for (const [k, v] of captured.values) scope.set(k, v);
   return {
     ...base,
-    step: live.name,
     outcome: failures.length ? 'failed' : 'passed',
     sent: o.sent,
     exit: o.exit,

@@ -87,3 +87,14 @@ export function startScope(
   for (const v of s.vars) resolve(v.name);
   return scope;
 }
+
+/**
+ * The scenario with each step's name substituted, once, from the scope it starts with (variables and
+ * ${run.reference}; checkScenario has refused a capture in a name): the one name shown everywhere, in the
+ * live question, the lines, the records and the reports.
+ */
+export function withNames(s: Scenario, scope: ReadonlyMap<string, unknown>): Scenario {
+  return { ...s, steps: s.steps.map((st) => ({ ...st, name: textOfValue(substitute(st.name, scope)) })) };
+}
+
+const textOfValue = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));

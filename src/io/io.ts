@@ -188,13 +188,23 @@ export function memoryIO(
   } = {},
 ): IO & { stdoutText(): string; stderrText(): string } {
   const chunks = { out: [] as string[], err: [] as string[] };
-  const sink = (into: string[]) =>
-    new Writable({
+  const sink = (into: string[]) => {
+    const w = new Writable({
       write(chunk: Buffer | string, _enc, done) {
         into.push(chunk.toString());
         done();
       },
     });
+    // As the process's stdout and stderr, never ended by what pipes into it (a prompt pipes into stderr and
+    // ends its own stream when answered): what the run says after a question still reaches it.
+    w.end = ((...args: unknown[]) => {
+      if (typeof args[0] === 'string' || Buffer.isBuffer(args[0])) w.write(args[0]);
+      const done = args.find((a) => typeof a === 'function') as (() => void) | undefined;
+      done?.();
+      return w;
+    }) as typeof w.end;
+    return w;
+  };
   const stdin = new PassThrough();
   stdin.end(opts.stdin ?? '');
   let code = 0;

@@ -17,6 +17,7 @@ Exit 0 when every call answered as recorded, 13 when some did not, and the usual
     '<%= config.bin %> replay withdraw.har --otp 123456',
     '<%= config.bin %> replay run.har --dry-run   # the calls, sent nowhere',
     '<%= config.bin %> replay ticket-4711.tar.gz --save-scenario repro.yaml   # then: mpay run repro.yaml',
+    '<%= config.bin %> replay run.har --save-scenario - | less   # the scenario on stdout',
   ];
   static override args = {
     file: Args.string({ description: 'a HAR (--trace) or a support bundle holding one', required: true }),
@@ -26,8 +27,12 @@ Exit 0 when every call answered as recorded, 13 when some did not, and the usual
     'dry-run': Flags.boolean({ description: 'print the calls it would send; send nothing' }),
     'save-scenario': Flags.string({
       description:
-        'write the calls as an editable scenario for `mpay run` to FILE (hash tokens captured, secrets and customer data left out), and send nothing',
+        'write the calls as an editable scenario for `mpay run` to FILE (- for stdout; hash tokens captured, secrets and customer data left out), and send nothing; an existing FILE is kept unless --force',
       exclusive: ['dry-run', 'otp', 'keep-going'],
+    }),
+    force: Flags.boolean({
+      description: 'with --save-scenario: replace an existing file (an edited scenario is lost)',
+      dependsOn: ['save-scenario'],
     }),
     'keep-going': Flags.boolean({
       description:
@@ -44,6 +49,7 @@ Exit 0 when every call answered as recorded, 13 when some did not, and the usual
       otp: this.flags.otp,
       keepGoing: this.flags['keep-going'],
       saveScenario: this.flags['save-scenario'],
+      force: this.flags.force,
     });
   }
 }

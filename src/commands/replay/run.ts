@@ -1,6 +1,6 @@
 // `mpay replay FILE`: the API's calls of a trace (or of a support bundle's traces) sent again to the server
 // of this run (flows/replay.ts), each answer beside the recorded one; exit 13 when some differ.
-import { writeFileSync } from 'node:fs';
+import { lstatSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { memoryTokens } from '../../api/credentials.js';
 import { clearForOutput } from '../../api/out-file.js';
@@ -20,8 +20,10 @@ export interface ReplayOptions {
   dryRun?: boolean;
   otp?: string;
   keepGoing?: boolean;
-  /** --save-scenario FILE: the calls as a scenario of `mpay run`, nothing sent */
+  /** --save-scenario FILE: the calls as a scenario of `mpay run`, nothing sent; - for stdout */
   saveScenario?: string;
+  /** replace an existing --save-scenario file */
+  force?: boolean;
 }
 
 /**
@@ -83,14 +85,37 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
   if (results.some((r) => !r.same)) f.io.exitCode = replayDiffersExitCode;
 }
 
-/** --save-scenario: the scenario written (a link refused, the file made anew, 0600), nothing sent. */
+/**
+ * --save-scenario: the scenario written, nothing sent. A file is an editable scenario, perhaps edited since:
+ * an existing one is kept unless --force (then a link is refused, the file made anew, 0600); - is stdout.
+ */
 async function saveScenario(calls: RecordedCall[], opts: ReplayOptions, f: Factory): Promise<void> {
   const { scenarioFromTrace } = await import('../../flows/scenario-from-trace.js');
   const file = opts.saveScenario!;
-  clearForOutput(file, 'the scenario');
+  const toStdout = file === '-';
+  if (toStdout && opts.json)
+    throw new UsageError(
+      '--save-scenario - writes the scenario on stdout, where --json writes its document',
+      {
+        hint: 'Leave out --json, or give --save-scenario a file',
+      },
+    );
+  if (!toStdout) {
+    if (!opts.force && lstatSync(file, { throwIfNoEntry: false }))
+      throw new UsageError(`${file} exists: --save-scenario does not replace it`, {
+        hint: 'Give another file, or add --force to replace it',
+      });
+    clearForOutput(file, 'the scenario');
+  }
   const { text, steps } = scenarioFromTrace(calls, basename(opts.file));
   // by the run's secrets too: a browser's trace may hold one in a field of no secret name
-  writeFileSync(file, f.secrets.text(text), { flag: 'wx', mode: 0o600 });
+  const scrubbed = f.secrets.text(text);
+  if (toStdout) {
+    f.io.out(scrubbed.replace(/\n$/, ''));
+    f.io.note(`mpay: ${steps} steps; save them to a file and run it with \`mpay run FILE\``);
+    return;
+  }
+  writeFileSync(file, scrubbed, { flag: 'wx', mode: 0o600 });
   await printResult(
     f.io,
     opts.json,

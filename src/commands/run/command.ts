@@ -7,12 +7,12 @@ export default class Run extends BaseCommand<typeof Run> {
   static override summary = 'Run scenario files: named steps with captures and expectations';
   static override description = `Each FILE (YAML or JSON) is a list of named steps, run in order: an mpay command with its flags (\`run: deposit initiate\`), or a raw request (\`request: {method, path, json}\`) sent as \`mpay api\` sends it. A step may capture values from its result by JMESPath and expect an exit code or kind, an HTTP status, and values (equals, matches, exists, min/max). Later steps use \${capture}, variables (--var, --vars FILE, MPAY_VAR_name) and \${run.reference}, a fresh reference per run; a value is substituted once, never read again as a reference.
 
-The files are checked whole before anything is sent (an unknown command, flag or key, an undefined capture, a cycle, a variable not given: file:line:column, exit 2). Every money step passes the same gate, journal and locks as the command would; on a live server the run is confirmed once on a terminal, naming its money steps, or needs --yes. A failed money step stops the money steps after it (unless the file says after_money_failure: continue); --fail-fast stops every step after the first that fails.
+The files are checked whole before anything is sent (an unknown command, flag or key, an undefined capture, a cycle, a variable not given: file:line:column, exit 2). Every money step passes the same gate, journal and locks as the command would; on a live server the run is confirmed once on a terminal, naming its money steps, or needs --yes. After a failed step the run goes on (--keep-going, the default) or stops (--fail-fast): say which in CI. Either way a failed money step stops the money steps after it in its file (unless the file says after_money_failure: continue).
 
-Exit 0 when every expectation held, 14 when one did not, and the usual codes for errors before any step. See docs/scenarios.md.`;
+Exit 0 when every expectation held, 14 when one did not, 130 on Ctrl-C (the step in flight finishes, the reports are written; a second Ctrl-C stops at once), and the usual codes for errors before any step. See docs/scenarios.md.`;
   static override examples = [
-    '<%= config.bin %> run examples/credentials-smoke.yaml',
-    '<%= config.bin %> run examples/wallet-step-failure.yaml --var currency=USD --report junit=junit.xml',
+    '<%= config.bin %> run examples/credentials-smoke.yaml --keep-going --report junit=smoke.xml   # CI after each deploy',
+    '<%= config.bin %> run examples/wallet-step-failure.yaml --var gateway=5 --json   # a support reproduction',
     '<%= config.bin %> run smoke.yaml deposit.yaml --fail-fast --report tap=results.tap --ndjson',
     '<%= config.bin %> run payout.yaml --env live --vars live-vars.yaml --yes   # CI: confirmed by --yes',
   ];
@@ -33,6 +33,12 @@ Exit 0 when every expectation held, 14 when one did not, and the usual codes for
     vars: Flags.string({ description: 'a YAML or JSON file of variables' }),
     'fail-fast': Flags.boolean({
       description: 'stop at the first failed step; the steps after it are not run',
+      exclusive: ['keep-going'],
+    }),
+    'keep-going': Flags.boolean({
+      description:
+        'the default: after a failed step run the others (a failed money step still stops the money steps after it)',
+      exclusive: ['fail-fast'],
     }),
     ndjson: Flags.boolean({
       description: 'one JSON record a step on stdout, as each ends',
@@ -44,6 +50,17 @@ Exit 0 when every expectation held, 14 when one did not, and the usual codes for
       multiple: true,
     }),
   };
+
+  /** --ndjson: an error before any step is a record on stdout too (one line), as --json's error document. */
+  protected override async catch(err: Error & { oclif?: { exit?: number }; code?: string }): Promise<void> {
+    const flags = this.flags as { ndjson?: boolean; json?: boolean } | undefined;
+    if (flags ? flags.ndjson : this.argv.includes('--ndjson')) {
+      this.io.ndjson = true;
+      if (flags) flags.json = true;
+      else this.argv.push('--json');
+    }
+    return super.catch(err);
+  }
 
   async run(): Promise<void> {
     const { runRun } = await import('./run.js');

@@ -3,15 +3,16 @@
 // run's one Factory and money gate; a line a step, --json, --ndjson, and JUnit or TAP reports.
 import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse } from 'yaml';
-import { UsageError, scenarioFailedExitCode } from '../../api/errors.js';
+import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
+import { UsageError, exitCodes, scenarioFailedExitCode } from '../../api/errors.js';
 import { checkOutputFolder } from '../../api/out-file.js';
 import type { Factory } from '../../factory.js';
-import { checkScenario, isMoneyStep, type CommandTable } from '../../flows/scenario-check.js';
+import { checkScenario, isMoneyStep, runReference, type CommandTable } from '../../flows/scenario-check.js';
 import { posText, readScenario, type Problem, type Scenario } from '../../flows/scenario-file.js';
-import { runScenarios, type StepRecord } from '../../flows/scenario-run.js';
-import { freshReference, givenVars, startScope } from '../../flows/scenario-values.js';
-import { printJson } from '../../ui/print.js';
+import { recordsWhenStopped, runScenarios, type StepRecord } from '../../flows/scenario-run.js';
+import { freshReference, givenVars, startScope, withNames } from '../../flows/scenario-values.js';
+import { jsonText } from '../../ui/output.js';
+import { scenarioProgress } from '../../ui/scenario-progress.js';
 import { stepLine, summaryLine, writeReports, type ReportTarget } from '../../ui/scenario-report.js';
 import type { Host } from '../base/base-command.js';
 import { stepExecutor } from './step-exec.js';
@@ -20,6 +21,7 @@ export interface RunOptions {
   files: string[];
   vars?: string[];
   varsFile?: string;
+  /** stop every step after the first that fails; else (--keep-going, the default) the others run */
   failFast?: boolean;
   json?: boolean;
   ndjson?: boolean;
@@ -31,38 +33,100 @@ export interface RunOptions {
 export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
   const reports = reportTargets(opts.reports);
   const given = givenVars({ file: varsFile(opts.varsFile), environ: f.environ, flags: opts.vars });
-  const scenarios = readAll(opts.files, opts.commands.info, new Set(given.keys()));
-  await liveRules(scenarios, f);
-  const reference = freshReference(f.now());
+  // Each file's run has a fresh reference of its own (two files, or one file twice, never share one), and
+  // its steps' names substituted once, from its variables: the names the live question, the lines, the
+  // records and the reports all show.
+  const runs = readAll(opts.files, opts.commands.info, new Set(given.keys())).map((s) => {
+    const scope = startScope(s, given, freshReference(f.now()));
+    return { scenario: withNames(s, scope), scope };
+  });
+  const scenarios = runs.map((r) => r.scenario);
+  const ctx = await liveRules(scenarios, f);
   if (opts.ndjson) f.io.ndjson = true;
+  const query = f.io.query === undefined ? undefined : (await import('../../ui/query.js')).applyQuery;
+  const jsonOut = (doc: unknown) => f.io.out(jsonText(query ? query(f.io.query!, doc) : doc));
+  const progress = scenarioProgress(f.io, startLine(scenarios, ctx, opts.failFast));
   let file: string | undefined;
-  const records = await runScenarios(
-    scenarios.map((scenario) => ({ scenario, scope: startScope(scenario, given, reference) })),
-    stepExecutor(f, opts.commands.run),
-    {
-      failFast: opts.failFast,
-      signal: f.io.interrupts.signal,
-      now: f.now,
-      emit: (r) => {
-        const shown = scrubbed(r, f);
-        if (opts.ndjson) f.io.out(JSON.stringify(shown));
-        else if (!opts.json) {
-          // a line naming each file before its first step
-          if (r.file !== file) {
-            file = r.file;
-            f.io.out(`# ${r.scenario} (${r.file})`);
-          }
-          f.io.out(stepLine(shown));
-        }
-      },
-    },
-  );
-  const shown = records.map((r) => scrubbed(r, f));
-  if (reports.length) writeReports(reports, shown);
-  const failed = shown.filter((r) => r.outcome === 'failed').length;
-  if (opts.json) await printJson(f.io, document(scenarios, shown, reference));
-  else if (!opts.ndjson) f.io.out(summaryLine(shown));
-  if (failed) f.io.exitCode = scenarioFailedExitCode;
+  const ended: StepRecord[] = [];
+  let inFlight: StepRecord | undefined;
+  const show = (shown: StepRecord) => {
+    progress.clear();
+    if (opts.ndjson) f.io.out(JSON.stringify(shown));
+    else if (!opts.json) {
+      // a line naming each file before its first step
+      if (shown.file !== file) {
+        file = shown.file;
+        f.io.say(`# ${shown.scenario} (${shown.file})`);
+      }
+      f.io.say(stepLine(shown));
+    }
+  };
+  // The end of a run, whole or interrupted: the reports written, the document or the count, the exit code.
+  const finish = (shown: StepRecord[], interrupted: boolean) => {
+    progress.clear();
+    if (reports.length) writeReports(reports, shown, interrupted);
+    if (opts.json) jsonOut(document(runs, shown, interrupted));
+    else if (!opts.ndjson) f.io.say(summaryLine(shown, interrupted));
+    else if (interrupted) f.io.note(summaryLine(shown, interrupted));
+    if (interrupted) f.io.exitCode = exitCodes.cancelled;
+    else if (shown.some((r) => r.outcome === 'failed')) f.io.exitCode = scenarioFailedExitCode;
+  };
+  // Ctrl-C: the step in flight finishes (its answer journaled), no step starts after it, and the run ends
+  // as a run does, its reports written, with 130. A second Ctrl-C ends it at once: the step in flight is
+  // marked interrupted, the others not run, the reports written all the same.
+  const { signal } = f.io.interrupts;
+  const onAbort = () => {
+    progress.interrupted();
+    f.io.note(
+      `mpay: interrupted: ${inFlight ? `step ${inFlight.index} (${inFlight.step}) finishes, ` : ''}no step starts after it (Ctrl-C again to stop now)`,
+    );
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  const stopNow = () => {
+    progress.interrupted();
+    const all = recordsWhenStopped(runs, ended, inFlight);
+    const cut = all[ended.length];
+    if (cut) show(cut);
+    f.io.note('mpay: interrupted again, stopped at once');
+    finish(all, true);
+  };
+  try {
+    await f.io.interrupts.graceful(
+      () =>
+        runScenarios(runs, stepExecutor(f, opts.commands.run), {
+          failFast: opts.failFast,
+          signal,
+          now: f.now,
+          starting: (r) => {
+            inFlight = r;
+            progress.starting(r);
+          },
+          emit: (r) => {
+            inFlight = undefined;
+            const shown = scrubbed(r, f);
+            ended.push(shown);
+            show(shown);
+          },
+        }),
+      stopNow,
+    );
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  finish(ended, signal.aborted);
+}
+
+/** What runs, said before the first step: the files, their steps, the server, what a failed step does. */
+function startLine(scenarios: Scenario[], ctx: { env: string; baseUrl: string }, failFast?: boolean): string {
+  const steps = scenarios.reduce((n, s) => n + s.steps.length, 0);
+  const money = scenarios.reduce((n, s) => n + s.steps.filter(isMoneyStep).length, 0);
+  const files = scenarios.length === 1 ? scenarios[0]!.file : `${scenarios.length} files`;
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  return `mpay: running ${files}: ${plural(steps, 'step')}${money ? ` (${money} money)` : ''} against ${ctx.env} (${ctx.baseUrl}); ${
+    failFast
+      ? '--fail-fast: a failed step stops the run'
+      : '--keep-going: a failed step does not stop the others (a failed money step stops the money steps after it)'
+  }`;
 }
 
 /**
@@ -80,20 +144,27 @@ function scrubbed(r: StepRecord, f: Factory): StepRecord {
   };
 }
 
-/** The --json document: the run's reference, each file's steps, and the counts. */
-function document(scenarios: Scenario[], records: StepRecord[], reference: string) {
+/** The --json document: the counts, and each file's run: its reference and its steps. */
+function document(
+  runs: { scenario: Scenario; scope: Map<string, unknown> }[],
+  records: StepRecord[],
+  interrupted: boolean,
+) {
   const count = (o: StepRecord['outcome']) => records.filter((r) => r.outcome === o).length;
+  let at = 0;
   return {
-    ok: records.every((r) => r.outcome === 'passed'),
-    reference,
+    ok: !interrupted && records.every((r) => r.outcome === 'passed'),
+    ...(interrupted ? { interrupted: true } : {}),
     passed: count('passed'),
     failed: count('failed'),
+    ...(count('interrupted') ? { interrupted_steps: count('interrupted') } : {}),
     skipped: count('skipped'),
-    scenarios: scenarios.map((s) => ({
-      file: s.file,
-      name: s.name,
-      steps: records.filter((r) => r.file === s.file),
-    })),
+    scenarios: runs.map(({ scenario: s, scope }) => {
+      // the records are in the run's order, each file's steps together (a file given twice runs twice)
+      const steps = records.slice(at, at + s.steps.length);
+      at += s.steps.length;
+      return { file: s.file, name: s.name, reference: scope.get(runReference), steps };
+    }),
   };
 }
 
@@ -126,19 +197,31 @@ function readText(file: string, what: string): string {
   }
 }
 
-/** --vars FILE: a mapping of names to values, YAML or JSON. */
+/** --vars FILE: a mapping of names to values, YAML or JSON; a null is no value, and is refused at its place. */
 function varsFile(file: string | undefined): Record<string, unknown> | undefined {
   if (!file) return undefined;
-  let data: unknown;
-  try {
-    data = parse(readText(file, 'the variables file'));
-  } catch (err) {
+  const lines = new LineCounter();
+  const doc = parseDocument(readText(file, 'the variables file'), {
+    lineCounter: lines,
+    prettyErrors: false,
+  });
+  if (doc.errors.length)
     throw new UsageError(
-      `The variables file ${file} is not YAML or JSON: ${(err as Error).message.split('\n')[0]}`,
+      `The variables file ${file} is not YAML or JSON: ${doc.errors[0]!.message.split('\n')[0]}`,
     );
-  }
-  if (!data || typeof data !== 'object' || Array.isArray(data))
+  const data: unknown = doc.toJS();
+  if (!data || typeof data !== 'object' || Array.isArray(data) || !isMap(doc.contents))
     throw new UsageError(`The variables file ${file} must hold a mapping of names to values`);
+  const nulls = doc.contents.items
+    .filter((p) => p.value === null || (isScalar(p.value) && p.value.value === null))
+    .map((p) => {
+      const at = lines.linePos((p.key as { range?: number[] } | null)?.range?.[0] ?? 0);
+      return `${file}:${at.line}:${at.col}: ${String((p.key as { value?: unknown })?.value ?? p.key)} has no value (null)`;
+    });
+  if (nulls.length)
+    throw new UsageError(`Nothing was sent: a variable without a value:\n${nulls.join('\n')}`, {
+      hint: 'Give each variable of the file a value, or leave it out',
+    });
   return data as Record<string, unknown>;
 }
 
@@ -169,7 +252,7 @@ function readAll(files: string[], table: CommandTable, given: ReadonlySet<string
  * terminal naming its money steps, or by --yes, before its first step. The gate is the run's, so the steps
  * pass it without asking again.
  */
-async function liveRules(scenarios: Scenario[], f: Factory): Promise<void> {
+async function liveRules(scenarios: Scenario[], f: Factory): Promise<{ env: string; baseUrl: string }> {
   const ctx = await f.context();
   const gate = await f.gate();
   for (const s of scenarios) {
@@ -183,8 +266,9 @@ async function liveRules(scenarios: Scenario[], f: Factory): Promise<void> {
       );
   }
   const money = scenarios.flatMap((s) => s.steps.filter(isMoneyStep).map((st) => `${st.name}`));
-  if (!money.length) return;
-  await gate.pass({
-    what: `this scenario run's ${money.length} money step${money.length === 1 ? '' : 's'} (${money.join(', ')})`,
-  });
+  if (money.length)
+    await gate.pass({
+      what: `this scenario run's ${money.length} money step${money.length === 1 ? '' : 's'} (${money.join(', ')})`,
+    });
+  return ctx;
 }

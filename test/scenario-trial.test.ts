@@ -1,0 +1,360 @@
+// mpay run after a new user's trial (#36): Ctrl-C on a real terminal (the line ended, what ran printed, the
+// reports written with the interruption marked, 130; a second Ctrl-C at once), saved scenarios run again
+// and together, the API's message under a failed step, step names substituted once everywhere, --otp-stdin
+// refused, --keep-going / --fail-fast, a null in --vars refused, --save-scenario kept / - / its names,
+// lines folded at 80 columns, the progress before the first step, and --ndjson's error record.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { Parser, type FinalResults } from 'tap-parser';
+import { parse as parseJunit } from 'test-results-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scenarioFailedExitCode } from '../src/api/errors.js';
+import { cliEnv, file, holdingProxy, run, sandbox, tempDir, waitUntil } from './helpers.js';
+import { mpay } from './in-process.js';
+import { Tmux } from './tmux.js';
+import { without } from './tools.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+const junitOf = (path: string) => {
+  const text = readFileSync(path, 'utf8');
+  expect(XMLValidator.validate(text)).toBe(true);
+  return new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    isArray: (n) => ['testsuite', 'testcase'].includes(n),
+  }).parse(text).testsuites;
+};
+
+async function tapOf(path: string) {
+  const children: FinalResults[] = [];
+  const final = await new Promise<FinalResults>((resolve) => {
+    const p = new Parser(resolve);
+    p.on('child', (c: Parser) => c.on('complete', (res: FinalResults) => children.push(res)));
+    p.end(readFileSync(path, 'utf8'));
+  });
+  return { final, children };
+}
+
+const held = `name: held
+steps:
+  - name: the countries
+    run: countries
+  - name: the currencies, held
+    request: { method: GET, path: /public/currencies }
+  - name: the countries again
+    run: countries
+`;
+
+describe.skipIf(without('tmux'))('Ctrl-C on a terminal', () => {
+  it('the step in flight finishes, the rest are not run, the reports say so, exit 130', async () => {
+    const slow = await holdingProxy(sb.url, '/public/currencies');
+    const t = new Tmux('scenario-ctrl-c');
+    const dir = tempDir();
+    const [junit, tap] = [join(dir, 'r.xml'), join(dir, 'r.tap')];
+    try {
+      const env = cliEnv(slow, tempDir());
+      t.start(['run', file('held.yaml', held), '--report', `junit=${junit}`, '--report', `tap=${tap}`], env);
+      await waitUntil('the second step in flight', () => slow.held() === 1, 30_000);
+      // said before the first step: what runs; on the terminal, the step in flight
+      const before = await t.waitFor(/… 2\. the currencies, held/);
+      expect(before).toMatch(/^mpay: running .*held\.yaml: 3 steps against sandbox/m);
+      t.keys('C-c');
+      await t.waitFor(/no step starts after it \(Ctrl-C again to stop now\)/);
+      slow.release();
+      const screen = await t.waitFor(/EXIT=\d+/, 30_000);
+      expect(screen).toMatch(/^EXIT=130$/m);
+      // the interruption's note on a line of its own, not after the progress text
+      expect(screen).toMatch(/^mpay: interrupted: step 2 \(the currencies, held\) finishes/m);
+      expect(screen).toMatch(/^ok {3}2\. the currencies, held: GET \/public\/currencies → HTTP 200/m);
+      expect(screen).toMatch(/^skip 3\. the countries again: not run: interrupted \(Ctrl-C\)$/m);
+      expect(screen).toMatch(/^INTERRUPTED: 2 passed, 0 failed, 1 not run, of 3 steps$/m);
+      const cases = junitOf(junit).testsuite[0].testcase;
+      expect(cases[2].skipped.message).toBe('not run: interrupted (Ctrl-C)');
+      const { final } = await tapOf(tap);
+      expect(final.ok).toBe(false);
+      expect(final.bailout).toMatch(/interrupted \(Ctrl-C\)/);
+    } finally {
+      t.kill();
+      await slow.close();
+    }
+  }, 60_000);
+
+  it('a second Ctrl-C stops at once: the step in flight is marked interrupted (JUnit error, TAP not ok), exit 130', async () => {
+    const slow = await holdingProxy(sb.url, '/public/currencies');
+    const t = new Tmux('scenario-ctrl-c-twice');
+    const dir = tempDir();
+    const [junit, tap] = [join(dir, 'r.xml'), join(dir, 'r.tap')];
+    try {
+      const env = cliEnv(slow, tempDir());
+      t.start(['run', file('held.yaml', held), '--report', `junit=${junit}`, '--report', `tap=${tap}`], env);
+      await waitUntil('the second step in flight', () => slow.held() === 1, 30_000);
+      t.keys('C-c');
+      await t.waitFor(/Ctrl-C again to stop now/);
+      t.keys('C-c');
+      // the request is still held: only the second Ctrl-C can have ended the run
+      const screen = await t.waitFor(/EXIT=\d+/, 30_000);
+      expect(slow.held()).toBe(1);
+      expect(screen).toMatch(/^EXIT=130$/m);
+      expect(screen).toMatch(/^INTR 2\. the currencies, held: interrupted \(Ctrl-C\) while in flight/m);
+      expect(screen).toMatch(/^INTERRUPTED: 1 passed, 0 failed, 1 interrupted, 1 not run, of 3 steps$/m);
+      const suites = junitOf(junit);
+      expect(suites.errors).toBe('1');
+      const read = parseJunit({ type: 'junit', files: [junit] });
+      expect(read.errors).toBe(1);
+      expect(read.suites[0]!.cases.map((c) => c.status)).toEqual(['PASS', 'FAIL', 'SKIP']);
+      expect(suites.testsuite[0].testcase[1].error.type).toBe('interrupted');
+      expect(suites.testsuite[0].testcase[2].skipped.message).toMatch(/interrupted/);
+      const { final, children } = await tapOf(tap);
+      expect(final.bailout).toMatch(/interrupted/);
+      expect(children[0]!.failures[0]!.name).toMatch(/^2\. the currencies, held/);
+    } finally {
+      t.kill();
+      await slow.close();
+    }
+  }, 60_000);
+
+  it("at 80 columns each line folds, and a failed step shows the API's message beside its expectation", async () => {
+    const t = new Tmux('scenario-fold');
+    try {
+      const long = `name: folded
+vars: { who: Ama }
+steps:
+  - name: a status update for \${who}, whose hash token the API does not know at all
+    request:
+      method: POST
+      path: /payments/status/update
+      form: { hash_token: "${'0'.repeat(64)}", status: initiated, gateway_id: 1 }
+    expect: { status: 200 }
+`;
+      t.start(['run', file('long.yaml', long)], cliEnv(sb, tempDir()), undefined, 80);
+      const screen = await t.waitFor(/EXIT=\d+/, 30_000);
+      expect(screen).toMatch(/EXIT=14/);
+      // capture-pane -J joins what the terminal wrapped: a line over 80 here was not folded by mpay
+      for (const line of screen.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+      const text = screen.replace(/\n\s+(?=\S)/g, ' ');
+      expect(text).toMatch(
+        /HTTP status: expected 200, got 422 the API said: Validation failed\. \(hash_token: The selected hash token is invalid\.\)/,
+      );
+      expect(text).toMatch(/FAIL 1\. a status update for Ama, whose hash token/);
+    } finally {
+      t.kill();
+    }
+  }, 60_000);
+});
+
+describe('saved scenarios run again and together', () => {
+  it('two traces saved, one run twice and both together: no reference collides, and again', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(sb, cfg);
+    const hars = [join(cfg, 'a.har'), join(cfg, 'b.har')];
+    const usd = ['--currency', 'USD', '--country', 'US', '--amount', '20', '--first-name', 'Kwame'];
+    const who = ['--phone', '+15551234567', '--email', 'kwame@example.com', '--gateway', '5'];
+    const ghs = ['--currency', 'GHS', '--country', 'GH', '--amount', '12', '--first-name', 'Ama'];
+    const ama = ['--phone', '+233201234567', '--email', 'ama@example.com'];
+    for (const [har, args] of [
+      [hars[0]!, ['deposit', ...usd, ...who]],
+      [hars[1]!, ['deposit', 'initiate', ...ghs, ...ama]],
+    ] as const) {
+      const d = await mpay([...args, '--trace', har, '--json'], { env });
+      expect(d.code, d.stderr).toBe(0);
+    }
+    const [a, b] = [join(cfg, 'a.yaml'), join(cfg, 'b.yaml')];
+    for (const [har, out] of [
+      [hars[0]!, a],
+      [hars[1]!, b],
+    ]) {
+      const s = await mpay(['replay', har!, '--save-scenario', out!], { env });
+      expect(s.code, s.stderr).toBe(0);
+    }
+    // each file names its initiate \${run.reference}-1: a reference is the file's run's own
+    for (const f of [a, b])
+      expect(readFileSync(f, 'utf8')).toContain('customer_transaction_id: ${run.reference}-1');
+    const r = await mpay(['run', a, a, b, '--json'], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const doc = r.json();
+    expect(doc).toMatchObject({ ok: true, failed: 0 });
+    const refs = doc.scenarios.map((s: { reference: string }) => s.reference);
+    expect(new Set(refs).size).toBe(3);
+    // once more, the same files: the journal holds the first run's references, and none is sent again
+    const again = await mpay(['run', a, b, '--json'], { env });
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+
+  it('an initiate the API refused because its reference was taken is left out, with why', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(sb, cfg);
+    const args = ['deposit', 'initiate', '--currency', 'GHS', '--country', 'GH', '--amount', '10'];
+    const who = ['--first-name', 'Ama', '--phone', '+233201234567', '--email', 'a@example.com'];
+    const ref = `taken-${Date.now()}`;
+    expect((await mpay([...args, ...who, '--reference', ref], { env })).code).toBe(0);
+    const har = join(cfg, 't.har');
+    // another machine's journal (a fresh folder) lets it go: the API refuses the reference as taken
+    const elsewhere = cliEnv(sb, tempDir());
+    const d = await mpay([...args, ...who, '--reference', ref, '--trace', har], { env: elsewhere });
+    expect(d.code, d.stderr).toBe(4);
+    const out = join(cfg, 't.yaml');
+    const s = await mpay(['replay', har, '--save-scenario', out], { env });
+    expect(s.code, s.stderr).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toMatch(
+      /# call 3 \(POST \/payments\/initiate\): left out, the API refused its reference as taken \(recorded 422\)/,
+    );
+    expect(text).not.toContain('customer_transaction_id');
+  });
+});
+
+describe('a support bundle becomes a scenario', () => {
+  it('from the trace it holds: no secret, no customer data; it runs as recorded', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(sb, cfg);
+    const har = join(cfg, 'flow.har');
+    const usd = ['--currency', 'USD', '--country', 'US', '--amount', '20', '--first-name', 'Kwame'];
+    const who = ['--phone', '+15551234567', '--email', 'kwame@example.com', '--gateway', '5'];
+    expect((await mpay(['deposit', ...usd, ...who, '--trace', har, '--json'], { env })).code).toBe(0);
+    const bundle = join(cfg, 'ticket.tar.gz');
+    const b = await mpay(['support', 'bundle', '--out', bundle, '--trace-file', har], { env });
+    expect(b.code, b.stderr).toBe(0);
+    const out = join(cfg, 'from-bundle.yaml');
+    const s = await mpay(['replay', bundle, '--save-scenario', out], { env });
+    expect(s.code, s.stderr).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    for (const leak of ['mk_sandbox_demo', 'ak_sandbox_demo', 'Kwame', 'kwame@', '5551234567'])
+      expect(text).not.toContain(leak);
+    const r = await mpay(['run', out, '--json'], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ ok: true, failed: 0, skipped: 0 });
+  });
+});
+
+describe('--save-scenario', () => {
+  it('keeps an existing file unless --force; - is stdout; a step is numbered once', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(sb, cfg);
+    const har = join(cfg, 'c.har');
+    expect((await mpay(['currencies', '--trace', har], { env })).code).toBe(0);
+    const out = join(cfg, 'edited.yaml');
+    writeFileSync(out, '# my edits\n');
+    const kept = await mpay(['replay', har, '--save-scenario', out], { env });
+    expect(kept.code).toBe(2);
+    expect(kept.stderr).toMatch(/edited\.yaml exists: --save-scenario does not replace it/);
+    expect(readFileSync(out, 'utf8')).toBe('# my edits\n');
+    const forced = await mpay(['replay', har, '--save-scenario', out, '--force'], { env });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('- name: GET /public/currencies');
+    const dash = await mpay(['replay', har, '--save-scenario', '-'], { env });
+    expect(dash.code, dash.stderr).toBe(0);
+    expect(dash.stdout).toContain('- name: GET /public/currencies');
+    // (relative to this process's folder, where the in-process run writes)
+    const made = existsSync('-');
+    if (made) rmSync('-');
+    expect(made).toBe(false);
+    const ran = await mpay(['run', out], { env });
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/^ok {3}1\. GET \/public\/currencies: /m);
+  });
+});
+
+describe('names substituted once, everywhere', () => {
+  const named = `name: names
+vars: { who: Ama }
+steps:
+  - name: status for \${who}
+    request:
+      method: POST
+      path: /payments/status/update
+      form: { hash_token: "${'0'.repeat(64)}", status: initiated, gateway_id: 1 }
+  - name: deposit for \${who}
+    run: deposit initiate
+    flags: { currency: GHS, country: GH, amount: "10", first-name: "\${who}", phone: "+233201234567", email: a@example.com }
+`;
+
+  it('in the live question, the step lines and the skip lines', async () => {
+    const path = file('named.yaml', named);
+    const live = await mpay(['run', path], {
+      env: cliEnv(undefined, tempDir(), { MPAY_BASE_URL: sb.url, MPAY_ENV: 'live' }),
+    });
+    expect(live.code).toBe(2);
+    expect(live.stderr).toMatch(/2 money steps \(status for Ama, deposit for Ama\)/);
+    const r = await mpay(['run', path], { env: cliEnv(sb, tempDir()) });
+    expect(r.code).toBe(scenarioFailedExitCode);
+    expect(r.stdout).toMatch(/^FAIL 1\. status for Ama \[money\]/m);
+    expect(r.stdout).toMatch(
+      /^skip 2\. deposit for Ama \[money\]: not run: the money step "status for Ama" failed/m,
+    );
+    expect(r.stdout).not.toContain('${who}');
+  });
+
+  it('a capture in a name is refused at its place: a name is shown before its step runs', async () => {
+    const path = file(
+      'capname.yaml',
+      'steps:\n  - name: first\n    run: countries\n    capture: { c: "[0].code" }\n  - name: "second ${c}"\n    run: countries\n',
+    );
+    const r = await mpay(['run', path], { env: cliEnv(sb, tempDir()) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path}:5:19: \${c} in the name of step "second \${c}" is not a variable`);
+  });
+});
+
+describe('refused before anything is sent', () => {
+  it('--otp-stdin in a step: file:line:column, exit 2', async () => {
+    const path = file(
+      'otp.yaml',
+      'steps:\n  - name: confirm\n    run: withdraw process\n    args: [abc]\n    flags: { otp-stdin: true }\n',
+    );
+    const r = await mpay(['run', path, '--json'], { env: cliEnv(sb, tempDir()) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path}:5:14: step "confirm": --otp-stdin reads stdin, which a step has not`);
+  });
+
+  it('a null in --vars FILE is no value: file:line:column, exit 2', async () => {
+    const path = file('need.yaml', 'vars: { currency: ~ }\nsteps:\n  - name: x\n    run: countries\n');
+    const vars = file('vars.yaml', 'other: 1\ncurrency: null\n');
+    const r = await mpay(['run', path, '--vars', vars], { env: cliEnv(sb, tempDir()) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${vars}:2:1: currency has no value (null)`);
+  });
+
+  it('--ndjson: a problem in a file is one error record on stdout', async () => {
+    const path = file('bad.yaml', 'steps:\n  - name: x\n    sleep: 1\n');
+    const r = await mpay(['run', path, '--ndjson'], { env: cliEnv(sb, tempDir()) });
+    expect(r.code).toBe(2);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!).error).toMatchObject({
+      kind: 'usage',
+      message: expect.stringMatching(/bad\.yaml:3:5/),
+    });
+  });
+});
+
+describe('--keep-going or --fail-fast, said', () => {
+  const two = `steps:
+  - name: fails
+    run: countries
+    expect: { values: { "[0].code": XX } }
+  - name: after it
+    run: countries
+`;
+  it('--keep-going runs the steps after a failed one, --fail-fast does not; not both; the start says which', async () => {
+    const env = cliEnv(sb, tempDir());
+    const path = file('two.yaml', two);
+    const on = await mpay(['run', path, '--keep-going', '--json'], { env });
+    expect(on.code).toBe(scenarioFailedExitCode);
+    expect(on.json()).toMatchObject({ passed: 1, failed: 1, skipped: 0 });
+    expect(on.stderr).toMatch(/--keep-going: a failed step does not stop the others/);
+    const stop = await mpay(['run', path, '--fail-fast', '--json'], { env });
+    expect(stop.json()).toMatchObject({ passed: 0, failed: 1, skipped: 1 });
+    expect(stop.stderr).toMatch(/--fail-fast: a failed step stops the run/);
+    const both = await mpay(['run', path, '--fail-fast', '--keep-going'], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--keep-going|--fail-fast/);
+    const help = await run(['run', '--help'], { env });
+    expect(help.stdout).toMatch(/--keep-going\s+the default/);
+  });
+});
