@@ -268,6 +268,53 @@ describe('the sandbox snapshot', () => {
     }
   });
 
+  it('a snapshot holds the state at the place of the log it names, with the changes made while it waited for the log', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sandbox.log');
+    const sb = await sandbox({ dataFile: file, snapshot: { everyLines: 1e9 } });
+    let copy = '';
+    try {
+      await initiate(sb, await tokenOf(sb), 'deposit');
+      await sb.state.synced();
+      // A change not yet written (a token), a snapshot asked for, which waits for it to be synced, and
+      // meanwhile another change (an initiate): the snapshot is taken once both are in the log.
+      sb.state.generateToken({ merchant_key: demoMerchant.merchantKey });
+      const written = sb.state.snapshot();
+      const body = {
+        merchant_key: demoMerchant.merchantKey,
+        site_id: 1,
+        api_key: demoMerchant.apiKey,
+        currency_code: 'GHS',
+        country_code: 'GH',
+        customer_first_name: 'Ama',
+        customer_phone: '+233201234567',
+        customer_email: 'ama@example.com',
+        customer_transaction_id: 'while-it-waits',
+        amount: '12.50',
+      };
+      expect(sb.state.initiate('deposit', body).status).toBe(200);
+      expect(await written).toBe(true);
+      await sb.state.synced();
+      copy = copyOut(file, join(dir, 'copy'), true);
+    } finally {
+      await sb.close();
+    }
+    // Its description names the place it stands in the log: the end of the log, which holds both changes.
+    const snap = readFileSync(`${copy}.snapshot`);
+    const meta = JSON.parse(snap.subarray(snap.length - snap.readUInt32LE(12)).toString('utf8'));
+    expect(meta.offset).toBe(readFileSync(copy).length);
+    expect(meta.store.n).toBe(2);
+    const again = await sandbox({ dataFile: copy });
+    try {
+      expect(readLine(again)).toMatch(
+        /: 2 transactions, from its snapshot .* and the 0 lines of the log after it/,
+      );
+      expect(again.state.list().at(-1)!.reference).toBe('while-it-waits');
+    } finally {
+      await again.close();
+    }
+  });
+
   it('snapshots are written every so many lines, and after a compaction', async () => {
     const dir = tempDir();
     const written = (logs: string[], file: string, n: number) =>
