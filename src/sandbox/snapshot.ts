@@ -193,16 +193,14 @@ export class LaterSections {
       }
     } finally {
       this.reading--;
+      if (!this.places.has(k)) this.done();
     }
     const hash = checksums[this.kind]!();
     for (let o = 0; o < p.length; o += 2 ** 20) {
       hash.update(target.subarray(o, o + 2 ** 20));
       await new Promise((r) => setImmediate(r));
     }
-    if (!this.places.has(k)) {
-      this.done();
-      return false;
-    }
+    if (!this.places.has(k)) return false;
     check(k, p, hash.digest());
     this.done(k);
     return true;
@@ -210,15 +208,16 @@ export class LaterSections {
 
   private done(k?: number): void {
     if (k !== undefined) this.places.delete(k);
-    if (this.places.size === 0) this.close();
+    if (this.places.size === 0 && this.reading === 0 && this.fd !== undefined) {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
   }
 
   /** Leaves the sections not read yet unread (the file is closed once no read is under way). */
   close(): void {
-    if (this.fd !== undefined && this.reading === 0) {
-      closeSync(this.fd);
-      this.fd = undefined;
-    }
+    this.places.clear();
+    this.done();
   }
 }
 

@@ -211,6 +211,7 @@ export class TxStore {
     try {
       for (const s of [...this.lazy.keys()]) {
         if (!this.lazy.has(s)) continue;
+        if (!later.pending.includes(s)) return; // closed
         const target = this.targetOf(s);
         if ((await later.readSoon(s, target)) && this.lazy.has(s)) this.install(s, target);
       }
