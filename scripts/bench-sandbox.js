@@ -192,6 +192,7 @@ export async function benchSandbox({
   const windowSeconds = quick ? 1 : 5;
   const dir = mkdtempSync(join(tmpdir(), 'mpay-bench-fill-'));
   const started = Date.now();
+  const loadAtStart = loadavg().map((x) => +x.toFixed(1));
   const memoryRows = withoutData ? await fill({ sizes, windowSeconds, log }) : null;
   const dataRows = await fill({ sizes, windowSeconds, dataFile: join(dir, 'sandbox.log'), log });
   const side = prism ? await prismSideBySide({ rounds: quick ? 1 : 3, seconds: quick ? 1 : 5, log }) : null;
@@ -202,7 +203,8 @@ export async function benchSandbox({
       model: cpus()[0]?.model,
       memory_gb: Math.round(totalmem() / 2 ** 30),
       node: process.version,
-      load_average_at_start: loadavg().map((x) => +x.toFixed(1)),
+      load_average_at_start: loadAtStart,
+      load_average_at_end: loadavg().map((x) => +x.toFixed(1)),
     },
     quick,
     window_seconds: windowSeconds,

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { sandbox, spawnMpay, tempDir, waitUntil } from './helpers.js';
 import { call, fill, initiate, merchantGhs, tokenOf } from './sandbox-calls.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
+import { refHash } from '../src/sandbox/ref-index.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
@@ -135,17 +136,28 @@ describe('the sandbox snapshot', () => {
     await another.close();
 
     const snap = readFileSync(`${file}.snapshot`);
-    const at = snap.indexOf('kept-2');
-    expect(at).toBeGreaterThan(0);
+    // the hash of a reference, in the column a start reads (the others are read after it)
+    const hash = Buffer.alloc(4);
+    hash.writeUInt32LE(refHash('kept-2'));
+    const hashAt = snap.indexOf(hash);
+    expect(hashAt).toBeGreaterThan(0);
     const changed = Buffer.from(snap);
-    changed.write('X', at + 5);
+    changed[hashAt] = changed[hashAt]! ^ 1;
+    const described = Buffer.from(snap);
+    described[described.length - 2] = described[described.length - 2]! ^ 1;
     const version = Buffer.from(snap);
     version.writeUInt32LE(9, 8);
     const log = readFileSync(file, 'utf8');
     const cases: [string, Buffer, string, RegExp][] = [
       ['torn', snap.subarray(0, snap.length >> 1), log, /\(torn\)/],
-      ['a byte changed', changed, log, /its checksum does not match its content \(damaged\)/],
-      ['another version', version, log, /it is of version 9 \(this mpay reads 1\)/],
+      [
+        'a byte changed',
+        changed,
+        log,
+        /its section 8 \(bytes \d+ to \d+\) does not match its checksum \(damaged\)/,
+      ],
+      ['its description changed', described, log, /its description does not match its checksum \(damaged\)/],
+      ['another version', version, log, /it is of version 9 \(this mpay reads 2\)/],
       ['not one', Buffer.from('{"not":"a snapshot"}'), log, /it is not a snapshot of the sandbox/],
       ['of another log', readFileSync(`${other}.snapshot`), log, /it was written for another log/],
       [
@@ -179,6 +191,127 @@ describe('the sandbox snapshot', () => {
       await again.close();
       expect(setAside(again), what).toEqual([]);
       expect(readLine(again), what).toMatch(/from its snapshot .* and the 0 lines of the log after it/);
+    }
+  });
+
+  it('a snapshot damaged where a start leaves it to read later is set aside once read, and the whole log read again', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sandbox.log');
+    const first = await sandbox({ dataFile: file });
+    const t = await tokenOf(first);
+    for (let i = 0; i < 4; i++) await initiate(first, t, 'deposit', { customer_transaction_id: `kept-${i}` });
+    const before = first.state.list();
+    await first.close();
+    const snap = readFileSync(`${file}.snapshot`);
+    const at = snap.indexOf('kept-2'); // in a text slab
+    expect(at).toBeGreaterThan(0);
+    snap.write('X', at + 5);
+    writeFileSync(`${file}.snapshot`, snap);
+
+    const sb = await sandbox({ dataFile: file });
+    try {
+      // the start used it: what it read of it was whole
+      expect(readLine(sb)).toMatch(/: 4 transactions, from its snapshot/);
+      await waitUntil(
+        'the whole log read again',
+        () => sb.logs.filter((l) => l.startsWith('read ')).length > 1,
+      );
+      expect(setAside(sb)).toEqual([
+        expect.stringMatching(
+          /^set aside the snapshot .*\.snapshot: its section \d+ \(bytes \d+ to \d+\) does not match its checksum \(damaged\); reading the whole log$/,
+        ),
+      ]);
+      expect(sb.logs.filter((l) => l.startsWith('read ')).at(-1)).toMatch(/: 4 transactions, 6 lines, in/);
+      expect(sb.state.list()).toEqual(before);
+      await waitUntil('a new snapshot', () => sb.logs.some((l) => l.startsWith(`snapshot ${file}.snapshot`)));
+    } finally {
+      await sb.close();
+    }
+    const again = await sandbox({ dataFile: file });
+    try {
+      expect(setAside(again)).toEqual([]);
+      expect(readLine(again)).toMatch(
+        /: 4 transactions, from its snapshot .* and the 0 lines of the log after it/,
+      );
+      expect(again.state.list()).toEqual(before);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('changes made before what a start left of the snapshot is read are kept once it is', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sandbox.log');
+    const first = await sandbox({ dataFile: file });
+    const t = await tokenOf(first);
+    const old = await initiate(first, t, 'deposit', { customer_transaction_id: 'before-the-restart' });
+    await first.close();
+    // each section read when first needed, not in the background
+    const sb = await sandbox({ dataFile: file, snapshot: { readLater: false } });
+    try {
+      const t2 = await tokenOf(sb);
+      // a new transaction (written into the columns not read yet), then a change of the old one
+      const d = await initiate(sb, t2, 'withdraw', { customer_transaction_id: 'after-the-restart' });
+      const st = { hash_token: old.hash, status: 'failed', gateway_id: old.gateway };
+      expect((await call(sb, 'payments/status/update', st, t2)).status).toBe(200);
+      expect(await refusedAsTaken(sb, t2, 'before-the-restart')).toBe(true);
+      expect(await refusedAsTaken(sb, t2, 'after-the-restart')).toBe(true);
+      const list = sb.state.list();
+      expect(list.map((x) => [x.reference, x.kind, x.status])).toEqual([
+        ['before-the-restart', 'deposit', 'failed'],
+        ['after-the-restart', 'withdraw', 'initiated'],
+      ]);
+      expect(list[1]!.hash_token).toBe(d.hash);
+      expect(list[1]!.id).toBe(list[0]!.id + 1);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('a snapshot holds the state at the place of the log it names, with the changes made while it waited for the log', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sandbox.log');
+    const sb = await sandbox({ dataFile: file, snapshot: { everyLines: 1e9 } });
+    let copy = '';
+    try {
+      await initiate(sb, await tokenOf(sb), 'deposit');
+      await sb.state.synced();
+      // A change not yet written (a token), a snapshot asked for, which waits for it to be synced, and
+      // meanwhile another change (an initiate): the snapshot is taken once both are in the log.
+      sb.state.generateToken({ merchant_key: demoMerchant.merchantKey });
+      const written = sb.state.snapshot();
+      const body = {
+        merchant_key: demoMerchant.merchantKey,
+        site_id: 1,
+        api_key: demoMerchant.apiKey,
+        currency_code: 'GHS',
+        country_code: 'GH',
+        customer_first_name: 'Ama',
+        customer_phone: '+233201234567',
+        customer_email: 'ama@example.com',
+        customer_transaction_id: 'while-it-waits',
+        amount: '12.50',
+      };
+      expect(sb.state.initiate('deposit', body).status).toBe(200);
+      expect(await written).toBe(true);
+      await sb.state.synced();
+      copy = copyOut(file, join(dir, 'copy'), true);
+    } finally {
+      await sb.close();
+    }
+    // Its description names the place it stands in the log: the end of the log, which holds both changes.
+    const snap = readFileSync(`${copy}.snapshot`);
+    const meta = JSON.parse(snap.subarray(snap.length - snap.readUInt32LE(12)).toString('utf8'));
+    expect(meta.offset).toBe(readFileSync(copy).length);
+    expect(meta.store.n).toBe(2);
+    const again = await sandbox({ dataFile: copy });
+    try {
+      expect(readLine(again)).toMatch(
+        /: 2 transactions, from its snapshot .* and the 0 lines of the log after it/,
+      );
+      expect(again.state.list().at(-1)!.reference).toBe('while-it-waits');
+    } finally {
+      await again.close();
     }
   });
 

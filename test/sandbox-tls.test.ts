@@ -1,7 +1,8 @@
 // `mpay sandbox --tls`: a self-signed certificate made for it, its fingerprint and the one line a client
 // needs printed; mpay (its got client, in a process of its own) trusts it through that line, end to end,
-// on loopback and on an address other machines reach (where mpay refuses plain http); a restart on the
-// same --data serves the same certificate, so a client trusts it once.
+// on loopback and on an address other machines reach (where mpay refuses plain http, and money to it is
+// live until a profile keeps it as its sandbox); a restart on the same --data serves the same certificate,
+// so a client trusts it once.
 import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -104,6 +105,48 @@ describe('mpay sandbox --tls', () => {
         });
         expect(r.code, r.stderr).toBe(0);
         expect(r.json().length).toBeGreaterThan(0);
+        // Money to it: live by the money gate's rule (not loopback) until a profile keeps it as a sandbox.
+        const cfg = tempDir();
+        const env = cliEnv({ url }, cfg, { NODE_EXTRA_CA_CERTS: certFile });
+        const deposit = (ref: string) =>
+          run(
+            [
+              'api',
+              'POST',
+              'payments/initiate',
+              '--credentials',
+              '-f',
+              'currency_code=GHS',
+              '-f',
+              'country_code=GH',
+            ]
+              .concat([
+                '-F',
+                'amount=10',
+                '-f',
+                'customer_first_name=Ama',
+                '-f',
+                'customer_phone=+233201234567',
+              ])
+              .concat([
+                '-f',
+                'customer_email=ama@example.com',
+                '-f',
+                `customer_transaction_id=${ref}`,
+                '--json',
+              ]),
+            { env },
+          );
+        const live = await deposit('tls-outside-1');
+        expect(live.code, live.stderr).toBe(2);
+        expect(live.stderr).toMatch(
+          /Nothing was sent: .*live server .*no profile keeps it as a sandbox or stage/,
+        );
+        const set = await run(['config', 'set', 'sandbox.base_url', url], { env });
+        expect(set.code, set.stderr).toBe(0);
+        const sent = await deposit('tls-outside-2');
+        expect(sent.code, sent.stderr).toBe(0);
+        expect(sent.stdout).toContain('tls-outside-2');
       } finally {
         plain.child.kill('SIGINT');
         tls.child.kill('SIGINT');

@@ -30,8 +30,17 @@ export class Holdings {
   /** told of each line appended (the snapshot's schedule counts them) */
   onAppend?: () => void;
 
-  constructor(seed: Seed) {
+  constructor(private readonly seed: Seed) {
     for (const c of seed.currencies) this.balances.set(c.currency.code, c.balance);
+  }
+
+  /** Back to the holdings of an empty log with this secret (before the log is read again). */
+  reset(secret: Buffer): void {
+    this.seq = 0;
+    this.tokens.clear();
+    this.store = new TxStore(secret);
+    this.balances.clear();
+    for (const c of this.seed.currencies) this.setBalance(c.currency.code, c.balance);
   }
 
   private append(line: Line): void {

@@ -1,7 +1,9 @@
 // Reading the sandbox's holdings back from --data at a start: the snapshot (if it matches the log), then the
 // log's lines after it (or the whole log), a version 1 file converted; then the log opened for appending
-// and the snapshots' schedule started.
-import { copyFileSync, constants } from 'node:fs';
+// and the snapshots' schedule started. The snapshot's text slabs are read after the start, off the event
+// loop (or when first needed): one found damaged then is set aside like a snapshot damaged at the start,
+// and the state read again from the whole log.
+import { copyFileSync, constants, rmSync } from 'node:fs';
 import { DataLog, formatVersion, writeWholeSync } from './data-log.js';
 import { removeLeftovers } from './fs-sync.js';
 import type { Holdings } from './holdings.js';
@@ -38,7 +40,10 @@ export async function openData(
     (head) => {
       header = head.text;
       const why = snap && mismatch(snap, head, file);
-      if (why) setAside(why);
+      if (why) {
+        setAside(why);
+        snap.close();
+      }
       if (!snap || why) {
         h.store = new TxStore(Buffer.from(head.secret, 'hex'));
         return undefined;
@@ -69,7 +74,50 @@ export async function openData(
   h.data = data;
   const covered = resumed && { header, offset: resumed.offset };
   const snapshots = new Snapshots(snapFile, h, data, { ...opts.snapshot, log }, covered);
+  if (resumed) {
+    let damaged = false;
+    h.store.onDamage = (err) => {
+      if (damaged) return;
+      damaged = true;
+      void readAgain(h, data, snapshots, `${err.message}`, opts.log);
+    };
+    if (opts.snapshot?.readLater !== false) void h.store.readLater();
+  }
   return { data, snapshots };
+}
+
+/**
+ * A slab of the snapshot, read after the start, was damaged: the snapshot is removed and the holdings read
+ * again from the whole log, once every change made since the start is written and synced to it (the read
+ * holds the event loop, so none comes between); then a new snapshot is written.
+ */
+async function readAgain(
+  h: Holdings,
+  data: DataLog,
+  snapshots: Snapshots,
+  why: string,
+  log: (line: string) => void,
+): Promise<void> {
+  log(`set aside the snapshot ${snapshots.file}: ${why}; reading the whole log`);
+  do await data.synced();
+  while (!data.settled());
+  const started = performance.now();
+  h.reset(Buffer.from(data.secret, 'hex'));
+  try {
+    const loaded = readLog(
+      data.file,
+      (line) => h.replay(line),
+      () => undefined,
+    );
+    log(`read ${data.file}: ${h.store.size} transactions, ${loaded?.lines} lines, in ${seconds(started)}`);
+  } catch (err) {
+    // the log was read at the start; it fails now only if something else wrote it meanwhile
+    log(`could not read ${data.file} again: ${(err as Error).message}`);
+    return;
+  }
+  rmSync(snapshots.file, { force: true });
+  snapshots.forget();
+  void snapshots.request();
 }
 
 /** A version 1 file, read into the holdings, written again in this format (the old one kept beside). */

@@ -43,27 +43,37 @@ export interface SnapshotSchedule {
   everyLines?: number;
   /** ms after which one is written when there were changes (default 30,000) */
   everyMs?: number;
+  /**
+   * whether what a start leaves of the snapshot is read in the background at once (default); else each
+   * section when first needed (a test's, to see a change made before the read kept)
+   */
+  readLater?: boolean;
 }
 
 /** A snapshot read, waiting to be matched with its log's header. */
 export interface ReadSnapshot {
   meta: HoldingsMeta;
+  /** the store, its text slabs still to read (TxStore.readLater) */
   store: TxStore;
   bytes: number;
+  /** leaves the slabs unread: the snapshot was set aside after all */
+  close(): void;
 }
 
 /** Reads the snapshot; undefined when there is none, or when it cannot be used (said with `warn`). */
 export function loadSnapshot(file: string, warn: (why: string) => void): ReadSnapshot | undefined {
   let store: TxStore | undefined;
   try {
-    const meta = readSnapshot<HoldingsMeta>(file, (m) => {
+    const read = readSnapshot<HoldingsMeta>(file, (m) => {
       if (typeof m.secret !== 'string' || !/^[0-9a-f]{64}$/.test(m.secret))
         throw new Error('its description has no valid secret');
       const restored = TxStore.restore(Buffer.from(m.secret, 'hex'), m.store);
       store = restored.store;
       return restored.targets;
     });
-    return meta && store && { meta, store, bytes: statSync(file).size };
+    if (!read || !store) return undefined;
+    store.readFrom(read.later);
+    return { meta: read.meta, store, bytes: statSync(file).size, close: () => read.later.close() };
   } catch (err) {
     if (!(err instanceof SnapshotError)) throw err;
     warn(err.message);
@@ -179,7 +189,13 @@ export class Snapshots {
       // Nothing ran between the last group's sync and here, unless another turn appended lines.
       pos = this.data.settled();
       if (pos && this.covered?.header === pos.header && this.covered.offset === pos.offset) return;
-      if (pos) content = capture(this.h, this.data.file, pos);
+      try {
+        if (pos) content = capture(this.h, this.data.file, pos);
+      } catch (err) {
+        // a slab of the snapshot the start read from, damaged: the state is read again from the log
+        this.opts.log(`could not write the snapshot ${this.file}: ${(err as Error).message}`);
+        return;
+      }
     }
     if (!content || !pos) return;
     const at = pos;
@@ -197,6 +213,11 @@ export class Snapshots {
     } catch (err) {
       this.opts.log(`could not write the snapshot ${this.file}: ${(err as Error).message}`);
     }
+  }
+
+  /** The snapshot on disk no longer stands for the state (it was damaged): the next is written anew. */
+  forget(): void {
+    this.covered = undefined;
   }
 
   /** At shutdown, once the log is closed: the last snapshot, covering every change. */

@@ -8,6 +8,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { transactionStatuses } from '../api/enums.js';
 import type { PaymentKind } from '../api/enums.js';
 import { RefIndex, refHash } from './ref-index.js';
+import type { LaterSections } from './snapshot.js';
 
 export interface StoredTransaction {
   id: number;
@@ -98,9 +99,21 @@ export class TxStore {
   private n = 0;
   private cap = 0;
   private c: Columns = columnsOf(0);
-  private readonly slabs: Buffer[] = [];
+  /** undefined: a slab of a snapshot not read yet */
+  private readonly slabs: (Buffer | undefined)[] = [];
   /** bytes written in each slab */
   private readonly slabUsed: number[] = [];
+  /**
+   * The sections of the snapshot a start left to read later (every column but the references' hashes,
+   * and the slabs), by section: a column's name, or a slab's number. Until a column is read, the store
+   * holds an empty one of its size, into which only transactions from `fromSnapshot` on are written.
+   */
+  private later?: LaterSections;
+  private readonly lazy = new Map<number, ColumnName | number>();
+  private readonly lazyColumns = new Map<ColumnName, number>();
+  private fromSnapshot = 0;
+  /** told when a section read after the start is damaged (the caller then reads the log again) */
+  onDamage?: (err: Error) => void;
   private readonly placeNames: string[] = [];
   private readonly placeIndex = new Map<string, number>();
   private readonly wallets = new Map<number, string>();
@@ -121,6 +134,7 @@ export class TxStore {
   }
 
   private grow(): void {
+    this.need(...columnNames);
     this.cap = Math.max(1024, this.cap * 2);
     this.c = columnsOf(this.cap, this.c);
   }
@@ -135,10 +149,83 @@ export class TxStore {
     return i;
   }
 
+  /** Slab `k`, read now if a start left it for later. */
+  private slab(k: number): Buffer {
+    const slab = this.slabs[k];
+    if (slab) return slab;
+    for (const [section, what] of this.lazy) if (what === k) this.readNow(section);
+    return this.slabs[k]!;
+  }
+
+  /** The columns named, read now where a start left them for later. */
+  private need(...names: ColumnName[]): void {
+    if (!this.later) return;
+    for (const name of names) {
+      const section = this.lazyColumns.get(name);
+      if (section !== undefined) this.readNow(section);
+    }
+  }
+
+  /** New memory for section `s` of the snapshot: the bytes to read it into. */
+  private targetOf(s: number): Uint8Array {
+    const what = this.lazy.get(s)!;
+    if (typeof what === 'number') return Buffer.allocUnsafeSlow(this.slabUsed[what]!);
+    const column = new columnTypes[what](this.cap);
+    return bytesOf(column, this.fromSnapshot * column.BYTES_PER_ELEMENT);
+  }
+
+  /** Section `s`, read into `target`, takes its place (a column keeps what was added since the start). */
+  private install(s: number, target: Uint8Array): void {
+    const what = this.lazy.get(s)!;
+    this.lazy.delete(s);
+    if (this.lazy.size === 0) this.later = undefined;
+    if (typeof what === 'number') {
+      this.slabs[what] = target as Buffer;
+      return;
+    }
+    this.lazyColumns.delete(what);
+    type Column = Columns[ColumnName];
+    const column = new (columnTypes[what] as unknown as new (b: ArrayBufferLike) => Column)(target.buffer);
+    column.set(this.c[what].subarray(this.fromSnapshot, this.n) as never, this.fromSnapshot);
+    (this.c as Record<ColumnName, Column>)[what] = column;
+  }
+
+  private readNow(s: number): void {
+    const target = this.targetOf(s);
+    try {
+      this.later!.read(s, target);
+    } catch (err) {
+      this.onDamage?.(err as Error);
+      throw err;
+    }
+    this.install(s, target);
+  }
+
+  /**
+   * Reads what a start left for later, a section after the other, off the event loop (a section needed
+   * before its turn is read at once instead). Resolves when all are in, or one was damaged (onDamage).
+   */
+  async readLater(): Promise<void> {
+    const later = this.later;
+    if (!later) return;
+    try {
+      for (const s of [...this.lazy.keys()]) {
+        if (!this.lazy.has(s)) continue;
+        if (!later.pending.includes(s)) return; // closed
+        const target = this.targetOf(s);
+        if ((await later.readSoon(s, target)) && this.lazy.has(s)) this.install(s, target);
+      }
+    } catch (err) {
+      later.close();
+      this.onDamage?.(err as Error);
+    }
+  }
+
   private putText(i: number, text: string): void {
     const bytes = Buffer.byteLength(text);
     let slab = this.slabs.length - 1;
-    if (slab < 0 || this.slabUsed[slab]! + bytes > this.slabs[slab]!.length) {
+    // (a slab read from a snapshot is full: text goes on in a new one)
+    if (slab < 0 || !this.slabs[slab] || this.slabUsed[slab]! + bytes > this.slabs[slab]!.length) {
       slab = this.slabs.push(Buffer.allocUnsafeSlow(Math.max(SLAB, bytes))) - 1;
       this.slabUsed.push(0);
     }
@@ -151,13 +238,17 @@ export class TxStore {
   }
 
   private text(i: number): string[] {
+    if (i < this.fromSnapshot) this.need('slabOf', 'offsets', 'lengths');
     const at = this.c.offsets[i]!;
-    return this.slabs[this.c.slabOf[i]!]!.toString('utf8', at, at + this.c.lengths[i]!).split(SEP);
+    return this.slab(this.c.slabOf[i]!)
+      .toString('utf8', at, at + this.c.lengths[i]!)
+      .split(SEP);
   }
 
   /** The reference of transaction `i` (the first of its strings). */
   private reference(i: number): string {
-    const slab = this.slabs[this.c.slabOf[i]!]!;
+    if (i < this.fromSnapshot) this.need('slabOf', 'offsets');
+    const slab = this.slab(this.c.slabOf[i]!);
     const at = this.c.offsets[i]!;
     return slab.toString('utf8', at, slab.indexOf(0, at));
   }
@@ -242,6 +333,7 @@ export class TxStore {
 
   /** Writes the changing part of transaction `i` from a line of the data file, from `at` on. */
   setLine(i: number, l: unknown[], at: number): void {
+    if (i < this.fromSnapshot) this.need(...changing);
     const status = l[at];
     if (typeof status !== 'string') throw new Error('a transaction record without a status');
     const s = (transactionStatuses as readonly string[]).indexOf(status);
@@ -261,6 +353,7 @@ export class TxStore {
 
   /** Writes the changing part of transaction `i`. */
   set(i: number, m: Mutable): void {
+    if (i < this.fromSnapshot) this.need(...changing);
     const s = (transactionStatuses as readonly string[]).indexOf(m.status);
     this.c.statuses[i] = s < 0 ? OTHER : s;
     if (s < 0) this.otherStatus.set(i, m.status);
@@ -293,6 +386,7 @@ export class TxStore {
 
   /** Transaction `i` as an object (a copy: changes go back through set). */
   get(i: number): StoredTransaction {
+    if (i < this.fromSnapshot) this.need(...columnNames);
     const [reference, first_name, last, phone, email] = this.text(i) as [
       string,
       string,
@@ -346,13 +440,14 @@ export class TxStore {
    * bytes only grow, so views of them stay true while the snapshot is written.
    */
   capture(): { meta: StoreMeta; sections: Uint8Array[] } {
+    this.need(...columnNames);
     const n = this.n;
     const sections = columnNames.map((k) => {
       const col = this.c[k].subarray(0, n);
       return bytesOf(changing.has(k) ? col.slice() : col);
     });
     sections.push(bytesOf(this.refs.table.slice()));
-    this.slabs.forEach((slab, k) => sections.push(bytesOf(slab, this.slabUsed[k])));
+    this.slabs.forEach((_, k) => sections.push(bytesOf(this.slab(k), this.slabUsed[k])));
     const meta: StoreMeta = {
       n,
       slabUsed: [...this.slabUsed],
@@ -365,8 +460,12 @@ export class TxStore {
     return { meta, sections };
   }
 
-  /** A store to be filled from a snapshot, and the byte views its sections are read into, in order. */
-  static restore(secret: Buffer, meta: StoreMeta): { store: TxStore; targets: Uint8Array[] } {
+  /**
+   * A store to be filled from a snapshot, and the byte views its sections are read into, in order: null
+   * for those read later (`readLater`, or when first needed): all but the hashes of the references, which
+   * the index needs to refuse a reference taken.
+   */
+  static restore(secret: Buffer, meta: StoreMeta): { store: TxStore; targets: (Uint8Array | null)[] } {
     const { n, refTable } = meta;
     if (!(Number.isSafeInteger(n) && n >= 0 && refTable >= 2 * n && Number.isInteger(Math.log2(refTable))))
       throw new Error('its store description is not one this mpay writes');
@@ -374,7 +473,13 @@ export class TxStore {
     store.n = n;
     store.cap = Math.max(1024, 2 ** Math.ceil(Math.log2(n + 1)));
     store.c = columnsOf(store.cap);
-    const targets = columnNames.map((k) => bytesOf(store.c[k], n * store.c[k].BYTES_PER_ELEMENT));
+    store.fromSnapshot = n;
+    const targets: (Uint8Array | null)[] = columnNames.map((k, section) => {
+      if (k === 'hashes') return bytesOf(store.c[k], n * store.c[k].BYTES_PER_ELEMENT);
+      store.lazy.set(section, k);
+      store.lazyColumns.set(k, section);
+      return null;
+    });
     const table = new Int32Array(refTable);
     store.refs = new RefIndex(
       () => store.c.hashes,
@@ -384,15 +489,20 @@ export class TxStore {
     );
     targets.push(bytesOf(table));
     for (const used of meta.slabUsed) {
-      const slab = Buffer.allocUnsafeSlow(Math.max(SLAB, used));
-      store.slabs.push(slab);
+      store.lazy.set(targets.length, store.slabs.length);
+      store.slabs.push(undefined);
       store.slabUsed.push(used);
-      targets.push(bytesOf(slab, used));
+      targets.push(null);
     }
     for (const name of meta.placeNames) store.place(...(name.split(SEP) as [string, string]));
     for (const [i, w] of meta.wallets) store.wallets.set(i, w);
     for (const [i, st] of meta.otherStatus) store.otherStatus.set(i, st);
     for (const [i, g] of meta.given) store.keepGiven(i, g);
     return { store, targets };
+  }
+
+  /** The snapshot's sections left for later (restore's nulls), from where they are read. */
+  readFrom(later: LaterSections): void {
+    if (this.lazy.size) this.later = later;
   }
 }
