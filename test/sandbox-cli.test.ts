@@ -1,16 +1,39 @@
 // `mpay sandbox` as a process: it prints its URL and the demo credentials, serves, keeps state in --data,
 // and stops cleanly on Ctrl-C (SIGINT).
-import { expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { afterEach, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bin, cliEnv, customerArgs, printedCommand, run, runPrinted, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
-function startSandboxProcess(args: string[]) {
+/**
+ * Every `mpay sandbox` this file started that has not ended: killed after each test, so that a test that
+ * fails or times out before its own kill leaves none behind.
+ */
+const running = new Set<ChildProcess>();
+afterEach(async () => {
+  await Promise.all(
+    [...running].map((child) => {
+      const closed = new Promise((r) => child.once('close', r));
+      child.kill('SIGKILL');
+      return closed;
+    }),
+  );
+});
+
+function sandboxProcess(args: string[]): ChildProcess & { stdout: Readable; stderr: Readable } {
   const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.on('close', () => running.delete(child));
+  return child;
+}
+
+function startSandboxProcess(args: string[]) {
+  const child = sandboxProcess(args);
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -119,9 +142,7 @@ it('a snapshot beside --data that is a link is refused the same way', async () =
 });
 
 it('--json prints the sandbox facts as one JSON line', async () => {
-  const sb = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const sb = sandboxProcess(['--json']);
   const line = await new Promise<string>((resolve) => sb.stdout.once('data', (d) => resolve(String(d))));
   expect(JSON.parse(line)).toMatchObject({
     merchant_key: 'mk_sandbox_demo',
