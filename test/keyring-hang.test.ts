@@ -3,7 +3,8 @@
 // answers (a `tcp:` address, which mpay cannot dial itself), a unix socket that answers the
 // authentication and then nothing (no Hello), an abstract socket that never answers. Each login ends, the
 // secrets in the file, said why; and SIGTERM or SIGINT during a keyring wait ends mpay at once, its child
-// with it. No timing is asserted: a hang trips the test's own time limit.
+// with it. No timing is asserted: a hang trips the test's own time limit. The tests run at once: each
+// waits out a time limit of its own, on a bus of its own.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -102,7 +103,7 @@ for (const [shape, make] of [
   ['a unix bus that authenticates and then never answers Hello', unixBus],
   ['an abstract bus that never answers', abstractBus],
 ] as const)
-  it(`${shape}: login ends at the limit, the secrets in the file, and says why`, async () => {
+  it.concurrent(`${shape}: login ends at the limit, the secrets in the file, and says why`, async () => {
     const bus = await make();
     try {
       const dir = join(tempDir(), 'mpay');
@@ -121,41 +122,44 @@ for (const [shape, make] of [
   });
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const)
-  it(`${signal} during a keyring wait ends mpay at once, and its keyring child with it`, async () => {
-    const bus = await tcpBus();
-    try {
-      const child = spawn(process.execPath, [bin, ...loginArgs()], {
-        env: {
-          ...process.env,
-          MPAY_CONFIG_DIR: join(tempDir(), 'mpay'),
-          DBUS_SESSION_BUS_ADDRESS: bus.address,
-          // far beyond the test's own time limit: only the signal can end this wait
-          MPAY_KEYRING_TIMEOUT: '600',
-        },
-        stdio: ['pipe', 'ignore', 'pipe'],
-      });
-      child.stdin!.end(demoMerchant.merchantKey);
-      const ended = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
-      // The keyring's child process dialled the bus: mpay is waiting on it.
-      const socket = await bus.connected();
-      const dropped = new Promise<void>((r) => socket.on('close', () => r()));
-      child.kill(signal);
-      expect(await ended).toBe(signal === 'SIGTERM' ? 143 : 130);
-      // the child that held the connection is gone too (a deadline that says so, not the test's limit)
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        dropped,
-        new Promise((_, reject) => {
-          timer = setTimeout(
-            () =>
-              reject(
-                new Error("the keyring child's bus connection did not drop within 15 s: it was not killed"),
-              ),
-            15_000,
-          );
-        }),
-      ]).finally(() => clearTimeout(timer));
-    } finally {
-      await bus.close();
-    }
-  });
+  it.concurrent(
+    `${signal} during a keyring wait ends mpay at once, and its keyring child with it`,
+    async () => {
+      const bus = await tcpBus();
+      try {
+        const child = spawn(process.execPath, [bin, ...loginArgs()], {
+          env: {
+            ...process.env,
+            MPAY_CONFIG_DIR: join(tempDir(), 'mpay'),
+            DBUS_SESSION_BUS_ADDRESS: bus.address,
+            // far beyond the test's own time limit: only the signal can end this wait
+            MPAY_KEYRING_TIMEOUT: '600',
+          },
+          stdio: ['pipe', 'ignore', 'pipe'],
+        });
+        child.stdin!.end(demoMerchant.merchantKey);
+        const ended = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+        // The keyring's child process dialled the bus: mpay is waiting on it.
+        const socket = await bus.connected();
+        const dropped = new Promise<void>((r) => socket.on('close', () => r()));
+        child.kill(signal);
+        expect(await ended).toBe(signal === 'SIGTERM' ? 143 : 130);
+        // the child that held the connection is gone too (a deadline that says so, not the test's limit)
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          dropped,
+          new Promise((_, reject) => {
+            timer = setTimeout(
+              () =>
+                reject(
+                  new Error("the keyring child's bus connection did not drop within 15 s: it was not killed"),
+                ),
+              15_000,
+            );
+          }),
+        ]).finally(() => clearTimeout(timer));
+      } finally {
+        await bus.close();
+      }
+    },
+  );

@@ -45,20 +45,34 @@ function stopAll(): void {
 }
 process.once('exit', stopAll);
 
+/**
+ * A command line whose process the kernel kills when this worker ends, however it ends (SIGKILL, a crash,
+ * a run stopped mid-test): setpriv sets the parent-death signal and then runs the program in its place.
+ * The afterAll and exit handlers above cover an orderly end; this covers the rest.
+ */
+function diesWithWorker([program, ...args]: string[]): [string, string[]] {
+  return ['setpriv', ['--pdeathsig', 'KILL', program!, ...args]];
+}
+
 /** A session bus and an unlocked Secret Service of this test's own. */
 async function privateKeyring(): Promise<PrivateKeyring> {
   const home = tempDir('mpay-kr-home-');
   const runtime = tempDir('mpay-kr-run-');
   // its own process group, so that what it starts goes with it
-  const bus: ChildProcess = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-    detached: true,
-  });
+  const bus: ChildProcess = spawn(
+    ...diesWithWorker(['dbus-daemon', '--session', '--nofork', '--print-address=1']),
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+    },
+  );
   let daemonPid = 0;
+  let daemon: ChildProcess | undefined;
   const stop = () => {
     started.delete(stop);
     for (const [pid, signals] of [
       [daemonPid, ['SIGCONT', 'SIGKILL']],
+      [daemon?.pid ?? 0, ['SIGCONT', 'SIGKILL']],
       [-bus.pid!, ['SIGCONT', 'SIGKILL']],
     ] as const)
       for (const signal of signals)
@@ -84,15 +98,15 @@ async function privateKeyring(): Promise<PrivateKeyring> {
       XDG_RUNTIME_DIR: runtime,
       DBUS_SESSION_BUS_ADDRESS: address,
     };
-    // --unlock reads the new login keyring's password from stdin; --daemonize prints the daemon's pid.
-    const daemon = spawn('gnome-keyring-daemon', ['--unlock', '--daemonize', '--components=secrets'], {
-      env: { ...process.env, ...env },
-      stdio: ['pipe', 'ignore', 'ignore'],
-    });
+    // --unlock reads the new login keyring's password from stdin. In the foreground, the daemon is this
+    // worker's own child, so that it dies with the worker (diesWithWorker); gdbus waits for its name on
+    // the bus, which then tells its pid.
+    daemon = spawn(
+      ...diesWithWorker(['gnome-keyring-daemon', '--foreground', '--unlock', '--components=secrets']),
+      { env: { ...process.env, ...env }, stdio: ['pipe', 'ignore', 'ignore'] },
+    );
+    daemon.on('error', () => {}); // a daemon that cannot start: gdbus below times out and says so
     daemon.stdin!.end('test-password');
-    // The first process forks the daemon and exits; gdbus waits for the daemon's name on the bus, which
-    // then tells its pid.
-    await new Promise((resolve) => daemon.on('close', resolve));
     await pexec('gdbus', ['wait', '--session', '--timeout', '60', 'org.freedesktop.secrets'], {
       env: { ...process.env, ...env },
     });

@@ -143,39 +143,49 @@ it('a host that does not resolve is said so, with the base URL to check, not "ra
 });
 
 it('a file edited after its run (a row added at the top) does not pay its rows again: they are refused, named, unless --allow-repeats', async () => {
-  const cfg = tempDir();
-  const env = cliEnv(sb, cfg);
-  const base = rows(5, 'Edited');
-  const first = await mpay(['deposit', 'batch', file('edited.csv', [header, ...base].join('\n')), '--json'], {
-    env,
-  });
-  expect(first.code, first.stderr).toBe(0);
-  const initiates = await requestCount(sb, 'POST /payments/initiate');
-  // One new row at the top: every old row moves down one and gets another derived reference.
-  const edited = file(
-    'edited2.csv',
-    [header, 'GHS,GH,77,Newcomer,,+233201399999,new@example.org,1', ...base].join('\n'),
-  );
-  const refused = await mpay(['deposit', 'batch', edited, '--json'], { env });
-  expect(refused.code, refused.stderr).toBe(2);
-  const problems = refused.stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l))
-    .filter((p) => p.row !== undefined);
-  expect(problems.map((p) => p.row)).toEqual([2, 3, 4, 5, 6]);
-  expect(problems[0].message).toMatch(
-    /^the same deposit \(customer, amount, currency\) as mpay-db-\S+-1, sent \d{4}-\d\d-\d\d; --allow-repeats sends it again$/,
-  );
-  expect(await requestCount(sb, 'POST /payments/initiate')).toBe(initiates);
-  // the closing hint names the flag too: a table cut at a narrow terminal may hide it in the rows
-  expect(JSON.parse(refused.stdout.trim().split('\n').at(-1)!).error.hint).toMatch(
-    /go with --allow-repeats$/,
-  );
-  // Said on purpose: the repeats go out.
-  const repeated = await mpay(['deposit', 'batch', edited, '--json', '--allow-repeats'], { env });
-  expect(repeated.code, repeated.stderr).toBe(0);
-  expect(await requestCount(sb, 'POST /payments/initiate')).toBe(initiates + 6);
+  // A sandbox of its own: its count of initiates is this test's alone, whatever an earlier test's processes
+  // still send (one that timed out under load went on initiating into the next test's count).
+  const sb = await sandbox({ latencyMs: 10 });
+  try {
+    const cfg = tempDir();
+    const env = cliEnv(sb, cfg);
+    const base = rows(5, 'Edited');
+    const first = await mpay(
+      ['deposit', 'batch', file('edited.csv', [header, ...base].join('\n')), '--json'],
+      {
+        env,
+      },
+    );
+    expect(first.code, first.stderr).toBe(0);
+    const initiates = await requestCount(sb, 'POST /payments/initiate');
+    // One new row at the top: every old row moves down one and gets another derived reference.
+    const edited = file(
+      'edited2.csv',
+      [header, 'GHS,GH,77,Newcomer,,+233201399999,new@example.org,1', ...base].join('\n'),
+    );
+    const refused = await mpay(['deposit', 'batch', edited, '--json'], { env });
+    expect(refused.code, refused.stderr).toBe(2);
+    const problems = refused.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((p) => p.row !== undefined);
+    expect(problems.map((p) => p.row)).toEqual([2, 3, 4, 5, 6]);
+    expect(problems[0].message).toMatch(
+      /^the same deposit \(customer, amount, currency\) as mpay-db-\S+-1, sent \d{4}-\d\d-\d\d; --allow-repeats sends it again$/,
+    );
+    expect(await requestCount(sb, 'POST /payments/initiate')).toBe(initiates);
+    // the closing hint names the flag too: a table cut at a narrow terminal may hide it in the rows
+    expect(JSON.parse(refused.stdout.trim().split('\n').at(-1)!).error.hint).toMatch(
+      /go with --allow-repeats$/,
+    );
+    // Said on purpose: the repeats go out.
+    const repeated = await mpay(['deposit', 'batch', edited, '--json', '--allow-repeats'], { env });
+    expect(repeated.code, repeated.stderr).toBe(0);
+    expect(await requestCount(sb, 'POST /payments/initiate')).toBe(initiates + 6);
+  } finally {
+    await sb.close();
+  }
 });
 
 it('withdraw batch confirm reads the merchant currencies once, not once a row', async () => {

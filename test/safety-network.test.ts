@@ -19,6 +19,7 @@ import {
   tempDir,
 } from './helpers.js';
 import { strictSandbox, type StrictSandbox } from './strict.js';
+import { mpay } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 
@@ -62,6 +63,7 @@ const api =
     rest(req, res, body);
   };
 
+// In-process: what is checked is the command's answer, not the process's.
 describe('base URLs', () => {
   let sb: Sb;
   beforeAll(async () => {
@@ -71,26 +73,26 @@ describe('base URLs', () => {
 
   it('a base URL ending in /restapi/v1 is accepted with a note', async () => {
     for (const given of [`${sb.url}/restapi/v1`, `${sb.url}/restapi/v1/`]) {
-      const r = await run(['balances', '--json'], { env: cliEnv(sb, tempDir(), { MPAY_BASE_URL: given }) });
+      const r = await mpay(['balances', '--json'], { env: cliEnv(sb, tempDir(), { MPAY_BASE_URL: given }) });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain(
         `mpay: warning: the base URL ${given} ends in /restapi/v1, which mpay adds itself; using ${sb.url}`,
       );
     }
     const cfg = tempDir();
-    const set = await run(['config', 'set', 'sandbox.base_url', `${sb.url}/restapi/v1`], {
+    const set = await mpay(['config', 'set', 'sandbox.base_url', `${sb.url}/restapi/v1`], {
       env: { MPAY_CONFIG_DIR: cfg },
     });
     expect(set.code, set.stderr).toBe(0);
     expect(
-      (await run(['config', 'get', 'sandbox.base_url'], { env: { MPAY_CONFIG_DIR: cfg } })).stdout.trim(),
+      (await mpay(['config', 'get', 'sandbox.base_url'], { env: { MPAY_CONFIG_DIR: cfg } })).stdout.trim(),
     ).toBe(sb.url);
   });
 
   it('a 404 that is not the API\'s own answer says "not found: check the base URL", not the transaction hint', async () => {
     const env = cliEnv(sb, tempDir(), { MPAY_BASE_URL: `${sb.url}/api` });
     for (const args of [['countries'], ['status', 'a'.repeat(64), '--status', 'failed', '--gateway', '1']]) {
-      const r = await run([...args, '--json'], { env });
+      const r = await mpay([...args, '--json'], { env });
       expect(r.code, r.stdout).toBe(7);
       expect(r.json().error.message).toMatch(/^Not found: .* check the base URL$/);
       expect(r.json().error.hint).not.toMatch(/initiated/);
@@ -99,10 +101,10 @@ describe('base URLs', () => {
     const right = cliEnv(sb, tempDir());
     const hash = (await (await apiInitiate(sb.url, await apiToken(sb.url), 'not-found-real')).json()).data
       .has_token;
-    expect((await run(['status', hash, '--status', 'failed', '--gateway', '1'], { env: right })).code).toBe(
+    expect((await mpay(['status', hash, '--status', 'failed', '--gateway', '1'], { env: right })).code).toBe(
       0,
     );
-    const again = await run(['status', hash, '--status', 'failed', '--gateway', '1', '--json'], {
+    const again = await mpay(['status', hash, '--status', 'failed', '--gateway', '1', '--json'], {
       env: right,
     });
     expect(again.code).toBe(5);

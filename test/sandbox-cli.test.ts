@@ -1,15 +1,39 @@
 // `mpay sandbox` as a process: it prints its URL and the demo credentials, serves, keeps state in --data,
 // and stops cleanly on Ctrl-C (SIGINT).
-import { expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { afterEach, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { bin, cliEnv, customerArgs, printedCommand, run, runPrinted, tempDir } from './helpers.js';
+import { bin, cliEnv, customerArgs, printedCommand, run, runPrinted, sandbox, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
 
-function startSandboxProcess(args: string[]) {
+/**
+ * Every `mpay sandbox` this file started that has not ended: killed after each test, so that a test that
+ * fails or times out before its own kill leaves none behind.
+ */
+const running = new Set<ChildProcess>();
+afterEach(async () => {
+  await Promise.all(
+    [...running].map((child) => {
+      const closed = new Promise((r) => child.once('close', r));
+      child.kill('SIGKILL');
+      return closed;
+    }),
+  );
+});
+
+function sandboxProcess(args: string[]): ChildProcess & { stdout: Readable; stderr: Readable } {
   const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.on('close', () => running.delete(child));
+  return child;
+}
+
+function startSandboxProcess(args: string[]) {
+  const child = sandboxProcess(args);
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -101,7 +125,7 @@ it('a --data path that is a link is refused before the sandbox starts', async ()
   writeFileSync(planted, '{"transactions":[]}');
   const link = join(dir, 'state.json');
   symlinkSync(planted, link);
-  const r = await run(['sandbox', '--port', '0', '--data', link]);
+  const r = await mpay(['sandbox', '--port', '0', '--data', link]);
   expect(r.code, r.stderr).toBe(9);
   expect(r.stderr).toContain(`mpay: The sandbox data file ${link} is a link`);
 });
@@ -112,15 +136,13 @@ it('a snapshot beside --data that is a link is refused the same way', async () =
   writeFileSync(planted, 'MPAYSNAP');
   const data = join(dir, 'sandbox.log');
   symlinkSync(planted, `${data}.snapshot`);
-  const r = await run(['sandbox', '--port', '0', '--data', data]);
+  const r = await mpay(['sandbox', '--port', '0', '--data', data]);
   expect(r.code, r.stderr).toBe(9);
   expect(r.stderr).toContain(`mpay: The sandbox snapshot file ${data}.snapshot is a link`);
 });
 
 it('--json prints the sandbox facts as one JSON line', async () => {
-  const sb = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const sb = sandboxProcess(['--json']);
   const line = await new Promise<string>((resolve) => sb.stdout.once('data', (d) => resolve(String(d))));
   expect(JSON.parse(line)).toMatchObject({
     merchant_key: 'mk_sandbox_demo',
@@ -132,16 +154,20 @@ it('--json prints the sandbox facts as one JSON line', async () => {
   await new Promise((r) => sb.on('close', r));
 });
 
+// In-process: what is filtered is the journal's, not the process's.
 it('history filters by kind, status, reference and date', async () => {
   const dir = tempDir();
-  const { sandbox } = await import('./helpers.js');
   const s = await sandbox();
   try {
     const env = cliEnv(s, dir);
-    expect((await run(['deposit', ...customerArgs({ reference: 'h-dep' }), '--json'], { env })).code).toBe(0);
-    expect((await run(['withdraw', ...customerArgs({ reference: 'h-wd' }), '--json'], { env })).code).toBe(0);
+    expect((await mpay(['deposit', ...customerArgs({ reference: 'h-dep' }), '--json'], { env })).code).toBe(
+      0,
+    );
+    expect((await mpay(['withdraw', ...customerArgs({ reference: 'h-wd' }), '--json'], { env })).code).toBe(
+      0,
+    );
     const refs = async (...args: string[]) =>
-      (await run(['history', ...args, '--json'], { env }))
+      (await mpay(['history', ...args, '--json'], { env }))
         .json()
         .map((r: { reference: string }) => r.reference);
     expect(await refs()).toEqual(['h-wd', 'h-dep']);
@@ -151,13 +177,13 @@ it('history filters by kind, status, reference and date', async () => {
     expect(await refs('--reference', 'h-dep')).toEqual(['h-dep']);
     expect(await refs('--since', '2999-01-01')).toEqual([]);
     expect(await refs('--until', new Date().toISOString().slice(0, 10))).toEqual(['h-wd', 'h-dep']);
-    const csv = await run(['history', '--csv', '--columns', 'reference,kind,status'], { env });
+    const csv = await mpay(['history', '--csv', '--columns', 'reference,kind,status'], { env });
     expect(csv.stdout.trim().split('\n')).toEqual([
       'reference,kind,status',
       'h-wd,withdraw,initiated',
       'h-dep,deposit,pending',
     ]);
-    expect((await run(['history', '--since', 'yesterday'], { env })).code).toBe(2);
+    expect((await mpay(['history', '--since', 'yesterday'], { env })).code).toBe(2);
     // No secret in the journal.
     const journal = readFileSync(join(dir, 'journal', 'default.sandbox.jsonl'), 'utf8');
     expect(journal).not.toMatch(/mk_sandbox_demo|ak_sandbox_demo|"otp":|"token":|"api_key":|"merchant_key":/);
