@@ -175,12 +175,18 @@ describe('saved scenarios run again and together', () => {
     // each file names its initiate \${run.reference}-1: a reference is the file's run's own
     for (const f of [a, b])
       expect(readFileSync(f, 'utf8')).toContain('customer_transaction_id: ${run.reference}-1');
-    const r = await mpay(['run', a, a, b, '--json'], { env });
+    const tap = join(cfg, 'r.tap');
+    const r = await mpay(['run', a, a, b, '--json', '--report', `tap=${tap}`], { env });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const doc = r.json();
     expect(doc).toMatchObject({ ok: true, failed: 0 });
     const refs = doc.scenarios.map((s: { reference: string }) => s.reference);
     expect(new Set(refs).size).toBe(3);
+    // a file given twice is reported twice: a subtest each run
+    const { final, children } = await tapOf(tap);
+    expect(final.ok).toBe(true);
+    const steps = doc.scenarios.map((s: { steps: unknown[] }) => s.steps.length);
+    expect(children.map((c) => [c.ok, c.count])).toEqual(steps.map((n: number) => [true, n]));
     // once more, the same files: the journal holds the first run's references, and none is sent again
     const again = await mpay(['run', a, b, '--json'], { env });
     expect(again.code, again.stdout + again.stderr).toBe(0);

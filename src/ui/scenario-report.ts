@@ -82,10 +82,19 @@ const xml = (s: string) =>
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
 
+/**
+ * The records of each file's run, in the run's order: a run starts where the file changes or its step
+ * numbers start again (one file given twice runs twice, and is reported twice).
+ */
 function byFile(records: StepRecord[]): [string, StepRecord[]][] {
-  const files = new Map<string, StepRecord[]>();
-  for (const r of records) files.set(r.file, [...(files.get(r.file) ?? []), r]);
-  return [...files];
+  const runs: [string, StepRecord[]][] = [];
+  let last: StepRecord | undefined;
+  for (const r of records) {
+    if (!last || r.file !== last.file || r.index <= last.index) runs.push([r.file, []]);
+    runs.at(-1)![1].push(r);
+    last = r;
+  }
+  return runs;
 }
 
 /** JUnit XML as Jenkins, GitLab and the others read it. */

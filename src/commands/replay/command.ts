@@ -27,11 +27,11 @@ Exit 0 when every call answered as recorded, 13 when some did not, and the usual
     'dry-run': Flags.boolean({ description: 'print the calls it would send; send nothing' }),
     'save-scenario': Flags.string({
       description:
-        'write the calls as an editable scenario for `mpay run` to FILE (- for stdout; hash tokens captured, secrets and customer data left out), and send nothing; an existing FILE is kept unless --force',
+        'write the calls as an editable scenario for `mpay run` to FILE, or - for stdout (hash tokens captured, secrets and customer data left out); send nothing',
       exclusive: ['dry-run', 'otp', 'keep-going'],
     }),
     force: Flags.boolean({
-      description: 'with --save-scenario: replace an existing file (an edited scenario is lost)',
+      description: 'with --save-scenario: replace an existing FILE (kept otherwise)',
       dependsOn: ['save-scenario'],
     }),
     'keep-going': Flags.boolean({
