@@ -7,6 +7,7 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync } 
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bin, cliEnv, loopbackServer, sandbox, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
 /** a server that takes each request and never answers: a batch waits there, its rows spooled */
@@ -34,9 +35,9 @@ function batch(cfg: string, tmp: string, url: string, input = rows, stdout: 'pip
     stdio: ['pipe', stdout, 'pipe'],
   });
   let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
+  child.stderr!.on('data', (d) => (stderr += d));
   child.stdout?.on('data', (d) => (stderr += d));
-  child.stdin.end(input);
+  child.stdin!.end(input);
   const done = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) =>
     child.on('close', (code, signal) => resolve({ code, signal, stderr })),
   );
@@ -96,7 +97,7 @@ it('a reader of stdout gone (mpay … | head -1): the run ends quietly, its spoo
   const tmp = tempDir();
   const run = batch(cfg, tmp, sb.url, rows.replace(',10,', ',14,'));
   // The reader goes before mpay writes anything: its first result line meets EPIPE.
-  run.child.stdout.destroy();
+  run.child.stdout!.destroy();
   const end = await run.done;
   expect(end.code, end.stderr).toBe(0);
   // the batch did spool its rows (the folder exists), and left none
@@ -104,6 +105,19 @@ it('a reader of stdout gone (mpay … | head -1): the run ends quietly, its spoo
   expect(readdirSync(spool(cfg))).toEqual([]);
   expect(copies(cfg)).toEqual([]);
   expect(copies(tmp)).toEqual([]);
+});
+
+it('in a process that goes on after the batch (a step of mpay run): the batch removes its rows itself', async () => {
+  // No exit runs the IO's cleanup here: the batch's own removal at its end is all there is.
+  const cfg = tempDir();
+  const r = await mpay(['deposit', 'batch', '-', '--json'], {
+    env: cliEnv(sb, cfg),
+    input: rows.replace(',10,', ',18,'),
+  });
+  expect(r.code, r.stderr).toBe(0);
+  expect(existsSync(spool(cfg))).toBe(true);
+  expect(readdirSync(spool(cfg))).toEqual([]);
+  expect(copies(cfg)).toEqual([]);
 });
 
 // The IO's exit-time cleanup (process 'exit' → interrupts.cleanUp): the run ends by an error nothing in mpay
