@@ -127,6 +127,21 @@ it('an index folder that is a link is refused before the journal is read', async
   expect(readdirSync(elsewhere)).toEqual([]);
 });
 
+it("a journal file's index folder that is a link is refused before the journal is read", async () => {
+  const cfg = tempDir();
+  mkdirSync(join(cfg, 'journal', 'index'), { recursive: true, mode: 0o700 });
+  chmodSync(join(cfg, 'journal'), 0o700);
+  const elsewhere = tempDir();
+  const own = join(cfg, 'journal', 'index', journalFileName('default', 'sandbox'));
+  symlinkSync(elsewhere, own);
+  const r = await mpay(['history', '--json'], { env: cliEnv(sb, cfg) });
+  expect(r.code, r.stderr).toBe(9);
+  expect(r.json().error.message).toBe(
+    `The journal index folder ${own} is a link; mpay will not read or write through it`,
+  );
+  expect(readdirSync(elsewhere)).toEqual([]);
+});
+
 it.skipIf(!isRoot)("a lock folder of another user's is refused before a batch sends a row", async () => {
   const cfg = tempDir();
   const locks = join(cfg, 'journal', 'locks');
