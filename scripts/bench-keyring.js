@@ -5,7 +5,9 @@
 // its profile kept in the keyring against the same profile kept in the file, interleaved. A Secret Service
 // of its own: a private dbus-daemon and an unlocked gnome-keyring-daemon (as test/keyring.test.ts starts
 // them), never the user's. Skipped, saying why, where those are not installed. Also part of `npm run bench`.
-// --bin PATH measures another built checkout's bin/run.js (its sandbox too).
+// --bin PATH measures another built checkout's bin/run.js (its sandbox too). --exe PATH (the single
+// executable, npm run build:exe) measures its child as well, which is the executable itself started from its
+// snapshot with MPAY_KEYRING_CHILD=1, and the same merchant call run by the executable.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,7 +97,7 @@ async function privateKeyring() {
  * The figures, or `{ skipped: why }`. `sandbox`: a running sandbox's facts (url, merchant_key, site_id,
  * api_key); without one, a sandbox of its own is started.
  */
-export async function benchKeyring({ rounds = 15, sandbox, runJs } = {}) {
+export async function benchKeyring({ rounds = 15, sandbox, runJs, exe } = {}) {
   if (runJs) bin = runJs;
   const missing = ['dbus-daemon', 'gnome-keyring-daemon', 'gdbus', 'dbus-send'].filter((t) => !has(t));
   if (missing.length) return { skipped: `${missing.join(', ')} not installed` };
@@ -149,15 +151,35 @@ export async function benchKeyring({ rounds = 15, sandbox, runJs } = {}) {
     const answer = JSON.parse(timed(process.execPath, [bin], { env: childEnv, input: request }).stdout);
     if (!answer.answers?.[0] || 'error' in answer.answers[0])
       throw new Error(`the keyring child did not read the entry: ${JSON.stringify(answer)}`);
-    const runs = { node: [], child: [], keyring: [], file: [] };
+    if (exe) {
+      const byExe = JSON.parse(timed(exe, [], { env: childEnv, input: request }).stdout);
+      if (JSON.stringify(byExe) !== JSON.stringify(answer))
+        throw new Error(`the executable's keyring child answered otherwise: ${JSON.stringify(byExe)}`);
+    }
+    const runs = { node: [], child: [], keyring: [], file: [], exeChild: [], exeKeyring: [], exeFile: [] };
     const merchant = ['currencies', '--merchant', '--json'];
     for (let i = 0; i < rounds; i++) {
       runs.node.push(timed(process.execPath, ['-e', '0'], { env: inherited }).ms);
       runs.child.push(timed(process.execPath, [bin], { env: childEnv, input: request }).ms);
       runs.keyring.push(timed(process.execPath, [bin, ...merchant], { env: setups.keyring }).ms);
       runs.file.push(timed(process.execPath, [bin, ...merchant], { env: setups.file }).ms);
+      if (!exe) continue;
+      runs.exeChild.push(timed(exe, [], { env: childEnv, input: request }).ms);
+      runs.exeKeyring.push(timed(exe, merchant, { env: setups.keyring }).ms);
+      runs.exeFile.push(timed(exe, merchant, { env: setups.file }).ms);
     }
-    const m = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, median(v)]));
+    const m = Object.fromEntries(
+      Object.entries(runs).flatMap(([k, v]) => (v.length ? [[k, median(v)]] : [])),
+    );
+    const byExe = exe
+      ? {
+          'executable: keyring child alone ms (one read)': m.exeChild,
+          'executable: keyring child ratio to node -e 0': +(m.exeChild / m.node).toFixed(2),
+          'executable: currencies --merchant --json, keyring profile ms': m.exeKeyring,
+          'executable: currencies --merchant --json, file profile ms': m.exeFile,
+          'executable: keyring profile costs ms': +(m.exeKeyring - m.exeFile).toFixed(1),
+        }
+      : {};
     return {
       rounds,
       'node -e 0 ms': m.node,
@@ -166,6 +188,7 @@ export async function benchKeyring({ rounds = 15, sandbox, runJs } = {}) {
       'currencies --merchant --json, keyring profile ms': m.keyring,
       'currencies --merchant --json, file profile ms': m.file,
       'keyring profile costs ms': +(m.keyring - m.file).toFixed(1),
+      ...byExe,
     };
   } finally {
     kr.stop();
@@ -175,9 +198,17 @@ export async function benchKeyring({ rounds = 15, sandbox, runJs } = {}) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { values } = parseArgs({
-    options: { rounds: { type: 'string', default: '15' }, bin: { type: 'string' } },
+    options: {
+      rounds: { type: 'string', default: '15' },
+      bin: { type: 'string' },
+      exe: { type: 'string' },
+    },
   });
   console.log(
-    JSON.stringify(await benchKeyring({ rounds: Number(values.rounds), runJs: values.bin }), null, 2),
+    JSON.stringify(
+      await benchKeyring({ rounds: Number(values.rounds), runJs: values.bin, exe: values.exe }),
+      null,
+      2,
+    ),
   );
 }

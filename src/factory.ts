@@ -128,7 +128,7 @@ export class Factory {
     const sink =
       req.debug ??
       // a step of `mpay run` (forIO): its --debug lines go to the run's stderr, not the step's
-      (this.globals.debug ? (line: string) => (this.parent ?? this).io.stderr.write(`${line}\n`) : undefined);
+      (this.globals.debug ? (line: string) => (this.parent ?? this).io.errLine(line) : undefined);
     const tokens = req.tokens ?? ctx!.tokens;
     const client = new Client({
       environ: this.environ,

@@ -152,3 +152,44 @@ it('the script of history show --curl sends the bytes mpay sent, step by step, h
   }
   expect(byScript.at(-1)!.body.toString()).toContain(JSON.stringify(hostile['receiver-email']));
 });
+
+// What the payment flows' checks refuse ($(…), a line break) reaches a printed curl through mpay api: its
+// --dry-run's curl, JSON and multipart, sends mpay's own bytes; a URL's brackets and braces are not curl's
+// globs (-g), and a field's value that starts with @ is not a file to upload (--form-string).
+it.each([
+  ['JSON', ['--json']],
+  ['multipart', ['--form']],
+] as const)(
+  'the curl of mpay api --dry-run (%s) sends its bytes, $(…) and a line break included',
+  async (_, form) => {
+    const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: proxyUrl });
+    const note = '$(touch pwned) `touch pwned2` !! ${HOME} $MPAY_API_KEY\nline2 \'q\' "d"\r\\';
+    const args = [
+      'api',
+      'POST',
+      '/auth/merchant/token/generate?x=[1-2]{a,b}',
+      ...form,
+      '--credentials',
+      '-f',
+      `note=${note}`,
+      '-f',
+      'file=@/dev/null',
+    ];
+    mode = 'forward';
+    log = [];
+    const dry = await mpay([...args, '--dry-run'], { env });
+    expect(dry.code, dry.stderr).toBe(0);
+    const curl = dry.stdout.slice(dry.stdout.indexOf('\ncurl ') + 1);
+    const sent = await mpay(args, { env });
+    expect(sent.code, sent.stderr).toBe(0);
+    await bash(curl, env);
+    const generates = log.filter((e) => e.route.startsWith('POST /restapi/v1/auth/merchant/token/generate'));
+    // (bash() asks for a token too: mpay's, the curl's, and that one)
+    const [byMpay, byCurl] = generates.filter((e) => bytes(e).includes('touch pwned'));
+    expect(bytes(byMpay!)).toContain(
+      form[0] === '--form' ? note.replace(/\r\n|\r|\n/g, '\r\n') : JSON.stringify(note),
+    );
+    expect(byCurl!.route).toBe(byMpay!.route);
+    expect(bytes(byCurl!)).toBe(bytes(byMpay!));
+  },
+);

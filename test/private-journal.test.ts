@@ -9,13 +9,25 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { journalFileName } from '../src/journal/file-name.js';
-import { cliEnv, customerArgs, isRoot, nobody, requestCount, run, sandbox, tempDir } from './helpers.js';
+import {
+  cliEnv,
+  customerArgs,
+  holdingProxy,
+  isRoot,
+  nobody,
+  requestCount,
+  run,
+  sandbox,
+  tempDir,
+  waitUntil,
+} from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -115,6 +127,21 @@ it('an index folder that is a link is refused before the journal is read', async
   expect(readdirSync(elsewhere)).toEqual([]);
 });
 
+it("a journal file's index folder that is a link is refused before the journal is read", async () => {
+  const cfg = tempDir();
+  mkdirSync(join(cfg, 'journal', 'index'), { recursive: true, mode: 0o700 });
+  chmodSync(join(cfg, 'journal'), 0o700);
+  const elsewhere = tempDir();
+  const own = join(cfg, 'journal', 'index', journalFileName('default', 'sandbox'));
+  symlinkSync(elsewhere, own);
+  const r = await mpay(['history', '--json'], { env: cliEnv(sb, cfg) });
+  expect(r.code, r.stderr).toBe(9);
+  expect(r.json().error.message).toBe(
+    `The journal index folder ${own} is a link; mpay will not read or write through it`,
+  );
+  expect(readdirSync(elsewhere)).toEqual([]);
+});
+
 it.skipIf(!isRoot)("a lock folder of another user's is refused before a batch sends a row", async () => {
   const cfg = tempDir();
   const locks = join(cfg, 'journal', 'locks');
@@ -142,5 +169,94 @@ it.skipIf(!isRoot)(
     const r = await run(['sandbox', '--port', '0', '--data', data]);
     expect(r.code, r.stderr).toBe(9);
     expect(r.stderr).toContain(`mpay: The sandbox data file ${data} belongs to another user (uid ${nobody})`);
+  },
+);
+
+it('a spool folder that is a link is refused before a batch from stdin writes its rows or sends one', async () => {
+  const cfg = tempDir();
+  mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+  const elsewhere = tempDir();
+  symlinkSync(elsewhere, join(cfg, 'journal', 'spool'));
+  const before = await initiates();
+  const r = await mpay(['deposit', 'batch', '-', '--json'], {
+    env: cliEnv(sb, cfg),
+    input:
+      'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,17,Ama,+233201234000,spool@example.org,1\n',
+  });
+  expect(r.code, r.stderr).toBe(9);
+  expect(r.stderr).toContain(
+    `The batch spool folder ${join(cfg, 'journal', 'spool')} is a link; mpay will not read or write through it`,
+  );
+  expect(readdirSync(elsewhere)).toEqual([]);
+  expect(await initiates()).toBe(before);
+});
+
+// The journal's paths are checked again as each line is written (journal.ts, append): the folder, the
+// file opened without following a link, and the file checked once open. A path changed while a deposit
+// waits on its initiate (the request held by a proxy of the test's) is met at the answer's line.
+async function swappedWhileWaiting(
+  reference: string,
+  swap: (cfg: string, file: string) => void,
+): Promise<{ code: number | null; stderr: string }> {
+  const cfg = tempDir();
+  const proxy = await holdingProxy(sb.url, 'payments/initiate');
+  try {
+    const running = mpay(['deposit', ...customerArgs({ reference }), '--json'], {
+      env: cliEnv({ url: proxy.url }, cfg),
+    });
+    await waitUntil('the initiate held at the proxy', () => proxy.held() === 1);
+    swap(cfg, journalOf(cfg));
+    proxy.release();
+    return await running;
+  } finally {
+    await proxy.close();
+  }
+}
+
+it('the journal file replaced by a link while a deposit waits: its answer is not written through it', async () => {
+  const target = join(tempDir(), 'target');
+  writeFileSync(target, 'untouched\n', { mode: 0o600 });
+  let file = '';
+  const r = await swappedWhileWaiting('private-mid-1', (_, f) => {
+    file = f;
+    renameSync(f, `${f}.aside`);
+    symlinkSync(target, f);
+  });
+  expect(r.code, r.stderr).not.toBe(0);
+  expect(r.stderr).toContain(`The journal file ${file} is a link; mpay will not read or write through it`);
+  expect(readFileSync(target, 'utf8')).toBe('untouched\n');
+});
+
+it.skipIf(!isRoot)(
+  "the journal file replaced by another user's while a deposit waits: nothing is written into it",
+  async () => {
+    let file = '';
+    const r = await swappedWhileWaiting('private-mid-2', (_, f) => {
+      file = f;
+      renameSync(f, `${f}.aside`);
+      writeFileSync(f, 'planted\n');
+      chownSync(f, nobody, nobody);
+      chmodSync(f, 0o600);
+    });
+    expect(r.code, r.stderr).not.toBe(0);
+    expect(r.stderr).toContain(`The journal file ${file} belongs to another user (uid ${nobody})`);
+    expect(readFileSync(file, 'utf8')).toBe('planted\n');
+  },
+);
+
+it.skipIf(!isRoot)(
+  "the journal folder replaced by another user's while a deposit waits: nothing is written into it",
+  async () => {
+    let dir = '';
+    const r = await swappedWhileWaiting('private-mid-3', (cfg) => {
+      dir = join(cfg, 'journal');
+      renameSync(dir, `${dir}.aside`);
+      mkdirSync(dir);
+      chownSync(dir, nobody, nobody);
+      chmodSync(dir, 0o700);
+    });
+    expect(r.code, r.stderr).not.toBe(0);
+    expect(r.stderr).toContain(`The journal folder ${dir} belongs to another user (uid ${nobody})`);
+    expect(readdirSync(dir)).toEqual([]);
   },
 );

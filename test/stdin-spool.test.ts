@@ -3,10 +3,11 @@
 // interrupted (SIGINT, SIGTERM), its reader gone (EPIPE); a run killed outright leaves its file, private, for the next batch from
 // stdin to remove.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bin, cliEnv, loopbackServer, sandbox, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
 /** a server that takes each request and never answers: a batch waits there, its rows spooled */
@@ -27,16 +28,16 @@ const rows = [
   `GHS,GH,10,Ama,Mensah,+233201234567,${marker},1`,
 ].join('\n');
 
-/** `mpay deposit batch -` with the rows on stdin, a temporary folder of its own. */
-function batch(cfg: string, tmp: string, url: string, input = rows) {
+/** `mpay deposit batch -` with the rows on stdin, a temporary folder of its own (stdout: a pipe, or a file's fd). */
+function batch(cfg: string, tmp: string, url: string, input = rows, stdout: 'pipe' | number = 'pipe') {
   const child = spawn(process.execPath, [bin, 'deposit', 'batch', '-', '--json'], {
     env: { ...process.env, ...cliEnv({ url }, cfg), TMPDIR: tmp, NO_COLOR: '1', CI: undefined },
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: ['pipe', stdout, 'pipe'],
   });
   let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  child.stdout.on('data', (d) => (stderr += d));
-  child.stdin.end(input);
+  child.stderr!.on('data', (d) => (stderr += d));
+  child.stdout?.on('data', (d) => (stderr += d));
+  child.stdin!.end(input);
   const done = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) =>
     child.on('close', (code, signal) => resolve({ code, signal, stderr })),
   );
@@ -96,7 +97,7 @@ it('a reader of stdout gone (mpay … | head -1): the run ends quietly, its spoo
   const tmp = tempDir();
   const run = batch(cfg, tmp, sb.url, rows.replace(',10,', ',14,'));
   // The reader goes before mpay writes anything: its first result line meets EPIPE.
-  run.child.stdout.destroy();
+  run.child.stdout!.destroy();
   const end = await run.done;
   expect(end.code, end.stderr).toBe(0);
   // the batch did spool its rows (the folder exists), and left none
@@ -105,6 +106,44 @@ it('a reader of stdout gone (mpay … | head -1): the run ends quietly, its spoo
   expect(copies(cfg)).toEqual([]);
   expect(copies(tmp)).toEqual([]);
 });
+
+it('in a process that goes on after the batch (a step of mpay run): the batch removes its rows itself', async () => {
+  // No exit runs the IO's cleanup here: the batch's own removal at its end is all there is.
+  const cfg = tempDir();
+  const r = await mpay(['deposit', 'batch', '-', '--json'], {
+    env: cliEnv(sb, cfg),
+    input: rows.replace(',10,', ',18,'),
+  });
+  expect(r.code, r.stderr).toBe(0);
+  expect(existsSync(spool(cfg))).toBe(true);
+  expect(readdirSync(spool(cfg))).toEqual([]);
+  expect(copies(cfg)).toEqual([]);
+});
+
+// The IO's exit-time cleanup (process 'exit' → interrupts.cleanUp): the run ends by an error nothing in mpay
+// expected, thrown outside any of its code's try (a write to stdout failing with ENOSPC, thrown from the
+// stream's 'error' event), so no finally of the batch runs; the spooled rows go all the same.
+it.skipIf(!existsSync('/dev/full'))(
+  'an unexpected error mid-run (stdout on a full disk): its spooled rows are removed as the process exits',
+  async () => {
+    const cfg = tempDir();
+    const tmp = tempDir();
+    const full = openSync('/dev/full', 'w');
+    try {
+      const end = await batch(cfg, tmp, sb.url, rows.replace(',10,', ',16,'), full).done;
+      expect(end.code, end.stderr).toBe(1);
+      expect(end.stderr).toMatch(/ENOSPC/);
+      // the row ran (its rows were spooled), and nothing of them is left
+      expect(end.stderr).toMatch(/row 1 \S+: done/);
+      expect(existsSync(spool(cfg))).toBe(true);
+      expect(readdirSync(spool(cfg))).toEqual([]);
+      expect(copies(cfg)).toEqual([]);
+      expect(copies(tmp)).toEqual([]);
+    } finally {
+      closeSync(full);
+    }
+  },
+);
 
 it('killed outright: the file stays private, and the next batch from stdin removes it', async () => {
   const cfg = tempDir();

@@ -32,6 +32,14 @@ export class Tmux {
     this.tmux('new-session', '-d', '-x', String(width), '-y', '50', '-s', 'main', cmd);
   }
 
+  /**
+   * Writes every byte the program sends to the terminal from now on into `file` (tmux's pipe-pane), as the
+   * terminal receives it: what the screen shows, before the terminal acts on any escape in it.
+   */
+  record(file: string): void {
+    this.tmux('pipe-pane', '-o', '-t', 'main', `cat >> ${quote(file)}`);
+  }
+
   screen(): string {
     return this.tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', 'main');
   }

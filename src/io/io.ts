@@ -31,8 +31,17 @@ export interface IO {
   readonly stderrTableWidth: number | undefined;
   /** whether mpay may ask: stdin is a terminal, not CI, and --no-input was not given */
   canPrompt(noInput?: boolean): boolean;
-  /** a result on stdout, with a newline, as it is (JSON, CSV, a table already fitted, a script) */
+  /**
+   * A result on stdout, with a newline, as it is (JSON, CSV, a table already fitted, a script) in a pipe or
+   * a file; on a terminal, with every escape, control and bidi character made visible (clean): the one
+   * place what mpay prints to stdout passes, so nothing a customer, a file or a server wrote can drive the
+   * terminal. (A printed command holds none raw: api/shell-words.ts writes them as $'\\xHH'.)
+   */
   out(text: string): void;
+  /** stdout without a newline added (a stream of CSV or JSON in chunks): cleaned on a terminal as out() is */
+  write(chunk: string): boolean;
+  /** a line on stderr that is not prose (a table, a --debug line): cleaned on a terminal, never folded */
+  errLine(line: string): void;
   /**
    * Prose for a person on stdout (a report, the sandbox's start-up, a result in words), with a newline:
    * escape sequences from outside made visible, and folded to the terminal's width when stdout is one.
@@ -94,6 +103,7 @@ function makeIO(
       text,
       stream === 'stdout' ? (s.stdoutIsTTY ? s.width : undefined) : s.stderrIsTTY ? errWidth : undefined,
     );
+  const shown = (text: string, terminal: boolean) => (terminal ? clean(text) : text);
   const cleaned = (text: Text): Text =>
     typeof text === 'string' ? clean(text) : { label: clean(text.label), command: clean(text.command) };
   return {
@@ -103,7 +113,9 @@ function makeIO(
     tableWidth: s.stdoutIsTTY ? s.width : asked,
     stderrTableWidth: s.stderrIsTTY ? errWidth : asked,
     canPrompt: (noInput = false) => !noInput && !ci && s.stdinIsTTY,
-    out: (line) => void s.stdout.write(`${line}\n`),
+    out: (line) => void s.stdout.write(`${shown(line, s.stdoutIsTTY)}\n`),
+    write: (chunk) => s.stdout.write(shown(chunk, s.stdoutIsTTY)),
+    errLine: (line) => void s.stderr.write(`${shown(line, s.stderrIsTTY)}\n`),
     say: (text) => void s.stdout.write(`${fold(cleaned(text), 'stdout')}\n`),
     note: (line) => void s.stderr.write(`${fold(cleaned(line))}\n`),
     warn: (message) => void s.stderr.write(`${fold(`mpay: warning: ${clean(message)}`)}\n`),

@@ -87,7 +87,7 @@ export async function streamList<T>(
     if (pending.length < 64 * 1024 && !end) return;
     const chunk = pending;
     pending = '';
-    if (!io.stdout.write(chunk)) await once(io.stdout, 'drain');
+    if (!io.write(chunk)) await once(io.stdout, 'drain');
   };
   let n = 0;
   if (opts.csv) await write(`${csvHeader(cols)}\n`);

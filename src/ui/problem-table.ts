@@ -46,8 +46,8 @@ export async function printProblems(
   if (json) for (const p of problems) await printJson(io, p, 0);
   else {
     const groups = groupProblems(problems);
-    io.stderr.write(
-      `${await renderTable(
+    io.errLine(
+      await renderTable(
         groups,
         [
           { key: 'rows', header: groups.length < problems.length ? 'Rows' : 'Row', identifier: true },
@@ -55,7 +55,7 @@ export async function printProblems(
           { key: 'message', header: 'Problem', wrap: true },
         ],
         io.stderrTableWidth,
-      )}\n`,
+      ),
     );
   }
 }

@@ -76,6 +76,6 @@ export async function reportError(io: IO, err: unknown, opts: ReportOptions = {}
     for (const [field, msgs] of Object.entries(e.fields)) io.note(`  ${field}: ${msgs.join(' ')}`);
     if (e.hint) io.note(`hint: ${secrets.scrub(e.hint)}`);
   }
-  if (e.kind === 'unexpected' && opts.debug) io.stderr.write(`${(e.cause as Error)?.stack ?? e.stack}\n`);
+  if (e.kind === 'unexpected' && opts.debug) io.errLine((e.cause as Error)?.stack ?? e.stack ?? '');
   return e.exitCode;
 }

@@ -14,7 +14,6 @@ import { UsageError } from '../../api/errors.js';
 import { failureError, parseJsonBody } from '../../api/response.js';
 import type { Context } from '../../config/context.js';
 import type { Factory } from '../../factory.js';
-import { clean } from '../../ui/output.js';
 import { printJson } from '../../ui/print.js';
 
 export interface ApiOptions {
@@ -333,7 +332,7 @@ function printAnswer(
     for (const [k, v] of Object.entries(res.headers))
       if (v !== undefined) {
         const line = `${k}: ${Array.isArray(v) ? v.join(', ') : v}`;
-        f.io.out(f.io.stdoutIsTTY ? clean(line) : line);
+        f.io.out(line);
       }
     f.io.out('');
   }
@@ -344,8 +343,7 @@ function printAnswer(
     } catch {
       // not JSON: as it came
     }
-    // On a terminal nothing the server sent may drive it: escapes, C1 controls, bidi overrides.
-    shown = clean(shown);
   }
-  if (shown) f.io.stdout.write(shown.endsWith('\n') || !f.io.stdoutIsTTY ? shown : `${shown}\n`);
+  // (on a terminal, io.write makes escapes, C1 controls and bidi overrides visible)
+  if (shown) f.io.write(shown.endsWith('\n') || !f.io.stdoutIsTTY ? shown : `${shown}\n`);
 }
