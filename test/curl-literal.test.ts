@@ -157,8 +157,8 @@ it('the script of history show --curl sends the bytes mpay sent, step by step, h
 // --dry-run's curl, JSON and multipart, sends mpay's own bytes; a URL's brackets and braces are not curl's
 // globs (-g), and a field's value that starts with @ is not a file to upload (--form-string).
 it.each([
-  ['JSON', ['--json']],
-  ['multipart', ['--form']],
+  ['JSON', ['--encoding', 'json']],
+  ['multipart', ['--encoding', 'form']],
 ] as const)(
   'the curl of mpay api --dry-run (%s) sends its bytes, $(…) and a line break included',
   async (_, form) => {
@@ -187,7 +187,7 @@ it.each([
     // (bash() asks for a token too: mpay's, the curl's, and that one)
     const [byMpay, byCurl] = generates.filter((e) => bytes(e).includes('touch pwned'));
     expect(bytes(byMpay!)).toContain(
-      form[0] === '--form' ? note.replace(/\r\n|\r|\n/g, '\r\n') : JSON.stringify(note),
+      form[1] === 'form' ? note.replace(/\r\n|\r|\n/g, '\r\n') : JSON.stringify(note),
     );
     expect(byCurl!.route).toBe(byMpay!.route);
     expect(bytes(byCurl!)).toBe(bytes(byMpay!));
