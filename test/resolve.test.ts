@@ -55,7 +55,8 @@ it('unknown rows stay unknown (exit 10, never sent again) until settled; then no
   const again = await mpay(['deposit', 'batch', path, '--json', '--yes'], { env });
   expect(again.code).toBe(10);
   expect(await initiates()).toBe(before);
-  const said = lines(again.stdout)[0].error.message as string;
+  // rows finish in any order: the message of the first row (by row number) names that row's reference
+  const said = lines(again.stdout).sort((a, b) => a.row - b.row)[0].error.message as string;
   expect(said).toMatch(/had no answer, so mpay cannot know whether the server applied it; it will not guess/);
   expect(said).toContain(
     `mpay history resolve ${refs[0]} --as <not-sent|landed|abandoned> --profile default --env sandbox`,
