@@ -78,9 +78,53 @@ export function foldName(name: string): string {
     .toLowerCase();
 }
 
-// In a URL's query only: an OAuth `code` (a currency `code` in a body is not secret).
-const secretQueryKeys = /^(code|state|sig|key)$/i;
+// In a URL's query or a form only: an OAuth `state`, a signature, a `key`, and a `code` that is not an
+// identifier (codeIsSecret).
+const secretQueryKeys = /^(state|sig|key)$/i;
 export const redacted = '***';
+
+/**
+ * Whether a `code=` value of a query or form is a secret (a one-time code, an OAuth code) rather than an
+ * identifier a person needs: a currency's or a country's ISO code (GHS, gh, GHA), a coin's code (USDT,
+ * MATIC), a dial code (+233) are kept; anything else (digits, as a one-time code has, or a long opaque
+ * word) is replaced.
+ */
+export function codeIsSecret(value: string): boolean {
+  let v = value;
+  try {
+    v = decodeURIComponent(value.replace(/\+/g, ' ')).trim();
+  } catch {
+    // not percent-encoded text: compared as it is
+  }
+  return !/^(?:[A-Za-z]{2,3}|[A-Z]{2,6}|[+ ]\d{1,4})$/.test(v);
+}
+
+/** Whether a `name=value` pair of a URL's query or a form (after `?` or `&`) holds a secret. */
+function queryPairIsSecret(name: string, value: string): boolean {
+  return isSecretName(name) || secretQueryKeys.test(name) || (/^code$/i.test(name) && codeIsSecret(value));
+}
+
+/** A name's values under an API's `errors` are the server's words about the field, not the field. */
+const errorsKey = /^errors?$/i;
+
+/**
+ * Whether a value under a secret's name in an API's `errors` is a message (words, as "is invalid" or
+ * "The selected merchant key is invalid."): a credential never holds a space, so one without a space is
+ * replaced like any secret's value.
+ */
+function isMessage(v: unknown): boolean {
+  if (typeof v === 'string') return /\S\s+\S/.test(v.trim());
+  return Array.isArray(v) && v.length > 0 && v.every(isMessage);
+}
+
+/**
+ * A `Name: value` in free text (a log, a HAR's comment) whose name is a secret's: at a line's start it is a
+ * header line (an X- header also under the header rule) and its value is the rest of the line; elsewhere
+ * the value is one word, or a quoted string.
+ */
+function isProseSecret(name: string, headerLine: boolean): boolean {
+  return isSecretName(name) || (headerLine && /^x-/i.test(name) && isSecretHeader(name));
+}
 
 /** Whether a header, query parameter or field of this name holds a secret. */
 export function isSecretName(name: string): boolean {
@@ -166,7 +210,9 @@ export class Secrets {
           this.scrub(k),
           (isSecretName(k) || (k === 'value' && pairName !== undefined && isSecretName(pairName))) &&
           v != null &&
-          v !== ''
+          v !== '' &&
+          // the server's messages about a secret's field (errors.merchant_key: ["is invalid"]) are kept
+          !(errorsKey.test(key) && isMessage(v))
             ? redacted
             : this.value(v, k),
         ]),
@@ -207,31 +253,83 @@ export class Secrets {
         // not JSON after all: scrubbed as text below
       }
     }
+    const named = text
+      // JSON inside other text: "name": "value" pairs of secret names.
+      .replace(/"([\w.-]+)"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (all, k: string, sep: string) =>
+        isSecretName(k) ? `"${k}"${sep}"${redacted}"` : all,
+      )
+      // An Authorization value in any text: its scheme kept, its credentials not. After the header's
+      // name whatever follows the scheme is the credential; elsewhere a word of prose after the scheme's
+      // name ("Token generated successfully.") is not one (isCredential).
+      .replace(
+        /(authorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|Digest|Token)\s+)[^\s"',;]+/gi,
+        `$1${redacted}`,
+      )
+      .replace(
+        /\b(Bearer|Basic|Digest|Token)(\s+)([A-Za-z0-9._~+/=-]{6,})/g,
+        (all, scheme: string, sp: string, c: string) => (isCredential(c) ? `${scheme}${sp}${redacted}` : all),
+      )
+      // A header line (`X-Merchant-Key: …`, `Cookie: …`): its value to the line's end. An Authorization
+      // line keeps its scheme (the rules above have replaced what follows it).
+      .replace(
+        /^([ \t]*)([A-Za-z][\w-]*)([ \t]*:[ \t]*)([^\r\n]*\S)/gm,
+        (all, indent: string, name: string, sep: string, v: string) =>
+          !isProseSecret(name, true) || readsAsSentence(v)
+            ? all
+            : `${indent}${name}${sep}${
+                /^(proxy-)?authorization$/i.test(name)
+                  ? v.replace(
+                      /^((?:Bearer|Basic|Digest|Token)\s+)?.*/i,
+                      (_m, scheme?: string) => `${scheme ?? ''}${redacted}`,
+                    )
+                  : redacted
+              }`,
+      );
     return this.scrub(
-      text
-        // JSON inside other text: "name": "value" pairs of secret names.
-        .replace(/"([\w.-]+)"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (all, k: string, sep: string) =>
-          isSecretName(k) ? `"${k}"${sep}"${redacted}"` : all,
-        )
-        // An Authorization value in any text: its scheme kept, its credentials not. After the header's
-        // name whatever follows the scheme is the credential; elsewhere a word of prose after the scheme's
-        // name ("Token generated successfully.") is not one (isCredential).
-        .replace(
-          /(authorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|Digest|Token)\s+)[^\s"',;]+/gi,
-          `$1${redacted}`,
-        )
-        .replace(
-          /\b(Bearer|Basic|Digest|Token)(\s+)([A-Za-z0-9._~+/=-]{6,})/g,
-          (all, scheme: string, sp: string, c: string) =>
-            isCredential(c) ? `${scheme}${sp}${redacted}` : all,
-        )
-        .replace(/([?&;\s]|^)([\w.-]+)=([^&\s;#"']*)/g, (all, lead: string, k: string) =>
-          isSecretName(k) || (lead === '?' || lead === '&' ? secretQueryKeys.test(k) : false)
+      // `token: X` in prose: one word, or a quoted string.
+      proseSecrets(named)
+        // `name=value` pairs: a value ends at `&`, `;`, `,`, a space or a quote (`token=abc,next=1`).
+        .replace(/([?&;,\s]|^)([\w.-]+)=([^&\s;,#"']*)/g, (all, lead: string, k: string, v: string) =>
+          isSecretName(k) || ((lead === '?' || lead === '&') && queryPairIsSecret(k, v))
             ? `${lead}${k}=${redacted}`
             : all,
         ),
     );
   }
+}
+
+/**
+ * Whether what follows a secret's name and colon is the server's or mpay's words about the field (a
+ * journal's `merchant_key: The selected merchant key is invalid.`), not its value: a word of prose
+ * (isCredential) followed by another word. A credential is one word, and never one of prose.
+ */
+function readsAsSentence(rest: string): boolean {
+  const m = /^["']?([A-Za-z]+(?:-[A-Za-z]+)*)[,.]?[ \t]+["']?[A-Za-z]/.exec(rest);
+  return !!m && !isCredential(m[1]!);
+}
+
+const proseName = /(?<![\w"'-])([A-Za-z][\w-]*)([ \t]*:[ \t]*)/g;
+const proseValue = /"(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"',;&]+/y;
+
+/**
+ * `name: value` pairs in prose whose name is a secret's (`token: X`, `otp: 123456`), the value one word or
+ * a quoted string: replaced. Names are found without taking the value, so `log: token: X` finds `token`.
+ * An Authorization is left to the rules that keep its scheme.
+ */
+function proseSecrets(text: string): string {
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(proseName)) {
+    const [, name, sep] = m as unknown as [string, string, string];
+    if (m.index < last || !isProseSecret(name, false) || /^(proxy-)?authorization$/i.test(name)) continue;
+    proseValue.lastIndex = m.index + m[0].length;
+    const v = proseValue.exec(text)?.[0];
+    if (!v || v === redacted || readsAsSentence(text.slice(m.index + m[0].length))) continue;
+    const q = /^["']/.test(v) ? v[0]! : '';
+    out += `${text.slice(last, m.index)}${name}${sep}${q}${redacted}${q}`;
+    last = proseValue.lastIndex;
+  }
+  return out + text.slice(last);
 }
 
 /**
