@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import net from 'node:net';
 import { LocalFileError, UsageError } from '../../api/errors.js';
 import { isLoopback } from '../../api/base-url.js';
-import { requirePrivate } from '../../api/private-path.js';
+import { requirePrivate, requireSafeFolderOf } from '../../api/private-path.js';
 import type { Factory } from '../../factory.js';
 import { printJson } from '../../ui/print.js';
 import type { Fault } from '../../sandbox/faults.js';
@@ -41,9 +41,11 @@ export interface SandboxOptions {
 /**
  * The data file and its snapshot are read, then replaced: a link planted there (in /tmp, by another user),
  * or a file another user owns or can write, would be read as the sandbox's state. Refused, exit 9, by the
- * rule of every file mpay keeps (api/private-path.ts).
+ * rule of every file mpay keeps (api/private-path.ts); so is one in a folder every user can write that
+ * has no sticky bit, where another user could replace it.
  */
 function requirePrivateData(data: string, f: Factory): void {
+  requireSafeFolderOf(data, 'sandbox data');
   for (const [path, label] of [
     [data, 'sandbox data'],
     [`${data}.snapshot`, 'sandbox snapshot'],
