@@ -34,3 +34,14 @@ export function singleQuoted(text: string): string {
 export function commandLine(words: readonly string[]): string {
   return words.map(shellQuote).join(' ');
 }
+
+/**
+ * A value from a server or a user in prose (a hint's hash token, a reference): bare when the shell would
+ * read it as it is, else single-quoted as singleQuoted() does, with line breaks and tabs written as
+ * $'\\xHH' too, so that the value stays on its line, its control bytes show, and `$(…)` or a backtick in
+ * it is inert when the line is pasted.
+ */
+export function shownValue(text: string): string {
+  if (bare.test(text)) return text;
+  return singleQuoted(text).replace(/[\n\t]+/g, (m) => `'${ansiC(m)}'`);
+}

@@ -13,7 +13,7 @@ import type { JournalLike } from '../journal/journal.js';
 import type { MoneyGate, ProbePassage } from './money-gate.js';
 import { historyShowCommand, runAgain } from './next-command.js';
 import type { Context } from '../config/context.js';
-import { commandLine } from '../api/shell-words.js';
+import { commandLine, shownValue } from '../api/shell-words.js';
 
 /** Where the profile's secrets are kept: the keyring, or config.json and whether a keyring works here. */
 async function secretsCheck(ctx: Context): Promise<Check | undefined> {
@@ -319,7 +319,7 @@ function created(
   return {
     name: 'API key',
     ok: false,
-    detail: `withdraw initiate of credentials only answered HTTP ${probe.status}: the server CREATED a withdrawal (${hash ? `hash token ${hash}` : 'no hash token read'}, journaled as ${reference})`,
+    detail: `withdraw initiate of credentials only answered HTTP ${probe.status}: the server CREATED a withdrawal (${hash ? `hash token ${shownValue(hash)}` : 'no hash token read'}, journaled as ${reference})`,
     hint: `See \`${historyShowCommand({ reference, place: journal.place })}\`; ask the provider to cancel it. This server does not validate an initiate as the API does`,
     kind: 'server',
   };

@@ -1,6 +1,7 @@
 // The deposit and withdraw flows of the spec, step by step: initiate, (wallet address update), status
 // update, processed (with the one-time code on withdraw). Questions go through a Prompter; without one,
 // nothing is asked and a missing value is a usage error naming its flag.
+import { shownValue } from '../api/shell-words.js';
 import { keepingTrack } from './standing.js';
 import { UsageError, ValidationError } from '../api/errors.js';
 import type { GatewayConfiguration, InitiatedPayment, MerchantService } from '../api/schemas.js';
@@ -57,7 +58,7 @@ export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowD
   try {
     rep.step('Initiate');
     const initiated = await initiateStep(kind, r, deps, inputs.gateway);
-    rep.info(`  hash token ${initiated.has_token}`);
+    rep.info(`  hash token ${shownValue(initiated.has_token)}`);
     const record: JournalRecord = deps.journal.find(r.customer_transaction_id)!;
     // The rest of the flow (the payment phone's dial code) uses the currencies just read, not a second GET.
     const flowDeps = { ...deps, currencies: deps.currencies ?? g.currencies };

@@ -1,4 +1,5 @@
 // Picking a stopped flow up at its next step, from what the journal knows.
+import { shownValue } from '../api/shell-words.js';
 import { gatewayTypeOf as gatewayType } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
 import {
@@ -111,7 +112,7 @@ async function resumeHeld(
       initiated,
     });
   }
-  rep.step(`Resuming ${record.reference} (hash token ${record.hash_token})`);
+  rep.step(`Resuming ${record.reference} (hash token ${shownValue(record.hash_token ?? '')})`);
   // The journal keeps the gateway id, not its record: the merchant currency list has the record, which
   // the wallet rule reads.
   const list = await rep.wait('Reading the merchant currencies', merchantCurrencies(deps));

@@ -1,6 +1,7 @@
 // Where a transaction stands when a flow stops after initiate: a failure, a wrong one-time code, or
 // Ctrl-C at a prompt. The error then says what the journal knows (reference, hash token, status) and the
 // exact command that continues it, so that nobody is left with a transaction and no way forward.
+import { shownValue } from '../api/shell-words.js';
 import { CancelledError, MpayError, NetworkError } from '../api/errors.js';
 import { notResumable, stepDone, type JournalRecord } from '../journal/records.js';
 import { placeholder, resumeCommand } from './next-command.js';
@@ -27,7 +28,7 @@ function standing(err: unknown, record: JournalRecord, deps: FlowDeps): unknown 
   const now = deps.journal.find(record.reference);
   // Nothing to continue: a transaction mpay did not start (or only sent steps to), or one already processed.
   if (!now || stepDone(now, 'processed') || notResumable(now)) return err;
-  const where = `The ${title(record.kind)} ${record.reference}${now.hash_token ? ` (hash token ${now.hash_token})` : ''} is ${now.status ?? 'initiated'}`;
+  const where = `The ${title(record.kind)} ${record.reference}${now.hash_token ? ` (hash token ${shownValue(now.hash_token)})` : ''} is ${now.status ?? 'initiated'}`;
   const resume = resumeCommand(now, deps.place);
   let out = err;
   if ((err as Error).name === 'ExitPromptError') {

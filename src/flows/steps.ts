@@ -1,6 +1,7 @@
 // The API calls of a flow, each journaled: a 'sent' line before the request and an outcome line after,
 // through the run's money gate (money-gate.ts), whose ticket the sender asks for. A dry run neither confirms nor journals. Exported
 // one by one for the single-step commands.
+import { shownValue } from '../api/shell-words.js';
 import type { WithdrawProcessedResult } from '../api/client.js';
 import type { SendHooks, Via } from '../api/sender.js';
 import type { DryRun, RawAnswer } from '../api/wire.js';
@@ -152,7 +153,7 @@ function recordAfterSending(
   } catch (err) {
     const hash = event.hash_token;
     throw new JournalAfterSendError(
-      `The ${at.step} request of ${at.reference} was sent, but the journal could not record its answer (${(err as Error).message})${hash ? `; its hash token is ${hash}` : ''}`,
+      `The ${at.step} request of ${at.reference} was sent, but the journal could not record its answer (${(err as Error).message})${hash ? `; its hash token is ${shownValue(hash)}` : ''}`,
       {
         hint: `Its outcome is unknown to mpay from now on: mend the journal's folder, then \`${historyShowCommand({ reference: at.reference, place: deps.place })}\``,
         cause: err,
@@ -207,7 +208,7 @@ function describe(err: unknown): string {
 
 function ambiguityHint(deps: FlowDeps, kind: Kind, step: Step, reference: string, hash?: string): string {
   const r = { kind, reference, place: deps.place };
-  const ids = `reference ${reference}${hash ? `, hash token ${hash}` : ''}`;
+  const ids = `reference ${shownValue(reference)}${hash ? `, hash token ${shownValue(hash)}` : ''}`;
   const show = historyShowCommand(r);
   if (step === 'initiate') {
     return `The connection failed after the request was sent, so the ${title(kind)} may exist (${ids}). Nothing was re-sent. \`${show}\` shows what is known; \`${resumeCommand(r)}\` sends initiate again with the same reference, which the API refuses as a duplicate if the first one arrived.`;

@@ -1,5 +1,6 @@
 // The journal's record model: the events a journal file holds, one JSON line each, and the record of a
 // transaction folded from them. No file here: journal.ts writes the file, log-view.ts reads it.
+import { shownValue } from '../api/shell-words.js';
 import type { PaymentKind, Resolution } from '../api/enums.js';
 export type { Resolution };
 
@@ -201,7 +202,7 @@ export function settled(r: JournalRecord): boolean {
 export function notResumable(r: JournalRecord): string | undefined {
   if (r.probe) return 'it is a credentials check (doctor), not a payment';
   if (!r.steps.some((s) => s.step === 'initiate'))
-    return `mpay did not initiate it: its journal holds only the steps sent to hash token ${r.hash_token ?? r.reference}`;
+    return `mpay did not initiate it: its journal holds only the steps sent to hash token ${shownValue(r.hash_token ?? r.reference)}`;
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 // `mpay history resolve KEY`: a person settles a request that had no answer (flows/resolve.ts).
+import { shownValue } from '../../../api/shell-words.js';
 import { UsageError } from '../../../api/errors.js';
 import type { Factory } from '../../../factory.js';
 import { settled, type Resolution } from '../../../journal/records.js';
@@ -20,7 +21,7 @@ export async function runHistoryResolve(opts: ResolveOptions, f: Factory): Promi
     return printResult(f.io, opts.json, out, () =>
       out.checked === 'taken'
         ? `${out.reference}: the API refused the same initiate as a reference already taken, so the first one landed; settled as landed. Next: ${out.next}.`
-        : `${out.reference}: the API accepted the initiate (hash token ${out.hash_token}). Next: ${out.next}.`,
+        : `${out.reference}: the API accepted the initiate (hash token ${shownValue(out.hash_token ?? '')}). Next: ${out.next}.`,
     );
   }
   // mpay's own file: the record is found wherever it lives in this journal, and settled at its place.
