@@ -208,3 +208,32 @@ it('shell completion is wired in, and the bash completion knows the commands', a
   for (const id of ['deposit', 'withdraw', 'currencies', 'doctor', 'history'])
     expect(functions).toContain(id);
 });
+
+it('refuses a second sandbox on a --data file another one holds (exit 11, nothing written), and takes over the lock of one killed with -9', async () => {
+  const data = join(tempDir(), 'state.json');
+  const first = startSandboxProcess(['--data', data]);
+  const url = await first.url;
+  const dep = await run(['deposit', ...customerArgs({ reference: 'lock-1' }), '--json'], {
+    env: cliEnv({ url }, tempDir()),
+  });
+  expect(dep.code).toBe(0);
+  const before = readFileSync(data);
+  const second = startSandboxProcess(['--data', data]);
+  second.url.catch(() => {}); // it never prints one: its exit is what is awaited
+  // a second that started anyway would serve until killed: its URL ends the race, not a timeout
+  expect(await Promise.race([second.exited, second.url.then(() => 'started')])).toBe(11);
+  expect(second.output()).not.toMatch(/listening on/);
+  expect(second.errors()).toContain(data);
+  expect(second.errors()).toContain(`pid ${first.child.pid}`);
+  expect(readFileSync(data).equals(before)).toBe(true);
+  // killed with -9, the first leaves its lock behind: the next start takes it over and has the transaction
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const third = startSandboxProcess(['--data', data]);
+  const url3 = await third.url;
+  const saved = await (await fetch(`${url3}/_sandbox/transactions`)).json();
+  expect(saved.map((t: { reference: string }) => t.reference)).toEqual(['lock-1']);
+  third.child.kill('SIGINT');
+  expect(await third.exited).toBe(0);
+  expect(readdirSync(dirname(data)).filter((f) => f.endsWith('.lock'))).toEqual([]);
+});

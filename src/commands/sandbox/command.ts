@@ -31,7 +31,7 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
     host: Flags.string({ description: 'address to listen on', default: '127.0.0.1' }),
     data: Flags.string({
       description:
-        'file that keeps the state across restarts (a log, and FILE.snapshot to restart fast; an older file is converted)',
+        'file that keeps the state across restarts (a log, and FILE.snapshot to restart fast; an older file is converted; FILE.lock keeps a second sandbox off it)',
     }),
     seed: Flags.string({
       description:
