@@ -59,6 +59,12 @@ const sizeOf = (file: string) => {
   }
 };
 
+/** How a start found its data file: new (none, or 0 bytes) and so empty, or holding transactions. */
+export interface DataStart {
+  fresh: boolean;
+  transactions: number;
+}
+
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(2)} s`;
 
 /** Reads the holdings from `file` (and its snapshot): the open log and the snapshots' schedule. */
@@ -66,7 +72,7 @@ export async function openData(
   h: Holdings,
   file: string,
   opts: DataOptions,
-): Promise<{ data: DataLog; snapshots: Snapshots }> {
+): Promise<{ data: DataLog; snapshots: Snapshots; started: DataStart }> {
   const started = performance.now();
   const { log } = opts;
   const snapFile = `${file}.snapshot`;
@@ -132,7 +138,7 @@ export async function openData(
     };
     if (opts.snapshot?.readLater !== false) void h.store.readLater();
   }
-  return { data, snapshots };
+  return { data, snapshots, started: { fresh: !loaded, transactions: h.store.size } };
 }
 
 /**

@@ -6,7 +6,7 @@ import { SeedView } from './seed-view.js';
 import { checkInitiate } from './initiate-checks.js';
 import { Holdings } from './holdings.js';
 import { lockData } from './data-lock.js';
-import { openData } from './state-file.js';
+import { openData, type DataStart } from './state-file.js';
 import type { SnapshotSchedule, Snapshots } from './state-snapshot.js';
 import type { NewTransaction, StoredTransaction } from './tx-store.js';
 import {
@@ -74,7 +74,7 @@ export class SandboxState {
       // one sandbox at a time on a data file: a second refuses before it reads or writes anything
       state.unlock = lockData(opts.dataFile);
       try {
-        ({ snapshots: state.snapshots } = await openData(state.h, opts.dataFile, {
+        ({ snapshots: state.snapshots, started: state.dataStart } = await openData(state.h, opts.dataFile, {
           compactSlack: opts.compactSlack,
           snapshot: opts.snapshot,
           log: state.log,
@@ -86,6 +86,9 @@ export class SandboxState {
     }
     return state;
   }
+
+  /** How the data file was found at the start (none without --data): new and empty, or holding some. */
+  dataStart?: DataStart;
 
   /** Releases the data file's lock (data-lock.ts): at the end of flush, or when the start failed. */
   unlock: () => void = () => {};

@@ -10,6 +10,7 @@ import type { Factory } from '../../factory.js';
 import { printJson } from '../../ui/print.js';
 import type { Fault } from '../../sandbox/faults.js';
 import type { RunningSandbox } from '../../sandbox/server.js';
+import type { DataStart } from '../../sandbox/state-file.js';
 import type { Seed, SeedName } from '../../sandbox/seed.js';
 import { portInUseHint } from '../shared/free-port.js';
 
@@ -100,7 +101,7 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
       `serving the catalogue of ${opts.catalogue}: ${catalogue.currencies.length} currencies, ${catalogue.gateways.length} gateways (secrets replaced by placeholders)`,
     );
   // the fault seed the sandbox drew when none was given
-  await announce(sb.url, reach, { ...opts, faultSeed: settings.faultSeed }, f);
+  await announce(sb.url, reach, { ...opts, faultSeed: settings.faultSeed }, sb.state.dataStart, f);
   // Serves until Ctrl-C or SIGTERM (the IO's interruption), then closes the server; a second one ends
   // the run at once.
   await f.io.interrupts.untilInterrupted(async (reason) => {
@@ -221,7 +222,7 @@ function warnOfReach(reach: ReturnType<typeof reachOf>, host: string, f: Factory
 }
 
 /** Every setting the sandbox runs with, as its banner lists them. */
-function settingLines(opts: SandboxOptions): string[] {
+function settingLines(opts: SandboxOptions, started: DataStart | undefined): string[] {
   const faults = opts.faults?.length
     ? `${opts.faults.join(', ')} on ${Math.round(Number(opts.faultRate) * 100)}% of requests${opts.faultPaths?.length ? ` to paths containing ${opts.faultPaths.join(' or ')}` : ''} (a slow answer waits ${opts.slowMs} ms)`
     : 'none';
@@ -231,17 +232,26 @@ function settingLines(opts: SandboxOptions): string[] {
     `  rate limit:   ${opts.rateLimit ? `${opts.rateLimit.trim()}, then 429 with Retry-After` : 'none'}`,
     `  faults:       ${faults}`,
     `  fault seed:   ${opts.faultSeed ?? 'random'}`,
-    `  data:         ${opts.catalogue ? `the catalogue of ${opts.catalogue}` : `the ${opts.seed} seed`}, ${opts.data ? `saved in ${opts.data}` : 'in memory (lost at exit)'}`,
+    `  data:         ${opts.catalogue ? `the catalogue of ${opts.catalogue}` : `the ${opts.seed} seed`}, ${opts.data ? `saved in ${opts.data}${dataStartOf(started)}` : 'in memory (lost at exit)'}`,
     `  TLS:          ${opts.tlsCert ? `on, certificate ${opts.tlsCert}` : 'off (plain http)'}`,
     `  request log:  ${opts.logRequests ? 'on' : 'off (--log-requests: a line a request)'}`,
   ];
 }
+
+/** What the start found in --data: a new file, so an empty sandbox, or the transactions read back. */
+const dataStartOf = (started: DataStart | undefined) =>
+  !started
+    ? ''
+    : started.fresh
+      ? ' (a new data file: the sandbox starts empty)'
+      : ` (${started.transactions} transaction${started.transactions === 1 ? '' : 's'} read back)`;
 
 /** Where the sandbox listens, with the demo merchant's credentials and the command that logs in to it. */
 async function announce(
   url: string,
   { everywhere, usable }: ReturnType<typeof reachOf>,
   opts: SandboxOptions,
+  started: DataStart | undefined,
   f: Factory,
 ): Promise<void> {
   const { demoMerchant } = await import('../../sandbox/seed.js');
@@ -263,6 +273,8 @@ async function announce(
       seed: opts.catalogue ? null : opts.seed,
       catalogue: opts.catalogue ?? null,
       data_file: opts.data ?? null,
+      // a new data file (none, or 0 bytes): the sandbox starts empty
+      data_file_new: started ? started.fresh : null,
       tls: Boolean(opts.tlsCert),
       log_requests: Boolean(opts.logRequests),
     },
@@ -280,7 +292,7 @@ async function announce(
           `  site id:      ${demoMerchant.siteId}`,
           `  API key:      ${demoMerchant.apiKey}`,
           `  one-time code for withdrawals: ${demoMerchant.otp}`,
-          ...settingLines(opts),
+          ...settingLines(opts, started),
           '',
         ].join('\n'),
         'stdout',
