@@ -131,6 +131,10 @@ describe('mpay sandbox --tls', () => {
         /^ {2}TLS: +on \(https\), a self-signed certificate made for it, \S+\.tls-cert\.pem$/m,
       );
       expect(out).toMatch(/listening on https:/);
+      // its Try line trusts the certificate
+      expect(out).toMatch(
+        /Try: printf %s mk_sandbox_demo \| NODE_EXTRA_CA_CERTS=\S+\.tls-cert\.pem MPAY_API_KEY=/,
+      );
     } finally {
       child.kill('SIGINT');
       await exited;
@@ -155,6 +159,36 @@ describe('mpay sandbox --tls', () => {
         });
         expect(r.code, r.stderr).toBe(0);
         expect(r.json().length).toBeGreaterThan(0);
+        // A login to it as the sandbox environment: its API-key check is skipped (no profile kept it as a
+        // sandbox before), in words that match what is saved, not "a live server".
+        const logged = await run(
+          [
+            'login',
+            '--env',
+            'sandbox',
+            '--base-url',
+            url,
+            '--site-id',
+            '1',
+            '--merchant-key-stdin',
+            '--json',
+          ],
+          {
+            env: {
+              MPAY_CONFIG_DIR: tempDir(),
+              MPAY_KEYRING: 'off',
+              MPAY_API_KEY: 'ak_sandbox_demo',
+              NODE_EXTRA_CA_CERTS: certFile,
+            },
+            input: 'mk_sandbox_demo',
+          },
+        );
+        expect(logged.code, logged.stderr).toBe(0);
+        expect(logged.json()).toMatchObject({ env: 'sandbox', base_url: url, api_key: { checked: false } });
+        expect(logged.json().api_key.detail).not.toMatch(/live server/);
+        expect(logged.json().api_key.detail).toMatch(
+          /until this login no profile kept .* as a sandbox or stage server, so it counted as live.*now that this profile keeps it as its sandbox server, `mpay doctor` runs it/,
+        );
         // Money to it: live by the money gate's rule (not loopback) until a profile keeps it as a sandbox.
         const cfg = tempDir();
         const env = cliEnv({ url }, cfg, { NODE_EXTRA_CA_CERTS: certFile });
