@@ -154,6 +154,12 @@ describe('mpay sandbox --tls', () => {
         const url = await tls.url;
         expect(url).toBe(`https://${outside}:${new URL(url).port}`);
         const { certFile } = trustOf(tls.stderr());
+        // the warning of an address others reach speaks of plain http only where it is plain http
+        expect(plain.stderr()).toMatch(
+          /mpay refuses plain http to an address that is not loopback \(serve with --tls/,
+        );
+        expect(tls.stderr()).toMatch(/listening on \S+, which other machines can reach/);
+        expect(tls.stderr()).not.toMatch(/plain http/);
         const r = await run(['currencies', '--merchant', '--json'], {
           env: cliEnv({ url }, tempDir(), { NODE_EXTRA_CA_CERTS: certFile }),
         });

@@ -99,7 +99,7 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
     }
     if (tls) log(tls.trust);
     const reach = reachOf(opts.host, sb.url);
-    warnOfReach(reach, opts.host, f);
+    warnOfReach(reach, opts.host, Boolean(tls), f);
     if (catalogue)
       log(
         `serving the catalogue of ${opts.catalogue}: ${catalogue.currencies.length} currencies, ${catalogue.gateways.length} gateways (secrets replaced by placeholders)`,
@@ -243,14 +243,14 @@ function reachOf(host: string, url: string): { loopback: boolean; everywhere: bo
 }
 
 /** Anyone who reaches a sandbox that is not on loopback can use the demo merchant's credentials. */
-function warnOfReach(reach: ReturnType<typeof reachOf>, host: string, f: Factory): void {
+function warnOfReach(reach: ReturnType<typeof reachOf>, host: string, https: boolean, f: Factory): void {
   if (reach.everywhere)
     f.io.warn(
       `listening on every interface of this machine (${host}): anyone who can reach it can use the demo merchant's credentials; on this machine use ${reach.usable}`,
     );
   else if (!reach.loopback)
     f.io.warn(
-      `listening on ${host}, which other machines can reach: anyone who can may use the demo merchant's credentials; and mpay refuses plain http to an address that is not loopback (serve with --tls-cert, or listen on 127.0.0.1)`,
+      `listening on ${host}, which other machines can reach: anyone who can may use the demo merchant's credentials${https ? '' : '; and mpay refuses plain http to an address that is not loopback (serve with --tls or --tls-cert, or listen on 127.0.0.1)'}`,
     );
 }
 
