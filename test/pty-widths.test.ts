@@ -66,6 +66,7 @@ const anew: Array<[RegExp, string]> = [
   [/127\.0\.0\.1:\d+/g, '<host>'],
   [/\bT[1-9A-HJ-NP-Za-km-z]{33}\b/g, '<address>'],
   [/\[sandbox \d\d:\d\d:\d\d\]/g, '[sandbox <time>]'],
+  [/\bin \d+\.\d+ s\b/g, 'in <seconds> s'],
 ];
 /** The words of a screen: no table borders, no QR code, no shell continuation. */
 function words(screen: string, s: Screen): string[] {
