@@ -16,6 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { helpOnAsk } from './script-help.js';
+
+helpOnAsk(import.meta.url);
 
 const { values } = parseArgs({ options: { old: { type: 'string' }, rounds: { type: 'string' } } });
 if (!values.old) {

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { helpOnAsk } from './script-help.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const gateTargetMs = 2;
@@ -29,6 +30,7 @@ export async function runGateBench(rounds = 2000) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  helpOnAsk(import.meta.url);
   const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2000' } } });
   const r = await runGateBench(Number(values.rounds));
   console.log(JSON.stringify(r, null, 2));

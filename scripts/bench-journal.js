@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// node scripts/bench-journal.js [--sizes 100000,1000000] [--rounds N] [--out FILE]
+// node scripts/bench-journal.js [--sizes 100000,1000000] [--rounds N]
 //
 // What the journal's length costs (docs/performance.md, "The journal"): journals of N synthetic
 // transactions (scripts/journal-synth.js) in config folders of their own, against a sandbox, and the same
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeJournal } from './journal-synth.js';
+import { helpOnAsk } from './script-help.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'run.js');
@@ -147,6 +148,7 @@ export async function benchJournal({ sandbox, sizes, rounds }) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  helpOnAsk(import.meta.url);
   const { values } = parseArgs({
     options: { sizes: { type: 'string' }, rounds: { type: 'string' } },
   });

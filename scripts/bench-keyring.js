@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { helpOnAsk } from './script-help.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** bin/run.js of this checkout, or of another built one (--bin PATH: to compare two builds) */
@@ -197,6 +198,7 @@ export async function benchKeyring({ rounds = 15, sandbox, runJs, exe } = {}) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  helpOnAsk(import.meta.url);
   const { values } = parseArgs({
     options: {
       rounds: { type: 'string', default: '15' },

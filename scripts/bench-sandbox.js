@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { initiateBody, initiates, memory, startSandbox, tokenOf } from './bench-sandbox-client.js';
 import { prismSideBySide } from './bench-prism.js';
+import { helpOnAsk } from './script-help.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -270,6 +271,7 @@ export function printSandbox(results, log = console.log) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  helpOnAsk(import.meta.url);
   const arg = (name) => {
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : undefined;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
+import { helpOnAsk } from './script-help.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'run.js');
@@ -133,6 +134,7 @@ export async function benchSignal(rounds = 5) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  helpOnAsk(import.meta.url);
   const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
   const res = await benchSignal(Number(values.rounds));
   console.log(JSON.stringify(res, null, 2));

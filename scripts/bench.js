@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick]: start-up, round trips and sandbox throughput, as ratios to baselines
-// measured in the same run (node -e 0, curl, a bare fastify route). Commands are interleaved round by
-// round so that a slow moment of the machine spreads over all of them. Writes bench/results.json.
+// npm run bench [-- [--quick] [--out FILE]]: start-up, round trips and sandbox throughput, as ratios to
+// baselines measured in the same run (node -e 0, curl, a bare fastify route). Commands are interleaved
+// round by round so that a slow moment of the machine spreads over all of them. Writes bench/results.json
+// (or FILE); --quick (or BENCH_QUICK=1) runs fewer rounds, shorter.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -9,6 +10,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { exeRuntime, installRuntimes, runtimes } from './node-runtimes.js';
+import { helpOnAsk } from './script-help.js';
+
+helpOnAsk(import.meta.url);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'run.js');

@@ -27,6 +27,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { lazyPackages, stubGotUnused } from './bundle-config.js';
 import { exeRuntime, installRuntimes } from './node-runtimes.js';
+import { helpOnAsk } from './script-help.js';
+
+helpOnAsk(import.meta.url);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');

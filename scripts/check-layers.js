@@ -52,6 +52,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { helpOnAsk } from './script-help.js';
 
 /** The layer of a module: its folder under src/, or its own name for the modules at the top. */
 export function layerOf(rel) {
@@ -638,6 +639,7 @@ export function readTree(dir) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  helpOnAsk(import.meta.url);
   const dir = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'src'));
   const files = readTree(dir);
   const found = violations(files);

@@ -34,6 +34,9 @@ import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { stripVTControlCharacters } from 'node:util';
 import wrapAnsi from 'wrap-ansi';
+import { helpOnAsk } from './script-help.js';
+
+helpOnAsk(import.meta.url);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const freshFile = join(root, 'bench', 'fresh-clone.json');

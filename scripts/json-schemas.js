@@ -6,6 +6,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { helpOnAsk } from './script-help.js';
+
+helpOnAsk(import.meta.url);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'mpay-schemas-'));

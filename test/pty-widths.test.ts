@@ -4,6 +4,7 @@
 // or split; at 60 nothing can hold it). And no word is split at the edge: every word on a screen is a word
 // of the same screen 250 columns wide, where nothing folds (the values a run makes anew stood in for; a
 // table's cell cut with … is the start of one). Every wait is on the screen showing what it should.
+import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
@@ -34,6 +35,8 @@ interface Screen {
   serving?: RegExp;
   /** what a run makes anew (a reference, a hash token, a port), stood in for before words are compared */
   anew?: boolean;
+  /** the widths it must fit, when not all of them (a path of the test's temporary folder is long) */
+  widths?: number[];
 }
 
 /** The screen of one run, up to the shell's EXIT= line. */
@@ -62,6 +65,8 @@ const anew: Array<[RegExp, string]> = [
   [/TXN[A-Z0-9]+/g, '<transaction>'],
   [/127\.0\.0\.1:\d+/g, '<host>'],
   [/\bT[1-9A-HJ-NP-Za-km-z]{33}\b/g, '<address>'],
+  [/\[sandbox \d\d:\d\d:\d\d\]/g, '[sandbox <time>]'],
+  [/\bin \d+\.\d+ s\b/g, 'in <seconds> s'],
 ];
 /** The words of a screen: no table borders, no QR code, no shell continuation. */
 function words(screen: string, s: Screen): string[] {
@@ -88,9 +93,12 @@ function expectFits(name: string, s: Screen, screen: string, width: number, whol
 describe.skipIf(without('tmux'))('the main screens fit 60, 80 and 120 columns on a real terminal', () => {
   let sb: Awaited<ReturnType<typeof sandbox>>;
   let config: string;
+  const tlsFolder = tempDir();
   const logged = () => ({ MPAY_CONFIG_DIR: config, MPAY_KEYRING: 'off' });
   beforeAll(async () => {
     sb = await sandbox();
+    // the --tls screen's data file, made before: each screen reads it back alike
+    await (await sandbox({ dataFile: join(tlsFolder, 'sandbox.log') })).close();
     config = tempDir();
     // Logged in as a person is (the key on stdin), a deposit and a withdrawal whose code was wrong in the
     // journal, and a token cached, so that every run below sees the same state.
@@ -149,12 +157,31 @@ describe.skipIf(without('tmux'))('the main screens fit 60, 80 and 120 columns on
       serving: /Ctrl-C stops it\./,
       anew: true,
     },
+    // its certificate made once beside the data file (so the same on every screen compared): the
+    // fingerprint, 95 characters, in two lines that fit
+    'the sandbox with --tls': {
+      args: [
+        'sandbox',
+        '--port',
+        '0',
+        '--fault-seed',
+        '7',
+        '--tls',
+        '--data',
+        join(tlsFolder, 'sandbox.log'),
+      ],
+      env: () => ({ MPAY_CONFIG_DIR: tempDir() }),
+      exit: 130,
+      serving: /Ctrl-C stops it\./,
+      anew: true,
+      widths: [80, 120],
+    },
   };
 
   for (const [name, s] of Object.entries(screens))
     it(`${name}`, { timeout: 180_000 }, async () => {
       const whole = await render(name, s, unfolded);
-      for (const width of widths) expectFits(name, s, await render(name, s, width), width, whole);
+      for (const width of s.widths ?? widths) expectFits(name, s, await render(name, s, width), width, whole);
     });
 
   it("the sandbox's Try line, folded at 60 columns, pasted into bash as it shows, logs in", async () => {

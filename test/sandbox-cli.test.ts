@@ -54,8 +54,11 @@ function startSandboxProcess(args: string[]) {
 
 it('prints its URL and the demo credentials, serves the API, keeps --data, stops on SIGINT', async () => {
   const data = join(tempDir(), 'state.json');
+  // an empty (0-byte) data file: a new one, which the banner says
+  writeFileSync(data, '');
   const sb = startSandboxProcess(['--data', data]);
   const url = await sb.url;
+  expect(sb.output()).toMatch(/saved in \S+state\.json \(a new data file: the\s+sandbox starts empty\)/);
   expect(sb.output()).toMatch(/merchant key: mk_sandbox_demo/);
   expect(sb.output()).toMatch(/site id:\s+1/);
   expect(sb.output()).toMatch(/API key:\s+ak_sandbox_demo/);
@@ -70,6 +73,7 @@ it('prints its URL and the demo credentials, serves the API, keeps --data, stops
   // A second run on the same file knows the transaction and its state: its reference is taken.
   const again = startSandboxProcess(['--data', data]);
   const url2 = await again.url;
+  expect(again.output()).toMatch(/saved in \S+state\.json \(1 transaction read\s+back\)/);
   const saved = await (await fetch(`${url2}/_sandbox/transactions`)).json();
   expect(saved.map((t: { reference: string; status: string }) => `${t.reference}:${t.status}`)).toEqual([
     'proc-1:pending',
@@ -207,4 +211,35 @@ it('shell completion is wired in, and the bash completion knows the commands', a
   );
   for (const id of ['deposit', 'withdraw', 'currencies', 'doctor', 'history'])
     expect(functions).toContain(id);
+});
+
+it('refuses a second sandbox on a --data file another one holds (exit 11, nothing written), and takes over the lock of one killed with -9', async () => {
+  const data = join(tempDir(), 'state.json');
+  const first = startSandboxProcess(['--data', data]);
+  const url = await first.url;
+  // no file yet: a new one too
+  expect(first.output()).toMatch(/\(a new data file: the\s+sandbox starts empty\)/);
+  const dep = await run(['deposit', ...customerArgs({ reference: 'lock-1' }), '--json'], {
+    env: cliEnv({ url }, tempDir()),
+  });
+  expect(dep.code).toBe(0);
+  const before = readFileSync(data);
+  const second = startSandboxProcess(['--data', data]);
+  second.url.catch(() => {}); // it never prints one: its exit is what is awaited
+  // a second that started anyway would serve until killed: its URL ends the race, not a timeout
+  expect(await Promise.race([second.exited, second.url.then(() => 'started')])).toBe(11);
+  expect(second.output()).not.toMatch(/listening on/);
+  expect(second.errors()).toContain(data);
+  expect(second.errors()).toContain(`pid ${first.child.pid}`);
+  expect(readFileSync(data).equals(before)).toBe(true);
+  // killed with -9, the first leaves its lock behind: the next start takes it over and has the transaction
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const third = startSandboxProcess(['--data', data]);
+  const url3 = await third.url;
+  const saved = await (await fetch(`${url3}/_sandbox/transactions`)).json();
+  expect(saved.map((t: { reference: string }) => t.reference)).toEqual(['lock-1']);
+  third.child.kill('SIGINT');
+  expect(await third.exited).toBe(0);
+  expect(readdirSync(dirname(data)).filter((f) => f.endsWith('.lock'))).toEqual([]);
 });

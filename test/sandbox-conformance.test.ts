@@ -162,6 +162,38 @@ describe('sandbox conformance', () => {
         }
       });
     }
+    it('authentication comes first: a body that is not JSON is a 401 without a valid bearer, a 422 with one', async () => {
+      const bad = { 'content-type': 'application/json' };
+      for (const path of ['payments/initiate', 'payments/status/update', 'payments/withdraw/processed']) {
+        for (const t of [undefined, 'not-a-token']) {
+          const headers: Record<string, string> = { ...bad, ...(t && { authorization: `Bearer ${t}` }) };
+          const r = await fetch(`${sb.url}/restapi/v1/${path}`, {
+            method: 'POST',
+            headers,
+            body: '{"amount":',
+          });
+          expect(r.status, `${path} ${t}`).toBe(401);
+          expect(await r.json()).toEqual({ status: false, message: 'UnAuthenticated User' });
+        }
+        const r = await fetch(`${sb.url}/restapi/v1/${path}`, {
+          method: 'POST',
+          headers: { ...bad, authorization: `Bearer ${token}` },
+          body: '{"amount":',
+        });
+        expect(r.status, path).toBe(422);
+        expect(await r.json()).toMatchObject({ status: false, message: 'Validation failed.' });
+      }
+    });
+  });
+
+  it("an unknown route answers 404 as the API's framework does, not in shape A (whose 404 is a transaction's state)", async () => {
+    for (const path of ['/restapi/v1/payments/nowhere', '/restapi/v2/public/countries', '/nowhere']) {
+      for (const method of ['GET', 'POST']) {
+        const r = await fetch(`${sb.url}${path}`, { method });
+        expect(r.status, `${method} ${path}`).toBe(404);
+        expect(await r.json()).toEqual({ message: `The route ${path.slice(1)} could not be found.` });
+      }
+    }
   });
 
   describe('merchant currencies', () => {

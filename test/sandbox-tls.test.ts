@@ -5,41 +5,49 @@
 // so a client trusts it once.
 import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bin, cliEnv, customerArgs, run, tempDir } from './helpers.js';
 
-/** Starts `mpay sandbox --json` with `args`: its URL, once printed, and its stderr so far. */
+/**
+ * Starts `mpay sandbox --json` with `args`: its URL, once printed, the facts it printed as JSON, and its
+ * stderr so far.
+ */
 function start(args: string[]) {
   const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
   child.stderr.on('data', (d) => (err += d));
+  let facts: Record<string, any> = {}; // eslint-disable-line @typescript-eslint/no-explicit-any
   const url = new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line).url);
+      if (line) resolve((facts = JSON.parse(line)).url);
     });
     child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));
-  return { child, url, exited, stderr: () => err };
+  return { child, url, exited, stderr: () => err, facts: () => facts };
 }
 
-/** The certificate file and fingerprint the sandbox printed, from its line telling how to trust it. */
+/**
+ * The certificate file and fingerprint the sandbox printed, from its lines telling how to trust it: the
+ * fingerprint in two halves, one a line, so that each fits 80 columns.
+ */
 function trustOf(stderr: string) {
   const m =
-    /TLS: a self-signed certificate made for this sandbox, (\S+), SHA-256 fingerprint ([0-9A-F:]{95})\. A client trusts it with: NODE_EXTRA_CA_CERTS=(\S+) mpay/.exec(
+    /TLS: a self-signed certificate made for this sandbox, (\S+) \(copy it to the client's machine\)\n {2}SHA-256 fingerprint, to compare there:\n {4}([0-9A-F:]{48})\n {4}([0-9A-F:]{47})\n {2}a client trusts it with:\n {4}NODE_EXTRA_CA_CERTS=(\S+) mpay …\n/.exec(
       stderr,
     );
   expect(m, stderr).not.toBeNull();
-  expect(m![3]).toBe(m![1]);
-  return { certFile: m![1]!, fingerprint: m![2]! };
+  expect(m![4]).toBe(m![1]);
+  for (const line of m![0].split('\n').slice(1)) expect(line.length).toBeLessThanOrEqual(80);
+  return { certFile: m![1]!, fingerprint: m![2]! + m![3]! };
 }
 
 const outside = Object.values(networkInterfaces())
@@ -57,6 +65,11 @@ describe('mpay sandbox --tls', () => {
       const { certFile, fingerprint } = trustOf(first.stderr());
       expect(certFile).toBe(join(dir, 'sandbox.log.tls-cert.pem'));
       expect(fingerprint).toBe(new X509Certificate(readFileSync(certFile)).fingerprint256);
+      expect(first.facts().settings).toMatchObject({
+        tls: true,
+        tls_certificate: certFile,
+        tls_fingerprint: fingerprint,
+      });
       expect(statSync(join(dir, 'sandbox.log.tls-key.pem')).mode & 0o777).toBe(0o600);
 
       // Without the line, TLS verification refuses it; with it, a whole deposit goes through.
@@ -87,6 +100,47 @@ describe('mpay sandbox --tls', () => {
     }
   }, 120_000);
 
+  it('without --data: the temporary folder with the private key is removed at exit, on SIGINT and on SIGTERM; the banner says TLS is on', async () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const sb = start(['--tls']);
+      await sb.url;
+      const { certFile } = trustOf(sb.stderr());
+      const folder = dirname(certFile);
+      expect(basename(folder)).toMatch(/^mpay-sandbox-tls-/);
+      expect(readdirSync(folder).sort()).toEqual(['sandbox.tls-cert.pem', 'sandbox.tls-key.pem']);
+      expect(sb.facts().settings.tls).toBe(true);
+      sb.child.kill(signal);
+      await sb.exited;
+      expect(existsSync(folder), `${signal}: ${folder} left behind`).toBe(false);
+    }
+    // the banner in words
+    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--tls'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const shown = new Promise<void>((resolve) =>
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (/Ctrl-C stops it/.test(out)) resolve();
+      }),
+    );
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      await shown;
+      expect(out).toMatch(
+        /^ {2}TLS: +on \(https\), a self-signed certificate made for it, \S+\.tls-cert\.pem$/m,
+      );
+      expect(out).toMatch(/listening on https:/);
+      // its Try line trusts the certificate
+      expect(out).toMatch(
+        /Try: printf %s mk_sandbox_demo \| NODE_EXTRA_CA_CERTS=\S+\.tls-cert\.pem MPAY_API_KEY=/,
+      );
+    } finally {
+      child.kill('SIGINT');
+      await exited;
+    }
+  }, 120_000);
+
   it.skipIf(!outside)(
     'on an address other machines reach: plain http is refused by mpay, https with the printed line works',
     async () => {
@@ -100,11 +154,47 @@ describe('mpay sandbox --tls', () => {
         const url = await tls.url;
         expect(url).toBe(`https://${outside}:${new URL(url).port}`);
         const { certFile } = trustOf(tls.stderr());
+        // the warning of an address others reach speaks of plain http only where it is plain http
+        expect(plain.stderr()).toMatch(
+          /mpay refuses plain http to an address that is not loopback \(serve with --tls/,
+        );
+        expect(tls.stderr()).toMatch(/listening on \S+, which other machines can reach/);
+        expect(tls.stderr()).not.toMatch(/plain http/);
         const r = await run(['currencies', '--merchant', '--json'], {
           env: cliEnv({ url }, tempDir(), { NODE_EXTRA_CA_CERTS: certFile }),
         });
         expect(r.code, r.stderr).toBe(0);
         expect(r.json().length).toBeGreaterThan(0);
+        // A login to it as the sandbox environment: its API-key check is skipped (no profile kept it as a
+        // sandbox before), in words that match what is saved, not "a live server".
+        const logged = await run(
+          [
+            'login',
+            '--env',
+            'sandbox',
+            '--base-url',
+            url,
+            '--site-id',
+            '1',
+            '--merchant-key-stdin',
+            '--json',
+          ],
+          {
+            env: {
+              MPAY_CONFIG_DIR: tempDir(),
+              MPAY_KEYRING: 'off',
+              MPAY_API_KEY: 'ak_sandbox_demo',
+              NODE_EXTRA_CA_CERTS: certFile,
+            },
+            input: 'mk_sandbox_demo',
+          },
+        );
+        expect(logged.code, logged.stderr).toBe(0);
+        expect(logged.json()).toMatchObject({ env: 'sandbox', base_url: url, api_key: { checked: false } });
+        expect(logged.json().api_key.detail).not.toMatch(/live server/);
+        expect(logged.json().api_key.detail).toMatch(
+          /until this login no profile kept .* as a sandbox or stage server, so it counted as live.*now that this profile keeps it as its sandbox server, `mpay doctor` runs it/,
+        );
         // Money to it: live by the money gate's rule (not loopback) until a profile keeps it as a sandbox.
         const cfg = tempDir();
         const env = cliEnv({ url }, cfg, { NODE_EXTRA_CA_CERTS: certFile });

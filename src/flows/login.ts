@@ -8,7 +8,7 @@ import { AuthError, KeyringError, MpayError, NetworkError, ServerError, UsageErr
 import type { Check } from './doctor.js';
 import { mask } from '../api/redact.js';
 import { resolveContext } from '../config/context.js';
-import { serverKey } from '../config/live.js';
+import { judgeServer, serverKey } from '../config/live.js';
 import { type ConfigStore } from '../config/store.js';
 import {
   checkProfileName,
@@ -132,7 +132,9 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
     merchant_key: mask(merchantKey),
     site_id: siteId,
     verified: Boolean(token),
-    api_key: check ? { checked: !check.skipped, detail: check.detail } : null,
+    api_key: check
+      ? { checked: !check.skipped, detail: skippedAsSaved(check, store, envName, ctx.baseUrl) }
+      : null,
     config: store.path,
     secrets,
     // a profile that existed before is said, so that a second login does not switch profiles unseen
@@ -142,6 +144,17 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
       ? { previous_base_url: existing.baseUrls[envName] }
       : {}),
   };
+}
+
+/**
+ * The API-key check's words once the profile is saved. It was skipped on a server that counted as live
+ * because no profile kept it yet as a sandbox or stage server (the gate is fail-closed, and nothing is saved
+ * before the key is accepted); saved now as this profile's sandbox or stage, it no longer is: said so,
+ * rather than "a live server" beside "Logged in: … sandbox at".
+ */
+function skippedAsSaved(check: Check, store: ConfigStore, env: string, baseUrl: string): string {
+  if (!check.skipped || judgeServer(baseUrl, env, store.profiles()).live) return check.detail;
+  return `check skipped: until this login no profile kept ${baseUrl} as a sandbox or stage server, so it counted as live, and the check is a withdraw initiate (of the credentials alone, which the API refuses); now that this profile keeps it as its ${env} server, \`mpay doctor\` runs it`;
 }
 
 /**

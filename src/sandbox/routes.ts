@@ -130,7 +130,8 @@ export async function registerRoutes(
     scope.route({
       method: r.method,
       url: `${apiPrefix}${r.path}`,
-      ...(r.bearer && { preHandler: bearer }),
+      // before the body is read: a request without a valid token is a 401 whatever its body (bad JSON too)
+      ...(r.bearer && { onRequest: bearer }),
       handler: (req, reply) => sendReply(req, reply, r.answer(state, body(req))),
     });
   for (const r of apiRoutes) if (r.method === 'GET') add(app, r);

@@ -96,7 +96,12 @@ export async function startSandbox(
 ): Promise<RunningSandbox> {
   const { app, state } = await buildSandbox(opts);
   const host = opts.host ?? '127.0.0.1';
-  await app.listen({ port: opts.port ?? 4010, host });
+  try {
+    await app.listen({ port: opts.port ?? 4010, host });
+  } catch (err) {
+    state.abandon();
+    throw err;
+  }
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const shownHost = host.includes(':') ? `[${host}]` : host;

@@ -3,12 +3,20 @@
 // and the snapshots' schedule started. The snapshot's text slabs are read after the start, off the event
 // loop (or when first needed): one found damaged then is set aside like a snapshot damaged at the start,
 // and the state read again from the whole log.
-import { copyFileSync, constants, rmSync } from 'node:fs';
+import { copyFileSync, constants, rmSync, statSync } from 'node:fs';
+import { LocalFileError } from '../api/errors.js';
 import { DataLog, formatVersion, writeWholeSync } from './data-log.js';
 import { removeLeftovers } from './fs-sync.js';
 import type { Holdings } from './holdings.js';
 import { readLog, type Loaded } from './log-read.js';
-import { adopt, loadSnapshot, mismatch, Snapshots, type SnapshotSchedule } from './state-snapshot.js';
+import {
+  adopt,
+  loadSnapshot,
+  logBehind,
+  mismatch,
+  Snapshots,
+  type SnapshotSchedule,
+} from './state-snapshot.js';
 import { TxStore } from './tx-store.js';
 
 export interface DataOptions {
@@ -18,6 +26,45 @@ export interface DataOptions {
   log: (line: string) => void;
 }
 
+/**
+ * The log does not reach the place its snapshot covers: missing, empty, or shorter (cut, or put back from an
+ * older copy). Read as it is, the transactions after its end would be lost, and the snapshot, which still
+ * holds them, overwritten at the next one: the start refuses, having written nothing.
+ */
+export class LogBehindSnapshotError extends LocalFileError {
+  constructor(
+    readonly file: string,
+    readonly snapshotFile: string,
+    /** the log's size in bytes; undefined when there is none */
+    readonly size: number | undefined,
+    /** the byte of the log the snapshot covers (unknown when the log is missing or empty) */
+    readonly covers?: number,
+  ) {
+    const what =
+      size === undefined || size === 0
+        ? `${size === undefined ? 'is missing' : 'is empty (0 bytes)'}, but its snapshot ${snapshotFile} is there: the transactions it holds would be lost`
+        : `ends at byte ${size}, before byte ${covers}, where its snapshot ${snapshotFile} stands: the transactions written to the log after byte ${size} would be lost`;
+    super(`The sandbox's data log ${file} ${what}. Nothing was written`, {
+      hint: `Put the whole log back at ${file} (from a copy), or, to start from the log alone and lose what only the snapshot holds, move the snapshot aside: mv ${snapshotFile} ${snapshotFile}.aside`,
+    });
+  }
+}
+
+const sizeOf = (file: string) => {
+  try {
+    return statSync(file).size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+};
+
+/** How a start found its data file: new (none, or 0 bytes) and so empty, or holding transactions. */
+export interface DataStart {
+  fresh: boolean;
+  transactions: number;
+}
+
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(2)} s`;
 
 /** Reads the holdings from `file` (and its snapshot): the open log and the snapshots' schedule. */
@@ -25,11 +72,14 @@ export async function openData(
   h: Holdings,
   file: string,
   opts: DataOptions,
-): Promise<{ data: DataLog; snapshots: Snapshots }> {
+): Promise<{ data: DataLog; snapshots: Snapshots; started: DataStart }> {
   const started = performance.now();
   const { log } = opts;
-  for (const name of removeLeftovers(file)) log(`removed ${name}, left by an interrupted write`);
   const snapFile = `${file}.snapshot`;
+  // A snapshot without its log (none, or an empty one): before anything is read, removed or written.
+  const size = sizeOf(file);
+  if (!size && (sizeOf(snapFile) ?? 0) > 0) throw new LogBehindSnapshotError(file, snapFile, size);
+  for (const name of removeLeftovers(file)) log(`removed ${name}, left by an interrupted write`);
   const setAside = (why: string) => log(`set aside the snapshot ${snapFile}: ${why}; reading the whole log`);
   const snap = loadSnapshot(snapFile, setAside);
   let header = '';
@@ -39,6 +89,12 @@ export async function openData(
     (line) => h.replay(line),
     (head) => {
       header = head.text;
+      // the log of the snapshot, shorter than the place it covers: refused before the log is written
+      const behind = snap && logBehind(snap, head, file);
+      if (behind !== undefined) {
+        snap!.close();
+        throw new LogBehindSnapshotError(file, snapFile, behind, snap!.meta.offset);
+      }
       const why = snap && mismatch(snap, head, file);
       if (why) {
         setAside(why);
@@ -53,7 +109,6 @@ export async function openData(
       return resume;
     },
   );
-  if (!loaded && snap) log(`set aside the snapshot ${snapFile}: there is no log ${file} beside it`);
   const secret = loaded?.secret || h.store.secret.toString('hex');
   let read = loaded && !loaded.v1 ? { header, lines: loaded.lines } : undefined;
   if (loaded?.v1) read = convert(h, file, loaded, log);
@@ -83,7 +138,7 @@ export async function openData(
     };
     if (opts.snapshot?.readLater !== false) void h.store.readLater();
   }
-  return { data, snapshots };
+  return { data, snapshots, started: { fresh: !loaded, transactions: h.store.size } };
 }
 
 /**

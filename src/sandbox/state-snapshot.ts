@@ -96,6 +96,17 @@ export function mismatch(snap: ReadSnapshot, header: Header, logFile: string): s
   return undefined;
 }
 
+/**
+ * The log's size when it is the log the snapshot was written for (its header) but ends before the place
+ * the snapshot covers: cut, or put back from an older copy. Undefined otherwise.
+ */
+export function logBehind(snap: ReadSnapshot, header: Header, logFile: string): number | undefined {
+  const { meta } = snap;
+  if (meta.log !== sha(header.text) || meta.secret !== header.secret) return undefined;
+  const size = statSync(logFile).size;
+  return Number.isSafeInteger(meta.offset) && size < meta.offset ? size : undefined;
+}
+
 /** Takes the snapshot's holdings as the state: where to resume reading the log. */
 export function adopt(h: Holdings, snap: ReadSnapshot): Resume {
   const { meta } = snap;

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { SeedView } from './seed-view.js';
 import { checkInitiate } from './initiate-checks.js';
 import { Holdings } from './holdings.js';
-import { openData } from './state-file.js';
+import { lockData } from './data-lock.js';
+import { openData, type DataStart } from './state-file.js';
 import type { SnapshotSchedule, Snapshots } from './state-snapshot.js';
 import type { NewTransaction, StoredTransaction } from './tx-store.js';
 import {
@@ -69,13 +70,32 @@ export class SandboxState {
   /** A state, read back from its data file when it has one (converted when of version 1). */
   static async create(opts: StateOptions = {}): Promise<SandboxState> {
     const state = new SandboxState(opts);
-    if (opts.dataFile)
-      ({ snapshots: state.snapshots } = await openData(state.h, opts.dataFile, {
-        compactSlack: opts.compactSlack,
-        snapshot: opts.snapshot,
-        log: state.log,
-      }));
+    if (opts.dataFile) {
+      // one sandbox at a time on a data file: a second refuses before it reads or writes anything
+      state.unlock = lockData(opts.dataFile);
+      try {
+        ({ snapshots: state.snapshots, started: state.dataStart } = await openData(state.h, opts.dataFile, {
+          compactSlack: opts.compactSlack,
+          snapshot: opts.snapshot,
+          log: state.log,
+        }));
+      } catch (err) {
+        state.unlock();
+        throw err;
+      }
+    }
     return state;
+  }
+
+  /** How the data file was found at the start (none without --data): new and empty, or holding some. */
+  dataStart?: DataStart;
+
+  /** Releases the data file's lock (data-lock.ts): at the end of flush, or when the start failed. */
+  unlock: () => void = () => {};
+
+  /** Releases the data file's lock without writing anything: a start that failed after reading it. */
+  abandon(): void {
+    this.unlock();
   }
 
   /** Saves the changes made to a found transaction. */
@@ -85,8 +105,12 @@ export class SandboxState {
 
   /** Waits for pending writes of --data, closes the file, and writes the snapshot: used on shutdown. */
   async flush(): Promise<void> {
-    await this.h.data?.close();
-    await this.snapshots?.close();
+    try {
+      await this.h.data?.close();
+      await this.snapshots?.close();
+    } finally {
+      this.unlock();
+    }
   }
 
   /** Resolves once every change so far is written and synced (--data). */

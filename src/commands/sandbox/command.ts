@@ -66,7 +66,7 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
     'tls-key': Flags.string({ description: 'PEM private key of --tls-cert', dependsOn: ['tls-cert'] }),
     tls: Flags.boolean({
       description:
-        'serve HTTPS with a self-signed certificate made for it (kept beside --data to be trusted once); prints its fingerprint and how a client trusts it',
+        'serve HTTPS with a self-signed certificate made for it (kept beside --data, else removed at exit); prints its fingerprint and how a client trusts it',
       exclusive: ['tls-cert'],
     }),
     catalogue: Flags.string({

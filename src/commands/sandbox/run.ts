@@ -1,5 +1,5 @@
 // `mpay sandbox`: serves the whole API locally until Ctrl-C or SIGTERM.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, networkInterfaces, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import net from 'node:net';
@@ -10,6 +10,7 @@ import type { Factory } from '../../factory.js';
 import { printJson } from '../../ui/print.js';
 import type { Fault } from '../../sandbox/faults.js';
 import type { RunningSandbox } from '../../sandbox/server.js';
+import type { DataStart } from '../../sandbox/state-file.js';
 import type { Seed, SeedName } from '../../sandbox/seed.js';
 import { portInUseHint } from '../shared/free-port.js';
 
@@ -66,68 +67,102 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
   const stamp = () => f.now().toISOString().slice(11, 19);
   const log = (line: string) => f.io.note(`[sandbox ${stamp()}] ${line}`);
   const tls = await tlsOf(opts);
-  let sb: RunningSandbox;
-  const settings = {
-    port: opts.port,
-    host: opts.host,
-    dataFile: opts.data,
-    seed: opts.seed,
-    catalogue,
-    faults: opts.faults,
-    rate: opts.faults?.length ? rate : 0,
-    faultPaths: opts.faultPaths,
-    slowMs: opts.slowMs,
-    faultSeed: opts.faultSeed,
-    latencyMs: opts.latencyMs,
-    rateLimit,
-    tls,
-    log,
-    logRequests: opts.logRequests,
-  };
+  // --tls without --data: the temporary folder, with its private key, goes at exit, however the run ends
+  const removeTls = () => tls?.temporary && rmSync(tls.temporary, { recursive: true, force: true });
+  const unregister = f.io.interrupts.atExit(removeTls);
   try {
-    sb = await startSandbox(settings);
-  } catch (err) {
-    const { DataFileError } = await import('../../sandbox/data-log.js');
-    if (err instanceof DataFileError)
-      throw new LocalFileError(`The sandbox's data file cannot be read: ${err.message}`, {
-        hint: 'Move it aside (the sandbox then starts empty), or give another --data file',
-      });
-    throw await listenError(err, opts);
+    let sb: RunningSandbox;
+    const settings = {
+      port: opts.port,
+      host: opts.host,
+      dataFile: opts.data,
+      seed: opts.seed,
+      catalogue,
+      faults: opts.faults,
+      rate: opts.faults?.length ? rate : 0,
+      faultPaths: opts.faultPaths,
+      slowMs: opts.slowMs,
+      faultSeed: opts.faultSeed,
+      latencyMs: opts.latencyMs,
+      rateLimit,
+      tls: tls && { cert: tls.cert, key: tls.key },
+      log,
+      logRequests: opts.logRequests,
+    };
+    try {
+      sb = await startSandbox(settings);
+    } catch (err) {
+      const { DataFileError } = await import('../../sandbox/data-log.js');
+      if (err instanceof DataFileError)
+        throw new LocalFileError(`The sandbox's data file cannot be read: ${err.message}`, {
+          hint: 'Move it aside (the sandbox then starts empty), or give another --data file',
+        });
+      throw await listenError(err, opts);
+    }
+    if (tls) log(tls.trust);
+    const reach = reachOf(opts.host, sb.url);
+    warnOfReach(reach, opts.host, Boolean(tls), f);
+    if (catalogue)
+      log(
+        `serving the catalogue of ${opts.catalogue}: ${catalogue.currencies.length} currencies, ${catalogue.gateways.length} gateways (secrets replaced by placeholders)`,
+      );
+    // the fault seed the sandbox drew when none was given
+    await announce(sb.url, reach, { ...opts, faultSeed: settings.faultSeed }, sb.state.dataStart, tls, f);
+    // Serves until Ctrl-C or SIGTERM (the IO's interruption), then closes the server; a second one ends
+    // the run at once.
+    await f.io.interrupts.untilInterrupted(async (reason) => {
+      log(`${reason}: stopping`);
+      await sb.close();
+    });
+  } finally {
+    unregister();
+    removeTls();
   }
-  if (tls) log(tls.trust);
-  const reach = reachOf(opts.host, sb.url);
-  warnOfReach(reach, opts.host, f);
-  if (catalogue)
-    log(
-      `serving the catalogue of ${opts.catalogue}: ${catalogue.currencies.length} currencies, ${catalogue.gateways.length} gateways (secrets replaced by placeholders)`,
-    );
-  // the fault seed the sandbox drew when none was given
-  await announce(sb.url, reach, { ...opts, faultSeed: settings.faultSeed }, f);
-  // Serves until Ctrl-C or SIGTERM (the IO's interruption), then closes the server; a second one ends
-  // the run at once.
-  await f.io.interrupts.untilInterrupted(async (reason) => {
-    log(`${reason}: stopping`);
-    await sb.close();
-  });
+}
+
+interface Tls {
+  cert: Buffer;
+  key: Buffer;
+  certFile: string;
+  fingerprint: string;
+  /** the lines that tell a client how to trust it */
+  trust: string;
+  /** the temporary folder it was made in (--tls without --data), removed at exit */
+  temporary?: string;
+}
+
+/**
+ * How a client trusts the certificate, in lines that read at 80 columns: the fingerprint (95 characters)
+ * in two halves of 16 bytes, which joined are the whole (as openssl and browsers print it).
+ */
+function trustLines(certFile: string, fingerprint: string, made: boolean): string {
+  const half = fingerprint.length >> 1;
+  return [
+    `TLS: ${made ? 'a self-signed certificate made for this sandbox' : 'the certificate of --tls-cert'}, ${certFile} (copy it to the client's machine)`,
+    `  SHA-256 fingerprint, to compare there:`,
+    `    ${fingerprint.slice(0, half + 1)}`,
+    `    ${fingerprint.slice(half + 1)}`,
+    `  a client trusts it with:`,
+    `    NODE_EXTRA_CA_CERTS=${certFile} mpay …`,
+  ].join('\n');
 }
 
 /**
  * The certificate to serve: --tls-cert and --tls-key, or with --tls a self-signed one, made once and kept
- * (beside --data, so that a client trusts it once; else in a new temporary folder). With it, the one line
- * that makes mpay (or any Node client) on another machine trust it.
+ * (beside --data, so that a client trusts it once; else in a new temporary folder, removed at exit). With
+ * it, the lines that make mpay (or any Node client) on another machine trust it.
  */
-async function tlsOf(
-  opts: SandboxOptions,
-): Promise<{ cert: Buffer; key: Buffer; trust: string } | undefined> {
+async function tlsOf(opts: SandboxOptions): Promise<Tls | undefined> {
   const { fingerprintOf, selfSignedCertificate } = await import('../../sandbox/self-signed.js');
-  const trustLine = (certFile: string, cert: Buffer, made: boolean) =>
-    `TLS: ${made ? 'a self-signed certificate made for this sandbox' : 'the certificate of --tls-cert'}, ${certFile}, SHA-256 fingerprint ${fingerprintOf(cert)}. A client trusts it with: NODE_EXTRA_CA_CERTS=${certFile} mpay …  (copy the file to the client's machine, and compare the fingerprint)`;
-  if (opts.tlsCert && opts.tlsKey) {
-    const cert = readFileSync(opts.tlsCert);
-    return { cert, key: readFileSync(opts.tlsKey), trust: trustLine(opts.tlsCert, cert, false) };
-  }
+  const tlsFor = (certFile: string, cert: Buffer, key: Buffer, made: boolean, temporary?: string) => {
+    const fingerprint = fingerprintOf(cert);
+    return { cert, key, certFile, fingerprint, trust: trustLines(certFile, fingerprint, made), temporary };
+  };
+  if (opts.tlsCert && opts.tlsKey)
+    return tlsFor(opts.tlsCert, readFileSync(opts.tlsCert), readFileSync(opts.tlsKey), false);
   if (!opts.tls) return undefined;
-  const dir = opts.data ? dirname(resolve(opts.data)) : mkdtempSync(join(tmpdir(), 'mpay-sandbox-tls-'));
+  const temporary = opts.data ? undefined : mkdtempSync(join(tmpdir(), 'mpay-sandbox-tls-'));
+  const dir = temporary ?? dirname(resolve(opts.data!));
   const base = opts.data ? basename(opts.data) : 'sandbox';
   const certFile = join(dir, `${base}.tls-cert.pem`);
   const keyFile = join(dir, `${base}.tls-key.pem`);
@@ -147,8 +182,7 @@ async function tlsOf(
     writeFileSync(keyFile, made.key, { mode: 0o600, flag: 'wx' });
     writeFileSync(certFile, made.cert, { mode: 0o644, flag: 'wx' });
   }
-  const cert = readFileSync(certFile);
-  return { cert, key: readFileSync(keyFile), trust: trustLine(certFile, cert, true) };
+  return tlsFor(certFile, readFileSync(certFile), readFileSync(keyFile), true, temporary);
 }
 
 /** --rate-limit, read: N/s or N/min. */
@@ -211,19 +245,19 @@ function reachOf(host: string, url: string): { loopback: boolean; everywhere: bo
 }
 
 /** Anyone who reaches a sandbox that is not on loopback can use the demo merchant's credentials. */
-function warnOfReach(reach: ReturnType<typeof reachOf>, host: string, f: Factory): void {
+function warnOfReach(reach: ReturnType<typeof reachOf>, host: string, https: boolean, f: Factory): void {
   if (reach.everywhere)
     f.io.warn(
       `listening on every interface of this machine (${host}): anyone who can reach it can use the demo merchant's credentials; on this machine use ${reach.usable}`,
     );
   else if (!reach.loopback)
     f.io.warn(
-      `listening on ${host}, which other machines can reach: anyone who can may use the demo merchant's credentials; and mpay refuses plain http to an address that is not loopback (serve with --tls-cert, or listen on 127.0.0.1)`,
+      `listening on ${host}, which other machines can reach: anyone who can may use the demo merchant's credentials${https ? '' : '; and mpay refuses plain http to an address that is not loopback (serve with --tls or --tls-cert, or listen on 127.0.0.1)'}`,
     );
 }
 
 /** Every setting the sandbox runs with, as its banner lists them. */
-function settingLines(opts: SandboxOptions): string[] {
+function settingLines(opts: SandboxOptions, started: DataStart | undefined, tls: Tls | undefined): string[] {
   const faults = opts.faults?.length
     ? `${opts.faults.join(', ')} on ${Math.round(Number(opts.faultRate) * 100)}% of requests${opts.faultPaths?.length ? ` to paths containing ${opts.faultPaths.join(' or ')}` : ''} (a slow answer waits ${opts.slowMs} ms)`
     : 'none';
@@ -233,17 +267,27 @@ function settingLines(opts: SandboxOptions): string[] {
     `  rate limit:   ${opts.rateLimit ? `${opts.rateLimit.trim()}, then 429 with Retry-After` : 'none'}`,
     `  faults:       ${faults}`,
     `  fault seed:   ${opts.faultSeed ?? 'random'}`,
-    `  data:         ${opts.catalogue ? `the catalogue of ${opts.catalogue}` : `the ${opts.seed} seed`}, ${opts.data ? `saved in ${opts.data}` : 'in memory (lost at exit)'}`,
-    `  TLS:          ${opts.tlsCert ? `on, certificate ${opts.tlsCert}` : 'off (plain http)'}`,
+    `  data:         ${opts.catalogue ? `the catalogue of ${opts.catalogue}` : `the ${opts.seed} seed`}, ${opts.data ? `saved in ${opts.data}${dataStartOf(started)}` : 'in memory (lost at exit)'}`,
+    `  TLS:          ${tls ? `on (https), ${opts.tls ? 'a self-signed certificate made for it,' : 'certificate'} ${tls.certFile}` : 'off (plain http)'}`,
     `  request log:  ${opts.logRequests ? 'on' : 'off (--log-requests: a line a request)'}`,
   ];
 }
+
+/** What the start found in --data: a new file, so an empty sandbox, or the transactions read back. */
+const dataStartOf = (started: DataStart | undefined) =>
+  !started
+    ? ''
+    : started.fresh
+      ? ' (a new data file: the sandbox starts empty)'
+      : ` (${started.transactions} transaction${started.transactions === 1 ? '' : 's'} read back)`;
 
 /** Where the sandbox listens, with the demo merchant's credentials and the command that logs in to it. */
 async function announce(
   url: string,
   { everywhere, usable }: ReturnType<typeof reachOf>,
   opts: SandboxOptions,
+  started: DataStart | undefined,
+  tls: Tls | undefined,
   f: Factory,
 ): Promise<void> {
   const { demoMerchant } = await import('../../sandbox/seed.js');
@@ -265,7 +309,11 @@ async function announce(
       seed: opts.catalogue ? null : opts.seed,
       catalogue: opts.catalogue ?? null,
       data_file: opts.data ?? null,
-      tls: Boolean(opts.tlsCert),
+      // a new data file (none, or 0 bytes): the sandbox starts empty
+      data_file_new: started ? started.fresh : null,
+      tls: Boolean(tls),
+      tls_certificate: tls?.certFile ?? null,
+      tls_fingerprint: tls?.fingerprint ?? null,
       log_requests: Boolean(opts.logRequests),
     },
   };
@@ -282,7 +330,7 @@ async function announce(
           `  site id:      ${demoMerchant.siteId}`,
           `  API key:      ${demoMerchant.apiKey}`,
           `  one-time code for withdrawals: ${demoMerchant.otp}`,
-          ...settingLines(opts),
+          ...settingLines(opts, started, tls),
           '',
         ].join('\n'),
         'stdout',
@@ -292,7 +340,7 @@ async function announce(
       f.io.fold(
         {
           label: 'Try: ',
-          command: `printf %s ${demoMerchant.merchantKey} | MPAY_API_KEY=${demoMerchant.apiKey} mpay login --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
+          command: `printf %s ${demoMerchant.merchantKey} | ${tls ? `NODE_EXTRA_CA_CERTS=${tls.certFile} ` : ''}MPAY_API_KEY=${demoMerchant.apiKey} mpay login --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
         },
         'stdout',
       ),
