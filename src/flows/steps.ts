@@ -5,7 +5,7 @@ import type { WithdrawProcessedResult } from '../api/client.js';
 import type { SendHooks, Via } from '../api/sender.js';
 import type { DryRun, RawAnswer } from '../api/wire.js';
 import { failureError } from '../api/response.js';
-import { JournalAfterSendError, MpayError, NetworkError } from '../api/errors.js';
+import { CancelledError, JournalAfterSendError, MpayError, NetworkError } from '../api/errors.js';
 import { LockLostError } from '../journal/locks.js';
 import { nothingSent, type Passage } from './money-gate.js';
 import type {
@@ -45,6 +45,10 @@ export async function journaled<T>(
       throw err;
     }
   }
+  // Ctrl-C: the step in flight finished; no step starts after it (commands/shared/interrupt.ts says what
+  // the journal holds).
+  if (deps.stop?.aborted)
+    throw new CancelledError(`interrupted: the ${at.step} step of ${at.reference} was not sent`);
   // The gate (money-gate.ts): the live question, the transaction's lock, the synced 'sent' line, the ticket.
   // No record, no request: a payment mpay could not find again must never be sent.
   let passage: Passage;

@@ -121,7 +121,8 @@ function makeIO(
     warn: (message) => void s.stderr.write(`${fold(`mpay: warning: ${clean(message)}`)}\n`),
     fold,
     readStdin: () => text(s.stdin),
-    spin: (label, work) => (s.stderrIsTTY ? spin(s.stderr, label, work) : work),
+    spin: (label, work) =>
+      s.stderrIsTTY ? spin(s.stderr, label, work, (h) => interrupts.beforeNotes(h)) : work,
     interrupts,
     get exitCode() {
       return exit.get();
@@ -143,17 +144,30 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
   const interrupts = makeInterrupts(
     (code) => process.exit(code),
     // conf's atomic writes load when-exit, whose SIGINT listener re-raises the signal and would kill the
-    // process, graceful work and all: while that work runs, mpay's is the only listener.
+    // process, graceful work and all: while that work runs, mpay's is the only listener. One added while
+    // it runs (conf loaded in the middle of a step of `mpay run`) is set aside as soon as it is added:
+    // left in place, its re-raised signal would count one Ctrl-C twice, as a second that stops at once.
     () => {
-      const others = (['SIGINT', 'SIGTERM'] as const).map((name) => {
-        const ls = (process.rawListeners(name) as ((...a: unknown[]) => void)[]).filter(
-          (l) => l !== onSignal,
-        );
-        for (const l of ls) process.removeListener(name, l);
-        return [name, ls] as const;
-      });
+      const names = ['SIGINT', 'SIGTERM'] as const;
+      const aside: [NodeJS.Signals, (...a: unknown[]) => void][] = [];
+      const take = (name: NodeJS.Signals) => {
+        for (const l of process.rawListeners(name) as ((...a: unknown[]) => void)[]) {
+          if (l === onSignal) continue;
+          process.removeListener(name, l);
+          aside.push([name, l]);
+        }
+      };
+      for (const name of names) take(name);
+      // 'newListener' comes before the listener is added: it is taken aside on the next tick, before any
+      // signal can be delivered (signals come from the event loop)
+      const added = (event: string | symbol, l: unknown) => {
+        if ((names as readonly (string | symbol)[]).includes(event) && l !== onSignal)
+          process.nextTick(() => take(event as NodeJS.Signals));
+      };
+      process.on('newListener', added);
       return () => {
-        for (const [name, ls] of others) for (const l of ls) process.on(name, l);
+        process.removeListener('newListener', added);
+        for (const [name, l] of aside.splice(0)) process.on(name, l);
       };
     },
   );
