@@ -89,6 +89,16 @@ async function sendJournaled<T>(
         data: { error: `HTTP ${t.status}: rate limited; waiting ${t.waitMs} ms` },
       }),
     resending: () => deps.journal.append({ ...at, outcome: 'sent' }),
+    // Held back by a batch's pace before its first try: not on the wire, so a stop during the wait leaves
+    // a step known not sent (the next run sends it), not one without an answer (unknown).
+    held: (ms) =>
+      deps.journal.append({
+        ...at,
+        outcome: 'throttled',
+        data: {
+          error: `not sent yet: waiting ${ms} ms for its turn at the pace the server allows (after a 429)`,
+        },
+      }),
   };
   let result: T;
   try {

@@ -210,7 +210,7 @@ async function runAndReport(
     );
     if (inFlight)
       f.io.note(
-        `The ${inFlight} row${inFlight === 1 ? '' : 's'} in flight had no answer: the next run reports ${inFlight === 1 ? 'it' : 'them'} as unknown and sends ${inFlight === 1 ? 'it' : 'them'} no more, until settled with \`mpay history resolve REF --as not-sent|landed|abandoned\``,
+        `The ${inFlight} row${inFlight === 1 ? '' : 's'} in flight had no answer: the next run reports ${inFlight === 1 ? 'it' : 'them'} as unknown and sends ${inFlight === 1 ? 'it' : 'them'} no more, until settled with \`mpay history resolve REF --as not-sent|landed|abandoned\` (a row still waiting its turn after a 429 was not sent: the next run sends it)`,
       );
     f.io.note({ label: 'Resume with: ', command: resume });
   };
