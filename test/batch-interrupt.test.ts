@@ -212,3 +212,31 @@ function firstTriesWaiting(cfg: string): string[] {
     )
     .map(([ref]) => ref);
 }
+
+// #33 (trial): Ctrl-C early in a batch read from stdin (its rows still coming) printed nothing. It ends
+// as a Ctrl-C in a file batch does: the counts, and the command to run it again with the rows on stdin.
+it('Ctrl-C while a batch still reads its rows from stdin: the counts and the command to resume, exit 130', async () => {
+  const cfg = tempDir();
+  const child = spawn(process.execPath, [bin, 'deposit', 'batch', '-', '--concurrency', '3', '--yes'], {
+    env: { ...process.env, ...cliEnv(sb, cfg), CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const closed = new Promise((r) => child.on('close', (c, signal) => r(c ?? signal)));
+  // the rows come slowly: the header and one row, and stdin left open
+  child.stdin.write(`${header}\nGHS,GH,61,Abena,,+233201234461,abena@example.org,1\n`);
+  // the spool folder is made just before stdin is read
+  await waitUntil('the batch reading stdin', () => existsSync(join(cfg, 'journal', 'spool')), 30_000);
+  child.kill('SIGINT');
+  expect(await closed, stderr).toBe(130);
+  expect(stderr).toMatch(
+    /^mpay: interrupted before any row started: 0 done, 0 already done, 0 failed, 0 unknown; nothing was sent$/m,
+  );
+  expect(stderr).toMatch(
+    /^Resume with: mpay deposit batch - --concurrency 3 --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+ < FILE$/m,
+  );
+  expect(stderr).toMatch(/^ {2}\(FILE: the same rows, on stdin\)$/m);
+  // the spooled rows were removed
+  expect(readdirSync(join(cfg, 'journal', 'spool'))).toEqual([]);
+});
