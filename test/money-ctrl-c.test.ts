@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, file, holdingProxy, sandbox, tempDir, waitUntil } from './helpers.js';
+import { cliEnv, customerArgs, file, holdingProxy, sandbox, tempDir, waitUntil } from './helpers.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
 
@@ -21,6 +21,9 @@ function journalLines(cfg: string): Record<string, unknown>[] {
     .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
+
+/** `mpay deposit` of a GHS deposit on gateway 1, asking nothing */
+const depositArgs = (reference: string) => ['deposit', ...customerArgs({ reference }), '--no-input'];
 
 const scenario = `name: money first
 steps:
@@ -60,29 +63,7 @@ describe.skipIf(without('tmux'))('one Ctrl-C while a money request is in flight'
     const t = new Tmux('money-ctrl-c-deposit');
     const cfg = tempDir();
     try {
-      t.start(
-        [
-          'deposit',
-          '--currency',
-          'GHS',
-          '--country',
-          'GH',
-          '--amount',
-          '10',
-          '--first-name',
-          'Ama',
-          '--phone',
-          '+233201234567',
-          '--email',
-          'a@example.com',
-          '--gateway',
-          '1',
-          '--reference',
-          'ctrl-c-2',
-          '--no-input',
-        ],
-        cliEnv(slow, cfg),
-      );
+      t.start(depositArgs('ctrl-c-2'), cliEnv(slow, cfg));
       await waitUntil('the initiate in flight', () => slow.held() === 1, 30_000);
       await t.waitFor(/Initiating/);
       t.keys('C-c');
@@ -119,29 +100,7 @@ describe.skipIf(without('tmux'))('one Ctrl-C while a money request is in flight'
     const t = new Tmux('money-ctrl-c-twice');
     const cfg = tempDir();
     try {
-      t.start(
-        [
-          'deposit',
-          '--currency',
-          'GHS',
-          '--country',
-          'GH',
-          '--amount',
-          '10',
-          '--first-name',
-          'Ama',
-          '--phone',
-          '+233201234567',
-          '--email',
-          'a@example.com',
-          '--gateway',
-          '1',
-          '--reference',
-          'ctrl-c-3',
-          '--no-input',
-        ],
-        cliEnv(slow, cfg),
-      );
+      t.start(depositArgs('ctrl-c-3'), cliEnv(slow, cfg));
       await waitUntil('the initiate in flight', () => slow.held() === 1, 30_000);
       await t.waitFor(/Initiating/);
       t.keys('C-c');
