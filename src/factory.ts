@@ -81,6 +81,11 @@ export class Factory {
     this.clients = parent?.clients ?? [];
   }
 
+  /** a step of `mpay run` (forIO): the run, not the step, ends as interrupted */
+  get isStep(): boolean {
+    return this.parent !== undefined;
+  }
+
   /**
    * The same run with another IO (a step of `mpay run`, whose output is read back): one store, context,
    * ticket office, secrets, trace and money gate, so that the run's one live confirmation holds for every

@@ -26,10 +26,11 @@ afterAll(() => sb.close());
 
 const count = (route: string) => requestCount(sb, route);
 
-it('Ctrl-C while the initiate request is in flight: exit 130, what is known, and the command to continue', async () => {
+it('Ctrl-C while the initiate request is in flight: it finishes, journaled, then exit 130, what is known, and the command to continue', async () => {
   const cfg = tempDir();
   await setFaults(sb, { faults: ['slow'], rate: 1, faultPaths: ['/payments/initiate'] });
   const before = await count('POST /payments/initiate');
+  const statusBefore = await count('POST /payments/status/update');
   const child = spawn(process.execPath, [bin, 'deposit', ...customerArgs({ reference: 'int-1' })], {
     env: { ...process.env, ...cliEnv(sb, cfg), CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,19 +47,22 @@ it('Ctrl-C while the initiate request is in flight: exit 130, what is known, and
     const code = await new Promise((r) => child.on('close', (c, signal) => r(c ?? signal)));
     expect(code, stderr).toBe(130);
     expect(stderr).toMatch(
-      /mpay: interrupted while the initiate request of int-1 was in flight: it may have been applied/,
+      /mpay: interrupted: the initiate request in flight finishes and is journaled with its answer; no step starts after it \(Ctrl-C again to stop now\)/,
     );
+    expect(stderr).toMatch(/mpay: interrupted after the gateway step of int-1 \(ok\); nothing more was sent/);
     expect(stderr).toMatch(
-      /hint: `mpay history show int-1 --profile default --env sandbox` shows what is known; `mpay deposit --resume int-1 --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+` continues/,
+      /hint: continue with `mpay deposit --resume int-1 --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+`/,
     );
     const journal = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')
       .trim()
-      .split('\n');
-    expect(JSON.parse(journal.at(-1)!)).toMatchObject({
-      reference: 'int-1',
-      step: 'initiate',
-      outcome: 'sent',
-    });
+      .split('\n')
+      .map((l) => JSON.parse(l) as { step: string; outcome: string });
+    expect(journal.map((l) => `${l.step} ${l.outcome}`)).toEqual([
+      'initiate sent',
+      'initiate ok',
+      'gateway ok',
+    ]);
+    expect(await count('POST /payments/status/update')).toBe(statusBefore);
   } finally {
     await setFaults(sb, { rate: 0 });
   }

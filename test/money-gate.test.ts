@@ -449,7 +449,7 @@ describe('replay stops at the first failed call before a later money call', () =
     const r = await run(['replay', har, '--json'], { env });
     expect(r.code, r.stderr).toBe(13);
     sb.verify();
-    const processed = r.json().find((c: { path: string }) => c.path === 'payments/processed');
+    const processed = r.json().find((c: { path: string }) => c.path === '/payments/processed');
     expect(processed.replayed).toBeNull();
     expect(processed.skipped).toMatch(/failed here: HTTP 422.*--keep-going/);
     // what the recording answered is still shown beside it (a new user saw "not JSON")
@@ -655,9 +655,10 @@ describe('locks know their holder', () => {
       const client = demoClient(sb.url, { pacer });
       await client.merchantCurrencies();
       let turns = 0;
-      pacer.take = async () => {
+      pacer.turn = () => {
         turns++;
         takeOver();
+        return 0;
       };
       await expect(
         client.statusUpdate(

@@ -100,7 +100,8 @@ describe('a deposit with its wallet step, replayed on a second sandbox', () => {
     const r = await mpay(['replay', depositTrace, '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     const calls = r.json();
-    expect(calls.map((c: { method: string; path: string }) => `${c.method} /${c.path}`)).toEqual([
+    // each path as the text writes it: with its leading /
+    expect(calls.map((c: { method: string; path: string }) => `${c.method} ${c.path}`)).toEqual([
       'POST /auth/merchant/token/generate',
       'GET /merchant/currencies',
       'POST /payments/initiate',
@@ -171,6 +172,11 @@ describe('a deposit with its wallet step, replayed on a second sandbox', () => {
       expect(r.code, r.stderr).toBe(0);
       const plan = r.json();
       expect(plan).toHaveLength(6);
+      expect(plan[2].path).toBe('/payments/initiate');
+      // the text's lines and the document's paths alike
+      const text = await mpay(['replay', depositTrace, '--dry-run'], { env: cliEnv(fresh, tempDir()) });
+      for (const p of plan as { index: number; method: string; path: string }[])
+        expect(text.stdout).toContain(`${p.index}. ${p.method} ${p.path}`);
       expect(plan[2].body.customer_transaction_id).toBe('<a new reference>');
       expect(plan[3].body.hash_token).toBe('<the hash token of call 3>');
       expect(JSON.stringify(plan)).not.toContain(recordedReference);
@@ -214,6 +220,9 @@ it('against a server with other data: the differences listed, exit 13', async ()
   const text = await mpay(['replay', depositTrace], { env: cliEnv(alt, tempDir()) });
   expect(text.code).toBe(13);
   expect(text.stdout).toMatch(/DIFFERS/);
+  // each call's line in the text names its path as --json writes it
+  for (const c of calls as { index: number; method: string; path: string }[])
+    expect(text.stdout).toContain(`${c.index}. ${c.method} ${c.path}  `);
   // the text writes each field's path as --json does: the same path, the recorded and replayed types
   for (const d of currencies.differences.filter((x: { what: string }) => x.what === 'field').slice(0, 12))
     expect(text.stdout).toContain(`${d.path}: ${d.recorded} → ${d.replayed}`);
@@ -237,7 +246,9 @@ describe('a withdrawal with its one-time code', () => {
       expect(r.code, r.stderr).toBe(0);
       const calls = r.json();
       expect(calls.every((c: { same: boolean }) => c.same)).toBe(true);
-      expect(calls.filter((c: { path: string }) => c.path === 'payments/withdraw/processed')).toHaveLength(2);
+      expect(calls.filter((c: { path: string }) => c.path === '/payments/withdraw/processed')).toHaveLength(
+        2,
+      );
       sb.verify();
       expect((await transactions(sb.inner))[0]!.status).toBe('pending');
       expect(r.stdout + r.stderr).not.toContain(demoMerchant.otp);

@@ -98,6 +98,29 @@ describe('checked before anything is sent', () => {
     expect(journalLines(cfg)).toEqual([]);
   });
 
+  it('a mistyped step key (`captur:`) is named at its line with the key meant, and brings no other problem', async () => {
+    const cfg = tempDir();
+    const typo = `name: a typo
+steps:
+${initiate('the deposit', '${run.reference}').replace('    capture:', '    captur:')}  - name: its status
+    run: status
+    args: ["\${hash}"]
+    flags: { status: success }
+`;
+    const path = file('typo.yaml', typo);
+    const r = await mpay(['run', path], { env: cliEnv(sb, cfg) });
+    expect(r.code, r.stderr).toBe(2);
+    const line = typo.split('\n').findIndex((l) => l.startsWith('    captur:')) + 1;
+    // one problem, the typo: not "${hash} is undefined" after it
+    expect(r.stderr).toContain(
+      `mpay: Nothing was sent: a problem in the scenario:\n${path}:${line}:5: unknown key "captur" in step "the deposit": did you mean \`capture:\`? (a step's keys: name, run, args, flags, request, capture, expect)\n`,
+    );
+    expect(r.stderr).not.toMatch(/is undefined/);
+    sb.verify();
+    expect(sb.forwarded).toEqual([]);
+    expect(journalLines(cfg)).toEqual([]);
+  });
+
   it('a YAML mistake is reported by the parser at its line and column', async () => {
     const r = await mpay(['run', file('broken.yaml', 'steps:\n  - name: x\n    run: [currencies\n')], {
       env: cliEnv(sb, tempDir()),

@@ -118,9 +118,9 @@ export class Pacer {
 
   constructor(private readonly now: () => number = () => Date.now()) {}
 
-  /** Waits for this request's turn. */
-  async take(): Promise<void> {
-    if (this.rate === undefined) return;
+  /** Takes this request's turn: the ms it waits for it (0: it goes now). */
+  turn(): number {
+    if (this.rate === undefined) return 0;
     const t = this.now();
     if (t - this.lastChange >= 3000) {
       this.rate *= 1.01;
@@ -128,7 +128,13 @@ export class Pacer {
     }
     const at = Math.max(t, this.next);
     this.next = at + 1000 / this.rate;
-    if (at > t) await new Promise((r) => setTimeout(r, at - t));
+    return at - t;
+  }
+
+  /** Waits for this request's turn. */
+  async take(): Promise<void> {
+    const ms = this.turn();
+    if (ms > 0) await new Promise((r) => setTimeout(r, ms));
   }
 
   /** An answer came (not a throttle): counted for the rate the server allows. */

@@ -76,8 +76,13 @@ export interface Via {
 export interface SendHooks {
   /** a try was refused with a 429: the wait is about to start */
   throttled?: (t: Throttle) => void;
-  /** the wait is over: the same request goes out again now */
+  /** the wait is over: the same request goes out again now (after a 429, or after being held) */
   resending?: () => void;
+  /**
+   * The first try waits its turn at a batch's pace (after a 429) for `ms`: it has not gone out, and goes
+   * out after the wait (resending).
+   */
+  held?: (ms: number) => void;
 }
 
 /** One call of an endpoint: its request, and how its answer is read. */
@@ -154,11 +159,17 @@ export class Sender {
     const req = await this.requestOf(c, token);
     if (terms?.live) req.headers = { ...req.headers, [liveConfirmedHeader]: 'yes' };
     for (let attempt = 1; ; attempt++) {
-      await this.pacer?.take();
+      // The pacer's turn. A first try held back by it has not gone out: its caller hears so before the
+      // wait (the journal's 'sent' line of the gate then is followed by one that says it was not sent), and
+      // hears it go out after, as after a 429.
+      const turn = this.pacer?.turn() ?? 0;
+      const held = attempt === 1 && turn > 0;
+      if (held) c.hooks?.held?.(turn);
+      if (turn > 0) await new Promise((r) => setTimeout(r, turn));
       // Just before each try of a money call, after any wait (the pacer's turn, a 429's): a lock lost
       // meanwhile (another mpay took it over) stops it here, before a try again gets its 'sent' line.
       terms?.check();
-      if (attempt > 1) c.hooks?.resending?.();
+      if (attempt > 1 || held) c.hooks?.resending?.();
       let res: Response<string>;
       try {
         res = await this.tryOnce(c, req);

@@ -3,12 +3,22 @@
 import type { JournalEvent } from '../journal/records.js';
 import { historyShowCommand, resumeCommand } from './next-command.js';
 
-export function interruptionReport(last: JournalEvent | undefined): string {
-  if (!last) return '\nmpay: interrupted; nothing was sent\n';
+/** The interruption in words (a message and the hint that continues), from the journal's last line. */
+export function interruption(last: JournalEvent | undefined): { message: string; hint?: string } {
+  if (!last) return { message: 'interrupted; nothing was sent' };
   const resume = resumeCommand(last);
   return last.outcome === 'sent'
-    ? `\nmpay: interrupted while the ${last.step} request of ${last.reference} was in flight: it may have been applied\n` +
-        `hint: \`${historyShowCommand(last)}\` shows what is known; \`${resume}\` continues, and the API refuses a step already applied\n`
-    : `\nmpay: interrupted after the ${last.step} step of ${last.reference} (${last.outcome}); nothing more was sent\n` +
-        `hint: continue with \`${resume}\`\n`;
+    ? {
+        message: `interrupted while the ${last.step} request of ${last.reference} was in flight: it may have been applied`,
+        hint: `\`${historyShowCommand(last)}\` shows what is known; \`${resume}\` continues, and the API refuses a step already applied`,
+      }
+    : {
+        message: `interrupted after the ${last.step} step of ${last.reference} (${last.outcome}); nothing more was sent`,
+        hint: `continue with \`${resume}\``,
+      };
+}
+
+export function interruptionReport(last: JournalEvent | undefined): string {
+  const { message, hint } = interruption(last);
+  return `\nmpay: ${message}\n${hint ? `hint: ${hint}\n` : ''}`;
 }

@@ -9,6 +9,7 @@ import { Secrets } from '../api/redact.js';
 export interface PlannedCall {
   index: number;
   method: 'GET' | 'POST';
+  /** the URL path after /restapi/v1, as the text shows it: `/payments/initiate` */
   path: string;
   body?: Record<string, unknown>;
   skipped?: string;
@@ -89,7 +90,7 @@ export function planReplay(calls: RecordedCall[]): PlannedCall[] {
     return {
       index: i + 1,
       method: c.method,
-      path: c.path,
+      path: `/${c.path}`,
       ...(body ? { body } : {}),
       ...(skipped.has(i) ? { skipped: skipped.get(i) } : {}),
     };

@@ -38,6 +38,7 @@ export interface ReplayedCall {
   /** its place in the replay, from 1 */
   index: number;
   method: 'GET' | 'POST';
+  /** the URL path after /restapi/v1, as the text shows it: `/payments/initiate` */
   path: string;
   recorded: AnswerSummary;
   /** null when the call was not sent (see `skipped`) */
@@ -138,12 +139,12 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
       out.push({
         index: i + 1,
         method: c.method,
-        path: c.path,
+        path: `/${c.path}`,
         recorded: recordedAnswer(run, c),
         replayed: null,
         same: false,
         differences: [],
-        skipped: `not sent: call ${failed.index} (${failed.method} /${failed.path}) failed here: ${failure(failed)}; --keep-going sends the money calls after a failure`,
+        skipped: `not sent: call ${failed.index} (${failed.method} ${failed.path}) failed here: ${failure(failed)}; --keep-going sends the money calls after a failure`,
       });
       continue;
     }
@@ -200,7 +201,7 @@ function recordedAnswer(run: ReplayRun, c: RecordedCall): AnswerSummary {
 async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<ReplayedCall> {
   const ep = apiEndpoints[c.endpoint];
   const recorded = recordedAnswer(run, c);
-  const base = { index: i + 1, method: c.method, path: c.path, recorded };
+  const base = { index: i + 1, method: c.method, path: `/${c.path}`, recorded };
   const recordedHash = textOf(c.body?.hash_token);
   const tx = recordedHash === undefined ? undefined : run.txs.get(recordedHash);
   const notSent =

@@ -2,6 +2,7 @@
 // in the file, so that each mistake is reported at file:line:column before anything is sent. YAML 1.2
 // through the `yaml` package (JSON is YAML too): its nodes keep their source ranges.
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
+import { nearest } from '../api/nearest.js';
 
 /** Where a value is: the file, its line and column (both from 1). */
 export interface Pos {
@@ -214,12 +215,25 @@ function readSteps(r: Reader, items: unknown[], s: Scenario): void {
       nameRefs: [],
     };
     r.refs(nameNode, step.nameRefs);
-    for (const [k, p] of keys)
-      if (!stepKeys.includes(k as (typeof stepKeys)[number]))
-        r.fail(
-          p,
-          `unknown step kind "${k}" in step "${name}": a step is \`run:\` (an mpay command) or \`request:\` (a raw request)`,
-        );
+    for (const [k, p] of [...keys])
+      if (!stepKeys.includes(k as (typeof stepKeys)[number])) {
+        // A key one typo away from a step's own (`captur:`) is that key mistyped: said so, and read as it
+        // (when the step does not give it as well), so that its captures, flags or command are known and
+        // their mistype brings no other problems after it (a capture "never defined"). Nothing runs.
+        const meant = nearest(k, [...stepKeys]).find((m) => !keys.has(m));
+        if (meant) {
+          r.fail(
+            p,
+            `unknown key "${k}" in step "${name}": did you mean \`${meant}:\`? (a step's keys: ${stepKeys.join(', ')})`,
+          );
+          keys.delete(k);
+          keys.set(meant, p);
+        } else
+          r.fail(
+            p,
+            `unknown step kind "${k}" in step "${name}": a step is \`run:\` (an mpay command) or \`request:\` (a raw request)`,
+          );
+      }
     if (keys.has('run') && keys.has('request'))
       r.fail(keys.get('request'), `step "${name}" has both \`run:\` and \`request:\`: give one`);
     else if (!keys.has('run') && !keys.has('request'))

@@ -6,7 +6,7 @@ import type { WithdrawProcessedResult } from '../api/client.js';
 import type { SendHooks, Via } from '../api/sender.js';
 import type { DryRun, RawAnswer } from '../api/wire.js';
 import { failureError } from '../api/response.js';
-import { JournalAfterSendError, MpayError, NetworkError } from '../api/errors.js';
+import { CancelledError, JournalAfterSendError, MpayError, NetworkError } from '../api/errors.js';
 import { LockLostError } from '../journal/locks.js';
 import { nothingSent, type Passage } from './money-gate.js';
 import type {
@@ -46,6 +46,10 @@ export async function journaled<T>(
       throw err;
     }
   }
+  // Ctrl-C: the step in flight finished; no step starts after it (commands/shared/interrupt.ts says what
+  // the journal holds).
+  if (deps.stop?.aborted)
+    throw new CancelledError(`interrupted: the ${at.step} step of ${at.reference} was not sent`);
   // The gate (money-gate.ts): the live question, the transaction's lock, the synced 'sent' line, the ticket.
   // No record, no request: a payment mpay could not find again must never be sent.
   let passage: Passage;
@@ -86,6 +90,16 @@ async function sendJournaled<T>(
         data: { error: `HTTP ${t.status}: rate limited; waiting ${t.waitMs} ms` },
       }),
     resending: () => deps.journal.append({ ...at, outcome: 'sent' }),
+    // Held back by a batch's pace before its first try: not on the wire, so a stop during the wait leaves
+    // a step known not sent (the next run sends it), not one without an answer (unknown).
+    held: (ms) =>
+      deps.journal.append({
+        ...at,
+        outcome: 'throttled',
+        data: {
+          error: `not sent yet: waiting ${ms} ms for its turn at the pace the server allows (after a 429)`,
+        },
+      }),
   };
   let result: T;
   try {

@@ -67,6 +67,11 @@ export interface FlowDeps {
   walletGateways?: number[];
   /** the merchant's currencies, already read: a batch reads them once for all its rows, not once a row */
   currencies?: MerchantCurrency[];
+  /**
+   * The run's first Ctrl-C (a payment command's): once aborted, no journaled step starts; the one in
+   * flight finishes and is journaled with its answer.
+   */
+  stop?: AbortSignal;
 }
 
 /** The merchant's currencies: those the caller already read, else one GET. */

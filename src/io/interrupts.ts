@@ -19,6 +19,12 @@ export interface Interrupts {
   /** an interruption: the process's signal (systemIO), or a test's */
   fire(name: Interruption): void;
   /**
+   * Runs `end` (synchronous) at the next interruption, before anyone says anything of it: what is drawn on
+   * the terminal and would garble the notes (the spinner) ends its line first. The function returned
+   * unregisters it.
+   */
+  beforeNotes(end: () => void): () => void;
+  /**
    * Runs `cleanup` (synchronous) should the run end before the work that registered it undoes it itself
    * (a spooled stdin removed, a keyring child killed): an interruption, a reader of stdout gone, or, for
    * the process's IO, any exit of the process (an error mpay did not expect); the function returned
@@ -43,6 +49,7 @@ export function makeInterrupts(
   const controller = new AbortController();
   const againHandlers: (() => void)[] = [];
   const exitHandlers = new Set<() => void>();
+  const drawn = new Set<() => void>();
   let depth = 0;
   let count = 0;
   const cleanUp = () => {
@@ -85,10 +92,22 @@ export function makeInterrupts(
     },
     fire(name) {
       count++;
+      for (const h of [...drawn]) {
+        drawn.delete(h);
+        try {
+          h();
+        } catch {
+          // the notes are said all the same
+        }
+      }
       if (count === 1) controller.abort(name);
       if (count === 1 && depth > 0) return;
       if (count > 1) for (const h of [...againHandlers]) h();
       end(name === 'SIGTERM' ? 143 : 130);
+    },
+    beforeNotes(h) {
+      drawn.add(h);
+      return () => drawn.delete(h);
     },
     end,
     cleanUp,

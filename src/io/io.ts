@@ -121,7 +121,8 @@ function makeIO(
     warn: (message) => void s.stderr.write(`${fold(`mpay: warning: ${clean(message)}`)}\n`),
     fold,
     readStdin: () => text(s.stdin),
-    spin: (label, work) => (s.stderrIsTTY ? spin(s.stderr, label, work) : work),
+    spin: (label, work) =>
+      s.stderrIsTTY ? spin(s.stderr, label, work, (h) => interrupts.beforeNotes(h)) : work,
     interrupts,
     get exitCode() {
       return exit.get();
@@ -134,6 +135,10 @@ function makeIO(
 
 let system: IO | undefined;
 
+type Listener = (...a: unknown[]) => void;
+/** the stand-ins of the process's signal listeners set aside while graceful work runs (systemIO) */
+const standIns = new WeakSet<Listener>();
+
 /**
  * The process's own streams, made once, by the entry (commands/base/base-command.ts): the one object that
  * ends the process (a reader gone, Ctrl-C, SIGTERM).
@@ -143,17 +148,41 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
   const interrupts = makeInterrupts(
     (code) => process.exit(code),
     // conf's atomic writes load when-exit, whose SIGINT listener re-raises the signal and would kill the
-    // process, graceful work and all: while that work runs, mpay's is the only listener.
+    // process, graceful work and all: while that work runs, mpay's is the only listener that acts. One
+    // added while it runs (conf loaded in the middle of a step of `mpay run`) is set aside as soon as it is
+    // added: left to act, its re-raised signal would count one Ctrl-C twice, as a second that stops at once.
+    // Set aside in place: a stand-in that does nothing takes its place, and its owner's removal of it
+    // (a prompt's, when it closes) removes the stand-in, so that only those still there come back.
     () => {
-      const others = (['SIGINT', 'SIGTERM'] as const).map((name) => {
-        const ls = (process.rawListeners(name) as ((...a: unknown[]) => void)[]).filter(
-          (l) => l !== onSignal,
-        );
-        for (const l of ls) process.removeListener(name, l);
-        return [name, ls] as const;
-      });
+      const names = ['SIGINT', 'SIGTERM'] as const;
+      const aside: [NodeJS.Signals, Listener, Listener][] = [];
+      const take = (name: NodeJS.Signals) => {
+        for (const l of process.rawListeners(name) as Listener[]) {
+          if (l === onSignal || standIns.has(l)) continue;
+          // what the owner removes it by: the listener itself, or the one a once() wrapper wraps
+          const standIn = Object.assign(() => {}, { listener: (l as { listener?: Listener }).listener ?? l });
+          standIns.add(standIn);
+          process.removeListener(name, l);
+          process.on(name, standIn);
+          aside.push([name, standIn, l]);
+        }
+      };
+      for (const name of names) take(name);
+      // 'newListener' comes before the listener is added: it is taken aside on the next tick, before any
+      // signal can be delivered (signals come from the event loop)
+      const added = (event: string | symbol, l: Listener) => {
+        if ((names as readonly (string | symbol)[]).includes(event) && l !== onSignal && !standIns.has(l))
+          process.nextTick(() => take(event as NodeJS.Signals));
+      };
+      process.on('newListener', added);
       return () => {
-        for (const [name, ls] of others) for (const l of ls) process.on(name, l);
+        process.removeListener('newListener', added);
+        for (const [name, standIn, l] of aside.splice(0)) {
+          standIns.delete(standIn);
+          if (!(process.rawListeners(name) as Listener[]).includes(standIn)) continue;
+          process.removeListener(name, standIn);
+          process.on(name, l);
+        }
       };
     },
   );

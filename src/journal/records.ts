@@ -15,7 +15,8 @@ export type Step = 'initiate' | 'gateway' | 'wallet' | 'status' | 'otp' | 'proce
 
 /**
  * `throttled`: the server answered 429 (or 503 with Retry-After), which it sends for a request it did not
- * process; mpay waits and sends the step again, each attempt journaled.
+ * process, or a batch's pace held the request back before it went out; mpay waits and sends the step
+ * (again), each attempt journaled.
  */
 export type Outcome = 'sent' | 'ok' | 'failed' | 'ambiguous' | 'throttled' | 'taken_over';
 /*

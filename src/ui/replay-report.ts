@@ -23,7 +23,7 @@ function differenceLine(d: Difference): string {
 export function replayReport(results: ReplayedCall[], where: string): string {
   const lines: string[] = [];
   for (const r of results) {
-    lines.push(`${r.index}. ${r.method} /${r.path}  ${r.skipped ? 'NOT SENT' : r.same ? 'same' : 'DIFFERS'}`);
+    lines.push(`${r.index}. ${r.method} ${r.path}  ${r.skipped ? 'NOT SENT' : r.same ? 'same' : 'DIFFERS'}`);
     lines.push(`   recorded: ${answerLine(r.recorded)}`);
     lines.push(`   replayed: ${r.skipped ? short(r.skipped, 200) : answerLine(r.replayed)}`);
     if (r.reference) lines.push(`   reference: ${r.reference} (recorded: ${r.recorded_reference ?? '-'})`);
@@ -52,7 +52,7 @@ export function replayReport(results: ReplayedCall[], where: string): string {
 export function replayPlan(plan: PlannedCall[]): string {
   const lines = ['Dry run: nothing is sent. The calls, in order:'];
   for (const p of plan) {
-    lines.push(`${p.index}. ${p.method} /${p.path}${p.skipped ? `  (${p.skipped})` : ''}`);
+    lines.push(`${p.index}. ${p.method} ${p.path}${p.skipped ? `  (${p.skipped})` : ''}`);
     if (p.body) lines.push(`   ${JSON.stringify(p.body)}`);
   }
   return clean(lines.join('\n'));

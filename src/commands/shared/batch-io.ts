@@ -69,24 +69,46 @@ export async function runBatchCommand(
   flow: (input: BatchInput, deps: FlowDeps, view: BatchView) => Promise<void>,
 ): Promise<void> {
   f.io.ndjson = true;
-  await withBatchInput(opts, f, async (input) => {
-    const pace = new BatchPace();
-    const deps = await f.flowDeps({
-      dryRun: opts.dryRun,
-      force: how.force,
-      command: how.command,
-      newHere: how.newHere,
-      pacer: pace.pacer,
-      onThrottle: pace.onThrottle,
-    });
-    const words = [...how.words, opts.file, ...batchFlagsAgain(opts)];
-    await flow(input, deps, {
-      note: (line) => f.io.note(line),
-      refuse: (problems, elsewhere) => refuseProblems(problems, opts, f, elsewhere),
-      run: (rows, total, runOne, lock) =>
-        runAndReport(rows, total, runOne, opts, f, { words, deps, pace, lock }),
-    });
-  });
+  const words = [...how.words, opts.file, ...batchFlagsAgain(opts)];
+  let place: Place | undefined;
+  let rowsRun = false;
+  // Ctrl-C before any row starts (stdin still read, the rows checked): nothing was sent, and the run ends
+  // at once (the IO), saying so with the counts and the command to run it again, as once the rows run
+  // (runAndReport says its own then).
+  const { signal } = f.io.interrupts;
+  const early = () => {
+    if (!rowsRun) reportEnd(f.io, noRows(), undefined, runAgain(words, place), opts.file, true);
+  };
+  signal.addEventListener('abort', early, { once: true });
+  try {
+    await withBatchInput(
+      opts,
+      f,
+      (p) => (place = p),
+      async (input) => {
+        const pace = new BatchPace();
+        const deps = await f.flowDeps({
+          dryRun: opts.dryRun,
+          force: how.force,
+          command: how.command,
+          newHere: how.newHere,
+          pacer: pace.pacer,
+          onThrottle: pace.onThrottle,
+        });
+        place = deps.place;
+        await flow(input, deps, {
+          note: (line) => f.io.note(line),
+          refuse: (problems, elsewhere) => refuseProblems(problems, opts, f, elsewhere),
+          run: (rows, total, runOne, lock) => {
+            rowsRun = true;
+            return runAndReport(rows, total, runOne, opts, f, { words, deps, pace, lock });
+          },
+        });
+      },
+    );
+  } finally {
+    signal.removeEventListener('abort', early);
+  }
 }
 
 /** The flags of a batch that its run again must repeat (the place's are added by runAgain). */
@@ -110,6 +132,8 @@ function batchFlagsAgain(opts: BatchOptions): string[] {
 async function withBatchInput(
   opts: BatchOptions,
   f: Factory,
+  /** told where the batch runs once known, before stdin is read (what an early Ctrl-C prints names it) */
+  at: (place: Place) => void,
   work: (input: BatchInput) => Promise<void>,
 ): Promise<void> {
   if (!(opts.concurrency >= 1 && opts.concurrency <= maxConcurrency))
@@ -127,7 +151,12 @@ async function withBatchInput(
       });
     }
   }
-  const spooled = path === '-' ? await spoolStdin(f.io, (await f.journal()).dir) : undefined;
+  let spooled: Awaited<ReturnType<typeof spoolStdin>> | undefined;
+  if (path === '-') {
+    const { dir } = await f.journal();
+    at(await f.place());
+    spooled = await spoolStdin(f.io, dir);
+  }
   if (spooled) path = spooled.path;
   try {
     const format = opts.format ?? (/\.(nd)?jsonl?$/i.test(path) ? 'ndjson' : 'csv');
@@ -159,6 +188,7 @@ async function refuseProblems(
 }
 
 type Counts = Record<RowResult['outcome'], number>;
+const noRows = (): Counts => ({ done: 0, skipped: 0, failed: 0, unknown: 0 });
 
 /**
  * Runs the rows a few at a time and reports each result as it ends (a line on stderr, NDJSON on stdout
@@ -190,7 +220,7 @@ async function runAndReport(
   const resume = runAgain(again.words, again.deps.place);
   const out = opts.out ? openResultsFile(opts.out) : undefined;
   const order = out && new RowOrder<RowResult>((res) => out.write(res));
-  const counts: Counts = { done: 0, skipped: 0, failed: 0, unknown: 0 };
+  const counts = noRows();
   let printed = Promise.resolve();
   again.pace.reportTo(progress);
   // Ctrl-C (the IO's interruption): no new row starts, those in flight finish; a second one ends the run.
@@ -210,7 +240,7 @@ async function runAndReport(
     );
     if (inFlight)
       f.io.note(
-        `The ${inFlight} row${inFlight === 1 ? '' : 's'} in flight had no answer: the next run reports ${inFlight === 1 ? 'it' : 'them'} as unknown and sends ${inFlight === 1 ? 'it' : 'them'} no more, until settled with \`mpay history resolve REF --as not-sent|landed|abandoned\``,
+        `The ${inFlight} row${inFlight === 1 ? '' : 's'} in flight had no answer: the next run reports ${inFlight === 1 ? 'it' : 'them'} as unknown and sends ${inFlight === 1 ? 'it' : 'them'} no more, until settled with \`mpay history resolve REF --as not-sent|landed|abandoned\` (a row still waiting its turn after a 429 was not sent: the next run sends it)`,
       );
     f.io.note({ label: 'Resume with: ', command: resume });
   };
@@ -318,7 +348,8 @@ const tallyOf = (c: Counts) =>
 function reportEnd(
   io: IO,
   counts: Counts,
-  total: number,
+  /** undefined before the rows were counted (a Ctrl-C while stdin is read) */
+  total: number | undefined,
   resume: string,
   file: string,
   aborted: boolean,
@@ -330,7 +361,11 @@ function reportEnd(
   const stdin = file === '-' ? ' < FILE' : '';
   const fromStdin = () => file === '-' && io.note('  (FILE: the same rows, on stdin)');
   if (aborted) {
-    io.note(`mpay: interrupted: ${tally}; ${total - ended} not started`);
+    io.note(
+      total === undefined
+        ? `mpay: interrupted before any row started: ${tally}; nothing was sent`
+        : `mpay: interrupted: ${tally}; ${total - ended} not started`,
+    );
     io.note({ label: 'Resume with: ', command: `${resume}${stdin}` });
     fromStdin();
     io.exitCode = exitCodes.cancelled;

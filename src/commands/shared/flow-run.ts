@@ -3,7 +3,7 @@
 // Factory, what Ctrl-C says of the journal, and its result printed. Each command's run.ts, beside its
 // class, names its Options and its flow (flows/payment.ts, flows/resume.ts, flows/single-step.ts).
 import type { PaymentKind } from '../../api/enums.js';
-import { UsageError } from '../../api/errors.js';
+import { UsageError, exitCodes } from '../../api/errors.js';
 import type { Factory } from '../../factory.js';
 import { otpOf, type Otp } from '../../flows/inputs.js';
 import type { FlowDeps, FlowInputs, FlowResult } from '../../flows/types.js';
@@ -50,13 +50,26 @@ export async function runFlow(
   f: Factory,
   flow: (deps: FlowDeps) => Promise<Ran>,
 ): Promise<void> {
-  const deps = await f.flowDeps({ dryRun: opts.dryRun, force: opts.force, command: `mpay ${kind}` });
-  const { result, record, offerGateways } = await reportingInterrupt(
+  const deps = {
+    ...(await f.flowDeps({ dryRun: opts.dryRun, force: opts.force, command: `mpay ${kind}` })),
+    stop: f.io.interrupts.signal,
+  };
+  const { value, interrupted } = await reportingInterrupt(
     f,
     () => deps.journal,
     () => flow(deps),
   );
+  const { result, record, offerGateways } = value;
   const out = fromFlowResult(result, record);
   const gateways = offerGateways && result.initiated ? { gateways: offeredGateways(result.initiated) } : {};
   await printResult(f.io, opts.json, out, () => transactionSummary(out, gateways, fitWidth(f.io)));
+  // Ctrl-C came while the flow's last request was in flight: it was answered and journaled, and nothing
+  // was left to send. The command ends as interrupted (130) all the same; a step of `mpay run` leaves that
+  // to the run.
+  if (interrupted) {
+    f.io.note(
+      'mpay: interrupted: the request in flight was answered and journaled; nothing was left to send',
+    );
+    if (!f.isStep) f.io.exitCode = exitCodes.cancelled;
+  }
 }
