@@ -109,6 +109,9 @@ describe('3. every command mpay prints runs as printed', () => {
       const again = await mpay(['deposit', 'batch', rows, '--yes', '--base-url', s.url, '--json'], { env });
       expect(again.code, again.stderr).toBe(10);
       const text = again.stdout + again.stderr;
+      // every command in backticks is one to paste: none has a word for the person to replace but a <placeholder>
+      for (const c of [...(first.stderr + text).matchAll(/`(mpay [^`]+)`/g)].map((m) => m[1]!))
+        expect(c.replace(/<[^>]+>/g, ''), c).not.toMatch(/\bREF\b|\|/);
       const backticked = [...text.matchAll(/`(mpay [^`]+)`/g)].map((m) => m[1]!);
       const show = backticked.find((c) => c.startsWith('mpay history show '));
       const resolve = backticked.find((c) => c.startsWith('mpay history resolve '));

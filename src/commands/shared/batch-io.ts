@@ -210,7 +210,7 @@ async function runAndReport(
     );
     if (inFlight)
       f.io.note(
-        `The ${inFlight} row${inFlight === 1 ? '' : 's'} in flight had no answer: the next run reports ${inFlight === 1 ? 'it' : 'them'} as unknown and sends ${inFlight === 1 ? 'it' : 'them'} no more, until settled with \`mpay history resolve REF --as not-sent|landed|abandoned\``,
+        `The ${inFlight} row${inFlight === 1 ? '' : 's'} in flight had no answer: the next run reports ${inFlight === 1 ? 'it' : 'them'} as unknown and sends ${inFlight === 1 ? 'it' : 'them'} no more, until settled: the next run's line for each names its \`mpay history resolve\` command, whole`,
       );
     f.io.note({ label: 'Resume with: ', command: resume });
   };
@@ -342,7 +342,7 @@ function reportEnd(
     io.note('  (done rows are skipped; failed ones are sent again)');
     if (counts.unknown)
       io.note(
-        `  (the ${counts.unknown} unknown: a request that had no answer, which the server may or may not have applied; mpay will not guess, and sends ${counts.unknown === 1 ? 'it' : 'them'} no more until settled: \`mpay history resolve REF --as not-sent|landed|abandoned\`, each row's line names it)`,
+        `  (the ${counts.unknown} unknown: a request that had no answer, which the server may or may not have applied; mpay will not guess, and sends ${counts.unknown === 1 ? 'it' : 'them'} no more until settled with \`mpay history resolve\`: each unknown row's line gives the whole command)`,
       );
     fromStdin();
     io.exitCode = batchIncompleteExitCode;
