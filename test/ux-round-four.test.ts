@@ -142,3 +142,27 @@ describe('3. every command mpay prints runs as printed', () => {
     }
   });
 });
+
+describe('4. unknown rows in history', () => {
+  it('`history --status unknown` finds the transaction whose answer was lost, and the table says unknown', async () => {
+    const s = await sandbox({ faults: ['drop-after'], rate: 1, faultPaths: ['/payments/initiate'] });
+    try {
+      const env = cliEnv(s, tempDir());
+      const lost = await mpay(['deposit', ...customerArgs(), '--yes', '--json'], { env });
+      expect(lost.code, lost.stderr).toBe(8);
+      const unknown = await mpay(['history', '--status', 'unknown', '--json'], { env });
+      expect(unknown.code, unknown.stderr).toBe(0);
+      const rows = unknown.json() as { reference: string }[];
+      expect(rows).toHaveLength(1);
+      const table = await mpay(['history'], { env, width: 120 });
+      const line = table.stdout.split('\n').find((l) => l.includes(rows[0]!.reference));
+      expect(line, table.stdout).toMatch(/\bunknown\b/);
+      // settled, it is unknown no more
+      const settled = await mpay(['history', 'resolve', rows[0]!.reference, '--as', 'landed'], { env });
+      expect(settled.code, settled.stderr).toBe(0);
+      expect((await mpay(['history', '--status', 'unknown', '--json'], { env })).json()).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+});

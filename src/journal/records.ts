@@ -174,6 +174,17 @@ function resolve(r: JournalRecord, e: JournalEvent): void {
 }
 
 /** Whether a person settled the transaction as landed or abandoned: mpay continues it no further. */
+/**
+ * The status `mpay history` shows and filters by: `unknown` while the last request had no answer (sent,
+ * and no answer came or it was lost: the server may or may not have applied it, until a person settles
+ * it), else the status last seen from the API or implied by mpay's steps (`not initiated` after a 404).
+ */
+export function statusShown(r: JournalRecord): string | undefined {
+  const last = r.steps.at(-1);
+  if (last && (last.outcome === 'sent' || last.outcome === 'ambiguous')) return 'unknown';
+  return r.status;
+}
+
 export function resolvedAsEnded(r: JournalRecord): boolean {
   return r.resolved?.as === 'landed' || r.resolved?.as === 'abandoned';
 }

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { BaseCommand, flagSets } from '../base/base-command.js';
 import { columnsHelp, historyColumns } from '../shared/columns.js';
-import { transactionStatuses } from '../../api/enums.js';
+import { historyStatuses } from '../../api/enums.js';
 import { listOptionsFrom, outputFlags } from '../base/flags.js';
 
 /** as ./run.ts's defaultHistoryLimit (the command class loads no run module before it runs) */
@@ -25,8 +25,8 @@ export default class History extends BaseCommand<typeof History> {
   static override flags = {
     kind: Flags.string({ description: 'deposit or withdraw', options: ['deposit', 'withdraw'] }),
     status: Flags.string({
-      description: 'last known status',
-      options: [...transactionStatuses, 'not initiated'],
+      description: 'last known status; unknown: the last request had no answer (settle it: history resolve)',
+      options: [...historyStatuses],
     }),
     reference: Flags.string({ description: 'reference (customer_transaction_id)' }),
     since: Flags.string({

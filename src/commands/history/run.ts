@@ -1,7 +1,7 @@
 // `mpay history`: the transactions mpay started, newest first, as a table, CSV or JSON.
 import { UsageError } from '../../api/errors.js';
 import type { Factory } from '../../factory.js';
-import { type JournalRecord } from '../../journal/records.js';
+import { statusShown, type JournalRecord } from '../../journal/records.js';
 import { streamList, type ListOptions } from '../../ui/list-output.js';
 import { historyColumns } from '../shared/columns.js';
 import { parseWhen } from '../shared/when.js';
@@ -35,7 +35,7 @@ export async function runHistory(opts: HistoryOptions, f: Factory): Promise<void
   if (opts.all) keepYoungGenerationSmall();
   const wanted = (r: JournalRecord) =>
     (!opts.kind || r.kind === opts.kind) &&
-    (!opts.status || r.status === opts.status) &&
+    (!opts.status || statusShown(r) === opts.status) &&
     (!opts.reference || r.reference === opts.reference) &&
     (until === undefined || Date.parse(r.created_at) <= until);
   // Newest first, read back from the end of the journal only as far as the page needs (a reference is
