@@ -87,6 +87,11 @@ export interface JournalRecord {
   steps: StepRecord[];
   /** doctor's or login's credentials check (flows/money-gate.ts probe()), not a customer's payment */
   probe?: true;
+  /**
+   * A withdrawal's code request as it was sent (its 'sent' line): the confirmation with the code goes with
+   * the same phone and e-mails, so a resume takes them from here and never asks again.
+   */
+  code_request?: { phone_number: string; customer_email: string; receiver_email?: string };
 }
 
 /** Whether a parsed line is one of the journal's events (a line that is not is kept but not read). */
@@ -135,6 +140,12 @@ export function fold(r: JournalRecord, e: JournalEvent): void {
   if (typeof d.wallet_address === 'string') r.wallet_address = d.wallet_address;
   if (typeof d.transaction_id === 'string') r.transaction_id = d.transaction_id;
   if (d.probe === true) r.probe = true;
+  if (e.step === 'otp' && e.outcome === 'sent' && typeof d.phone_number === 'string')
+    r.code_request = {
+      phone_number: d.phone_number,
+      customer_email: String(d.customer_email),
+      ...(typeof d.receiver_email === 'string' ? { receiver_email: d.receiver_email } : {}),
+    };
   // A step refused later as "not initiated" says nothing new of a transaction already processed: it keeps
   // the status processed gave it.
   if (typeof d.status === 'string' && !(e.outcome === 'failed' && stepDone(r, 'processed')))
