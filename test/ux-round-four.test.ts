@@ -22,7 +22,9 @@ import { runPaymentFlow } from '../src/flows/payment.js';
 import { resumeFlow } from '../src/flows/resume.js';
 import { otpOf, parseInputs } from '../src/flows/inputs.js';
 import { interruptionReport } from '../src/flows/interrupted.js';
-import { demoClient, testGate } from './helpers.js';
+import { demoClient, loopbackServer, testGate } from './helpers.js';
+import { Tmux } from './tmux.js';
+import { without } from './tools.js';
 
 let a: Awaited<ReturnType<typeof sandbox>>;
 beforeAll(async () => {
@@ -295,4 +297,50 @@ describe('6. withdraw --resume after the code was sent', () => {
     expect(text).toMatch(/interrupted after the one-time code of wd-1 was sent; nothing was sent after it/);
     expect(text).toContain('mpay withdraw --resume wd-1 --otp <CODE>');
   });
+});
+
+describe('7. interactive login', () => {
+  it.skipIf(without('tmux'))(
+    'a wrong API key is asked again (site id defaulting to the one typed); a base URL asked again offers the one typed',
+    async () => {
+      const t = new Tmux('login-api-key');
+      const dir = tempDir();
+      const closed = await loopbackServer((_q, r) => r.end());
+      const nowhere = closed.url;
+      await closed.close();
+      try {
+        t.start(['login'], { MPAY_CONFIG_DIR: dir, MPAY_KEYRING: 'off' }, undefined, 200);
+        await t.waitFor(/Environment/);
+        t.keys('Enter');
+        await t.waitFor(/Base URL of the sandbox API/);
+        t.keys('C-u');
+        t.answer(nowhere);
+        await t.waitFor(/Merchant key/);
+        t.answer(demoMerchant.merchantKey);
+        await t.waitFor(/give the base URL again/);
+        // asked again with the URL typed as its default, to mend, not the old one
+        const again = await t.waitFor(/again\n\? Base URL of the sandbox API.*\n?.*\)/);
+        expect(again.slice(again.lastIndexOf('? Base URL'))).toContain(`(${nowhere})`);
+        t.keys('C-u');
+        t.answer(a.url);
+        await t.waitFor(/Site ID/);
+        t.answer('1');
+        await t.waitFor(/API key/);
+        t.answer('ak_wrong');
+        const refused = await t.waitFor(/give the site id and API key again \(2 tries left\)/);
+        expect(refused).toMatch(/The API key check failed/);
+        // the site id asked again, the one typed its default: Enter keeps it
+        await t.waitFor(/again[^]*\? Site ID \(1\)/);
+        t.keys('Enter');
+        await t.waitFor(/again[^]*\? API key/);
+        t.answer(demoMerchant.apiKey);
+        const screen = await t.waitFor(/EXIT=\d+/);
+        expect(screen).toMatch(/EXIT=0/);
+        expect(screen).toContain(`Logged in: profile default, sandbox at ${a.url}`);
+      } finally {
+        t.kill();
+      }
+    },
+    60_000,
+  );
 });
