@@ -22,7 +22,7 @@ import { runPaymentFlow } from '../src/flows/payment.js';
 import { resumeFlow } from '../src/flows/resume.js';
 import { otpOf, parseInputs } from '../src/flows/inputs.js';
 import { interruptionReport } from '../src/flows/interrupted.js';
-import { demoClient, loopbackServer, testGate } from './helpers.js';
+import { demoClient, loopbackServer, spawnMpay, testGate } from './helpers.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
 
@@ -343,4 +343,31 @@ describe('7. interactive login', () => {
     },
     60_000,
   );
+});
+
+describe('8. the sandbox for a profile, and the doctor in history', () => {
+  it('`mpay --profile b sandbox`: its Try line, pasted where no profile is named, logs in profile b', async () => {
+    const cfg = tempDir();
+    const { child, done } = spawnMpay(['--profile', 'b', 'sandbox', '--port', '0'], { MPAY_CONFIG_DIR: cfg });
+    try {
+      let out = '';
+      child.stdout!.on('data', (d) => (out += d));
+      await new Promise<void>((resolve) => {
+        const look = () => /Ctrl-C stops it/.test(out) && resolve();
+        look();
+        child.stdout!.on('data', look);
+      });
+      const line = /^Try: (.*)$/m.exec(out)![1]!;
+      expect(line).toContain(' --profile b ');
+      const login = await runPrinted(line, { MPAY_CONFIG_DIR: cfg, MPAY_KEYRING: 'off' }, 'bash');
+      expect(login.code, login.stderr).toBe(0);
+      const list = await mpay(['profiles', 'list', '--json'], {
+        env: { MPAY_CONFIG_DIR: cfg, MPAY_KEYRING: 'off' },
+      });
+      expect((list.json() as { name: string }[]).map((p) => p.name)).toEqual(['b']);
+    } finally {
+      child.kill('SIGINT');
+      await done;
+    }
+  });
 });
