@@ -371,3 +371,25 @@ describe('8. the sandbox for a profile, and the doctor in history', () => {
     }
   });
 });
+
+describe("8. doctor's key checks in history", () => {
+  it('are journaled but left out of `mpay history` unless --probes; the table says how many and how', async () => {
+    const env = cliEnv(a, tempDir());
+    const before = await requestCount(a, 'POST /payments/withdraw/initiate');
+    const doctor = await mpay(['doctor', '--check-api-key', '--json'], { env });
+    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
+    // the check went out (a withdraw initiate of credentials only), journaled
+    expect(await requestCount(a, 'POST /payments/withdraw/initiate')).toBe(before + 1);
+    const pay = await mpay(['deposit', ...customerArgs(), '--yes', '--json'], { env });
+    expect(pay.code, pay.stderr).toBe(0);
+    const list = (await mpay(['history', '--json'], { env })).json() as { kind: string; probe?: true }[];
+    expect(list).toHaveLength(1);
+    expect(list[0]!.kind).toBe('deposit');
+    const all = (await mpay(['history', '--probes', '--json'], { env })).json() as { probe?: true }[];
+    expect(all.filter((r) => r.probe)).toHaveLength(1);
+    const table = await mpay(['history'], { env, width: 120 });
+    expect(table.stderr).toContain(
+      '1 API-key check of doctor or login left out, none of which made anything; --probes shows them.',
+    );
+  });
+});
