@@ -37,7 +37,7 @@ it.skipIf(without('tmux'))(
       const screen = await t.waitFor(/EXIT=\d+/, 90_000);
       expect(screen).toMatch(/EXIT=0/);
       expect(screen.replace(/\n\s+/g, ' ')).toMatch(
-        /requests now go out at most \d+ a second, fewer while the server asks to wait \(now \d+ s; the bar counts each wait down\)/,
+        /requests now go out at most (\d+ a second|one every [\d.]+ s), fewer while the server asks to wait \(now \d+ s; the bar counts each wait down\)/,
       );
       const kept =
         /the pace kept, from the first 429 on: 1 row in (\d+) s, ([\d.]+) rows? a (second|minute)/.exec(

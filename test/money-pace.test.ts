@@ -454,6 +454,9 @@ describe('doctor tells the truth about the API-key check', () => {
       expect(check.detail).toBe(
         `withdraw initiate of credentials only answered HTTP 200: the server CREATED a withdrawal (hash token ${hash}, journaled as ${ref})`,
       );
+      // the probe that made something is in history without --probes
+      const made1 = (await mpay(['history', '--json'], { env })).json() as { reference: string }[];
+      expect(made1.map((x) => x.reference)).toEqual([ref]);
       const show = await mpay(['history', 'show', ref!, '--json'], { env });
       expect(show.code).toBe(0);
       expect(show.json()).toMatchObject({
@@ -468,12 +471,14 @@ describe('doctor tells the truth about the API-key check', () => {
       const cfg2 = tempDir();
       const good = await mpay(['doctor', '--json'], { env: cliEnv(sb, cfg2) });
       expect(good.code, good.stdout).toBe(0);
-      const listed = await mpay(['history', '--json'], { env: cliEnv(sb, cfg2) });
+      // left out of history unless --probes: it made nothing (the one that did is shown: above)
+      expect((await mpay(['history', '--json'], { env: cliEnv(sb, cfg2) })).json()).toEqual([]);
+      const listed = await mpay(['history', '--probes', '--json'], { env: cliEnv(sb, cfg2) });
       expect(listed.json()).toMatchObject([
         { kind: 'withdraw', probe: true, steps: [{ step: 'initiate', outcome: 'failed' }] },
       ]);
       expect(listed.json()[0].hash_token).toBeUndefined();
-      const table = await mpay(['history'], { env: cliEnv(sb, cfg2) });
+      const table = await mpay(['history', '--probes'], { env: cliEnv(sb, cfg2) });
       expect(table.stdout).toMatch(/withdraw \(key check\) +│ probe-\d{14}-[0-9a-f]{6}/);
       expect(listed.json()[0].steps[0].detail).toMatch(/credentials were accepted \(nothing created\)/);
     } finally {

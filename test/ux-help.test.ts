@@ -46,8 +46,10 @@ describe('help', () => {
     expect(status.stdout).toMatch(/--status=<option>\s+\(required\)/);
     const sandboxHelp = (await run(['sandbox', '--help'])).stdout;
     expect(sandboxHelp).toContain('GLOBAL FLAGS\n  --json');
-    for (const flag of ['--profile', '--env', '--yes', '--base-url', '--timeout', '--no-input'])
+    for (const flag of ['--env', '--yes', '--base-url', '--timeout', '--no-input'])
       expect(sandboxHelp, flag).not.toContain(flag);
+    // the profile its printed login line logs in to
+    expect(sandboxHelp).toContain('--profile');
     const deposit = (await run(['deposit', '--help'])).stdout;
     for (const flag of ['--profile', '--env', '--yes', '--no-input', '--dry-run'])
       expect(deposit, flag).toContain(flag);

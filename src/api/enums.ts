@@ -6,6 +6,12 @@ export const transactionStatuses = ['initiated', 'pending', 'success', 'failed',
 export type TransactionStatus = (typeof transactionStatuses)[number];
 
 /** The two flows; a gateway configuration's `type` names the same thing from the gateway's side. */
+/**
+ * Every status `mpay history` shows of a journaled transaction (`statusShown` in journal/records.ts): the
+ * API's, `not initiated` (a step refused with 404), and `unknown` (the last request had no answer).
+ */
+export const historyStatuses = [...transactionStatuses, 'not initiated', 'unknown'] as const;
+
 export const paymentKinds = ['deposit', 'withdraw'] as const;
 export type PaymentKind = (typeof paymentKinds)[number];
 

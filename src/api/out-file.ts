@@ -1,18 +1,24 @@
 // Files mpay writes outside its own folder (--out, --trace, the support bundle) may sit in a shared folder
 // such as /tmp, where another user can plant a link: one is never written through. An output whose path is
 // a link is refused; an existing file is replaced by a new one made exclusively, 0600 whatever the umask.
-import { accessSync, constants, lstatSync, statSync, unlinkSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { accessSync, closeSync, constants, lstatSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
 
 /**
  * Refuses a path whose folder is missing or not writable: checked as the flags are read (--out, --trace),
- * before anything is sent, and not found at the first write after a request.
+ * before anything is sent, and not found at the first write after a request. The folder is written to
+ * (a file made exclusively and removed): access(2) alone says yes to root where no file can be made
+ * (`/sys`, a read-only mount), and the writes that follow make a file beside the output first.
  */
 export function checkOutputFolder(path: string, what: string): void {
   const folder = dirname(resolve(path));
   try {
     accessSync(folder, constants.W_OK);
+    const probe = join(folder, `.mpay-write-check-${process.pid}-${randomBytes(4).toString('hex')}`);
+    closeSync(openSync(probe, 'wx', 0o600));
+    unlinkSync(probe);
   } catch {
     const st = statSync(folder, { throwIfNoEntry: false });
     throw new UsageError(

@@ -55,6 +55,17 @@ export function waitInWords(ms: number): string {
   return `${Math.round(s / 3600)} hours`;
 }
 
+/**
+ * A pacer's rate as a person reads it: "4 a second" from one a second up, else "one every 6 s" (to a tenth
+ * of a second below ten seconds: 10 a minute is one every 6 s, not "0 a second").
+ */
+export function rateInWords(perSecond: number): string {
+  if (perSecond >= 1) return `${Math.round(perSecond)} a second`;
+  const every = 1 / perSecond;
+  if (every < 10) return `one every ${Math.round(every * 10) / 10} s`;
+  return `one every ${waitInWords(every * 1000)}`;
+}
+
 /** Whether an answer is a refusal to be waited out: any 429, and a 503 with Retry-After to a GET. */
 export function isThrottle(
   method: string,
@@ -106,6 +117,11 @@ export function nextWait(
  * past what the batch asks for it no longer holds any request back, though it is never unset. Requests
  * waiting their turn wait here, not at the server: fewer are in flight there, and a row is not stalled
  * for a whole Retry-After by each refusal.
+ *
+ * A server whose window is longer than a second (`10/min`) says so by its wait: a Retry-After over a second
+ * means the budget it allowed since its window began (the answers since the last wait ended) is spread
+ * over that time and the wait, so the pace drops to those answers over that span (10 in a minute: one
+ * every 6 s), not to the burst of the second before (which the window had allowed once, not each second).
  */
 export class Pacer {
   /** requests a second; undefined until the first 429, and set from then on */
@@ -115,6 +131,10 @@ export class Pacer {
   private next = 0;
   private lastChange = 0;
   private readonly answers: number[] = [];
+  /** when the server's window began, as far as mpay can tell: the first answer, then each wait's end */
+  private windowStart?: number;
+  /** answers since windowStart */
+  private inWindow = 0;
 
   constructor(private readonly now: () => number = () => Date.now()) {}
 
@@ -142,13 +162,25 @@ export class Pacer {
     const t = this.now();
     this.answers.push(t);
     while (this.answers.length && this.answers[0]! < t - 1000) this.answers.shift();
+    this.windowStart ??= t;
+    if (t >= this.windowStart) this.inWindow++;
   }
 
-  /** A 429: the pace drops to what the server answered in the last second, less 1%. */
-  throttled(): void {
+  /**
+   * A 429, and the wait it asked for: the pace drops to what the server answered in the last second, less
+   * 1%; and when the wait is over a second, to the answers of the server's window over its whole span.
+   */
+  throttled(waitMs = 0): void {
     const t = this.now();
     while (this.answers.length && this.answers[0]! < t - 1000) this.answers.shift();
-    const seen = Math.max(1, this.answers.length) * 0.99;
+    let seen = Math.max(1, this.answers.length) * 0.99;
+    const start = this.windowStart ?? t;
+    // a refusal during a wait already counted (another row's, in flight) says nothing new of the window
+    if (t >= start) {
+      if (waitMs > 1000) seen = Math.min(seen, (Math.max(1, this.inWindow) * 1000) / (t - start + waitMs));
+      this.windowStart = t + waitMs;
+      this.inWindow = 0;
+    }
     this.lastChange = t;
     if (this.rate !== undefined && this.rate <= seen) return;
     this.rate = seen;

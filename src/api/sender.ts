@@ -271,13 +271,14 @@ export class Sender {
     retryAfter: string | string[] | undefined,
     attempt: number,
   ): Promise<void> {
-    this.pacer?.throttled();
     const at = { method: c.method, path: c.path, status, attempt };
     const t: Throttle = {
       ...at,
       tries: this.policy.tries,
       waitMs: nextWait(at, retryAfter, this.policy),
     };
+    // the wait tells the pacer how long the server's window is (a minute's budget is not a second's)
+    this.pacer?.throttled(t.waitMs);
     this.opts.debug?.(
       `! ${t.status} on ${t.method} /${t.path}: waiting ${(t.waitMs / 1000).toFixed(1)} s before try ${attempt + 1} of ${t.tries}`,
     );

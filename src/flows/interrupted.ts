@@ -1,7 +1,7 @@
 // What mpay says when a money-moving command is interrupted: whether the last request was answered, where
 // the transaction stands, and the command that continues it, all from what the journal last wrote.
 import type { JournalEvent } from '../journal/records.js';
-import { historyShowCommand, resumeCommand } from './next-command.js';
+import { historyShowCommand, placeholder, resumeCommand } from './next-command.js';
 
 /** The interruption in words (a message and the hint that continues), from the journal's last line. */
 export function interruption(last: JournalEvent | undefined): { message: string; hint?: string } {
@@ -12,10 +12,15 @@ export function interruption(last: JournalEvent | undefined): { message: string;
         message: `interrupted while the ${last.step} request of ${last.reference} was in flight: it may have been applied`,
         hint: `\`${historyShowCommand(last)}\` shows what is known; \`${resume}\` continues, and the API refuses a step already applied`,
       }
-    : {
-        message: `interrupted after the ${last.step} step of ${last.reference} (${last.outcome}); nothing more was sent`,
-        hint: `continue with \`${resume}\``,
-      };
+    : last.step === 'otp' && last.outcome === 'ok'
+      ? {
+          message: `interrupted after the one-time code of ${last.reference} was sent; nothing was sent after it`,
+          hint: `continue with that code: \`${resumeCommand(last, undefined, ['--otp', placeholder('CODE')])}\``,
+        }
+      : {
+          message: `interrupted after the ${last.step} step of ${last.reference} (${last.outcome}); nothing more was sent`,
+          hint: `continue with \`${resume}\``,
+        };
 }
 
 export function interruptionReport(last: JournalEvent | undefined): string {

@@ -86,30 +86,40 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
   const existing = store.profile(profileName) ?? {};
   const need = asker(deps.prompter);
   const envName = await chooseEnvironment(inputs.env, existing, deps.prompter);
-  const askUrl = (given?: string) => gatherBaseUrl(given, envName, existing, need, deps.warn);
+  const askUrl = (given?: string, typed?: string) =>
+    gatherBaseUrl(given, envName, existing, need, deps.warn, typed);
   const { merchantKey, token, baseUrl } = await checkedMerchantKey(
     inputs,
     await askUrl(inputs.baseUrl),
     need,
     deps,
-    // a base URL asked for on a terminal that no server answers is asked again, with the reason
-    deps.prompter && !inputs.baseUrl ? () => askUrl() : undefined,
+    // a base URL asked for on a terminal that no server answers is asked again, with the reason, and the
+    // one typed as its default (a typo is mended, not typed again whole)
+    deps.prompter && !inputs.baseUrl ? (typed) => askUrl(undefined, typed) : undefined,
   );
   if (envName === 'live') warnSharedServer(store, profileName, baseUrl, deps.warn);
-  const siteId = await need(inputs.siteId, '--site-id', 'Site ID', false, existing.siteId);
-  const apiKey = await need(inputs.apiKey, '--api-key', 'API key', true);
+  let siteId = await need(inputs.siteId, '--site-id', 'Site ID', false, existing.siteId);
+  let apiKey = await need(inputs.apiKey, '--api-key', 'API key', true);
   // The site id and API key as doctor checks them, before anything is saved: a key the API refuses is
-  // never reported as accepted.
-  const check =
-    inputs.verify && deps.checkApiKey
-      ? await deps.checkApiKey({
-          baseUrl,
-          env: envName,
-          profile: profileName,
-          credentials: { merchantKey, siteId, apiKey },
-        })
-      : undefined;
-  if (check && !check.ok) throw refused(check);
+  // never reported as accepted. On a terminal, a pair the API refuses is asked again (3 tries in all, as
+  // the merchant key and the base URL are): the site id with the one typed as its default, then the key;
+  // given by flag or variable, it is refused at once.
+  let check: Check | undefined;
+  for (let attempt = 1; inputs.verify && deps.checkApiKey; attempt++) {
+    check = await deps.checkApiKey({
+      baseUrl,
+      env: envName,
+      profile: profileName,
+      credentials: { merchantKey, siteId, apiKey },
+    });
+    if (check.ok) break;
+    if (check.kind !== 'auth' || !deps.prompter || inputs.apiKey || attempt === 3) throw refused(check);
+    deps.warn(
+      `The API key check failed: ${check.detail.replace(/\.$/, '')}; give the site id and API key again (${3 - attempt} ${3 - attempt === 1 ? 'try' : 'tries'} left)`,
+    );
+    if (!inputs.siteId) siteId = await need(undefined, '--site-id', 'Site ID', false, siteId);
+    apiKey = await need(undefined, '--api-key', 'API key', true);
+  }
 
   // Nothing is saved before the key is accepted, and then all in one write: the keyring is checked first
   // (it may take seconds), so that a Ctrl-C meanwhile leaves the profile as it was.
@@ -250,13 +260,15 @@ async function gatherBaseUrl(
   existing: Profile,
   need: Need,
   warn: (m: string) => void,
+  /** asked again: the one the person typed, as the default */
+  typed?: string,
 ): Promise<string> {
   const givenBaseUrl = await need(
     given,
     '--base-url',
     `Base URL of the ${envName} API (before /restapi/v1)`,
     false,
-    existing.baseUrls?.[envName] ?? defaultBaseUrls[envName],
+    typed ?? existing.baseUrls?.[envName] ?? defaultBaseUrls[envName],
     // On a terminal a base URL mistyped is said and asked again; given by flag, it is refused below.
     (v) => {
       try {
@@ -283,7 +295,7 @@ async function checkedMerchantKey(
   baseUrl: string,
   need: Need,
   deps: LoginDeps,
-  askUrlAgain?: () => Promise<string>,
+  askUrlAgain?: (typed: string) => Promise<string>,
 ): Promise<{ merchantKey: string; token?: string; baseUrl: string }> {
   let merchantKey = await need(inputs.merchantKey, '--merchant-key-stdin', 'Merchant key', true);
   for (let attempt = 1, unreached = 0; inputs.verify; attempt++) {
@@ -295,7 +307,7 @@ async function checkedMerchantKey(
         deps.warn(
           `${err.message.replace(/\.$/, '')}${err.hint ? ` (${err.hint})` : ''}; give the base URL again`,
         );
-        baseUrl = await askUrlAgain();
+        baseUrl = await askUrlAgain(baseUrl);
         attempt--;
         continue;
       }

@@ -37,13 +37,14 @@ export function withdrawProcessCommand(hash: string, place: Place | undefined): 
   return runAgain(['mpay', 'withdraw', 'process', hash, '--otp', placeholder('CODE')], place);
 }
 
-/** `mpay history resolve REF --as <HOW>`: how a person settles a request that had no answer. */
+/**
+ * `mpay history resolve REF --as <HOW>`: how a person settles a request that had no answer. With the
+ * server too: resolve finds the record as a money command does (its --check is one), at its own place.
+ */
 export function historyResolveCommand(
   r: Pick<JournalRecord, 'reference' | 'place'>,
   fallback?: Place,
   how: Word = placeholder('not-sent|landed|abandoned'),
 ): string {
-  return runAgain(['mpay', 'history', 'resolve', r.reference, '--as', how], r.place ?? fallback, {
-    local: true,
-  });
+  return runAgain(['mpay', 'history', 'resolve', r.reference, '--as', how], r.place ?? fallback);
 }

@@ -130,6 +130,8 @@ export async function continueFlow(
   partial: Partial<FlowResult> = {},
   /** the merchant service of the transaction's currency, when known without an initiate answer */
   service?: MerchantService,
+  /** a resume: the customer's values come from the journal, never asked again */
+  resumed = false,
 ): Promise<FlowResult> {
   return keepingTrack(record, deps, async () => {
     const rep = deps.reporter ?? silentReporter;
@@ -173,7 +175,7 @@ export async function continueFlow(
       rep.info(`  transaction ${result.status_update.transaction_id}: ${result.status_update.status}`);
     }
 
-    return processStage(record, inputs, deps, result);
+    return processStage(record, inputs, deps, result, resumed);
   });
 }
 
@@ -239,18 +241,23 @@ export async function processStage(
   inputs: FlowInputs,
   deps: FlowDeps,
   result: FlowResult = { kind: record.kind, reference: record.reference, hash_token: record.hash_token },
+  /** a resume: the payment phone and e-mails are the journal's (or the flags'), never asked again */
+  resumed = false,
 ): Promise<FlowResult> {
   return keepingTrack(record, deps, async () => {
     const rep = deps.reporter ?? silentReporter;
     const hash = record.hash_token!;
     rep.step(record.kind === 'deposit' ? 'Deposit processed' : 'Withdraw processed');
     const customer = record.customer ?? {};
+    const sentWith = record.kind === 'withdraw' && stepDone(record, 'otp') ? record.code_request : undefined;
+    if (sentWith)
+      return finishWithdraw(record, codeRequestOf(record, sentWith, inputs, hash), inputs, deps, result);
     // A phone given by flag is the one to use: asked only when it came from a prompt or the journal. The
     // customer's phone given by flag is sent as the flow normalized it (the journal has it, dial code and
     // all), and a payment phone given or typed nationally gets the country's dial code, as that one does.
     const given =
       inputs.phoneNumber ?? (inputs.phone !== undefined ? (customer.phone ?? inputs.phone) : undefined);
-    const settled = flagsComplete(inputs);
+    const settled = flagsComplete(inputs) || resumed;
     const asking = given === undefined && deps.prompter !== undefined && !settled;
     const national = given === undefined ? asking : !/^\s*(\+|00)/.test(given);
     const field = national ? internationalPhone(await countryOf(record, deps), phoneNumber) : phoneNumber;
@@ -279,6 +286,36 @@ export async function processStage(
     ))!;
     return finishWithdraw(record, { hash, phone: phone!, email, receiverEmail }, inputs, deps, result);
   });
+}
+
+/**
+ * The phone and e-mails of a withdrawal whose code was requested already: those of the request, from the
+ * journal (the confirmation must go with the same ones); a flag that names another is refused, not sent.
+ */
+function codeRequestOf(
+  record: JournalRecord,
+  sent: NonNullable<JournalRecord['code_request']>,
+  inputs: FlowInputs,
+  hash: string,
+): { hash: string; phone: string; email: string; receiverEmail?: string } {
+  const differs = (
+    [
+      ['--phone-number', inputs.phoneNumber, sent.phone_number],
+      ['--email', inputs.email, sent.customer_email],
+      ['--receiver-email', inputs.receiverEmail, sent.receiver_email],
+    ] as const
+  ).filter(([, given, was]) => given !== undefined && was !== undefined && given !== was);
+  if (differs.length)
+    throw new UsageError(
+      `The one-time code of ${record.reference} was requested with ${differs.map(([flag, , was]) => `${flag} ${was}`).join(', ')}: the confirmation goes with the same, so ${differs.map(([flag, given]) => `${flag} ${given}`).join(', ')} is not sent`,
+      { hint: 'Leave the flag out: the resume takes them from the journal' },
+    );
+  return {
+    hash,
+    phone: sent.phone_number,
+    email: sent.customer_email,
+    ...(sent.receiver_email ? { receiverEmail: sent.receiver_email } : {}),
+  };
 }
 
 async function finishWithdraw(

@@ -108,9 +108,15 @@ async function resumeHeld(
         deps,
       ),
     );
-    return continueFlow(deps.journal.find(record.reference)!, initiated.gateway_configuration, inputs, deps, {
-      initiated,
-    });
+    return continueFlow(
+      deps.journal.find(record.reference)!,
+      initiated.gateway_configuration,
+      inputs,
+      deps,
+      { initiated },
+      undefined,
+      true,
+    );
   }
   rep.step(`Resuming ${record.reference} (hash token ${shownValue(record.hash_token ?? '')})`);
   // The journal keeps the gateway id, not its record: the merchant currency list has the record, which
@@ -120,5 +126,5 @@ async function resumeHeld(
     (c) => c.code === record.currency && (!record.country || c.country?.code === record.country),
   );
   const configs = currency?.getway_configuration?.filter((g) => g.type === gatewayType(kind));
-  return continueFlow(record, configs, inputs, deps, {}, currency?.service ?? undefined);
+  return continueFlow(record, configs, inputs, deps, {}, currency?.service ?? undefined, true);
 }

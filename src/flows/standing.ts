@@ -32,9 +32,18 @@ function standing(err: unknown, record: JournalRecord, deps: FlowDeps): unknown 
   const resume = resumeCommand(now, deps.place);
   let out = err;
   if ((err as Error).name === 'ExitPromptError') {
-    out = new CancelledError(`cancelled. ${where}; nothing more was sent`, {
-      hint: `Continue it with \`${resume}\``,
-    });
+    // Ctrl-C at the code's prompt: the code request went, and was answered; only the confirmation did not
+    const code = now.kind === 'withdraw' && stepDone(now, 'otp') && !stepDone(now, 'processed');
+    out = code
+      ? new CancelledError(
+          `cancelled at the one-time code. ${where}: the code was sent${now.code_request ? ` to ${now.code_request.customer_email}` : ''}, and nothing was sent after it`,
+          {
+            hint: `Continue it with that code: \`${resumeCommand(now, deps.place, ['--otp', placeholder('CODE')])}\``,
+          },
+        )
+      : new CancelledError(`cancelled. ${where}; nothing more was sent`, {
+          hint: `Continue it with \`${resume}\``,
+        });
   } else if (err instanceof MpayError) {
     // A transaction no longer initiated, or a request whose answer was lost, has a hint of its own.
     if (err.kind === 'state' || err.kind === 'cancelled' || (err instanceof NetworkError && err.ambiguous))

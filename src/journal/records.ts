@@ -89,6 +89,11 @@ export interface JournalRecord {
   steps: StepRecord[];
   /** doctor's or login's credentials check (flows/money-gate.ts probe()), not a customer's payment */
   probe?: true;
+  /**
+   * A withdrawal's code request as it was sent (its 'sent' line): the confirmation with the code goes with
+   * the same phone and e-mails, so a resume takes them from here and never asks again.
+   */
+  code_request?: { phone_number: string; customer_email: string; receiver_email?: string };
 }
 
 /** Whether a parsed line is one of the journal's events (a line that is not is kept but not read). */
@@ -137,6 +142,12 @@ export function fold(r: JournalRecord, e: JournalEvent): void {
   if (typeof d.wallet_address === 'string') r.wallet_address = d.wallet_address;
   if (typeof d.transaction_id === 'string') r.transaction_id = d.transaction_id;
   if (d.probe === true) r.probe = true;
+  if (e.step === 'otp' && e.outcome === 'sent' && typeof d.phone_number === 'string')
+    r.code_request = {
+      phone_number: d.phone_number,
+      customer_email: String(d.customer_email),
+      ...(typeof d.receiver_email === 'string' ? { receiver_email: d.receiver_email } : {}),
+    };
   // A step refused later as "not initiated" says nothing new of a transaction already processed: it keeps
   // the status processed gave it.
   if (typeof d.status === 'string' && !(e.outcome === 'failed' && stepDone(r, 'processed')))
@@ -176,6 +187,17 @@ function resolve(r: JournalRecord, e: JournalEvent): void {
 }
 
 /** Whether a person settled the transaction as landed or abandoned: mpay continues it no further. */
+/**
+ * The status `mpay history` shows and filters by: `unknown` while the last request had no answer (sent,
+ * and no answer came or it was lost: the server may or may not have applied it, until a person settles
+ * it), else the status last seen from the API or implied by mpay's steps (`not initiated` after a 404).
+ */
+export function statusShown(r: JournalRecord): string | undefined {
+  const last = r.steps.at(-1);
+  if (last && (last.outcome === 'sent' || last.outcome === 'ambiguous')) return 'unknown';
+  return r.status;
+}
+
 export function resolvedAsEnded(r: JournalRecord): boolean {
   return r.resolved?.as === 'landed' || r.resolved?.as === 'abandoned';
 }

@@ -82,7 +82,10 @@ export function fromFlowResult(
 }
 
 /** A journal record as the envelope: what mpay knows of a transaction it started, with its steps. */
-export function fromRecord(r: JournalRecord, next: string): TransactionJson {
+export function fromRecord(
+  r: JournalRecord,
+  next: { message: string | null; resume: string | null },
+): TransactionJson {
   return {
     kind: r.kind,
     reference: r.reference,
@@ -97,8 +100,8 @@ export function fromRecord(r: JournalRecord, next: string): TransactionJson {
     settled: null,
     wallet_address: r.wallet_address ?? null,
     next: null,
-    resume: next.startsWith('mpay ') ? next : null,
-    message: null,
+    resume: next.resume,
+    message: next.message,
     data: {},
     steps: r.steps,
     created_at: r.created_at,

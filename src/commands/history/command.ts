@@ -1,7 +1,8 @@
 import * as Flags from '@oclif/core/flags';
 import { BaseCommand, flagSets } from '../base/base-command.js';
 import { columnsHelp, historyColumns } from '../shared/columns.js';
-import { transactionStatuses } from '../../api/enums.js';
+import { historyStatuses } from '../../api/enums.js';
+import { UsageError } from '../../api/errors.js';
 import { listOptionsFrom, outputFlags } from '../base/flags.js';
 
 /** as ./run.ts's defaultHistoryLimit (the command class loads no run module before it runs) */
@@ -24,9 +25,10 @@ export default class History extends BaseCommand<typeof History> {
   ];
   static override flags = {
     kind: Flags.string({ description: 'deposit or withdraw', options: ['deposit', 'withdraw'] }),
+    // checked in run(), not by oclif's `options`: its "<options: …>" line of seven statuses, one of two
+    // words, is wider than a 60-column terminal
     status: Flags.string({
-      description: 'last known status',
-      options: [...transactionStatuses, 'not initiated'],
+      description: `last known status: ${historyStatuses.join(', ')} (the last request had no answer: settle it with history resolve)`,
     }),
     reference: Flags.string({ description: 'reference (customer_transaction_id)' }),
     since: Flags.string({
@@ -41,12 +43,18 @@ export default class History extends BaseCommand<typeof History> {
       exclusive: ['all'],
     }),
     all: Flags.boolean({ description: 'every transaction, newest first' }),
+    probes: Flags.boolean({
+      description:
+        "doctor's and login's API-key checks too (journaled, as every money request is; left out otherwise unless one made something or had no answer)",
+    }),
     ...outputFlags,
   };
 
   async run(): Promise<void> {
     const { runHistory } = await import('./run.js');
-    const { kind, status, reference, since, until, limit, all } = this.flags;
+    const { kind, status, reference, since, until, limit, all, probes } = this.flags;
+    if (status !== undefined && !(historyStatuses as readonly string[]).includes(status))
+      throw new UsageError(`Expected --status=${status} to be one of: ${historyStatuses.join(', ')}`);
     await this.execute(runHistory, {
       ...listOptionsFrom(this.flags),
       kind,
@@ -56,6 +64,7 @@ export default class History extends BaseCommand<typeof History> {
       until,
       limit,
       all,
+      probes,
     });
   }
 }

@@ -4,7 +4,8 @@ import { faultKinds, isFault } from '../../sandbox/faults.js';
 import type { SeedName } from '../../sandbox/seed.js';
 
 export default class Sandbox extends BaseCommand<typeof Sandbox> {
-  static override baseFlags = flagSets.standalone;
+  // --profile (or MPAY_PROFILE): the profile the printed `mpay login` line logs in to the sandbox
+  static override baseFlags = { ...flagSets.standalone, profile: flagSets.api.profile };
   static override summary = 'Serve the whole API locally, with a demo merchant';
   static override description = `A faithful local implementation of the API for trying mpay, reproducing issues and testing scripts with no network and no account. State lives in memory unless --data names a file. The demo merchant's one-time code for withdrawals is 123456, also written to this log as if e-mailed.
 
@@ -80,6 +81,7 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
     const f = this.flags;
     await this.execute(runSandbox, {
       json: f.json,
+      profile: f.profile,
       port: f.port,
       host: f.host,
       data: f.data,

@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import net from 'node:net';
 import { LocalFileError, UsageError } from '../../api/errors.js';
 import { isLoopback } from '../../api/base-url.js';
+import { commandLine } from '../../api/shell-words.js';
 import { requirePrivate, requireSafeFolderOf } from '../../api/private-path.js';
 import type { Factory } from '../../factory.js';
 import { printJson } from '../../ui/print.js';
@@ -16,6 +17,8 @@ import { portInUseHint } from '../shared/free-port.js';
 
 export interface SandboxOptions {
   json?: boolean;
+  /** the profile the printed login line logs in to: --profile, MPAY_PROFILE, else the current one */
+  profile?: string;
   port: number;
   host: string;
   data?: string;
@@ -281,6 +284,15 @@ const dataStartOf = (started: DataStart | undefined) =>
       ? ' (a new data file: the sandbox starts empty)'
       : ` (${started.transactions} transaction${started.transactions === 1 ? '' : 's'} read back)`;
 
+/** The config's current profile, or undefined when there is no config to read (the sandbox needs none). */
+async function currentProfile(f: Factory): Promise<string | undefined> {
+  try {
+    return (await f.store()).currentProfile();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Where the sandbox listens, with the demo merchant's credentials and the command that logs in to it. */
 async function announce(
   url: string,
@@ -291,6 +303,10 @@ async function announce(
   f: Factory,
 ): Promise<void> {
   const { demoMerchant } = await import('../../sandbox/seed.js');
+  // the login line names the profile unless it is the default one, so that it logs in the one meant
+  // wherever it is pasted (a shell with another MPAY_PROFILE, a config whose current profile changed)
+  const profile = opts.profile ?? (await currentProfile(f));
+  const profileArgs = profile && profile !== 'default' ? ` --profile ${commandLine([profile])}` : '';
   const info = {
     url: usable,
     base_url: usable,
@@ -340,7 +356,7 @@ async function announce(
       f.io.fold(
         {
           label: 'Try: ',
-          command: `printf %s ${demoMerchant.merchantKey} | ${tls ? `NODE_EXTRA_CA_CERTS=${tls.certFile} ` : ''}MPAY_API_KEY=${demoMerchant.apiKey} mpay login --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
+          command: `printf %s ${demoMerchant.merchantKey} | ${tls ? `NODE_EXTRA_CA_CERTS=${tls.certFile} ` : ''}MPAY_API_KEY=${demoMerchant.apiKey} mpay login${profileArgs} --env sandbox --base-url ${usable} --site-id ${demoMerchant.siteId} --merchant-key-stdin`,
         },
         'stdout',
       ),

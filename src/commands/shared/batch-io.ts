@@ -6,7 +6,7 @@
 // batch's lock. Each batch command's run.ts hands its flow to runBatchCommand.
 import { closeSync, openSync, statSync } from 'node:fs';
 import { UsageError, exitCodes } from '../../api/errors.js';
-import { Pacer, waitInWords, type Throttle } from '../../api/rate-limit.js';
+import { Pacer, rateInWords, waitInWords, type Throttle } from '../../api/rate-limit.js';
 import { commandLine } from '../../api/shell-words.js';
 import type { Factory } from '../../factory.js';
 import { repeatAdvice, type BatchRow, type RowProblem } from '../../flows/batch-check.js';
@@ -240,7 +240,7 @@ async function runAndReport(
     );
     if (inFlight)
       f.io.note(
-        `The ${inFlight} row${inFlight === 1 ? '' : 's'} in flight had no answer: the next run reports ${inFlight === 1 ? 'it' : 'them'} as unknown and sends ${inFlight === 1 ? 'it' : 'them'} no more, until settled with \`mpay history resolve REF --as not-sent|landed|abandoned\` (a row still waiting its turn after a 429 was not sent: the next run sends it)`,
+        `The ${inFlight} row${inFlight === 1 ? '' : 's'} in flight had no answer: the next run reports ${inFlight === 1 ? 'it' : 'them'} as unknown and sends ${inFlight === 1 ? 'it' : 'them'} no more, until settled: the next run's line for each names its \`mpay history resolve\` command, whole (a row still waiting its turn after a 429 was not sent: the next run sends it)`,
       );
     f.io.note({ label: 'Resume with: ', command: resume });
   };
@@ -310,7 +310,7 @@ class BatchPace {
       // what holds the batch back is the server's wait, which is said; the pacer's rate is only a ceiling
       // (the end says the pace kept)
       this.progress?.note(
-        `mpay: rate limited (HTTP 429): requests now go out at most ${Math.round(this.pacer.rate ?? 1)} a second, fewer while the server asks to wait (now ${waitInWords(t.waitMs)}; the bar counts each wait down)`,
+        `mpay: rate limited (HTTP 429): requests now go out at most ${rateInWords(this.pacer.rate ?? 1)}, fewer while the server asks to wait (now ${waitInWords(t.waitMs)}; the bar counts each wait down)`,
       );
     }
     this.progress?.waiting(t.waitMs);
@@ -325,7 +325,7 @@ class BatchPace {
     const n = this.throttles;
     if (!n || this.since === undefined) return undefined;
     const ms = Math.max(1, Date.now() - this.since);
-    return `Rate limited ${n} time${n > 1 ? 's' : ''}: requests were paced down to ${Math.round(this.pacer.lowest ?? 0)} a second, and ended at ${Math.round(this.pacer.rate ?? 0)}; the pace kept, from the first 429 on: ${this.rowsSince} row${this.rowsSince === 1 ? '' : 's'} in ${waitInWords(ms)}, ${paceInWords(this.rowsSince, ms)}`;
+    return `Rate limited ${n} time${n > 1 ? 's' : ''}: requests were paced down to ${rateInWords(this.pacer.lowest ?? 1)}, and ended at ${rateInWords(this.pacer.rate ?? 1)}; the pace kept, from the first 429 on: ${this.rowsSince} row${this.rowsSince === 1 ? '' : 's'} in ${waitInWords(ms)}, ${paceInWords(this.rowsSince, ms)}`;
   }
 }
 
@@ -377,7 +377,7 @@ function reportEnd(
     io.note('  (done rows are skipped; failed ones are sent again)');
     if (counts.unknown)
       io.note(
-        `  (the ${counts.unknown} unknown: a request that had no answer, which the server may or may not have applied; mpay will not guess, and sends ${counts.unknown === 1 ? 'it' : 'them'} no more until settled: \`mpay history resolve REF --as not-sent|landed|abandoned\`, each row's line names it)`,
+        `  (the ${counts.unknown} unknown: a request that had no answer, which the server may or may not have applied; mpay will not guess, and sends ${counts.unknown === 1 ? 'it' : 'them'} no more until settled with \`mpay history resolve\`: each unknown row's line gives the whole command)`,
       );
     fromStdin();
     io.exitCode = batchIncompleteExitCode;

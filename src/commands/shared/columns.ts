@@ -2,7 +2,7 @@
 // --columns and --filter take, and which hold identifiers a person copies (never cut to fit a terminal).
 // Plain data (no rendering, no HTTP), so that each command's --help can list them.
 import type { Country, Currency, MerchantCurrency } from '../../api/schemas.js';
-import type { JournalRecord } from '../../journal/records.js';
+import { statusShown, type JournalRecord } from '../../journal/records.js';
 import type { Column } from '../../ui/output.js';
 
 const range = (min: unknown, max: unknown) => `${min ?? '?'}-${max ?? '?'}`;
@@ -70,7 +70,7 @@ export const historyColumns: Column<JournalRecord>[] = [
   { key: 'kind', header: 'Kind', get: (r) => (r.probe ? `${r.kind} (key check)` : r.kind) },
   { key: 'reference', header: 'Reference', identifier: true },
   { key: 'amount', header: 'Amount', get: (r) => `${r.amount ?? ''} ${r.currency ?? ''}`.trim() },
-  { key: 'status', header: 'Status' },
+  { key: 'status', header: 'Status', get: (r) => statusShown(r) },
   {
     key: 'last_step',
     header: 'Last step',

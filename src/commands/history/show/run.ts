@@ -98,7 +98,8 @@ export async function runHistoryShow(
       ],
       fitWidth(f.io),
     );
-    return `${await transactionSummary(out, { customer: who, started: r.created_at, next }, fitWidth(f.io))}\n${table}`;
+    // what the envelope says (next, resume, message), as --json says it
+    return `${await transactionSummary(out, { customer: who, started: r.created_at, message: out.message ?? undefined }, fitWidth(f.io))}\n${table}`;
   });
 }
 
@@ -267,10 +268,28 @@ function processedLines(
 }
 
 /** What a person does next with a record: nothing, why not, or the command that continues it. */
-function nextOf(r: JournalRecord): string {
+function nextOf(r: JournalRecord): { message: string | null; resume: string | null } {
   const stranger = notResumable(r);
-  if (stranger) return `none from mpay (${stranger})`;
-  if (resolvedAsEnded(r)) return `none (settled by hand as ${r.resolved!.as})`;
-  if (!r.hash_token) return 'initiate (outcome unknown: --resume re-sends it with the same reference)';
-  return stepDone(r, 'processed') ? 'none' : resumeCommand(r);
+  if (stranger) return { message: `mpay continues it no further: ${stranger}`, resume: null };
+  if (resolvedAsEnded(r))
+    return { message: `mpay continues it no further: settled by hand as ${r.resolved!.as}`, resume: null };
+  if (stepDone(r, 'processed')) return { message: null, resume: null };
+  if (!r.hash_token)
+    // what --resume does with it: the initiate again, with the same reference
+    return {
+      message:
+        r.resolved?.as === 'not-sent'
+          ? 'settled by hand as not sent: the next step is the initiate again, with the same reference (resume)'
+          : unansweredStep(r) === 'initiate'
+            ? 'the initiate had no answer: resume sends it again with the same reference, which the API refuses if the first one landed'
+            : 'mpay never got a hash token: the next step is the initiate again, with the same reference (resume)',
+      resume: resumeCommand(r),
+    };
+  return { message: null, resume: resumeCommand(r) };
+}
+
+/** The step whose request had no answer, when the last one had none. */
+function unansweredStep(r: JournalRecord): string | undefined {
+  const last = r.steps.at(-1);
+  return last && (last.outcome === 'sent' || last.outcome === 'ambiguous') ? last.step : undefined;
 }

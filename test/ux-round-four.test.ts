@@ -1,0 +1,395 @@
+// #33, a second new user on the built round three: each finding as it was met, against a real sandbox over
+// HTTP, through the command classes in this process (test/in-process.ts) or the real bin/run.js where the
+// printed command itself is run (bash -c, as a person pastes it).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoMerchant } from '../src/sandbox/seed.js';
+import {
+  cliEnv,
+  customerArgs,
+  file,
+  loginArgs,
+  requestCount,
+  requestCounts,
+  runPrinted,
+  sandbox,
+  setFaults,
+  tempDir,
+} from './helpers.js';
+import { mpay } from './in-process.js';
+import { Journal } from '../src/journal/journal.js';
+import { ScriptedPrompter } from '../src/flows/prompter.js';
+import { runPaymentFlow } from '../src/flows/payment.js';
+import { resumeFlow } from '../src/flows/resume.js';
+import { otpOf, parseInputs } from '../src/flows/inputs.js';
+import { interruptionReport } from '../src/flows/interrupted.js';
+import { demoClient, loopbackServer, spawnMpay, testGate } from './helpers.js';
+import { Tmux } from './tmux.js';
+import { without } from './tools.js';
+
+let a: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  a = await sandbox();
+});
+afterAll(async () => {
+  await a?.close();
+});
+
+describe('1. a --trace path that cannot be written', () => {
+  it('`--trace /sys/x.har` (a folder no file can be made in, root or not) is refused before anything is sent', async () => {
+    const env = cliEnv(a, tempDir());
+    const before = await requestCounts(a);
+    const r = await mpay(['deposit', ...customerArgs(), '--yes', '--trace', '/sys/x.har', '--json'], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.json().error.kind).toBe('usage');
+    expect(r.json().error.message).toBe(
+      'Cannot write the trace to /sys/x.har: the folder /sys is not writable by this user',
+    );
+    expect(await requestCounts(a)).toEqual(before);
+  });
+});
+
+describe('2. the pace a batch reports is the pace it keeps', () => {
+  it('against `--rate-limit 10/min` the batch says one every 6 s, and the server then sees one every 6 s', async () => {
+    // every API request as it came, and whether the limit let it through
+    const arrivals: { route: string; at: number }[] = [];
+    const sb = await sandbox({
+      rateLimit: { limit: 10, windowMs: 60_000 },
+      onArrival: (route, at) => arrivals.push({ route, at }),
+    });
+    try {
+      const header = 'currency,country,amount,first_name,phone,email,gateway\n';
+      const rows = Array.from(
+        { length: 4 },
+        (_, i) => `GHS,GH,${10 + i},Ama,+23320123${String(4500 + i)},a${i}@b.c,1`,
+      );
+      const path = file('paced.csv', header + rows.join('\n') + '\n');
+      const r = await mpay(['deposit', 'batch', path, '--yes', '--concurrency', '4'], {
+        env: cliEnv(sb, tempDir()),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const said = /requests now go out at most one every ([\d.]+) s/.exec(r.stderr.replace(/\n\s*/g, ' '));
+      expect(said, r.stderr).not.toBeNull();
+      const every = Number(said![1]);
+      // 10 a minute, as the server allows: one every 6 s (the server's wait is whole seconds, so a little over)
+      expect(every).toBeGreaterThanOrEqual(6);
+      expect(every).toBeLessThan(6.5);
+      // The requests the limit let through after the first refusal's wait: their gaps are the pace kept.
+      const refused = new Set(arrivals.flatMap((a, i) => (a.route.startsWith('429 ') ? [i - 1, i] : [])));
+      const firstRefusal = arrivals.findIndex((a) => a.route.startsWith('429 '));
+      expect(firstRefusal).toBeGreaterThan(0);
+      const through = arrivals.filter((a, i) => i > firstRefusal && !refused.has(i)).map((a) => a.at);
+      expect(through.length, JSON.stringify(arrivals)).toBeGreaterThanOrEqual(3);
+      const gaps = through.slice(2).map((at, i) => (at - through[i + 1]!) / 1000);
+      // the first one after the wait goes when the wait ends; each after it waits its turn at the pace said
+      for (const gap of gaps) {
+        expect(gap).toBeGreaterThan(every * 0.8);
+        expect(gap).toBeLessThan(every * 1.25);
+      }
+      expect(r.stderr.replace(/\n\s*/g, ' ')).toMatch(/requests were paced down to one every [\d.]+ s/);
+    } finally {
+      await sb.close();
+    }
+  }, 150_000);
+});
+
+describe('3. every command mpay prints runs as printed', () => {
+  it('an unknown row at a server that is not the profile default: the printed show and resolve act on it where it lives', async () => {
+    // the record's server drops the answer of each initiate (it applied it): the row is unknown
+    const s = await sandbox({ faults: ['drop-after'], rate: 1, faultPaths: ['/payments/initiate'] });
+    try {
+      const cfg = tempDir();
+      // the profile's own server is sandbox a; the batch goes to s with --base-url
+      const login = await mpay(loginArgs('p', a.url), {
+        env: {
+          MPAY_CONFIG_DIR: cfg,
+          MPAY_KEYRING: 'off',
+          MPAY_MERCHANT_KEY: demoMerchant.merchantKey,
+          MPAY_API_KEY: demoMerchant.apiKey,
+        },
+      });
+      expect(login.code, login.stderr).toBe(0);
+      const env = { MPAY_CONFIG_DIR: cfg, MPAY_KEYRING: 'off', MPAY_RETRY_BASE_MS: '20' };
+      const rows = file(
+        'unknown.csv',
+        'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,12,Ama,+233201234567,a@b.c,1\n',
+      );
+      const first = await mpay(['deposit', 'batch', rows, '--yes', '--base-url', s.url], { env });
+      expect(first.code, first.stderr).toBe(10);
+      const again = await mpay(['deposit', 'batch', rows, '--yes', '--base-url', s.url, '--json'], { env });
+      expect(again.code, again.stderr).toBe(10);
+      const text = again.stdout + again.stderr;
+      // every command in backticks is one to paste: none has a word for the person to replace but a <placeholder>
+      for (const c of [...(first.stderr + text).matchAll(/`(mpay [^`]+)`/g)].map((m) => m[1]!))
+        expect(c.replace(/<[^>]+>/g, ''), c).not.toMatch(/\bREF\b|\|/);
+      const backticked = [...text.matchAll(/`(mpay [^`]+)`/g)].map((m) => m[1]!);
+      const show = backticked.find((c) => c.startsWith('mpay history show '));
+      const resolve = backticked.find((c) => c.startsWith('mpay history resolve '));
+      expect(show, text).toBeDefined();
+      expect(resolve, text).toBeDefined();
+      const reference = /history show (\S+)/.exec(show!)![1]!;
+      // pasted where the variables point at yet another server, and the profile at its own default
+      const elsewhere = { ...env, MPAY_BASE_URL: 'http://127.0.0.1:9' };
+      const shown = await runPrinted(`${show!} --json`, elsewhere, 'bash');
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(JSON.parse(shown.stdout).reference).toBe(reference);
+      // the printed line, with its placeholder filled as the help offers: --check asks the record's server
+      // (the faults off now), which refuses the same reference as taken: the first initiate landed
+      await setFaults(s, { rate: 0 });
+      const checks = await requestCount(s, 'POST /payments/initiate');
+      const line = resolve!.replace('--as <not-sent|landed|abandoned>', '--check');
+      const settled = await runPrinted(`${line} --json`, elsewhere, 'bash');
+      expect(settled.code, settled.stderr).toBe(0);
+      expect(JSON.parse(settled.stdout)).toMatchObject({ reference, as: 'landed', checked: 'taken' });
+      expect(await requestCount(s, 'POST /payments/initiate')).toBe(checks + 1);
+      const after = await mpay(['history', 'show', reference, '--json'], { env });
+      expect(JSON.stringify(after.json()), after.stdout).toContain('landed');
+      // the batch now counts the row as done: exit 0
+      const last = await mpay(['deposit', 'batch', rows, '--yes', '--base-url', s.url], { env });
+      expect(last.code, last.stderr).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('4. unknown rows in history', () => {
+  it('`history --status unknown` finds the transaction whose answer was lost, and the table says unknown', async () => {
+    const s = await sandbox({ faults: ['drop-after'], rate: 1, faultPaths: ['/payments/initiate'] });
+    try {
+      const env = cliEnv(s, tempDir());
+      const lost = await mpay(['deposit', ...customerArgs(), '--yes', '--json'], { env });
+      expect(lost.code, lost.stderr).toBe(8);
+      const unknown = await mpay(['history', '--status', 'unknown', '--json'], { env });
+      expect(unknown.code, unknown.stderr).toBe(0);
+      const rows = unknown.json() as { reference: string }[];
+      expect(rows).toHaveLength(1);
+      const table = await mpay(['history'], { env, width: 120 });
+      const line = table.stdout.split('\n').find((l) => l.includes(rows[0]!.reference));
+      expect(line, table.stdout).toMatch(/\bunknown\b/);
+      // settled, it is unknown no more
+      const settled = await mpay(['history', 'resolve', rows[0]!.reference, '--as', 'landed'], { env });
+      expect(settled.code, settled.stderr).toBe(0);
+      expect((await mpay(['history', '--status', 'unknown', '--json'], { env })).json()).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('5. history show: the text and --json say the same next step', () => {
+  it('after a lost initiate settled as not sent, both give the resume command and the same words', async () => {
+    const s = await sandbox({ faults: ['drop-after'], rate: 1, faultPaths: ['/payments/initiate'] });
+    try {
+      const env = cliEnv(s, tempDir());
+      const lost = await mpay(['deposit', ...customerArgs(), '--yes', '--json'], { env });
+      expect(lost.code, lost.stderr).toBe(8);
+      const [rec] = (await mpay(['history', '--json'], { env })).json() as { reference: string }[];
+      const ref = rec!.reference;
+      expect((await mpay(['history', 'resolve', ref, '--as', 'not-sent'], { env })).code).toBe(0);
+      const json = (await mpay(['history', 'show', ref, '--json'], { env })).json();
+      const text = (await mpay(['history', 'show', ref], { env, width: 400 })).stdout;
+      // true: --resume sends the initiate again with the same reference
+      expect(json.resume).toBe(
+        `mpay deposit --resume ${ref} --profile default --env sandbox --base-url ${s.url}`,
+      );
+      expect(json.message).toMatch(/settled by hand as not sent: the next step is the initiate again/);
+      expect(json.next).toBeNull();
+      // the summary is a key/value table: │ key │ value │
+      const field = (name: string) =>
+        text
+          .split('\n')
+          .map((l) => l.split('│').map((c) => c.trim()))
+          .find((cells) => cells[1] === name)?.[2];
+      expect(field('resume'), text).toBe(json.resume);
+      expect(field('message'), text).toBe(json.message);
+      expect(field('next'), text).toBeUndefined();
+      // and the resume does what it says: the initiate goes again (the faults off now)
+      await setFaults(s, { rate: 0 });
+      const before = await requestCount(s, 'POST /payments/initiate');
+      await runPrinted(
+        `${json.resume} --gateway 1 --yes --json`,
+        { ...env, MPAY_BASE_URL: 'http://127.0.0.1:9' },
+        'bash',
+      );
+      expect(await requestCount(s, 'POST /payments/initiate')).toBe(before + 1);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+/** A person at the prompts who presses Ctrl-C at the one-time code's (inquirer's ExitPromptError). */
+class CtrlCAtCode extends ScriptedPrompter {
+  // a gateway is chosen by its id, the first word of its choice
+  override async select<T>(o: { message: string; choices: Array<{ name: string; value: T }> }): Promise<T> {
+    return super.select({ ...o, choices: o.choices.map((c) => ({ ...c, name: c.name.split(/\s+/)[0]! })) });
+  }
+
+  override async password(o: { message: string }): Promise<string> {
+    this.asked.push(o.message);
+    throw Object.assign(new Error('User force closed the prompt with SIGINT'), { name: 'ExitPromptError' });
+  }
+}
+
+describe('6. withdraw --resume after the code was sent', () => {
+  it('confirms with the phone the code was requested with, asks nothing again, and the Ctrl-C said the code was sent', async () => {
+    const journal = new Journal(tempDir(), 'default', 'sandbox');
+    const deps = (prompter: ScriptedPrompter) => ({
+      client: demoClient(a.url),
+      journal,
+      prompter,
+      env: 'sandbox',
+      gate: testGate('sandbox', { prompter }),
+    });
+    const inputs = parseInputs({
+      currency: 'GHS',
+      country: 'GH',
+      amount: '20',
+      firstName: 'Kofi',
+      email: 'kofi@example.com',
+      reference: 'resume-phone-1',
+    });
+    // the last name, the customer's phone, the gateway, then the payment phone: another than the
+    // customer's, and no confirmation e-mail
+    const first = new CtrlCAtCode(['', '+233201234567', '3', '+233209876543', '']);
+    const cancelled = await runPaymentFlow('withdraw', inputs, deps(first)).catch((e: unknown) => e);
+    expect(first.asked, String(cancelled)).toContain('Phone number for the payment');
+    expect(first.asked.at(-1)).toMatch(/^One-time code sent to kofi@example.com/);
+    expect(cancelled).toMatchObject({
+      kind: 'cancelled',
+      message: expect.stringMatching(
+        /the code was sent to kofi@example\.com, and nothing was sent after it$/,
+      ),
+      hint: expect.stringContaining('mpay withdraw --resume resume-phone-1 --otp <CODE>'),
+    });
+    expect((cancelled as Error).message).not.toMatch(/nothing more was sent/);
+    // the resume with the code: no answer left to give, so any question fails the test
+    const none = new ScriptedPrompter([]);
+    const r = await resumeFlow('withdraw', 'resume-phone-1', { otp: otpOf(demoMerchant.otp) }, deps(none));
+    expect(none.asked).toEqual([]);
+    expect(r.status).toBe('pending');
+    const sent = journal
+      .eventsOf('resume-phone-1')
+      .filter((e) => e.outcome === 'sent' && (e.step === 'otp' || e.step === 'processed'))
+      .map((e) => [e.step, e.data?.phone_number]);
+    expect(sent).toEqual([
+      ['otp', '+233209876543'],
+      ['processed', '+233209876543'],
+    ]);
+    // a flag naming another phone is refused, not sent
+    const other = await resumeFlow(
+      'withdraw',
+      'resume-phone-1',
+      { otp: otpOf(demoMerchant.otp), phoneNumber: '+233201234567' },
+      deps(new ScriptedPrompter([])),
+    ).catch((e: unknown) => e);
+    expect(other).toMatchObject({ kind: expect.stringMatching(/usage/) });
+  });
+
+  it('the Ctrl-C report after the code request says the code was sent', () => {
+    const text = interruptionReport({
+      at: '2026-11-24T00:00:00.000Z',
+      reference: 'wd-1',
+      kind: 'withdraw',
+      step: 'otp',
+      outcome: 'ok',
+    });
+    expect(text).toMatch(/interrupted after the one-time code of wd-1 was sent; nothing was sent after it/);
+    expect(text).toContain('mpay withdraw --resume wd-1 --otp <CODE>');
+  });
+});
+
+describe('7. interactive login', () => {
+  it.skipIf(without('tmux'))(
+    'a wrong API key is asked again (site id defaulting to the one typed); a base URL asked again offers the one typed',
+    async () => {
+      const t = new Tmux('login-api-key');
+      const dir = tempDir();
+      const closed = await loopbackServer((_q, r) => r.end());
+      const nowhere = closed.url;
+      await closed.close();
+      try {
+        t.start(['login'], { MPAY_CONFIG_DIR: dir, MPAY_KEYRING: 'off' }, undefined, 200);
+        await t.waitFor(/Environment/);
+        t.keys('Enter');
+        await t.waitFor(/Base URL of the sandbox API/);
+        t.keys('C-u');
+        t.answer(nowhere);
+        await t.waitFor(/Merchant key/);
+        t.answer(demoMerchant.merchantKey);
+        await t.waitFor(/give the base URL again/);
+        // asked again with the URL typed as its default, to mend, not the old one
+        const again = await t.waitFor(/again\n\? Base URL of the sandbox API.*\n?.*\)/);
+        expect(again.slice(again.lastIndexOf('? Base URL'))).toContain(`(${nowhere})`);
+        t.keys('C-u');
+        t.answer(a.url);
+        await t.waitFor(/Site ID/);
+        t.answer('1');
+        await t.waitFor(/API key/);
+        t.answer('ak_wrong');
+        const refused = await t.waitFor(/give the site id and API key again \(2 tries left\)/);
+        expect(refused).toMatch(/The API key check failed/);
+        // the site id asked again, the one typed its default: Enter keeps it
+        await t.waitFor(/again[^]*\? Site ID \(1\)/);
+        t.keys('Enter');
+        await t.waitFor(/again[^]*\? API key/);
+        t.answer(demoMerchant.apiKey);
+        const screen = await t.waitFor(/EXIT=\d+/);
+        expect(screen).toMatch(/EXIT=0/);
+        expect(screen).toContain(`Logged in: profile default, sandbox at ${a.url}`);
+      } finally {
+        t.kill();
+      }
+    },
+    60_000,
+  );
+});
+
+describe('8. the sandbox for a profile, and the doctor in history', () => {
+  it('`mpay --profile b sandbox`: its Try line, pasted where no profile is named, logs in profile b', async () => {
+    const cfg = tempDir();
+    const { child, done } = spawnMpay(['--profile', 'b', 'sandbox', '--port', '0'], { MPAY_CONFIG_DIR: cfg });
+    try {
+      let out = '';
+      child.stdout!.on('data', (d) => (out += d));
+      await new Promise<void>((resolve) => {
+        const look = () => /Ctrl-C stops it/.test(out) && resolve();
+        look();
+        child.stdout!.on('data', look);
+      });
+      const line = /^Try: (.*)$/m.exec(out)![1]!;
+      expect(line).toContain(' --profile b ');
+      const login = await runPrinted(line, { MPAY_CONFIG_DIR: cfg, MPAY_KEYRING: 'off' }, 'bash');
+      expect(login.code, login.stderr).toBe(0);
+      const list = await mpay(['profiles', 'list', '--json'], {
+        env: { MPAY_CONFIG_DIR: cfg, MPAY_KEYRING: 'off' },
+      });
+      expect((list.json() as { name: string }[]).map((p) => p.name)).toEqual(['b']);
+    } finally {
+      child.kill('SIGINT');
+      await done;
+    }
+  });
+});
+
+describe("8. doctor's key checks in history", () => {
+  it('are journaled but left out of `mpay history` unless --probes; the table says how many and how', async () => {
+    const env = cliEnv(a, tempDir());
+    const before = await requestCount(a, 'POST /payments/withdraw/initiate');
+    const doctor = await mpay(['doctor', '--check-api-key', '--json'], { env });
+    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
+    // the check went out (a withdraw initiate of credentials only), journaled
+    expect(await requestCount(a, 'POST /payments/withdraw/initiate')).toBe(before + 1);
+    const pay = await mpay(['deposit', ...customerArgs(), '--yes', '--json'], { env });
+    expect(pay.code, pay.stderr).toBe(0);
+    const list = (await mpay(['history', '--json'], { env })).json() as { kind: string; probe?: true }[];
+    expect(list).toHaveLength(1);
+    expect(list[0]!.kind).toBe('deposit');
+    const all = (await mpay(['history', '--probes', '--json'], { env })).json() as { probe?: true }[];
+    expect(all.filter((r) => r.probe)).toHaveLength(1);
+    const table = await mpay(['history'], { env, width: 120 });
+    expect(table.stderr).toContain(
+      '1 API-key check of doctor or login left out, none of which made anything; --probes shows them.',
+    );
+  });
+});
