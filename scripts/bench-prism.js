@@ -1,26 +1,56 @@
 // Stoplight Prism's mock server beside an empty sandbox without --data (issue 35's target: at least 10x),
 // for scripts/bench-sandbox.js.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { initiates, startSandbox, tokenOf } from './bench-sandbox-client.js';
 
-/** Prism's entry point, or undefined when @stoplight/prism-cli is not installed. */
-function prismBin() {
+// Prism is no devDependency: its ~170 packages would cost every `npm ci` (the test suite's too) for a
+// comparison only this benchmark makes. The first side-by-side installs the pinned version into a folder
+// of its own under .cache/, with npm, from the registry; later runs reuse it.
+const prismVersion = '5.16.0';
+const prismHome = fileURLToPath(new URL('../.cache/prism/', import.meta.url));
+
+/** Prism's entry point as Node resolves it from .cache/prism/ (there, or an install above it), or undefined. */
+function installedPrism() {
   try {
-    const file = join(
-      dirname(fileURLToPath(import.meta.resolve('@stoplight/prism-cli/package.json'))),
-      'dist',
-      'index.js',
-    );
+    const pkg = createRequire(join(prismHome, 'package.json')).resolve('@stoplight/prism-cli/package.json');
+    const file = join(dirname(pkg), 'dist', 'index.js');
     statSync(file);
     return file;
   } catch {
     return undefined;
   }
+}
+
+/** Prism's entry point, installed first when missing; undefined (with the reason logged) when it cannot be. */
+function prismBin(log) {
+  const have = installedPrism();
+  if (have) return have;
+  log(`bench-sandbox: installing @stoplight/prism-cli@${prismVersion} into ${prismHome} (once)`);
+  mkdirSync(prismHome, { recursive: true });
+  const npm = spawnSync(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      prismHome,
+      '--no-audit',
+      '--no-fund',
+      '--save-exact',
+      `@stoplight/prism-cli@${prismVersion}`,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  if (npm.status !== 0) {
+    log(`bench-sandbox: npm install of Prism failed (exit ${npm.status ?? npm.signal})`);
+    return undefined;
+  }
+  return installedPrism();
 }
 
 /** `prism mock` on the document, on a port of its own: the child and its URL once it listens. */
@@ -89,7 +119,7 @@ async function sideBySide(servers, info, token, { rounds, seconds, log }) {
 
 /** Stoplight Prism's mock server and an empty sandbox without --data, on the sandbox's own document. */
 export async function prismSideBySide({ rounds, seconds, log = console.error }) {
-  const bin = prismBin();
+  const bin = prismBin(log);
   if (!bin) {
     log('bench-sandbox: @stoplight/prism-cli is not installed: no side by side');
     return null;
