@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bin, cliEnv, commandOnScreen, file, holdingProxy, sandbox, tempDir, waitUntil } from './helpers.js';
 import { mpay } from './in-process.js';
+import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
 
@@ -21,6 +22,7 @@ const header = 'currency,country,amount,first_name,last_name,phone,email,gateway
 
 it.skipIf(without('tmux'))(
   'a second Ctrl-C: the line ends, the counts and the command to resume are printed, exit 130',
+  { concurrent: true, timeout: 90_000 },
   async () => {
     const slow = await holdingProxy(sb.url, '/payments/initiate');
     const t = new Tmux('second-ctrl-c');
@@ -66,13 +68,15 @@ it.skipIf(without('tmux'))(
       await slow.close();
     }
   },
-  90_000,
 );
 
 it.skipIf(without('tmux'))(
   'the bar counts failed and unknown apart, as the summary does',
+  { concurrent: true, timeout: 90_000 },
   async () => {
     const t = new Tmux('bar-counts');
+    // a sandbox of its own: its faults would drop the initiates of the tests that run beside it
+    const sb = await sandbox();
     try {
       const cfg = tempDir();
       const env = cliEnv(sb, cfg);
@@ -105,70 +109,96 @@ it.skipIf(without('tmux'))(
       expect(screen).not.toMatch(/\| 2 failed \|/);
     } finally {
       t.kill();
+      await sb.close();
     }
   },
-  90_000,
 );
 
 // #33 (trial): a row waiting its turn after a 429 (the batch's pace) was journaled `sent` before it went out,
 // so a stop during the wait made it `unknown` though it never reached the server. A real sandbox with a
 // rate limit, the real bin/run.js, two SIGINTs (Ctrl-C twice) while rows wait.
-it('a stop while rows wait out the rate limit: those rows are not sent, not unknown, and the next run sends them', async () => {
-  const limited = await sandbox({ rateLimit: { limit: 3, windowMs: 2000 } });
-  const cfg = tempDir();
-  const env = cliEnv(limited, cfg);
-  try {
-    const rows = Array.from(
-      { length: 16 },
-      (_, i) => `GHS,GH,${50 + i},Yaa,,+2332012343${String(i).padStart(2, '0')},yaa${i}@example.org,1`,
-    );
-    const path = file('paced.csv', [header, ...rows].join('\n'));
-    const child = spawn(process.execPath, [bin, 'deposit', 'batch', path, '--concurrency', '8', '--yes'], {
-      env: { ...process.env, ...env, CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const closed = new Promise((r) => child.on('close', (c, signal) => r(c ?? signal)));
-    // rate limited, and rows started since then waiting their turn at the pace the server allows
-    await waitUntil('rows waiting their turn after a 429', () => firstTriesWaiting(cfg).length >= 2, 60_000);
-    child.kill('SIGINT');
-    await waitUntil('the first Ctrl-C said', () => /stopping: no new rows start/.test(stderr), 30_000);
-    child.kill('SIGINT');
-    expect(await closed, stderr).toBe(130);
-    expect(stderr).toMatch(/interrupted again, stopped at once/);
-    // Every initiate the journal leaves without an answer is one the server received: a row that was still
-    // waiting its turn says it was not sent.
-    const received = new Set(
-      (
-        (await (await fetch(`${limited.url}/_sandbox/transactions`)).json()) as {
-          reference?: string;
-        }[]
-      ).map((t) => t.reference),
-    );
-    const last = lastLines(cfg);
-    const unanswered = [...last].filter(([, l]) => l.outcome === 'sent').map(([ref]) => ref);
-    expect(unanswered.filter((ref) => !received.has(ref))).toEqual([]);
-    const held = [...last].filter(
-      ([, l]) => l.outcome === 'throttled' && /not sent yet/.test(String(l.data?.error)),
-    );
-    expect(
-      held.length,
-      JSON.stringify([...last].map(([r, l]) => [r, l.outcome, l.data?.error])),
-    ).toBeGreaterThan(0);
-    // The next run sends them: none is unknown, every row ends done.
-    const again = await mpay(['deposit', 'batch', path, '--yes', '--json'], { env, timeoutMs: 120_000 });
-    expect(again.stderr).toMatch(/ 0 unknown$/m);
-    expect(again.code, again.stderr).toBe(0);
-    const results = again.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { reference: string; outcome: string });
-    for (const [ref] of held) expect(results.find((r) => r.reference === ref)?.outcome).toBe('done');
-  } finally {
-    await limited.close();
-  }
-}, 240_000);
+it.concurrent(
+  'a stop while rows wait out the rate limit: those rows are not sent, not unknown, and the next run sends them',
+  async () => {
+    // its state in a data file, so that the next run (which is about the rows held, not the limit) finds the
+    // same server at the same address, without the limit
+    const data = join(tempDir(), 'sandbox.jsonl');
+    const limited = await sandbox({ rateLimit: { limit: 3, windowMs: 2000 }, dataFile: data });
+    let closing: Promise<void> | undefined;
+    const limitedClosed = () => (closing ??= limited.close());
+    let lifted: RunningSandbox | undefined;
+    const cfg = tempDir();
+    const env = cliEnv(limited, cfg);
+    try {
+      const rows = Array.from(
+        { length: 16 },
+        (_, i) => `GHS,GH,${50 + i},Yaa,,+2332012343${String(i).padStart(2, '0')},yaa${i}@example.org,1`,
+      );
+      const path = file('paced.csv', [header, ...rows].join('\n'));
+      const child = spawn(process.execPath, [bin, 'deposit', 'batch', path, '--concurrency', '8', '--yes'], {
+        env: { ...process.env, ...env, CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const closed = new Promise((r) => child.on('close', (c, signal) => r(c ?? signal)));
+      // rate limited, and rows started since then waiting their turn at the pace the server allows
+      await waitUntil(
+        'rows waiting their turn after a 429',
+        () => firstTriesWaiting(cfg).length >= 2,
+        60_000,
+      );
+      child.kill('SIGINT');
+      await waitUntil('the first Ctrl-C said', () => /stopping: no new rows start/.test(stderr), 30_000);
+      child.kill('SIGINT');
+      expect(await closed, stderr).toBe(130);
+      expect(stderr).toMatch(/interrupted again, stopped at once/);
+      // Every initiate the journal leaves without an answer is one the server received: a row that was still
+      // waiting its turn says it was not sent.
+      const received = new Set(
+        (
+          (await (await fetch(`${limited.url}/_sandbox/transactions`)).json()) as {
+            reference?: string;
+          }[]
+        ).map((t) => t.reference),
+      );
+      const last = lastLines(cfg);
+      const unanswered = [...last].filter(([, l]) => l.outcome === 'sent').map(([ref]) => ref);
+      expect(unanswered.filter((ref) => !received.has(ref))).toEqual([]);
+      const held = [...last].filter(
+        ([, l]) => l.outcome === 'throttled' && /not sent yet/.test(String(l.data?.error)),
+      );
+      expect(
+        held.length,
+        JSON.stringify([...last].map(([r, l]) => [r, l.outcome, l.data?.error])),
+      ).toBeGreaterThan(0);
+      // The next run sends them: none is unknown, every row ends done. The same server (its transactions kept)
+      // at the same address, its rate limit lifted: the rows left go without waiting out a window each.
+      await limitedClosed();
+      lifted = await startSandbox({
+        dataFile: data,
+        host: '127.0.0.1',
+        port: Number(new URL(limited.url).port),
+      });
+      const kept = (await (await fetch(`${lifted.url}/_sandbox/transactions`)).json()) as {
+        reference?: string;
+      }[];
+      expect(new Set(kept.map((t) => t.reference))).toEqual(received);
+      const again = await mpay(['deposit', 'batch', path, '--yes', '--json'], { env });
+      expect(again.stderr).toMatch(/ 0 unknown$/m);
+      expect(again.code, again.stderr).toBe(0);
+      const results = again.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { reference: string; outcome: string });
+      for (const [ref] of held) expect(results.find((r) => r.reference === ref)?.outcome).toBe('done');
+    } finally {
+      await limitedClosed();
+      await lifted?.close();
+    }
+  },
+  120_000,
+);
 
 type Line = { at: string; reference: string; step: string; outcome: string; data?: { error?: unknown } };
 
@@ -215,28 +245,31 @@ function firstTriesWaiting(cfg: string): string[] {
 
 // #33 (trial): Ctrl-C early in a batch read from stdin (its rows still coming) printed nothing. It ends
 // as a Ctrl-C in a file batch does: the counts, and the command to run it again with the rows on stdin.
-it('Ctrl-C while a batch still reads its rows from stdin: the counts and the command to resume, exit 130', async () => {
-  const cfg = tempDir();
-  const child = spawn(process.execPath, [bin, 'deposit', 'batch', '-', '--concurrency', '3', '--yes'], {
-    env: { ...process.env, ...cliEnv(sb, cfg), CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const closed = new Promise((r) => child.on('close', (c, signal) => r(c ?? signal)));
-  // the rows come slowly: the header and one row, and stdin left open
-  child.stdin.write(`${header}\nGHS,GH,61,Abena,,+233201234461,abena@example.org,1\n`);
-  // the spool folder is made just before stdin is read
-  await waitUntil('the batch reading stdin', () => existsSync(join(cfg, 'journal', 'spool')), 30_000);
-  child.kill('SIGINT');
-  expect(await closed, stderr).toBe(130);
-  expect(stderr).toMatch(
-    /^mpay: interrupted before any row started: 0 done, 0 already done, 0 failed, 0 unknown; nothing was sent$/m,
-  );
-  expect(stderr).toMatch(
-    /^Resume with: mpay deposit batch - --concurrency 3 --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+ < FILE$/m,
-  );
-  expect(stderr).toMatch(/^ {2}\(FILE: the same rows, on stdin\)$/m);
-  // the spooled rows were removed
-  expect(readdirSync(join(cfg, 'journal', 'spool'))).toEqual([]);
-});
+it.concurrent(
+  'Ctrl-C while a batch still reads its rows from stdin: the counts and the command to resume, exit 130',
+  async () => {
+    const cfg = tempDir();
+    const child = spawn(process.execPath, [bin, 'deposit', 'batch', '-', '--concurrency', '3', '--yes'], {
+      env: { ...process.env, ...cliEnv(sb, cfg), CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const closed = new Promise((r) => child.on('close', (c, signal) => r(c ?? signal)));
+    // the rows come slowly: the header and one row, and stdin left open
+    child.stdin.write(`${header}\nGHS,GH,61,Abena,,+233201234461,abena@example.org,1\n`);
+    // the spool folder is made just before stdin is read
+    await waitUntil('the batch reading stdin', () => existsSync(join(cfg, 'journal', 'spool')), 30_000);
+    child.kill('SIGINT');
+    expect(await closed, stderr).toBe(130);
+    expect(stderr).toMatch(
+      /^mpay: interrupted before any row started: 0 done, 0 already done, 0 failed, 0 unknown; nothing was sent$/m,
+    );
+    expect(stderr).toMatch(
+      /^Resume with: mpay deposit batch - --concurrency 3 --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+ < FILE$/m,
+    );
+    expect(stderr).toMatch(/^ {2}\(FILE: the same rows, on stdin\)$/m);
+    // the spooled rows were removed
+    expect(readdirSync(join(cfg, 'journal', 'spool'))).toEqual([]);
+  },
+);

@@ -26,63 +26,77 @@ afterAll(() => sb.close());
 
 const count = (route: string) => requestCount(sb, route);
 
-it('Ctrl-C while the initiate request is in flight: it finishes, journaled, then exit 130, what is known, and the command to continue', async () => {
-  const cfg = tempDir();
-  await setFaults(sb, { faults: ['slow'], rate: 1, faultPaths: ['/payments/initiate'] });
-  const before = await count('POST /payments/initiate');
-  const statusBefore = await count('POST /payments/status/update');
-  const child = spawn(process.execPath, [bin, 'deposit', ...customerArgs({ reference: 'int-1' })], {
-    env: { ...process.env, ...cliEnv(sb, cfg), CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  try {
-    // Wait until the request has reached the sandbox, then interrupt.
-    await waitUntil(
-      'the initiate request to reach the sandbox',
-      async () => (await count('POST /payments/initiate')) !== before,
-    );
-    child.kill('SIGINT');
-    const code = await new Promise((r) => child.on('close', (c, signal) => r(c ?? signal)));
-    expect(code, stderr).toBe(130);
-    expect(stderr).toMatch(
-      /mpay: interrupted: the initiate request in flight finishes and is journaled with its answer; no step starts after it \(Ctrl-C again to stop now\)/,
-    );
-    expect(stderr).toMatch(/mpay: interrupted after the gateway step of int-1 \(ok\); nothing more was sent/);
-    expect(stderr).toMatch(
-      /hint: continue with `mpay deposit --resume int-1 --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+`/,
-    );
-    const journal = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { step: string; outcome: string });
-    expect(journal.map((l) => `${l.step} ${l.outcome}`)).toEqual([
-      'initiate sent',
-      'initiate ok',
-      'gateway ok',
-    ]);
-    expect(await count('POST /payments/status/update')).toBe(statusBefore);
-  } finally {
-    await setFaults(sb, { rate: 0 });
-  }
-});
+// The three run at once: the one whose withdrawal is sent has a sandbox of its own (the last counts sb's).
+it.concurrent(
+  'Ctrl-C while the initiate request is in flight: it finishes, journaled, then exit 130, what is known, and the command to continue',
+  async () => {
+    const cfg = tempDir();
+    await setFaults(sb, { faults: ['slow'], rate: 1, faultPaths: ['/payments/initiate'] });
+    const before = await count('POST /payments/initiate');
+    const statusBefore = await count('POST /payments/status/update');
+    const child = spawn(process.execPath, [bin, 'deposit', ...customerArgs({ reference: 'int-1' })], {
+      env: { ...process.env, ...cliEnv(sb, cfg), CI: undefined, NO_COLOR: '1' } as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    try {
+      // Wait until the request has reached the sandbox, then interrupt.
+      await waitUntil(
+        'the initiate request to reach the sandbox',
+        async () => (await count('POST /payments/initiate')) !== before,
+      );
+      child.kill('SIGINT');
+      const code = await new Promise((r) => child.on('close', (c, signal) => r(c ?? signal)));
+      expect(code, stderr).toBe(130);
+      expect(stderr).toMatch(
+        /mpay: interrupted: the initiate request in flight finishes and is journaled with its answer; no step starts after it \(Ctrl-C again to stop now\)/,
+      );
+      expect(stderr).toMatch(
+        /mpay: interrupted after the gateway step of int-1 \(ok\); nothing more was sent/,
+      );
+      expect(stderr).toMatch(
+        /hint: continue with `mpay deposit --resume int-1 --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+`/,
+      );
+      const journal = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { step: string; outcome: string });
+      expect(journal.map((l) => `${l.step} ${l.outcome}`)).toEqual([
+        'initiate sent',
+        'initiate ok',
+        'gateway ok',
+      ]);
+      expect(await count('POST /payments/status/update')).toBe(statusBefore);
+    } finally {
+      await setFaults(sb, { rate: 0 });
+    }
+  },
+);
 
-it('a wrong code given with --otp says where the withdrawal stands and the command that finishes it', async () => {
-  const env = cliEnv(sb, tempDir());
-  const r = await mpay(['withdraw', ...customerArgs({ reference: 'int-otp' }), '--otp', '000000', '--json'], {
-    env,
-  });
-  expect(r.code).toBe(4);
-  expect(r.json().error.fields.otp).toBeDefined();
-  expect(r.json().error.hint).toMatch(
-    /^The withdrawal int-otp \(hash token [0-9a-f]{64}\) is initiated: continue with `mpay withdraw --resume int-otp --otp <CODE> --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+`$/,
-  );
-  const finished = await mpay(['withdraw', '--resume', 'int-otp', '--otp', '123456', '--json'], { env });
-  expect(finished.json().status).toBe('pending');
-});
+it.concurrent(
+  'a wrong code given with --otp says where the withdrawal stands and the command that finishes it',
+  async ({ onTestFinished }) => {
+    const sb = await sandbox();
+    onTestFinished(() => sb.close());
+    const env = cliEnv(sb, tempDir());
+    const r = await mpay(
+      ['withdraw', ...customerArgs({ reference: 'int-otp' }), '--otp', '000000', '--json'],
+      {
+        env,
+      },
+    );
+    expect(r.code).toBe(4);
+    expect(r.json().error.fields.otp).toBeDefined();
+    expect(r.json().error.hint).toMatch(
+      /^The withdrawal int-otp \(hash token [0-9a-f]{64}\) is initiated: continue with `mpay withdraw --resume int-otp --otp <CODE> --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+`$/,
+    );
+    const finished = await mpay(['withdraw', '--resume', 'int-otp', '--otp', '123456', '--json'], { env });
+    expect(finished.json().status).toBe('pending');
+  },
+);
 
-it('an empty --otp-stdin is refused before anything is printed or sent', async () => {
+it.concurrent('an empty --otp-stdin is refused before anything is printed or sent', async () => {
   const cfg = tempDir();
   const before = await count('POST /payments/withdraw/initiate');
   const r = await mpay(['withdraw', ...customerArgs({ reference: 'int-empty' }), '--otp-stdin'], {

@@ -41,6 +41,9 @@ const journal = (cfg: string) =>
     .split('\n')
     .map((l) => JSON.parse(l) as { reference: string; step: string; outcome: string });
 
+// The sections' tests have servers and folders of their own: the rate limits' short ones run at once, and
+// the last four sections' do. The two processes racing for one lock run first, with nothing beside them to slow one down;
+// the pacer's fake timers, which would stop every other test's, run alone, between the two groups.
 describe('one run at a time', () => {
   let sb: Sb;
   beforeAll(async () => {
@@ -123,7 +126,7 @@ describe('one run at a time', () => {
   });
 });
 
-describe('rate limits are waited out', () => {
+describe.concurrent('rate limits are waited out', () => {
   it('a deposit against a tight limit waits each 429 out, journals every try, and creates one transaction', async () => {
     // Two requests a second: token, currencies, initiate, status and processed need three windows at least.
     const sb = await sandbox({ rateLimit: { limit: 2, windowMs: 1000 } });
@@ -240,74 +243,79 @@ describe('rate limits are waited out', () => {
     }
   });
 
-  it('a batch meets 429s, paces its requests to what the server takes, and ends with every row done', async () => {
-    // 32 rows start at once against 20 a second: the first burst meets 429s however slow the machine is
-    // (a faster limit was reached only by a fast machine).
-    const arrivals: { route: string; at: number }[] = [];
-    const sb = await sandbox({
-      latencyMs: 5,
-      rateLimit: { limit: 20, windowMs: 1000 },
-      onArrival: (route, at) => arrivals.push({ route, at }),
-    });
-    try {
-      const cfg = tempDir();
-      const path = file('paced.csv', manyRows(60, 'Paced'));
-      const r = await mpay(['deposit', 'batch', path, '--concurrency', '32', '--json'], {
-        env: cliEnv(sb, cfg),
-        timeoutMs: 60_000,
+  // alone, after the others of its section: its 180 requests are the pace it measures
+  it.sequential(
+    'a batch meets 429s, paces its requests to what the server takes, and ends with every row done',
+    async () => {
+      // 32 rows start at once against 20 a second: the first burst meets 429s however slow the machine is
+      // (a faster limit was reached only by a fast machine).
+      const arrivals: { route: string; at: number }[] = [];
+      const sb = await sandbox({
+        latencyMs: 5,
+        rateLimit: { limit: 20, windowMs: 1000 },
+        onArrival: (route, at) => arrivals.push({ route, at }),
       });
-      expect(r.code, r.stderr).toBe(0);
-      const outcomes = r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).outcome);
-      expect(
-        outcomes.filter((o) => o === 'done'),
-        r.stderr,
-      ).toHaveLength(60);
-      const announced = /mpay: rate limited \(HTTP 429\): requests now go out at most (\d+) a second/.exec(
-        r.stderr,
-      );
-      expect(announced, r.stderr).not.toBeNull();
-      const m =
-        /Rate limited (\d+) times?: requests were paced down to (\d+) a second, and ended at (\d+)/.exec(
+      try {
+        const cfg = tempDir();
+        const path = file('paced.csv', manyRows(60, 'Paced'));
+        const r = await mpay(['deposit', 'batch', path, '--concurrency', '32', '--json'], {
+          env: cliEnv(sb, cfg),
+          timeoutMs: 60_000,
+        });
+        expect(r.code, r.stderr).toBe(0);
+        const outcomes = r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l).outcome);
+        expect(
+          outcomes.filter((o) => o === 'done'),
+          r.stderr,
+        ).toHaveLength(60);
+        const announced = /mpay: rate limited \(HTTP 429\): requests now go out at most (\d+) a second/.exec(
           r.stderr,
         );
-      expect(m, r.stderr).not.toBeNull();
-      expect(sb.state.list().filter((t) => t.customer.first_name === 'Paced')).toHaveLength(60);
-      // Every request is counted as it arrives; those refused with 429 are counted again apart.
-      const processed =
-        (await requestCount(sb, 'POST /payments/processed')) -
-        (await requestCount(sb, '429 POST /payments/processed'));
-      expect(processed).toBe(60);
-      // The batch's count of 429s is the server's: each refusal was met, none unseen.
-      const refusals = arrivals.filter((a) => a.route.startsWith('429 '));
-      expect(refusals.length).toBeGreaterThan(0);
-      expect(Number(m![1]), r.stderr).toBe(refusals.length);
-      // The pace announced binds what the server received. From the first 429 on, each request waits its
-      // turn at the pacer: the k-th after it goes out no sooner than (k - 1) turns of 1000 / pace ms later,
-      // and arrives later still. Only the requests already under way (one a row in flight, 32) are not
-      // held. The pace starts at the one announced (its value rounded) and may only grow by 1% each 3 s.
-      const s0 = refusals[0]!.at;
-      const after = arrivals.filter((a) => !a.route.startsWith('429 ') && a.at > s0).map((a) => a.at);
-      const first = Number(announced![1]) + 0.5;
-      after.forEach((at, i) => {
-        const pace = first * 1.01 ** Math.ceil((at - s0) / 3000);
-        const allowed = 32 + 1 + ((at - s0) * pace) / 1000;
-        expect(i + 1, `request ${i + 1} after the first 429 came ${at - s0} ms after it`).toBeLessThanOrEqual(
-          allowed,
-        );
-      });
-      // The batch says it once, not one line a refusal: the announcement is one line however many 429s
-      // came. (That the lowest pace is at most the announced one holds by construction, a minimum of the
-      // paces set, the first among them: it is no check. The pacer's own tests below pin its paces on a
-      // clock of their own.)
-      const announcements = r.stderr.match(/mpay: rate limited \(HTTP 429\)/g) ?? [];
-      expect(announcements, r.stderr).toHaveLength(1);
-    } finally {
-      await sb.close();
-    }
-  });
+        expect(announced, r.stderr).not.toBeNull();
+        const m =
+          /Rate limited (\d+) times?: requests were paced down to (\d+) a second, and ended at (\d+)/.exec(
+            r.stderr,
+          );
+        expect(m, r.stderr).not.toBeNull();
+        expect(sb.state.list().filter((t) => t.customer.first_name === 'Paced')).toHaveLength(60);
+        // Every request is counted as it arrives; those refused with 429 are counted again apart.
+        const processed =
+          (await requestCount(sb, 'POST /payments/processed')) -
+          (await requestCount(sb, '429 POST /payments/processed'));
+        expect(processed).toBe(60);
+        // The batch's count of 429s is the server's: each refusal was met, none unseen.
+        const refusals = arrivals.filter((a) => a.route.startsWith('429 '));
+        expect(refusals.length).toBeGreaterThan(0);
+        expect(Number(m![1]), r.stderr).toBe(refusals.length);
+        // The pace announced binds what the server received. From the first 429 on, each request waits its
+        // turn at the pacer: the k-th after it goes out no sooner than (k - 1) turns of 1000 / pace ms later,
+        // and arrives later still. Only the requests already under way (one a row in flight, 32) are not
+        // held. The pace starts at the one announced (its value rounded) and may only grow by 1% each 3 s.
+        const s0 = refusals[0]!.at;
+        const after = arrivals.filter((a) => !a.route.startsWith('429 ') && a.at > s0).map((a) => a.at);
+        const first = Number(announced![1]) + 0.5;
+        after.forEach((at, i) => {
+          const pace = first * 1.01 ** Math.ceil((at - s0) / 3000);
+          const allowed = 32 + 1 + ((at - s0) * pace) / 1000;
+          expect(
+            i + 1,
+            `request ${i + 1} after the first 429 came ${at - s0} ms after it`,
+          ).toBeLessThanOrEqual(allowed);
+        });
+        // The batch says it once, not one line a refusal: the announcement is one line however many 429s
+        // came. (That the lowest pace is at most the announced one holds by construction, a minimum of the
+        // paces set, the first among them: it is no check. The pacer's own tests below pin its paces on a
+        // clock of their own.)
+        const announcements = r.stderr.match(/mpay: rate limited \(HTTP 429\)/g) ?? [];
+        expect(announcements, r.stderr).toHaveLength(1);
+      } finally {
+        await sb.close();
+      }
+    },
+  );
 });
 
 describe('the pacer', () => {
@@ -362,7 +370,7 @@ describe('the pacer', () => {
   });
 });
 
-describe('a lost answer in a batch is reported, never sent again', () => {
+describe.concurrent('a lost answer in a batch is reported, never sent again', () => {
   it('rows whose initiate answer was lost stay unknown on every run, and the server gets no second initiate', async () => {
     const sb = await sandbox({ faults: ['drop-after'], rate: 1, faultPaths: ['/payments/initiate'] });
     try {
@@ -396,7 +404,7 @@ describe('a lost answer in a batch is reported, never sent again', () => {
   });
 });
 
-describe('faults drawn at random are drawn again from their seed', () => {
+describe.concurrent('faults drawn at random are drawn again from their seed', () => {
   it('two sandboxes with one seed fail the same requests; the seed is in the log', async () => {
     const statuses = async (seed: number) => {
       const sb = await sandbox({ faults: ['500'], rate: 0.5, faultSeed: seed });
@@ -416,7 +424,7 @@ describe('faults drawn at random are drawn again from their seed', () => {
   });
 });
 
-describe('doctor tells the truth about the API-key check', () => {
+describe.concurrent('doctor tells the truth about the API-key check', () => {
   it('a server that creates a withdrawal from a credentials-only initiate: reported, journaled, exit non-zero', async () => {
     const sb = await sandbox();
     // The same API, but withdraw initiate answers as if a withdrawal was made, whatever it is sent.
@@ -488,7 +496,7 @@ describe('doctor tells the truth about the API-key check', () => {
   });
 });
 
-describe('Retry-After', () => {
+describe.concurrent('Retry-After', () => {
   it('is seconds (a decimal too) or a date; a negative or other value counts as none', async () => {
     const { retryAfterMs } = await import('../src/api/rate-limit.js');
     const now = Date.parse('2026-11-22T10:00:00Z');

@@ -9,18 +9,27 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bin, cliEnv, loopbackServer, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
+// The tests run at once: each has folders of its own, rows of its own (a batch's references come from its
+// rows), and a silent server of its own.
 let sb: Awaited<ReturnType<typeof sandbox>>;
-/** a server that takes each request and never answers: a batch waits there, its rows spooled */
-let silent: Awaited<ReturnType<typeof loopbackServer>>;
-const arrived: Array<() => void> = [];
 beforeAll(async () => {
   sb = await sandbox();
-  silent = await loopbackServer(() => arrived.shift()?.());
 });
 afterAll(async () => {
   await sb.close();
-  await silent.close();
 });
+
+/**
+ * A server that takes each request and never answers (a batch waits there, its rows spooled), and the
+ * moment the first request arrives; closed as its test ends.
+ */
+async function silentServer(onTestFinished: (fn: () => Promise<void>) => void) {
+  let came!: () => void;
+  const arrived = new Promise<void>((r) => (came = r));
+  const server = await loopbackServer(() => came());
+  onTestFinished(() => server.close());
+  return { url: server.url, arrived };
+}
 
 const marker = 'spool.marker.customer@example.com';
 const rows = [
@@ -60,71 +69,84 @@ function copies(dir: string): string[] {
 
 const spool = (cfg: string) => join(cfg, 'journal', 'spool');
 
-it('done or refused: no copy of the rows is left, in the temporary folder or anywhere else', async () => {
-  const cfg = tempDir();
-  const tmp = tempDir();
-  const done = await batch(cfg, tmp, sb.url).done;
-  expect(done.code, done.stderr).toBe(0);
-  expect(copies(tmp)).toEqual([]);
-  expect(copies(cfg)).toEqual([]);
-  const refused = await batch(cfg, tmp, sb.url, `${rows}\nGHS,GH,-5,Ama,,+233201234567,${marker},1`).done;
-  expect(refused.code, refused.stderr).toBe(2);
-  expect(copies(tmp)).toEqual([]);
-  expect(copies(cfg)).toEqual([]);
-});
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  it(`${signal} while the batch waits: its spooled rows are removed as it ends`, async () => {
+it.concurrent(
+  'done or refused: no copy of the rows is left, in the temporary folder or anywhere else',
+  async () => {
     const cfg = tempDir();
     const tmp = tempDir();
-    const waiting = new Promise<void>((r) => arrived.push(r));
-    const run = batch(cfg, tmp, silent.url);
-    await waiting;
-    // While it runs the rows are in mpay's own folder, private.
-    const [held] = copies(cfg);
-    expect(held).toMatch(/journal\/spool\/stdin-\d+-/);
-    expect(statSync(held!).mode & 0o777).toBe(0o600);
-    expect(statSync(spool(cfg)).mode & 0o777).toBe(0o700);
-    run.child.kill(signal);
+    const done = await batch(cfg, tmp, sb.url).done;
+    expect(done.code, done.stderr).toBe(0);
+    expect(copies(tmp)).toEqual([]);
+    expect(copies(cfg)).toEqual([]);
+    const refused = await batch(cfg, tmp, sb.url, `${rows}\nGHS,GH,-5,Ama,,+233201234567,${marker},1`).done;
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(copies(tmp)).toEqual([]);
+    expect(copies(cfg)).toEqual([]);
+  },
+);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  it.concurrent(
+    `${signal} while the batch waits: its spooled rows are removed as it ends`,
+    async ({ onTestFinished }) => {
+      const cfg = tempDir();
+      const tmp = tempDir();
+      const silent = await silentServer(onTestFinished);
+      const run = batch(cfg, tmp, silent.url);
+      await silent.arrived;
+      // While it runs the rows are in mpay's own folder, private.
+      const [held] = copies(cfg);
+      expect(held).toMatch(/journal\/spool\/stdin-\d+-/);
+      expect(statSync(held!).mode & 0o777).toBe(0o600);
+      expect(statSync(spool(cfg)).mode & 0o777).toBe(0o700);
+      run.child.kill(signal);
+      const end = await run.done;
+      expect(end.code).toBe(signal === 'SIGINT' ? 130 : 143);
+      expect(copies(cfg)).toEqual([]);
+      expect(copies(tmp)).toEqual([]);
+    },
+  );
+
+it.concurrent(
+  'a reader of stdout gone (mpay … | head -1): the run ends quietly, its spooled rows removed',
+  async () => {
+    const cfg = tempDir();
+    const tmp = tempDir();
+    const run = batch(cfg, tmp, sb.url, rows.replace(',10,', ',14,'));
+    // The reader goes before mpay writes anything: its first result line meets EPIPE.
+    run.child.stdout!.destroy();
     const end = await run.done;
-    expect(end.code).toBe(signal === 'SIGINT' ? 130 : 143);
+    expect(end.code, end.stderr).toBe(0);
+    // the batch did spool its rows (the folder exists), and left none
+    expect(existsSync(spool(cfg))).toBe(true);
+    expect(readdirSync(spool(cfg))).toEqual([]);
     expect(copies(cfg)).toEqual([]);
     expect(copies(tmp)).toEqual([]);
-  });
+  },
+);
 
-it('a reader of stdout gone (mpay … | head -1): the run ends quietly, its spooled rows removed', async () => {
-  const cfg = tempDir();
-  const tmp = tempDir();
-  const run = batch(cfg, tmp, sb.url, rows.replace(',10,', ',14,'));
-  // The reader goes before mpay writes anything: its first result line meets EPIPE.
-  run.child.stdout!.destroy();
-  const end = await run.done;
-  expect(end.code, end.stderr).toBe(0);
-  // the batch did spool its rows (the folder exists), and left none
-  expect(existsSync(spool(cfg))).toBe(true);
-  expect(readdirSync(spool(cfg))).toEqual([]);
-  expect(copies(cfg)).toEqual([]);
-  expect(copies(tmp)).toEqual([]);
-});
-
-it('in a process that goes on after the batch (a step of mpay run): the batch removes its rows itself', async () => {
-  // No exit runs the IO's cleanup here: the batch's own removal at its end is all there is.
-  const cfg = tempDir();
-  const r = await mpay(['deposit', 'batch', '-', '--json'], {
-    env: cliEnv(sb, cfg),
-    input: rows.replace(',10,', ',18,'),
-  });
-  expect(r.code, r.stderr).toBe(0);
-  expect(existsSync(spool(cfg))).toBe(true);
-  expect(readdirSync(spool(cfg))).toEqual([]);
-  expect(copies(cfg)).toEqual([]);
-});
+it.concurrent(
+  'in a process that goes on after the batch (a step of mpay run): the batch removes its rows itself',
+  async () => {
+    // No exit runs the IO's cleanup here: the batch's own removal at its end is all there is.
+    const cfg = tempDir();
+    const r = await mpay(['deposit', 'batch', '-', '--json'], {
+      env: cliEnv(sb, cfg),
+      input: rows.replace(',10,', ',18,'),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(spool(cfg))).toBe(true);
+    expect(readdirSync(spool(cfg))).toEqual([]);
+    expect(copies(cfg)).toEqual([]);
+  },
+);
 
 // The IO's exit-time cleanup (process 'exit' → interrupts.cleanUp): the run ends by an error nothing in mpay
 // expected, thrown outside any of its code's try (a write to stdout failing with ENOSPC, thrown from the
 // stream's 'error' event), so no finally of the batch runs; the spooled rows go all the same.
 it.skipIf(!existsSync('/dev/full'))(
   'an unexpected error mid-run (stdout on a full disk): its spooled rows are removed as the process exits',
+  { concurrent: true },
   async () => {
     const cfg = tempDir();
     const tmp = tempDir();
@@ -145,19 +167,22 @@ it.skipIf(!existsSync('/dev/full'))(
   },
 );
 
-it('killed outright: the file stays private, and the next batch from stdin removes it', async () => {
-  const cfg = tempDir();
-  const tmp = tempDir();
-  const waiting = new Promise<void>((r) => arrived.push(r));
-  const run = batch(cfg, tmp, silent.url);
-  await waiting;
-  run.child.kill('SIGKILL');
-  await run.done;
-  const [left] = copies(cfg);
-  expect(statSync(left!).mode & 0o777).toBe(0o600);
-  expect(copies(tmp)).toEqual([]);
-  // (other rows: the references of a batch come from its rows, and the first test sent these)
-  const next = await batch(cfg, tmp, sb.url, rows.replace(',10,', ',12,')).done;
-  expect(next.code, next.stderr).toBe(0);
-  expect(copies(cfg)).toEqual([]);
-});
+it.concurrent(
+  'killed outright: the file stays private, and the next batch from stdin removes it',
+  async ({ onTestFinished }) => {
+    const cfg = tempDir();
+    const tmp = tempDir();
+    const silent = await silentServer(onTestFinished);
+    const run = batch(cfg, tmp, silent.url);
+    await silent.arrived;
+    run.child.kill('SIGKILL');
+    await run.done;
+    const [left] = copies(cfg);
+    expect(statSync(left!).mode & 0o777).toBe(0o600);
+    expect(copies(tmp)).toEqual([]);
+    // (other rows: the references of a batch come from its rows, and the first test sent these)
+    const next = await batch(cfg, tmp, sb.url, rows.replace(',10,', ',12,')).done;
+    expect(next.code, next.stderr).toBe(0);
+    expect(copies(cfg)).toEqual([]);
+  },
+);

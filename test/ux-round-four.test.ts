@@ -25,8 +25,15 @@ import { interruptionReport } from '../src/flows/interrupted.js';
 import { demoClient, loopbackServer, spawnMpay, testGate } from './helpers.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
+import { Pacer, rateInWords } from '../src/api/rate-limit.js';
+import { parseRateLimit, RateLimiter } from '../src/sandbox/pacing.js';
 
 let a: Awaited<ReturnType<typeof sandbox>>;
+// Sections 2 to 8 share nothing that one counts (each has its own folders, and the servers it counts are its
+// own), so they run at once, in two groups: the batch's paced waits (2) beside the sections whose work is in
+// processes of their own (7, 8), so that its pace is kept by a worker with little else to do; then the
+// in-process ones (3 to 6). Section 1 (every request to sandbox a counted) runs between the groups, the
+// doctor's count of a's key checks after them.
 beforeAll(async () => {
   a = await sandbox();
 });
@@ -34,26 +41,63 @@ afterAll(async () => {
   await a?.close();
 });
 
-describe('1. a --trace path that cannot be written', () => {
-  it('`--trace /sys/x.har` (a folder no file can be made in, root or not) is refused before anything is sent', async () => {
-    const env = cliEnv(a, tempDir());
-    const before = await requestCounts(a);
-    const r = await mpay(['deposit', ...customerArgs(), '--yes', '--trace', '/sys/x.har', '--json'], { env });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.json().error.kind).toBe('usage');
-    expect(r.json().error.message).toBe(
-      'Cannot write the trace to /sys/x.har: the folder /sys is not writable by this user',
-    );
-    expect(await requestCounts(a)).toEqual(before);
+describe.concurrent('2. the pace a batch reports is the pace it keeps', () => {
+  // At the original figure, on one clock shared by the server's limiter and the client's pacer (no waiting):
+  // `--rate-limit 10/min` is ten in a window of a minute; ten answers, then a 429 whose Retry-After ends the
+  // window; the pace set is one every 6 s, and each turn after the wait reaches a server that lets it through.
+  it('`--rate-limit 10/min`: the pacer says one every 6 s, and the server then sees one every 6 s (one clock, no wait)', () => {
+    const figure = parseRateLimit('10/min');
+    expect(figure).toEqual({ limit: 10, windowMs: 60_000 });
+    let now = 1_000_000;
+    const server = new RateLimiter(figure!.limit, figure!.windowMs, () => now);
+    const pacer = new Pacer(() => now);
+    // the batch's first burst: ten requests 10 ms apart, each let through and answered
+    for (let i = 0; i < 10; i++) {
+      expect(pacer.turn()).toBe(0);
+      expect(server.take()).toBeUndefined();
+      pacer.answered();
+      now += 10;
+    }
+    // the eleventh is refused until the window's end, in whole seconds: 60 s less the 100 ms gone, rounded up
+    const retryAfter = server.take();
+    expect(retryAfter).toBe(60);
+    pacer.throttled(retryAfter! * 1000);
+    // ten in the span from the first answer to the wait's end (60.1 s): one every 6.01 s, said as 6 s
+    expect(1000 / pacer.rate!).toBeCloseTo(6010, 6);
+    const said = rateInWords(pacer.rate!);
+    expect(said).toBe('one every 6 s');
+    const every = Number(/one every ([\d.]+) s/.exec(said)![1]);
+    // after the wait, the rest of the batch's requests (the refused one again, then three: 14 in all for four
+    // rows) take their turns at once: the first goes when the wait ends, the pace grown by its 1% (three
+    // seconds and more since its last change), and each after it a turn later; the server, on the same
+    // clock, lets every one through, one every 6 s (6.01 s over 1.01)
+    now += retryAfter! * 1000;
+    const arrivals = Array.from({ length: 4 }, () => now + pacer.turn());
+    expect(arrivals[0]).toBe(now);
+    for (const at of arrivals) {
+      now = at;
+      expect(server.take(), `a turn at +${at - arrivals[0]!} ms`).toBeUndefined();
+      pacer.answered();
+    }
+    expect(server.refused).toBe(1);
+    const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
+    for (const gap of gaps) {
+      expect(gap).toBeCloseTo(6010 / 1.01, 6);
+      expect(gap / 1000).toBeGreaterThan(every * 0.8);
+      expect(gap / 1000).toBeLessThan(every * 1.25);
+    }
   });
-});
 
-describe('2. the pace a batch reports is the pace it keeps', () => {
-  it('against `--rate-limit 10/min` the batch says one every 6 s, and the server then sees one every 6 s', async () => {
+  it('against a limit of 10 in a short window the batch says one every window/10, and the server then sees that pace', async () => {
+    // The same run end to end over HTTP, at a window of 15 s instead of a minute (the wait the batch must sit
+    // out is the window's): one every 1.5 s. The bounds are the minute's, scaled with the pace: at least the
+    // pace the window allows, under 6.5/6 of it (the server's wait is whole seconds, so a little over).
+    const windowMs = 15_000;
+    const nominal = windowMs / 10 / 1000;
     // every API request as it came, and whether the limit let it through
     const arrivals: { route: string; at: number }[] = [];
     const sb = await sandbox({
-      rateLimit: { limit: 10, windowMs: 60_000 },
+      rateLimit: { limit: 10, windowMs },
       onArrival: (route, at) => arrivals.push({ route, at }),
     });
     try {
@@ -70,9 +114,8 @@ describe('2. the pace a batch reports is the pace it keeps', () => {
       const said = /requests now go out at most one every ([\d.]+) s/.exec(r.stderr.replace(/\n\s*/g, ' '));
       expect(said, r.stderr).not.toBeNull();
       const every = Number(said![1]);
-      // 10 a minute, as the server allows: one every 6 s (the server's wait is whole seconds, so a little over)
-      expect(every).toBeGreaterThanOrEqual(6);
-      expect(every).toBeLessThan(6.5);
+      expect(every).toBeGreaterThanOrEqual(nominal);
+      expect(every).toBeLessThan((nominal * 6.5) / 6);
       // The requests the limit let through after the first refusal's wait: their gaps are the pace kept.
       const refused = new Set(arrivals.flatMap((a, i) => (a.route.startsWith('429 ') ? [i - 1, i] : [])));
       const firstRefusal = arrivals.findIndex((a) => a.route.startsWith('429 '));
@@ -89,10 +132,97 @@ describe('2. the pace a batch reports is the pace it keeps', () => {
     } finally {
       await sb.close();
     }
-  }, 150_000);
+  }, 60_000);
 });
 
-describe('3. every command mpay prints runs as printed', () => {
+describe.concurrent('7. interactive login', () => {
+  it.skipIf(without('tmux'))(
+    'a wrong API key is asked again (site id defaulting to the one typed); a base URL asked again offers the one typed',
+    async () => {
+      const t = new Tmux('login-api-key');
+      const dir = tempDir();
+      const closed = await loopbackServer((_q, r) => r.end());
+      const nowhere = closed.url;
+      await closed.close();
+      try {
+        t.start(['login'], { MPAY_CONFIG_DIR: dir, MPAY_KEYRING: 'off' }, undefined, 200);
+        await t.waitFor(/Environment/);
+        t.keys('Enter');
+        await t.waitFor(/Base URL of the sandbox API/);
+        t.keys('C-u');
+        t.answer(nowhere);
+        await t.waitFor(/Merchant key/);
+        t.answer(demoMerchant.merchantKey);
+        await t.waitFor(/give the base URL again/);
+        // asked again with the URL typed as its default, to mend, not the old one
+        const again = await t.waitFor(/again\n\? Base URL of the sandbox API.*\n?.*\)/);
+        expect(again.slice(again.lastIndexOf('? Base URL'))).toContain(`(${nowhere})`);
+        t.keys('C-u');
+        t.answer(a.url);
+        await t.waitFor(/Site ID/);
+        t.answer('1');
+        await t.waitFor(/API key/);
+        t.answer('ak_wrong');
+        const refused = await t.waitFor(/give the site id and API key again \(2 tries left\)/);
+        expect(refused).toMatch(/The API key check failed/);
+        // the site id asked again, the one typed its default: Enter keeps it
+        await t.waitFor(/again[^]*\? Site ID \(1\)/);
+        t.keys('Enter');
+        await t.waitFor(/again[^]*\? API key/);
+        t.answer(demoMerchant.apiKey);
+        const screen = await t.waitFor(/EXIT=\d+/);
+        expect(screen).toMatch(/EXIT=0/);
+        expect(screen).toContain(`Logged in: profile default, sandbox at ${a.url}`);
+      } finally {
+        t.kill();
+      }
+    },
+    60_000,
+  );
+});
+
+describe.concurrent('8. the sandbox for a profile, and the doctor in history', () => {
+  it('`mpay --profile b sandbox`: its Try line, pasted where no profile is named, logs in profile b', async () => {
+    const cfg = tempDir();
+    const { child, done } = spawnMpay(['--profile', 'b', 'sandbox', '--port', '0'], { MPAY_CONFIG_DIR: cfg });
+    try {
+      let out = '';
+      child.stdout!.on('data', (d) => (out += d));
+      await new Promise<void>((resolve) => {
+        const look = () => /Ctrl-C stops it/.test(out) && resolve();
+        look();
+        child.stdout!.on('data', look);
+      });
+      const line = /^Try: (.*)$/m.exec(out)![1]!;
+      expect(line).toContain(' --profile b ');
+      const login = await runPrinted(line, { MPAY_CONFIG_DIR: cfg, MPAY_KEYRING: 'off' }, 'bash');
+      expect(login.code, login.stderr).toBe(0);
+      const list = await mpay(['profiles', 'list', '--json'], {
+        env: { MPAY_CONFIG_DIR: cfg, MPAY_KEYRING: 'off' },
+      });
+      expect((list.json() as { name: string }[]).map((p) => p.name)).toEqual(['b']);
+    } finally {
+      child.kill('SIGINT');
+      await done;
+    }
+  });
+});
+
+describe('1. a --trace path that cannot be written', () => {
+  it('`--trace /sys/x.har` (a folder no file can be made in, root or not) is refused before anything is sent', async () => {
+    const env = cliEnv(a, tempDir());
+    const before = await requestCounts(a);
+    const r = await mpay(['deposit', ...customerArgs(), '--yes', '--trace', '/sys/x.har', '--json'], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.json().error.kind).toBe('usage');
+    expect(r.json().error.message).toBe(
+      'Cannot write the trace to /sys/x.har: the folder /sys is not writable by this user',
+    );
+    expect(await requestCounts(a)).toEqual(before);
+  });
+});
+
+describe.concurrent('3. every command mpay prints runs as printed', () => {
   it('an unknown row at a server that is not the profile default: the printed show and resolve act on it where it lives', async () => {
     // the record's server drops the answer of each initiate (it applied it): the row is unknown
     const s = await sandbox({ faults: ['drop-after'], rate: 1, faultPaths: ['/payments/initiate'] });
@@ -152,7 +282,7 @@ describe('3. every command mpay prints runs as printed', () => {
   });
 });
 
-describe('4. unknown rows in history', () => {
+describe.concurrent('4. unknown rows in history', () => {
   it('`history --status unknown` finds the transaction whose answer was lost, and the table says unknown', async () => {
     const s = await sandbox({ faults: ['drop-after'], rate: 1, faultPaths: ['/payments/initiate'] });
     try {
@@ -176,7 +306,7 @@ describe('4. unknown rows in history', () => {
   });
 });
 
-describe('5. history show: the text and --json say the same next step', () => {
+describe.concurrent('5. history show: the text and --json say the same next step', () => {
   it('after a lost initiate settled as not sent, both give the resume command and the same words', async () => {
     const s = await sandbox({ faults: ['drop-after'], rate: 1, faultPaths: ['/payments/initiate'] });
     try {
@@ -231,7 +361,7 @@ class CtrlCAtCode extends ScriptedPrompter {
   }
 }
 
-describe('6. withdraw --resume after the code was sent', () => {
+describe.concurrent('6. withdraw --resume after the code was sent', () => {
   it('confirms with the phone the code was requested with, asks nothing again, and the Ctrl-C said the code was sent', async () => {
     const journal = new Journal(tempDir(), 'default', 'sandbox');
     const deps = (prompter: ScriptedPrompter) => ({
@@ -296,79 +426,6 @@ describe('6. withdraw --resume after the code was sent', () => {
     });
     expect(text).toMatch(/interrupted after the one-time code of wd-1 was sent; nothing was sent after it/);
     expect(text).toContain('mpay withdraw --resume wd-1 --otp <CODE>');
-  });
-});
-
-describe('7. interactive login', () => {
-  it.skipIf(without('tmux'))(
-    'a wrong API key is asked again (site id defaulting to the one typed); a base URL asked again offers the one typed',
-    async () => {
-      const t = new Tmux('login-api-key');
-      const dir = tempDir();
-      const closed = await loopbackServer((_q, r) => r.end());
-      const nowhere = closed.url;
-      await closed.close();
-      try {
-        t.start(['login'], { MPAY_CONFIG_DIR: dir, MPAY_KEYRING: 'off' }, undefined, 200);
-        await t.waitFor(/Environment/);
-        t.keys('Enter');
-        await t.waitFor(/Base URL of the sandbox API/);
-        t.keys('C-u');
-        t.answer(nowhere);
-        await t.waitFor(/Merchant key/);
-        t.answer(demoMerchant.merchantKey);
-        await t.waitFor(/give the base URL again/);
-        // asked again with the URL typed as its default, to mend, not the old one
-        const again = await t.waitFor(/again\n\? Base URL of the sandbox API.*\n?.*\)/);
-        expect(again.slice(again.lastIndexOf('? Base URL'))).toContain(`(${nowhere})`);
-        t.keys('C-u');
-        t.answer(a.url);
-        await t.waitFor(/Site ID/);
-        t.answer('1');
-        await t.waitFor(/API key/);
-        t.answer('ak_wrong');
-        const refused = await t.waitFor(/give the site id and API key again \(2 tries left\)/);
-        expect(refused).toMatch(/The API key check failed/);
-        // the site id asked again, the one typed its default: Enter keeps it
-        await t.waitFor(/again[^]*\? Site ID \(1\)/);
-        t.keys('Enter');
-        await t.waitFor(/again[^]*\? API key/);
-        t.answer(demoMerchant.apiKey);
-        const screen = await t.waitFor(/EXIT=\d+/);
-        expect(screen).toMatch(/EXIT=0/);
-        expect(screen).toContain(`Logged in: profile default, sandbox at ${a.url}`);
-      } finally {
-        t.kill();
-      }
-    },
-    60_000,
-  );
-});
-
-describe('8. the sandbox for a profile, and the doctor in history', () => {
-  it('`mpay --profile b sandbox`: its Try line, pasted where no profile is named, logs in profile b', async () => {
-    const cfg = tempDir();
-    const { child, done } = spawnMpay(['--profile', 'b', 'sandbox', '--port', '0'], { MPAY_CONFIG_DIR: cfg });
-    try {
-      let out = '';
-      child.stdout!.on('data', (d) => (out += d));
-      await new Promise<void>((resolve) => {
-        const look = () => /Ctrl-C stops it/.test(out) && resolve();
-        look();
-        child.stdout!.on('data', look);
-      });
-      const line = /^Try: (.*)$/m.exec(out)![1]!;
-      expect(line).toContain(' --profile b ');
-      const login = await runPrinted(line, { MPAY_CONFIG_DIR: cfg, MPAY_KEYRING: 'off' }, 'bash');
-      expect(login.code, login.stderr).toBe(0);
-      const list = await mpay(['profiles', 'list', '--json'], {
-        env: { MPAY_CONFIG_DIR: cfg, MPAY_KEYRING: 'off' },
-      });
-      expect((list.json() as { name: string }[]).map((p) => p.name)).toEqual(['b']);
-    } finally {
-      child.kill('SIGINT');
-      await done;
-    }
   });
 });
 
