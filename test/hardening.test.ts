@@ -168,15 +168,18 @@ it('under umask 000 the trace and the support bundle are 0600; a link at --out i
   expect(statSync(trace).mode & 0o777).toBe(0o600);
   expect(readdirSync(dir)).toEqual(['run.har']);
   const out = join(dir, 'bundle.tar.gz');
-  const bundle = await umask(['support', 'bundle', '--out', out, '--trace-file', trace]);
-  expect(bundle.code, bundle.stderr).toBe(0);
-  expect(statSync(out).mode & 0o777).toBe(0o600);
   // A link planted where the bundle goes (another user's, in a shared folder): refused, its target untouched.
+  // The two bundles at once: neither writes where the other does.
   const victim = join(dir, 'victim.txt');
   writeFileSync(victim, 'keep me');
   const link = join(dir, 'planted.tar.gz');
   symlinkSync(victim, link);
-  const refused = await umask(['support', 'bundle', '--out', link, '--json']);
+  const [bundle, refused] = await Promise.all([
+    umask(['support', 'bundle', '--out', out, '--trace-file', trace]),
+    umask(['support', 'bundle', '--out', link, '--json']),
+  ]);
+  expect(bundle.code, bundle.stderr).toBe(0);
+  expect(statSync(out).mode & 0o777).toBe(0o600);
   expect(refused.code, refused.stderr).toBe(2);
   expect(refused.json().error.message).toBe(`Refusing to write the bundle through the link ${link}`);
   expect(lstatSync(link).isSymbolicLink()).toBe(true);

@@ -13,6 +13,16 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { bin, run, sandbox, tempDir } from './helpers.js';
 
+/**
+ * Several Node starts at once on a machine that may be loaded: each test's own limit, wider than the
+ * default, and a spawned run's (run() kills it at timeoutMs) inside it. A hang still trips them.
+ */
+const limits = { timeout: 90_000 };
+const runLimitMs = 75_000;
+
+/** bin/run.js, killed by the kernel should this worker end first (setpriv's parent-death signal). */
+const mpayDiesWithWorker = ['setpriv', '--pdeathsig', 'KILL', process.execPath, bin];
+
 let sb: Awaited<ReturnType<typeof sandbox>>;
 beforeAll(async () => {
   sb = await sandbox();
@@ -103,31 +113,39 @@ for (const [shape, make] of [
   ['a unix bus that authenticates and then never answers Hello', unixBus],
   ['an abstract bus that never answers', abstractBus],
 ] as const)
-  it.concurrent(`${shape}: login ends at the limit, the secrets in the file, and says why`, async () => {
-    const bus = await make();
-    try {
-      const dir = join(tempDir(), 'mpay');
-      const r = await run(loginArgs(), {
-        env: { MPAY_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: bus.address, MPAY_KEYRING_TIMEOUT: '1' },
-        input: demoMerchant.merchantKey,
-      });
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(
-        /no usable keyring \((the D-Bus session bus|the Secret Service)[^)]*did not answer within \d+ s/,
-      );
-      expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain(demoMerchant.merchantKey);
-    } finally {
-      await bus.close();
-    }
-  });
+  it.concurrent(
+    `${shape}: login ends at the limit, the secrets in the file, and says why`,
+    limits,
+    async () => {
+      const bus = await make();
+      try {
+        const dir = join(tempDir(), 'mpay');
+        const r = await run(loginArgs(), {
+          command: mpayDiesWithWorker,
+          timeoutMs: runLimitMs,
+          env: { MPAY_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: bus.address, MPAY_KEYRING_TIMEOUT: '1' },
+          input: demoMerchant.merchantKey,
+        });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toMatch(
+          /no usable keyring \((the D-Bus session bus|the Secret Service)[^)]*did not answer within \d+ s/,
+        );
+        expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain(demoMerchant.merchantKey);
+      } finally {
+        await bus.close();
+      }
+    },
+  );
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const)
   it.concurrent(
     `${signal} during a keyring wait ends mpay at once, and its keyring child with it`,
-    async () => {
+    limits,
+    async ({ onTestFinished }) => {
       const bus = await tcpBus();
       try {
-        const child = spawn(process.execPath, [bin, ...loginArgs()], {
+        const [cmd, ...args] = mpayDiesWithWorker;
+        const child = spawn(cmd!, [...args, ...loginArgs()], {
           env: {
             ...process.env,
             MPAY_CONFIG_DIR: join(tempDir(), 'mpay'),
@@ -139,6 +157,12 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const)
         });
         child.stdin!.end(demoMerchant.merchantKey);
         const ended = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+        // a test that fails or times out before its signal leaves no mpay behind
+        onTestFinished(async () => {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          child.kill('SIGKILL');
+          await ended;
+        });
         // The keyring's child process dialled the bus: mpay is waiting on it.
         const socket = await bus.connected();
         const dropped = new Promise<void>((r) => socket.on('close', () => r()));

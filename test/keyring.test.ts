@@ -17,10 +17,11 @@ import {
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { fingerprint } from '../src/api/redact.js';
-import { requestCount, root, run, runPrinted, sandbox, tempDir } from './helpers.js';
+import { bin, mpayOnPath, requestCount, root, run, sandbox, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
 import { without } from './tools.js';
 
 /** Skipped where a Secret Service cannot be started (never with CI=true): .ci/run says what to install. */
@@ -97,6 +98,12 @@ async function privateKeyring(): Promise<PrivateKeyring> {
       XDG_DATA_HOME: join(home, '.local', 'share'),
       XDG_RUNTIME_DIR: runtime,
       DBUS_SESSION_BUS_ADDRESS: address,
+      // A Secret Service that works answers long before any limit; with the default limit (3 s for the
+      // bus, plus 2 s for the request's child) a run on a loaded machine, the tests at once, would give
+      // up on it and count it broken. None of these tests is about the default: a wide limit costs no
+      // time where the keyring answers, and the library's own 2 s wait still ends a request to a
+      // stopped one.
+      MPAY_KEYRING_TIMEOUT: '30',
     };
     // --unlock reads the new login keyring's password from stdin. In the foreground, the daemon is this
     // worker's own child, so that it dies with the worker (diesWithWorker); gdbus waits for its name on
@@ -166,21 +173,51 @@ function filesUnder(dir: string): Array<{ file: string; text: string }> {
 const secrets = [demoMerchant.merchantKey, demoMerchant.apiKey];
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
-let sb: Sb;
+/**
+ * One Secret Service for the file's tests that do not stop it (each keeps its entries under a config
+ * folder of its own), started once; the tests run at once.
+ */
 let kr: PrivateKeyring;
 beforeAll(async () => {
-  sb = await sandbox();
   if (!noSecretService) kr = await privateKeyring();
-});
-afterAll(async () => {
-  stopAll();
-  await sb?.close();
-});
+}, 90_000);
+afterAll(stopAll);
 
-/** Runs bin/run.js with a private config folder and the given keyring variables (none: no D-Bus). */
+/**
+ * A sandbox of the test's own (in this process, cheap): the tests run at once, and those that count the
+ * token requests must see only their own. Closed when the test ends, however it ends (the test's own
+ * onTestFinished: a concurrent test's hooks are the ones of its context).
+ */
+async function ownSandbox(onTestFinished: TestContext['onTestFinished']): Promise<Sb> {
+  const sb = await sandbox();
+  onTestFinished(() => sb.close());
+  return sb;
+}
+
+/**
+ * Runs an mpay command in this process (test/in-process.ts) with a private config folder and the given
+ * keyring variables (none: no D-Bus): what is checked is where the secrets go and what is said, not the
+ * process. Its keyring requests are still child processes of their own (bin/run.js), as in a real run.
+ */
 function mpayWith(configDir: string, keyringEnv: Record<string, string | undefined>) {
   return (args: string[], extra: Record<string, string> = {}, input?: string) =>
-    run(args, { env: { MPAY_CONFIG_DIR: configDir, ...keyringEnv, ...extra }, input });
+    mpay(args, { env: { MPAY_CONFIG_DIR: configDir, ...keyringEnv, ...extra }, input });
+}
+
+/**
+ * bin/run.js in a process of its own, for what is about the process (that it ends, whatever the keyring
+ * does; a working folder of its own), killed by the kernel should this worker end first.
+ */
+function spawnedWith(configDir: string, keyringEnv: Record<string, string | undefined>) {
+  return (args: string[], extra: Record<string, string> = {}, input?: string, cwd?: string) =>
+    run(args, {
+      command: diesWithWorker([process.execPath, bin]).flat(),
+      // a run that has not ended by then is killed and fails its test, code null, with what it printed
+      timeoutMs: 90_000,
+      env: { MPAY_CONFIG_DIR: configDir, ...keyringEnv, ...extra },
+      input,
+      cwd,
+    });
 }
 
 function loginArgs(url: string, more: string[] = []): string[] {
@@ -200,8 +237,11 @@ function loginArgs(url: string, more: string[] = []): string[] {
 }
 
 // Each keyring request is a child process of its own (config/keyring.ts): slower than the library in process.
-describe.skipIf(noSecretService)('with a Secret Service', { timeout: 90_000 }, () => {
-  it('login stores the secrets in the keyring and none in any file; later runs read them from there', async () => {
+describe.skipIf(noSecretService)('with a Secret Service', { timeout: 120_000, concurrent: true }, () => {
+  it('login stores the secrets in the keyring and none in any file; later runs read them from there', async ({
+    onTestFinished,
+  }) => {
+    const sb = await ownSandbox(onTestFinished);
     const dir = join(tempDir(), 'mpay');
     const m = mpayWith(dir, kr.env);
     const login = await m(loginArgs(sb.url), {}, demoMerchant.merchantKey);
@@ -264,7 +304,10 @@ describe.skipIf(noSecretService)('with a Secret Service', { timeout: 90_000 }, (
     expect(after.json().profiles[0].secrets).toBe('none');
   });
 
-  it('two config folders with a profile of the same name keep their own entries; profiles remove deletes them', async () => {
+  it('two config folders with a profile of the same name keep their own entries; profiles remove deletes them', async ({
+    onTestFinished,
+  }) => {
+    const sb = await ownSandbox(onTestFinished);
     const dirA = join(tempDir(), 'mpay');
     const dirB = join(tempDir(), 'mpay');
     const a = mpayWith(dirA, kr.env);
@@ -284,7 +327,10 @@ describe.skipIf(noSecretService)('with a Secret Service', { timeout: 90_000 }, (
     expect(await entriesOf(kr, dirA)).toEqual(['profile:default']);
   });
 
-  it('--insecure-storage over a profile in the keyring moves it to the file and deletes its entry', async () => {
+  it('--insecure-storage over a profile in the keyring moves it to the file and deletes its entry', async ({
+    onTestFinished,
+  }) => {
+    const sb = await ownSandbox(onTestFinished);
     const dir = join(tempDir(), 'mpay');
     const m = mpayWith(dir, kr.env);
     expect((await m(loginArgs(sb.url), {}, demoMerchant.merchantKey)).code).toBe(0);
@@ -295,25 +341,39 @@ describe.skipIf(noSecretService)('with a Secret Service', { timeout: 90_000 }, (
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain(demoMerchant.merchantKey);
   });
 
-  it('one folder named two ways (a trailing slash, a relative path, a link) is one set of entries', async () => {
+  it('one folder named two ways (a trailing slash, a relative path, a link) is one set of entries', async ({
+    onTestFinished,
+  }) => {
+    const sb = await ownSandbox(onTestFinished);
     const parent = tempDir();
     const dir = join(parent, 'mpay');
     expect((await mpayWith(dir, kr.env)(loginArgs(sb.url), {}, demoMerchant.merchantKey)).code).toBe(0);
     const link = join(tempDir(), 'link');
     symlinkSync(parent, link);
-    for (const [name, cwd] of [
+    // A relative name is read against the working folder: those run in a process of their own there.
+    const names = [
       [`${dir}/`, undefined],
       [join(link, 'mpay'), undefined],
       ['mpay', parent],
       ['./x/../mpay/', parent],
-    ] as const) {
-      const r = await run(['whoami', '--json'], { env: { MPAY_CONFIG_DIR: name, ...kr.env }, cwd });
-      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+    ] as const;
+    const runs = await Promise.all(
+      names.map(([name, cwd]) =>
+        cwd
+          ? spawnedWith(name, kr.env)(['whoami', '--json'], {}, undefined, cwd)
+          : mpayWith(name, kr.env)(['whoami', '--json']),
+      ),
+    );
+    runs.forEach((r, i) => {
+      expect(r.code, `${names[i]![0]}: ${r.stderr}`).toBe(0);
       expect(r.json().merchant_key_from).toBe('keyring');
-    }
+    });
   });
 
-  it('a profile name with a control character or | is refused before anything is stored', async () => {
+  it('a profile name with a control character or | is refused before anything is stored', async ({
+    onTestFinished,
+  }) => {
+    const sb = await ownSandbox(onTestFinished);
     const dir = join(tempDir(), 'mpay');
     const m = mpayWith(dir, kr.env);
     for (const name of ['a|b', 'x\u001b]0;pwn\u0007', '', 'new\nline']) {
@@ -329,7 +389,10 @@ describe.skipIf(noSecretService)('with a Secret Service', { timeout: 90_000 }, (
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
-  it('--insecure-storage keeps them in config.json (0600) and the keyring gets nothing', async () => {
+  it('--insecure-storage keeps them in config.json (0600) and the keyring gets nothing', async ({
+    onTestFinished,
+  }) => {
+    const sb = await ownSandbox(onTestFinished);
     const dir = join(tempDir(), 'mpay');
     const m = mpayWith(dir, kr.env);
     const login = await m(loginArgs(sb.url, ['--insecure-storage', '--json']), {}, demoMerchant.merchantKey);
@@ -340,7 +403,10 @@ describe.skipIf(noSecretService)('with a Secret Service', { timeout: 90_000 }, (
     expect(await entriesOf(kr, dir)).toEqual([]);
   });
 
-  it('a profile an older mpay saved in the file keeps working, and the command auth status names moves it', async () => {
+  it('a profile an older mpay saved in the file keeps working, and the command auth status names moves it', async ({
+    onTestFinished,
+  }) => {
+    const sb = await ownSandbox(onTestFinished);
     const dir = join(tempDir(), 'mpay');
     const m = mpayWith(dir, kr.env);
     // config.json and tokens.json as mpay wrote them before the keyring: secrets in clear, no marker.
@@ -361,11 +427,12 @@ describe.skipIf(noSecretService)('with a Secret Service', { timeout: 90_000 }, (
     const doctor = await m(['doctor', '--profile', 'acme $(x)']);
     expect(doctor.stdout).toContain(row.move_command);
 
-    // The printed command, run literally by a shell whose environment names the default profile.
-    const moved = await runPrinted(row.move_command, {
-      MPAY_CONFIG_DIR: dir,
-      MPAY_PROFILE: 'default',
-      ...kr.env,
+    // The printed command, run literally by a shell whose environment names the default profile (as
+    // runPrinted does, with this file's wider limit).
+    const moved = await run([], {
+      command: ['/bin/sh', '-c', row.move_command],
+      env: { MPAY_CONFIG_DIR: dir, MPAY_PROFILE: 'default', ...kr.env, PATH: mpayOnPath() },
+      timeoutMs: 90_000,
     });
     expect(moved.code, moved.stderr).toBe(0);
     expect(moved.stdout).toContain("Moved profile acme $(x)'s merchant key, API key");
@@ -380,8 +447,11 @@ describe.skipIf(noSecretService)('with a Secret Service', { timeout: 90_000 }, (
   });
 });
 
-describe.skipIf(noSecretService)('the single executable', () => {
-  it('loads the keyring addon from its assets, checked by sha256, through a private cache folder', async () => {
+describe.skipIf(noSecretService)('the single executable', { timeout: 120_000, concurrent: true }, () => {
+  it('loads the keyring addon from its assets, checked by sha256, through a private cache folder', async ({
+    onTestFinished,
+  }) => {
+    const sb = await ownSandbox(onTestFinished);
     const exeDir = tempDir('mpay-exe-kr-');
     const exe = join(exeDir, 'mpay');
     copyFileSync(join(root, 'dist', `mpay-${process.platform}-${process.arch}`), exe);
@@ -389,7 +459,8 @@ describe.skipIf(noSecretService)('the single executable', () => {
     const dir = join(tempDir(), 'mpay');
     const m = (args: string[], input?: string) =>
       run(args, {
-        command: [exe],
+        command: diesWithWorker([exe]).flat(),
+        timeoutMs: 90_000,
         env: { MPAY_CONFIG_DIR: dir, XDG_CACHE_HOME: cache, ...kr.env },
         input,
       });
@@ -417,8 +488,11 @@ describe.skipIf(noSecretService)('the single executable', () => {
   });
 });
 
-describe('without a working keyring', () => {
-  it('no D-Bus at all: login says so loudly and keeps the secrets in the 0600 file', async () => {
+describe('without a working keyring', { timeout: 120_000, concurrent: true }, () => {
+  it('no D-Bus at all: login says so loudly and keeps the secrets in the 0600 file', async ({
+    onTestFinished,
+  }) => {
+    const sb = await ownSandbox(onTestFinished);
     const dir = join(tempDir(), 'mpay');
     const m = mpayWith(dir, {});
     const login = await m(loginArgs(sb.url), {}, demoMerchant.merchantKey);
@@ -435,13 +509,16 @@ describe('without a working keyring', () => {
     expect(check.detail).toMatch(/mode 0600\); no keyring: no D-Bus session bus/);
   });
 
-  it('a session bus that never answers is reported after MPAY_KEYRING_TIMEOUT, and mpay ends', async () => {
+  it('a session bus that never answers is reported after MPAY_KEYRING_TIMEOUT, and mpay ends', async ({
+    onTestFinished,
+  }) => {
+    const sb = await ownSandbox(onTestFinished);
     const socket = join(tempDir(), 'bus');
     const silent: Server = createServer(() => {}); // accepts, never answers
     await new Promise<void>((r) => silent.listen(socket, r));
     try {
       const dir = join(tempDir(), 'mpay');
-      const m = mpayWith(dir, { DBUS_SESSION_BUS_ADDRESS: `unix:path=${socket}` });
+      const m = spawnedWith(dir, { DBUS_SESSION_BUS_ADDRESS: `unix:path=${socket}` });
       const login = await m(loginArgs(sb.url), { MPAY_KEYRING_TIMEOUT: '1' }, demoMerchant.merchantKey);
       expect(login.code, login.stderr).toBe(0);
       expect(login.stderr).toContain('the D-Bus session bus did not answer within 1 s');
@@ -454,13 +531,21 @@ describe('without a working keyring', () => {
 
   it.skipIf(noSecretService)(
     'a Secret Service that stops answering: login falls back loudly, a keyring profile fails with exit 9, nothing hangs',
-    async () => {
+    async ({ onTestFinished }) => {
+      const sb = await ownSandbox(onTestFinished);
+      // A Secret Service of its own, as it stops it: stopped (SIGCONT, SIGKILL) when the test ends,
+      // however it ends, besides the file's afterAll and the worker's exit.
       const own = await privateKeyring();
+      onTestFinished(own.stop);
       try {
         const dir = join(tempDir(), 'mpay');
-        const m = mpayWith(dir, own.env);
-        expect((await m(loginArgs(sb.url), {}, demoMerchant.merchantKey)).code).toBe(0);
+        const login = await mpayWith(dir, own.env)(loginArgs(sb.url), {}, demoMerchant.merchantKey);
+        expect(login.code, login.stderr).toBe(0);
         process.kill(own.daemonPid, 'SIGSTOP');
+        // What follows is that mpay ends, whatever the keyring does: processes of their own.
+        const m = spawnedWith(dir, own.env);
+        const other = join(tempDir(), 'mpay');
+        const otherLogin = spawnedWith(other, own.env)(loginArgs(sb.url), {}, demoMerchant.merchantKey);
         const cur = await m(['currencies', '--merchant', '--json']);
         expect(cur.code, cur.stderr).toBe(9);
         expect(cur.stderr).toMatch(
@@ -476,16 +561,13 @@ describe('without a working keyring', () => {
         expect(gone.code).toBe(9);
         expect(gone.stderr).toMatch(/keyring entry of profile default .* could not be deleted/);
         expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles).toEqual({});
-        const other = join(tempDir(), 'mpay');
-        const login = await mpayWith(other, own.env)(loginArgs(sb.url), {}, demoMerchant.merchantKey);
-        expect(login.code, login.stderr).toBe(0);
-        expect(login.stderr).toMatch(/no usable keyring \(the Secret Service did not work/);
+        const fellBack = await otherLogin;
+        expect(fellBack.code, fellBack.stderr).toBe(0);
+        expect(fellBack.stderr).toMatch(/no usable keyring \(the Secret Service did not work/);
         expect(readFileSync(join(other, 'config.json'), 'utf8')).toContain(demoMerchant.merchantKey);
       } finally {
         own.stop();
       }
     },
-    // each keyring request is a child process of its own now: more starts than the default 30 s allows
-    60_000,
   );
 });

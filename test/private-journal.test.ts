@@ -25,7 +25,6 @@ import {
   isRoot,
   nobody,
   requestCount,
-  run,
   sandbox,
   spawnMpay,
   tempDir,
@@ -170,7 +169,7 @@ it.skipIf(!isRoot)(
     const data = join(tempDir(), 'state.json');
     writeFileSync(data, '{"transactions":[]}');
     chownSync(data, nobody, nobody);
-    const r = await run(['sandbox', '--port', '0', '--data', data]);
+    const r = await mpay(['sandbox', '--port', '0', '--data', data]);
     expect(r.code, r.stderr).toBe(9);
     expect(r.stderr).toContain(`mpay: The sandbox data file ${data} belongs to another user (uid ${nobody})`);
     // the fix for a file named by --data: another file, or this one taken over; not a config folder
@@ -324,7 +323,7 @@ it('a sandbox --data file in a folder every user can write, without the sticky b
   mkdirSync(open);
   chmodSync(open, 0o777);
   const data = join(open, 'state.log');
-  const r = await run(['sandbox', '--port', '0', '--data', data]);
+  const r = await mpay(['sandbox', '--port', '0', '--data', data]);
   expect(r.code, r.stderr).toBe(9);
   expect(r.stderr.replace(/\s+/g, ' ')).toContain(
     `The folder ${open} of the sandbox data file ${data} is writable by every user and has no sticky bit (mode 777)`,

@@ -10,7 +10,8 @@ import { call, fill, initiate, merchantGhs, tokenOf } from './sandbox-calls.js';
 import { mpay } from './in-process.js';
 import { LogBehindSnapshotError } from '../src/sandbox/state-file.js';
 
-describe('the sandbox data file', () => {
+// The tests share nothing (each its own folder and sandboxes) and run at once.
+describe('the sandbox data file', { concurrent: true }, () => {
   it('a restart keeps every transaction in its state, the tokens, the balances and the next id', async () => {
     const file = join(tempDir(), 'sandbox.log');
     const first = await sandbox({ dataFile: file });

@@ -68,7 +68,8 @@ async function refusedAsTaken(sb: Sb, token: string, ref: string): Promise<boole
   );
 }
 
-describe('the sandbox snapshot', () => {
+// The tests share nothing (each its own folder and sandboxes) and run at once.
+describe('the sandbox snapshot', { concurrent: true }, () => {
   it('a restart from the snapshot and the log after it holds what a restart from the log alone holds', async () => {
     const dir = tempDir();
     const file = join(dir, 'sandbox.log');
@@ -356,12 +357,20 @@ describe('the sandbox snapshot', () => {
     }
   });
 
-  it('a kill -9 while a snapshot is written leaves the one before it in use, and nothing lost', async () => {
+  it('a kill -9 while a snapshot is written leaves the one before it in use, and nothing lost', async ({
+    onTestFinished,
+  }) => {
     const dir = tempDir();
     const file = join(dir, 'sandbox.log');
     const args = ['sandbox', '--port', '0', '--json', '--data', file];
     const started = async () => {
       const p = spawnMpay(args, {});
+      // killed when the test ends, however it ends: a sandbox serves until it is stopped
+      onTestFinished(async () => {
+        if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+        p.child.kill('SIGKILL');
+        await p.done;
+      });
       let out = '';
       p.child.stdout.on('data', (d) => (out += d));
       await waitUntil('the sandbox to say its URL', () => out.includes('"url"'));

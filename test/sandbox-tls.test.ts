@@ -8,17 +8,37 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { bin, cliEnv, customerArgs, run, tempDir } from './helpers.js';
+import { mpay } from './in-process.js';
+
+type Finished = TestContext['onTestFinished'];
+
+/**
+ * `mpay sandbox` with `args` in a process of its own: killed (SIGKILL) when the test that started it ends,
+ * however it ends, and by the kernel should this worker end first (setpriv's parent-death signal).
+ */
+function sandboxProcess(args: string[], onTestFinished: Finished) {
+  const child = spawn(
+    'setpriv',
+    ['--pdeathsig', 'KILL', process.execPath, bin, 'sandbox', '--port', '0', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const closed = new Promise((r) => child.once('close', r));
+  onTestFinished(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGKILL');
+    await closed;
+  });
+  return child;
+}
 
 /**
  * Starts `mpay sandbox --json` with `args`: its URL, once printed, the facts it printed as JSON, and its
  * stderr so far.
  */
-function start(args: string[]) {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function start(args: string[], onTestFinished: Finished) {
+  const child = sandboxProcess(['--json', ...args], onTestFinished);
   let err = '';
   child.stderr.on('data', (d) => (err += d));
   let facts: Record<string, any> = {}; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -54,11 +74,16 @@ const outside = Object.values(networkInterfaces())
   .flat()
   .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
 
-describe('mpay sandbox --tls', () => {
-  it('makes a certificate, prints how to trust it, and mpay trusts it with that line; a restart keeps it', async () => {
+// The tests share nothing (each its own sandboxes, ports and folders) and run at once. What needs the
+// printed line runs in a process of its own (NODE_EXTRA_CA_CERTS is read at a process's start); what is
+// refused before any trust is asked runs in-process.
+describe('mpay sandbox --tls', { concurrent: true }, () => {
+  it('makes a certificate, prints how to trust it, and mpay trusts it with that line; a restart keeps it', async ({
+    onTestFinished,
+  }) => {
     const dir = tempDir();
     const data = join(dir, 'sandbox.log');
-    const first = start(['--tls', '--data', data]);
+    const first = start(['--tls', '--data', data], onTestFinished);
     const url = await first.url;
     try {
       expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
@@ -73,7 +98,7 @@ describe('mpay sandbox --tls', () => {
       expect(statSync(join(dir, 'sandbox.log.tls-key.pem')).mode & 0o777).toBe(0o600);
 
       // Without the line, TLS verification refuses it; with it, a whole deposit goes through.
-      const refused = await run(['countries', '--json'], { env: cliEnv({ url }, tempDir()) });
+      const refused = await mpay(['countries', '--json'], { env: cliEnv({ url }, tempDir()) });
       expect(refused.code).toBe(8);
       expect(refused.json().error.message).toMatch(/self.signed|TLS verification failed/i);
       const env = cliEnv({ url }, tempDir(), { NODE_EXTRA_CA_CERTS: certFile });
@@ -83,7 +108,7 @@ describe('mpay sandbox --tls', () => {
 
       first.child.kill('SIGINT');
       await first.exited;
-      const second = start(['--tls', '--data', data]);
+      const second = start(['--tls', '--data', data], onTestFinished);
       try {
         const url2 = await second.url;
         expect(trustOf(second.stderr())).toEqual({ certFile, fingerprint });
@@ -100,9 +125,12 @@ describe('mpay sandbox --tls', () => {
     }
   }, 120_000);
 
-  it('without --data: the temporary folder with the private key is removed at exit, on SIGINT and on SIGTERM; the banner says TLS is on', async () => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      const sb = start(['--tls']);
+  it('without --data: the temporary folder with the private key is removed at exit, on SIGINT and on SIGTERM; the banner says TLS is on', async ({
+    onTestFinished,
+  }) => {
+    // the two signals, and the banner in words, at once: three sandboxes of their own
+    const signalled = (['SIGINT', 'SIGTERM'] as const).map(async (signal) => {
+      const sb = start(['--tls'], onTestFinished);
       await sb.url;
       const { certFile } = trustOf(sb.stderr());
       const folder = dirname(certFile);
@@ -112,11 +140,11 @@ describe('mpay sandbox --tls', () => {
       sb.child.kill(signal);
       await sb.exited;
       expect(existsSync(folder), `${signal}: ${folder} left behind`).toBe(false);
-    }
-    // the banner in words
-    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--tls'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // awaited below, after the banner: a failure meanwhile is not an unhandled one
+    for (const p of signalled) p.catch(() => {});
+    // the banner in words
+    const child = sandboxProcess(['--tls'], onTestFinished);
     let out = '';
     const shown = new Promise<void>((resolve) =>
       child.stdout.on('data', (d) => {
@@ -139,13 +167,14 @@ describe('mpay sandbox --tls', () => {
       child.kill('SIGINT');
       await exited;
     }
+    await Promise.all(signalled);
   }, 120_000);
 
   it.skipIf(!outside)(
     'on an address other machines reach: plain http is refused by mpay, https with the printed line works',
-    async () => {
-      const plain = start(['--host', outside!]);
-      const tls = start(['--host', outside!, '--tls']);
+    async ({ onTestFinished }) => {
+      const plain = start(['--host', outside!], onTestFinished);
+      const tls = start(['--host', outside!, '--tls'], onTestFinished);
       try {
         const refused = await run(['countries', '--json'], {
           env: cliEnv({ url: await plain.url }, tempDir()),
@@ -232,7 +261,7 @@ describe('mpay sandbox --tls', () => {
         expect(live.stderr).toMatch(
           /Nothing was sent: .*live server .*no profile keeps it as a sandbox or stage/,
         );
-        const set = await run(['config', 'set', 'sandbox.base_url', url], { env });
+        const set = await mpay(['config', 'set', 'sandbox.base_url', url], { env });
         expect(set.code, set.stderr).toBe(0);
         const sent = await deposit('tls-outside-2');
         expect(sent.code, sent.stderr).toBe(0);
