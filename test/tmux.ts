@@ -10,6 +10,8 @@
 // a server with no session exits). (Not onTestFinished: in a file whose tests run concurrently it would
 // name another test.)
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { bin } from './helpers.js';
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -214,6 +216,10 @@ export class Tmux {
       // already gone
     }
     this.control?.kill();
+    // the server's socket, which tmux leaves behind when it is killed
+    rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, this.socket), {
+      force: true,
+    });
   }
 }
 
