@@ -34,18 +34,20 @@ steps:
     run: countries
 `;
 
-describe.skipIf(without('tmux'))('one Ctrl-C while a money request is in flight', () => {
+/** Its tests at once: each on a terminal, behind a holding proxy, in a config folder of its own. */
+const together = { concurrent: true };
+describe.skipIf(without('tmux'))('one Ctrl-C while a money request is in flight', together, () => {
   it('mpay run: step 1 finishes with its answer, journaled, exit 130, never "interrupted again"', async () => {
     const slow = await holdingProxy(sb.url, '/initiate');
     const t = new Tmux('money-ctrl-c-run');
     const cfg = tempDir();
     try {
       t.start(['run', file('money.yaml', scenario)], cliEnv(slow, cfg));
-      await waitUntil('the initiate in flight', () => slow.held() === 1, 30_000);
+      await waitUntil('the initiate in flight', () => slow.held() === 1, 60_000);
       t.keys('C-c');
       await t.waitFor(/no step starts after it \(Ctrl-C again to stop now\)/);
       slow.release();
-      const screen = await t.waitFor(/EXIT=\d+/, 30_000);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       expect(screen).toMatch(/^EXIT=130$/m);
       expect(screen).not.toMatch(/interrupted again/);
       expect(screen).toMatch(/^ok {3}1\. the deposit/m);
@@ -56,7 +58,7 @@ describe.skipIf(without('tmux'))('one Ctrl-C while a money request is in flight'
       t.kill();
       await slow.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('mpay deposit: the initiate finishes and is journaled, the spinner ended before the note, exit 130', async () => {
     const slow = await holdingProxy(sb.url, '/initiate');
@@ -64,12 +66,12 @@ describe.skipIf(without('tmux'))('one Ctrl-C while a money request is in flight'
     const cfg = tempDir();
     try {
       t.start(depositArgs('ctrl-c-2'), cliEnv(slow, cfg));
-      await waitUntil('the initiate in flight', () => slow.held() === 1, 30_000);
+      await waitUntil('the initiate in flight', () => slow.held() === 1, 60_000);
       await t.waitFor(/Initiating/);
       t.keys('C-c');
       await t.waitFor(/the initiate request in flight finishes and is journaled with its answer/);
       slow.release();
-      const screen = await t.waitFor(/EXIT=\d+/, 30_000);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       expect(screen).toMatch(/^EXIT=130$/m);
       expect(screen).not.toMatch(/interrupted again/);
       // the spinner's line ended before the note, and no frame is left on the screen
@@ -93,7 +95,7 @@ describe.skipIf(without('tmux'))('one Ctrl-C while a money request is in flight'
       t.kill();
       await slow.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('mpay deposit: a second Ctrl-C stops at once, the spinner ended, saying the request may have been applied', async () => {
     const slow = await holdingProxy(sb.url, '/initiate');
@@ -101,13 +103,13 @@ describe.skipIf(without('tmux'))('one Ctrl-C while a money request is in flight'
     const cfg = tempDir();
     try {
       t.start(depositArgs('ctrl-c-3'), cliEnv(slow, cfg));
-      await waitUntil('the initiate in flight', () => slow.held() === 1, 30_000);
+      await waitUntil('the initiate in flight', () => slow.held() === 1, 60_000);
       await t.waitFor(/Initiating/);
       t.keys('C-c');
       await t.waitFor(/Ctrl-C again to stop now/);
       t.keys('C-c');
       // the request is still held: the run ended without its answer
-      const screen = await t.waitFor(/EXIT=\d+/, 30_000);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       expect(slow.held()).toBe(1);
       expect(screen).toMatch(/^EXIT=130$/m);
       expect(screen).toMatch(
@@ -120,5 +122,5 @@ describe.skipIf(without('tmux'))('one Ctrl-C while a money request is in flight'
       t.kill();
       await slow.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,16 +1,21 @@
 // The interactive flows as a person meets them: bin/run.js in a real pseudo-terminal (tmux), keys sent
-// one answer at a time, the screen read back.
+// one answer at a time, the screen read back. The tests run concurrently, each on a terminal (a tmux
+// server) and in a config folder of its own, against one sandbox; what a test checks after its terminal
+// closed (the journal, a resume, the config) runs the commands in this process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiInitiate, apiToken, cliEnv, file, run, sandbox, tempDir, requestCount } from './helpers.js';
+import { apiInitiate, apiToken, cliEnv, file, sandbox, tempDir, requestCount } from './helpers.js';
+import { mpay } from './in-process.js';
 import { strictSandbox } from './strict.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
-describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () => {
+/** The tests at once; a minute for a process to start on a loaded machine, the test's deadline above its waits'. */
+const together = { concurrent: true, timeout: 120_000 };
+describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', together, () => {
   let sb: Sb;
   beforeAll(async () => {
     sb = await sandbox();
@@ -21,7 +26,7 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
     const t = new Tmux('deposit');
     try {
       t.start(['deposit'], cliEnv(sb, tempDir()));
-      await t.waitFor(/Currency/);
+      await t.waitFor(/Currency/, 60_000);
       // Deposit currencies in seed order: GHS, NGN, KES, XAF, USD, CAD.
       t.keys('Down', 'Down', 'Down', 'Down');
       await t.waitFor(/❯ USD/);
@@ -48,7 +53,7 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
       t.answer('');
       await t.waitFor(/Also send the confirmation/);
       t.answer('');
-      const screen = await t.waitFor(/EXIT=\d+/);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       expect(screen).toMatch(/EXIT=0/);
       expect(screen).toMatch(/Wallet address update \(usdt-trc20\)/);
       expect(screen).toMatch(/send to T[1-9A-HJ-NP-Za-km-z]{33} \(USDT on TRC20\)/);
@@ -64,6 +69,7 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
     const t = new Tmux('withdraw');
     try {
       t.start(['withdraw', '--currency', 'GHS', '--country', 'GH'], cliEnv(sb, tempDir()));
+      await t.waitFor(/Amount in GHS/, 60_000);
       await t.dialogue([
         [/Amount in GHS/, '30'],
         [/Customer first name/, 'Kofi'],
@@ -80,7 +86,7 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
       t.answer('000000');
       await t.waitFor(/wrong code .* 2 tries left/);
       t.answer('123456');
-      const screen = await t.waitFor(/EXIT=\d+/);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       expect(screen).toMatch(/EXIT=0/);
       expect(screen).toMatch(/\*{6}/);
       expect(screen).not.toMatch(/(?<!\d)123456(?!\d)/);
@@ -116,10 +122,10 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
         ],
         cliEnv(sb, dir),
       );
-      await t.waitFor(/Gateway/);
+      await t.waitFor(/Gateway/, 60_000);
       await t.waitFor(/❯ 1\s+MTN Mobile Money/);
       t.keys('C-c');
-      const screen = await t.waitFor(/EXIT=\d+/);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       // Where it stands, and the exact command that continues it.
       expect(screen).toMatch(
         /mpay: cancelled\. The deposit pty-cancel \(hash token [0-9a-f]{64}\) is initiated; nothing more was sent/,
@@ -131,13 +137,13 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
     } finally {
       t.kill();
     }
-    const show = await run(['history', 'show', 'pty-cancel', '--json'], { env: cliEnv(sb, dir) });
+    const show = await mpay(['history', 'show', 'pty-cancel', '--json'], { env: cliEnv(sb, dir) });
     expect(show.json()).toMatchObject({
       reference: 'pty-cancel',
       status: 'initiated',
       resume: `mpay deposit --resume pty-cancel --profile default --env sandbox --base-url ${sb.url}`,
     });
-    const resumed = await run(['deposit', '--resume', 'pty-cancel', '--gateway', '3', '--json'], {
+    const resumed = await mpay(['deposit', '--resume', 'pty-cancel', '--gateway', '3', '--json'], {
       env: cliEnv(sb, dir),
     });
     expect(resumed.code).toBe(0);
@@ -150,7 +156,7 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
     const dir = tempDir();
     try {
       t.start(['login'], { MPAY_CONFIG_DIR: dir });
-      await t.waitFor(/Environment/);
+      await t.waitFor(/Environment/, 60_000);
       t.keys('Enter'); // sandbox, the first choice
       await t.waitFor(/Base URL of the sandbox API/);
       t.keys('C-u');
@@ -161,7 +167,7 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
       t.answer('1');
       await t.waitFor(/API key/);
       t.answer(demoMerchant.apiKey);
-      const screen = await t.waitFor(/EXIT=\d+/);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       expect(screen).toMatch(/EXIT=0/);
       expect(screen).toMatch(
         /Logged in: profile default, sandbox at http:\/\/127\.0\.0\.1:\d+, merchant key mk_…emo \(accepted by the API\)/,
@@ -171,7 +177,7 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
     } finally {
       t.kill();
     }
-    const who = await run(['whoami', '--json'], { env: { MPAY_CONFIG_DIR: dir } });
+    const who = await mpay(['whoami', '--json'], { env: { MPAY_CONFIG_DIR: dir } });
     expect(who.json()).toMatchObject({
       profile: 'default',
       env: 'sandbox',
@@ -190,9 +196,12 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
         ['status', hash, '--status', 'failed', '--gateway', '1'],
         cliEnv(sb, tempDir(), { MPAY_ENV: 'live' }),
       );
-      await t.waitFor(/LIVE server http:\/\/127\.0\.0\.1:\d+, real money: Updating the status to failed/);
+      await t.waitFor(
+        /LIVE server http:\/\/127\.0\.0\.1:\d+, real money: Updating the status to failed/,
+        60_000,
+      );
       t.answer('n');
-      const screen = await t.waitFor(/EXIT=\d+/);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       expect(screen).toMatch(/EXIT=130/);
       expect(screen).toMatch(/mpay: Cancelled at the live confirmation; nothing was sent/);
       expect(await counts()).toBe(before);
@@ -205,7 +214,7 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
     const t = new Tmux('ci-true');
     try {
       t.start(['deposit', '--currency', 'GHS'], cliEnv(sb, tempDir(), { CI: 'true' }));
-      const screen = await t.waitFor(/EXIT=\d+/);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       expect(screen).toMatch(/EXIT=2/);
       expect(screen).toMatch(/mpay: Missing --amount, --first-name, --phone, --email, --gateway/);
       expect(screen).not.toMatch(/Amount in|Customer first name|❯/);
@@ -228,9 +237,9 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
     const t = new Tmux('batch');
     try {
       t.start(['deposit', 'batch', path, '--force'], cliEnv(sb, tempDir()));
-      await t.waitFor(/Send these 3 deposits\?/);
+      await t.waitFor(/Send these 3 deposits\?/, 60_000);
       t.answer('y');
-      const screen = await t.waitFor(/EXIT=\d+/);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       expect(screen).toMatch(/EXIT=10/);
       expect(screen).toMatch(/3\/3 rows \| 1 failed \| [\d.]+ rows\/s \| \S+ left/);
       // whole, however long: the API's reason included
@@ -256,7 +265,7 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
       ].join('\n');
       for (const route of ['withdraw/initiate', 'status/update', 'withdraw/processed'])
         strict.expect(`POST /payments/${route}`, 2);
-      const started = await run(['withdraw', 'batch', file('pty-w.csv', rows), '--json'], { env });
+      const started = await mpay(['withdraw', 'batch', file('pty-w.csv', rows), '--json'], { env });
       expect(started.code, started.stderr).toBe(0);
       strict.verify();
       const codes = started.stdout
@@ -267,9 +276,9 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', () =>
       const t = new Tmux('confirm');
       try {
         t.start(['withdraw', 'batch', 'confirm', path], env);
-        await t.waitFor(/Confirm these 2 withdrawals\?/);
+        await t.waitFor(/Confirm these 2 withdrawals\?/, 60_000);
         t.answer('n');
-        const screen = await t.waitFor(/EXIT=\d+/);
+        const screen = await t.waitFor(/EXIT=\d+/, 60_000);
         expect(screen).toMatch(/EXIT=130/);
         expect(screen).toMatch(/nothing was sent/);
       } finally {

@@ -51,7 +51,8 @@ steps:
     run: countries
 `;
 
-describe.skipIf(without('tmux'))('Ctrl-C on a terminal', () => {
+// its tests at once: each on a terminal, behind a holding proxy, in folders of its own
+describe.skipIf(without('tmux'))('Ctrl-C on a terminal', { concurrent: true }, () => {
   it('the step in flight finishes, the rest are not run, the reports say so, exit 130', async () => {
     const slow = await holdingProxy(sb.url, '/public/currencies');
     const t = new Tmux('scenario-ctrl-c');
@@ -60,14 +61,14 @@ describe.skipIf(without('tmux'))('Ctrl-C on a terminal', () => {
     try {
       const env = cliEnv(slow, tempDir());
       t.start(['run', file('held.yaml', held), '--report', `junit=${junit}`, '--report', `tap=${tap}`], env);
-      await waitUntil('the second step in flight', () => slow.held() === 1, 30_000);
+      await waitUntil('the second step in flight', () => slow.held() === 1, 60_000);
       // said before the first step: what runs; on the terminal, the step in flight
       const before = await t.waitFor(/… 2\. the currencies, held/);
       expect(before).toMatch(/^mpay: running .*held\.yaml: 3 steps against sandbox/m);
       t.keys('C-c');
       await t.waitFor(/no step starts after it \(Ctrl-C again to stop now\)/);
       slow.release();
-      const screen = await t.waitFor(/EXIT=\d+/, 30_000);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       expect(screen).toMatch(/^EXIT=130$/m);
       // the interruption's note on a line of its own, not after the progress text
       expect(screen).toMatch(/^mpay: interrupted: step 2 \(the currencies, held\) finishes/m);
@@ -83,7 +84,7 @@ describe.skipIf(without('tmux'))('Ctrl-C on a terminal', () => {
       t.kill();
       await slow.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('a second Ctrl-C stops at once: the step in flight is marked interrupted (JUnit error, TAP not ok), exit 130', async () => {
     const slow = await holdingProxy(sb.url, '/public/currencies');
@@ -93,12 +94,12 @@ describe.skipIf(without('tmux'))('Ctrl-C on a terminal', () => {
     try {
       const env = cliEnv(slow, tempDir());
       t.start(['run', file('held.yaml', held), '--report', `junit=${junit}`, '--report', `tap=${tap}`], env);
-      await waitUntil('the second step in flight', () => slow.held() === 1, 30_000);
+      await waitUntil('the second step in flight', () => slow.held() === 1, 60_000);
       t.keys('C-c');
       await t.waitFor(/Ctrl-C again to stop now/);
       t.keys('C-c');
       // the request is still held: only the second Ctrl-C can have ended the run
-      const screen = await t.waitFor(/EXIT=\d+/, 30_000);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       expect(slow.held()).toBe(1);
       expect(screen).toMatch(/^EXIT=130$/m);
       expect(screen).toMatch(/^INTR 2\. the currencies, held: interrupted \(Ctrl-C\) while in flight/m);
@@ -117,7 +118,7 @@ describe.skipIf(without('tmux'))('Ctrl-C on a terminal', () => {
       t.kill();
       await slow.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it("at 80 columns each line folds, and a failed step shows the API's message beside its expectation", async () => {
     const t = new Tmux('scenario-fold');
@@ -133,7 +134,7 @@ steps:
     expect: { status: 200 }
 `;
       t.start(['run', file('long.yaml', long)], cliEnv(sb, tempDir()), undefined, 80);
-      const screen = await t.waitFor(/EXIT=\d+/, 30_000);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       expect(screen).toMatch(/EXIT=14/);
       // capture-pane -J joins what the terminal wrapped: a line over 80 here was not folded by mpay
       for (const line of screen.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
@@ -145,7 +146,7 @@ steps:
     } finally {
       t.kill();
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('saved scenarios run again and together', () => {

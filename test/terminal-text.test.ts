@@ -13,6 +13,7 @@ import { cliEnv, run, sandbox, tempDir, waitUntil } from './helpers.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
 import { bin } from './helpers.js';
+import { mpay } from './in-process.js';
 
 // A right-to-left override, a window-title escape, a screen clear and a C1 CSI: each acts on a terminal.
 const hostileName = 'Ev\u202eli\u001b]0;pwned\u0007\u001b[2J\u009b31m';
@@ -28,7 +29,7 @@ async function onTerminal(name: string, args: string[], env: Record<string, stri
     t.start(args, env, ['sh', '-c', 'read go && exec "$@"', 'sh', process.execPath, bin]);
     t.record(file);
     t.answer('');
-    const screen = await t.waitFor(/EXIT=\d+/);
+    const screen = await t.waitFor(/EXIT=\d+/, 60_000);
     await waitUntil(
       'the recording of the run',
       () => existsSync(file) && /EXIT=/.test(readFileSync(file, 'latin1')),
@@ -41,7 +42,8 @@ async function onTerminal(name: string, args: string[], env: Record<string, stri
   }
 }
 
-describe.skipIf(without('tmux', 'bash'))('text from outside on a terminal', () => {
+// its tests at once, each on a terminal and in a config folder of its own
+describe.skipIf(without('tmux', 'bash'))('text from outside on a terminal', { concurrent: true }, () => {
   let sb: Awaited<ReturnType<typeof sandbox>>;
   beforeAll(async () => {
     sb = await sandbox();
@@ -50,8 +52,9 @@ describe.skipIf(without('tmux', 'bash'))('text from outside on a terminal', () =
 
   it('history show --curl shows a bidi override and escapes visibly, and the curl still sends them', async () => {
     const env = cliEnv(sb, tempDir());
-    // mpay api takes any value; the record it journals keeps the customer's name as sent.
-    const made = await run(
+    // mpay api takes any value; the record it journals keeps the customer's name as sent (in this
+    // process: the terminal below is the point, not this run)
+    const made = await mpay(
       [
         'api',
         'POST',

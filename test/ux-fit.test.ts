@@ -101,19 +101,22 @@ describe.concurrent(
       "the demo's closing tables: whole in a pipe, within COLUMNS=80 when it is set; --json the same document",
       { timeout: 90_000 },
       async () => {
-        const env = { MPAY_CONFIG_DIR: tempDir() };
-        const whole = await mpay(['demo'], { env, timeoutMs: 60_000 });
+        // the three runs at once, each with a config folder of its own (a demo makes its own sandbox)
+        const env = () => ({ MPAY_CONFIG_DIR: tempDir() });
+        const [whole, fitted, json] = await Promise.all([
+          mpay(['demo'], { env: env(), timeoutMs: 60_000 }),
+          mpay(['demo'], { env: { ...env(), COLUMNS: '80' } }),
+          mpay(['demo', '--json'], { env: { ...env(), COLUMNS: '40' } }),
+        ]);
         expect(whole.code, whole.stderr).toBe(0);
         expect(whole.stdout).toMatch(/│ hash_token\s+│ [0-9a-f]{64} │/);
         const table = (s: string) => s.split('\n').filter((l) => !l.startsWith('Next: '));
         expect(widest(table(whole.stdout).join('\n'))).toBeGreaterThan(80);
-        const fitted = await mpay(['demo'], { env: { ...env, COLUMNS: '80' } });
         expect(fitted.code, fitted.stderr).toBe(0);
         expect(widest(table(fitted.stdout).join('\n')), fitted.stdout).toBeLessThanOrEqual(80);
         expect(fitted.stdout).toMatch(/^hash_token {6}[0-9a-f]{64}$/m);
         // prose on stdout is not folded in a pipe, COLUMNS or not: a script may read it
         expect(fitted.stdout).toMatch(/^Next: .* then `mpay deposit`\.$/m);
-        const json = await mpay(['demo', '--json'], { env: { ...env, COLUMNS: '40' } });
         expect(json.stdout).toMatch(/^\[\n {2}\{\n {4}"kind": "deposit",\n/);
         expect(json.json()).toHaveLength(2);
       },

@@ -63,13 +63,21 @@ async function onTerminal(name: string, args: string[], env: Record<string, stri
   }
 }
 
-describe('1. the global flags before the command', () => {
+/**
+ * A suite's tests at once (each in config folders, on terminals, of its own; the sandboxes shared, each
+ * test with references of its own), with a deadline above their waits' for a loaded machine.
+ */
+const together = { concurrent: true, timeout: 120_000 };
+
+describe('1. the global flags before the command', together, () => {
   it.skipIf(without('tmux'))(
     '`mpay --profile b doctor` on a terminal is `mpay doctor --profile b`: profile b, its server',
     async () => {
       const env = await twoProfiles();
-      const before = await onTerminal('flags-before', ['--profile', 'b', 'doctor'], env);
-      const after = await onTerminal('flags-after', ['doctor', '--profile', 'b'], env);
+      const [before, after] = await Promise.all([
+        onTerminal('flags-before', ['--profile', 'b', 'doctor'], env),
+        onTerminal('flags-after', ['doctor', '--profile', 'b'], env),
+      ]);
       expect(before.screen).not.toMatch(/unknown command/);
       expect(before.exit, before.screen).toBe(0);
       expect(before.screen).toContain(`${b.url} (sandbox, profile b)`);
@@ -121,15 +129,17 @@ describe('1. the global flags before the command', () => {
   });
 
   it('the help says so', async () => {
-    const root = await run(['--help'], { env: { COLUMNS: '80' } });
+    const [root, one] = await Promise.all([
+      run(['--help'], { env: { COLUMNS: '80' } }),
+      run(['balances', '--help'], { env: { COLUMNS: '80' } }),
+    ]);
     expect(root.stdout).toMatch(/\$ mpay \[global flags\] <command> \[flags\]/);
     expect(root.stdout).toMatch(/go before the command or after it/);
-    const one = await run(['balances', '--help'], { env: { COLUMNS: '80' } });
     expect(one.stdout).toContain('These may also come before the command: `mpay --json balances`');
   });
 });
 
-describe('4. errors say what to change', () => {
+describe('4. errors say what to change', together, () => {
   it('`mpay balances --profile nosuch` names the profiles there are, and the nearest', async () => {
     const env = await twoProfiles();
     const r = await mpay(['balances', '--profile', 'nosuch'], { env });
@@ -247,7 +257,7 @@ describe('4. errors say what to change', () => {
   });
 });
 
-describe.skipIf(without('tmux'))('10. 80 columns, on a real terminal', () => {
+describe.skipIf(without('tmux'))('10. 80 columns, on a real terminal', together, () => {
   it('`mpay history` keeps one line a transaction with 24-character references, each whole', async () => {
     const env = cliEnv(a, tempDir());
     const refs = [0, 1, 2].map((i) => `ref-${String(process.pid).padStart(8, '0')}-abcdefghij${i}`);
@@ -298,10 +308,10 @@ describe.skipIf(without('tmux'))('10. 80 columns, on a real terminal', () => {
     const t = new Tmux('question-80');
     try {
       t.start(['withdraw', 'batch', four], env, undefined, 80);
-      const asked = await t.waitFor(/Send these \d+ \w+\?/);
+      const asked = await t.waitFor(/Send these \d+ \w+\?/, 60_000);
       expect(asked).toMatch(/Send these 4 withdrawals\?/);
       t.keys('n', 'Enter');
-      await t.waitFor(/EXIT=\d+/);
+      await t.waitFor(/EXIT=\d+/, 60_000);
     } finally {
       t.kill();
     }
@@ -327,7 +337,7 @@ describe.skipIf(without('tmux'))('10. 80 columns, on a real terminal', () => {
   });
 });
 
-describe('7. waits are visible; the sandbox says how it runs', () => {
+describe('7. waits are visible; the sandbox says how it runs', together, () => {
   it('a Retry-After of 99999999999999999999999 is "more than a day", not 1e+23 s', async () => {
     const server = await loopbackServer((_req, res) => {
       res.writeHead(429, { 'retry-after': '99999999999999999999999', 'content-type': 'application/json' });
@@ -407,7 +417,7 @@ describe('7. waits are visible; the sandbox says how it runs', () => {
 });
 
 // The trial of the round above, by a new user again: what was still wrong, each as the user ran it.
-describe.skipIf(without('tmux'))('the trial at 80 columns, on a real terminal', () => {
+describe.skipIf(without('tmux'))('the trial at 80 columns, on a real terminal', together, () => {
   it('the batch problem table never cuts a reference or a URL: its Problem column wraps', async () => {
     const env = cliEnv(a, tempDir());
     const refs = [0, 1].map((i) => `trial-${String(process.pid).padStart(8, '0')}-abcdef${i}`);
@@ -449,13 +459,15 @@ describe.skipIf(without('tmux'))('the trial at 80 columns, on a real terminal', 
       env,
     });
     expect(r.code, r.stderr).toBe(0);
-    const { screen, exit } = await onTerminal('history-started-80', ['history'], env);
+    const [{ screen, exit }, wide] = await Promise.all([
+      onTerminal('history-started-80', ['history'], env),
+      onTerminal('history-started-120', ['history'], env, 120),
+    ]);
     expect(exit, screen).toBe(0);
     expect(screen).not.toContain('…');
     const row = screen.split('\n').find((l) => l.includes(ref));
     expect(row, screen).toMatch(/^│ \d\d-\d\d \d\d:\d\d │ withdraw │/);
     // where there is room, the whole time
-    const wide = await onTerminal('history-started-120', ['history'], env, 120);
     expect(wide.screen).toMatch(/│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d │ withdraw │/);
   });
 
@@ -467,7 +479,7 @@ describe.skipIf(without('tmux'))('the trial at 80 columns, on a real terminal', 
     await closed.close();
     try {
       t.start(['login'], { MPAY_CONFIG_DIR: dir, MPAY_KEYRING: 'off' }, undefined, 80);
-      await t.waitFor(/Environment/);
+      await t.waitFor(/Environment/, 60_000);
       t.keys('Enter');
       // a scheme mistyped: said under the question, which stays
       await t.waitFor(/Base URL of the sandbox API/);
@@ -488,7 +500,7 @@ describe.skipIf(without('tmux'))('the trial at 80 columns, on a real terminal', 
       t.answer('1');
       await t.waitFor(/API key/);
       t.answer(demoMerchant.apiKey);
-      const screen = await t.waitFor(/EXIT=\d+/);
+      const screen = await t.waitFor(/EXIT=\d+/, 60_000);
       expect(screen).toMatch(/EXIT=0/);
       expect(screen).toContain(`Logged in: profile default, sandbox at ${a.url}`);
     } finally {
@@ -502,6 +514,7 @@ describe.skipIf(without('tmux'))('the trial at 80 columns, on a real terminal', 
     try {
       const args = ['deposit', ...customerArgs({ gateway: '' })];
       t.start(args, env, undefined, 80);
+      await t.waitFor(/Customer last name/, 60_000);
       await t.dialogue([[/Customer last name/, '']]);
       const asked = await t.waitFor(/Reference \(customer_transaction_id\)\s+\(\S+\)/);
       const shown = /Reference \(customer_transaction_id\)\s+\((\S+)\)/.exec(asked)![1]!;
@@ -520,7 +533,7 @@ describe.skipIf(without('tmux'))('the trial at 80 columns, on a real terminal', 
         [/Gateway/, ['Enter']],
         [/Also send the confirmation/, ''],
       ]);
-      expect(await t.waitFor(/EXIT=\d+/)).toMatch(/EXIT=0/);
+      expect(await t.waitFor(/EXIT=\d+/, 60_000)).toMatch(/EXIT=0/);
     } finally {
       t.kill();
     }
