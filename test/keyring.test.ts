@@ -22,6 +22,7 @@ import { demoMerchant } from '../src/sandbox/seed.js';
 import { fingerprint } from '../src/api/redact.js';
 import { requestCount, root, run, runPrinted, sandbox, tempDir } from './helpers.js';
 import { without } from './tools.js';
+import { builtExe } from './exe.js';
 
 /** Skipped where a Secret Service cannot be started (never with CI=true): .ci/run says what to install. */
 const noSecretService = without('gnome-keyring-daemon', 'dbus-daemon', 'dbus-send', 'secret-tool', 'gdbus');
@@ -384,7 +385,7 @@ describe.skipIf(noSecretService)('the single executable', () => {
   it('loads the keyring addon from its assets, checked by sha256, through a private cache folder', async () => {
     const exeDir = tempDir('mpay-exe-kr-');
     const exe = join(exeDir, 'mpay');
-    copyFileSync(join(root, 'dist', `mpay-${process.platform}-${process.arch}`), exe);
+    copyFileSync(await builtExe(), exe); // built by the first file that needs it (test/exe.ts)
     const cache = tempDir('mpay-exe-cache-');
     const dir = join(tempDir(), 'mpay');
     const m = (args: string[], input?: string) =>
@@ -414,7 +415,7 @@ describe.skipIf(noSecretService)('the single executable', () => {
     expect(cur.code, cur.stderr).toBe(0);
     expect(await requestCount(sb, 'POST /auth/merchant/token/generate')).toBe(tokenCalls);
     expect(readFileSync(join(native, addon!)).equals(shipped)).toBe(true);
-  });
+  }, 180_000); // room for that build
 });
 
 describe('without a working keyring', () => {
