@@ -8,6 +8,8 @@
 //   node scripts/build-exe.js [--node PATH] [--no-minify] [--force]
 // --node: the Node binary to copy and to build with (by default Node 22, from scripts/node-runtimes.js).
 // --force: build it anew even when dist/ holds one built from the same inputs (see buildKey below).
+// One build at a time: a second (another test worker, another terminal) waits for the first, then finds
+// the executable built (dist/mpay-exe.lock).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -15,6 +17,7 @@ import {
   chmodSync,
   copyFileSync,
   existsSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -41,9 +44,9 @@ const { values } = parseArgs({
 // (scripts/node-runtimes.js: exeRuntime) unless told otherwise.
 const node = values.node ?? runtimeOrExit();
 
-function runtimeOrExit() {
+function runtimeOrExit(opts) {
   try {
-    return installRuntimes()[exeRuntime];
+    return installRuntimes(opts)[exeRuntime];
   } catch (err) {
     console.error(`build-exe: ${err.message}`);
     process.exit(1);
@@ -214,6 +217,105 @@ const common = {
 };
 
 const t0 = Date.now();
+mkdirSync(dist, { recursive: true });
+await holdBuildLock();
+
+// Before any bundling: the executable in dist/ was built from these very sources, packages, Node and
+// settings (dist/mpay-exe.inputs, written with it), so nothing is built again, not even the bundle
+// whose bytes buildKey() below compares. A package changed by hand inside node_modules, without npm,
+// is not seen here: --force builds anew.
+const inputsFile = join(dist, 'mpay-exe.inputs');
+const inputs = inputsKey();
+if (
+  !values.force &&
+  existsSync(exe) &&
+  existsSync(join(dist, 'mpay-exe.key')) &&
+  existsSync(inputsFile) &&
+  readFileSync(inputsFile, 'utf8') === inputs
+) {
+  console.error(`build-exe: ${exe} kept: its sources, packages, Node and settings are unchanged`);
+  process.exit(0);
+}
+rmSync(inputsFile, { force: true });
+
+/** The sha256 of what the executable is built from, read before anything is built. */
+function inputsKey() {
+  const h = createHash('sha256');
+  const add = (file) => {
+    h.update(`${file}\0`);
+    h.update(existsSync(file) ? readFileSync(file) : '(none)');
+    h.update('\0');
+  };
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1)))
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else add(join(dir, e.name));
+  };
+  walk(join(root, 'src'));
+  for (const f of ['build-exe.js', 'bundle-config.js', 'node-runtimes.js']) add(join(root, 'scripts', f));
+  for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'node_modules/.package-lock.json'])
+    add(join(root, f));
+  add(keyringAddon);
+  const nodeStat = statSync(node);
+  h.update(
+    JSON.stringify({
+      node: { path: node, size: nodeStat.size, mtime: nodeStat.mtimeMs },
+      cwd: process.cwd(),
+      minify: !values['no-minify'],
+      env: Object.fromEntries(buildTimeNames().map((n) => [n, process.env[n] ?? null])),
+    }),
+  );
+  return h.digest('hex');
+}
+
+/**
+ * Takes dist/mpay-exe.lock (a folder: made or not, at once), waiting while another build holds it; a lock
+ * whose process is gone is taken over. Released when this process exits, however it exits.
+ */
+async function holdBuildLock() {
+  const lock = join(dist, 'mpay-exe.lock');
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      process.on('exit', () => rmSync(lock, { recursive: true, force: true }));
+      for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+        process.once(sig, () => {
+          rmSync(lock, { recursive: true, force: true });
+          process.kill(process.pid, sig);
+        });
+      return;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    let holder = NaN;
+    try {
+      holder = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+    } catch {
+      // made, its pid not yet written
+    }
+    if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
+      rmSync(lock, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) {
+      console.error(`build-exe: ${lock} held for 10 minutes (pid ${holder}); remove it if no build runs`);
+      process.exit(1);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
 await build({
   ...common,
   entryPoints: [join(root, 'src', 'exe.ts')],
@@ -250,18 +352,27 @@ for (const pkg of extras) {
 const keyFile = join(dist, 'mpay-exe.key');
 const key = buildKey();
 if (!values.force && existsSync(exe) && existsSync(keyFile) && readFileSync(keyFile, 'utf8') === key) {
+  writeFileSync(inputsFile, inputs);
   console.error(
     `build-exe: ${exe} kept: built from the same bundle, assets, Node and settings (--force builds anew)`,
   );
   process.exit(0);
 }
+// The runtime's bytes checked against their pin again, whatever an earlier check recorded, before they
+// become the executable's (scripts/node-runtimes.js).
+if (!values.node) runtimeOrExit({ full: true });
 rmSync(keyFile, { force: true });
+
+/** The variables the snapshot may read as it is built (src/exe.ts, buildTimeReads). */
+function buildTimeNames() {
+  const reads = readFileSync(join(root, 'src', 'exe.ts'), 'utf8').match(/const buildTimeReads[^]*?\n};/);
+  if (!reads) throw new Error('build-exe: no buildTimeReads in src/exe.ts');
+  return [...reads[0].matchAll(/^ {2}'?([A-Za-z_][A-Za-z0-9_]*)'?:/gm)].map((m) => m[1]);
+}
 
 function buildKey() {
   const sha = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
-  const reads = readFileSync(join(root, 'src', 'exe.ts'), 'utf8').match(/const buildTimeReads[^]*?\n};/);
-  if (!reads) throw new Error('build-exe: no buildTimeReads in src/exe.ts');
-  const names = [...reads[0].matchAll(/^ {2}'?([A-Za-z_][A-Za-z0-9_]*)'?:/gm)].map((m) => m[1]);
+  const names = buildTimeNames();
   const nodeStat = statSync(node);
   return JSON.stringify({
     script: sha(script),
@@ -298,6 +409,7 @@ run(process.execPath, [
 ]);
 rmSync(seaConfig);
 writeFileSync(keyFile, key);
+writeFileSync(inputsFile, inputs);
 console.error(
   `build-exe: ${exe} ${(statSync(exe).size / 1024 / 1024).toFixed(1)} MiB (blob ${(statSync(blob).size / 1024 / 1024).toFixed(1)} MiB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
 );

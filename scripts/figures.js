@@ -21,7 +21,6 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -126,18 +125,25 @@ async function measure() {
   }
   const plain = stripVTControlCharacters(ci.output);
   const count = (re) => Number(re.exec(plain)?.[1] ?? NaN);
-  const runtimes = join(clone, '.cache', 'node-runtimes');
   const exe = join(clone, 'dist', `mpay-${process.platform}-${process.arch}`);
 
   console.error('figures: npm run build:exe, the Node runtimes already downloaded');
   rmSync(exe, { force: true });
   const warm = await timed('npm', ['run', 'build:exe'], { cwd: clone, env });
+  // The runtimes live in a per-user cache folder (scripts/node-runtimes.js): an empty one stands for a
+  // machine that has none yet, without touching the one other clones use.
   console.error('figures: npm run build:exe from no downloaded runtime');
-  renameSync(runtimes, `${runtimes}.aside`);
+  const coldCache = join(dir, 'cache');
+  const runtimes = join(coldCache, 'mpay-dev', 'node-runtimes');
   rmSync(exe, { force: true });
-  const cold = await timed('npm', ['run', 'build:exe'], { cwd: clone, env });
+  const cold = await timed('npm', ['run', 'build:exe'], {
+    cwd: clone,
+    env: { ...env, XDG_CACHE_HOME: coldCache },
+  });
   if (warm.code !== 0 || cold.code !== 0) throw new Error(`npm run build:exe failed in ${clone}`);
-  const fetched = existsSync(runtimes) ? readdirSync(runtimes).filter((n) => /^\d+$/.test(n)) : [];
+  const fetched = existsSync(runtimes)
+    ? readdirSync(runtimes).flatMap((n) => /^(\d+)\.\d+\.\d+-[^.]+$/.exec(n)?.[1] ?? [])
+    : [];
 
   const figures = {
     date: new Date().toISOString().slice(0, 10),
@@ -151,7 +157,8 @@ async function measure() {
       skipped: count(/(\d+) skipped/) || 0,
       vitest_seconds: Math.round(count(/Duration\s+([\d.]+)s/)),
       node_modules_mb: mb(bytesUnder(join(clone, 'node_modules'))),
-      node_runtimes_mb: mb(bytesUnder(`${runtimes}.aside`)),
+      node_runtimes_mb: mb(bytesUnder(runtimes)),
+      node_runtimes_dir: '~/.cache/mpay-dev/node-runtimes/',
     },
     build_exe: {
       warm_seconds: Math.round(warm.seconds),
@@ -176,8 +183,13 @@ function freshCloneBlock(f) {
       `${ci.seconds} s and ran ${ci.tests} tests in ${ci.test_files} files (vitest's own part: ` +
       `${ci.vitest_seconds} s). At its peak its processes held ${ci.peak_rss_mb} MB resident, summed over ` +
       `them (pages they share counted in each). It installed ${ci.node_modules_mb} MB of \`node_modules\` ` +
-      `(from npm's cache, which was warm) and put ${ci.node_runtimes_mb} MB of Node runtimes, unpacked, ` +
-      `into \`.cache/node-runtimes/\`, which later runs reuse. \`npm run build:exe\` took ` +
+      // a measurement from before the runtimes moved out of the clone says where they were then
+      (ci.node_runtimes_dir
+        ? `(from npm's cache, which was warm); the Node runtimes it runs on (${ci.node_runtimes_mb} MB, ` +
+          `unpacked) are kept outside the clone, in \`${ci.node_runtimes_dir}\`, which every clone reuses. `
+        : `(from npm's cache, which was warm) and put ${ci.node_runtimes_mb} MB of Node runtimes, unpacked, ` +
+          `into \`.cache/node-runtimes/\`, which later runs reuse. `) +
+      `\`npm run build:exe\` took ` +
       `${exe.cold_seconds} s when it had to fetch ${exe.cold_fetched.join(' and ') || 'nothing'} first, and ` +
       `${exe.warm_seconds} s once they were there; it writes one ${exe.exe_mb} MB file.`,
   );

@@ -3,6 +3,8 @@
 // retried; a money-moving POST never is), and what the journal holds afterwards. The commands run
 // in-process (test/in-process.ts: the real command classes, a real sandbox over HTTP); the bundle and the
 // process's own exit are covered by the process tests.
+// Each command's faults go to a sandbox of its own (the faults are a sandbox's state, and so are the
+// counts of what was sent): the commands run at once, each through its faults one after the other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiInitiate,
@@ -41,10 +43,10 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const counts = () => ({ ...sb.state.requestCounts() });
+const counts = (sb: Sb) => ({ ...sb.state.requestCounts() });
 
 /** A transaction in status initiated, made through the API with no fault, for the one-step commands. */
-async function initiated(kind: 'deposit' | 'withdraw'): Promise<string> {
+async function initiated(sb: Sb, kind: 'deposit' | 'withdraw'): Promise<string> {
   const res = await apiInitiate(sb.url, await apiToken(sb.url), `fm-${process.pid}-${++seq}`, kind);
   return (await res.json()).data.has_token;
 }
@@ -56,7 +58,7 @@ interface Case {
   /** the route the fault is put on, as counted by the sandbox */
   route: string;
   money: boolean;
-  args: () => Promise<string[]>;
+  args: (sb: Sb) => Promise<string[]>;
 }
 const cases: Case[] = [
   { name: 'countries', route: 'GET /public/countries', money: false, args: async () => ['countries'] },
@@ -84,28 +86,34 @@ const cases: Case[] = [
     name: 'status',
     route: 'POST /payments/status/update',
     money: true,
-    args: async () => ['status', await initiated('deposit'), '--status', 'initiated', '--gateway', '1'],
+    args: async (sb) => ['status', await initiated(sb, 'deposit'), '--status', 'initiated', '--gateway', '1'],
   },
   {
     name: 'wallet',
     route: 'POST /payments/crypto/wallet/address/update',
     money: true,
-    args: async () => ['wallet', await initiated('deposit'), '--gateway', '2'],
+    args: async (sb) => ['wallet', await initiated(sb, 'deposit'), '--gateway', '2'],
   },
   {
     name: 'deposit process',
     route: 'POST /payments/processed',
     money: true,
-    args: async () => ['deposit', 'process', await initiated('deposit'), '--phone-number', '+233201234567'],
+    args: async (sb) => [
+      'deposit',
+      'process',
+      await initiated(sb, 'deposit'),
+      '--phone-number',
+      '+233201234567',
+    ],
   },
   {
     name: 'withdraw process',
     route: 'POST /payments/withdraw/processed',
     money: true,
-    args: async () => [
+    args: async (sb) => [
       'withdraw',
       'process',
-      await initiated('withdraw'),
+      await initiated(sb, 'withdraw'),
       '--phone-number',
       '+233201234567',
       '--email',
@@ -114,15 +122,21 @@ const cases: Case[] = [
   },
 ];
 
-describe.each(cases)('$name', (c) => {
-  it.each(faults)('%s → exit %i (%s)', async (fault, code, kind) => {
+describe.concurrent.each(cases)('$name', (c) => {
+  let sb: Sb;
+  beforeAll(async () => {
+    sb = await sandbox({ slowMs: 1500 });
+  });
+  afterAll(() => sb.close());
+  // one fault after the other on this command's sandbox
+  it.sequential.each(faults)('%s → exit %i (%s)', async (fault, code, kind) => {
     const dir = tempDir();
     const env = cliEnv(sb, dir, { MPAY_RETRY_BASE_MS: '10' });
     await setFaults(sb, { rate: 0 });
     // A cached token, so that a 401 earns the one refresh-and-repeat of docs/spec-readings.md.
     expect((await run(['token'], { env })).code).toBe(0);
-    const args = await c.args();
-    const before = counts();
+    const args = await c.args(sb);
+    const before = counts(sb);
     await setFaults(sb, { faults: [fault], rate: 1, faultPaths: [c.route.split(' ')[1]!] });
     const r = await run([...args, '--json', '--timeout', '0.5'], { env });
     await setFaults(sb, { rate: 0 });
@@ -134,7 +148,7 @@ describe.each(cases)('$name', (c) => {
     expect(lines.at(-1)).toMatch(/^mpay: /);
     expect(lines.slice(0, -1).filter((l) => !/^(→| {2})/.test(l))).toEqual([]);
 
-    const sent = (counts()[c.route] ?? 0) - (before[c.route] ?? 0);
+    const sent = (counts(sb)[c.route] ?? 0) - (before[c.route] ?? 0);
     const bearer = !c.route.startsWith('GET /public') && !c.route.includes('token/generate');
     if (fault === '401')
       expect(sent, bearer ? 'one new token, one repeat' : 'no bearer, no repeat').toBe(bearer ? 2 : 1);
@@ -167,7 +181,7 @@ describe('connection refused', () => {
   it.each(cases.filter((c) => !c.name.includes('process') && !['status', 'wallet'].includes(c.name)))(
     '$name → exit 8',
     async (c) => {
-      const r = await run([...(await c.args()), '--json'], {
+      const r = await run([...(await c.args(sb)), '--json'], {
         env: cliEnv({ url: 'http://127.0.0.1:9' }, tempDir(), { MPAY_RETRY_BASE_MS: '10' }),
       });
       expect(r.code).toBe(8);

@@ -19,8 +19,16 @@ import { describe, expect, it } from 'vitest';
 import { writeJournal } from '../scripts/journal-synth.js';
 import { Journal } from '../src/journal/journal.js';
 import { foldRecords, isEvent, type JournalEvent, type JournalRecord } from '../src/journal/records.js';
-import { root, run, tempDir } from './helpers.js';
+import { builtExe } from './exe.js';
+import { run, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
+
+// Built (or found up to date) while the tests before its own run.
+const exeBuilt = builtExe();
+
+// Thousands of lookups a test, each of them reading the files as a process would: seconds of CPU that a
+// machine busy with other work stretches, so the deadline of these tests allows for it.
+const cpuBound = { timeout: 120_000 };
 
 /** Every record of a log by a plain read of every line, and the references in the order they began. */
 function plainRead(file: string): { byRef: Map<string, JournalRecord[]>; order: string[] } {
@@ -56,7 +64,7 @@ function expectSame(j: Journal, file: string): void {
   expect([...new Set(newest)]).toEqual([...order].reverse());
 }
 
-describe('the index answers as a read of every line would', () => {
+describe('the index answers as a read of every line would', cpuBound, () => {
   for (const [seed, legacy] of [
     [7, 0.05],
     [11, 0.4],
@@ -83,7 +91,7 @@ describe('the index answers as a read of every line would', () => {
   }
 });
 
-describe('a damaged index is rebuilt or passed over, never believed', () => {
+describe('a damaged index is rebuilt or passed over, never believed', cpuBound, () => {
   function setUp() {
     const cfg = tempDir();
     const file = join(cfg, 'journal', 'default.sandbox.jsonl');
@@ -190,33 +198,34 @@ describe('a damaged index is rebuilt or passed over, never believed', () => {
   });
 });
 
-describe('the CLI on a journal an mpay without the index wrote', () => {
+describe('the CLI on a journal an mpay without the index wrote', cpuBound, () => {
   it('history lists the newest 30 first, --limit and --all (JSON and CSV streamed) agree with the log', async () => {
     const cfg = tempDir();
     const file = join(cfg, 'journal', 'default.sandbox.jsonl');
     const { refs } = writeJournal(file, { count: 2500, seed: 21 });
     const env = { MPAY_CONFIG_DIR: cfg };
-    const page = await run(['history', '--json'], { env });
+    // in-process (test/in-process.ts): what is read and printed is the command's, not the process's
+    const page = await mpay(['history', '--json'], { env });
     expect(page.code, page.stderr).toBe(0);
     expect(page.json().map((r: { reference: string }) => r.reference)).toEqual(refs.slice(-30).reverse());
     expect(existsSync(join(cfg, 'journal', 'index', 'default.sandbox.jsonl', 'state.json'))).toBe(true);
-    const five = await run(['history', '--limit', '5', '--csv', '--columns', 'reference'], { env });
+    const five = await mpay(['history', '--limit', '5', '--csv', '--columns', 'reference'], { env });
     expect(five.stdout.trim().split('\n')).toEqual(['reference', ...refs.slice(-5).reverse()]);
-    const all = await run(['history', '--all', '--json'], { env });
+    const all = await mpay(['history', '--all', '--json'], { env });
     const every = all.json() as JournalRecord[];
     expect(every.map((r) => r.reference)).toEqual([...refs].reverse());
     const { byRef } = plainRead(file);
     expect(every.find((r) => r.reference === refs[100])).toEqual(
       JSON.parse(JSON.stringify(byRef.get(refs[100]!)![0])),
     );
-    const csv = await run(['history', '--all', '--csv'], { env });
+    const csv = await mpay(['history', '--all', '--csv'], { env });
     expect(csv.stdout.trim().split('\n')).toHaveLength(refs.length + 1);
-    const table = await run(['history', '--all'], { env });
+    const table = await mpay(['history', '--all'], { env });
     expect(table.stdout.trim().split('\n')).toHaveLength(refs.length + 3); // top, header, rows, bottom
-    const show = await run(['history', 'show', refs[3]!, '--json'], { env });
+    const show = await mpay(['history', 'show', refs[3]!, '--json'], { env });
     expect(show.code, show.stderr).toBe(0);
     expect(show.json().reference).toBe(refs[3]);
-    const none = await run(['history', '--limit', '0'], { env });
+    const none = await mpay(['history', '--limit', '0'], { env });
     expect(none.code).toBe(2);
   });
 
@@ -235,7 +244,7 @@ describe('the CLI on a journal an mpay without the index wrote', () => {
   });
 });
 
-describe('two processes on one indexed journal', () => {
+describe('two processes on one indexed journal', cpuBound, () => {
   it('each sees what the other appends and commits, whoever holds the lock', () => {
     const cfg = tempDir();
     const file = join(cfg, 'journal', 'default.sandbox.jsonl');
@@ -265,10 +274,11 @@ describe('two processes on one indexed journal', () => {
 });
 
 describe('the single executable on an indexed journal', () => {
-  it('builds and reads the index as bin/run.js does', async () => {
+  // a deadline long enough for a build of the executable that has not ended by then (test/exe.ts)
+  it('builds and reads the index as bin/run.js does', { timeout: 180_000 }, async () => {
     const cfg = tempDir();
     const { refs } = writeJournal(join(cfg, 'journal', 'default.sandbox.jsonl'), { count: 2500, seed: 23 });
-    const exe = join(root, 'dist', `mpay-${process.platform}-${process.arch}`);
+    const exe = await exeBuilt;
     const page = await run(['history', '--limit', '3', '--json'], {
       command: [exe],
       env: { MPAY_CONFIG_DIR: cfg },

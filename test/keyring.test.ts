@@ -23,6 +23,7 @@ import { fingerprint } from '../src/api/redact.js';
 import { bin, mpayOnPath, requestCount, root, run, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 import { without } from './tools.js';
+import { builtExe } from './exe.js';
 
 /** Skipped where a Secret Service cannot be started (never with CI=true): .ci/run says what to install. */
 const noSecretService = without('gnome-keyring-daemon', 'dbus-daemon', 'dbus-send', 'secret-tool', 'gdbus');
@@ -454,7 +455,7 @@ describe.skipIf(noSecretService)('the single executable', { timeout: 120_000, co
     const sb = await ownSandbox(onTestFinished);
     const exeDir = tempDir('mpay-exe-kr-');
     const exe = join(exeDir, 'mpay');
-    copyFileSync(join(root, 'dist', `mpay-${process.platform}-${process.arch}`), exe);
+    copyFileSync(await builtExe(), exe); // built by the first file that needs it (test/exe.ts)
     const cache = tempDir('mpay-exe-cache-');
     const dir = join(tempDir(), 'mpay');
     const m = (args: string[], input?: string) =>
@@ -485,7 +486,7 @@ describe.skipIf(noSecretService)('the single executable', { timeout: 120_000, co
     expect(cur.code, cur.stderr).toBe(0);
     expect(await requestCount(sb, 'POST /auth/merchant/token/generate')).toBe(tokenCalls);
     expect(readFileSync(join(native, addon!)).equals(shipped)).toBe(true);
-  });
+  }, 180_000); // room for that build
 });
 
 describe('without a working keyring', { timeout: 120_000, concurrent: true }, () => {

@@ -1,14 +1,14 @@
 // What crosses the network besides plain requests: HTTPS with a private CA, an HTTP proxy with NO_PROXY,
-// and what start-up loads.
+// and what start-up loads. The tests of each describe run at once: each waits on its own processes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bin, cliEnv, root, run, sandbox, selfSignedCert, tempDir } from './helpers.js';
 
-describe('TLS with a private CA', () => {
+describe.concurrent('TLS with a private CA', () => {
   let sb: Awaited<ReturnType<typeof sandbox>>;
   let ca: string;
   beforeAll(async () => {
@@ -111,13 +111,13 @@ describe('HTTP proxy', () => {
   });
 });
 
-describe('start-up stays light', () => {
+describe.concurrent('start-up stays light', () => {
   // dist/mpay.cjs holds oclif, the commands, got and zod, each module wrapped to run on first use;
   // inquirer, cli-table3, conf, fastify and qrcode-terminal stay in node_modules. A trace of what a run
   // imports and requires shows what it loaded; got shows itself by the builtins it requires (https, tls).
-  const trace = (args: string[]) => {
+  const trace = async (args: string[]) => {
     const file = join(tempDir(), 'trace.txt');
-    const r = spawnSync(
+    const child = spawn(
       process.execPath,
       ['--import', join(root, 'test/fixtures/trace-imports.mjs'), bin, ...args],
       {
@@ -128,27 +128,33 @@ describe('start-up stays light', () => {
           MPAY_BASE_URL: 'http://127.0.0.1:9',
           MPAY_RETRY_BASE_MS: '1',
         },
-        encoding: 'utf8',
+        stdio: 'ignore',
       },
     );
+    // a deadline for the process, as run() gives (test/helpers.ts)
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    const status = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', resolve);
+    }).finally(() => clearTimeout(timer));
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
     const loaded = (name: string) =>
       lines.some(
         (l) => l.includes(`node_modules/${name}/`) || l === `require ${name}` || l.endsWith(` ${name}`),
       );
-    return { status: r.status, lines, loaded };
+    return { status, lines, loaded };
   };
   const lazy = ['@inquirer/prompts', 'cli-table3', 'conf', 'fastify', 'qrcode-terminal'];
 
-  it('--version loads nothing but bin/run.js', () => {
-    const r = trace(['--version']);
+  it('--version loads nothing but bin/run.js', async () => {
+    const r = await trace(['--version']);
     expect(r.status).toBe(0);
     expect(r.lines.filter((l) => l.includes('/dist/') || l.includes('node_modules/'))).toEqual([]);
   });
 
   for (const args of [['--help'], ['deposit', '--help'], ['currencies', '--help'], ['sandbox', '--help']]) {
-    it(`${args.join(' ')} loads none of inquirer, cli-table3, conf, fastify, and does not start got`, () => {
-      const r = trace(args);
+    it(`${args.join(' ')} loads none of inquirer, cli-table3, conf, fastify, and does not start got`, async () => {
+      const r = await trace(args);
       expect(r.status).toBe(0);
       expect(r.lines.some((l) => l.endsWith('/bin/load-cached.js'))).toBe(true); // the bundle's loader ran
       expect(lazy.filter(r.loaded)).toEqual([]);
@@ -156,15 +162,15 @@ describe('start-up stays light', () => {
     });
   }
 
-  it('a command that calls the API starts got, and still loads no inquirer, fastify, conf or cli-table3', () => {
-    const r = trace(['countries', '--json']);
+  it('a command that calls the API starts got, and still loads no inquirer, fastify, conf or cli-table3', async () => {
+    const r = await trace(['countries', '--json']);
     expect(r.status).toBe(8); // nothing listens on port 9
     expect(r.loaded('node:https')).toBe(true);
     expect(lazy.filter(r.loaded)).toEqual([]);
   });
 
-  it('a table loads cli-table3 when it draws one', () => {
-    const r = trace(['config', 'list']);
+  it('a table loads cli-table3 when it draws one', async () => {
+    const r = await trace(['config', 'list']);
     expect(r.status).toBe(0);
     expect(r.loaded('cli-table3')).toBe(true);
   });

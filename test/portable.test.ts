@@ -6,7 +6,9 @@
 // Each runs its own sandbox (`mpay sandbox`), the README's demo, a withdrawal with its one-time code,
 // --json read back, --help, and the exit codes a script sees. The executable also shows that what was
 // true when its snapshot was built (the environment, the working folder, the time) is not what a run
-// sees: test/global-setup.ts builds it with planted values.
+// sees: test/exe.ts builds it with planted values.
+// The three runners, and the tests of each, run at once (each test has its own config folder and its own
+// references; each runner its own sandbox): most of a test is the wait for its mpay processes.
 import { spawn, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -22,11 +24,11 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exeRuntime, installRuntimes, runtimes as versions } from '../scripts/node-runtimes.js';
 import { cliEnv, customerArgs, root, run, tempDir, type RunOptions } from './helpers.js';
-import { buildTime } from './global-setup.js';
+import { buildTime, builtExe } from './exe.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
 
-const exe = join(root, 'dist', `mpay-${process.platform}-${process.arch}`);
+const exe = await builtExe();
 const testStart = Date.now();
 
 interface Runner {
@@ -86,10 +88,26 @@ function startSandbox(r: Runner): Promise<{ url: string; stop: () => void }> {
   });
 }
 
-describe.each(runners)('$name', (r) => {
+// Each test waits on its own processes, beside the others': its deadline and its processes' allow for
+// a machine whose cores are busy with other work too.
+const slow = { timeout: 120_000 };
+const processMs = 100_000;
+
+/** mpay as the runner runs it, in its folder and environment */
+const runWith =
+  (r: Runner) =>
+  (args: string[], opts: RunOptions = {}) =>
+    run(args, {
+      command: r.command,
+      cwd: r.cwd,
+      timeoutMs: processMs,
+      ...opts,
+      env: { ...r.env, ...opts.env },
+    });
+
+describe.concurrent.each(runners)('$name', slow, (r) => {
   let sb: { url: string; stop: () => void };
-  const mpay = (args: string[], opts: RunOptions = {}) =>
-    run(args, { command: r.command, cwd: r.cwd, ...opts, env: { ...r.env, ...opts.env } });
+  const mpay = runWith(r);
 
   beforeAll(async () => {
     sb = await startSandbox(r);
@@ -113,7 +131,7 @@ describe.each(runners)('$name', (r) => {
   });
 
   it("the README's demo runs a deposit and a withdrawal", async () => {
-    const d = await mpay(['demo'], { env: { MPAY_CONFIG_DIR: tempDir() }, timeoutMs: 60_000 });
+    const d = await mpay(['demo'], { env: { MPAY_CONFIG_DIR: tempDir() } });
     expect(d.code, d.stderr).toBe(0);
     expect(`${d.stdout}${d.stderr}`.match(/settled/g)?.length).toBeGreaterThanOrEqual(2);
   });
@@ -156,15 +174,14 @@ describe.each(runners)('$name', (r) => {
   });
 });
 
-describe('the executable and its snapshot', () => {
+describe.concurrent('the executable and its snapshot', slow, () => {
   const r = runners[0]!;
   let sb: { url: string; stop: () => void };
   beforeAll(async () => {
     sb = await startSandbox(r);
   });
   afterAll(() => sb?.stop());
-  const mpay = (args: string[], opts: RunOptions = {}) =>
-    run(args, { command: r.command, cwd: r.cwd, ...opts, env: { ...r.env, ...opts.env } });
+  const mpay = runWith(r);
 
   it('runs where no node can be found', async () => {
     const which = spawnSync('/bin/sh', ['-c', 'command -v node'], { env: r.env, encoding: 'utf8' });
@@ -202,11 +219,16 @@ describe('the executable and its snapshot', () => {
     expect(existsSync(join(r.cwd, 'run.har'))).toBe(true);
     expect(existsSync(join(buildTime.cwd, 'run.har'))).toBe(false);
     // The build had OCLIF_COLUMNS=40: help is laid out as bin/run.js lays it out for the run's own width.
-    for (const columns of [undefined, '60', '120']) {
-      const env = { OCLIF_COLUMNS: columns };
-      const help = await mpay(['deposit', '--help'], { env });
-      expect(help.stdout).toBe((await run(['deposit', '--help'], { env })).stdout);
-    }
+    await Promise.all(
+      [undefined, '60', '120'].map(async (columns) => {
+        const env = { OCLIF_COLUMNS: columns };
+        const [help, own] = await Promise.all([
+          mpay(['deposit', '--help'], { env }),
+          run(['deposit', '--help'], { env, timeoutMs: processMs }),
+        ]);
+        expect(help.stdout, `OCLIF_COLUMNS=${columns}`).toBe(own.stdout);
+      }),
+    );
   });
 
   it('tells the time and draws random numbers at run time', async () => {

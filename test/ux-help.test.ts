@@ -2,11 +2,13 @@
 // nearest ones, a command's help with its arguments and required flags in USAGE and only the global flags
 // that mean something for it, and every message in mpay's own style. Help and the unknown command go
 // through bin/run.js (oclif loads the help class and the hook from the bundle); the rest runs in-process.
-import { spawnSync } from 'node:child_process';
+// The tests of a describe run at once, and a test's processes too: each waits on its own processes.
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { cliEnv, customerArgs, root, run, runPrinted, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 import { nearest } from '../src/api/nearest.js';
@@ -17,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-describe('help', () => {
+describe.concurrent('help', () => {
   it('the root help groups the commands, gives examples and says where to learn more, within 80 columns', async () => {
     const r = await run(['--help']);
     expect(r.code).toBe(0);
@@ -41,23 +43,25 @@ describe('help', () => {
   });
 
   it('USAGE names the arguments and required flags; a command lists only the global flags it takes', async () => {
-    const status = await run(['status', '--help']);
-    expect(status.stdout).toContain('$ mpay status HASH_TOKEN --status <value> [flags]');
-    expect(status.stdout).toMatch(/--status=<option>\s+\(required\)/);
-    const sandboxHelp = (await run(['sandbox', '--help'])).stdout;
+    const [status, sandboxRun, depositRun, historyRun] = await Promise.all(
+      ['status', 'sandbox', 'deposit', 'history'].map((c) => run([c, '--help'])),
+    );
+    expect(status!.stdout).toContain('$ mpay status HASH_TOKEN --status <value> [flags]');
+    expect(status!.stdout).toMatch(/--status=<option>\s+\(required\)/);
+    const sandboxHelp = sandboxRun!.stdout;
     expect(sandboxHelp).toContain('GLOBAL FLAGS\n  --json');
     for (const flag of ['--env', '--yes', '--base-url', '--timeout', '--no-input'])
       expect(sandboxHelp, flag).not.toContain(flag);
     // the profile its printed login line logs in to
     expect(sandboxHelp).toContain('--profile');
-    const deposit = (await run(['deposit', '--help'])).stdout;
+    const deposit = depositRun!.stdout;
     for (const flag of ['--profile', '--env', '--yes', '--no-input', '--dry-run'])
       expect(deposit, flag).toContain(flag);
-    expect((await run(['history', '--help'])).stdout).not.toContain('--timeout');
+    expect(historyRun!.stdout).not.toContain('--timeout');
   });
 });
 
-describe('messages that lead somewhere', () => {
+describe.concurrent('messages that lead somewhere', () => {
   it('mpay sandbox: a port that is not a number, and a port in use, say what is wrong and what to do', async () => {
     const bad = await run(['sandbox', '--port', 'abc']);
     expect(bad.code).toBe(2);
@@ -109,12 +113,12 @@ describe('messages that lead somewhere', () => {
   });
 
   it('warnings and errors all read "mpay: …", never oclif\'s "›   Error:"', async () => {
-    const outputs = [
-      await run(['countries', '--bogus']),
-      await run(['deposit', '--amount']),
-      await run(['status']),
-      await mpay(['deposit', ...customerArgs({ currency: 'XXX' })], { env: cliEnv(sb, tempDir()) }),
-    ];
+    const outputs = await Promise.all([
+      run(['countries', '--bogus']),
+      run(['deposit', '--amount']),
+      run(['status']),
+      mpay(['deposit', ...customerArgs({ currency: 'XXX' })], { env: cliEnv(sb, tempDir()) }),
+    ]);
     for (const o of outputs) {
       expect(o.code).toBe(2);
       expect(o.stderr).toMatch(/^mpay: /);
@@ -152,25 +156,34 @@ it("a missing required flag is said as mpay says a missing value, not in oclif's
   expect(text.stderr).toBe('mpay: Missing --upstream\nhint: See `mpay proxy --help`\n');
 });
 
-describe('every help fits the terminal', () => {
+describe.concurrent('every help fits the terminal', () => {
   const ids = Object.keys(
     (JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')) as { commands: object }).commands,
   ).map((id) => id.split(':'));
 
   // One process renders every command's help (test/fixtures/all-help.mjs, the same text as `mpay ID
-  // --help`, which a test below compares for one command): a spawn a command was slow under load.
-  const allHelp = (width: number) =>
-    spawnSync(process.execPath, [join(root, 'test', 'fixtures', 'all-help.mjs')], {
-      env: { ...process.env, OCLIF_COLUMNS: String(width) },
-      encoding: 'utf8',
-    }).stdout;
+  // --help`, which a test below compares for one command): a spawn a command was slow under load. One
+  // process a width, shared by the tests that read it.
+  const rendered = new Map<number, Promise<string>>();
+  const allHelp = (width: number): Promise<string> => {
+    if (!rendered.has(width))
+      rendered.set(
+        width,
+        promisify(execFile)(process.execPath, [join(root, 'test', 'fixtures', 'all-help.mjs')], {
+          env: { ...process.env, OCLIF_COLUMNS: String(width) },
+          encoding: 'utf8',
+          maxBuffer: 64 * 1024 * 1024,
+        }).then((r) => r.stdout),
+      );
+    return rendered.get(width)!;
+  };
 
   for (const width of [60, 80, 120])
-    it(`at ${width} columns no line of any command's --help is wider`, () => {
+    it(`at ${width} columns no line of any command's --help is wider`, async () => {
       const wide: string[] = [];
       let id = '';
       let seen = 0;
-      for (const line of allHelp(width).split('\n')) {
+      for (const line of (await allHelp(width)).split('\n')) {
         if (line.startsWith('\u0000 ')) {
           id = line.slice(2);
           seen++;
@@ -181,10 +194,11 @@ describe('every help fits the terminal', () => {
     });
 
   it('renders each help as the command itself does', async () => {
-    const one = allHelp(60)
-      .split('\u0000 ')
-      .find((b) => b.startsWith('withdraw:batch:confirm\n'))!;
-    const r = await run(['withdraw', 'batch', 'confirm', '--help'], { env: { OCLIF_COLUMNS: '60' } });
+    const [all, r] = await Promise.all([
+      allHelp(60),
+      run(['withdraw', 'batch', 'confirm', '--help'], { env: { OCLIF_COLUMNS: '60' } }),
+    ]);
+    const one = all.split('\u0000 ').find((b) => b.startsWith('withdraw:batch:confirm\n'))!;
     expect(one.slice('withdraw:batch:confirm\n'.length)).toBe(r.stdout);
   });
 
