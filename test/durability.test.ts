@@ -5,7 +5,7 @@
 // in-process (test/in-process.ts), which spares a Node start-up each. Every process a test starts dies
 // with the test (onTestFinished) and with this worker (setpriv's parent-death signal).
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -18,6 +18,7 @@ import {
   sandbox,
   tempDir,
   waitUntil,
+  ownProcess,
 } from './helpers.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { mpay } from './in-process.js';
@@ -25,26 +26,13 @@ import { mpay } from './in-process.js';
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 type Finished = TestContext['onTestFinished'];
 
-/**
- * `argv` in a process the kernel kills should this worker end first (setpriv's parent-death signal), and
- * that is killed when the test ends, however it ends: its end awaited.
- */
-function ownProcess(
+/** `argv` in a process that dies with the worker and with its test (ownProcess), its output ignored unless asked. */
+function ownProcessOf(
   argv: string[],
   opts: { env?: NodeJS.ProcessEnv; stdio?: StdioOptions },
   onTestFinished: Finished,
 ): ChildProcess {
-  const child = spawn('setpriv', ['--pdeathsig', 'KILL', ...argv], {
-    env: opts.env ?? process.env,
-    stdio: opts.stdio ?? 'ignore',
-  });
-  const closed = new Promise((r) => child.once('close', r));
-  onTestFinished(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGKILL');
-    await closed;
-  });
-  return child;
+  return ownProcess(argv, { env: opts.env ?? process.env, stdio: opts.stdio ?? 'ignore' }, onTestFinished);
 }
 
 /**
@@ -68,7 +56,7 @@ describe('kill -9 at each step, then --resume', { timeout: 90_000 }, () => {
   ): Promise<void> {
     await setFaults(sb, { faults: ['slow'], rate: 1, faultPaths: [path] });
     const seen = sb.logs.length;
-    const child = ownProcess(
+    const child = ownProcessOf(
       [process.execPath, bin, ...args],
       { env: { ...process.env, ...env } },
       onTestFinished,
@@ -237,7 +225,7 @@ async function allAtOnce(
   const home = tempDir('mpay-home-');
   const outs = runs.map(() => ({ stdout: '', stderr: '', done: false }));
   const ended = runs.map(({ argv, env }, i) => {
-    const child = ownProcess(
+    const child = ownProcessOf(
       [process.execPath, bin, ...argv],
       {
         env: { ...base, HOME: home, XDG_CACHE_HOME: join(home, '.cache'), ...env, NO_COLOR: '1' },
@@ -373,7 +361,7 @@ describe('the sandbox under load', () => {
     const dir = tempDir();
     const data = join(dir, 'state.json');
     const start = () => {
-      const child = ownProcess(
+      const child = ownProcessOf(
         [process.execPath, bin, 'sandbox', '--port', '0', '--json', '--data', data],
         { stdio: ['ignore', 'pipe', 'ignore'] },
         onTestFinished,

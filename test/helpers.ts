@@ -1,6 +1,6 @@
 // Test helpers: a real sandbox on an ephemeral loopback port, and the real bin/run.js in a child process
 // with a temporary config folder. Nothing here mocks the network.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -524,4 +524,37 @@ export async function proxyCli(
       return p.done;
     },
   };
+}
+
+/** Whether setpriv (util-linux) is here, to give a test's processes the parent-death signal. */
+const setpriv =
+  process.platform === 'linux' && spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * `argv` prefixed so that the kernel kills the process should this worker end first (setpriv's
+ * parent-death signal, on Linux; elsewhere `argv` as it is): a timed-out or killed run leaves none behind.
+ */
+export function diesWithWorker(argv: string[]): [string, string[]] {
+  return setpriv ? ['setpriv', ['--pdeathsig', 'KILL', ...argv]] : [argv[0]!, argv.slice(1)];
+}
+
+/**
+ * `argv` in a process of its own that dies with this worker (diesWithWorker) and is killed (SIGKILL, its
+ * end awaited) when the test that started it ends, however it ends: pass the test context's
+ * onTestFinished, which is that test's own even when tests of a file run concurrently.
+ */
+export function ownProcess(
+  argv: string[],
+  opts: SpawnOptions,
+  onTestFinished: (fn: () => Promise<void>) => void,
+): ChildProcess {
+  const [cmd, args] = diesWithWorker(argv);
+  const child = spawn(cmd, args, opts);
+  const closed = new Promise((r) => child.once('close', r));
+  onTestFinished(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGKILL');
+    await closed;
+  });
+  return child;
 }

@@ -2,11 +2,21 @@
 // and stops cleanly on Ctrl-C (SIGINT). The tests share nothing (each its own sandbox, port and folders)
 // and run at once; the clients that only feed a sandbox run in-process.
 import { expect, it, type TestContext } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { bin, cliEnv, customerArgs, printedCommand, run, runPrinted, sandbox, tempDir } from './helpers.js';
+import {
+  bin,
+  cliEnv,
+  ownProcess,
+  customerArgs,
+  printedCommand,
+  run,
+  runPrinted,
+  sandbox,
+  tempDir,
+} from './helpers.js';
 import { mpay } from './in-process.js';
 
 /** Several sandboxes start at once, each a Node start or two, on a machine that may be loaded. */
@@ -20,24 +30,12 @@ type Finished = TestContext['onTestFinished'];
  * ends, so that a test that fails or times out before its own kill leaves none behind; and killed by the
  * kernel should this worker end first (setpriv's parent-death signal).
  */
-function sandboxProcess(
-  args: string[],
-  onTestFinished: Finished,
-): ChildProcess & { stdout: Readable; stderr: Readable } {
-  const child = spawn(
-    'setpriv',
-    ['--pdeathsig', 'KILL', process.execPath, bin, 'sandbox', '--port', '0', ...args],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const closed = new Promise((r) => child.once('close', r));
-  onTestFinished(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGKILL');
-    await closed;
-  });
-  return child;
+function sandboxProcess(args: string[], onTestFinished: Finished) {
+  return ownProcess(
+    [process.execPath, bin, 'sandbox', '--port', '0', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+    onTestFinished,
+  ) as ChildProcess & { stdout: Readable; stderr: Readable };
 }
 
 function startSandboxProcess(args: string[], onTestFinished: Finished) {

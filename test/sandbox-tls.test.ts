@@ -3,13 +3,14 @@
 // on loopback and on an address other machines reach (where mpay refuses plain http, and money to it is
 // live until a profile keeps it as its sandbox); a restart on the same --data serves the same certificate,
 // so a client trusts it once.
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { X509Certificate } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
-import { bin, cliEnv, customerArgs, run, tempDir } from './helpers.js';
+import { bin, cliEnv, ownProcess, customerArgs, run, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 type Finished = TestContext['onTestFinished'];
@@ -19,18 +20,11 @@ type Finished = TestContext['onTestFinished'];
  * however it ends, and by the kernel should this worker end first (setpriv's parent-death signal).
  */
 function sandboxProcess(args: string[], onTestFinished: Finished) {
-  const child = spawn(
-    'setpriv',
-    ['--pdeathsig', 'KILL', process.execPath, bin, 'sandbox', '--port', '0', ...args],
+  return ownProcess(
+    [process.execPath, bin, 'sandbox', '--port', '0', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const closed = new Promise((r) => child.once('close', r));
-  onTestFinished(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGKILL');
-    await closed;
-  });
-  return child;
+    onTestFinished,
+  ) as ChildProcess & { stdout: Readable; stderr: Readable };
 }
 
 /**

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { root } from './helpers.js';
+import { diesWithWorker, root } from './helpers.js';
 
 const scripts = join(root, 'scripts');
 
@@ -41,7 +41,8 @@ afterEach(() => {
 });
 
 function runScript(file: string, flag: string): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn('setpriv', ['--pdeathsig', 'KILL', process.execPath, join(scripts, file), flag], {
+  const [cmd, args] = diesWithWorker([process.execPath, join(scripts, file), flag]);
+  const child = spawn(cmd, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
