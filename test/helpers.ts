@@ -5,6 +5,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../src/sandbox/server.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
@@ -557,4 +558,16 @@ export function ownProcess(
     await closed;
   });
   return child;
+}
+
+/** `mpay sandbox --port 0` with `args` in a process of its own (ownProcess): its stdout and stderr piped. */
+export function sandboxProcess(
+  args: string[],
+  onTestFinished: (fn: () => Promise<void>) => void,
+): ChildProcess & { stdout: Readable; stderr: Readable } {
+  return ownProcess(
+    [process.execPath, bin, 'sandbox', '--port', '0', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+    onTestFinished,
+  ) as ChildProcess & { stdout: Readable; stderr: Readable };
 }

@@ -2,14 +2,11 @@
 // and stops cleanly on Ctrl-C (SIGINT). The tests share nothing (each its own sandbox, port and folders)
 // and run at once; the clients that only feed a sandbox run in-process.
 import { expect, it, type TestContext } from 'vitest';
-import type { ChildProcess } from 'node:child_process';
-import type { Readable } from 'node:stream';
 import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
-  bin,
   cliEnv,
-  ownProcess,
+  sandboxProcess,
   customerArgs,
   printedCommand,
   run,
@@ -24,19 +21,6 @@ const slow = { timeout: 90_000 };
 
 /** The test's own hook that runs when it ends, however it ends (a concurrent test's is its context's). */
 type Finished = TestContext['onTestFinished'];
-
-/**
- * `mpay sandbox` in a process of its own, killed (SIGKILL, its end awaited) when the test that started it
- * ends, so that a test that fails or times out before its own kill leaves none behind; and killed by the
- * kernel should this worker end first (setpriv's parent-death signal).
- */
-function sandboxProcess(args: string[], onTestFinished: Finished) {
-  return ownProcess(
-    [process.execPath, bin, 'sandbox', '--port', '0', ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-    onTestFinished,
-  ) as ChildProcess & { stdout: Readable; stderr: Readable };
-}
 
 function startSandboxProcess(args: string[], onTestFinished: Finished) {
   const child = sandboxProcess(args, onTestFinished);

@@ -3,29 +3,15 @@
 // on loopback and on an address other machines reach (where mpay refuses plain http, and money to it is
 // live until a profile keeps it as its sandbox); a restart on the same --data serves the same certificate,
 // so a client trusts it once.
-import type { ChildProcess } from 'node:child_process';
-import type { Readable } from 'node:stream';
 import { X509Certificate } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
-import { bin, cliEnv, ownProcess, customerArgs, run, tempDir } from './helpers.js';
+import { cliEnv, sandboxProcess, customerArgs, run, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 type Finished = TestContext['onTestFinished'];
-
-/**
- * `mpay sandbox` with `args` in a process of its own: killed (SIGKILL) when the test that started it ends,
- * however it ends, and by the kernel should this worker end first (setpriv's parent-death signal).
- */
-function sandboxProcess(args: string[], onTestFinished: Finished) {
-  return ownProcess(
-    [process.execPath, bin, 'sandbox', '--port', '0', ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-    onTestFinished,
-  ) as ChildProcess & { stdout: Readable; stderr: Readable };
-}
 
 /**
  * Starts `mpay sandbox --json` with `args`: its URL, once printed, the facts it printed as JSON, and its
