@@ -3,8 +3,7 @@
 //   node scripts/checks.js
 //
 // the type check (tsc), eslint, prettier's check and the layer check (scripts/check-layers.js). Each is one
-// Node process that keeps one core busy; run one after another they took about twice as long on two cores
-// as side by side. Each one's output is held and printed whole when it ends, under its name, so that two
+// Node process that keeps one core busy, so one after another they leave the other core idle. Each one's output is held and printed whole when it ends, under its name, so that two
 // never interleave. Exits 1 when any failed, after all have ended; `npm run typecheck` and `npm run lint`
 // run the same commands one by one.
 import { spawn } from 'node:child_process';
@@ -14,19 +13,12 @@ import { helpOnAsk } from './script-help.js';
 helpOnAsk(import.meta.url);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
-
-// longest first, so that the two cores are never left with one long check at the end
-const checks = [
-  [
-    'typecheck',
-    bin('tsc'),
-    ['-p', 'tsconfig.json', '--noEmit', '--incremental', '--tsBuildInfoFile', '.cache/tsc.tsbuildinfo'],
-  ],
-  ['prettier', bin('prettier'), ['--check', '.']],
-  ['eslint', bin('eslint'), ['.']],
-  ['layers', process.execPath, ['scripts/check-layers.js']],
-];
+// the package's own scripts, so that each check's command line is written once, in package.json
+const checks = ['typecheck', 'lint:format', 'lint:eslint', 'lint:layers'].map((script) => [
+  script,
+  'npm',
+  ['run', '-s', script],
+]);
 
 /** Runs one check to its end: its name, exit status and everything it wrote. */
 function run([name, command, args]) {
