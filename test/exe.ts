@@ -5,10 +5,10 @@
 //
 // It is built with values planted in its build's environment and working folder (buildTime), which
 // test/portable.test.ts shows a run never sees.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { root } from './helpers.js';
+import { diesWithWorker, root } from './helpers.js';
 
 export const buildTime = {
   host: 'build-time.invalid',
@@ -17,19 +17,15 @@ export const buildTime = {
 
 export const exePath = join(root, 'dist', `mpay-${process.platform}-${process.arch}`);
 
-// The kernel ends the build with this worker, however the worker ends (setpriv, from util-linux).
-const setpriv =
-  process.platform === 'linux' && spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status === 0;
-
 let built: Promise<string> | undefined;
 
 /** The path of dist/mpay-<platform>-<arch>, built (or found up to date) once a worker. */
 export function builtExe(): Promise<string> {
   built ??= new Promise<string>((resolve, reject) => {
     mkdirSync(buildTime.cwd, { recursive: true });
-    const argv = [process.execPath, join(root, 'scripts', 'build-exe.js')];
-    const [cmd, ...args] = setpriv ? ['setpriv', '--pdeathsig', 'KILL', ...argv] : argv;
-    const child = spawn(cmd!, args, {
+    // the kernel ends the build with this worker, however the worker ends
+    const [cmd, args] = diesWithWorker([process.execPath, join(root, 'scripts', 'build-exe.js')]);
+    const child = spawn(cmd, args, {
       cwd: buildTime.cwd,
       env: { ...process.env, MPAY_BASE_URL: `http://${buildTime.host}`, OCLIF_COLUMNS: '40' },
       stdio: ['ignore', 'ignore', 'pipe'],
