@@ -44,6 +44,14 @@ import WithdrawBatchConfirm from './commands/withdraw/batch/confirm/command.js';
 import WithdrawInitiate from './commands/withdraw/initiate/command.js';
 import WithdrawProcess from './commands/withdraw/process/command.js';
 
+import { settings } from '@oclif/core/settings';
+
+// mpay runs its own bundle, never TypeScript sources. Left alone, oclif under NODE_ENV=development or test
+// (a developer's shell, a test runner) looks for each plugin's TypeScript sources on every run and
+// require()s the `typescript` package to read tsconfig.json: 0.5 s of CPU a run where it is installed
+// (measured: `countries --json` took 0.9 s of CPU under NODE_ENV=test, 0.38 s without).
+settings.enableAutoTranspile = false;
+
 export { execute } from '@oclif/core/execute';
 // Loaded by oclif from this bundle through package.json's oclif.helpClass and oclif.hooks.
 export { MpayHelp, commandNotFound } from './commands/base/help.js';

@@ -115,7 +115,7 @@ describe.concurrent('start-up stays light', () => {
   // dist/mpay.cjs holds oclif, the commands, got and zod, each module wrapped to run on first use;
   // inquirer, cli-table3, conf, fastify and qrcode-terminal stay in node_modules. A trace of what a run
   // imports and requires shows what it loaded; got shows itself by the builtins it requires (https, tls).
-  const trace = async (args: string[]) => {
+  const trace = async (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => {
     const file = join(tempDir(), 'trace.txt');
     const child = spawn(
       process.execPath,
@@ -127,6 +127,7 @@ describe.concurrent('start-up stays light', () => {
           MPAY_CONFIG_DIR: tempDir(),
           MPAY_BASE_URL: 'http://127.0.0.1:9',
           MPAY_RETRY_BASE_MS: '1',
+          ...extraEnv,
         },
         stdio: 'ignore',
       },
@@ -168,6 +169,17 @@ describe.concurrent('start-up stays light', () => {
     expect(r.loaded('node:https')).toBe(true);
     expect(lazy.filter(r.loaded)).toEqual([]);
   });
+
+  // oclif, in its development mode, looks for TypeScript sources and loads the compiler to read tsconfig.json,
+  // on every run (src/execute.ts); this suite runs with NODE_ENV=test, a developer's shell may have either.
+  for (const mode of ['development', 'test']) {
+    it(`under NODE_ENV=${mode} a run does not load the TypeScript compiler`, async () => {
+      const r = await trace(['countries', '--json'], { NODE_ENV: mode });
+      expect(r.status).toBe(8);
+      expect(r.loaded('node:https')).toBe(true); // the run got as far as the request
+      expect(r.lines.filter((l) => /typescript|ts-node|tsx/.test(l))).toEqual([]);
+    });
+  }
 
   it('a table loads cli-table3 when it draws one', async () => {
     const r = await trace(['config', 'list']);
