@@ -10,6 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { cliEnv, sandboxProcess, customerArgs, run, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
+import { selfSignedCertificate } from '../src/sandbox/self-signed.js';
 
 type Finished = TestContext['onTestFinished'];
 
@@ -26,7 +27,11 @@ function start(args: string[], onTestFinished: Finished) {
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
+      // whole lines only: a chunk may end in the middle of the JSON line
+      const line = out
+        .slice(0, out.lastIndexOf('\n') + 1)
+        .split('\n')
+        .find((l) => l.startsWith('{'));
       if (line) resolve((facts = JSON.parse(line)).url);
     });
     child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
@@ -49,6 +54,27 @@ function trustOf(stderr: string) {
   for (const line of m![0].split('\n').slice(1)) expect(line.length).toBeLessThanOrEqual(80);
   return { certFile: m![1]!, fingerprint: m![2]! + m![3]! };
 }
+
+describe('the certificate mpay sandbox --tls makes', () => {
+  // A serial number is random: its DER must be minimal and positive whatever the bytes drawn, or OpenSSL
+  // refuses the certificate ("illegal padding"), which failed one start of the sandbox in 256.
+  for (const [what, bytes] of [
+    ['all zero', Buffer.alloc(16, 0)],
+    ['zero, then a byte under 0x80', Buffer.from([0, 1, ...Array<number>(14).fill(7)])],
+    ['zero, then a byte over 0x7f', Buffer.from([0, 0x80, ...Array<number>(14).fill(7)])],
+    ['all 0xff', Buffer.alloc(16, 0xff)],
+    ['0x80, then zeros', Buffer.from([0x80, ...Array<number>(15).fill(0)])],
+  ] as const) {
+    it(`is read by OpenSSL whatever the serial's random bytes: ${what}`, () => {
+      const made = selfSignedCertificate(['localhost', '127.0.0.1'], 825, bytes);
+      const cert = new X509Certificate(made.cert);
+      expect(cert.fingerprint256).toBe(made.fingerprint);
+      // 16 bytes, the first in 0x40-0x7f: positive, and no padding byte
+      expect(cert.serialNumber).toMatch(/^[4-7][0-9A-F]{31}$/);
+      expect(cert.subjectAltName).toBe('DNS:localhost, IP Address:127.0.0.1');
+    });
+  }
+});
 
 const outside = Object.values(networkInterfaces())
   .flat()

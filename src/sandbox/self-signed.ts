@@ -52,13 +52,30 @@ export interface MadeCertificate {
   fingerprint: string;
 }
 
-/** A self-signed certificate for these DNS names and IP addresses, valid from now for `days` days. */
-export function selfSignedCertificate(names: string[], days = 825): MadeCertificate {
+/**
+ * A certificate's serial number, as DER wants it: positive (the top bit clear) and written in its fewest
+ * bytes. A first byte of 0 before one under 0x80 is padding that OpenSSL refuses ("illegal padding"), so
+ * the first byte is kept in 0x40-0x7f: 16 bytes always, 126 of them random.
+ */
+export function serialNumber(random: Buffer): Buffer {
+  const serial = Buffer.from(random.subarray(0, 16));
+  serial[0] = (serial[0]! & 0x3f) | 0x40;
+  return serial;
+}
+
+/**
+ * A self-signed certificate for these DNS names and IP addresses, valid from now for `days` days.
+ * `random`: the bytes of its serial number (tests give the unlucky ones).
+ */
+export function selfSignedCertificate(
+  names: string[],
+  days = 825,
+  random: Buffer = randomBytes(16),
+): MadeCertificate {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const ecdsaSha256 = seq(oid('1.2.840.10045.4.3.2'));
   const name = seq(der(0x31, seq(oid('2.5.4.3'), utf8('mpay sandbox'))));
-  const serial = randomBytes(16);
-  serial[0] = serial[0]! & 0x7f;
+  const serial = serialNumber(random);
   const now = new Date();
   const validity = seq(
     time(new Date(now.getTime() - 60_000)),
