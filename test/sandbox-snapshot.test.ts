@@ -373,8 +373,14 @@ describe('the sandbox snapshot', { concurrent: true }, () => {
       });
       let out = '';
       p.child.stdout.on('data', (d) => (out += d));
-      await waitUntil('the sandbox to say its URL', () => out.includes('"url"'));
-      const info = JSON.parse(out.split('\n').find((l) => l.startsWith('{'))!) as { url: string };
+      // a whole line: a chunk may end in the middle of the JSON
+      const jsonLine = () =>
+        out
+          .split('\n')
+          .slice(0, -1)
+          .find((l) => l.startsWith('{'));
+      await waitUntil('the sandbox to say its URL', () => jsonLine() !== undefined);
+      const info = JSON.parse(jsonLine()!) as { url: string };
       let err = '';
       p.child.stderr.on('data', (d) => (err += d));
       return { ...p, url: info.url, stderr: () => err };
