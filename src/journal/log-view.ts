@@ -234,9 +234,13 @@ export class LogView {
       if (direct.some((l) => l.event && !named(l))) throw new IndexDamaged(`offsets of ${key}`);
       // A hash token leads to its reference, whose every line belongs to the record.
       const refs = new Set([...direct, ...tail].filter(named).map((l) => l.event!.reference));
+      // A reference's own lines were read as `direct`: those are not read a second time.
+      const read = new Map(direct.map((l) => [l.offset, l]));
       const lines = new Map<number, LogLine>();
       for (const ref of refs) {
-        for (const l of this.linesAt(this.index.offsetsOf(ref))) lines.set(l.offset, l);
+        const offsets = ref === key ? direct.map((l) => l.offset) : this.index.offsetsOf(ref);
+        for (const l of this.linesAt(offsets.filter((o) => !read.has(o)))) read.set(l.offset, l);
+        for (const o of offsets) lines.set(o, read.get(o)!);
         for (const l of tail) if (l.event?.reference === ref) lines.set(l.offset, l);
       }
       return [...lines.values()].filter((l) => l.event).sort((a, b) => a.offset - b.offset);
