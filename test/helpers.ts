@@ -514,7 +514,7 @@ export async function proxyCli(
     let out = '';
     p.child.stdout.on('data', (d) => {
       out += d;
-      if (out.includes('\n')) resolve(JSON.parse(out).url);
+      if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))).url); // its first line
     });
     p.child.on('close', () => reject(new Error(`mpay proxy ended before it listened: ${out}`)));
   });

@@ -429,7 +429,7 @@ describe('mpay sandbox --catalogue', () => {
       let out = '';
       child.child.stdout.on('data', (d) => {
         out += d;
-        if (out.includes('\n')) resolve(JSON.parse(out).url);
+        if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))).url); // its first line
       });
       child.child.on('close', () => reject(new Error('the sandbox ended')));
     });
