@@ -72,7 +72,7 @@ export interface Via {
   ticket?: Ticket;
 }
 
-/** What one call's caller hears of its own tries: the journal records each one (flows/steps.ts). */
+/** What one call's caller hears of its own tries: the journal records each one (flows/journaled.ts). */
 export interface SendHooks {
   /** a try was refused with a 429: the wait is about to start */
   throttled?: (t: Throttle) => void;

@@ -20,14 +20,8 @@ import {
   type Reporter,
 } from './types.js';
 import { ask, flagsComplete, gather } from './gather.js';
-import {
-  depositProcessStep,
-  initiateStep,
-  repeatOfUnknown,
-  statusStep,
-  walletStep,
-  withdrawProcessStep,
-} from './steps.js';
+import { repeatOfUnknown } from './journaled.js';
+import { depositProcessStep, initiateStep, statusStep, walletStep, withdrawProcessStep } from './steps.js';
 import { chooseGateway, givenGateway, precheckGateway } from './gateways.js';
 import { historyShowCommand, resumeCommand, withdrawProcessCommand } from './next-command.js';
 import { holdTransaction } from './money-gate.js';

@@ -2,7 +2,7 @@
 // this run's credentials and a fresh token, a fresh customer_transaction_id for every initiate, and every
 // hash_token mapped from the new answers (which calls can go, and from which initiates: replay-plan.ts).
 // Each answer is set beside the recorded one (replay-compare.ts).
-// Money calls pass the live gate first and are journaled as every flow's are (steps.ts: journaled); a call
+// Money calls pass the live gate first and are journaled as every flow's are (journaled.ts); a call
 // whose transaction was not initiated in the trace is never sent (its recorded hash token belongs to
 // another run, and on the recording server to a real transaction); the recorded reference is never sent.
 import { randomBytes } from 'node:crypto';
@@ -16,7 +16,7 @@ import type { JournalRecord, Kind, Step } from '../journal/records.js';
 import { newReference } from './inputs.js';
 import { differences, summarize, type AnswerSummary, type Difference } from './replay-compare.js';
 import { dataOf, recordedInitiates, standIn, textOf, unreplayable } from './replay-plan.js';
-import { journaledAnswer } from './steps.js';
+import { journaledAnswer } from './journaled.js';
 import type { FlowDeps } from './types.js';
 
 export interface ReplayInputs {

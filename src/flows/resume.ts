@@ -18,7 +18,8 @@ import {
   type FlowInputs,
   type FlowResult,
 } from './types.js';
-import { initiateStep, repeatOfUnknown } from './steps.js';
+import { repeatOfUnknown } from './journaled.js';
+import { initiateStep } from './steps.js';
 import { continueFlow } from './payment.js';
 import { historyShowCommand, resumeCommand } from './next-command.js';
 import { holdTransaction } from './money-gate.js';

@@ -172,7 +172,7 @@ async function sendMoney(
   client: Client,
   f: Factory,
 ): Promise<RawAnswer> {
-  const { journaledAnswer } = await import('../../flows/steps.js');
+  const { journaledAnswer } = await import('../../flows/journaled.js');
   const place = await f.place();
   const journal = await f.journal(undefined, { at: place });
   const body = req.body ?? {};
