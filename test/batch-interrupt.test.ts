@@ -6,7 +6,17 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bin, cliEnv, commandOnScreen, file, holdingProxy, sandbox, tempDir, waitUntil } from './helpers.js';
+import {
+  bin,
+  cliEnv,
+  commandOnScreen,
+  file,
+  holdingProxy,
+  ndjson,
+  sandbox,
+  tempDir,
+  waitUntil,
+} from './helpers.js';
 import { mpay } from './in-process.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
 import { Tmux } from './tmux.js';
@@ -187,10 +197,7 @@ it.concurrent(
       const again = await mpay(['deposit', 'batch', path, '--yes', '--json'], { env });
       expect(again.stderr).toMatch(/ 0 unknown$/m);
       expect(again.code, again.stderr).toBe(0);
-      const results = again.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as { reference: string; outcome: string });
+      const results = ndjson<{ reference: string; outcome: string }>(again.stdout);
       for (const [ref] of held) expect(results.find((r) => r.reference === ref)?.outcome).toBe('done');
     } finally {
       await limitedClosed();

@@ -10,6 +10,7 @@ import {
   cliEnv,
   file,
   holdingProxy,
+  ndjson,
   printedCommand,
   requestCount,
   requestCounts,
@@ -64,10 +65,7 @@ it('runs every row, then running the same file again sends nothing twice', async
   expect(r.code, r.stderr).toBe(0);
   // One read of the merchant's currencies serves the checks and every row.
   expect(await requests('GET /merchant/currencies')).toBe(listsBefore + 1);
-  const results = r.stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  const results = ndjson(r.stdout);
   expect(results.map((x) => x.outcome)).toEqual(['done', 'done', 'done']);
   expect(results.every((x) => x.status === 'pending' && /^TXN/.test(x.transaction_id))).toBe(true);
   expect(await initiates()).toBe(before + 3);
@@ -77,12 +75,7 @@ it('runs every row, then running the same file again sends nothing twice', async
   expect(r.stderr).toMatch(/3 deposits in .*deposits\.csv, sandbox environment: 2 × GHS: 30 .*; 1 × USD: 50/);
   const again = await mpay(['deposit', 'batch', path, '--json'], { env });
   expect(again.code).toBe(0);
-  expect(
-    again.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l).outcome),
-  ).toEqual(['skipped', 'skipped', 'skipped']);
+  expect(ndjson(again.stdout).map((r) => r.outcome)).toEqual(['skipped', 'skipped', 'skipped']);
   expect(await initiates()).toBe(before + 3);
   // --query filters each record of the NDJSON stream, a line each.
   const refs = await mpay(['deposit', 'batch', path, '--query', '[row, outcome]'], { env });
@@ -170,10 +163,7 @@ it('a row the API refuses makes the batch exit 10, the others done; --dry-run se
   sb.expect('POST /payments/initiate');
   const r = await mpay(['deposit', 'batch', file('mixed.csv', rows), '--force', '--json'], { env });
   expect(r.code).toBe(10);
-  const results = r.stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  const results = ndjson(r.stdout);
   expect(results.map((x) => x.outcome).sort()).toEqual(['done', 'failed']);
   expect(results.find((x) => x.outcome === 'failed').error.kind).toBe('validation');
   sb.verify();
@@ -181,7 +171,7 @@ it('a row the API refuses makes the batch exit 10, the others done; --dry-run se
 
 it('withdrawals from NDJSON on stdin stop at their one-time code, and that counts as done', async () => {
   const env = cliEnv(sb, tempDir());
-  const ndjson = [
+  const rowsNdjson = [
     {
       currency: 'GHS',
       country: 'GH',
@@ -204,12 +194,12 @@ it('withdrawals from NDJSON on stdin stop at their one-time code, and that count
     .map((o) => JSON.stringify(o))
     .join('\n');
   expectRows('withdraw', 2);
-  const r = await mpay(['withdraw', 'batch', '-', '--format', 'ndjson', '--json'], { env, input: ndjson });
+  const r = await mpay(['withdraw', 'batch', '-', '--format', 'ndjson', '--json'], {
+    env,
+    input: rowsNdjson,
+  });
   expect(r.code, r.stderr).toBe(0);
-  const results = r.stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  const results = ndjson(r.stdout);
   expect(results.map((x) => `${x.outcome}:${x.next}`)).toEqual(['done:otp', 'done:otp']);
   sb.verify();
 });
@@ -232,10 +222,7 @@ it('under a 10% fault rate every row ends done, failed with a reason, or unknown
       return;
     }
     expect([0, 10]).toContain(r.code);
-    const results = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const results = ndjson(r.stdout);
     expect(results).toHaveLength(40);
     for (const x of results) {
       expect(['done', 'failed', 'unknown']).toContain(x.outcome);
@@ -273,10 +260,7 @@ it('withdraw batch confirm finishes the withdrawals with their codes; a wrong co
   sb.expect('POST /payments/withdraw/processed', 3 + 1);
   const started = await mpay(['withdraw', 'batch', file('w.csv', rows), '--json'], { env });
   expect(started.code, started.stderr).toBe(0);
-  const refs = started.stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l))
+  const refs = ndjson(started.stdout)
     .sort((a, b) => a.row - b.row)
     .map((x) => x.reference as string);
   expect(refs).toHaveLength(3);
@@ -297,13 +281,7 @@ it('withdraw batch confirm finishes the withdrawals with their codes; a wrong co
   const out = join(tempDir(), 'confirmed.ndjson');
   const first = await mpay(['withdraw', 'batch', 'confirm', path, '--json', '--out', out], { env });
   expect(first.code, first.stderr).toBe(10);
-  const byRow = Object.fromEntries(
-    first.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l))
-      .map((x) => [x.row, x]),
-  );
+  const byRow = Object.fromEntries(ndjson(first.stdout).map((x) => [x.row, x]));
   expect(byRow[1]).toMatchObject({ reference: refs[0], outcome: 'done', status: 'pending' });
   expect(byRow[3]).toMatchObject({ reference: refs[2], outcome: 'done', status: 'pending' });
   expect(byRow[2]).toMatchObject({ reference: refs[1], outcome: 'failed', error: { kind: 'validation' } });
@@ -315,10 +293,7 @@ it('withdraw batch confirm finishes the withdrawals with their codes; a wrong co
   const again = await mpay(['withdraw', 'batch', 'confirm', path, '--json'], { env });
   expect(again.code, again.stderr).toBe(0);
   expect(
-    again.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l))
+    ndjson(again.stdout)
       .sort((a, b) => a.row - b.row)
       .map((x) => x.outcome),
   ).toEqual(['skipped', 'done', 'skipped']);
@@ -430,20 +405,14 @@ it('Ctrl-C stops the starting of new rows, lets those in flight finish, exits 13
     expect(resume).toBe(
       `mpay deposit batch '${path.replace(/'/g, `'\\''`)}' --concurrency 2 --json --profile default --env sandbox --base-url ${slow.url}`,
     );
-    const first = stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const first = ndjson(stdout);
     // The two rows in flight finished (done, not unknown); no new one started after the signal.
     expect(first.map((x) => x.row).sort((a, b) => a - b)).toEqual([1, 2]);
     expect(first.every((x) => x.outcome === 'done')).toBe(true);
     const sent = await count();
     expect(sent).toBe(first.length);
     // On disk: each row that started is processed in the journal, none left with a request unanswered.
-    const events = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const events = ndjson(readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8'));
     const refs = new Set(events.map((e) => e.reference));
     expect([...refs].sort()).toEqual(first.map((x) => x.reference).sort());
     for (const ref of refs)
@@ -454,10 +423,7 @@ it('Ctrl-C stops the starting of new rows, lets those in flight finish, exits 13
     // The printed line, pasted as it is where MPAY_BASE_URL names another server: it goes to its own.
     const rest = await runPrinted(resume, { ...env, MPAY_BASE_URL: other.url });
     expect(rest.code, rest.stderr).toBe(0);
-    const outcomes = rest.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l).outcome);
+    const outcomes = ndjson(rest.stdout).map((r) => r.outcome);
     expect(outcomes.filter((o) => o === 'skipped')).toHaveLength(first.length);
     expect(outcomes.filter((o) => o === 'done')).toHaveLength(12 - first.length);
     expect(await count()).toBe(12);
@@ -505,15 +471,9 @@ it('--out lists the rows in the file order, whatever order they end in', async (
     const r = await mpay(['deposit', 'batch', path, '--json', '--concurrency', '3', '--out', out], { env });
     expect(r.code, r.stderr).toBe(0);
     // the row already done ends first (no request), the others after the server's 100 ms
-    const ended = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l).reference);
+    const ended = ndjson(r.stdout).map((r) => r.reference);
     expect(ended[0]).toBe('out-order-b');
-    const listed = readFileSync(out, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const listed = ndjson(readFileSync(out, 'utf8'));
     expect(listed.map((x) => [x.row, x.reference, x.outcome])).toEqual([
       [1, 'out-order-a', 'done'],
       [2, 'out-order-b', 'skipped'],

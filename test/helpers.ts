@@ -54,6 +54,15 @@ export interface RunResult {
   json: () => any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/** The records of NDJSON text (a batch's --json stdout, a journal), a line each. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function ndjson<T = any>(text: string): T[] {
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as T);
+}
+
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;

@@ -15,6 +15,7 @@ import {
   tempDir,
   requestCount,
   waitUntil,
+  ndjson,
 } from './helpers.js';
 import { mpay } from './in-process.js';
 
@@ -58,10 +59,9 @@ it.concurrent(
       expect(stderr).toMatch(
         /hint: continue with `mpay deposit --resume int-1 --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+`/,
       );
-      const journal = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as { step: string; outcome: string });
+      const journal = ndjson<{ step: string; outcome: string }>(
+        readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8'),
+      );
       expect(journal.map((l) => `${l.step} ${l.outcome}`)).toEqual([
         'initiate sent',
         'initiate ok',

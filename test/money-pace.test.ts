@@ -13,6 +13,7 @@ import {
   faultSeed,
   file,
   loopbackServer,
+  ndjson,
   requestCount,
   run,
   sandbox,
@@ -36,10 +37,9 @@ const manyRows = (n: number, tag: string) =>
   ].join('\n');
 
 const journal = (cfg: string) =>
-  readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { reference: string; step: string; outcome: string });
+  ndjson<{ reference: string; step: string; outcome: string }>(
+    readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8'),
+  );
 
 // The sections' tests have servers and folders of their own: the rate limits' short ones run at once, and
 // the last four sections' do. The two processes racing for one lock run first, with nothing beside them to slow one down;
@@ -75,14 +75,7 @@ describe('one run at a time', () => {
     // The lock is gone with its holder: the same file again runs, and finds every row done.
     const again = await mpay(['deposit', 'batch', path, '--json'], { env });
     expect(again.code, again.stderr).toBe(0);
-    expect(
-      new Set(
-        again.stdout
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l).outcome),
-      ),
-    ).toEqual(new Set(['skipped']));
+    expect(new Set(ndjson(again.stdout).map((r) => r.outcome))).toEqual(new Set(['skipped']));
   });
 
   it('a resume while another process resumes the same transaction refuses with exit 11, sending nothing', async () => {
@@ -263,10 +256,7 @@ describe.concurrent('rate limits are waited out', () => {
           timeoutMs: 60_000,
         });
         expect(r.code, r.stderr).toBe(0);
-        const outcomes = r.stdout
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l).outcome);
+        const outcomes = ndjson(r.stdout).map((r) => r.outcome);
         expect(
           outcomes.filter((o) => o === 'done'),
           r.stderr,
@@ -384,10 +374,7 @@ describe.concurrent('a lost answer in a batch is reported, never sent again', ()
       for (let run = 0; run < 2; run++) {
         const again = await mpay(['deposit', 'batch', path, '--json'], { env });
         expect(again.code, again.stderr).toBe(10);
-        const results = again.stdout
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l));
+        const results = ndjson(again.stdout);
         expect(results.map((x) => x.outcome)).toEqual(['unknown', 'unknown', 'unknown']);
         for (const x of results)
           expect(x.error.message).toMatch(

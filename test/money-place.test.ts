@@ -10,6 +10,7 @@ import {
   cliEnv,
   customerArgs,
   file,
+  ndjson,
   printedCommand,
   requestCount,
   requestCounts,
@@ -49,10 +50,7 @@ const rows = (tag: string) =>
   ].join('\n');
 
 const journalLines = (cfg: string, name = 'default.sandbox') =>
-  readFileSync(join(cfg, 'journal', `${name}.jsonl`), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  ndjson(readFileSync(join(cfg, 'journal', `${name}.jsonl`), 'utf8'));
 
 describe('a batch belongs to the server it was sent to', () => {
   it('the same file against another server is refused, naming --new-batch; with it, a new batch there', async () => {
@@ -85,12 +83,7 @@ describe('a batch belongs to the server it was sent to', () => {
       env,
     });
     expect(fresh.code, fresh.stderr).toBe(0);
-    expect(
-      fresh.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).outcome),
-    ).toEqual(['done', 'done', 'done']);
+    expect(ndjson(fresh.stdout).map((r) => r.outcome)).toEqual(['done', 'done', 'done']);
     expect(await requestCount(b, 'POST /payments/initiate')).toBe(3);
     expect(await moneyPosts(a)).toBe(atA);
 
@@ -101,22 +94,12 @@ describe('a batch belongs to the server it was sent to', () => {
     const againA = await mpay(['deposit', 'batch', path, '--base-url', a.url, '--json'], { env });
     for (const r of [againA, againB]) {
       expect(r.code, r.stderr).toBe(0);
-      expect(
-        r.stdout
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l).outcome),
-      ).toEqual(['skipped', 'skipped', 'skipped']);
+      expect(ndjson(r.stdout).map((r) => r.outcome)).toEqual(['skipped', 'skipped', 'skipped']);
     }
     expect(await moneyPosts(a)).toBe(atA);
     expect(await requestCount(b, 'POST /payments/initiate')).toBe(3);
     // Asked from a third profile, the refusal names both places, and history show the profile to ask.
-    const ref = (
-      againA.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l))[0] as { reference: string }
-    ).reference;
+    const ref = (ndjson(againA.stdout)[0] as { reference: string }).reference;
     const third = await mpay(['deposit', '--resume', ref, '--profile', 'p3', '--json'], {
       env: { ...env, MPAY_BASE_URL: b.url },
     });

@@ -7,7 +7,17 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, type TestContext } from 'vitest';
-import { cliEnv, customerArgs, file, noStack, requestCount, sandbox, spawnMpay, tempDir } from './helpers.js';
+import {
+  cliEnv,
+  customerArgs,
+  file,
+  ndjson,
+  noStack,
+  requestCount,
+  sandbox,
+  spawnMpay,
+  tempDir,
+} from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -50,12 +60,7 @@ it.concurrent(
     expect(first.code, first.stderr).toBe(0);
     const again = await mpay(['deposit', 'batch', path, '--json', '--force'], { env });
     expect(again.code, again.stderr).toBe(0);
-    expect(
-      again.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).outcome),
-    ).toEqual(['skipped', 'skipped', 'skipped']);
+    expect(ndjson(again.stdout).map((r) => r.outcome)).toEqual(['skipped', 'skipped', 'skipped']);
   },
 );
 
@@ -194,11 +199,7 @@ it.concurrent(
       );
       const refused = await mpay(['deposit', 'batch', edited, '--json'], { env });
       expect(refused.code, refused.stderr).toBe(2);
-      const problems = refused.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l))
-        .filter((p) => p.row !== undefined);
+      const problems = ndjson(refused.stdout).filter((p) => p.row !== undefined);
       expect(problems.map((p) => p.row)).toEqual([2, 3, 4, 5, 6]);
       expect(problems[0].message).toMatch(
         /^the same deposit \(customer, amount, currency\) as mpay-db-\S+-1, sent \d{4}-\d\d-\d\d; --allow-repeats sends it again$/,
@@ -228,10 +229,7 @@ it.concurrent('withdraw batch confirm reads the merchant currencies once, not on
     },
   );
   expect(started.code, started.stderr).toBe(0);
-  const refs = started.stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l).reference as string);
+  const refs = ndjson(started.stdout).map((r) => r.reference as string);
   const codes = file('codes.csv', ['reference,otp', ...refs.map((r) => `${r},123456`)].join('\n'));
   const before = await requestCount(sb, 'GET /merchant/currencies');
   const confirmed = await mpay(['withdraw', 'batch', 'confirm', codes, '--json'], { env });

@@ -10,7 +10,7 @@ import { Parser, type FinalResults } from 'tap-parser';
 import { parse as parseJunit } from 'test-results-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenarioFailedExitCode } from '../src/api/errors.js';
-import { cliEnv, file, root, sandbox, tempDir } from './helpers.js';
+import { cliEnv, file, ndjson, root, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -155,10 +155,7 @@ describe('the output a step at a time', () => {
     const env = cliEnv(demo, tempDir());
     const r = await mpay(['run', smoke, '--ndjson'], { env });
     expect(r.code, r.stderr).toBe(0);
-    const recs = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const recs = ndjson(r.stdout);
     expect(recs.map((x) => [x.index, x.outcome])).toEqual([
       [1, 'passed'],
       [2, 'passed'],
