@@ -238,7 +238,7 @@ export class LogView {
       const read = new Map(direct.map((l) => [l.offset, l]));
       const lines = new Map<number, LogLine>();
       for (const ref of refs) {
-        const offsets = ref === key ? direct.map((l) => l.offset) : this.index.offsetsOf(ref);
+        const offsets = this.index.offsetsOf(ref);
         for (const l of this.linesAt(offsets.filter((o) => !read.has(o)))) read.set(l.offset, l);
         for (const o of offsets) lines.set(o, read.get(o)!);
         for (const l of tail) if (l.event?.reference === ref) lines.set(l.offset, l);
