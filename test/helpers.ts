@@ -5,6 +5,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../src/sandbox/server.js';
@@ -412,6 +413,30 @@ export function spawnMpay(args: string[], env: Record<string, string | undefined
 }
 
 /**
+ * The first line a server prints on stdout (`mpay sandbox --json`, `mpay proxy --json`: its URL and
+ * settings), parsed once whole; rejected, with its stderr so far, should the process end first.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function firstJsonLine(child: ChildProcess, stderr: () => string = () => ''): Promise<any> {
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      try {
+        resolve(JSON.parse(line));
+      } catch (err) {
+        reject(err as Error);
+      }
+    });
+    child.once('close', (code, signal) =>
+      reject(
+        new Error(
+          `${child.spawnargs.join(' ')} ended (${code ?? signal}) before its first line: ${stderr()}`,
+        ),
+      ),
+    );
+  });
+}
+
+/**
  * A loopback server of the test's own (host 127.0.0.1 unless told: 127.0.0.2 is "another host"), for what
  * the sandbox never does: redirect, answer too much, always 429. `handle` gets each request once its body
  * was read, with the count of requests to its route so far; `hits` counts them by "METHOD /path".
@@ -519,14 +544,7 @@ export async function proxyCli(
     ],
     env,
   );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    p.child.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))).url); // its first line
-    });
-    p.child.on('close', () => reject(new Error(`mpay proxy ended before it listened: ${out}`)));
-  });
+  const url: string = (await firstJsonLine(p.child)).url;
   return {
     url,
     stop: async () => {

@@ -20,10 +20,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exeRuntime, installRuntimes, runtimes as versions } from '../scripts/node-runtimes.js';
-import { cliEnv, customerArgs, root, run, tempDir, type RunOptions } from './helpers.js';
+import { cliEnv, customerArgs, firstJsonLine, root, run, tempDir, type RunOptions } from './helpers.js';
 import { buildTime, builtExe } from './exe.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
@@ -80,12 +79,10 @@ function startSandbox(r: Runner): Promise<{ url: string; stop: () => void }> {
   });
   let err = '';
   child.stderr.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
-    createInterface({ input: child.stdout }).once('line', (line) =>
-      resolve({ url: JSON.parse(line).url as string, stop: () => child.kill() }),
-    );
-  });
+  return firstJsonLine(child, () => err).then((facts) => ({
+    url: facts.url as string,
+    stop: () => child.kill(),
+  }));
 }
 
 // Each test waits on its own processes, beside the others': its deadline and its processes' allow for

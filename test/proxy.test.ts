@@ -9,12 +9,13 @@ import { demoMerchant } from '../src/sandbox/seed.js';
 import {
   cliEnv,
   customerArgs,
+  firstJsonLine,
   loopbackServer,
+  proxyCli,
   requestCounts,
   run,
   sandbox,
   selfSignedCert,
-  proxyCli,
   spawnMpay,
   tempDir,
 } from './helpers.js';
@@ -186,13 +187,7 @@ describe('in front of a server that departs from the document', () => {
 
   it('without --report and a terminal, each record goes to stderr', async () => {
     const p = spawnMpay(['proxy', '--upstream', server.url, '--port', '0', '--json'], {});
-    const url = await new Promise<string>((resolve) => {
-      let out = '';
-      p.child.stdout.on('data', (d) => {
-        out += d;
-        if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))).url); // its first line
-      });
-    });
+    const url: string = (await firstJsonLine(p.child)).url;
     expect((await fetch(`${url}/restapi/v1/public/countries`)).status).toBe(418);
     p.child.kill('SIGTERM');
     const end = await p.done;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { replayDiffersExitCode } from '../src/api/errors.js';
-import { cliEnv, requestCounts, sandbox, spawnMpay, tempDir } from './helpers.js';
+import { cliEnv, firstJsonLine, requestCounts, sandbox, spawnMpay, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 import { strictSandbox } from './strict.js';
 
@@ -425,14 +425,7 @@ describe('mpay sandbox --catalogue', () => {
     har.log.entries.at(-1).response.content.text = JSON.stringify(answer);
     writeFileSync(balancesTrace, JSON.stringify(har));
     const child = spawnMpay(['sandbox', '--port', '0', '--json', '--catalogue', balancesTrace], {});
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.child.stdout.on('data', (d) => {
-        out += d;
-        if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))).url); // its first line
-      });
-      child.child.on('close', () => reject(new Error('the sandbox ended')));
-    });
+    const url: string = (await firstJsonLine(child.child)).url;
     try {
       const direct = (await (await fetch(`${alt.url}/restapi/v1/public/currencies`)).json()).data;
       const served = (await (await fetch(`${url}/restapi/v1/public/currencies`)).json()).data;

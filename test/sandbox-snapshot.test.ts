@@ -6,7 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sandbox, spawnMpay, tempDir, waitUntil } from './helpers.js';
+import { firstJsonLine, sandbox, spawnMpay, tempDir, waitUntil } from './helpers.js';
 import { call, fill, initiate, merchantGhs, tokenOf } from './sandbox-calls.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { refHash } from '../src/sandbox/ref-index.js';
@@ -371,16 +371,7 @@ describe('the sandbox snapshot', { concurrent: true }, () => {
         p.child.kill('SIGKILL');
         await p.done;
       });
-      let out = '';
-      p.child.stdout.on('data', (d) => (out += d));
-      // a whole line: a chunk may end in the middle of the JSON
-      const jsonLine = () =>
-        out
-          .split('\n')
-          .slice(0, -1)
-          .find((l) => l.startsWith('{'));
-      await waitUntil('the sandbox to say its URL', () => jsonLine() !== undefined);
-      const info = JSON.parse(jsonLine()!) as { url: string };
+      const info = (await firstJsonLine(p.child)) as { url: string };
       let err = '';
       p.child.stderr.on('data', (d) => (err += d));
       return { ...p, url: info.url, stderr: () => err };

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
-import { cliEnv, sandboxProcess, customerArgs, run, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, firstJsonLine, run, sandboxProcess, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 import { selfSignedCertificate } from '../src/sandbox/self-signed.js';
 
@@ -23,19 +23,7 @@ function start(args: string[], onTestFinished: Finished) {
   let err = '';
   child.stderr.on('data', (d) => (err += d));
   let facts: Record<string, any> = {}; // eslint-disable-line @typescript-eslint/no-explicit-any
-  const url = new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      // whole lines only: a chunk may end in the middle of the JSON line
-      const line = out
-        .slice(0, out.lastIndexOf('\n') + 1)
-        .split('\n')
-        .find((l) => l.startsWith('{'));
-      if (line) resolve((facts = JSON.parse(line)).url);
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
-  });
+  const url = firstJsonLine(child, () => err).then((f) => (facts = f).url as string);
   const exited = new Promise((resolve) => child.on('exit', resolve));
   return { child, url, exited, stderr: () => err, facts: () => facts };
 }
