@@ -140,7 +140,7 @@ export function selfSignedCert(): { key: string; cert: string; certFile: string 
 
 /**
  * The variables that lead to the user's own keyring (its D-Bus session): never passed on to a test's mpay,
- * unless the test gives them (test/keyring.test.ts gives a private one).
+ * unless the test gives them (test/keyring.process.test.ts gives a private one).
  */
 const userKeyring = ['DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR'];
 
@@ -554,16 +554,19 @@ export async function proxyCli(
   };
 }
 
-/** Whether setpriv (util-linux) is here, to give a test's processes the parent-death signal. */
-const setpriv =
-  process.platform === 'linux' && spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status === 0;
+/** Whether setpriv (util-linux) is here, to give a test's processes the parent-death signal: asked at the
+ * first process a test starts, never at import (the quick tier imports this file and starts none). */
+let setprivHere: boolean | undefined;
+const setpriv = () =>
+  (setprivHere ??=
+    process.platform === 'linux' && spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status === 0);
 
 /**
  * `argv` prefixed so that the kernel kills the process should this worker end first (setpriv's
  * parent-death signal, on Linux; elsewhere `argv` as it is): a timed-out or killed run leaves none behind.
  */
 export function diesWithWorker(argv: string[]): [string, string[]] {
-  return setpriv ? ['setpriv', ['--pdeathsig', 'KILL', ...argv]] : [argv[0]!, argv.slice(1)];
+  return setpriv() ? ['setpriv', ['--pdeathsig', 'KILL', ...argv]] : [argv[0]!, argv.slice(1)];
 }
 
 /**

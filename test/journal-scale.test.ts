@@ -19,12 +19,8 @@ import { describe, expect, it } from 'vitest';
 import { writeJournal } from '../scripts/journal-synth.js';
 import { Journal } from '../src/journal/journal.js';
 import { foldRecords, isEvent, type JournalEvent, type JournalRecord } from '../src/journal/records.js';
-import { builtExe } from './exe.js';
-import { run, tempDir } from './helpers.js';
+import { tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
-
-// Built (or found up to date) while the tests before its own run.
-const exeBuilt = builtExe();
 
 // Thousands of lookups a test, each of them reading the files as a process would: seconds of CPU that a
 // machine busy with other work stretches, so the deadline of these tests allows for it.
@@ -63,33 +59,6 @@ function expectSame(j: Journal, file: string): void {
   expect(new Set(newest).size).toBe(order.length);
   expect([...new Set(newest)]).toEqual([...order].reverse());
 }
-
-describe('the index answers as a read of every line would', cpuBound, () => {
-  for (const [seed, legacy] of [
-    [7, 0.05],
-    [11, 0.4],
-  ] as const) {
-    it(`seed ${seed}, ${legacy * 100}% of transactions without a place, damaged lines, appends after`, () => {
-      const cfg = tempDir();
-      const file = join(cfg, 'journal', 'default.sandbox.jsonl');
-      writeJournal(file, { count: 1500, seed, legacy });
-      appendFileSync(file, '{"torn": tr\nnot json at all\n');
-      writeJournal(`${file}.more`, { count: 400, seed: seed + 1, legacy });
-      const warnings: string[] = [];
-      const j = journalAt(cfg, { warn: (m) => warnings.push(m) });
-      expectSame(j, file);
-      expect(existsSync(join(cfg, 'journal', 'index', 'default.sandbox.jsonl', 'state.json'))).toBe(true);
-      expect(warnings.filter((w) => /damaged/.test(w))).toHaveLength(2);
-      // Another process appends: a little (read from the log's tail) and then a lot (committed).
-      const more = readFileSync(`${file}.more`, 'utf8').split('\n');
-      appendFileSync(file, `${more.slice(0, 20).join('\n')}\n`);
-      expectSame(j, file);
-      appendFileSync(file, more.slice(20).join('\n'));
-      expectSame(j, file);
-      expectSame(journalAt(cfg), file); // a new process, from the committed index
-    });
-  }
-});
 
 describe('a damaged index is rebuilt or passed over, never believed', cpuBound, () => {
   function setUp() {
@@ -270,26 +239,5 @@ describe('two processes on one indexed journal', cpuBound, () => {
       }
     }
     expectSame(journalAt(cfg), file);
-  });
-});
-
-describe('the single executable on an indexed journal', () => {
-  // a deadline long enough for a build of the executable that has not ended by then (test/exe.ts)
-  it('builds and reads the index as bin/run.js does', { timeout: 180_000 }, async () => {
-    const cfg = tempDir();
-    const { refs } = writeJournal(join(cfg, 'journal', 'default.sandbox.jsonl'), { count: 2500, seed: 23 });
-    const exe = await exeBuilt;
-    const page = await run(['history', '--limit', '3', '--json'], {
-      command: [exe],
-      env: { MPAY_CONFIG_DIR: cfg },
-    });
-    expect(page.code, page.stderr).toBe(0);
-    expect(page.json().map((r: { reference: string }) => r.reference)).toEqual(refs.slice(-3).reverse());
-    expect(existsSync(join(cfg, 'journal', 'index', 'default.sandbox.jsonl', 'state.json'))).toBe(true);
-    const show = await run(['history', 'show', refs[7]!, '--json'], {
-      command: [exe],
-      env: { MPAY_CONFIG_DIR: cfg },
-    });
-    expect(show.json().reference).toBe(refs[7]);
   });
 });

@@ -12,7 +12,7 @@ import { ScriptedPrompter } from '../src/flows/prompter.js';
 import { Journal } from '../src/journal/journal.js';
 import { ConfigStore } from '../src/config/store.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, demoClient, runPrinted, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, demoClient, sandbox, tempDir } from './helpers.js';
 import { testGate } from './helpers.js';
 import { mpay } from './in-process.js';
 
@@ -256,30 +256,6 @@ it('without a terminal, an unknown currency is named in the same error as the mi
     expect(r.json().error.fields.currency_code[0]).toMatch(
       /^ZZZ is not one of the merchant's currencies \(GHS, /,
     );
-  } finally {
-    await own.close();
-  }
-});
-
-it('a resume refused for want of --gateway offers the command with --gateway in it, which pasted with an id finishes the deposit', async () => {
-  const own = await sandbox();
-  try {
-    const env = cliEnv(own, tempDir());
-    const started = await mpay(
-      ['deposit', 'initiate', ...customerArgs({ gateway: '', reference: 'gw-1' }), '--json'],
-      {
-        env,
-      },
-    );
-    expect(started.code, started.stderr).toBe(0);
-    const r = await mpay(['deposit', '--resume', 'gw-1', '--no-input', '--json'], { env });
-    expect(r.code, r.stdout).toBe(2);
-    expect(r.json().error.fields.gateway_id).toEqual(['required']);
-    const cmd = /`([^`]*)`/.exec(r.json().error.hint)![1]!;
-    expect(cmd).toMatch(/ --gateway <ID>( |$)/);
-    const done = await runPrinted(cmd.replace('<ID>', '1'), { ...env, MPAY_BASE_URL: 'http://127.0.0.1:9' });
-    expect(done.code, done.stderr).toBe(0);
-    expect(own.state.list().find((t) => t.reference === 'gw-1')?.status).toBe('pending');
   } finally {
     await own.close();
   }

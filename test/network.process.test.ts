@@ -6,47 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bin, cliEnv, root, run, sandbox, selfSignedCert, tempDir } from './helpers.js';
-
-describe.concurrent('TLS with a private CA', () => {
-  let sb: Awaited<ReturnType<typeof sandbox>>;
-  let ca: string;
-  beforeAll(async () => {
-    // A self-signed certificate for the loopback names, made here for this test.
-    const made = selfSignedCert();
-    ca = made.certFile;
-    sb = await sandbox({ tls: { key: made.key, cert: made.cert } });
-  });
-  afterAll(() => sb.close());
-
-  it('an unknown CA is refused (TLS verification stays on), with a hint', async () => {
-    expect(sb.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-    const r = await run(['countries', '--json'], { env: cliEnv(sb, tempDir()) });
-    expect(r.code).toBe(8);
-    expect(r.json().error.message).toMatch(/TLS verification failed|self.signed/i);
-  });
-
-  it('HTTPS_PROXY tunnels TLS through the proxy, which sees the host and nothing else', async () => {
-    const proxy = await connectProxy();
-    try {
-      const r = await run(['currencies', '--merchant', '--json'], {
-        env: cliEnv(sb, tempDir(), { NODE_EXTRA_CA_CERTS: ca, HTTPS_PROXY: proxy.url }),
-      });
-      expect(r.code, r.stderr).toBe(0);
-      expect(proxy.seen).toContain(`CONNECT ${new URL(sb.url).host}`);
-    } finally {
-      await proxy.close();
-    }
-  });
-
-  it('NODE_EXTRA_CA_CERTS makes the same request succeed', async () => {
-    const r = await run(['currencies', '--merchant', '--json'], {
-      env: cliEnv(sb, tempDir(), { NODE_EXTRA_CA_CERTS: ca }),
-    });
-    expect(r.code).toBe(0);
-    expect(r.json().length).toBeGreaterThan(0);
-  });
-});
+import { bin, cliEnv, root, run, sandbox, tempDir } from './helpers.js';
 
 /** A forward proxy that tunnels with CONNECT, as corporate proxies do for HTTPS (and as hpagent asks). */
 async function connectProxy(): Promise<{ url: string; seen: string[]; close: () => Promise<unknown> }> {

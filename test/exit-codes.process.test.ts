@@ -1,0 +1,99 @@
+// The exit code of the process itself for every kind of the README's exit-code table, through the real bin/run.js and its
+// bundle: what a script's `$?` sees. (The in-process tests check the same kinds through memoryIO; 130 is
+// checked by the pseudo-terminal tests, where a person answers "no".)
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  apiInitiate,
+  apiToken,
+  cliEnv,
+  customerArgs,
+  noStack,
+  root,
+  run,
+  sandbox,
+  setFaults,
+  tempDir,
+  type RunResult,
+} from './helpers.js';
+import { mpay } from './in-process.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+it.concurrent('each kind exits with its code, prints its JSON error, and never a stack', async () => {
+  const env = cliEnv(sb, tempDir());
+  const token = await apiToken(sb.url);
+  const hash = (await (await apiInitiate(sb.url, token, 'exit-codes-1')).json()).data.has_token as string;
+  const done = (await (await apiInitiate(sb.url, token, 'exit-codes-2')).json()).data.has_token as string;
+  // the transaction made final beforehand (set-up, not a kind of exit: in this process)
+  expect((await mpay(['status', done, '--status', 'failed', '--gateway', '1'], { env })).code).toBe(0);
+  const damaged = tempDir();
+  writeFileSync(join(damaged, 'config.json'), '{"profiles":');
+
+  const cases: Array<[number, string | null, string[], Record<string, string>?]> = [
+    [0, null, ['countries']],
+    [2, 'usage', ['countries', '--bogus']],
+    [3, 'auth', ['balances'], { MPAY_MERCHANT_KEY: 'mk_unknown' }],
+    [4, 'validation', ['status', hash, '--status', 'initiated', '--gateway', '99']],
+    [5, 'state', ['status', done, '--status', 'failed', '--gateway', '1']],
+    [
+      6,
+      'precondition',
+      ['withdraw', 'initiate', ...customerArgs({ currency: 'XXX', gateway: '' }), '--force'],
+    ],
+    [8, 'network', ['countries'], { MPAY_BASE_URL: 'http://127.0.0.1:9', MPAY_RETRY_BASE_MS: '1' }],
+    [9, 'local', ['whoami'], { MPAY_CONFIG_DIR: damaged }],
+  ];
+  // two processes at a time (the cores there are), each with a config folder of its own (none changes what
+  // another meets); the server's fault after them
+  const results: RunResult[] = [];
+  for (let i = 0; i < cases.length; i += 2)
+    results.push(
+      ...(await Promise.all(
+        cases
+          .slice(i, i + 2)
+          .map(([, , args, extra]) =>
+            run([...args, '--json'], { env: { ...cliEnv(sb, tempDir()), ...extra } }),
+          ),
+      )),
+    );
+  cases.forEach(([code, kind, args], i) => {
+    const r = results[i]!;
+    expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(code);
+    if (kind) expect(r.json().error.kind).toBe(kind);
+    expect(noStack(r.stderr)).toBe(true);
+  });
+  await setFaults(sb, { faults: ['html'], rate: 1, faultPaths: ['/public/countries'] });
+  const server = await run(['countries', '--json'], { env });
+  await setFaults(sb, { rate: 0 });
+  expect(server.code).toBe(7);
+  expect(server.json().error.kind).toBe('server');
+});
+
+it.concurrent('a closed stdout ends the command quietly with 0', async () => {
+  // a sandbox of its own: the test beside it makes sb's countries answer HTML for a while
+  const sb = await sandbox();
+  try {
+    const each = [['countries', '--json'], ['countries'], ['demo']].map(async (args) => {
+      const child = spawn(process.execPath, [join(root, 'bin', 'run.js'), ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, MPAY_BASE_URL: sb.url, MPAY_CONFIG_DIR: tempDir(), NO_COLOR: '1' },
+      });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code, `${args.join(' ')}: ${stderr}`).toBe(0);
+      expect(stderr).not.toMatch(/EPIPE|Error|mpay: /);
+    });
+    await Promise.all(each);
+  } finally {
+    await sb.close();
+  }
+});
