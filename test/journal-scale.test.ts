@@ -60,6 +60,33 @@ function expectSame(j: Journal, file: string): void {
   expect([...new Set(newest)]).toEqual([...order].reverse());
 }
 
+describe('the index answers as a read of every line would', cpuBound, () => {
+  for (const [seed, legacy] of [
+    [7, 0.05],
+    [11, 0.4],
+  ] as const) {
+    it(`seed ${seed}, ${legacy * 100}% of transactions without a place, damaged lines, appends after`, () => {
+      const cfg = tempDir();
+      const file = join(cfg, 'journal', 'default.sandbox.jsonl');
+      writeJournal(file, { count: 1500, seed, legacy });
+      appendFileSync(file, '{"torn": tr\nnot json at all\n');
+      writeJournal(`${file}.more`, { count: 400, seed: seed + 1, legacy });
+      const warnings: string[] = [];
+      const j = journalAt(cfg, { warn: (m) => warnings.push(m) });
+      expectSame(j, file);
+      expect(existsSync(join(cfg, 'journal', 'index', 'default.sandbox.jsonl', 'state.json'))).toBe(true);
+      expect(warnings.filter((w) => /damaged/.test(w))).toHaveLength(2);
+      // Another process appends: a little (read from the log's tail) and then a lot (committed).
+      const more = readFileSync(`${file}.more`, 'utf8').split('\n');
+      appendFileSync(file, `${more.slice(0, 20).join('\n')}\n`);
+      expectSame(j, file);
+      appendFileSync(file, more.slice(20).join('\n'));
+      expectSame(j, file);
+      expectSame(journalAt(cfg), file); // a new process, from the committed index
+    });
+  }
+});
+
 describe('a damaged index is rebuilt or passed over, never believed', cpuBound, () => {
   function setUp() {
     const cfg = tempDir();

@@ -1,11 +1,12 @@
 // #24 "Everything fits", in-process: the IO's one rule for what a person reads (prose folded at spaces on a
 // terminal, a command continued only with ` \`, nothing folded in a pipe, JSON and CSV never), and the
 // width tables fit (the terminal's; in a pipe an exported COLUMNS; else whole). The screens themselves on
-// a real terminal are in pty-widths.process.test.ts.
+// a real terminal are in pty-widths.test.ts.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIO } from '../src/io/io.js';
 import { cliEnv, commandOnScreen, customerArgs, loginArgs, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
@@ -21,6 +22,41 @@ async function pastedWords(text: string): Promise<string[]> {
   ]);
   return stdout.trimEnd().split('\n');
 }
+
+describe.concurrent('the IO folds prose for a person on a terminal, and nothing else', () => {
+  it('a command in a hint moves whole to the next line, or continues with ` \\` and still pastes into bash', async () => {
+    const command =
+      "mpay deposit --resume dep-1 --profile 'my shop' --env sandbox --base-url http://127.0.0.1:4010";
+    for (const width of [40, 60, 80, 200]) {
+      const io = memoryIO({ tty: true, width });
+      io.note(`hint: Continue it with \`${command}\``);
+      const text = io.stderrText();
+      expect(widest(text), text).toBeLessThanOrEqual(width);
+      // shown without its backticks: a whole line pasted must not run the command inside them
+      expect(text).not.toContain('`');
+      const span = commandOnScreen(text, 'Continue it with');
+      // folded only at its ends or with a continuation
+      for (const line of span.split('\n').slice(0, -1)) expect(line).toMatch(/ \\$/);
+      expect(await pastedWords(span)).toEqual(await pastedWords(command));
+      if (width === 40) expect(span.split('\n').length).toBeGreaterThan(2);
+    }
+  });
+
+  it('a labelled command line (the sandbox Try: line) folds only with ` \\`, and still pastes', async () => {
+    const command =
+      'printf %s mk_sandbox_demo | MPAY_API_KEY=ak_sandbox_demo mpay login --env sandbox --base-url http://127.0.0.1:4010 --site-id 1 --merchant-key-stdin';
+    const io = memoryIO({ tty: true, width: 60 });
+    io.say({ label: 'Try: ', command });
+    const text = io.stdoutText();
+    expect(widest(text)).toBeLessThanOrEqual(60);
+    expect(text.split('\n').length).toBeGreaterThan(2);
+    const pasted = text.replace(/^Try: /, '');
+    expect(await pastedWords(pasted)).toEqual(await pastedWords(command));
+    const piped = memoryIO({ width: 60 });
+    piped.say({ label: 'Try: ', command });
+    expect(piped.stdoutText()).toBe(`Try: ${command}\n`);
+  });
+});
 
 describe.concurrent(
   'tables fit the terminal, or an exported COLUMNS in a pipe; JSON and CSV never change',

@@ -1,7 +1,7 @@
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIO } from '../src/io/io.js';
-import { sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 const widest = (text: string) => Math.max(0, ...text.split('\n').map((l) => stringWidth(l)));
@@ -73,3 +73,23 @@ describe.concurrent(
     );
   },
 );
+
+describe.concurrent('commands printed in a message still paste when the terminal folds them', () => {
+  let sb: Awaited<ReturnType<typeof sandbox>>;
+  beforeAll(async () => {
+    sb = await sandbox();
+  });
+  afterAll(() => sb.close());
+
+  it("a flow's summary names the server, profile and gateway the money goes to; history show names the customer without a stray space", async () => {
+    const env = cliEnv(sb, tempDir());
+    const r = await mpay(['deposit', ...customerArgs({ reference: 'where-1' })], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`reference where-1; sandbox environment, ${sb.url} (profile default)`);
+    // and the gateway given, by its name, before initiate
+    expect(r.stderr).toMatch(/ {2}gateway 1 MTN Mobile Money\n[\s\S]*Initiat/);
+    const show = await mpay(['history', 'show', 'where-1'], { env });
+    expect(show.stdout).toMatch(/Ama, \+233201234567, ama@example\.com/);
+    expect(show.stdout).not.toMatch(/Ama ,/);
+  });
+});
