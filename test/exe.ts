@@ -1,10 +1,10 @@
-// The single executable the tests run (test/portable.test.ts, test/journal-scale.test.ts,
-// test/keyring.test.ts): built by the first test file of a worker that asks for it, while the other
+// The single executable the tests run (test/portable.process.test.ts, test/journal-scale.process.test.ts,
+// test/keyring.process.test.ts): built by the first test file of a worker that asks for it, while the other
 // files run, rather than before every test (test/global-setup.ts). scripts/build-exe.js keeps the one in
 // dist/ when nothing it is built from changed, and builds one at a time across workers (its lock).
 //
 // It is built with values planted in its build's environment and working folder (buildTime), which
-// test/portable.test.ts shows a run never sees.
+// test/portable.process.test.ts shows a run never sees.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
