@@ -76,7 +76,11 @@ describe('11. bash .ci/run on any developer machine', () => {
     const head = 'Some tests are skipped here, for want of these programs (CI=true never skips them):';
     expect(r.stderr.split(head).length - 1, r.stderr).toBe(2);
     const line = (p: string) => r.stderr.split('\n').find((l) => l.startsWith(`  ${p}: tests in `)) ?? '';
-    for (const f of ['test/pty.process.test.ts', 'test/pty-widths.process.test.ts', 'test/portable.process.test.ts'])
+    for (const f of [
+      'test/pty.process.test.ts',
+      'test/pty-widths.process.test.ts',
+      'test/portable.process.test.ts',
+    ])
       expect(line('tmux')).toContain(f);
     for (const p of keyringTools) expect(line(p)).toContain('test/keyring.process.test.ts');
     expect(line('tmux')).not.toContain('test/keyring.process.test.ts');
