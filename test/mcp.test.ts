@@ -193,7 +193,7 @@ describe('a client that knows only the protocol', () => {
     expect(wr.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
     // the table says so too
     const table = await run(['history', '--wide'], { env: { ...env, COLUMNS: '300' } });
-    expect(table.stdout).toMatch(/deposit \(via mpay mcp\)\s+mcp-raw-dep-1/);
+    expect(table.stdout).toMatch(/deposit \(via mpay mcp\)\s+│\s+mcp-raw-dep-1/);
   });
 });
 
@@ -226,6 +226,11 @@ describe('a live server', () => {
     expect(asked[0]).toMatch(/deposit of 31\.50 GHS/);
     expect(asked[0]).toMatch(/customer Ama Mensah \(ama@example.com/);
     await client.close();
+    // an accept that does not say "send" sends nothing either
+    const unsure = await sdkClient(liveEnv(), { elicit: () => ({ action: 'accept', content: { send: false } }) });
+    const r2 = await unsure.client.callTool({ name: 'deposit', arguments: customer({ reference: 'mcp-live-unsure' }) });
+    expect(structured(r2).error.kind).toBe('cancelled');
+    await unsure.client.close();
     expect(await initiates()).toBe(before);
   });
 
