@@ -266,6 +266,9 @@ describe('no secret in any message', () => {
       ['transaction', { key: 'mcp-secret-wd' }],
       ['history', {}],
       ['deposit', customer({ amount: 'x' })],
+      // a client that echoes a secret back (as an argument's name, a tool's name) does not get it again
+      ['deposit', customer({ [demoMerchant.apiKey]: 'x' })],
+      [demoMerchant.merchantKey, {}],
     ] as const)
       messages.push(JSON.stringify(await client.callTool({ name, arguments: args })));
     await client.close();
