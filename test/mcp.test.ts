@@ -99,6 +99,17 @@ function rawClient(env: Record<string, string | undefined>, args: string[] = [])
       }
   });
   const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  /** resolves once the server has said `re` on stderr (its log of a call) */
+  const said = (re: RegExp) =>
+    new Promise<void>((resolve) => {
+      const look = () => {
+        if (!re.test(stderr)) return;
+        child.stderr.off('data', look);
+        resolve();
+      };
+      child.stderr.on('data', look);
+      look();
+    });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const next = (test: (m: any) => boolean) =>
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -115,7 +126,7 @@ function rawClient(env: Record<string, string | undefined>, args: string[] = [])
     return n;
   };
   const answerOf = (n: number) => next((m) => m.id === n && ('result' in m || 'error' in m));
-  return { child, send, request, answerOf, next, done, stdout: () => stdout, stderr: () => stderr };
+  return { child, send, request, answerOf, next, done, said, stdout: () => stdout, stderr: () => stderr };
 }
 
 async function initialize(c: ReturnType<typeof rawClient>, capabilities: object) {
@@ -194,6 +205,39 @@ describe('a client that knows only the protocol', () => {
     // the table says so too
     const table = await run(['history', '--wide'], { env: { ...env, COLUMNS: '300' } });
     expect(table.stdout).toMatch(/deposit \(via mpay mcp\)\s+│\s+mcp-raw-dep-1/);
+  });
+});
+
+describe("a withdrawal's one-time code", () => {
+  it('is taken as an argument, or, from a client that cannot ask, left for withdraw_process', async () => {
+    const env = cliEnv(sb, tempDir());
+    const { client } = await sdkClient(env);
+    const given = await client.callTool({
+      name: 'withdraw',
+      arguments: customer({ reference: 'mcp-otp-arg', amount: '10', otp: '123456' }),
+    });
+    expect(structured(given)).toMatchObject({ reference: 'mcp-otp-arg', next: null });
+    expect(structured(given).data.processed.transaction_id).toBeTruthy();
+
+    const waiting = await client.callTool({
+      name: 'withdraw',
+      arguments: customer({ reference: 'mcp-otp-later', amount: '10' }),
+    });
+    expect(structured(waiting)).toMatchObject({ reference: 'mcp-otp-later', next: 'otp' });
+    expect(structured(waiting).message).toMatch(/withdraw_process with key mcp-otp-later and otp/);
+    const finished = await client.callTool({
+      name: 'withdraw_process',
+      arguments: { key: 'mcp-otp-later', otp: '123456' },
+    });
+    expect(finished.isError).toBeFalsy();
+    expect(structured(finished).data.processed.transaction_id).toBeTruthy();
+    await client.close();
+    const records = await history(env);
+    for (const ref of ['mcp-otp-arg', 'mcp-otp-later'])
+      expect(records.find((r) => r.reference === ref).steps.at(-1)).toMatchObject({
+        step: 'processed',
+        outcome: 'ok',
+      });
   });
 });
 
@@ -316,6 +360,28 @@ describe('the end of input during a money call', () => {
       expect(answer.result.isError).toBeFalsy();
       expect(await c.done).toBe(0);
       const r = (await history(env)).find((x) => x.reference === 'mcp-eof-dep');
+      expect(r.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('a signal during a money call', () => {
+  it('lets the call finish and be journaled, answers it, then exits 0', async () => {
+    const slow = await sandbox({ latencyMs: 150 });
+    try {
+      const env = cliEnv(slow, tempDir());
+      const c = rawClient(env);
+      await initialize(c, {});
+      const n = c.request('tools/call', { name: 'deposit', arguments: customer({ reference: 'mcp-term-dep' }) });
+      await c.said(/call deposit/);
+      c.child.kill('SIGTERM');
+      const answer = await c.answerOf(n);
+      expect(answer.result.isError).toBeFalsy();
+      expect(answer.result.structuredContent.data.processed.transaction_id).toBeTruthy();
+      expect(await c.done).toBe(0);
+      const r = (await history(env)).find((x) => x.reference === 'mcp-term-dep');
       expect(r.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
     } finally {
       await slow.close();
