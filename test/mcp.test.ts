@@ -2,13 +2,15 @@
 // and once a client written here from the protocol's text (newline-delimited JSON-RPC 2.0), against the
 // sandbox and a second sandbox standing for a live server (MPAY_ENV=live).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { bin, cliEnv, requestCounts, run, sandbox, tempDir } from './helpers.js';
+import { bin, cliEnv, requestCounts, root, run, sandbox, tempDir } from './helpers.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 let sb: Sb;
@@ -38,7 +40,11 @@ const customer = (over: Record<string, unknown> = {}) => ({
 
 /** The process's environment: only what cliEnv gives and what the child needs to run. */
 function childEnv(env: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: tempDir('mpay-mcp-home-'), NO_COLOR: '1' };
+  const out: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: tempDir('mpay-mcp-home-'),
+    NO_COLOR: '1',
+  };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
   return out;
 }
@@ -46,11 +52,11 @@ function childEnv(env: Record<string, string | undefined>): Record<string, strin
 /** The SDK's client on `mpay mcp`, with an elicitation handler or none. */
 async function sdkClient(
   env: Record<string, string | undefined>,
-  opts: { args?: string[]; elicit?: (message: string) => ElicitResult } = {},
+  opts: { args?: string[]; elicit?: (message: string) => ElicitResult; argv?: string[] } = {},
 ) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, 'mcp', ...(opts.args ?? [])],
+    args: [bin, ...(opts.argv ?? ['mcp', ...(opts.args ?? [])])],
     env: childEnv(env),
     stderr: 'pipe',
   });
@@ -156,13 +162,17 @@ describe('a client that knows only the protocol', () => {
     expect(init.result.serverInfo.name).toBe('mpay');
     const list = await c.answerOf(c.request('tools/list', {}));
     const names = list.result.tools.map((t: { name: string }) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['balances', 'deposit', 'withdraw', 'status_update', 'doctor']));
+    expect(names).toEqual(
+      expect.arrayContaining(['balances', 'deposit', 'withdraw', 'status_update', 'doctor']),
+    );
     const deposit = list.result.tools.find((t: { name: string }) => t.name === 'deposit');
     expect(deposit.description).toMatch(/^MOVES MONEY/);
     expect(deposit.inputSchema.required).toEqual(
       expect.arrayContaining(['currency', 'amount', 'first_name', 'phone', 'email']),
     );
-    expect(list.result.tools.find((t: { name: string }) => t.name === 'balances').description).toMatch(/Moves no money/);
+    expect(list.result.tools.find((t: { name: string }) => t.name === 'balances').description).toMatch(
+      /Moves no money/,
+    );
 
     const balances = await c.answerOf(c.request('tools/call', { name: 'balances', arguments: {} }));
     expect(balances.result.isError).toBeFalsy();
@@ -187,7 +197,11 @@ describe('a client that knows only the protocol', () => {
     c.send({ id: ask.id, result: { action: 'accept', content: { code: '123456' } } });
     const wd = await c.answerOf(w);
     expect(wd.result.isError).toBeFalsy();
-    expect(wd.result.structuredContent).toMatchObject({ kind: 'withdraw', reference: 'mcp-raw-wd-1', next: null });
+    expect(wd.result.structuredContent).toMatchObject({
+      kind: 'withdraw',
+      reference: 'mcp-raw-wd-1',
+      next: null,
+    });
     expect(wd.result.structuredContent.data.processed.transaction_id).toBeTruthy();
     // the code is never returned nor logged
     c.child.stdin.end();
@@ -248,7 +262,10 @@ describe('a live server', () => {
   it('refuses a money call when the client cannot ask the person: confirmation_required, nothing sent, --yes or not', async () => {
     const before = await initiates();
     const { client } = await sdkClient(liveEnv(), { args: ['--yes'] });
-    const r = await client.callTool({ name: 'deposit', arguments: customer({ reference: 'mcp-live-noelicit' }) });
+    const r = await client.callTool({
+      name: 'deposit',
+      arguments: customer({ reference: 'mcp-live-noelicit' }),
+    });
     expect(r.isError).toBe(true);
     expect(structured(r).error.kind).toBe('confirmation_required');
     expect(structured(r).error.message).toMatch(/Nothing was sent.*cannot ask/);
@@ -271,8 +288,13 @@ describe('a live server', () => {
     expect(asked[0]).toMatch(/customer Ama Mensah \(ama@example.com/);
     await client.close();
     // an accept that does not say "send" sends nothing either
-    const unsure = await sdkClient(liveEnv(), { elicit: () => ({ action: 'accept', content: { send: false } }) });
-    const r2 = await unsure.client.callTool({ name: 'deposit', arguments: customer({ reference: 'mcp-live-unsure' }) });
+    const unsure = await sdkClient(liveEnv(), {
+      elicit: () => ({ action: 'accept', content: { send: false } }),
+    });
+    const r2 = await unsure.client.callTool({
+      name: 'deposit',
+      arguments: customer({ reference: 'mcp-live-unsure' }),
+    });
     expect(structured(r2).error.kind).toBe('cancelled');
     await unsure.client.close();
     expect(await initiates()).toBe(before);
@@ -284,13 +306,18 @@ describe('a live server', () => {
     const { client, asked } = await sdkClient(env, {
       elicit: () => ({ action: 'accept', content: { send: true } }),
     });
-    const r = await client.callTool({ name: 'deposit', arguments: customer({ reference: 'mcp-live-accept' }) });
+    const r = await client.callTool({
+      name: 'deposit',
+      arguments: customer({ reference: 'mcp-live-accept' }),
+    });
     expect(r.isError).toBeFalsy();
     expect(structured(r).reference).toBe('mcp-live-accept');
     expect(asked).toHaveLength(1);
     await client.close();
     expect(await initiates()).toBe(before + 1);
-    expect((await history(env)).find((x) => x.reference === 'mcp-live-accept')).toMatchObject({ via: 'mpay mcp' });
+    expect((await history(env)).find((x) => x.reference === 'mcp-live-accept')).toMatchObject({
+      via: 'mpay mcp',
+    });
   });
 });
 
@@ -298,7 +325,8 @@ describe('no secret in any message', () => {
   it('keeps the keys, the bearer token and the one-time code out of stdout and stderr, with --debug', async () => {
     const env = cliEnv(sb, tempDir(), { MPAY_DEBUG: '1' });
     const { client, stderr } = await sdkClient(env, {
-      elicit: (m) => (/one-time code/.test(m) ? { action: 'accept', content: { code: '123456' } } : { action: 'decline' }),
+      elicit: (m) =>
+        /one-time code/.test(m) ? { action: 'accept', content: { code: '123456' } } : { action: 'decline' },
     });
     const messages: string[] = [];
     const tools = await client.listTools();
@@ -342,7 +370,9 @@ describe('--read-only', () => {
     expect(key).toMatchObject({ ok: true, skipped: true });
     await client.close();
     const after = await requestCounts(sb);
-    expect(after['POST /payments/withdraw/initiate'] ?? 0).toBe(before['POST /payments/withdraw/initiate'] ?? 0);
+    expect(after['POST /payments/withdraw/initiate'] ?? 0).toBe(
+      before['POST /payments/withdraw/initiate'] ?? 0,
+    );
     expect(after['POST /payments/initiate'] ?? 0).toBe(before['POST /payments/initiate'] ?? 0);
   });
 });
@@ -354,7 +384,10 @@ describe('the end of input during a money call', () => {
       const env = cliEnv(slow, tempDir());
       const c = rawClient(env);
       await initialize(c, {});
-      const n = c.request('tools/call', { name: 'deposit', arguments: customer({ reference: 'mcp-eof-dep' }) });
+      const n = c.request('tools/call', {
+        name: 'deposit',
+        arguments: customer({ reference: 'mcp-eof-dep' }),
+      });
       c.child.stdin.end();
       const answer = await c.answerOf(n);
       expect(answer.result.isError).toBeFalsy();
@@ -374,7 +407,10 @@ describe('a signal during a money call', () => {
       const env = cliEnv(slow, tempDir());
       const c = rawClient(env);
       await initialize(c, {});
-      const n = c.request('tools/call', { name: 'deposit', arguments: customer({ reference: 'mcp-term-dep' }) });
+      const n = c.request('tools/call', {
+        name: 'deposit',
+        arguments: customer({ reference: 'mcp-term-dep' }),
+      });
       await c.said(/call deposit/);
       c.child.kill('SIGTERM');
       const answer = await c.answerOf(n);
@@ -401,13 +437,17 @@ describe('bad input', () => {
     const unknownTool = await err('depost', customer());
     expect(unknownTool).toMatchObject({ kind: 'usage', fields: { name: ['unknown tool'] } });
     expect(unknownTool.hint).toMatch(/deposit/);
-    expect((await err('deposit', customer({ amout: '5' }))).fields).toEqual({ amout: ['not an argument of deposit'] });
+    expect((await err('deposit', customer({ amout: '5' }))).fields).toEqual({
+      amout: ['not an argument of deposit'],
+    });
     const { amount: _a, ...noAmount } = customer();
     expect((await err('deposit', noAmount)).fields).toEqual({ amount: ['required'] });
     const bad = await err('deposit', customer({ amount: '-5' }));
     expect(Object.keys(bad.fields)).toEqual(['amount']);
     expect(bad.message).toMatch(/amount/);
-    expect((await err('status_update', { key: 'abcdefgh12', status: 'done' })).fields).toHaveProperty('status');
+    expect((await err('status_update', { key: 'abcdefgh12', status: 'done' })).fields).toHaveProperty(
+      'status',
+    );
     expect((await err('withdraw', customer({ otp: '12' }))).fields).toHaveProperty('otp');
     // a value only the flow can judge: the currency is none of the merchant's
     const currency = await err('deposit', customer({ currency: 'XYZ' }));
@@ -417,5 +457,21 @@ describe('bad input', () => {
     const after = await requestCounts(sb);
     for (const route of Object.keys(after).filter((k) => k.startsWith('POST /payments')))
       expect(after[route]).toBe(before[route]);
+  });
+});
+
+describe('docs/mcp.md', () => {
+  it('starts mpay as its settings snippet says, and names every tool the server lists', async () => {
+    const doc = readFileSync(join(root, 'docs', 'mcp.md'), 'utf8');
+    const snippets = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!));
+    const { mpay } = snippets[0].mcpServers;
+    expect(mpay.command).toBe('mpay');
+    const { client } = await sdkClient(cliEnv(sb, tempDir()), { argv: mpay.args });
+    const { tools } = await client.listTools();
+    const balances = await client.callTool({ name: 'balances', arguments: {} });
+    expect(structured(balances).balances.length).toBeGreaterThan(0);
+    await client.close();
+    for (const t of tools) expect(doc).toContain(`| \`${t.name}\``);
+    expect(snippets[1].mcpServers['mpay-readonly'].args).toEqual(['mcp', '--read-only']);
   });
 });
