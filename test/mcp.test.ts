@@ -475,3 +475,23 @@ describe('docs/mcp.md', () => {
     expect(snippets[1].mcpServers['mpay-readonly'].args).toEqual(['mcp', '--read-only']);
   });
 });
+
+describe('mpay mcp --help', () => {
+  it('gives examples that each start a server answering tools/list, as written', async () => {
+    const help = await run(['mcp', '--help'], {});
+    const examples = help.stdout
+      .slice(help.stdout.indexOf('EXAMPLES'))
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('$ mpay mcp'))
+      .map((l) => l.slice('$ mpay '.length).split(' '));
+    expect(examples.map((e) => e.join(' '))).toContain('mcp --read-only --profile acme --env live');
+    for (const argv of examples) {
+      const { client } = await sdkClient(cliEnv(sb, tempDir()), { argv });
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('balances');
+      expect(names.includes('deposit')).toBe(!argv.includes('--read-only'));
+      await client.close();
+    }
+  });
+});

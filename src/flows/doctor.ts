@@ -210,7 +210,12 @@ function siteIdCheck({ ctx, currencies }: DoctorRun): Check {
 
 function apiKeyCheck({ client, journal, probe }: DoctorRun): Promise<Check> {
   if (probe.skip)
-    return Promise.resolve({ name: 'API key', ok: true, skipped: true, detail: `check skipped: ${probe.skip}` });
+    return Promise.resolve({
+      name: 'API key',
+      ok: true,
+      skipped: true,
+      detail: `check skipped: ${probe.skip}`,
+    });
   return checkApiKey(client, journal, probe, runAgain(['mpay', 'doctor', '--check-api-key'], journal.place));
 }
 

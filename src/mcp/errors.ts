@@ -24,7 +24,8 @@ const meanings: Record<string, string> = {
   state: 'the transaction is not in status initiated (HTTP 404)',
   precondition: 'the API refused a precondition, such as an unknown currency (HTTP 412)',
   server: 'the server failed or answered with something that is not the API',
-  network: 'no answer came (connection, DNS or time-out); a money request may or may not have been applied: see the transaction tool before sending again',
+  network:
+    'no answer came (connection, DNS or time-out); a money request may or may not have been applied: see the transaction tool before sending again',
   local: "mpay's own files (config, journal) could not be used",
   busy: 'another mpay process holds this transaction: nothing was sent',
   rate_limited: 'the server kept answering 429: nothing was processed',
@@ -84,7 +85,13 @@ export function toolError(err: unknown, secrets: Secrets, names: Record<string, 
 /** Arguments the input schema refused: a usage error naming each argument and why. */
 export function badArguments(
   tool: string,
-  issues: readonly { path: PropertyKey[]; message: string; code: string; keys?: string[]; expected?: string }[],
+  issues: readonly {
+    path: PropertyKey[];
+    message: string;
+    code: string;
+    keys?: string[];
+    expected?: string;
+  }[],
   args: Record<string, unknown>,
 ): UsageError {
   const fields: FieldErrors = {};

@@ -71,15 +71,18 @@ function moveLine(tool: Tool, a: Record<string, unknown>, record: JournalRecord 
     .filter(Boolean)
     .join(', ');
   const step = tool.name.replace(/^(deposit|withdraw)_?/, '').replace(/_/g, ' ');
-  return `${tool.title}: ${kind}${step ? ` (${step})` : ''} of ${amount} ${currency}`.trim() +
-    `, customer ${who || '(not named)'}${contact ? ` (${contact})` : ''}${record ? `, reference ${record.reference}` : ''}`;
+  return (
+    `${tool.title}: ${kind}${step ? ` (${step})` : ''} of ${amount} ${currency}`.trim() +
+    `, customer ${who || '(not named)'}${contact ? ` (${contact})` : ''}${record ? `, reference ${record.reference}` : ''}`
+  );
 }
 
 export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
   const { Server } = await importLazily<Sdk>('@modelcontextprotocol/sdk/server/index.js');
   const { StdioServerTransport } = await importLazily<Stdio>('@modelcontextprotocol/sdk/server/stdio.js');
-  const { ListToolsRequestSchema, CallToolRequestSchema, ElicitResultSchema } =
-    await importLazily<Types>('@modelcontextprotocol/sdk/types.js');
+  const { ListToolsRequestSchema, CallToolRequestSchema, ElicitResultSchema } = await importLazily<Types>(
+    '@modelcontextprotocol/sdk/types.js',
+  );
   const io = f.io;
   const secrets = f.secrets;
   const log = (line: string) => io.note(`mpay mcp: ${secrets.scrub(line)}`);
@@ -130,7 +133,12 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
       const answer = await elicit(question, {
         type: 'object',
         properties: {
-          send: { type: 'boolean', title: 'Send it', description: 'Send this real-money request', default: false },
+          send: {
+            type: 'boolean',
+            title: 'Send it',
+            description: 'Send this real-money request',
+            default: false,
+          },
         },
         required: ['send'],
       });
@@ -152,13 +160,15 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
       const b = await baseDeps();
       journalMemo ??= markedJournal(b.journal);
       const record =
-        typeof args.key === 'string' ? (() => {
-          try {
-            return journalMemo.find(args.key as string);
-          } catch {
-            return undefined;
-          }
-        })() : undefined;
+        typeof args.key === 'string'
+          ? (() => {
+              try {
+                return journalMemo.find(args.key as string);
+              } catch {
+                return undefined;
+              }
+            })()
+          : undefined;
       return {
         ...b,
         journal: journalMemo,
@@ -209,7 +219,10 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: list.map((t) => {
-      const { $schema: _s, ...inputSchema } = z.toJSONSchema(t.input, { io: 'input' }) as Record<string, unknown>;
+      const { $schema: _s, ...inputSchema } = z.toJSONSchema(t.input, { io: 'input' }) as Record<
+        string,
+        unknown
+      >;
       return {
         name: t.name,
         title: t.title,
@@ -243,7 +256,10 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     const tool = list.find((t) => t.name === name);
     log(`call ${name}`);
     if (!tool) {
-      const near = nearest(name, list.map((t) => t.name));
+      const near = nearest(
+        name,
+        list.map((t) => t.name),
+      );
       const moneyTool = readOnly && offered(false).some((t) => t.name === name);
       return fail(
         new UsageError(
@@ -252,7 +268,9 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
             : `Unknown tool ${name}: nothing was sent`,
           {
             fields: { name: [moneyTool ? 'not offered with --read-only' : 'unknown tool'] },
-            hint: near.length ? `Did you mean ${near.join(' or ')}?` : `tools/list names the ${list.length} tools`,
+            hint: near.length
+              ? `Did you mean ${near.join(' or ')}?`
+              : `tools/list names the ${list.length} tools`,
           },
         ),
       );
@@ -260,11 +278,16 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) return fail(badArguments(name, parsed.error.issues, args));
     try {
-      const value = secrets.value(await tool.run(parsed.data as Record<string, unknown>, await callOf(tool, args)));
+      const value = secrets.value(
+        await tool.run(parsed.data as Record<string, unknown>, await callOf(tool, args)),
+      );
       // structuredContent is an object: a list comes under the tool's name, its text as the command's --json
       const structured = Array.isArray(value) ? { [name]: value } : (value as Record<string, unknown>);
       log(`${name}: done`);
-      return { content: [{ type: 'text' as const, text: JSON.stringify(value, null, 2) }], structuredContent: structured };
+      return {
+        content: [{ type: 'text' as const, text: JSON.stringify(value, null, 2) }],
+        structuredContent: structured,
+      };
     } catch (err) {
       return fail(err);
     }
@@ -293,9 +316,7 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     if ('id' in message && 'method' in message) pending.add(message.id);
     receive(message);
   };
-  log(
-    `serving ${list.length} tools on stdio${readOnly ? ' (read-only)' : ''}; stdout is JSON-RPC only`,
-  );
+  log(`serving ${list.length} tools on stdio${readOnly ? ' (read-only)' : ''}; stdout is JSON-RPC only`);
 
   await io.interrupts.graceful(async () => {
     await new Promise<void>((resolve) => {

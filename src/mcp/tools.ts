@@ -57,7 +57,9 @@ const customer = {
   phone: arg(fields.phone, "customer's phone, international (+233201234567) or national with its 0"),
   email: arg(fields.email, "customer's e-mail (a withdrawal's one-time code goes there)"),
   reference: opt(arg(fields.reference, 'customer_transaction_id; mpay makes a unique one when left out')),
-  gateway: opt(arg(fields.gateway, 'gateway id, one of those initiate offers (required when it offers several)')),
+  gateway: opt(
+    arg(fields.gateway, 'gateway id, one of those initiate offers (required when it offers several)'),
+  ),
 };
 const processing = {
   phone_number: opt(arg(phoneNumber, 'phone for the payment (default: the customer phone)')),
@@ -172,7 +174,11 @@ function flowTool(kind: 'deposit' | 'withdraw'): Tool {
       wallet: opt(
         z
           .boolean()
-          .check(z.describe('force (true) or skip (false) the wallet address update; default: the gateway decides')),
+          .check(
+            z.describe(
+              'force (true) or skip (false) the wallet address update; default: the gateway decides',
+            ),
+          ),
       ),
     }),
     async run(a, call) {
@@ -263,12 +269,14 @@ export const tools: Tool[] = [
     name: 'history',
     title: 'History',
     description:
-      "The transactions mpay started at this profile and environment, newest first, from mpay's journal (those started through mpay mcp carry via: \"mpay mcp\"). Moves no money.",
+      'The transactions mpay started at this profile and environment, newest first, from mpay\'s journal (those started through mpay mcp carry via: "mpay mcp"). Moves no money.',
     money: false,
     input: z.strictObject({
       kind: opt(z.enum(paymentKinds).check(z.describe('deposit or withdraw'))),
       status: opt(z.enum(historyStatuses).check(z.describe('a status as history shows it'))),
-      limit: opt(z.int().check(z.positive(), z.maximum(1000), z.describe('how many, newest first (default 30)'))),
+      limit: opt(
+        z.int().check(z.positive(), z.maximum(1000), z.describe('how many, newest first (default 30)')),
+      ),
     }),
     async run(a, call) {
       const { statusShown } = await import('../journal/records.js');
@@ -311,7 +319,9 @@ export const tools: Tool[] = [
     money: false,
     input: z.strictObject({
       check_api_key: opt(
-        z.boolean().check(z.describe('on a live server, send the API-key check too (the person is asked first)')),
+        z
+          .boolean()
+          .check(z.describe('on a live server, send the API-key check too (the person is asked first)')),
       ),
     }),
     run: (a, call) => call.doctor(a.check_api_key === true),

@@ -15,7 +15,7 @@ export default class Mcp extends BaseCommand<typeof Mcp> {
       helpGroup: 'GLOBAL',
     }),
   };
-  static override summary = 'Serve mpay to AI assistants: a Model Context Protocol server on stdio';
+  static override summary = 'Serve mpay to AI assistants: an MCP server on stdio';
   static override description = `Offers mpay's reads (countries, currencies, balances, history, one transaction, doctor) and money calls (deposit and withdraw as whole flows and as single steps, status update, wallet address update) as MCP tools, for an assistant's MCP client to start as a subprocess. stdout carries JSON-RPC only; logs go to stderr (--debug adds every HTTP request, secrets redacted).
 
 Every money tool is journaled before it is sent (\`mpay history\` marks them "via mpay mcp") and holds its transaction's lock. On a live server (decided by the server, as for every command) the person is asked through the client (MCP elicitation), and only an accept sends; a client that cannot ask gets the error confirmation_required, and --yes changes nothing. A withdrawal's one-time code is asked the same way, or given as the otp argument; it is never logged or returned.
