@@ -300,6 +300,35 @@ describe('a live server', () => {
     expect(await initiates()).toBe(before);
   });
 
+  it("sends doctor's API-key check only on the person's answer: refused without elicitation, no --yes hint", async () => {
+    const probes = async () => (await requestCounts(live))['POST /payments/withdraw/initiate'] ?? 0;
+    const before = await probes();
+    const { client } = await sdkClient(liveEnv(), { args: ['--yes'] });
+    const r = await client.callTool({ name: 'doctor', arguments: { check_api_key: true } });
+    const key = structured(r).checks.find((c: { name: string }) => c.name === 'API key');
+    expect(key.ok).toBe(false);
+    expect(key.detail).toMatch(/cannot ask/);
+    expect(key.hint).not.toMatch(/--yes/);
+    expect(key.hint).toMatch(/elicitation/);
+    await client.close();
+    expect(await probes()).toBe(before);
+  });
+
+  it('ends at the end of input, nothing sent, when the client cancels its call while the person is asked', async () => {
+    const before = await initiates();
+    const c = rawClient(liveEnv());
+    await initialize(c, { elicitation: { form: {} } });
+    const n = c.request('tools/call', {
+      name: 'deposit',
+      arguments: customer({ reference: 'mcp-live-cancel' }),
+    });
+    await c.next((m) => m.method === 'elicitation/create');
+    c.send({ method: 'notifications/cancelled', params: { requestId: n, reason: 'the person went away' } });
+    c.child.stdin.end();
+    expect(await c.done).toBe(0);
+    expect(await initiates()).toBe(before);
+  });
+
   it('sends once when the person accepts', async () => {
     const before = await initiates();
     const env = liveEnv();

@@ -51,6 +51,8 @@ function scrubbed(value: unknown, scrub: (s: string) => string): unknown {
 
 /** The question's line about what moves: the kind, the amount and currency, the customer. */
 function moveLine(tool: Tool, a: Record<string, unknown>, record: JournalRecord | undefined): string {
+  if (tool.name === 'doctor')
+    return "doctor's API-key check: a withdraw initiate of the credentials alone, no customer and no amount (the API refuses it and creates nothing)";
   const kind = tool.name.startsWith('withdraw')
     ? 'withdrawal'
     : tool.name.startsWith('deposit')
@@ -156,6 +158,19 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
 
   async function callOf(tool: Tool, args: Record<string, unknown>): Promise<ToolCall> {
     const ctx = await f.context();
+    // the person could not be asked (the gate's question found no elicitation): doctor says so
+    let unasked = false;
+    const ask = (detail: string): Prompter => {
+      const p = confirmer(detail);
+      return {
+        ...p,
+        confirm: (o) =>
+          p.confirm(o).catch((err: unknown) => {
+            if (err instanceof ConfirmationRequired) unasked = true;
+            throw err;
+          }),
+      };
+    };
     const deps = async (): Promise<FlowDeps> => {
       const b = await baseDeps();
       journalMemo ??= markedJournal(b.journal);
@@ -176,7 +191,7 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
         prompter: undefined,
         reporter: silentReporter,
         // one question a call: this call's own gate, --yes not read
-        gate: await f.gateFor(ctx.baseUrl, ctx.env, confirmer(moveLine(tool, args, record)), false),
+        gate: await f.gateFor(ctx.baseUrl, ctx.env, ask(moveLine(tool, args, record)), false),
         // no `stop`: a call in flight at a signal finishes whole and is journaled; a second signal ends it
       };
     };
@@ -212,7 +227,14 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
             ? { skip: 'mpay mcp --read-only sends no money request, and the check is a withdraw initiate' }
             : {}),
         });
-        return { ok: checks.every((c) => c.ok), checks: checks.map(({ kind: _k, ...c }) => c) };
+        const hint = new ConfirmationRequired().hint;
+        return {
+          ok: checks.every((c) => c.ok),
+          // the flow's hint for a refused live question names --yes, which has no effect here
+          checks: checks.map(({ kind: _k, ...c }) =>
+            c.name === 'API key' && !c.ok && unasked ? { ...c, hint } : c,
+          ),
+        };
       },
     };
   }
@@ -275,6 +297,8 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
         ),
       );
     }
+    // a code given as an argument is a secret of the run from now on, whatever happens to the call
+    if (typeof args.otp === 'string') secrets.register(args.otp.trim());
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) return fail(badArguments(name, parsed.error.issues, args));
     try {
@@ -314,6 +338,11 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
   const receive = transport.onmessage!;
   transport.onmessage = (message: JSONRPCMessage) => {
     if ('id' in message && 'method' in message) pending.add(message.id);
+    // a request the client cancelled gets no answer (the SDK drops it): it is no longer waited for
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+      if (id !== undefined) setImmediate(() => (pending.delete(id), answered()));
+    }
     receive(message);
   };
   log(`serving ${list.length} tools on stdio${readOnly ? ' (read-only)' : ''}; stdout is JSON-RPC only`);
