@@ -407,47 +407,31 @@ describe('--read-only', () => {
   });
 });
 
-describe('the end of input during a money call', () => {
-  it('finishes the call, journals it, answers it, then exits 0', async () => {
+describe('the end of input, or a signal, during a money call', () => {
+  const ends: [string, (c: ReturnType<typeof rawClient>) => Promise<void>][] = [
+    ['the end of input', async (c) => void c.child.stdin.end()],
+    [
+      'SIGTERM',
+      async (c) => {
+        await c.said(/call deposit/);
+        c.child.kill('SIGTERM');
+      },
+    ],
+  ];
+  it.each(ends)('%s: the call finishes, is journaled and answered, then exit 0', async (how, end) => {
     const slow = await sandbox({ latencyMs: 150 });
     try {
       const env = cliEnv(slow, tempDir());
       const c = rawClient(env);
       await initialize(c, {});
-      const n = c.request('tools/call', {
-        name: 'deposit',
-        arguments: customer({ reference: 'mcp-eof-dep' }),
-      });
-      c.child.stdin.end();
-      const answer = await c.answerOf(n);
-      expect(answer.result.isError).toBeFalsy();
-      expect(await c.done).toBe(0);
-      const r = (await history(env)).find((x) => x.reference === 'mcp-eof-dep');
-      expect(r.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
-    } finally {
-      await slow.close();
-    }
-  });
-});
-
-describe('a signal during a money call', () => {
-  it('lets the call finish and be journaled, answers it, then exits 0', async () => {
-    const slow = await sandbox({ latencyMs: 150 });
-    try {
-      const env = cliEnv(slow, tempDir());
-      const c = rawClient(env);
-      await initialize(c, {});
-      const n = c.request('tools/call', {
-        name: 'deposit',
-        arguments: customer({ reference: 'mcp-term-dep' }),
-      });
-      await c.said(/call deposit/);
-      c.child.kill('SIGTERM');
+      const reference = `mcp-end-${how.replace(/\W/g, '')}`;
+      const n = c.request('tools/call', { name: 'deposit', arguments: customer({ reference }) });
+      await end(c);
       const answer = await c.answerOf(n);
       expect(answer.result.isError).toBeFalsy();
       expect(answer.result.structuredContent.data.processed.transaction_id).toBeTruthy();
       expect(await c.done).toBe(0);
-      const r = (await history(env)).find((x) => x.reference === 'mcp-term-dep');
+      const r = (await history(env)).find((x) => x.reference === reference);
       expect(r.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
     } finally {
       await slow.close();

@@ -239,32 +239,34 @@ const gatewayArg = {
   gateway: opt(arg(fields.gateway, 'gateway id (default: the one the journal recorded)')),
 };
 
+/** A read of one of the API's lists, as its command reads it. */
+function list(
+  name: string,
+  title: string,
+  description: string,
+  read: (client: FlowDeps['client']) => Promise<unknown>,
+): Tool {
+  return {
+    name,
+    title,
+    description: `${description} Moves no money.`,
+    money: false,
+    input: z.strictObject({}),
+    run: async (_a, call) => read((await call.deps()).client),
+  };
+}
+
 export const tools: Tool[] = [
-  {
-    name: 'countries',
-    title: 'Countries',
-    description: 'Reads the public list of supported countries. Moves no money.',
-    money: false,
-    input: z.strictObject({}),
-    run: async (_a, call) => (await call.deps()).client.publicCountries(),
-  },
-  {
-    name: 'currencies',
-    title: 'Currencies',
-    description: 'Reads the public list of supported currencies and their limits. Moves no money.',
-    money: false,
-    input: z.strictObject({}),
-    run: async (_a, call) => (await call.deps()).client.publicCurrencies(),
-  },
-  {
-    name: 'balances',
-    title: "The merchant's currencies and balances",
-    description:
-      "Reads the merchant's own currencies: balance (total_balance), deposit and withdraw limits, and the gateways open to each. Moves no money.",
-    money: false,
-    input: z.strictObject({}),
-    run: async (_a, call) => (await call.deps()).client.merchantCurrencies(),
-  },
+  list('countries', 'Countries', 'Reads the public list of supported countries.', (c) => c.publicCountries()),
+  list('currencies', 'Currencies', 'Reads the public list of supported currencies and their limits.', (c) =>
+    c.publicCurrencies(),
+  ),
+  list(
+    'balances',
+    "The merchant's currencies and balances",
+    "Reads the merchant's own currencies: balance (total_balance), deposit and withdraw limits, and the gateways open to each.",
+    (c) => c.merchantCurrencies(),
+  ),
   {
     name: 'history',
     title: 'History',
