@@ -18,7 +18,8 @@ export class ConfirmationRequired extends Error {
 
 /** What each kind means, for an assistant that reads the error. */
 const meanings: Record<string, string> = {
-  usage: 'the arguments were refused before any request: nothing was sent',
+  usage:
+    'refused before any request (an argument, or something mpay needs to send, such as credentials): nothing was sent',
   auth: 'the API refused the credentials or the token',
   validation: 'the API refused a value (HTTP 422)',
   state: 'the transaction is not in status initiated (HTTP 404)',
