@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { historyStatuses, paymentKinds, transactionStatuses } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
-import { fields, phoneNumber, problem, type Field } from '../flows/inputs.js';
+import { fields, otpOf, phoneNumber, problem, type Field } from '../flows/inputs.js';
 import type { FlowDeps, FlowInputs, FlowResult } from '../flows/types.js';
 import type { JournalRecord } from '../journal/records.js';
 import { fromFlowResult, fromRecord, stepEnvelope } from '../ui/envelope.js';
@@ -95,6 +95,7 @@ export function flowInputs(a: Record<string, unknown>): FlowInputs {
     phoneNumber: s('phone_number'),
     ...(typeof a.wallet === 'boolean' ? { wallet: a.wallet } : {}),
     ...(s('gateway') !== undefined ? { gateway: Number(s('gateway')) } : {}),
+    ...(s('otp') !== undefined ? { otp: otpOf(s('otp')!) } : {}),
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as FlowInputs;
 }
@@ -154,11 +155,22 @@ async function withCode(
     };
   }
   const { processByKey } = await import('../flows/single-step.js');
-  const { otpOf } = await import('../flows/inputs.js');
   return processByKey(result.reference, 'withdraw', { otp: otpOf(code) }, deps, call.now());
 }
 
 const envelope = (r: Ran) => fromFlowResult(r.result, r.record);
+
+/** A flow that ends with the processed step: a withdrawal's code, given or asked, finishes it. */
+async function paying(
+  kind: 'deposit' | 'withdraw',
+  a: Record<string, unknown>,
+  call: ToolCall,
+  start: (deps: FlowDeps) => Promise<Ran>,
+) {
+  const deps = await call.deps();
+  const first = await start(deps);
+  return envelope(kind === 'withdraw' ? await withCode(first, a, call, deps) : first);
+}
 
 function flowTool(kind: 'deposit' | 'withdraw'): Tool {
   const noun = kind === 'deposit' ? 'deposit' : 'withdrawal';
@@ -183,12 +195,9 @@ function flowTool(kind: 'deposit' | 'withdraw'): Tool {
     }),
     async run(a, call) {
       const { runPaymentFlow } = await import('../flows/payment.js');
-      const deps = await call.deps();
-      const inputs = flowInputs(a);
-      const { otpOf } = await import('../flows/inputs.js');
-      if (typeof a.otp === 'string') inputs.otp = otpOf(a.otp);
-      const first = { result: await runPaymentFlow(kind, inputs, deps) };
-      return envelope(kind === 'withdraw' ? await withCode(first, a, call, deps) : first);
+      return paying(kind, a, call, async (deps) => ({
+        result: await runPaymentFlow(kind, flowInputs(a), deps),
+      }));
     },
   };
 }
@@ -225,12 +234,9 @@ function processTool(kind: 'deposit' | 'withdraw'): Tool {
     }),
     async run(a, call) {
       const { processByKey } = await import('../flows/single-step.js');
-      const deps = await call.deps();
-      const inputs = flowInputs(a);
-      const { otpOf } = await import('../flows/inputs.js');
-      if (typeof a.otp === 'string') inputs.otp = otpOf(a.otp);
-      const first = await processByKey(a.key as string, kind, inputs, deps, call.now());
-      return envelope(kind === 'withdraw' ? await withCode(first, a, call, deps) : first);
+      return paying(kind, a, call, (deps) =>
+        processByKey(a.key as string, kind, flowInputs(a), deps, call.now()),
+      );
     },
   };
 }
