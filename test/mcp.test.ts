@@ -222,6 +222,46 @@ describe('a client that knows only the protocol', () => {
   });
 });
 
+describe('the single steps', () => {
+  it('initiate, wallet address, status and processed, each a tool, continue one journaled transaction', async () => {
+    const env = cliEnv(sb, tempDir());
+    const { client } = await sdkClient(env);
+    const { gateway: _g, ...noGateway } = customer({ reference: 'mcp-steps-1' });
+    const init = await client.callTool({ name: 'deposit_initiate', arguments: noGateway });
+    expect(structured(init)).toMatchObject({ reference: 'mcp-steps-1', status: 'initiated' });
+    const offered = structured(init).data.initiate.gateway_configuration.map(
+      (c: { gateway: { id: number } }) => String(c.gateway.id),
+    );
+    const gateway = offered.find((id: string) => id !== '1') ?? offered[0];
+    const wallet = await client.callTool({
+      name: 'wallet_update',
+      arguments: { key: 'mcp-steps-1', gateway },
+    });
+    expect(wallet.isError, JSON.stringify(wallet)).toBeFalsy();
+    expect(structured(wallet).wallet_address).toBeTruthy();
+    const status = await client.callTool({
+      name: 'status_update',
+      arguments: { key: 'mcp-steps-1', status: 'initiated', gateway },
+    });
+    expect(structured(status).status).toBe('initiated');
+    const processed = await client.callTool({
+      name: 'deposit_process',
+      arguments: { key: 'mcp-steps-1', phone_number: '+233201234567' },
+    });
+    expect(structured(processed).data.processed.transaction_id).toBeTruthy();
+    const one = await client.callTool({ name: 'transaction', arguments: { key: 'mcp-steps-1' } });
+    expect(structured(one).steps.map((x: { step: string }) => x.step)).toEqual([
+      'initiate',
+      'wallet',
+      'status',
+      'processed',
+    ]);
+    const listed = await client.callTool({ name: 'history', arguments: { kind: 'deposit', limit: 5 } });
+    expect(structured(listed).history[0]).toMatchObject({ reference: 'mcp-steps-1', via: 'mpay mcp' });
+    await client.close();
+  });
+});
+
 describe("a withdrawal's one-time code", () => {
   it('is taken as an argument, or, from a client that cannot ask, left for withdraw_process', async () => {
     const env = cliEnv(sb, tempDir());
