@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { bin, cliEnv, requestCounts, root, run, sandbox, tempDir } from './helpers.js';
+import { bin, cliEnv, customerArgs, requestCounts, root, run, sandbox, tempDir } from './helpers.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 let sb: Sb;
@@ -259,6 +259,27 @@ describe('the single steps', () => {
     const listed = await client.callTool({ name: 'history', arguments: { kind: 'deposit', limit: 5 } });
     expect(structured(listed).history[0]).toMatchObject({ reference: 'mcp-steps-1', via: 'mpay mcp' });
     await client.close();
+  });
+});
+
+describe("the journal's mark", () => {
+  it('is of what started a transaction: one a command started and the assistant continued is not marked', async () => {
+    const env = cliEnv(sb, tempDir());
+    const started = await run(
+      ['deposit', 'initiate', ...customerArgs({ reference: 'mcp-cli-started', gateway: '' }), '--json'],
+      { env },
+    );
+    expect(started.code, started.stderr).toBe(0);
+    const { client } = await sdkClient(env);
+    const r = await client.callTool({
+      name: 'deposit_process',
+      arguments: { key: 'mcp-cli-started', phone_number: '+233201234567' },
+    });
+    expect(r.isError, JSON.stringify(r)).toBeFalsy();
+    await client.close();
+    const record = (await history(env)).find((x) => x.reference === 'mcp-cli-started');
+    expect(record.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
+    expect(record.via).toBeUndefined();
   });
 });
 
