@@ -203,6 +203,8 @@ describe('a client that knows only the protocol', () => {
       next: null,
     });
     expect(wd.result.structuredContent.data.processed.transaction_id).toBeTruthy();
+    // the whole flow's result: its initiate too, as `mpay withdraw --json` gives it
+    expect(wd.result.structuredContent.data.initiate.customer_transaction_id).toBe('mcp-raw-wd-1');
     // the code is never returned nor logged
     c.child.stdin.end();
     expect(await c.done).toBe(0);

@@ -145,7 +145,7 @@ async function withCode(
   const email = record?.code_request?.customer_email ?? (a.email as string | undefined) ?? 'the customer';
   const code = await call.askCode(email);
   if (code === undefined) {
-    // The client cannot ask: the assistant gives the code it is told to withdraw_process.
+    // No code (the client cannot ask, or the person gave none): the assistant gives it to withdraw_process.
     return {
       ...first,
       result: {
@@ -155,7 +155,12 @@ async function withCode(
     };
   }
   const { processByKey } = await import('../flows/single-step.js');
-  return processByKey(result.reference, 'withdraw', { otp: otpOf(code) }, deps, call.now());
+  const done = await processByKey(result.reference, 'withdraw', { otp: otpOf(code) }, deps, call.now());
+  // what the flow learned before the code (its initiate, gateway, status update), and the end
+  return {
+    record: done.record,
+    result: { ...result, ...done.result, next: undefined, resume: undefined, message: undefined },
+  };
 }
 
 const envelope = (r: Ran) => fromFlowResult(r.result, r.record);
