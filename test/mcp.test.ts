@@ -393,6 +393,22 @@ describe('a live server', () => {
     expect(await initiates()).toBe(before);
   });
 
+  it('ends at the end of input while the person is asked: the question withdrawn, nothing sent, exit 0', async () => {
+    const before = await initiates();
+    const c = rawClient(liveEnv());
+    await initialize(c, { elicitation: { form: {} } });
+    const n = c.request('tools/call', {
+      name: 'deposit',
+      arguments: customer({ reference: 'mcp-live-eof' }),
+    });
+    await c.next((m) => m.method === 'elicitation/create');
+    c.child.stdin.end();
+    const answer = await c.answerOf(n);
+    expect(answer.result.structuredContent.error.kind).toBe('cancelled');
+    expect(await c.done).toBe(0);
+    expect(await initiates()).toBe(before);
+  });
+
   it('sends once when the person accepts', async () => {
     const before = await initiates();
     const env = liveEnv();
