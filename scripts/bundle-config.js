@@ -28,6 +28,10 @@ export const lazyPackages = [
   // phone numbers by each country's plan (flows/phones.ts): the metadata, and an example number a country
   'libphonenumber-js/min',
   'libphonenumber-js/mobile/examples',
+  // `mpay mcp`: the Model Context Protocol SDK's server, its stdio transport and its message schemas
+  '@modelcontextprotocol/sdk/server/index.js',
+  '@modelcontextprotocol/sdk/server/stdio.js',
+  '@modelcontextprotocol/sdk/types.js',
   // the OS keyring: a native addon, which the executable keeps as an asset of its own (src/exe.ts)
   '@napi-rs/keyring',
 ];

@@ -99,11 +99,19 @@ export const rules = {
       'factory',
       'sandbox',
       'proxy',
+      'mcp',
       'commands',
       'lazy-import',
     ],
     types: ['cli'],
     packages: [oclif],
+  },
+  // `mpay mcp`: the MCP server beside the commands; it reads the flows and the Factory (whose prompter it never
+  // asks: the person is asked through MCP elicitation), and loads no oclif, no table and no sandbox
+  mcp: {
+    may: ['mcp', 'factory', 'flows', 'api', 'config', 'journal', 'ui', 'io', 'lazy-import'],
+    types: [],
+    packages: [oclif, 'cli-table3', 'fastify'],
   },
   // the oclif classes (commands/**/command.ts) and commands/base/: oclif loads every class at start (help,
   // the manifest), and each class's run() imports the rest, so their ban holds as they load

@@ -19,6 +19,7 @@ import DepositInitiate from './commands/deposit/initiate/command.js';
 import DepositProcess from './commands/deposit/process/command.js';
 import Docs from './commands/docs/command.js';
 import Doctor from './commands/doctor/command.js';
+import Mcp from './commands/mcp/command.js';
 import History from './commands/history/command.js';
 import HistoryPrune from './commands/history/prune/command.js';
 import HistoryMove from './commands/history/move/command.js';
@@ -80,6 +81,7 @@ export const COMMANDS = {
   'deposit:process': DepositProcess,
   docs: Docs,
   doctor: Doctor,
+  mcp: Mcp,
   history: History,
   'history:prune': HistoryPrune,
   'history:move': HistoryMove,

@@ -245,13 +245,22 @@ export class Factory {
     return this.gateMemo;
   }
 
-  /** A gate for a server: the run's office issues its tickets, and the run's clients tell of a live proxy. */
-  async gateFor(server: string, env: string, prompter: Prompter | undefined): Promise<MoneyGate> {
+  /**
+   * A gate for a server: the run's office issues its tickets, and the run's clients tell of a live proxy.
+   * `yes`: --yes, unless the caller says otherwise (`mpay mcp`, where only the person's answer lets live
+   * money through).
+   */
+  async gateFor(
+    server: string,
+    env: string,
+    prompter: Prompter | undefined,
+    yes = this.globals.yes,
+  ): Promise<MoneyGate> {
     const { MoneyGate } = await import('./flows/money-gate.js');
     const { judgeServer } = await import('./config/live.js');
     const store = await this.store();
     return new MoneyGate(judgeServer(server, env, store.profiles()), {
-      yes: this.globals.yes,
+      yes,
       prompter,
       issue: this.office.issue,
       upstreamLive: () =>

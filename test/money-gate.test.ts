@@ -14,7 +14,16 @@ import { MoneyGate } from '../src/flows/money-gate.js';
 import { Journal } from '../src/journal/journal.js';
 import { holdLock, lockName, LockLostError } from '../src/journal/locks.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, demoClient, file, loopbackServer, tempDir, testGate } from './helpers.js';
+import {
+  cliEnv,
+  customerArgs,
+  demoClient,
+  file,
+  loopbackServer,
+  ndjson,
+  tempDir,
+  testGate,
+} from './helpers.js';
 import { mpay as run } from './in-process.js';
 import { strictSandbox, type StrictSandbox } from './strict.js';
 
@@ -861,10 +870,53 @@ describe('every command that can reach a money endpoint passes the gate', () => 
       'support:bundle': ['support', 'bundle', '--out', join(cfg, 'b.tar.gz')],
       // its own embedded sandbox, never the profile's server: the walk gives it no way to a money endpoint
       demo: ['demo', '--help'],
+      // an assistant's deposit through a client that cannot ask the person (its lines on stdin below)
+      mcp: ['mcp', '--yes'],
     };
+    const mcpInput = [
+      {
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'walk', version: '1' },
+        },
+      },
+      { method: 'notifications/initialized' },
+      {
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: 'deposit',
+          arguments: {
+            currency: 'GHS',
+            country: 'GH',
+            amount: '10',
+            first_name: 'Ama',
+            phone: '+233201234567',
+            email: 'ama@example.com',
+            gateway: '1',
+            reference: 'walk-mcp',
+          },
+        },
+      },
+    ]
+      .map((m) => `${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`)
+      .join('');
     expect([...noMoney, ...Object.keys(money)].sort()).toEqual(Object.keys(COMMANDS).sort());
     const before = journalLines(cfg);
     for (const [id, args] of Object.entries(money)) {
+      if (id === 'mcp') {
+        // no terminal here: the person cannot be asked, and --yes does not stand in for them
+        const m = await run(args, { env, input: mcpInput });
+        sb.verify();
+        expect(m.code, m.stderr).toBe(0);
+        expect(ndjson(m.stdout).find((x) => x.id === 2).result.structuredContent.error.kind).toBe(
+          'confirmation_required',
+        );
+        continue;
+      }
       const r = await run([...args, '--json'], { env });
       sb.verify();
       if (['doctor', 'support:bundle', 'demo'].includes(id)) continue;

@@ -72,7 +72,7 @@ export async function runChecks(
   /** where a withdrawal the credentials check created after all is recorded */
   journal: JournalLike,
   /** the money gate the credentials probe passes, and whether a live server's probe was asked for */
-  probe: { gate: MoneyGate; explicit: boolean },
+  probe: { gate: MoneyGate; explicit: boolean; skip?: string },
 ): Promise<Check[]> {
   const checks: Check[] = [];
   const run: DoctorRun = { ctx, client, environ, journal, currencies: [], probe };
@@ -93,7 +93,8 @@ interface DoctorRun {
   journal: JournalLike;
   /** the merchant's currencies, as the bearer token check read them for the checks after it */
   currencies: MerchantCurrency[];
-  probe: { gate: MoneyGate; explicit: boolean };
+  /** `skip`: why the API-key check is not sent at all (`mpay mcp --read-only`) */
+  probe: { gate: MoneyGate; explicit: boolean; skip?: string };
 }
 
 type CheckStep = (run: DoctorRun) => Check | undefined | Promise<Check | undefined>;
@@ -208,6 +209,13 @@ function siteIdCheck({ ctx, currencies }: DoctorRun): Check {
 }
 
 function apiKeyCheck({ client, journal, probe }: DoctorRun): Promise<Check> {
+  if (probe.skip)
+    return Promise.resolve({
+      name: 'API key',
+      ok: true,
+      skipped: true,
+      detail: `check skipped: ${probe.skip}`,
+    });
   return checkApiKey(client, journal, probe, runAgain(['mpay', 'doctor', '--check-api-key'], journal.place));
 }
 

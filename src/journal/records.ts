@@ -89,6 +89,8 @@ export interface JournalRecord {
   steps: StepRecord[];
   /** doctor's or login's credentials check (flows/money-gate.ts probe()), not a customer's payment */
   probe?: true;
+  /** what started it when not a command of a person's: `mpay mcp` (an assistant), from its lines' data.via */
+  via?: string;
   /**
    * A withdrawal's code request as it was sent (its 'sent' line): the confirmation with the code goes with
    * the same phone and e-mails, so a resume takes them from here and never asks again.
@@ -142,6 +144,8 @@ export function fold(r: JournalRecord, e: JournalEvent): void {
   if (typeof d.wallet_address === 'string') r.wallet_address = d.wallet_address;
   if (typeof d.transaction_id === 'string') r.transaction_id = d.transaction_id;
   if (d.probe === true) r.probe = true;
+  // the line that made the record: what started the transaction (a later step elsewhere does not change it)
+  if (typeof d.via === 'string' && r.steps.length === 0) r.via = d.via;
   if (e.step === 'otp' && e.outcome === 'sent' && typeof d.phone_number === 'string')
     r.code_request = {
       phone_number: d.phone_number,

@@ -88,6 +88,8 @@ export const HistoryRecord = z.looseObject({
   created_at: z.string(),
   updated_at: z.string(),
   steps: z.array(Step),
+  /** "mpay mcp": an assistant started it (docs/mcp.md) */
+  via: z.optional(z.string()),
 });
 
 export const DoctorOutput = z.looseObject({

@@ -14,7 +14,7 @@ const groups: Array<[string, string[]]> = [
   ['GETTING STARTED', ['login', 'doctor', 'demo']],
   ['PAYMENTS', ['deposit', 'withdraw', 'status', 'wallet']],
   ['READING', ['countries', 'currencies', 'balances', 'history']],
-  ['SUPPORT', ['api', 'replay', 'proxy', 'support']],
+  ['SUPPORT', ['api', 'replay', 'proxy', 'mcp', 'support']],
   ['SET-UP', ['logout', 'auth', 'profiles', 'config', 'token', 'whoami', 'sandbox', 'docs', 'autocomplete']],
 ];
 
@@ -55,7 +55,9 @@ class MpayCommandHelp extends CommandHelp {
     const text = super.section(header, body);
     if (header !== 'GLOBAL FLAGS') return text;
     const id = this.command.id.replace(/:/g, ' ');
-    const note = `These may also come before the command: \`mpay --json ${id}\``;
+    // a global flag the command takes (`mpay mcp` has no --json)
+    const flag = this.command.flags?.json ? '--json' : '--debug';
+    const note = `These may also come before the command: \`mpay ${flag} ${id}\``;
     return `${text}\n\n${this.indent(this.wrap(note, 2))}`;
   }
 

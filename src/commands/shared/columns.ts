@@ -67,7 +67,12 @@ export const historyColumns: Column<JournalRecord>[] = [
     optional: true,
   },
   // doctor's and login's credentials check is a withdraw initiate too, but no customer's payment
-  { key: 'kind', header: 'Kind', get: (r) => (r.probe ? `${r.kind} (key check)` : r.kind) },
+  // and one an assistant started through `mpay mcp` says so
+  {
+    key: 'kind',
+    header: 'Kind',
+    get: (r) => `${r.kind}${r.probe ? ' (key check)' : ''}${r.via ? ` (via ${r.via})` : ''}`,
+  },
   { key: 'reference', header: 'Reference', identifier: true },
   { key: 'amount', header: 'Amount', get: (r) => `${r.amount ?? ''} ${r.currency ?? ''}`.trim() },
   { key: 'status', header: 'Status', get: (r) => statusShown(r) },

@@ -1,0 +1,39 @@
+import * as Flags from '@oclif/core/flags';
+import { BaseCommand, globalFlags } from '../base/base-command.js';
+
+export default class Mcp extends BaseCommand<typeof Mcp> {
+  static override baseFlags = {
+    profile: globalFlags.profile,
+    env: globalFlags.env,
+    'base-url': globalFlags['base-url'],
+    debug: globalFlags.debug,
+    timeout: globalFlags.timeout,
+    trace: globalFlags.trace,
+    yes: Flags.boolean({
+      char: 'y',
+      description: "no effect here: a live money call is sent only on the person's answer through the client",
+      helpGroup: 'GLOBAL',
+    }),
+  };
+  static override summary = 'Serve mpay to AI assistants: an MCP server on stdio';
+  static override description = `Offers mpay's reads (countries, currencies, balances, history, one transaction, doctor) and money calls (deposit and withdraw as whole flows and as single steps, status update, wallet address update) as MCP tools, for an assistant's MCP client to start as a subprocess. stdout carries JSON-RPC only; logs go to stderr (--debug adds every HTTP request, secrets redacted).
+
+Every money tool is journaled before it is sent (\`mpay history\` marks them "via mpay mcp") and holds its transaction's lock. On a live server (decided by the server, as for every command) the person is asked through the client (MCP elicitation), and only an accept sends; a client that cannot ask gets the error confirmation_required, and --yes changes nothing. A withdrawal's one-time code is asked the same way, or given as the otp argument; it is never logged or returned.
+
+End of input or Ctrl-C ends the server once the calls in flight have their answers. See docs/mcp.md for the settings an assistant needs.`;
+  static override flags = {
+    'read-only': Flags.boolean({
+      description: 'offer the read tools alone (doctor without its API-key check): nothing can move money',
+    }),
+  };
+  static override examples = [
+    '<%= config.bin %> mcp',
+    '<%= config.bin %> mcp --read-only --profile acme --env live',
+    '<%= config.bin %> mcp --env sandbox --base-url http://127.0.0.1:4010',
+  ];
+
+  async run(): Promise<void> {
+    const { runMcp } = await import('./run.js');
+    await this.execute(runMcp, { readOnly: this.flags['read-only'], version: this.config.version });
+  }
+}

@@ -1,0 +1,363 @@
+// `mpay mcp`: a Model Context Protocol server on stdio (the official SDK's Server and stdio transport), its
+// tools from mcp/tools.ts. Every money tool passes the run's ticket office through a gate of its own call
+// (flows/money-gate.ts): journal first, the transaction's lock, live decided by the server. On a live server
+// the gate's question goes to the person through MCP elicitation, and only an accept sends; a client that
+// cannot elicit gets `confirmation_required`; --yes is not read here. stdout carries JSON-RPC alone, every
+// message scrubbed of the run's secrets on its way out; logs go to stderr. End of input or a first signal
+// ends the server once the calls in flight have their answers (a money step in flight finishes and is
+// journaled).
+import * as z from 'zod/mini';
+import { CancelledError, UsageError } from '../api/errors.js';
+import { nearest } from '../api/nearest.js';
+import type { Factory } from '../factory.js';
+import type { Prompter } from '../flows/prompter.js';
+import { silentReporter, type FlowDeps } from '../flows/types.js';
+import type { JournalLike } from '../journal/journal.js';
+import type { JournalEvent, JournalRecord } from '../journal/records.js';
+import { importLazily } from '../lazy-import.js';
+import { ConfirmationRequired, badArguments, toolError } from './errors.js';
+import { argumentOf, offered, type Tool, type ToolCall } from './tools.js';
+
+type Sdk = typeof import('@modelcontextprotocol/sdk/server/index.js');
+type Stdio = typeof import('@modelcontextprotocol/sdk/server/stdio.js');
+type Types = typeof import('@modelcontextprotocol/sdk/types.js');
+type JSONRPCMessage = import('@modelcontextprotocol/sdk/types.js').JSONRPCMessage;
+
+/** The mark every journal line of a call through `mpay mcp` carries (data.via), and history shows. */
+export const via = 'mpay mcp';
+
+export interface McpOptions {
+  /** the read tools alone, and doctor without its API-key check */
+  readOnly?: boolean;
+  version: string;
+}
+
+/** A journal whose every line says it came through `mpay mcp` (data.via); the rest is the journal's own. */
+export function markedJournal<J extends JournalLike>(journal: J): J {
+  const marked = Object.create(journal) as J;
+  marked.append = (event: Omit<JournalEvent, 'at' | 'place'>) =>
+    journal.append({ ...event, data: { ...event.data, via } });
+  return marked;
+}
+
+/** Every string of a JSON-RPC message with the run's secrets (keys, tokens, one-time codes) replaced. */
+function scrubbed(value: unknown, scrub: (s: string) => string): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map((v) => scrubbed(v, scrub));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), scrubbed(v, scrub)]));
+  return value;
+}
+
+/** The question's line about what moves: the kind, the amount and currency, the customer. */
+function moveLine(tool: Tool, a: Record<string, unknown>, record: JournalRecord | undefined): string {
+  if (tool.name === 'doctor')
+    return "doctor's API-key check: a withdraw initiate of the credentials alone, no customer and no amount (the API refuses it and creates nothing)";
+  const kind = tool.name.startsWith('withdraw')
+    ? 'withdrawal'
+    : tool.name.startsWith('deposit')
+      ? 'deposit'
+      : record?.kind === 'withdraw'
+        ? 'withdrawal'
+        : 'deposit';
+  const amount = (a.amount as string | undefined) ?? record?.amount ?? '(amount not in the journal)';
+  const currency = (a.currency as string | undefined) ?? record?.currency ?? '';
+  const c = record?.customer ?? {};
+  const who = [
+    (a.first_name as string | undefined) ?? c.first_name,
+    (a.last_name as string | undefined) ?? c.last_name,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const contact = [(a.email as string | undefined) ?? c.email, (a.phone as string | undefined) ?? c.phone]
+    .filter(Boolean)
+    .join(', ');
+  const step = tool.name.replace(/^(deposit|withdraw)_?/, '').replace(/_/g, ' ');
+  return (
+    `${tool.title}: ${kind}${step ? ` (${step})` : ''} of ${amount} ${currency}`.trim() +
+    `, customer ${who || '(not named)'}${contact ? ` (${contact})` : ''}${record ? `, reference ${record.reference}` : ''}`
+  );
+}
+
+export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
+  const { Server } = await importLazily<Sdk>('@modelcontextprotocol/sdk/server/index.js');
+  const { StdioServerTransport } = await importLazily<Stdio>('@modelcontextprotocol/sdk/server/stdio.js');
+  const { ListToolsRequestSchema, CallToolRequestSchema, ElicitResultSchema } = await importLazily<Types>(
+    '@modelcontextprotocol/sdk/types.js',
+  );
+  const io = f.io;
+  const secrets = f.secrets;
+  const log = (line: string) => io.note(`mpay mcp: ${secrets.scrub(line)}`);
+  const readOnly = Boolean(opts.readOnly);
+  const list = offered(readOnly);
+
+  const server = new Server(
+    { name: 'mpay', title: 'mpay: merchant payments', version: opts.version },
+    {
+      capabilities: { tools: {} },
+      instructions: `mpay's tools for the merchant payments API${readOnly ? ', read-only: no tool moves money' : ''}. A tool whose description starts with MOVES MONEY is journaled before it is sent and, on a live server, sent only after the person accepts the question the client shows.`,
+    },
+  );
+
+  // End of input: no answer can come to an elicitation any more.
+  const inputEnded = new AbortController();
+
+  // The flow's dependencies: made once, at the first call that needs them (a missing profile is then that
+  // call's error, not the server's); each call gets its own gate and the journal that marks its lines.
+  let base: Promise<FlowDeps> | undefined;
+  const baseDeps = () => (base ??= f.flowDeps({ command: 'mpay' }));
+  let journalMemo: JournalLike | undefined;
+
+  /** Asks the person through the client, or undefined when the client cannot (no elicitation). */
+  async function elicit(
+    message: string,
+    requestedSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[] },
+  ): Promise<{ action: string; content?: Record<string, unknown> } | undefined> {
+    if (!server.getClientCapabilities()?.elicitation) return undefined;
+    if (inputEnded.signal.aborted) throw new CancelledError('The server is ending: nothing was sent');
+    try {
+      return await server.request(
+        { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } },
+        ElicitResultSchema,
+        // a person may take their time: no time-out but the end of input
+        { signal: inputEnded.signal, timeout: 2 ** 31 - 1, maxTotalTimeout: 2 ** 31 - 1 },
+      );
+    } catch (err) {
+      if (inputEnded.signal.aborted) throw new CancelledError('The server is ending: nothing was sent');
+      throw err;
+    }
+  }
+
+  /** The gate's questions, through elicitation: a confirmation only (a flow here asks nothing else). */
+  const confirmer = (detail: string): Prompter => ({
+    async confirm(o) {
+      const question = `${o.message}\n${detail}\nAccept to send it; decline and nothing is sent.`;
+      const answer = await elicit(question, {
+        type: 'object',
+        properties: {
+          send: {
+            type: 'boolean',
+            title: 'Send it',
+            description: 'Send this real-money request',
+            default: false,
+          },
+        },
+        required: ['send'],
+      });
+      if (!answer)
+        throw new ConfirmationRequired(
+          `Nothing was sent: ${o.message.replace(/ Send it\?$/, '')} needs the person's answer, and this MCP client cannot ask (no elicitation capability)`,
+        );
+      log(`live confirmation: ${answer.action}`);
+      return answer.action === 'accept' && answer.content?.send === true;
+    },
+    input: () => Promise.reject(new UsageError('mpay mcp asks nothing but the live question')),
+    password: () => Promise.reject(new UsageError('mpay mcp asks nothing but the live question')),
+    select: () => Promise.reject(new UsageError('mpay mcp asks nothing but the live question')),
+  });
+
+  async function callOf(tool: Tool, args: Record<string, unknown>): Promise<ToolCall> {
+    const ctx = await f.context();
+    // the person could not be asked (the gate's question found no elicitation): doctor says so
+    let unasked = false;
+    const ask = (detail: string): Prompter => {
+      const p = confirmer(detail);
+      return {
+        ...p,
+        confirm: (o) =>
+          p.confirm(o).catch((err: unknown) => {
+            if (err instanceof ConfirmationRequired) unasked = true;
+            throw err;
+          }),
+      };
+    };
+    const deps = async (): Promise<FlowDeps> => {
+      const b = await baseDeps();
+      journalMemo ??= markedJournal(b.journal);
+      const record =
+        typeof args.key === 'string'
+          ? (() => {
+              try {
+                return journalMemo.find(args.key as string);
+              } catch {
+                return undefined;
+              }
+            })()
+          : undefined;
+      return {
+        ...b,
+        journal: journalMemo,
+        // nothing is asked of a person but the live question and the code
+        prompter: undefined,
+        reporter: silentReporter,
+        // one question a call: this call's own gate, --yes not read
+        gate: await f.gateFor(ctx.baseUrl, ctx.env, ask(moveLine(tool, args, record)), false),
+        // no `stop`: a call in flight at a signal finishes whole and is journaled; a second signal ends it
+      };
+    };
+    return {
+      deps,
+      now: f.now,
+      async askCode(email) {
+        const answer = await elicit(`The one-time code sent to ${email}, to confirm the withdrawal`, {
+          type: 'object',
+          properties: {
+            code: {
+              type: 'string',
+              title: 'One-time code',
+              description: `the code e-mailed to ${email}`,
+              minLength: 4,
+              maxLength: 8,
+            },
+          },
+          required: ['code'],
+        });
+        const code = answer?.action === 'accept' ? answer.content?.code : undefined;
+        if (typeof code !== 'string') return undefined;
+        secrets.register(code.trim());
+        return code;
+      },
+      async doctor(checkApiKey) {
+        const { runChecks } = await import('../flows/doctor.js');
+        const d = await deps();
+        const checks = await runChecks(ctx, d.client, () => {}, f.environ, d.journal, {
+          gate: d.gate,
+          explicit: checkApiKey,
+          ...(readOnly
+            ? { skip: 'mpay mcp --read-only sends no money request, and the check is a withdraw initiate' }
+            : {}),
+        });
+        const hint = new ConfirmationRequired().hint;
+        return {
+          ok: checks.every((c) => c.ok),
+          // the flow's hint for a refused live question names --yes, which has no effect here
+          checks: checks.map(({ kind: _k, ...c }) =>
+            c.name === 'API key' && !c.ok && unasked ? { ...c, hint } : c,
+          ),
+        };
+      },
+    };
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: list.map((t) => {
+      const { $schema: _s, ...inputSchema } = z.toJSONSchema(t.input, { io: 'input' }) as Record<
+        string,
+        unknown
+      >;
+      return {
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: inputSchema as { type: 'object' },
+        annotations: {
+          title: t.title,
+          readOnlyHint: !t.money,
+          destructiveHint: t.money,
+          idempotentHint: !t.money,
+          openWorldHint: true,
+        },
+      };
+    }),
+  }));
+
+  const names = { ...argumentOf };
+  const fail = (err: unknown) => {
+    const doc = toolError(err, secrets, names);
+    log(`tool error: ${doc.error.kind}: ${doc.error.message}`);
+    return {
+      isError: true,
+      content: [{ type: 'text' as const, text: JSON.stringify(doc, null, 2) }],
+      structuredContent: doc as unknown as Record<string, unknown>,
+    };
+  };
+
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const name = req.params.name;
+    const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+    const tool = list.find((t) => t.name === name);
+    log(`call ${name}`);
+    if (!tool) {
+      const near = nearest(
+        name,
+        list.map((t) => t.name),
+      );
+      const moneyTool = readOnly && offered(false).some((t) => t.name === name);
+      return fail(
+        new UsageError(
+          moneyTool
+            ? `${name} moves money, and mpay mcp runs --read-only: nothing was sent`
+            : `Unknown tool ${name}: nothing was sent`,
+          {
+            fields: { name: [moneyTool ? 'not offered with --read-only' : 'unknown tool'] },
+            hint: near.length
+              ? `Did you mean ${near.join(' or ')}?`
+              : `tools/list names the ${list.length} tools`,
+          },
+        ),
+      );
+    }
+    // a code given as an argument is a secret of the run from now on, whatever happens to the call
+    if (typeof args.otp === 'string') secrets.register(args.otp.trim());
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) return fail(badArguments(name, parsed.error.issues, args));
+    try {
+      const value = secrets.value(
+        await tool.run(parsed.data as Record<string, unknown>, await callOf(tool, args)),
+      );
+      // structuredContent is an object: a list comes under the tool's name, its text as the command's --json
+      const structured = Array.isArray(value) ? { [name]: value } : (value as Record<string, unknown>);
+      log(`${name}: done`);
+      return {
+        content: [{ type: 'text' as const, text: JSON.stringify(value, null, 2) }],
+        structuredContent: structured,
+      };
+    } catch (err) {
+      return fail(err);
+    }
+  });
+
+  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  // The requests of the client still to answer: the server ends only once each has its answer.
+  const pending = new Set<string | number>();
+  let settled: (() => void) | undefined;
+  const answered = () => {
+    if (pending.size === 0) settled?.();
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage) => {
+    const out = scrubbed(message, (s) => secrets.scrub(s)) as JSONRPCMessage;
+    const p = send(out);
+    if ('id' in message && message.id !== undefined && ('result' in message || 'error' in message)) {
+      pending.delete(message.id);
+      answered();
+    }
+    return p;
+  };
+  await server.connect(transport);
+  const receive = transport.onmessage!;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ('id' in message && 'method' in message) pending.add(message.id);
+    // a request the client cancelled gets no answer (the SDK drops it): it is no longer waited for
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+      if (id !== undefined) setImmediate(() => (pending.delete(id), answered()));
+    }
+    receive(message);
+  };
+  log(`serving ${list.length} tools on stdio${readOnly ? ' (read-only)' : ''}; stdout is JSON-RPC only`);
+
+  await io.interrupts.graceful(async () => {
+    await new Promise<void>((resolve) => {
+      io.stdin.once('end', resolve);
+      io.stdin.once('close', resolve);
+      if (io.interrupts.signal.aborted) resolve();
+      else io.interrupts.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    log('end of input: finishing the calls in flight');
+    inputEnded.abort();
+    if (pending.size) await new Promise<void>((resolve) => (settled = resolve));
+    await server.close();
+  });
+  io.exitCode = 0;
+}

@@ -1,0 +1,590 @@
+// `mpay mcp` over a real stdio process (bin/run.js mcp): the SDK's own Client with and without elicitation,
+// and once a client written here from the protocol's text (newline-delimited JSON-RPC 2.0), against the
+// sandbox and a second sandbox standing for a live server (MPAY_ENV=live).
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { demoMerchant } from '../src/sandbox/seed.js';
+import { bin, cliEnv, customerArgs, requestCounts, root, run, sandbox, tempDir } from './helpers.js';
+
+type Sb = Awaited<ReturnType<typeof sandbox>>;
+let sb: Sb;
+let live: Sb;
+
+beforeAll(async () => {
+  sb = await sandbox();
+  // a second sandbox standing for a live server: the run's environment is live
+  live = await sandbox();
+});
+afterAll(async () => {
+  await sb.close();
+  await live.close();
+});
+
+const customer = (over: Record<string, unknown> = {}) => ({
+  currency: 'GHS',
+  country: 'GH',
+  amount: '25',
+  first_name: 'Ama',
+  last_name: 'Mensah',
+  phone: '+233201234567',
+  email: 'ama@example.com',
+  gateway: '1',
+  ...over,
+});
+
+/** The process's environment: only what cliEnv gives and what the child needs to run. */
+function childEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: tempDir('mpay-mcp-home-'),
+    NO_COLOR: '1',
+  };
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+/** The SDK's client on `mpay mcp`, with an elicitation handler or none. */
+async function sdkClient(
+  env: Record<string, string | undefined>,
+  opts: { args?: string[]; elicit?: (message: string) => ElicitResult; argv?: string[] } = {},
+) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, ...(opts.argv ?? ['mcp', ...(opts.args ?? [])])],
+    env: childEnv(env),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => (stderr += d));
+  const client = new Client(
+    { name: 'mpay-test', version: '1' },
+    { capabilities: opts.elicit ? { elicitation: { form: {} } } : {} },
+  );
+  const asked: string[] = [];
+  if (opts.elicit) {
+    const answer = opts.elicit;
+    client.setRequestHandler(ElicitRequestSchema, (req) => {
+      asked.push(req.params.message);
+      return answer(req.params.message);
+    });
+  }
+  await client.connect(transport);
+  return { client, asked, stderr: () => stderr };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const structured = (r: any) => r.structuredContent as any;
+
+/** A client of the protocol's text alone: JSON-RPC 2.0 messages, one a line, on the child's stdin and stdout. */
+function rawClient(env: Record<string, string | undefined>, args: string[] = []) {
+  const child = spawn(process.execPath, [bin, 'mcp', ...args], {
+    env: childEnv(env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  }) as ChildProcessWithoutNullStreams;
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const lines: any[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const waiters: { test: (m: any) => boolean; resolve: (m: any) => void }[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    stdout += `${line}\n`;
+    const m = JSON.parse(line); // a line that is not JSON fails the test: stdout is JSON-RPC only
+    lines.push(m);
+    for (const w of [...waiters])
+      if (w.test(m)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
+  });
+  const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  /** resolves once the server has said `re` on stderr (its log of a call) */
+  const said = (re: RegExp) =>
+    new Promise<void>((resolve) => {
+      const look = () => {
+        if (!re.test(stderr)) return;
+        child.stderr.off('data', look);
+        resolve();
+      };
+      child.stderr.on('data', look);
+      look();
+    });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const next = (test: (m: any) => boolean) =>
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    new Promise<any>((resolve) => {
+      const seen = lines.find(test);
+      if (seen) return resolve(seen);
+      waiters.push({ test, resolve });
+    });
+  let id = 0;
+  const send = (m: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+  const request = (method: string, params: object) => {
+    const n = ++id;
+    send({ id: n, method, params });
+    return n;
+  };
+  const answerOf = (n: number) => next((m) => m.id === n && ('result' in m || 'error' in m));
+  return { child, send, request, answerOf, next, done, said, stdout: () => stdout, stderr: () => stderr };
+}
+
+async function initialize(c: ReturnType<typeof rawClient>, capabilities: object) {
+  const init = await c.answerOf(
+    c.request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities,
+      clientInfo: { name: 'raw', version: '1' },
+    }),
+  );
+  c.send({ method: 'notifications/initialized' });
+  return init;
+}
+
+async function history(env: Record<string, string | undefined>) {
+  const h = await run(['history', '--json'], { env });
+  expect(h.code).toBe(0);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return h.json() as any[];
+}
+
+describe('a client that knows only the protocol', () => {
+  it('lists the tools, reads balances, runs a deposit that history shows and a withdraw whose code it is asked for', async () => {
+    const env = cliEnv(sb, tempDir());
+    const c = rawClient(env);
+    const init = await initialize(c, { elicitation: {} });
+    expect(init.result.serverInfo.name).toBe('mpay');
+    const list = await c.answerOf(c.request('tools/list', {}));
+    const names = list.result.tools.map((t: { name: string }) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['balances', 'deposit', 'withdraw', 'status_update', 'doctor']),
+    );
+    const deposit = list.result.tools.find((t: { name: string }) => t.name === 'deposit');
+    expect(deposit.description).toMatch(/^MOVES MONEY/);
+    expect(deposit.inputSchema.required).toEqual(
+      expect.arrayContaining(['currency', 'amount', 'first_name', 'phone', 'email']),
+    );
+    expect(list.result.tools.find((t: { name: string }) => t.name === 'balances').description).toMatch(
+      /Moves no money/,
+    );
+
+    const balances = await c.answerOf(c.request('tools/call', { name: 'balances', arguments: {} }));
+    expect(balances.result.isError).toBeFalsy();
+    expect(balances.result.structuredContent.balances.map((x: { code: string }) => x.code)).toContain('GHS');
+    expect(JSON.parse(balances.result.content[0].text)[0]).toHaveProperty('total_balance');
+
+    const dep = await c.answerOf(
+      c.request('tools/call', { name: 'deposit', arguments: customer({ reference: 'mcp-raw-dep-1' }) }),
+    );
+    expect(dep.result.isError).toBeFalsy();
+    expect(dep.result.structuredContent).toMatchObject({ kind: 'deposit', reference: 'mcp-raw-dep-1' });
+    expect(dep.result.structuredContent.data.processed.transaction_id).toBeTruthy();
+
+    // the withdrawal: the server asks for the code through elicitation/create, and the client answers it
+    const w = c.request('tools/call', {
+      name: 'withdraw',
+      arguments: customer({ reference: 'mcp-raw-wd-1', amount: '10' }),
+    });
+    const ask = await c.next((m) => m.method === 'elicitation/create');
+    expect(ask.params.message).toMatch(/one-time code sent to ama@example.com/);
+    expect(ask.params.requestedSchema.properties).toHaveProperty('code');
+    c.send({ id: ask.id, result: { action: 'accept', content: { code: '123456' } } });
+    const wd = await c.answerOf(w);
+    expect(wd.result.isError).toBeFalsy();
+    expect(wd.result.structuredContent).toMatchObject({
+      kind: 'withdraw',
+      reference: 'mcp-raw-wd-1',
+      next: null,
+    });
+    expect(wd.result.structuredContent.data.processed.transaction_id).toBeTruthy();
+    // the whole flow's result: its initiate too, as `mpay withdraw --json` gives it
+    expect(wd.result.structuredContent.data.initiate.customer_transaction_id).toBe('mcp-raw-wd-1');
+    // the code is never returned nor logged
+    c.child.stdin.end();
+    expect(await c.done).toBe(0);
+    expect(c.stdout()).not.toMatch(/\b123456\b/);
+    expect(c.stderr()).not.toMatch(/\b123456\b/);
+
+    const records = await history(env);
+    const dr = records.find((r) => r.reference === 'mcp-raw-dep-1');
+    expect(dr).toMatchObject({ kind: 'deposit', via: 'mpay mcp' });
+    expect(dr.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
+    const wr = records.find((r) => r.reference === 'mcp-raw-wd-1');
+    expect(wr).toMatchObject({ kind: 'withdraw', via: 'mpay mcp' });
+    expect(wr.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
+    // the table says so too
+    const table = await run(['history', '--wide'], { env: { ...env, COLUMNS: '300' } });
+    expect(table.stdout).toMatch(/deposit \(via mpay mcp\)\s+│\s+mcp-raw-dep-1/);
+  });
+});
+
+describe('the single steps', () => {
+  it('initiate, wallet address, status and processed, each a tool, continue one journaled transaction', async () => {
+    const env = cliEnv(sb, tempDir());
+    const { client } = await sdkClient(env);
+    const { gateway: _g, ...noGateway } = customer({ reference: 'mcp-steps-1' });
+    const init = await client.callTool({ name: 'deposit_initiate', arguments: noGateway });
+    expect(structured(init)).toMatchObject({ reference: 'mcp-steps-1', status: 'initiated' });
+    const offered = structured(init).data.initiate.gateway_configuration.map(
+      (c: { gateway: { id: number } }) => String(c.gateway.id),
+    );
+    const gateway = offered.find((id: string) => id !== '1') ?? offered[0];
+    const wallet = await client.callTool({
+      name: 'wallet_update',
+      arguments: { key: 'mcp-steps-1', gateway },
+    });
+    expect(wallet.isError, JSON.stringify(wallet)).toBeFalsy();
+    expect(structured(wallet).wallet_address).toBeTruthy();
+    const status = await client.callTool({
+      name: 'status_update',
+      arguments: { key: 'mcp-steps-1', status: 'initiated', gateway },
+    });
+    expect(structured(status).status).toBe('initiated');
+    const processed = await client.callTool({
+      name: 'deposit_process',
+      arguments: { key: 'mcp-steps-1', phone_number: '+233201234567' },
+    });
+    expect(structured(processed).data.processed.transaction_id).toBeTruthy();
+    const one = await client.callTool({ name: 'transaction', arguments: { key: 'mcp-steps-1' } });
+    expect(structured(one).steps.map((x: { step: string }) => x.step)).toEqual([
+      'initiate',
+      'wallet',
+      'status',
+      'processed',
+    ]);
+    const listed = await client.callTool({ name: 'history', arguments: { kind: 'deposit', limit: 5 } });
+    expect(structured(listed).history[0]).toMatchObject({ reference: 'mcp-steps-1', via: 'mpay mcp' });
+    await client.close();
+  });
+});
+
+describe("the journal's mark", () => {
+  it('is of what started a transaction: one a command started and the assistant continued is not marked', async () => {
+    const env = cliEnv(sb, tempDir());
+    const started = await run(
+      ['deposit', 'initiate', ...customerArgs({ reference: 'mcp-cli-started', gateway: '' }), '--json'],
+      { env },
+    );
+    expect(started.code, started.stderr).toBe(0);
+    const { client } = await sdkClient(env);
+    const r = await client.callTool({
+      name: 'deposit_process',
+      arguments: { key: 'mcp-cli-started', phone_number: '+233201234567' },
+    });
+    expect(r.isError, JSON.stringify(r)).toBeFalsy();
+    await client.close();
+    const record = (await history(env)).find((x) => x.reference === 'mcp-cli-started');
+    expect(record.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
+    expect(record.via).toBeUndefined();
+  });
+});
+
+describe("a withdrawal's one-time code", () => {
+  it('is taken as an argument, or, from a client that cannot ask, left for withdraw_process', async () => {
+    const env = cliEnv(sb, tempDir());
+    const { client } = await sdkClient(env);
+    const given = await client.callTool({
+      name: 'withdraw',
+      arguments: customer({ reference: 'mcp-otp-arg', amount: '10', otp: '123456' }),
+    });
+    expect(structured(given)).toMatchObject({ reference: 'mcp-otp-arg', next: null });
+    expect(structured(given).data.processed.transaction_id).toBeTruthy();
+
+    const waiting = await client.callTool({
+      name: 'withdraw',
+      arguments: customer({ reference: 'mcp-otp-later', amount: '10' }),
+    });
+    expect(structured(waiting)).toMatchObject({ reference: 'mcp-otp-later', next: 'otp' });
+    expect(structured(waiting).message).toMatch(/withdraw_process with key mcp-otp-later and otp/);
+    const finished = await client.callTool({
+      name: 'withdraw_process',
+      arguments: { key: 'mcp-otp-later', otp: '123456' },
+    });
+    expect(finished.isError).toBeFalsy();
+    expect(structured(finished).data.processed.transaction_id).toBeTruthy();
+    await client.close();
+    const records = await history(env);
+    for (const ref of ['mcp-otp-arg', 'mcp-otp-later'])
+      expect(records.find((r) => r.reference === ref).steps.at(-1)).toMatchObject({
+        step: 'processed',
+        outcome: 'ok',
+      });
+  });
+});
+
+describe('a live server', () => {
+  const liveEnv = () => cliEnv(live, tempDir(), { MPAY_ENV: 'live' });
+  const initiates = async () => (await requestCounts(live))['POST /payments/initiate'] ?? 0;
+
+  it('refuses a money call when the client cannot ask the person: confirmation_required, nothing sent, --yes or not', async () => {
+    const before = await initiates();
+    const { client } = await sdkClient(liveEnv(), { args: ['--yes'] });
+    const r = await client.callTool({
+      name: 'deposit',
+      arguments: customer({ reference: 'mcp-live-noelicit' }),
+    });
+    expect(r.isError).toBe(true);
+    expect(structured(r).error.kind).toBe('confirmation_required');
+    expect(structured(r).error.message).toMatch(/Nothing was sent.*cannot ask/);
+    await client.close();
+    expect(await initiates()).toBe(before);
+  });
+
+  it('sends nothing when the person declines, and names the live server, the amount and the customer in the question', async () => {
+    const before = await initiates();
+    const { client, asked } = await sdkClient(liveEnv(), { elicit: () => ({ action: 'decline' }) });
+    const r = await client.callTool({
+      name: 'deposit',
+      arguments: customer({ reference: 'mcp-live-decline', amount: '31.50' }),
+    });
+    expect(r.isError).toBe(true);
+    expect(structured(r).error.kind).toBe('cancelled');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain(`LIVE server ${live.url}`);
+    expect(asked[0]).toMatch(/deposit of 31\.50 GHS/);
+    expect(asked[0]).toMatch(/customer Ama Mensah \(ama@example.com/);
+    await client.close();
+    // an accept that does not say "send" sends nothing either
+    const unsure = await sdkClient(liveEnv(), {
+      elicit: () => ({ action: 'accept', content: { send: false } }),
+    });
+    const r2 = await unsure.client.callTool({
+      name: 'deposit',
+      arguments: customer({ reference: 'mcp-live-unsure' }),
+    });
+    expect(structured(r2).error.kind).toBe('cancelled');
+    await unsure.client.close();
+    expect(await initiates()).toBe(before);
+  });
+
+  it("sends doctor's API-key check only on the person's answer: refused without elicitation, no --yes hint", async () => {
+    const probes = async () => (await requestCounts(live))['POST /payments/withdraw/initiate'] ?? 0;
+    const before = await probes();
+    const { client } = await sdkClient(liveEnv(), { args: ['--yes'] });
+    const r = await client.callTool({ name: 'doctor', arguments: { check_api_key: true } });
+    const key = structured(r).checks.find((c: { name: string }) => c.name === 'API key');
+    expect(key.ok).toBe(false);
+    expect(key.detail).toMatch(/cannot ask/);
+    expect(key.hint).not.toMatch(/--yes/);
+    expect(key.hint).toMatch(/elicitation/);
+    await client.close();
+    expect(await probes()).toBe(before);
+  });
+
+  it('ends at a signal, nothing sent, when the client cancelled its call while the person was asked', async () => {
+    const before = await initiates();
+    const c = rawClient(liveEnv());
+    await initialize(c, { elicitation: { form: {} } });
+    const n = c.request('tools/call', {
+      name: 'deposit',
+      arguments: customer({ reference: 'mcp-live-cancel' }),
+    });
+    await c.next((m) => m.method === 'elicitation/create');
+    c.send({ method: 'notifications/cancelled', params: { requestId: n, reason: 'the person went away' } });
+    // stdin stays open: only the server's own end lets the process go
+    c.child.kill('SIGTERM');
+    expect(await c.done).toBe(0);
+    expect(await initiates()).toBe(before);
+  });
+
+  it('ends at the end of input while the person is asked: the question withdrawn, nothing sent, exit 0', async () => {
+    const before = await initiates();
+    const c = rawClient(liveEnv());
+    await initialize(c, { elicitation: { form: {} } });
+    const n = c.request('tools/call', {
+      name: 'deposit',
+      arguments: customer({ reference: 'mcp-live-eof' }),
+    });
+    await c.next((m) => m.method === 'elicitation/create');
+    c.child.stdin.end();
+    const answer = await c.answerOf(n);
+    expect(answer.result.structuredContent.error.kind).toBe('cancelled');
+    expect(await c.done).toBe(0);
+    expect(await initiates()).toBe(before);
+  });
+
+  it('sends once when the person accepts', async () => {
+    const before = await initiates();
+    const env = liveEnv();
+    const { client, asked } = await sdkClient(env, {
+      elicit: () => ({ action: 'accept', content: { send: true } }),
+    });
+    const r = await client.callTool({
+      name: 'deposit',
+      arguments: customer({ reference: 'mcp-live-accept' }),
+    });
+    expect(r.isError).toBeFalsy();
+    expect(structured(r).reference).toBe('mcp-live-accept');
+    expect(asked).toHaveLength(1);
+    await client.close();
+    expect(await initiates()).toBe(before + 1);
+    expect((await history(env)).find((x) => x.reference === 'mcp-live-accept')).toMatchObject({
+      via: 'mpay mcp',
+    });
+  });
+});
+
+describe('no secret in any message', () => {
+  it('keeps the keys, the bearer token and the one-time code out of stdout and stderr, with --debug', async () => {
+    const env = cliEnv(sb, tempDir(), { MPAY_DEBUG: '1' });
+    const { client, stderr } = await sdkClient(env, {
+      elicit: (m) =>
+        /one-time code/.test(m) ? { action: 'accept', content: { code: '123456' } } : { action: 'decline' },
+    });
+    const messages: string[] = [];
+    const tools = await client.listTools();
+    messages.push(JSON.stringify(tools));
+    for (const [name, args] of [
+      ['balances', {}],
+      ['doctor', {}],
+      ['withdraw', customer({ reference: 'mcp-secret-wd', amount: '10' })],
+      ['transaction', { key: 'mcp-secret-wd' }],
+      ['history', {}],
+      ['deposit', customer({ amount: 'x' })],
+      // a client that echoes a secret back (as an argument's name, a tool's name) does not get it again
+      ['deposit', customer({ [demoMerchant.apiKey]: 'x' })],
+      [demoMerchant.merchantKey, {}],
+    ] as const)
+      messages.push(JSON.stringify(await client.callTool({ name, arguments: args })));
+    await client.close();
+    const all = `${messages.join('\n')}\n${stderr()}`;
+    expect(stderr()).toMatch(/POST .*withdraw\/processed/); // --debug did log the requests
+    for (const secret of [demoMerchant.merchantKey, demoMerchant.apiKey, '123456'])
+      expect(all).not.toMatch(new RegExp(`\\b${secret}\\b`));
+    expect(all).not.toMatch(/Bearer\s+(?!\*\*\*)[A-Za-z0-9._~+/=-]{6,}/);
+    expect(all).toMatch(/mcp-secret-wd/);
+  });
+});
+
+describe('--read-only', () => {
+  it('lists no money tool, refuses one by name, and runs doctor without its API-key check', async () => {
+    const before = await requestCounts(sb);
+    const { client } = await sdkClient(cliEnv(sb, tempDir()), { args: ['--read-only'] });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['balances', 'countries', 'currencies', 'doctor', 'history', 'transaction'].sort(),
+    );
+    expect(tools.every((t) => !/MOVES MONEY/.test(t.description ?? ''))).toBe(true);
+    const refused = await client.callTool({ name: 'deposit', arguments: customer() });
+    expect(refused.isError).toBe(true);
+    expect(structured(refused).error.message).toMatch(/read-only/);
+    const doctor = await client.callTool({ name: 'doctor', arguments: {} });
+    const key = structured(doctor).checks.find((c: { name: string }) => c.name === 'API key');
+    expect(key).toMatchObject({ ok: true, skipped: true });
+    await client.close();
+    const after = await requestCounts(sb);
+    expect(after['POST /payments/withdraw/initiate'] ?? 0).toBe(
+      before['POST /payments/withdraw/initiate'] ?? 0,
+    );
+    expect(after['POST /payments/initiate'] ?? 0).toBe(before['POST /payments/initiate'] ?? 0);
+  });
+});
+
+describe('the end of input, or a signal, during a money call', () => {
+  const ends: [string, (c: ReturnType<typeof rawClient>) => Promise<void>][] = [
+    ['the end of input', async (c) => void c.child.stdin.end()],
+    [
+      'SIGTERM',
+      async (c) => {
+        await c.said(/call deposit/);
+        c.child.kill('SIGTERM');
+      },
+    ],
+  ];
+  it.each(ends)('%s: the call finishes, is journaled and answered, then exit 0', async (how, end) => {
+    const slow = await sandbox({ latencyMs: 150 });
+    try {
+      const env = cliEnv(slow, tempDir());
+      const c = rawClient(env);
+      await initialize(c, {});
+      const reference = `mcp-end-${how.replace(/\W/g, '')}`;
+      const n = c.request('tools/call', { name: 'deposit', arguments: customer({ reference }) });
+      await end(c);
+      const answer = await c.answerOf(n);
+      expect(answer.result.isError).toBeFalsy();
+      expect(answer.result.structuredContent.data.processed.transaction_id).toBeTruthy();
+      expect(await c.done).toBe(0);
+      const r = (await history(env)).find((x) => x.reference === reference);
+      expect(r.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('bad input', () => {
+  it('names the argument or tool in a tool error, and sends nothing', async () => {
+    const before = await requestCounts(sb);
+    const { client } = await sdkClient(cliEnv(sb, tempDir()));
+    const err = async (name: string, args: Record<string, unknown>) => {
+      const r = await client.callTool({ name, arguments: args });
+      expect(r.isError).toBe(true);
+      return structured(r).error;
+    };
+    const unknownTool = await err('depost', customer());
+    expect(unknownTool).toMatchObject({ kind: 'usage', fields: { name: ['unknown tool'] } });
+    expect(unknownTool.hint).toMatch(/deposit/);
+    expect((await err('deposit', customer({ amout: '5' }))).fields).toEqual({
+      amout: ['not an argument of deposit'],
+    });
+    const { amount: _a, ...noAmount } = customer();
+    expect((await err('deposit', noAmount)).fields).toEqual({ amount: ['required'] });
+    const bad = await err('deposit', customer({ amount: '-5' }));
+    expect(Object.keys(bad.fields)).toEqual(['amount']);
+    expect(bad.message).toMatch(/amount/);
+    expect((await err('status_update', { key: 'abcdefgh12', status: 'done' })).fields).toHaveProperty(
+      'status',
+    );
+    expect((await err('withdraw', customer({ otp: '12' }))).fields).toHaveProperty('otp');
+    // a value only the flow can judge: the currency is none of the merchant's
+    const currency = await err('deposit', customer({ currency: 'XYZ' }));
+    expect(currency.fields).toHaveProperty('currency');
+    expect(currency.message).not.toMatch(/--currency/);
+    await client.close();
+    const after = await requestCounts(sb);
+    for (const route of Object.keys(after).filter((k) => k.startsWith('POST /payments')))
+      expect(after[route]).toBe(before[route]);
+  });
+});
+
+describe('docs/mcp.md', () => {
+  it('starts mpay as its settings snippet says, and names every tool the server lists', async () => {
+    const doc = readFileSync(join(root, 'docs', 'mcp.md'), 'utf8');
+    const snippets = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!));
+    const { mpay } = snippets[0].mcpServers;
+    expect(mpay.command).toBe('mpay');
+    const { client } = await sdkClient(cliEnv(sb, tempDir()), { argv: mpay.args });
+    const { tools } = await client.listTools();
+    const balances = await client.callTool({ name: 'balances', arguments: {} });
+    expect(structured(balances).balances.length).toBeGreaterThan(0);
+    await client.close();
+    for (const t of tools) expect(doc).toContain(`| \`${t.name}\``);
+    expect(snippets[1].mcpServers['mpay-readonly'].args).toEqual(['mcp', '--read-only']);
+  });
+});
+
+describe('mpay mcp --help', () => {
+  it('gives examples that each start a server answering tools/list, as written', async () => {
+    const help = await run(['mcp', '--help'], {});
+    const examples = help.stdout
+      .slice(help.stdout.indexOf('EXAMPLES'))
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('$ mpay mcp'))
+      .map((l) => l.slice('$ mpay '.length).split(' '));
+    expect(examples.map((e) => e.join(' '))).toContain('mcp --read-only --profile acme --env live');
+    for (const argv of examples) {
+      const { client } = await sdkClient(cliEnv(sb, tempDir()), { argv });
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('balances');
+      expect(names.includes('deposit')).toBe(!argv.includes('--read-only'));
+      await client.close();
+    }
+  });
+});
