@@ -9,6 +9,7 @@
 //   registered with the run's `Secrets` (the Factory makes one a run and hands it to the client and to
 //   every place that scrubs), and replaced wherever it appears, whoever wrote it.
 import { createHash } from 'node:crypto';
+import { secretFields } from './endpoints.js';
 
 /**
  * The names of secrets, folded (lower case, no separators, no X- prefix): keys, bearer and access
@@ -67,7 +68,8 @@ export const secretNames: readonly string[] = [
   'setcookie',
   'signature',
 ];
-const secretSet = new Set(secretNames);
+// with the table's secret fields (api/endpoints.ts): a field an endpoint holds a secret in is a secret's name
+const secretSet = new Set([...secretNames, ...secretFields.map((n) => foldName(n))]);
 
 /** A name as the list holds it: lower case, without separators or an X- prefix. */
 export function foldName(name: string): string {

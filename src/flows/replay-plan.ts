@@ -2,14 +2,14 @@
 // whose hash tokens the later calls carry, the calls that cannot be replayed (their transaction was
 // started elsewhere), stand-ins for the personal data a support bundle masked, and what a dry run shows.
 import type { RecordedCall } from '../api/har-read.js';
-import { apiEndpoints } from '../api/har-read.js';
+import { endpoint } from '../api/endpoints.js';
 import { Secrets } from '../api/redact.js';
 
 /** A call as a dry run shows it: what would go out, with the values only the run itself can know named. */
 export interface PlannedCall {
   index: number;
   method: 'GET' | 'POST';
-  /** the URL path after /restapi/v1, as the text shows it: `/payments/initiate` */
+  /** the URL path after /restapi/v1, with its leading slash */
   path: string;
   body?: Record<string, unknown>;
   skipped?: string;
@@ -33,8 +33,7 @@ export function dataOf(text: string | undefined): Record<string, unknown> | unde
 export function recordedInitiates(calls: RecordedCall[]): Map<string, number> {
   const out = new Map<string, number>();
   calls.forEach((c, i) => {
-    const ep = apiEndpoints[c.endpoint];
-    if (!('money' in ep) || ep.money.step !== 'initiate') return;
+    if (endpoint(c.endpoint).money?.step !== 'initiate') return;
     const hash = textOf(dataOf(c.response.text)?.has_token);
     if (hash) out.set(hash, i);
   });
@@ -83,7 +82,7 @@ export function planReplay(calls: RecordedCall[]): PlannedCall[] {
         } else if (k === 'otp') body[k] = '<the one-time code: --otp>';
         else body[k] = standIn(k, v);
       }
-      if (c.endpoint === 'POST auth/merchant/token/generate') body.merchant_key = '<your merchant key>';
+      if (endpoint(c.endpoint).token) body.merchant_key = '<your merchant key>';
       // by name here: the command scrubs the whole plan by the run's secrets too
       body = new Secrets().value(body) as Record<string, unknown>;
     }

@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import type { Credentials, TokenStore } from '../api/credentials.js';
 import { missingCredentials } from '../api/credentials.js';
 import { MpayError, UsageError } from '../api/errors.js';
-import { apiEndpoints, type Endpoint, type RecordedCall } from '../api/har-read.js';
+import { endpoint, type Endpoint } from '../api/endpoints.js';
+import type { RecordedCall } from '../api/har-read.js';
 import type { Via } from '../api/sender.js';
 import type { RawAnswer } from '../api/wire.js';
 import type { JournalRecord, Kind, Step } from '../journal/records.js';
@@ -38,7 +39,7 @@ export interface ReplayedCall {
   /** its place in the replay, from 1 */
   index: number;
   method: 'GET' | 'POST';
-  /** the URL path after /restapi/v1, as the text shows it: `/payments/initiate` */
+  /** the URL path after /restapi/v1, with its leading slash */
   path: string;
   recorded: AnswerSummary;
   /** null when the call was not sent (see `skipped`) */
@@ -53,8 +54,7 @@ export interface ReplayedCall {
 }
 
 /** Whether a call needs the one-time code: a recorded withdraw processed that sent one. */
-const needsOtp = (c: RecordedCall) =>
-  c.endpoint === 'POST payments/withdraw/processed' && c.body?.otp !== undefined;
+const needsOtp = (c: RecordedCall) => c.endpoint === 'withdrawProcessed' && c.body?.otp !== undefined;
 
 /** Checks before anything is sent: credentials, and the code a withdrawal confirmation needs. */
 async function otpFor(inputs: ReplayInputs, deps: FlowDeps): Promise<string | undefined> {
@@ -100,7 +100,7 @@ interface ReplayRun {
  */
 type Made = Pick<JournalRecord, 'reference' | 'kind' | 'hash_token'>;
 
-type MoneyEndpoint = Extract<Endpoint, { money: unknown }>;
+type MoneyEndpoint = Endpoint & { money: NonNullable<Endpoint['money']> };
 
 /** A call as the replay sends it: its body, and an initiate's new reference beside the recorded one. */
 interface ReplayRequest {
@@ -113,7 +113,7 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
   const { calls } = inputs;
   refuseMissingCredentials(calls, inputs.credentials);
   const skipped = unreplayable(calls);
-  const money = calls.filter((c, i) => 'money' in apiEndpoints[c.endpoint] && !skipped.has(i)).length;
+  const money = calls.filter((c, i) => endpoint(c.endpoint).money && !skipped.has(i)).length;
   // One confirmation for the whole replay, before anything at all is sent (a token included).
   if (money)
     await deps.gate.pass(
@@ -135,7 +135,7 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
   for (const [i, c] of calls.entries()) {
     // A failed call stops the replay before any money call after it: a processed after a refused status
     // update would move money the recording never saw move. --keep-going sends them.
-    if (failed && 'money' in apiEndpoints[c.endpoint] && !inputs.keepGoing) {
+    if (failed && endpoint(c.endpoint).money && !inputs.keepGoing) {
       out.push({
         index: i + 1,
         method: c.method,
@@ -165,10 +165,7 @@ export function failure(r: ReplayedCall): string {
 
 /** The credentials the trace's calls need: a merchant key for a token, a site id and API key for initiates. */
 function refuseMissingCredentials(calls: RecordedCall[], cred: Credentials): void {
-  if (
-    calls.some((c) => apiEndpoints[c.endpoint].bearer || 'token' in apiEndpoints[c.endpoint]) &&
-    !cred.merchantKey
-  )
+  if (calls.some((c) => endpoint(c.endpoint).bearer || endpoint(c.endpoint).token) && !cred.merchantKey)
     throw missingCredentials(
       cred,
       'No merchant key to replay with',
@@ -199,7 +196,7 @@ function recordedAnswer(run: ReplayRun, c: RecordedCall): AnswerSummary {
 
 /** One recorded call: sent again (or not, and why), its answer set beside the recorded one. */
 async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<ReplayedCall> {
-  const ep = apiEndpoints[c.endpoint];
+  const ep = endpoint(c.endpoint);
   const recorded = recordedAnswer(run, c);
   const base = { index: i + 1, method: c.method, path: `/${c.path}`, recorded };
   const recordedHash = textOf(c.body?.hash_token);
@@ -236,12 +233,12 @@ function replayBody(run: ReplayRun, c: RecordedCall, ep: Endpoint, tx: Made | un
   let reference: string | undefined;
   let recordedReference: string | undefined;
   for (const [k, v] of Object.entries(c.body)) body[k] = standIn(k, v);
-  if ('merchant_key' in body || 'token' in ep) body.merchant_key = cred.merchantKey;
+  if ('merchant_key' in body || ep.token) body.merchant_key = cred.merchantKey;
   if ('api_key' in body) body.api_key = cred.apiKey;
   if ('site_id' in body) body.site_id = /^\d+$/.test(cred.siteId ?? '') ? Number(cred.siteId) : cred.siteId;
-  if ('customer_transaction_id' in body || ('money' in ep && ep.money.step === 'initiate')) {
+  if ('customer_transaction_id' in body || ep.money?.step === 'initiate') {
     recordedReference = textOf(c.body.customer_transaction_id);
-    reference = newReference(c.endpoint.includes('withdraw') ? 'withdraw' : 'deposit', run.random);
+    reference = newReference(ep.money?.kind ?? 'deposit', run.random);
     body.customer_transaction_id = reference;
   }
   if (tx) body.hash_token = tx.hash_token;
@@ -260,7 +257,7 @@ async function sendAgain(
   req: ReplayRequest,
   tx: Made | undefined,
 ): Promise<{ answer?: RawAnswer; error?: string }> {
-  const ep = apiEndpoints[c.endpoint];
+  const ep = endpoint(c.endpoint);
   const send = (via: Via = {}) =>
     deps.client.raw({
       method: c.method,
@@ -271,8 +268,8 @@ async function sendAgain(
       via,
     });
   try {
-    if (!('money' in ep)) return { answer: await send() };
-    return { answer: await sendJournaled(deps, c, ep, req, tx, send) };
+    if (!ep.money) return { answer: await send() };
+    return { answer: await sendJournaled(deps, c, ep as MoneyEndpoint, req, tx, send) };
   } catch (err) {
     if (!(err instanceof MpayError) || err.kind !== 'network') throw err;
     return { error: err.message };
@@ -288,7 +285,7 @@ function sendJournaled(
   tx: Made | undefined,
   send: (via: Via) => Promise<RawAnswer>,
 ): Promise<RawAnswer> {
-  const kind: Kind = ('kind' in ep.money ? ep.money.kind : undefined) ?? tx?.kind ?? 'deposit';
+  const kind: Kind = ep.money.kind ?? tx?.kind ?? 'deposit';
   const step: Step =
     ep.money.step === 'processed' && kind === 'withdraw' && !body?.otp ? 'otp' : (ep.money.step as Step);
   return journaledAnswer(
@@ -351,20 +348,20 @@ async function learnFrom(
   answer: RawAnswer | undefined,
   { reference, recordedReference }: ReplayRequest,
 ): Promise<string | undefined> {
-  const ep = apiEndpoints[c.endpoint];
+  const ep = endpoint(c.endpoint);
   const data = answer && answer.status < 300 ? dataOf(answer.text) : undefined;
-  if ('token' in ep && typeof data?.token === 'string') {
+  if (ep.token && typeof data?.token === 'string') {
     run.deps.client.secrets.register(data.token);
     await run.inputs.tokens.set(data.token);
   }
-  if (!('money' in ep) || ep.money.step !== 'initiate') return undefined;
+  if (ep.money?.step !== 'initiate') return undefined;
   const hash = textOf(data?.has_token);
   const recordedNew = [...run.made.entries()].find(([, at]) => at === i)?.[0];
   if (recordedNew) {
     run.txs.set(recordedNew, {
       hash_token: hash,
       reference: reference!,
-      kind: c.endpoint.includes('withdraw') ? 'withdraw' : 'deposit',
+      kind: ep.money.kind ?? 'deposit',
     });
     run.volatile.push(recordedNew);
   }
