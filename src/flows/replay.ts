@@ -16,7 +16,15 @@ import type { RawAnswer } from '../api/wire.js';
 import type { JournalRecord, Kind, Step } from '../journal/records.js';
 import { newReference } from './inputs.js';
 import { differences, summarize, type AnswerSummary, type Difference } from './replay-compare.js';
-import { dataOf, recordedInitiates, standIn, textOf, unreplayable } from './replay-plan.js';
+import {
+  dataOf,
+  placeholders,
+  planReplay,
+  recordedInitiates,
+  textOf,
+  unreplayable,
+  type PlannedCall,
+} from './replay-plan.js';
 import { journaledAnswer } from './journaled.js';
 import type { FlowDeps } from './types.js';
 
@@ -33,6 +41,10 @@ export interface ReplayInputs {
   random?: () => string;
   /** --keep-going: after a call that failed, send the money calls after it anyway */
   keepGoing?: boolean;
+  /** the server the calls go to, as the plan names it */
+  server: string;
+  /** neutral customer data instead of the recorded (any server but a sandbox, unless --keep-customer) */
+  neutral: boolean;
 }
 
 export interface ReplayedCall {
@@ -92,6 +104,8 @@ interface ReplayRun {
   txs: Map<string, Made>;
   /** values that differ between any two runs (hash tokens, references): not a difference of the answers */
   volatile: string[];
+  /** each call as it goes out (replay-plan.ts): what a dry run prints */
+  plan: PlannedCall[];
 }
 
 /**
@@ -129,12 +143,18 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
     made: recordedInitiates(calls),
     txs: new Map(),
     volatile: [],
+    plan: planReplay(calls, {
+      credentials: inputs.credentials,
+      server: inputs.server,
+      neutral: inputs.neutral,
+    }),
   };
   const out: ReplayedCall[] = [];
   let failed: ReplayedCall | undefined;
   for (const [i, c] of calls.entries()) {
-    // A failed call stops the replay before any money call after it: a processed after a refused status
-    // update would move money the recording never saw move. --keep-going sends them.
+    // A call that answered otherwise than recorded stops the replay before any money call after it: a
+    // processed after a status update refused here (and accepted in the recording) would move money the
+    // recording never saw move. A failure answered as recorded is no reason to stop. --keep-going sends them.
     if (failed && endpoint(c.endpoint).money && !inputs.keepGoing) {
       out.push({
         index: i + 1,
@@ -144,15 +164,27 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
         replayed: null,
         same: false,
         differences: [],
-        skipped: `not sent: call ${failed.index} (${failed.method} ${failed.path}) failed here: ${failure(failed)}; --keep-going sends the money calls after a failure`,
+        skipped: `not sent: call ${failed.index} (${failed.method} ${failed.path}) answered otherwise than recorded: ${failure(failed)}; --keep-going sends the money calls after it`,
       });
       continue;
     }
     const r = await replayCall(run, c, i);
     out.push(r);
-    if (!failed && r.replayed && (r.replayed.status === 0 || r.replayed.status >= 300)) failed = r;
+    if (!failed && answeredOtherwise(r)) failed = r;
   }
   return out;
+}
+
+const failing = (a: AnswerSummary) => a.status === 0 || a.status >= 300;
+
+/**
+ * A call whose answer stops the money calls after it: one that answered with another status than the
+ * recorded one, or failed otherwise than it did. A failure answered as recorded is the trace reproduced
+ * (the very 404 a support engineer wants to see again): the replay goes on.
+ */
+function answeredOtherwise(r: ReplayedCall): boolean {
+  if (!r.replayed) return false;
+  return r.replayed.status !== r.recorded.status || (failing(r.replayed) && !r.same);
 }
 
 /** What the API said of a failed call, in a few words: its status and message, or the connection's error. */
@@ -164,7 +196,7 @@ export function failure(r: ReplayedCall): string {
 }
 
 /** The credentials the trace's calls need: a merchant key for a token, a site id and API key for initiates. */
-function refuseMissingCredentials(calls: RecordedCall[], cred: Credentials): void {
+export function refuseMissingCredentials(calls: RecordedCall[], cred: Credentials): void {
   if (calls.some((c) => endpoint(c.endpoint).bearer || endpoint(c.endpoint).token) && !cred.merchantKey)
     throw missingCredentials(
       cred,
@@ -196,7 +228,6 @@ function recordedAnswer(run: ReplayRun, c: RecordedCall): AnswerSummary {
 
 /** One recorded call: sent again (or not, and why), its answer set beside the recorded one. */
 async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<ReplayedCall> {
-  const ep = endpoint(c.endpoint);
   const recorded = recordedAnswer(run, c);
   const base = { index: i + 1, method: c.method, path: `/${c.path}`, recorded };
   const recordedHash = textOf(c.body?.hash_token);
@@ -207,7 +238,7 @@ async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<R
       ? 'not sent: the initiate of its transaction did not answer with a hash token here'
       : undefined);
   if (notSent) return { ...base, replayed: null, same: false, differences: [], skipped: notSent };
-  const req = replayBody(run, c, ep, tx);
+  const req = replayBody(run, c, i, tx);
   const { reference, recordedReference } = req;
   const { answer, error } = await sendAgain(run.deps, c, req, tx);
   const hash = await learnFrom(run, c, i, answer, req);
@@ -225,24 +256,23 @@ async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<R
   };
 }
 
-/** The body: the recorded fields, with this run's credentials, a new reference, the new hash token. */
-function replayBody(run: ReplayRun, c: RecordedCall, ep: Endpoint, tx: Made | undefined): ReplayRequest {
-  if (!c.body) return {};
-  const cred = run.inputs.credentials;
+/** The body: the plan's, its placeholders filled with a new reference, the new hash token, the code. */
+function replayBody(run: ReplayRun, c: RecordedCall, i: number, tx: Made | undefined): ReplayRequest {
+  const planned = run.plan[i]!.body;
+  if (!planned || !c.body) return {};
+  const ep = endpoint(c.endpoint);
   const body: Record<string, unknown> = {};
   let reference: string | undefined;
   let recordedReference: string | undefined;
-  for (const [k, v] of Object.entries(c.body)) body[k] = standIn(k, v);
-  if ('merchant_key' in body || ep.token) body.merchant_key = cred.merchantKey;
-  if ('api_key' in body) body.api_key = cred.apiKey;
-  if ('site_id' in body) body.site_id = /^\d+$/.test(cred.siteId ?? '') ? Number(cred.siteId) : cred.siteId;
-  if ('customer_transaction_id' in body || ep.money?.step === 'initiate') {
-    recordedReference = textOf(c.body.customer_transaction_id);
-    reference = newReference(ep.money?.kind ?? 'deposit', run.random);
-    body.customer_transaction_id = reference;
+  for (const [k, v] of Object.entries(planned)) {
+    if (v === placeholders.reference) {
+      recordedReference = textOf(c.body[k]);
+      reference ??= newReference(ep.money?.kind ?? 'deposit', run.random);
+      body[k] = reference;
+    } else if (typeof v === 'string' && v.startsWith('<the hash token of call ')) body[k] = tx?.hash_token;
+    else if (v === placeholders.otp) body[k] = run.otp;
+    else body[k] = v;
   }
-  if (tx) body.hash_token = tx.hash_token;
-  if ('otp' in body) body.otp = run.otp;
   return { body, reference, recordedReference };
 }
 
