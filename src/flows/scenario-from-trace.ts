@@ -7,7 +7,7 @@
 import { stringify } from 'yaml';
 import { endpoint, neutralCustomer } from '../api/endpoints.js';
 import type { RecordedCall } from '../api/har-read.js';
-import { isSecretName } from '../api/redact.js';
+import { isSecretName, Secrets } from '../api/redact.js';
 import { recordedInitiates, textOf, unreplayable } from './replay-plan.js';
 
 const isInitiate = (c: RecordedCall) => endpoint(c.endpoint).money?.step === 'initiate';
@@ -42,6 +42,36 @@ function recordedReferences(calls: RecordedCall[]): { numbers: Map<string, numbe
   return { numbers, taken };
 }
 
+/**
+ * What a step expects: the recorded status, and what the recorded answer showed beyond it: its success
+ * flag, which of its endpoint's answers came back (withdraw processed: the code sent, `data: []`, or the
+ * withdrawal processed), and the transaction's status where the answer carries one. A withdrawal left
+ * initiated where the trace saw it processed fails its step.
+ */
+function expectationOf(c: RecordedCall): Record<string, unknown> | undefined {
+  if (!c.response.status) return undefined;
+  const values: Record<string, unknown> = {};
+  let doc: Record<string, unknown> | undefined;
+  try {
+    const parsed: unknown = JSON.parse(c.response.text ?? '');
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      doc = parsed as Record<string, unknown>;
+  } catch {
+    // not JSON: its status alone
+  }
+  if (typeof doc?.success === 'boolean') values.success = doc.success;
+  else if (typeof doc?.status === 'boolean') values.status = doc.status;
+  const ep = endpoint(c.endpoint);
+  const ok = c.response.status < 300 && doc && 'data' in doc;
+  if (ok && ep.answers?.(doc!.data) === 'code sent') values.data = [];
+  const data = doc?.data;
+  if (ok && data && typeof data === 'object' && !Array.isArray(data)) {
+    const status = (data as Record<string, unknown>).status;
+    if (typeof status === 'string') values['data.status'] = status;
+  }
+  return { status: c.response.status, ...(Object.keys(values).length ? { values } : {}) };
+}
+
 /** The scenario's text, and how many calls became steps. */
 export function scenarioFromTrace(calls: RecordedCall[], source: string): { text: string; steps: number } {
   const made = recordedInitiates(calls);
@@ -68,7 +98,8 @@ export function scenarioFromTrace(calls: RecordedCall[], source: string): { text
     }
     step.request = request;
     if ([...made.values()].includes(i)) step.capture = { [`hash_${i + 1}`]: 'data.has_token' };
-    if (c.response.status) step.expect = { status: c.response.status };
+    const expected = expectationOf(c);
+    if (expected) step.expect = expected;
     steps.push(step);
   });
   const doc = {
@@ -105,7 +136,9 @@ function bodyOf(
       vars[k] ??= neutralCustomer[k](v);
       body[k] = `\${${k}}`;
     } else if (isSecretName(k)) continue;
-    else body[k] = typeof v === 'string' ? v.replace(/\$\{/g, '$${') : v;
+    // a value within a field (an object of a browser's) loses its secrets by name here: the file is
+    // scrubbed by the run's secrets' values only, so that the ${otp} it needs stays
+    else body[k] = typeof v === 'string' ? v.replace(/\$\{/g, '$${') : new Secrets().value(v);
   }
   return { body, credentials };
 }

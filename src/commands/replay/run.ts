@@ -149,8 +149,9 @@ async function saveScenario(calls: RecordedCall[], opts: ReplayOptions, f: Facto
     clearForOutput(file, 'the scenario');
   }
   const { text, steps } = scenarioFromTrace(calls, basename(opts.file));
-  // by the run's secrets too: a browser's trace may hold one in a field of no secret name
-  const scrubbed = f.secrets.text(text);
+  // by the run's secrets' values: a browser's trace may hold one in a field of no secret name (by name
+  // the writer leaves them out already, and a scrub by name would blank the \${otp} the file requires)
+  const scrubbed = f.secrets.scrub(text);
   if (toStdout) {
     f.io.out(scrubbed.replace(/\n$/, ''));
     f.io.note(`mpay: ${steps} steps; save them to a file and run it with \`mpay run FILE\``);
