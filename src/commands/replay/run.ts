@@ -7,7 +7,7 @@ import { clearForOutput } from '../../api/out-file.js';
 import { CancelledError, UsageError, replayDiffersExitCode } from '../../api/errors.js';
 import { endpoint } from '../../api/endpoints.js';
 import { isSandboxServer } from '../../config/live.js';
-import { isSecretName, redacted, type Secrets } from '../../api/redact.js';
+import type { Secrets } from '../../api/redact.js';
 import type { RecordedCall } from '../../api/har-read.js';
 import type { Factory } from '../../factory.js';
 import { refuseMissingCredentials, replay } from '../../flows/replay.js';
@@ -35,17 +35,9 @@ export interface ReplayOptions {
  * registered, so that it is scrubbed by value from everything this run prints, wherever it appears.
  */
 function registerRecordedSecrets(calls: RecordedCall[], secrets: Secrets): void {
-  const walk = (v: unknown, key = '') => {
-    if (typeof v === 'string' && isSecretName(key) && v !== redacted) secrets.register(v);
-    else if (v && typeof v === 'object') for (const [k, c] of Object.entries(v)) walk(c, k);
-  };
   for (const c of calls) {
-    walk(c.body);
-    try {
-      walk(JSON.parse(c.response.text ?? ''));
-    } catch {
-      // not JSON
-    }
+    secrets.learn(c.body);
+    if (c.response.text !== undefined) secrets.learn(c.response.text);
   }
 }
 
