@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, requestCounts, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, requestCounts, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -25,29 +25,16 @@ beforeAll(async () => {
   recorder = await sandbox();
   const dir = tempDir();
   const har = join(dir, 'wd.har');
-  const w = await mpay(
-    [
-      'withdraw',
-      '--currency',
-      'GHS',
-      '--amount',
-      '20',
-      '--first-name',
-      'Kofi',
-      '--phone',
-      '+233209876540',
-      '--email',
-      'kofi@example.com',
-      '--gateway',
-      '1',
-      '--otp',
-      demoMerchant.otp,
-      '--trace',
-      har,
-      '--json',
-    ],
-    { env: cliEnv(recorder, tempDir()) },
-  );
+  // a phone that does not hold the sandbox's code, so that a search for the code means something
+  const customer = customerArgs({
+    amount: '20',
+    'first-name': 'Kofi',
+    phone: '+233209876540',
+    email: 'kofi@example.com',
+  });
+  const w = await mpay(['withdraw', ...customer, '--otp', demoMerchant.otp, '--trace', har, '--json'], {
+    env: cliEnv(recorder, tempDir()),
+  });
   expect(w.code, w.stderr).toBe(0);
   saved = join(dir, 's.yaml');
   const s = await mpay(['replay', har, '--save-scenario', saved], { env: cliEnv(recorder, tempDir()) });

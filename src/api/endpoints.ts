@@ -55,6 +55,19 @@ const merchant = ['merchant_key', 'site_id', 'api_key'] as const;
 const customer = ['customer_first_name', 'customer_last_name', 'customer_phone', 'customer_email'] as const;
 const confirmer = ['phone_number', 'customer_email', 'receiver_email'] as const;
 const read = { secret: none, secretAnswer: none, credentials: none, personal: none, names: none };
+/** What the two initiates share: the merchant's credentials and the customer, under a new reference. */
+const initiate = {
+  encoding: 'json',
+  bearer: true,
+  request: s.InitiateRequest,
+  data: s.InitiatedPayment,
+  secret: ['merchant_key', 'api_key'],
+  secretAnswer: none,
+  credentials: merchant,
+  personal: customer,
+  names: ['customer_transaction_id'],
+  namesAnswer: 'has_token',
+} as const;
 
 export const endpoints = {
   publicCurrencies: {
@@ -112,17 +125,8 @@ export const endpoints = {
     method: 'POST',
     path: 'payments/initiate',
     summary: 'Deposit initiate',
-    encoding: 'json',
-    bearer: true,
     money: { kind: 'deposit', step: 'initiate' },
-    request: s.InitiateRequest,
-    data: s.InitiatedPayment,
-    secret: ['merchant_key', 'api_key'],
-    secretAnswer: none,
-    credentials: merchant,
-    personal: customer,
-    names: ['customer_transaction_id'],
-    namesAnswer: 'has_token',
+    ...initiate,
   },
   depositProcessed: {
     method: 'POST',
@@ -173,17 +177,8 @@ export const endpoints = {
     method: 'POST',
     path: 'payments/withdraw/initiate',
     summary: 'Withdraw initiate',
-    encoding: 'json',
-    bearer: true,
     money: { kind: 'withdraw', step: 'initiate' },
-    request: s.InitiateRequest,
-    data: s.InitiatedPayment,
-    secret: ['merchant_key', 'api_key'],
-    secretAnswer: none,
-    credentials: merchant,
-    personal: customer,
-    names: ['customer_transaction_id'],
-    namesAnswer: 'has_token',
+    ...initiate,
   },
   withdrawProcessed: {
     method: 'POST',
