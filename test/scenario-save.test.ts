@@ -88,6 +88,21 @@ describe('a recorded withdrawal saved as a scenario', () => {
     });
   });
 
+  it('or asked on a terminal, masked', async () => {
+    await elsewhere(async (sb) => {
+      const r = await mpay(['run', saved], {
+        env: cliEnv(sb, tempDir()),
+        tty: true,
+        input: `${demoMerchant.otp}\n`,
+        width: 200,
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stderr).toContain('The one-time code the scenario confirms a withdrawal with');
+      expect(r.stdout + r.stderr).not.toContain(demoMerchant.otp);
+      expect((await transactions(sb))[0]).toMatchObject({ status: 'pending', paid: true });
+    });
+  });
+
   it('without the code: refused before anything is sent, naming otp (exit 2)', async () => {
     await elsewhere(async (sb) => {
       const r = await mpay(['run', saved, '--json'], { env: cliEnv(sb, tempDir()) });
