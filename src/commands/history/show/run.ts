@@ -166,16 +166,17 @@ function initiateLines(
   siteId: string | undefined,
 ): string[] {
   const c = (d.customer ?? {}) as Record<string, string | undefined>;
+  const ep = moneyEndpointFor(kind, 'initiate');
+  const site = siteId && /^\d+$/.test(siteId) ? Number(siteId) : siteId;
   const cmd = curlCommand({
     method: 'POST',
-    url: url(moneyEndpointFor(kind, 'initiate').path),
+    url: url(ep.path),
     bearer: true,
-    encoding: 'json',
+    encoding: ep.encoding,
     fail: true,
     body: {
-      merchant_key: 'secret',
-      site_id: siteId && /^\d+$/.test(siteId) ? Number(siteId) : siteId,
-      api_key: 'secret',
+      // the credentials the table names: a secret's a $MPAY_ variable, the site id the profile's
+      ...Object.fromEntries(ep.credentials.map((k) => [k, ep.secret.includes(k) ? 'secret' : site])),
       currency_code: str(d.currency),
       country_code: str(d.country),
       customer_first_name: c.first_name,
