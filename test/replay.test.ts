@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { replayDiffersExitCode } from '../src/api/errors.js';
-import { cliEnv, firstJsonLine, requestCounts, sandbox, spawnMpay, tempDir } from './helpers.js';
+import {
+  cliEnv,
+  customerArgs,
+  firstJsonLine,
+  requestCounts,
+  sandbox,
+  spawnMpay,
+  tempDir,
+} from './helpers.js';
 import { readHar } from '../src/api/har-read.js';
 import { mpay } from './in-process.js';
 import { strictSandbox } from './strict.js';
@@ -320,6 +328,70 @@ describe('one plan: the dry run shows what the replay sends, where', () => {
       await c.close();
     }
   });
+});
+
+it("a trace's recorded failures answered the same again: reproduced, every call sent, exit 0", async () => {
+  // recorded with one --trace over four commands: a deposit processed, then a status update and another
+  // processed of it, both answered 404 (the transaction is no longer initiated)
+  const rec = await sandbox();
+  const other = await sandbox();
+  try {
+    const env = cliEnv(rec, tempDir());
+    const t = join(tempDir(), 'ticket.har');
+    const ref = `rf-${Date.now()}`;
+    const d = await mpay(
+      ['deposit', 'initiate', ...customerArgs({ reference: ref, gateway: '' }), '--trace', t, '--json'],
+      { env },
+    );
+    expect(d.code, d.stderr).toBe(0);
+    const hash = d.json().hash_token as string;
+    expect((await mpay(['deposit', 'process', ref, '--trace', t, '--json'], { env })).code).toBe(0);
+    const su = await mpay(
+      [
+        'api',
+        'POST',
+        '/payments/status/update',
+        '-f',
+        `hash_token=${hash}`,
+        '-f',
+        'status=initiated',
+        '-F',
+        'gateway_id=1',
+        '--trace',
+        t,
+      ],
+      { env },
+    );
+    const pr = await mpay(
+      [
+        'api',
+        'POST',
+        '/payments/processed',
+        '-f',
+        `hash_token=${hash}`,
+        '-f',
+        'phone_number=+233201234567',
+        '--trace',
+        t,
+      ],
+      { env },
+    );
+    const statuses = (
+      JSON.parse(readFileSync(t, 'utf8')).log.entries as { response: { status: number } }[]
+    ).map((e) => e.response.status);
+    expect(statuses.slice(-2), su.stderr + pr.stderr).toEqual([404, 404]);
+    const r = await mpay(['replay', t, '--json'], { env: cliEnv(other, tempDir()) });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const calls = r.json() as { same: boolean; replayed: { status: number } | null; skipped?: string }[];
+    expect(calls.every((c) => c.same && c.replayed && !c.skipped)).toBe(true);
+    expect(calls.slice(-2).map((c) => c.replayed!.status)).toEqual([404, 404]);
+    // every call reached the other sandbox, the two refused ones included
+    const counts = await requestCounts(other);
+    expect(counts['POST /payments/status/update']).toBe(1);
+    expect(counts['POST /payments/processed']).toBe(2);
+  } finally {
+    await Promise.all([rec.close(), other.close()]);
+  }
 });
 
 describe('a withdrawal with its one-time code', () => {
