@@ -77,6 +77,10 @@ export const placeholders = {
   hash: (call: number) => `<the hash token of call ${call}>`,
 };
 
+/** Whether a planned value is the placeholder of a hash token an earlier call's answer supplies. */
+export const isHashPlaceholder = (v: unknown) =>
+  typeof v === 'string' && /^<the hash token of call \d+>$/.test(v);
+
 /** What a replay's plan is built from besides the trace: this run's credentials and server. */
 export interface PlanRun {
   credentials: Credentials;

@@ -18,6 +18,7 @@ import { newReference } from './inputs.js';
 import { differences, summarize, type AnswerSummary, type Difference } from './replay-compare.js';
 import {
   dataOf,
+  isHashPlaceholder,
   placeholders,
   planReplay,
   recordedInitiates,
@@ -269,7 +270,7 @@ function replayBody(run: ReplayRun, c: RecordedCall, i: number, tx: Made | undef
       recordedReference = textOf(c.body[k]);
       reference ??= newReference(ep.money?.kind ?? 'deposit', run.random);
       body[k] = reference;
-    } else if (typeof v === 'string' && v.startsWith('<the hash token of call ')) body[k] = tx?.hash_token;
+    } else if (isHashPlaceholder(v)) body[k] = tx?.hash_token;
     else if (v === placeholders.otp) body[k] = run.otp;
     else body[k] = v;
   }
