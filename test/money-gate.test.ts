@@ -402,7 +402,7 @@ describe('replay stops at the first failed call before a later money call', () =
   afterAll(() => sb.close());
 
   /** A trace of a deposit initiated, a status update refused (gateway 999), then processed. */
-  async function trace(): Promise<string> {
+  async function trace(ref = 'rp-1'): Promise<string> {
     const cfg = tempDir();
     const env = cliEnv(sb.inner, cfg);
     const parts = ['a', 'b', 'c'].map((n) => join(cfg, `${n}.har`));
@@ -410,7 +410,7 @@ describe('replay stops at the first failed call before a later money call', () =
       [
         'deposit',
         'initiate',
-        ...customerArgs({ reference: 'rp-1', gateway: '' }),
+        ...customerArgs({ reference: ref, gateway: '' }),
         '--trace',
         parts[0]!,
         '--json',
@@ -418,14 +418,11 @@ describe('replay stops at the first failed call before a later money call', () =
       { env },
     );
     expect(d.code, d.stderr).toBe(0);
-    const s = await run(
-      ['status', 'rp-1', '--status', 'initiated', '--gateway', '999', '--trace', parts[1]!],
-      {
-        env,
-      },
-    );
+    const s = await run(['status', ref, '--status', 'initiated', '--gateway', '999', '--trace', parts[1]!], {
+      env,
+    });
     expect(s.code).toBe(4);
-    const p = await run(['deposit', 'process', 'rp-1', '--trace', parts[2]!, '--json'], {
+    const p = await run(['deposit', 'process', ref, '--trace', parts[2]!, '--json'], {
       env,
     });
     expect([0, 5], p.stdout + p.stderr).toContain(p.code);
@@ -434,8 +431,15 @@ describe('replay stops at the first failed call before a later money call', () =
     return file('replay-stop.har', JSON.stringify(merged));
   }
 
-  it('sends nothing after the refused status update; --keep-going sends the processed', async () => {
-    const har = await trace();
+  it('sends nothing after a status update refused here but accepted in the recording; --keep-going sends the processed', async () => {
+    // the recording as if its status update had been accepted: here it is refused, answered otherwise
+    const recorded = JSON.parse(readFileSync(await trace(), 'utf8'));
+    const status = recorded.log.entries.find((e: { request: { url: string } }) =>
+      e.request.url.endsWith('/status/update'),
+    );
+    status.response.status = 200;
+    status.response.content.text = JSON.stringify({ success: true, message: 'Status updated', data: {} });
+    const har = file('replay-accepted.har', JSON.stringify(recorded));
     const cfg = tempDir();
     const env = cliEnv(undefined, cfg, { MPAY_BASE_URL: sb.url });
     sb.expect('POST /payments/initiate');
@@ -445,17 +449,33 @@ describe('replay stops at the first failed call before a later money call', () =
     sb.verify();
     const processed = r.json().find((c: { path: string }) => c.path === '/payments/processed');
     expect(processed.replayed).toBeNull();
-    expect(processed.skipped).toMatch(/failed here: HTTP 422.*--keep-going/);
+    expect(processed.skipped).toMatch(/answered otherwise than recorded: HTTP 422.*--keep-going/);
     // what the recording answered is still shown beside it (a new user saw "not JSON")
     expect(processed.recorded.status).toBe(200);
     expect(processed.recorded.shape).not.toBeNull();
-    expect(r.stderr).toMatch(/stopped: call \d \(POST \/payments\/status\/update\) failed here: HTTP 422/);
+    expect(r.stderr).toMatch(
+      /stopped: call \d \(POST \/payments\/status\/update\) answered otherwise than recorded: HTTP 422/,
+    );
     sb.expect('POST /payments/initiate');
     sb.expect('POST /payments/status/update');
     sb.expect('POST /payments/processed');
     const going = await run(['replay', har, '--keep-going', '--json'], { env });
-    expect(going.code, going.stderr).toBe(0);
+    expect(going.code, going.stderr).toBe(13);
     sb.verify();
+  });
+
+  it('a refused status update answered as recorded is the trace reproduced: every call sent, exit 0', async () => {
+    const har = await trace('rp-2');
+    const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: sb.url });
+    sb.expect('POST /payments/initiate');
+    sb.expect('POST /payments/status/update');
+    sb.expect('POST /payments/processed');
+    const r = await run(['replay', har, '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    sb.verify();
+    const calls = r.json() as { path: string; same: boolean; replayed: { status: number } | null }[];
+    expect(calls.every((c) => c.same && c.replayed)).toBe(true);
+    expect(calls.find((c) => c.path === '/payments/status/update')!.replayed!.status).toBe(422);
   });
 });
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { replayDiffersExitCode } from '../src/api/errors.js';
-import { cliEnv, requestCounts, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, requestCounts, sandbox, tempDir } from './helpers.js';
+import { readHar } from '../src/api/har-read.js';
 import { mpay } from './in-process.js';
 import { strictSandbox } from './strict.js';
 
@@ -52,6 +53,7 @@ const transactions = async (sb: Pick<Sb, 'url'>) =>
     reference: string;
     status: string;
     wallet_address?: string;
+    customer: { first_name: string; email: string; phone: string };
   }>;
 
 beforeAll(async () => {
@@ -230,6 +232,158 @@ it('against a server with other data: the differences listed, exit 13', async ()
   // beside the differences, the API's own words: its message, and what it said of each field it refused
   expect(text.stdout).toContain(`the API said: "${refused.replayed.message}"`);
   for (const said of refused.replayed.says ?? []) expect(text.stdout).toContain(said);
+});
+
+describe('one plan: the dry run shows what the replay sends, where', () => {
+  /** The deposit trace as another merchant's: its site id 42, its customer Ama (ama@example.com). */
+  function foreignTrace(): string {
+    const har = JSON.parse(readFileSync(depositTrace, 'utf8'));
+    for (const e of har.log.entries)
+      if (e.request.url.endsWith('/payments/initiate')) {
+        const body = JSON.parse(e.request.postData.text);
+        e.request.postData.text = JSON.stringify({ ...body, site_id: '42' });
+      }
+    const file = join(tempDir(), 'foreign.har');
+    writeFileSync(file, JSON.stringify(har));
+    return file;
+  }
+  const placeholder = (v: unknown) => typeof v === 'string' && /^<.+>$/.test(v);
+
+  it("--dry-run and the replay agree on every field sent, with the run's credentials; the dry run names the server", async () => {
+    const c = await sandbox();
+    try {
+      const file = foreignTrace();
+      const env = cliEnv(c, tempDir());
+      const dry = await mpay(['replay', file, '--dry-run', '--json'], { env });
+      expect(dry.code, dry.stderr).toBe(0);
+      const plan = dry.json() as { url: string; path: string; body?: Record<string, unknown> }[];
+      for (const p of plan) expect(p.url).toBe(`${c.url}/restapi/v1${p.path}`);
+      const text = await mpay(['replay', file, '--dry-run'], { env });
+      expect(text.stdout).toContain(`as they would go to ${c.url}`);
+      // the profile's site id, not the trace's 42; the customer neutral (this server is not a sandbox)
+      const initiate = plan.find((p) => p.path === '/payments/initiate')!;
+      expect(initiate.body).toMatchObject({
+        site_id: Number(demoMerchant.siteId),
+        merchant_key: '***',
+        api_key: '***',
+        customer_first_name: 'Test',
+        customer_email: 'customer@example.com',
+        customer_transaction_id: '<a new reference>',
+      });
+      expect(JSON.stringify(plan)).not.toContain('ama@example.com');
+      expect(await requestCounts(c)).toEqual({});
+      // the replay, traced at the wire: each body as it went out, field by field, is the plan's
+      const sentFile = join(tempDir(), 'sent.har');
+      const r = await mpay(['replay', file, '--json', '--trace', sentFile], { env });
+      expect(r.code, r.stderr).toBe(0);
+      const sent = readHar(readFileSync(sentFile, 'utf8')).calls;
+      expect(sent.map((s) => `/${s.path}`)).toEqual(plan.map((p) => p.path));
+      sent.forEach((s, i) => {
+        const planned = plan[i]!.body;
+        expect(Object.keys(s.body ?? {}).sort(), plan[i]!.path).toEqual(Object.keys(planned ?? {}).sort());
+        for (const [k, v] of Object.entries(planned ?? {}))
+          if (!placeholder(v)) expect(s.body![k], `${plan[i]!.path} ${k}`).toEqual(v);
+      });
+      // and the server holds what was sent: the neutral customer, never the recorded one
+      const [tx] = await transactions(c);
+      expect(tx!.customer).toMatchObject({ first_name: 'Test', email: 'customer@example.com' });
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("--keep-customer sends the recorded customer: refused without --yes off a terminal; a profile's sandbox gets it as it is", async () => {
+    const c = await sandbox();
+    try {
+      const file = foreignTrace();
+      const env = cliEnv(c, tempDir());
+      const refused = await mpay(['replay', file, '--keep-customer', '--json'], { env });
+      expect(refused.code).toBe(2);
+      expect(refused.json().error.message).toMatch(/Nothing was sent: --keep-customer would send/);
+      expect(await requestCounts(c)).toEqual({});
+      const kept = await mpay(['replay', file, '--keep-customer', '--yes', '--json'], { env });
+      expect(kept.code, kept.stderr).toBe(0);
+      expect((await transactions(c))[0]!.customer).toMatchObject({
+        first_name: 'Ama',
+        email: 'ama@example.com',
+      });
+      // a server a profile keeps as its sandbox: the recorded customer without asking
+      const cfg = tempDir();
+      const set = await mpay(['config', 'set', 'sandbox.base_url', c.url], { env: cliEnv(c, cfg) });
+      expect(set.code, set.stderr).toBe(0);
+      const onSandbox = await mpay(['replay', file, '--json'], { env: cliEnv(c, cfg) });
+      expect(onSandbox.code, onSandbox.stderr).toBe(0);
+      const txs = await transactions(c);
+      expect(txs).toHaveLength(2);
+      expect(txs[1]!.customer).toMatchObject({ email: 'ama@example.com' });
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+it("a trace's recorded failures answered the same again: reproduced, every call sent, exit 0", async () => {
+  // recorded with one --trace over four commands: a deposit processed, then a status update and another
+  // processed of it, both answered 404 (the transaction is no longer initiated)
+  const rec = await sandbox();
+  const other = await sandbox();
+  try {
+    const env = cliEnv(rec, tempDir());
+    const t = join(tempDir(), 'ticket.har');
+    const ref = `rf-${Date.now()}`;
+    const d = await mpay(
+      ['deposit', 'initiate', ...customerArgs({ reference: ref, gateway: '' }), '--trace', t, '--json'],
+      { env },
+    );
+    expect(d.code, d.stderr).toBe(0);
+    const hash = d.json().hash_token as string;
+    expect((await mpay(['deposit', 'process', ref, '--trace', t, '--json'], { env })).code).toBe(0);
+    const su = await mpay(
+      [
+        'api',
+        'POST',
+        '/payments/status/update',
+        '-f',
+        `hash_token=${hash}`,
+        '-f',
+        'status=initiated',
+        '-F',
+        'gateway_id=1',
+        '--trace',
+        t,
+      ],
+      { env },
+    );
+    const pr = await mpay(
+      [
+        'api',
+        'POST',
+        '/payments/processed',
+        '-f',
+        `hash_token=${hash}`,
+        '-f',
+        'phone_number=+233201234567',
+        '--trace',
+        t,
+      ],
+      { env },
+    );
+    const statuses = (
+      JSON.parse(readFileSync(t, 'utf8')).log.entries as { response: { status: number } }[]
+    ).map((e) => e.response.status);
+    expect(statuses.slice(-2), su.stderr + pr.stderr).toEqual([404, 404]);
+    const r = await mpay(['replay', t, '--json'], { env: cliEnv(other, tempDir()) });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const calls = r.json() as { same: boolean; replayed: { status: number } | null; skipped?: string }[];
+    expect(calls.every((c) => c.same && c.replayed && !c.skipped)).toBe(true);
+    expect(calls.slice(-2).map((c) => c.replayed!.status)).toEqual([404, 404]);
+    // every call reached the other sandbox, the two refused ones included
+    const counts = await requestCounts(other);
+    expect(counts['POST /payments/status/update']).toBe(1);
+    expect(counts['POST /payments/processed']).toBe(2);
+  } finally {
+    await Promise.all([rec.close(), other.close()]);
+  }
 });
 
 describe('a withdrawal with its one-time code', () => {

@@ -1,13 +1,13 @@
 // --trace FILE: every request and response of a run as HAR 1.2, valid by the HAR schema (har-validator),
 // with timings, and without any secret the run used: merchant key, API key, bearer token, one-time code,
 // the gateways' api_key and api_user.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: no type declarations
 import harValidator from 'har-validator';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, sandbox, setFaults, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, requestCounts, sandbox, setFaults, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -34,8 +34,9 @@ it('a deposit and a withdrawal with its code, traced: a valid HAR, with timings,
     (e: { request: { method: string; url: string } }) =>
       `${e.request.method} ${new URL(e.request.url).pathname}`,
   );
-  // The trace of the second run: merchant list, initiate, status, processed (code sent), processed (code).
-  expect(urls).toEqual([
+  // The second run's calls follow the first's in the one file: merchant list, initiate, status, processed
+  // (code sent), processed (code).
+  expect(urls.slice(-5)).toEqual([
     'GET /restapi/v1/merchant/currencies',
     'POST /restapi/v1/payments/withdraw/initiate',
     'POST /restapi/v1/payments/status/update',
@@ -82,4 +83,53 @@ it('--trace beside --debug: both see every exchange', async () => {
   expect(r.code).toBe(0);
   expect(r.stderr).toMatch(/^< 200 OK/m);
   expect(JSON.parse(readFileSync(file, 'utf8')).log.entries).toHaveLength(1);
+});
+
+describe('--trace FILE on a file that is there', () => {
+  it('three commands with the same --trace leave all their calls in it, in order', async () => {
+    const file = join(tempDir(), 'three.har');
+    const env = cliEnv(sb, tempDir());
+    const before = await requestCounts(sb);
+    const runs = [
+      ['countries', '--trace', file],
+      ['deposit', ...customerArgs(), '--reference', `tr3-${Date.now()}`, '--trace', file],
+      ['currencies', '--trace', file],
+    ];
+    const lengths: number[] = [];
+    for (const argv of runs) {
+      const r = await mpay(argv, { env });
+      expect(r.code, r.stderr).toBe(0);
+      lengths.push(JSON.parse(readFileSync(file, 'utf8')).log.entries.length);
+    }
+    const har = JSON.parse(readFileSync(file, 'utf8'));
+    await expect(harValidator.har(har)).resolves.toBeTruthy();
+    const paths = har.log.entries.map(
+      (e: { request: { url: string } }) => new URL(e.request.url).pathname.split('/restapi/v1/')[1],
+    );
+    // every call the sandbox received in these three runs is in the file, the first run's first
+    const after = await requestCounts(sb);
+    const sent = Object.keys(after).reduce((n, k) => n + after[k]! - (before[k] ?? 0), 0);
+    expect(har.log.entries).toHaveLength(sent);
+    expect(lengths[0]).toBe(1);
+    expect(lengths[1]).toBeGreaterThan(lengths[0]!);
+    expect(lengths[2]).toBe(lengths[1]! + 1);
+    expect(paths[0]).toBe('public/countries');
+    expect(paths.at(-1)).toBe('public/currencies');
+  });
+
+  it.each([
+    ['a browser HAR', JSON.stringify({ log: { creator: { name: 'WebInspector' }, entries: [] } })],
+    ['a document', 'my notes, not a trace\n'],
+    ['JSON of another kind', '{"log": {"creator": {"name": "mpay"}}}'],
+  ])('%s there is refused before anything is sent, and left as it was', async (_what, text) => {
+    const file = join(tempDir(), 'theirs.har');
+    writeFileSync(file, text);
+    const before = await requestCounts(sb);
+    const r = await mpay(['countries', '--trace', file], { env: cliEnv(sb, tempDir()) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Nothing was sent');
+    expect(r.stderr).toContain('Give --trace a new file name');
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(await requestCounts(sb)).toEqual(before);
+  });
 });

@@ -8,11 +8,18 @@ import { successData } from './response.js';
 import { probeCredentials, type ProbeVerdict } from './credentials-probe.js';
 import { missingCredentials } from './credentials.js';
 import { Sender, type Call, type ClientOptions, type Via } from './sender.js';
+import { endpoints, type EndpointId } from './endpoints.js';
 import type { Ticket } from './ticket.js';
 import type { Encoding, RawAnswer } from './wire.js';
 
 export type WithdrawProcessedResult =
   { otpSent: true; message: string } | { otpSent: false; message: string; transaction: s.Transaction };
+
+/** What the sender needs of an endpoint, from the one table (api/endpoints.ts). */
+const wire = <I extends EndpointId>(id: I) => {
+  const { method, path, data, encoding, bearer } = endpoints[id];
+  return { method, path, data: data as (typeof endpoints)[I]['data'], encoding, bearer };
+};
 
 export class Client extends Sender {
   constructor(opts: ClientOptions) {
@@ -25,25 +32,11 @@ export class Client extends Sender {
   // Public ----------------------------------------------------------------------------------------------
 
   publicCurrencies(): Promise<s.Currency[]> {
-    return this.call({
-      method: 'GET',
-      path: 'public/currencies',
-      data: z.array(s.Currency),
-      encoding: 'none',
-      bearer: false,
-      retry: true,
-    });
+    return this.call({ ...wire('publicCurrencies'), retry: true });
   }
 
   publicCountries(): Promise<s.Country[]> {
-    return this.call({
-      method: 'GET',
-      path: 'public/countries',
-      data: z.array(s.Country),
-      encoding: 'none',
-      bearer: false,
-      retry: true,
-    });
+    return this.call({ ...wire('publicCountries'), retry: true });
   }
 
   /** Exchanges the merchant key for a bearer token and stores it. A rejected key is an auth error. */
@@ -56,12 +49,8 @@ export class Client extends Sender {
       );
     try {
       const data = await this.call({
-        method: 'POST',
-        path: 'auth/merchant/token/generate',
-        data: s.TokenData,
-        encoding: 'multipart',
+        ...wire('tokenGenerate'),
         body: { merchant_key: merchantKey },
-        bearer: false,
         retry: true,
         // A dry run of another call still needs a real token to show; it moves no money.
         dryRunExempt: implicit,
@@ -84,69 +73,40 @@ export class Client extends Sender {
   // Merchant --------------------------------------------------------------------------------------------
 
   merchantCurrencies(): Promise<s.MerchantCurrency[]> {
-    return this.call({
-      method: 'GET',
-      path: 'merchant/currencies',
-      data: z.array(s.MerchantCurrency),
-      encoding: 'none',
-      bearer: true,
-      retry: true,
-    });
+    return this.call({ ...wire('merchantCurrencies'), retry: true });
   }
 
   depositInitiate(
     req: Omit<s.InitiateRequest, 'merchant_key' | 'site_id' | 'api_key'>,
     via?: Via,
   ): Promise<s.InitiatedPayment> {
-    return this.post(
-      'payments/initiate',
-      s.InitiatedPayment,
-      'json',
-      { ...this.merchantFields(), ...req },
-      via,
-    );
+    return this.post('depositInitiate', { ...this.merchantFields(), ...req }, via);
   }
 
   withdrawInitiate(
     req: Omit<s.InitiateRequest, 'merchant_key' | 'site_id' | 'api_key'>,
     via?: Via,
   ): Promise<s.InitiatedPayment> {
-    return this.post(
-      'payments/withdraw/initiate',
-      s.InitiatedPayment,
-      'json',
-      { ...this.merchantFields(), ...req },
-      via,
-    );
+    return this.post('withdrawInitiate', { ...this.merchantFields(), ...req }, via);
   }
 
   depositProcessed(req: s.DepositProcessedRequest, via?: Via): Promise<s.Transaction> {
-    return this.post('payments/processed', s.Transaction, 'json', req, via);
+    return this.post('depositProcessed', req, via);
   }
 
   statusUpdate(req: s.StatusUpdateRequest, via?: Via): Promise<s.StatusUpdateResult> {
-    return this.post('payments/status/update', s.StatusUpdateResult, 'multipart', req, via);
+    return this.post('statusUpdate', req, via);
   }
 
   walletUpdate(req: s.WalletUpdateRequest, via?: Via): Promise<s.WalletAddressUpdateResult> {
-    return this.post(
-      'payments/crypto/wallet/address/update',
-      s.WalletAddressUpdateResult,
-      'multipart',
-      req,
-      via,
-    );
+    return this.post('walletUpdate', req, via);
   }
 
   async withdrawProcessed(req: s.WithdrawProcessedRequest, via?: Via): Promise<WithdrawProcessedResult> {
     this.secrets.register(req.otp === undefined ? undefined : String(req.otp));
     const { message, data } = await this.call({
-      method: 'POST',
-      path: 'payments/withdraw/processed',
-      data: s.WithdrawProcessedData,
-      encoding: 'json',
+      ...wire('withdrawProcessed'),
       body: req,
-      bearer: true,
       retry: false,
       whole: true,
       ...via,
@@ -161,11 +121,7 @@ export class Client extends Sender {
    * initiate of them alone, with the money gate's ticket for a probe.
    */
   probeCredentials(ticket: Ticket): Promise<ProbeVerdict> {
-    return probeCredentials(() =>
-      this.post('payments/withdraw/initiate', s.InitiatedPayment, 'json', this.merchantFields(), {
-        ticket,
-      }),
-    );
+    return probeCredentials(() => this.post('withdrawInitiate', this.merchantFields(), { ticket }));
   }
 
   // Plumbing --------------------------------------------------------------------------------------------
@@ -192,23 +148,14 @@ export class Client extends Sender {
     return { merchant_key: c.merchantKey!, site_id: siteId, api_key: c.apiKey! };
   }
 
-  private post<T extends z.ZodMiniType>(
-    path: string,
-    data: T,
-    encoding: Encoding,
+  private post<I extends EndpointId>(
+    id: I,
     body: object,
     via?: Via,
-  ): Promise<z.infer<T>> {
-    return this.call({
-      method: 'POST',
-      path,
-      data,
-      encoding,
-      body: body as Record<string, unknown>,
-      bearer: true,
-      retry: false,
-      ...via,
-    });
+  ): Promise<z.infer<(typeof endpoints)[I]['data']>> {
+    return this.call({ ...wire(id), body: body as Record<string, unknown>, retry: false, ...via }) as Promise<
+      z.infer<(typeof endpoints)[I]['data']>
+    >;
   }
 
   private call<T extends z.ZodMiniType>(

@@ -3,27 +3,8 @@
 // is one of the spec's endpoints under /restapi/v1/. Lenient: a HAR is a file from anywhere, so every field
 // is checked before it is used, and an entry that is not an exchange of the API's is left out, never fatal.
 import { UsageError } from './errors.js';
+import { apiBase, endpointAt, type EndpointId } from './endpoints.js';
 import type { Encoding } from './wire.js';
-
-/** The spec's endpoints, by "METHOD path" (relative to /restapi/v1/), and what replay must know of each. */
-export const apiEndpoints = {
-  'GET public/currencies': { bearer: false },
-  'GET public/countries': { bearer: false },
-  'POST auth/merchant/token/generate': { bearer: false, token: true },
-  'GET merchant/currencies': { bearer: true },
-  'GET public/merchant/currencies': { bearer: true },
-  'POST payments/initiate': { bearer: true, money: { kind: 'deposit', step: 'initiate' } },
-  'POST payments/processed': { bearer: true, money: { kind: 'deposit', step: 'processed' } },
-  'POST payments/status/update': { bearer: true, money: { step: 'status' } },
-  'POST payments/crypto/wallet/address/update': { bearer: true, money: { step: 'wallet' } },
-  'POST payments/withdraw/initiate': { bearer: true, money: { kind: 'withdraw', step: 'initiate' } },
-  'POST payments/withdraw/processed': { bearer: true, money: { kind: 'withdraw', step: 'processed' } },
-} as const satisfies Record<
-  string,
-  { bearer: boolean; token?: boolean; money?: { kind?: 'deposit' | 'withdraw'; step: string } }
->;
-export type EndpointKey = keyof typeof apiEndpoints;
-export type Endpoint = (typeof apiEndpoints)[EndpointKey];
 
 /** One call of the API's, as a trace recorded it. */
 export interface RecordedCall {
@@ -32,7 +13,7 @@ export interface RecordedCall {
   method: 'GET' | 'POST';
   /** relative to /restapi/v1/, without the query */
   path: string;
-  endpoint: EndpointKey;
+  endpoint: EndpointId;
   /** the host it was sent to */
   origin: string;
   encoding: Encoding;
@@ -92,8 +73,8 @@ export function apiPathOf(url: string): string | undefined {
   } catch {
     return undefined;
   }
-  const at = u.pathname.indexOf('/restapi/v1/');
-  return at < 0 ? undefined : u.pathname.slice(at + '/restapi/v1/'.length).replace(/\/+$/, '');
+  const at = u.pathname.indexOf(apiBase);
+  return at < 0 ? undefined : u.pathname.slice(at + apiBase.length).replace(/\/+$/, '');
 }
 
 /** The API's calls of a HAR document's text, in the order they were made. */
@@ -119,8 +100,8 @@ export function readHar(text: string, name = 'the trace'): ReadHar {
     const method = typeof req?.method === 'string' ? req.method.toUpperCase() : '';
     const url = typeof req?.url === 'string' ? req.url : '';
     const path = apiPathOf(url);
-    const key = `${method} ${path}`;
-    if (!req || !path || !(key in apiEndpoints)) {
+    const ep = path === undefined ? undefined : endpointAt(method, path);
+    if (!req || !path || !ep) {
       ignored++;
       return;
     }
@@ -131,15 +112,10 @@ export function readHar(text: string, name = 'the trace'): ReadHar {
       entry: i + 1,
       method: method as 'GET' | 'POST',
       path,
-      endpoint: key as EndpointKey,
+      endpoint: ep.id,
       origin: new URL(url).origin,
-      encoding:
-        method === 'GET'
-          ? 'none'
-          : /multipart|x-www-form-urlencoded/.test(mime) ||
-              /token\/generate|status\/update|wallet\/address\/update/.test(path)
-            ? 'multipart'
-            : 'json',
+      // a form as the browser sent it; else as mpay sends the endpoint (its traces record bodies as JSON)
+      encoding: method !== 'GET' && /multipart|x-www-form-urlencoded/.test(mime) ? 'multipart' : ep.encoding,
       body: method === 'POST' ? (bodyFields(req.postData) ?? {}) : undefined,
       response: {
         status,
@@ -159,7 +135,7 @@ function decoded(content: Record<string, unknown>): string {
 /** The data array of the last successful merchant currencies answer of a HAR, if it holds one. */
 export function merchantCurrenciesOf(read: ReadHar): unknown[] | undefined {
   for (const c of [...read.calls].reverse()) {
-    if (c.method !== 'GET' || !/^(public\/)?merchant\/currencies$/.test(c.path)) continue;
+    if (c.endpoint !== 'merchantCurrencies' && c.endpoint !== 'publicMerchantCurrencies') continue;
     if (c.response.status < 200 || c.response.status >= 300 || !c.response.text) continue;
     try {
       const data = obj(JSON.parse(c.response.text))?.data;

@@ -1,12 +1,15 @@
 // --trace FILE: every request and response of a run as HAR 1.2, the format browser devtools and proxy
 // tools open, with got's timings. Redacted as --debug is: the Authorization header, merchant key, API key,
 // tokens, the one-time code and the gateways' api_key/api_user never reach the file. The file is rewritten
-// (atomically, 0600) after each exchange, so a crash leaves a valid trace of what came before.
+// (atomically, 0600) after each exchange, so a crash leaves a valid trace of what came before. A FILE that
+// holds a trace mpay wrote is added to (three commands with one --trace leave all their calls in it); any
+// other file there (a browser's HAR, a document) is refused before anything is sent.
 import { randomBytes } from 'node:crypto';
-import { renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { UsageError } from './errors.js';
 import { HTTPError, type Options, type RequestError, type Response } from 'got';
 import type { Secrets } from './redact.js';
-import { clearForOutput } from './out-file.js';
+import { checkOutputFolder, clearForOutput } from './out-file.js';
 
 interface Pair {
   name: string;
@@ -130,8 +133,31 @@ export function harEntry(x: Exchange, secrets: Secrets): HarEntry {
   };
 }
 
+/**
+ * The entries of a trace mpay wrote at `file` (none when there is no file, or an empty one), read before
+ * anything is sent; anything else there is refused, so that a file of the user's is never replaced.
+ */
+export function tracedEntries(file: string, creator: string): HarEntry[] {
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  if (!st || !st.isFile() || st.size === 0) return [];
+  const refuse = (why: string) =>
+    new UsageError(`Nothing was sent: ${file} is ${why}, which --trace would replace`, {
+      hint: 'Give --trace a new file name (or one mpay wrote with --trace, to add to it), or move that file away',
+    });
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw refuse('not a trace (not JSON)');
+  }
+  const log = (doc as { log?: { creator?: { name?: unknown }; entries?: unknown } } | null)?.log;
+  if (log?.creator?.name !== creator || !Array.isArray(log.entries))
+    throw refuse('not a trace mpay wrote (its creator is not mpay)');
+  return log.entries as HarEntry[];
+}
+
 export class HarRecorder {
-  private readonly entries: HarEntry[] = [];
+  private readonly entries: HarEntry[];
 
   constructor(
     readonly file: string,
@@ -139,8 +165,12 @@ export class HarRecorder {
     /** the run's secrets */
     private readonly secrets: Secrets,
   ) {
-    // Refused before any request: a link where the trace goes (each write then replaces the file whole).
-    clearForOutput(file, 'the trace');
+    // Refused before any request: a file that is not a trace of mpay's; a link where the trace goes (each
+    // write then replaces the file whole).
+    this.entries = tracedEntries(file, creator.name);
+    // a trace to add to stays until the first write replaces it
+    if (this.entries.length) checkOutputFolder(file, 'the trace');
+    else clearForOutput(file, 'the trace');
   }
 
   record(x: Exchange): void {

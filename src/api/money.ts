@@ -2,9 +2,10 @@
 // path with doubled slashes, dot segments, percent-escapes, another case, a trailing slash or a query is
 // the same endpoint to a server (nginx merges slashes, a router may ignore case), so it is the same endpoint
 // here. The sender (sender.ts) sends none of these without a ticket of the money gate (ticket.ts).
+import { endpointList, type MoneyStep } from './endpoints.js';
 import type { PaymentKind } from './enums.js';
 
-export type MoneyStep = 'initiate' | 'wallet' | 'status' | 'processed';
+export type { MoneyStep };
 
 export interface MoneyEndpoint {
   /** relative to /restapi/v1/ */
@@ -14,15 +15,10 @@ export interface MoneyEndpoint {
   step: MoneyStep;
 }
 
-/** The spec's six endpoints that make or move a payment. */
-export const moneyEndpoints: readonly MoneyEndpoint[] = [
-  { path: 'payments/initiate', kind: 'deposit', step: 'initiate' },
-  { path: 'payments/withdraw/initiate', kind: 'withdraw', step: 'initiate' },
-  { path: 'payments/status/update', step: 'status' },
-  { path: 'payments/crypto/wallet/address/update', step: 'wallet' },
-  { path: 'payments/processed', kind: 'deposit', step: 'processed' },
-  { path: 'payments/withdraw/processed', kind: 'withdraw', step: 'processed' },
-];
+/** The spec's six endpoints that make or move a payment: the table's (api/endpoints.ts) with `money`. */
+export const moneyEndpoints: readonly MoneyEndpoint[] = endpointList.flatMap((e) =>
+  e.money ? [{ path: e.path, step: e.money.step, ...(e.money.kind && { kind: e.money.kind }) }] : [],
+);
 
 /**
  * The path of a URL as a server would route it: percent-escapes decoded (an undecodable one kept), dot

@@ -9,6 +9,7 @@
 //   registered with the run's `Secrets` (the Factory makes one a run and hands it to the client and to
 //   every place that scrubs), and replaced wherever it appears, whoever wrote it.
 import { createHash } from 'node:crypto';
+import { secretFields } from './endpoints.js';
 
 /**
  * The names of secrets, folded (lower case, no separators, no X- prefix): keys, bearer and access
@@ -67,7 +68,8 @@ export const secretNames: readonly string[] = [
   'setcookie',
   'signature',
 ];
-const secretSet = new Set(secretNames);
+// with the table's secret fields (api/endpoints.ts): a field an endpoint holds a secret in is a secret's name
+const secretSet = new Set([...secretNames, ...secretFields.map((n) => foldName(n))]);
 
 /** A name as the list holds it: lower case, without separators or an X- prefix. */
 export function foldName(name: string): string {
@@ -144,13 +146,117 @@ export function isSecretHeader(name: string): boolean {
  */
 export class Secrets {
   private readonly known = new Set<string>();
+  /** pieces of the base64 of a secret: matched inside longer base64 text, where no word boundary is */
+  private readonly pieces = new Set<string>();
   private pattern?: RegExp;
+  private piecePattern?: RegExp;
 
-  /** Registers a secret of this run (a key, a token, a one-time code): from now on it is scrubbed anywhere. */
+  /**
+   * Registers a secret of this run (a key, a token, a one-time code): from now on it is scrubbed anywhere,
+   * as it is and URL-, form-, JSON- or HTML-escaped, and inside base64 text.
+   */
   register(value: string | undefined | null): void {
-    if (!value || value.length < 4 || this.known.has(value)) return;
-    this.known.add(value);
+    if (!value || value.length < 4 || this.known.has(value) || value === redacted) return;
+    for (const s of spellings(value)) this.known.add(s);
+    for (const piece of base64Pieces(value)) this.pieces.add(piece);
     this.pattern = undefined;
+    this.piecePattern = undefined;
+  }
+
+  /**
+   * Registers every value the document shows to be secret (api/redact.ts's names, the endpoint table's
+   * secret fields): a field of a secret's name at any depth, a HAR header under the header rule, every
+   * cookie, a `name=value` pair of a query, a form or a beacon's text/plain body (`ep.merchant_key=…`),
+   * a multipart part, a bearer or basic credential, an HTML input or a script's `key: "…"`, in JSON and
+   * base64 text too. Then `value`, `text` and `scrub` replace each wherever it appears, before or after
+   * the place it was found.
+   */
+  learn(doc: unknown, key = ''): void {
+    if (typeof doc === 'string') return this.learnText(doc, key);
+    if (Array.isArray(doc)) {
+      const cookies = /^cookies$/i.test(key);
+      const headers = /^headers$/i.test(key);
+      for (const item of doc) {
+        const pair = item as { name?: unknown; value?: unknown } | null;
+        if (
+          pair &&
+          typeof pair === 'object' &&
+          typeof pair.name === 'string' &&
+          typeof pair.value === 'string'
+        )
+          if (cookies || (headers ? isSecretHeader(pair.name) : isSecretName(pair.name)))
+            this.registerFound(pair.value, pair.name);
+        this.learn(item, key);
+      }
+      return;
+    }
+    if (!doc || typeof doc !== 'object') return;
+    const o = doc as Record<string, unknown>;
+    if (o.encoding === 'base64' && typeof o.text === 'string')
+      this.learnText(Buffer.from(o.text, 'base64').toString('utf8'));
+    for (const [k, v] of Object.entries(o)) {
+      if (isSecretName(k) && !errorsKey.test(key) && typeof v === 'string') this.registerFound(v, k);
+      this.learn(v, k);
+    }
+  }
+
+  /** A value found under a secret's name: the credential of an Authorization, the value of a cookie line. */
+  private registerFound(value: string, name: string): void {
+    const v = value.trim();
+    if (!v || v === redacted) return;
+    if (/^(proxy-)?authorization$/i.test(name)) return this.learnText(v);
+    if (/^cookie$/i.test(name)) return this.learnCookies(v);
+    // a Set-Cookie's first pair is the cookie; its attributes (path, expires) are not secrets
+    if (/^set-cookie$/i.test(name)) return this.learnCookies(v.split(';')[0]!);
+    // words (a server's message about the field) are not its value; a header's value is one whole
+    if (!isMessage(v)) this.register(v);
+  }
+
+  private learnCookies(text: string): void {
+    for (const part of text.split(';')) {
+      const i = part.indexOf('=');
+      if (i <= 0) continue;
+      // a cookie's value as it stands, and percent-decoded (no form encoding: a + is a +)
+      const v = part.slice(i + 1).trim();
+      this.register(v);
+      try {
+        this.register(decodeURIComponent(v));
+      } catch {
+        // not percent-encoded
+      }
+    }
+  }
+
+  /** The secrets of a text: JSON in it, `name=value` pairs, multipart parts, credentials, HTML and scripts. */
+  private learnText(text: string, key = ''): void {
+    const t = text.trim();
+    if (/^[[{]/.test(t)) {
+      try {
+        return this.learn(JSON.parse(t), key);
+      } catch {
+        // not JSON: read as text below
+      }
+    }
+    for (const m of text.matchAll(/\b(Bearer|Basic|Token)\s+([A-Za-z0-9._~+/=-]{6,})/g)) {
+      if (!isCredential(m[2]!)) continue;
+      this.register(m[2]);
+      // Basic: user:password, base64
+      if (m[1] === 'Basic')
+        this.register(Buffer.from(m[2]!, 'base64').toString('utf8').split(':').slice(1).join(':'));
+    }
+    for (const m of text.matchAll(/(?:^|[?&;\s])([\w.[\]-]+)=([^&\s;#"'<>]*)/g))
+      if (queryPairIsSecret(lastSegment(m[1]!), m[2]!)) {
+        this.register(m[2]);
+        this.register(decodedValue(m[2]!));
+      }
+    for (const m of text.matchAll(/name="([^"]*)"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n([^\r\n]*)/g))
+      if (isSecretName(m[1]!)) this.register(m[2]);
+    // HTML: <input name="merchant_key" value="…">, and a script's merchantKey: "…" or merchant_key = '…'
+    for (const m of text.matchAll(/name=["']([^"']+)["'][^>]*?\svalue=["']([^"']*)["']/gi))
+      if (isSecretName(lastSegment(m[1]!))) this.register(htmlDecoded(m[2]!));
+    for (const m of text.matchAll(/["']?([\w.-]+)["']?\s*[:=]\s*["']([^"'<>\s]{4,})["']/g))
+      if (isSecretName(lastSegment(m[1]!))) this.register(htmlDecoded(m[2]!));
+    if (/^cookie$/i.test(key)) this.learnCookies(text);
   }
 
   /** Replaces every registered secret in a text. */
@@ -159,11 +265,21 @@ export class Secrets {
     this.pattern ??= new RegExp(
       `(?<![A-Za-z0-9])(?:${[...this.known]
         .sort((a, b) => b.length - a.length)
-        .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .map(escapeRegExp)
         .join('|')})(?![A-Za-z0-9])`,
       'g',
     );
-    return text.replace(this.pattern, redacted);
+    this.piecePattern ??= this.pieces.size
+      ? new RegExp(
+          [...this.pieces]
+            .sort((a, b) => b.length - a.length)
+            .map(escapeRegExp)
+            .join('|'),
+          'g',
+        )
+      : undefined;
+    const scrubbed = text.replace(this.pattern, redacted);
+    return this.piecePattern ? scrubbed.replace(this.piecePattern, redacted) : scrubbed;
   }
 
   /**
@@ -296,6 +412,60 @@ export class Secrets {
         ),
     );
   }
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The last name of a dotted or bracketed name (`ep.merchant_key`, `data[token]`): the field's own. */
+const lastSegment = (name: string) =>
+  name
+    .split(/[.[\]]/)
+    .filter(Boolean)
+    .pop() ?? name;
+
+const htmlEntities: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+};
+const htmlDecoded = (s: string) => s.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => htmlEntities[e]!);
+
+/** A query's or a form's value as the text it stands for (`+` a space, percent-escapes decoded). */
+function decodedValue(v: string): string {
+  try {
+    return decodeURIComponent(v.replace(/\+/g, ' '));
+  } catch {
+    return v;
+  }
+}
+
+/** The spellings of a secret in text: as it is, URL- and form-encoded, JSON- and HTML-escaped. */
+function spellings(v: string): string[] {
+  const url = encodeURIComponent(v);
+  const html = v.replace(/[&<>"']/g, (c) => Object.entries(htmlEntities).find(([, x]) => x === c)![0]);
+  return [...new Set([v, url, url.replace(/%20/g, '+'), JSON.stringify(v).slice(1, -1), html])];
+}
+
+/**
+ * The pieces of a secret's base64 that stand in any base64 text holding it, whatever its offset there:
+ * at each of the three alignments, the groups of four characters made of the secret's bytes alone
+ * (standard and URL-safe). Pieces under 8 characters would match by chance, and are left out.
+ */
+function base64Pieces(v: string): string[] {
+  const bytes = Buffer.from(v);
+  const out = new Set<string>();
+  for (let pad = 0; pad < 3; pad++) {
+    const enc = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
+    const start = pad ? 4 : 0;
+    const end = Math.floor((pad + bytes.length) / 3) * 4;
+    const piece = enc.slice(start, end);
+    if (piece.length < 8) continue;
+    out.add(piece);
+    out.add(piece.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return [...out];
 }
 
 /**

@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import { MpayError, ServerError, errorForStatus, type FieldErrors } from './errors.js';
 import * as s from './schemas.js';
 
-/** `what` names the call in messages: "GET /public/countries". */
+/** `what` names the call in messages: "GET /" and the path below /restapi/v1. */
 export function parseJsonBody(
   what: string,
   status: number,

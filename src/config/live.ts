@@ -7,7 +7,7 @@
 // live until a profile says it is a sandbox or stage (`mpay config set sandbox.base_url B`). An mpay proxy on
 // loopback in front of a live server says so in every answer, and the client learns it (api/sender.ts).
 import { isLoopback, normalizeBaseUrl } from '../api/base-url.js';
-import type { Profile } from './profile.js';
+import { defaultBaseUrls, type Profile } from './profile.js';
 
 export interface ServerVerdict {
   server: string;
@@ -59,4 +59,14 @@ export function judgeServer(server: string, env: string, profiles: Record<string
     live: true,
     why: 'no profile keeps it as a sandbox or stage server (`mpay config set sandbox.base_url URL` says it is one)',
   };
+}
+
+/**
+ * Whether a server is a sandbox, where a recorded customer's data may be sent again: the sandbox
+ * environment's own server (mpay sandbox's default address) or one a profile keeps as its sandbox. A
+ * loopback address alone is not enough: a stage or live server may be tunnelled there.
+ */
+export function isSandboxServer(server: string, profiles: Record<string, Profile>): boolean {
+  const sandboxes = [defaultBaseUrls.sandbox, ...Object.values(profiles).map((p) => p.baseUrls?.sandbox)];
+  return sandboxes.some((s) => s !== undefined && same(s, server));
 }

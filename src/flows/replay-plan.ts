@@ -1,16 +1,20 @@
 // What a trace's calls make of each other before anything is sent (replay.ts sends them): the initiates
 // whose hash tokens the later calls carry, the calls that cannot be replayed (their transaction was
-// started elsewhere), stand-ins for the personal data a support bundle masked, and what a dry run shows.
+// started elsewhere), stand-ins for the personal data a support bundle masked, and the plan: each call as
+// it goes out, which the replay sends and a dry run shows.
 import type { RecordedCall } from '../api/har-read.js';
-import { apiEndpoints } from '../api/har-read.js';
-import { Secrets } from '../api/redact.js';
+import type { Credentials } from '../api/credentials.js';
+import { apiBase, endpoint, neutralCustomer } from '../api/endpoints.js';
 
 /** A call as a dry run shows it: what would go out, with the values only the run itself can know named. */
 export interface PlannedCall {
   index: number;
   method: 'GET' | 'POST';
-  /** the URL path after /restapi/v1, as the text shows it: `/payments/initiate` */
+  /** the URL path after /restapi/v1, with its leading slash */
   path: string;
+  /** where it goes: the run's server */
+  url: string;
+  /** exactly what is sent, the run's own values named by `placeholders` */
   body?: Record<string, unknown>;
   skipped?: string;
 }
@@ -33,8 +37,7 @@ export function dataOf(text: string | undefined): Record<string, unknown> | unde
 export function recordedInitiates(calls: RecordedCall[]): Map<string, number> {
   const out = new Map<string, number>();
   calls.forEach((c, i) => {
-    const ep = apiEndpoints[c.endpoint];
-    if (!('money' in ep) || ep.money.step !== 'initiate') return;
+    if (endpoint(c.endpoint).money?.step !== 'initiate') return;
     const hash = textOf(dataOf(c.response.text)?.has_token);
     if (hash) out.set(hash, i);
   });
@@ -67,30 +70,71 @@ export function standIn(field: string, v: unknown): unknown {
   return v.replace(/•/g, 'x');
 }
 
-/** What a dry run prints: each call as it would go out, secrets and run-time values named, not shown. */
-export function planReplay(calls: RecordedCall[]): PlannedCall[] {
+/** The run's own values a plan names, not shows: only the run, or an answer of it, supplies them. */
+export const placeholders = {
+  reference: '<a new reference>',
+  otp: '<the one-time code: --otp>',
+  hash: (call: number) => `<the hash token of call ${call}>`,
+};
+
+/** Whether a planned value is the placeholder of a hash token an earlier call's answer supplies. */
+export const isHashPlaceholder = (v: unknown) =>
+  typeof v === 'string' && /^<the hash token of call \d+>$/.test(v);
+
+/** What a replay's plan is built from besides the trace: this run's credentials and server. */
+export interface PlanRun {
+  credentials: Credentials;
+  /** the server the calls go to (its base URL) */
+  server: string;
+  /**
+   * the recorded customer's personal data is replaced by neutral values (the same --save-scenario
+   * writes): on any server but a sandbox, unless --keep-customer
+   */
+  neutral: boolean;
+}
+
+/**
+ * The replay as one plan, built once: each call as it goes out (replay.ts sends exactly these bodies, and
+ * --dry-run prints them), with the run's credentials (never the trace's), neutral customer data where the
+ * run asks for it, and the values only the run or an answer supplies (a fresh reference, a hash token, the
+ * one-time code) named by placeholders. What each field is comes from the endpoint table.
+ */
+export function planReplay(calls: RecordedCall[], run: PlanRun): PlannedCall[] {
   const skipped = unreplayable(calls);
   const made = recordedInitiates(calls);
+  const cred = run.credentials;
+  const fromRun: Record<string, unknown> = {
+    merchant_key: cred.merchantKey,
+    api_key: cred.apiKey,
+    // site_id is an integer in the spec; a numeric one goes out as a JSON number, as the client sends it
+    site_id: /^\d+$/.test(cred.siteId ?? '') ? Number(cred.siteId) : cred.siteId,
+  };
   return calls.map((c, i) => {
+    const ep = endpoint(c.endpoint);
     let body: Record<string, unknown> | undefined;
     if (c.body) {
       body = {};
+      const initiate = ep.money?.step === 'initiate';
       for (const [k, v] of Object.entries(c.body)) {
-        if (k === 'customer_transaction_id') body[k] = '<a new reference>';
-        else if (k === 'hash_token') {
+        if (ep.credentials.includes(k)) body[k] = fromRun[k];
+        else if (ep.names.includes(k) && initiate) body[k] = placeholders.reference;
+        else if (ep.names.includes(k)) {
           const from = made.get(textOf(v) ?? '');
-          body[k] = from === undefined ? v : `<the hash token of call ${from + 1}>`;
-        } else if (k === 'otp') body[k] = '<the one-time code: --otp>';
+          body[k] = from === undefined ? v : placeholders.hash(from + 1);
+        } else if (ep.secret.includes(k)) body[k] = placeholders.otp;
+        else if (ep.personal.includes(k) && run.neutral && neutralCustomer[k])
+          body[k] = neutralCustomer[k](v);
         else body[k] = standIn(k, v);
       }
-      if (c.endpoint === 'POST auth/merchant/token/generate') body.merchant_key = '<your merchant key>';
-      // by name here: the command scrubs the whole plan by the run's secrets too
-      body = new Secrets().value(body) as Record<string, unknown>;
+      // a token is asked for with the run's merchant key, an initiate made under a fresh reference
+      if (ep.token) body.merchant_key = fromRun.merchant_key;
+      if (initiate) for (const k of ep.names) body[k] = placeholders.reference;
     }
     return {
       index: i + 1,
       method: c.method,
       path: `/${c.path}`,
+      url: `${run.server.replace(/\/+$/, '')}${apiBase}${c.path}`,
       ...(body ? { body } : {}),
       ...(skipped.has(i) ? { skipped: skipped.get(i) } : {}),
     };

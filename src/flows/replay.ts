@@ -9,13 +9,23 @@ import { randomBytes } from 'node:crypto';
 import type { Credentials, TokenStore } from '../api/credentials.js';
 import { missingCredentials } from '../api/credentials.js';
 import { MpayError, UsageError } from '../api/errors.js';
-import { apiEndpoints, type Endpoint, type RecordedCall } from '../api/har-read.js';
+import { endpoint, type Endpoint } from '../api/endpoints.js';
+import type { RecordedCall } from '../api/har-read.js';
 import type { Via } from '../api/sender.js';
 import type { RawAnswer } from '../api/wire.js';
 import type { JournalRecord, Kind, Step } from '../journal/records.js';
 import { newReference } from './inputs.js';
 import { differences, summarize, type AnswerSummary, type Difference } from './replay-compare.js';
-import { dataOf, recordedInitiates, standIn, textOf, unreplayable } from './replay-plan.js';
+import {
+  dataOf,
+  isHashPlaceholder,
+  placeholders,
+  planReplay,
+  recordedInitiates,
+  textOf,
+  unreplayable,
+  type PlannedCall,
+} from './replay-plan.js';
 import { journaledAnswer } from './journaled.js';
 import type { FlowDeps } from './types.js';
 
@@ -32,13 +42,17 @@ export interface ReplayInputs {
   random?: () => string;
   /** --keep-going: after a call that failed, send the money calls after it anyway */
   keepGoing?: boolean;
+  /** the server the calls go to, as the plan names it */
+  server: string;
+  /** neutral customer data instead of the recorded (any server but a sandbox, unless --keep-customer) */
+  neutral: boolean;
 }
 
 export interface ReplayedCall {
   /** its place in the replay, from 1 */
   index: number;
   method: 'GET' | 'POST';
-  /** the URL path after /restapi/v1, as the text shows it: `/payments/initiate` */
+  /** the URL path after /restapi/v1, with its leading slash */
   path: string;
   recorded: AnswerSummary;
   /** null when the call was not sent (see `skipped`) */
@@ -53,8 +67,7 @@ export interface ReplayedCall {
 }
 
 /** Whether a call needs the one-time code: a recorded withdraw processed that sent one. */
-const needsOtp = (c: RecordedCall) =>
-  c.endpoint === 'POST payments/withdraw/processed' && c.body?.otp !== undefined;
+const needsOtp = (c: RecordedCall) => c.endpoint === 'withdrawProcessed' && c.body?.otp !== undefined;
 
 /** Checks before anything is sent: credentials, and the code a withdrawal confirmation needs. */
 async function otpFor(inputs: ReplayInputs, deps: FlowDeps): Promise<string | undefined> {
@@ -92,6 +105,8 @@ interface ReplayRun {
   txs: Map<string, Made>;
   /** values that differ between any two runs (hash tokens, references): not a difference of the answers */
   volatile: string[];
+  /** each call as it goes out (replay-plan.ts): what a dry run prints */
+  plan: PlannedCall[];
 }
 
 /**
@@ -100,7 +115,7 @@ interface ReplayRun {
  */
 type Made = Pick<JournalRecord, 'reference' | 'kind' | 'hash_token'>;
 
-type MoneyEndpoint = Extract<Endpoint, { money: unknown }>;
+type MoneyEndpoint = Endpoint & { money: NonNullable<Endpoint['money']> };
 
 /** A call as the replay sends it: its body, and an initiate's new reference beside the recorded one. */
 interface ReplayRequest {
@@ -113,7 +128,7 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
   const { calls } = inputs;
   refuseMissingCredentials(calls, inputs.credentials);
   const skipped = unreplayable(calls);
-  const money = calls.filter((c, i) => 'money' in apiEndpoints[c.endpoint] && !skipped.has(i)).length;
+  const money = calls.filter((c, i) => endpoint(c.endpoint).money && !skipped.has(i)).length;
   // One confirmation for the whole replay, before anything at all is sent (a token included).
   if (money)
     await deps.gate.pass(
@@ -129,13 +144,19 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
     made: recordedInitiates(calls),
     txs: new Map(),
     volatile: [],
+    plan: planReplay(calls, {
+      credentials: inputs.credentials,
+      server: inputs.server,
+      neutral: inputs.neutral,
+    }),
   };
   const out: ReplayedCall[] = [];
   let failed: ReplayedCall | undefined;
   for (const [i, c] of calls.entries()) {
-    // A failed call stops the replay before any money call after it: a processed after a refused status
-    // update would move money the recording never saw move. --keep-going sends them.
-    if (failed && 'money' in apiEndpoints[c.endpoint] && !inputs.keepGoing) {
+    // A call that answered otherwise than recorded stops the replay before any money call after it: a
+    // processed after a status update refused here (and accepted in the recording) would move money the
+    // recording never saw move. A failure answered as recorded is no reason to stop. --keep-going sends them.
+    if (failed && endpoint(c.endpoint).money && !inputs.keepGoing) {
       out.push({
         index: i + 1,
         method: c.method,
@@ -144,15 +165,27 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
         replayed: null,
         same: false,
         differences: [],
-        skipped: `not sent: call ${failed.index} (${failed.method} ${failed.path}) failed here: ${failure(failed)}; --keep-going sends the money calls after a failure`,
+        skipped: `not sent: call ${failed.index} (${failed.method} ${failed.path}) answered otherwise than recorded: ${failure(failed)}; --keep-going sends the money calls after it`,
       });
       continue;
     }
     const r = await replayCall(run, c, i);
     out.push(r);
-    if (!failed && r.replayed && (r.replayed.status === 0 || r.replayed.status >= 300)) failed = r;
+    if (!failed && answeredOtherwise(r)) failed = r;
   }
   return out;
+}
+
+const failing = (a: AnswerSummary) => a.status === 0 || a.status >= 300;
+
+/**
+ * A call whose answer stops the money calls after it: one that answered with another status than the
+ * recorded one, or failed otherwise than it did. A failure answered as recorded is the trace reproduced
+ * (the very 404 a support engineer wants to see again): the replay goes on.
+ */
+function answeredOtherwise(r: ReplayedCall): boolean {
+  if (!r.replayed) return false;
+  return r.replayed.status !== r.recorded.status || (failing(r.replayed) && !r.same);
 }
 
 /** What the API said of a failed call, in a few words: its status and message, or the connection's error. */
@@ -164,11 +197,8 @@ export function failure(r: ReplayedCall): string {
 }
 
 /** The credentials the trace's calls need: a merchant key for a token, a site id and API key for initiates. */
-function refuseMissingCredentials(calls: RecordedCall[], cred: Credentials): void {
-  if (
-    calls.some((c) => apiEndpoints[c.endpoint].bearer || 'token' in apiEndpoints[c.endpoint]) &&
-    !cred.merchantKey
-  )
+export function refuseMissingCredentials(calls: RecordedCall[], cred: Credentials): void {
+  if (calls.some((c) => endpoint(c.endpoint).bearer || endpoint(c.endpoint).token) && !cred.merchantKey)
     throw missingCredentials(
       cred,
       'No merchant key to replay with',
@@ -199,7 +229,6 @@ function recordedAnswer(run: ReplayRun, c: RecordedCall): AnswerSummary {
 
 /** One recorded call: sent again (or not, and why), its answer set beside the recorded one. */
 async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<ReplayedCall> {
-  const ep = apiEndpoints[c.endpoint];
   const recorded = recordedAnswer(run, c);
   const base = { index: i + 1, method: c.method, path: `/${c.path}`, recorded };
   const recordedHash = textOf(c.body?.hash_token);
@@ -210,7 +239,7 @@ async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<R
       ? 'not sent: the initiate of its transaction did not answer with a hash token here'
       : undefined);
   if (notSent) return { ...base, replayed: null, same: false, differences: [], skipped: notSent };
-  const req = replayBody(run, c, ep, tx);
+  const req = replayBody(run, c, i, tx);
   const { reference, recordedReference } = req;
   const { answer, error } = await sendAgain(run.deps, c, req, tx);
   const hash = await learnFrom(run, c, i, answer, req);
@@ -228,24 +257,23 @@ async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<R
   };
 }
 
-/** The body: the recorded fields, with this run's credentials, a new reference, the new hash token. */
-function replayBody(run: ReplayRun, c: RecordedCall, ep: Endpoint, tx: Made | undefined): ReplayRequest {
-  if (!c.body) return {};
-  const cred = run.inputs.credentials;
+/** The body: the plan's, its placeholders filled with a new reference, the new hash token, the code. */
+function replayBody(run: ReplayRun, c: RecordedCall, i: number, tx: Made | undefined): ReplayRequest {
+  const planned = run.plan[i]!.body;
+  if (!planned || !c.body) return {};
+  const ep = endpoint(c.endpoint);
   const body: Record<string, unknown> = {};
   let reference: string | undefined;
   let recordedReference: string | undefined;
-  for (const [k, v] of Object.entries(c.body)) body[k] = standIn(k, v);
-  if ('merchant_key' in body || 'token' in ep) body.merchant_key = cred.merchantKey;
-  if ('api_key' in body) body.api_key = cred.apiKey;
-  if ('site_id' in body) body.site_id = /^\d+$/.test(cred.siteId ?? '') ? Number(cred.siteId) : cred.siteId;
-  if ('customer_transaction_id' in body || ('money' in ep && ep.money.step === 'initiate')) {
-    recordedReference = textOf(c.body.customer_transaction_id);
-    reference = newReference(c.endpoint.includes('withdraw') ? 'withdraw' : 'deposit', run.random);
-    body.customer_transaction_id = reference;
+  for (const [k, v] of Object.entries(planned)) {
+    if (v === placeholders.reference) {
+      recordedReference = textOf(c.body[k]);
+      reference ??= newReference(ep.money?.kind ?? 'deposit', run.random);
+      body[k] = reference;
+    } else if (isHashPlaceholder(v)) body[k] = tx?.hash_token;
+    else if (v === placeholders.otp) body[k] = run.otp;
+    else body[k] = v;
   }
-  if (tx) body.hash_token = tx.hash_token;
-  if ('otp' in body) body.otp = run.otp;
   return { body, reference, recordedReference };
 }
 
@@ -260,7 +288,7 @@ async function sendAgain(
   req: ReplayRequest,
   tx: Made | undefined,
 ): Promise<{ answer?: RawAnswer; error?: string }> {
-  const ep = apiEndpoints[c.endpoint];
+  const ep = endpoint(c.endpoint);
   const send = (via: Via = {}) =>
     deps.client.raw({
       method: c.method,
@@ -271,8 +299,8 @@ async function sendAgain(
       via,
     });
   try {
-    if (!('money' in ep)) return { answer: await send() };
-    return { answer: await sendJournaled(deps, c, ep, req, tx, send) };
+    if (!ep.money) return { answer: await send() };
+    return { answer: await sendJournaled(deps, c, ep as MoneyEndpoint, req, tx, send) };
   } catch (err) {
     if (!(err instanceof MpayError) || err.kind !== 'network') throw err;
     return { error: err.message };
@@ -288,7 +316,7 @@ function sendJournaled(
   tx: Made | undefined,
   send: (via: Via) => Promise<RawAnswer>,
 ): Promise<RawAnswer> {
-  const kind: Kind = ('kind' in ep.money ? ep.money.kind : undefined) ?? tx?.kind ?? 'deposit';
+  const kind: Kind = ep.money.kind ?? tx?.kind ?? 'deposit';
   const step: Step =
     ep.money.step === 'processed' && kind === 'withdraw' && !body?.otp ? 'otp' : (ep.money.step as Step);
   return journaledAnswer(
@@ -351,20 +379,20 @@ async function learnFrom(
   answer: RawAnswer | undefined,
   { reference, recordedReference }: ReplayRequest,
 ): Promise<string | undefined> {
-  const ep = apiEndpoints[c.endpoint];
+  const ep = endpoint(c.endpoint);
   const data = answer && answer.status < 300 ? dataOf(answer.text) : undefined;
-  if ('token' in ep && typeof data?.token === 'string') {
+  if (ep.token && typeof data?.token === 'string') {
     run.deps.client.secrets.register(data.token);
     await run.inputs.tokens.set(data.token);
   }
-  if (!('money' in ep) || ep.money.step !== 'initiate') return undefined;
+  if (ep.money?.step !== 'initiate') return undefined;
   const hash = textOf(data?.has_token);
   const recordedNew = [...run.made.entries()].find(([, at]) => at === i)?.[0];
   if (recordedNew) {
     run.txs.set(recordedNew, {
       hash_token: hash,
       reference: reference!,
-      kind: c.endpoint.includes('withdraw') ? 'withdraw' : 'deposit',
+      kind: ep.money.kind ?? 'deposit',
     });
     run.volatile.push(recordedNew);
   }

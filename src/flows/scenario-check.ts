@@ -198,7 +198,7 @@ function checkVars(s: Scenario, given: ReadonlySet<string>, fail: Fail): void {
     if (v.value === null && !given.has(v.name))
       fail(
         v.at,
-        `variable ${v.name} is required and not given: --var ${v.name}=…, --vars FILE or MPAY_VAR_${v.name}`,
+        `variable ${v.name} is required and not given: --var ${v.name}=…, --vars FILE or MPAY_VAR_${v.name}${v.name === 'otp' ? ' (or --otp-stdin, or run it on a terminal to be asked)' : ''}`,
       );
     visit(v.name, []);
     for (const r of v.refs)

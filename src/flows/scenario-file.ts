@@ -3,6 +3,7 @@
 // through the `yaml` package (JSON is YAML too): its nodes keep their source ranges.
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
 import { nearest } from '../api/nearest.js';
+import { endpoints } from '../api/endpoints.js';
 
 /** Where a value is: the file, its line and column (both from 1). */
 export interface Pos {
@@ -275,7 +276,10 @@ function readRequest(r: Reader, pair: Pair, step: ScenarioStep): void {
     r.fail(keys.get('method'), `step "${step.name}": method must be GET or POST`);
   const pathPair = keys.get('path');
   if (!pathPair || typeof json(pathPair.value) !== 'string')
-    r.fail(pathPair ?? pair, `step "${step.name}": the request needs a path, e.g. /merchant/currencies`);
+    r.fail(
+      pathPair ?? pair,
+      `step "${step.name}": the request needs a path, e.g. /${endpoints.merchantCurrencies.path}`,
+    );
   else r.refs(pathPair.value, step.refs);
   if (keys.has('json') && keys.has('form'))
     r.fail(keys.get('form'), `step "${step.name}": give the body as json: or form:, not both`);

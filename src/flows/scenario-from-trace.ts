@@ -5,32 +5,12 @@
 // out: the run's own credentials supply them (`credentials: true`), customer data becomes variables with
 // neutral defaults, a one-time code a variable the run must give.
 import { stringify } from 'yaml';
-import { apiEndpoints, type RecordedCall } from '../api/har-read.js';
-import { isSecretName } from '../api/redact.js';
+import { endpoint, neutralCustomer } from '../api/endpoints.js';
+import type { RecordedCall } from '../api/har-read.js';
+import { isSecretName, Secrets } from '../api/redact.js';
 import { recordedInitiates, textOf, unreplayable } from './replay-plan.js';
 
-/** Customer data, by field: the variable a scenario names it by, and its neutral default. */
-const personal: Record<string, (recorded: unknown) => unknown> = {
-  customer_first_name: () => 'Test',
-  customer_last_name: () => 'Customer',
-  customer_email: () => 'customer@example.com',
-  receiver_email: () => 'receiver@example.com',
-  customer_phone: phoneStandIn,
-  phone_number: phoneStandIn,
-};
-
-/** A phone of the recorded one's length, its first three digits kept (the country code), then 2000…. */
-function phoneStandIn(recorded: unknown): string {
-  const digits = String(recorded ?? '').replace(/\D/g, '');
-  return `+${digits.slice(0, 3)}2${'0'.repeat(Math.max(6, digits.length - 4))}`;
-}
-
-const credentialFields = ['merchant_key', 'api_key', 'site_id'];
-
-const isInitiate = (c: RecordedCall) => {
-  const ep = apiEndpoints[c.endpoint];
-  return 'money' in ep && ep.money.step === 'initiate';
-};
+const isInitiate = (c: RecordedCall) => endpoint(c.endpoint).money?.step === 'initiate';
 
 /** The API's per-field errors of a recorded answer name this field (a 422's `errors`). */
 function errorOn(c: RecordedCall, field: string): boolean {
@@ -62,6 +42,36 @@ function recordedReferences(calls: RecordedCall[]): { numbers: Map<string, numbe
   return { numbers, taken };
 }
 
+/**
+ * What a step expects: the recorded status, and what the recorded answer showed beyond it: its success
+ * flag, which of its endpoint's answers came back (withdraw processed: the code sent, `data: []`, or the
+ * withdrawal processed), and the transaction's status where the answer carries one. A withdrawal left
+ * initiated where the trace saw it processed fails its step.
+ */
+function expectationOf(c: RecordedCall): Record<string, unknown> | undefined {
+  if (!c.response.status) return undefined;
+  const values: Record<string, unknown> = {};
+  let doc: Record<string, unknown> | undefined;
+  try {
+    const parsed: unknown = JSON.parse(c.response.text ?? '');
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      doc = parsed as Record<string, unknown>;
+  } catch {
+    // not JSON: its status alone
+  }
+  if (typeof doc?.success === 'boolean') values.success = doc.success;
+  else if (typeof doc?.status === 'boolean') values.status = doc.status;
+  const ep = endpoint(c.endpoint);
+  const ok = c.response.status < 300 && doc && 'data' in doc;
+  if (ok && ep.answers?.(doc!.data) === 'code sent') values.data = [];
+  const data = doc?.data;
+  if (ok && data && typeof data === 'object' && !Array.isArray(data)) {
+    const status = (data as Record<string, unknown>).status;
+    if (typeof status === 'string') values['data.status'] = status;
+  }
+  return { status: c.response.status, ...(Object.keys(values).length ? { values } : {}) };
+}
+
 /** The scenario's text, and how many calls became steps. */
 export function scenarioFromTrace(calls: RecordedCall[], source: string): { text: string; steps: number } {
   const made = recordedInitiates(calls);
@@ -71,7 +81,7 @@ export function scenarioFromTrace(calls: RecordedCall[], source: string): { text
   const notes: string[] = [];
   const steps: Record<string, unknown>[] = [];
   calls.forEach((c, i) => {
-    if (c.endpoint === 'POST auth/merchant/token/generate')
+    if (endpoint(c.endpoint).token)
       return notes.push(`call ${i + 1} (token generate): left out; the run makes its own token`);
     if (left.has(i)) return notes.push(`call ${i + 1} (${c.method} /${c.path}): left out, ${left.get(i)}`);
     if (refs.taken.has(i))
@@ -82,13 +92,14 @@ export function scenarioFromTrace(calls: RecordedCall[], source: string): { text
     const step: Record<string, unknown> = { name: `${c.method} /${c.path}` };
     const request: Record<string, unknown> = { method: c.method, path: `/${c.path}` };
     if (c.body) {
-      const { body, credentials } = bodyOf(c.body, refs.numbers, made, vars);
+      const { body, credentials } = bodyOf(c, refs.numbers, made, vars);
       if (credentials) request.credentials = true;
       request[c.encoding === 'multipart' ? 'form' : 'json'] = body;
     }
     step.request = request;
     if ([...made.values()].includes(i)) step.capture = { [`hash_${i + 1}`]: 'data.has_token' };
-    if (c.response.status) step.expect = { status: c.response.status };
+    const expected = expectationOf(c);
+    if (expected) step.expect = expected;
     steps.push(step);
   });
   const doc = {
@@ -105,14 +116,15 @@ export function scenarioFromTrace(calls: RecordedCall[], source: string): { text
 }
 
 function bodyOf(
-  recorded: Record<string, unknown>,
+  c: RecordedCall,
   references: Map<string, number>,
   made: Map<string, number>,
   vars: Record<string, unknown>,
 ): { body: Record<string, unknown>; credentials: boolean } {
   const body: Record<string, unknown> = {};
   let credentials = false;
-  for (const [k, v] of Object.entries(recorded)) {
+  const credentialFields: readonly string[] = endpoint(c.endpoint).credentials;
+  for (const [k, v] of Object.entries(c.body ?? {})) {
     if (credentialFields.includes(k)) credentials = true;
     else if (k === 'customer_transaction_id')
       body[k] = `\${run.reference}-${references.get(textOf(v) ?? '') ?? references.size + 1}`;
@@ -120,11 +132,13 @@ function bodyOf(
     else if (k === 'otp') {
       vars.otp = null;
       body[k] = '${otp}';
-    } else if (personal[k]) {
-      vars[k] ??= personal[k](v);
+    } else if (neutralCustomer[k]) {
+      vars[k] ??= neutralCustomer[k](v);
       body[k] = `\${${k}}`;
     } else if (isSecretName(k)) continue;
-    else body[k] = typeof v === 'string' ? v.replace(/\$\{/g, '$${') : v;
+    // a value within a field (an object of a browser's) loses its secrets by name here: the file is
+    // scrubbed by the run's secrets' values only, so that the ${otp} it needs stays
+    else body[k] = typeof v === 'string' ? v.replace(/\$\{/g, '$${') : new Secrets().value(v);
   }
   return { body, credentials };
 }

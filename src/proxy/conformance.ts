@@ -6,6 +6,7 @@
 // fields the document does not name.
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { importLazily } from '../lazy-import.js';
+import { apiBase } from '../api/endpoints.js';
 
 export type DepartureKind = 'path' | 'status' | 'body' | 'schema' | 'field';
 
@@ -121,7 +122,7 @@ export class Conformance {
 
   /** Whether a request's path is one the document should know: the API's, under /restapi/v1/. */
   static isApiPath(path: string): boolean {
-    return path.split('?')[0]!.startsWith('/restapi/v1/');
+    return path.split('?')[0]!.startsWith(apiBase);
   }
 
   /** The departures of one answer from the document; empty when it conforms. */

@@ -8,6 +8,7 @@ import { bodyFields } from '../api/har-read.js';
 import { proxyAgents } from '../api/proxy.js';
 import { isSecretName, type Secrets } from '../api/redact.js';
 import { moneyEndpointOf } from '../api/money.js';
+import { secretFields } from '../api/endpoints.js';
 import { liveConfirmedHeader, upstreamHeader } from '../api/live-headers.js';
 import { Conformance, type Departure } from './conformance.js';
 
@@ -217,10 +218,11 @@ function endToEnd(headers: Record<string, unknown>, drop?: string): Record<strin
 /** An answer of the API checked against the document, each departure counted and reported. */
 function checkAnswer(fw: Forwarding, method: string, path: string, answer: Answer): void {
   const text = answer.body.toString('utf8');
-  // A token the upstream hands out is a secret from now on, in this report as everywhere.
+  // A token the upstream hands out (a secret field of the table's, api/endpoints.ts, whatever the path's
+  // spelling) is a secret from now on, in this report as everywhere.
   try {
-    const token = (JSON.parse(text) as { data?: { token?: unknown } }).data?.token;
-    if (typeof token === 'string') fw.opts.secrets.register(token);
+    const data = (JSON.parse(text) as { data?: Record<string, unknown> }).data;
+    for (const k of secretFields) if (typeof data?.[k] === 'string') fw.opts.secrets.register(data[k]);
   } catch {
     // not JSON: the check says so
   }

@@ -2,6 +2,7 @@
 // speaks JSON Schema 2020-12, which is what zod emits), so the documentation cannot drift from the parser.
 import * as z from 'zod/mini';
 import * as s from '../api/schemas.js';
+import { apiBase, endpointList, type EndpointId } from '../api/endpoints.js';
 
 const schema = (t: z.ZodMiniType, io: 'input' | 'output' = 'output') =>
   z.toJSONSchema(t, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' });
@@ -77,7 +78,7 @@ function withCommonAnswers<
   for (const [path, ops] of Object.entries(paths))
     for (const op of Object.values(ops)) {
       if (op.security) op.responses[401] ??= failure('UnAuthenticated User', 'FailureB');
-      op.responses[500] ??= path.includes('/public/')
+      op.responses[500] ??= path.startsWith(`${apiBase}public/`)
         ? failure('List failure', 'FailurePublic')
         : failure('Server error', 'FailureA');
       op.responses[429] = {
@@ -90,145 +91,77 @@ function withCommonAnswers<
   return paths;
 }
 
-/** The token and the lists: their paths in the document. */
-const readPaths = () => ({
-  '/restapi/v1/public/currencies': {
-    get: {
-      summary: 'Supported currencies',
-      responses: {
-        200: success({ type: 'array', items: ref('Currency') }),
-        500: failure('List failure', 'FailurePublic'),
-      },
-    },
-  },
-  '/restapi/v1/public/countries': {
-    get: {
-      summary: 'Supported countries',
-      responses: {
-        200: success({ type: 'array', items: ref('Country') }),
-        500: failure('List failure', 'FailurePublic'),
-      },
-    },
-  },
-  '/restapi/v1/auth/merchant/token/generate': {
-    post: {
-      summary: 'Exchange a merchant key for a bearer token',
-      requestBody: bodies(s.TokenRequest, formFirst),
-      responses: {
-        200: success({ type: 'object', properties: { token: { type: 'string' } } }),
-        422: failure('Invalid merchant key', 'FailureB'),
-      },
-    },
-  },
-  '/restapi/v1/merchant/currencies': {
-    get: {
-      summary: "The merchant's currencies, balances and services",
-      security: bearer,
-      responses: {
-        200: success({ type: 'array', items: ref('MerchantCurrency') }),
-        401: failure('UnAuthenticated User', 'FailureB'),
-        500: failure('Server error', 'FailureA'),
-      },
-    },
-  },
-  '/restapi/v1/public/merchant/currencies': {
-    get: {
-      summary: "The merchant's currencies (the same list, at the path the spec's initiate notes name)",
-      security: bearer,
-      responses: {
-        200: success({ type: 'array', items: ref('MerchantCurrency') }),
-        401: failure('UnAuthenticated User', 'FailureB'),
-        500: failure('Server error', 'FailureA'),
-      },
-    },
-  },
+type Responses = Record<number, unknown>;
+const merchantList = {
+  200: success({ type: 'array', items: ref('MerchantCurrency') }),
+  401: failure('UnAuthenticated User', 'FailureB'),
+  500: failure('Server error', 'FailureA'),
+};
+const onInitiated = (data: keyof typeof components) => ({
+  200: success(ref(data)),
+  404: failure('Transaction status is not initiated.', 'FailureA'),
+  422: failure('Validation failed.', 'FailureB'),
 });
 
-/** Deposit initiate and the steps on an initiated transaction. */
-const depositPaths = () => ({
-  '/restapi/v1/payments/initiate': {
-    post: {
-      summary: 'Deposit initiate',
-      security: bearer,
-      requestBody: bodies(s.InitiateRequest, all),
-      responses: {
-        200: success(ref('InitiatedPayment')),
-        401: failure('UnAuthenticated User', 'FailureB'),
-        422: failure('Validation failed.', 'FailureB'),
-        500: failure('Server error', 'FailureA'),
-      },
-    },
+/** What each endpoint of the table (api/endpoints.ts, which says where it is and what it takes) answers. */
+const responses: { [I in EndpointId]: Responses } = {
+  publicCurrencies: {
+    200: success({ type: 'array', items: ref('Currency') }),
+    500: failure('List failure', 'FailurePublic'),
   },
-  '/restapi/v1/payments/processed': {
-    post: {
-      summary: 'Deposit processed',
-      security: bearer,
-      requestBody: bodies(s.DepositProcessedRequest, all),
-      responses: {
-        200: success(ref('Transaction')),
-        404: failure('Transaction status is not initiated.', 'FailureA'),
-        422: failure('Validation failed.', 'FailureB'),
-      },
-    },
+  publicCountries: {
+    200: success({ type: 'array', items: ref('Country') }),
+    500: failure('List failure', 'FailurePublic'),
   },
-  '/restapi/v1/payments/status/update': {
-    post: {
-      summary: 'Payment status update',
-      security: bearer,
-      requestBody: bodies(s.StatusUpdateRequest, formFirst),
-      responses: {
-        200: success(ref('StatusUpdateResult')),
-        404: failure('Transaction status is not initiated.', 'FailureA'),
-        422: failure('Validation failed.', 'FailureB'),
-      },
-    },
+  tokenGenerate: {
+    200: success({ type: 'object', properties: { token: { type: 'string' } } }),
+    422: failure('Invalid merchant key', 'FailureB'),
   },
-  '/restapi/v1/payments/crypto/wallet/address/update': {
-    post: {
-      summary: 'Crypto wallet address update',
-      security: bearer,
-      requestBody: bodies(s.WalletUpdateRequest, formFirst),
-      responses: {
-        200: success(ref('WalletAddressUpdateResult')),
-        404: failure('Transaction status is not initiated.', 'FailureA'),
-        422: failure('Validation failed.', 'FailureB'),
-      },
-    },
+  merchantCurrencies: merchantList,
+  publicMerchantCurrencies: merchantList,
+  depositInitiate: {
+    200: success(ref('InitiatedPayment')),
+    401: failure('UnAuthenticated User', 'FailureB'),
+    422: failure('Validation failed.', 'FailureB'),
+    500: failure('Server error', 'FailureA'),
   },
-});
+  depositProcessed: onInitiated('Transaction'),
+  statusUpdate: onInitiated('StatusUpdateResult'),
+  walletUpdate: onInitiated('WalletAddressUpdateResult'),
+  withdrawInitiate: {
+    200: success(ref('InitiatedPayment')),
+    401: failure('UnAuthenticated User', 'FailureB'),
+    403: failure('Invalid merchant credentials', 'FailureA'),
+    412: failure('This currency is not exits', 'FailureA'),
+    422: failure('Validation failed.', 'FailureB'),
+    500: failure('Server error', 'FailureA'),
+  },
+  withdrawProcessed: {
+    200: success({ oneOf: [{ type: 'array', maxItems: 0 }, ref('Transaction')] }),
+    404: failure('Transaction status is not initiated.', 'FailureA'),
+    412: failure('This currency is not exits', 'FailureA'),
+    422: failure('Validation failed.', 'FailureB'),
+    500: failure('Server error', 'FailureA'),
+  },
+};
 
-/** Withdraw initiate and processed. */
-const withdrawPaths = () => ({
-  '/restapi/v1/payments/withdraw/initiate': {
-    post: {
-      summary: 'Withdraw initiate',
-      security: bearer,
-      requestBody: bodies(s.InitiateRequest, all),
-      responses: {
-        200: success(ref('InitiatedPayment')),
-        401: failure('UnAuthenticated User', 'FailureB'),
-        403: failure('Invalid merchant credentials', 'FailureA'),
-        412: failure('This currency is not exits', 'FailureA'),
-        422: failure('Validation failed.', 'FailureB'),
-        500: failure('Server error', 'FailureA'),
-      },
-    },
-  },
-  '/restapi/v1/payments/withdraw/processed': {
-    post: {
-      summary: 'Withdraw processed (sends a one-time code, then processes with it)',
-      security: bearer,
-      requestBody: bodies(s.WithdrawProcessedRequest, all),
-      responses: {
-        200: success({ oneOf: [{ type: 'array', maxItems: 0 }, ref('Transaction')] }),
-        404: failure('Transaction status is not initiated.', 'FailureA'),
-        412: failure('This currency is not exits', 'FailureA'),
-        422: failure('Validation failed.', 'FailureB'),
-        500: failure('Server error', 'FailureA'),
-      },
-    },
-  },
-});
+/** The document's paths: one operation an endpoint of the table, in its order. */
+function tablePaths() {
+  const out: Record<
+    string,
+    Record<string, { summary: string; security?: unknown; responses: Responses }>
+  > = {};
+  for (const e of endpointList) {
+    (out[`${apiBase}${e.path}`] ??= {})[e.method.toLowerCase()] = {
+      summary: e.summary,
+      ...(e.bearer && { security: bearer }),
+      // the form-data endpoints list form-data first; the sandbox takes every encoding on every POST
+      ...(e.request && { requestBody: bodies(e.request, e.encoding === 'multipart' ? formFirst : all) }),
+      responses: { ...responses[e.id] },
+    };
+  }
+  return out;
+}
 
 export function openApiDocument(serverUrl?: string): Record<string, unknown> {
   return {
@@ -243,7 +176,7 @@ export function openApiDocument(serverUrl?: string): Record<string, unknown> {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: Object.fromEntries(Object.entries(components).map(([k, v]) => [k, schema(v)])),
     },
-    paths: withCommonAnswers({ ...readPaths(), ...depositPaths(), ...withdrawPaths() }),
+    paths: withCommonAnswers(tablePaths()),
   };
 }
 

@@ -9,6 +9,7 @@ import { isFault, type Fault, type FaultOptions } from './faults.js';
 import { documentationPage, openApiDocument } from './openapi.js';
 import type { Reply } from './replies.js';
 import type { SandboxState } from './state.js';
+import { endpointList, type EndpointId } from '../api/endpoints.js';
 
 type Body = Record<string, unknown>;
 
@@ -20,39 +21,31 @@ interface ApiRoute {
   /** below /restapi/v1 */
   path: string;
   /** a bearer token is checked first */
-  bearer?: true;
+  bearer: boolean;
   answer(state: SandboxState, body: Body): Reply;
 }
 
-export const apiRoutes: readonly ApiRoute[] = [
-  { method: 'GET', path: '/public/currencies', answer: (s) => s.publicCurrencies() },
-  { method: 'GET', path: '/public/countries', answer: (s) => s.publicCountries() },
-  { method: 'GET', path: '/merchant/currencies', bearer: true, answer: (s) => s.merchantCurrencies() },
-  // The spec's initiate parameter notes name this path for the same list.
-  { method: 'GET', path: '/public/merchant/currencies', bearer: true, answer: (s) => s.merchantCurrencies() },
-  { method: 'POST', path: '/auth/merchant/token/generate', answer: (s, b) => s.generateToken(b) },
-  { method: 'POST', path: '/payments/initiate', bearer: true, answer: (s, b) => s.initiate('deposit', b) },
-  { method: 'POST', path: '/payments/processed', bearer: true, answer: (s, b) => s.depositProcessed(b) },
-  { method: 'POST', path: '/payments/status/update', bearer: true, answer: (s, b) => s.updateStatus(b) },
-  {
-    method: 'POST',
-    path: '/payments/crypto/wallet/address/update',
-    bearer: true,
-    answer: (s, b) => s.updateWallet(b),
-  },
-  {
-    method: 'POST',
-    path: '/payments/withdraw/initiate',
-    bearer: true,
-    answer: (s, b) => s.initiate('withdraw', b),
-  },
-  {
-    method: 'POST',
-    path: '/payments/withdraw/processed',
-    bearer: true,
-    answer: (s, b) => s.withdrawProcessed(b),
-  },
-];
+/** How the sandbox answers each endpoint of the table (api/endpoints.ts), which says where it is. */
+const answers: { [I in EndpointId]: ApiRoute['answer'] } = {
+  publicCurrencies: (s) => s.publicCurrencies(),
+  publicCountries: (s) => s.publicCountries(),
+  merchantCurrencies: (s) => s.merchantCurrencies(),
+  publicMerchantCurrencies: (s) => s.merchantCurrencies(),
+  tokenGenerate: (s, b) => s.generateToken(b),
+  depositInitiate: (s, b) => s.initiate('deposit', b),
+  depositProcessed: (s, b) => s.depositProcessed(b),
+  statusUpdate: (s, b) => s.updateStatus(b),
+  walletUpdate: (s, b) => s.updateWallet(b),
+  withdrawInitiate: (s, b) => s.initiate('withdraw', b),
+  withdrawProcessed: (s, b) => s.withdrawProcessed(b),
+};
+
+export const apiRoutes: readonly ApiRoute[] = endpointList.map((e) => ({
+  method: e.method,
+  path: `/${e.path}`,
+  bearer: e.bearer,
+  answer: answers[e.id],
+}));
 
 interface OwnRoute {
   method: 'GET' | 'POST';
@@ -87,7 +80,7 @@ const ownRoutes: readonly OwnRoute[] = [
       return { transactions: state.size(), ...process.memoryUsage() };
     },
   },
-  // How many requests each API route received, e.g. {"POST /payments/initiate": 1}.
+  // How many requests each API route received, by "METHOD /path" below /restapi/v1.
   { method: 'GET', path: '/_sandbox/requests', handle: async (_req, _reply, state) => state.requestCounts() },
   {
     method: 'POST',

@@ -49,8 +49,10 @@ export function replayReport(results: ReplayedCall[], where: string): string {
   return clean(lines.join('\n'));
 }
 
-export function replayPlan(plan: PlannedCall[]): string {
-  const lines = ['Dry run: nothing is sent. The calls, in order:'];
+export function replayPlan(plan: PlannedCall[], server: string, neutral: boolean): string {
+  const lines = [
+    `Dry run: nothing is sent. The calls, in order, as they would go to ${server}${neutral ? " (not a sandbox: the recorded customer's data replaced by neutral values)" : ''}:`,
+  ];
   for (const p of plan) {
     lines.push(`${p.index}. ${p.method} ${p.path}${p.skipped ? `  (${p.skipped})` : ''}`);
     if (p.body) lines.push(`   ${JSON.stringify(p.body)}`);

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Client } from '../../api/client.js';
 import { moneyEndpointOf, type MoneyEndpoint } from '../../api/money.js';
+import { endpointAt } from '../../api/endpoints.js';
 import { isSecretName } from '../../api/redact.js';
 import type { DryRun, Encoding, RawAnswer } from '../../api/wire.js';
 import type { MoneyGate } from '../../flows/money-gate.js';
@@ -41,13 +42,6 @@ export interface ApiOptions {
   /** the body as an object (a request step of `mpay run`), merged under -F, -f and --credentials */
   body?: Record<string, unknown>;
 }
-
-/** The endpoints the API takes as form-data (docs/spec-readings.md); every other POST is JSON. */
-const formPaths = [
-  'auth/merchant/token/generate',
-  'payments/status/update',
-  'payments/crypto/wallet/address/update',
-];
 
 /** PATH relative to /restapi/v1, or a full path, or a URL on the profile's own host. */
 export function apiPath(given: string, baseUrl: string): string {
@@ -283,7 +277,7 @@ async function requestOf(opts: ApiOptions, ctx: Context, f: Factory) {
         ? 'multipart'
         : opts.encoding === 'json'
           ? 'json'
-          : formPaths.includes(path.split('?')[0]!)
+          : endpointAt(method, path.split('?')[0]!)?.encoding === 'multipart'
             ? 'multipart'
             : 'json';
   const headers = Object.fromEntries(

@@ -48,7 +48,8 @@ export const globalFlags = {
     helpGroup: 'GLOBAL',
   }),
   trace: Flags.string({
-    description: 'write every request and response of the run to FILE as HAR 1.2, secrets redacted',
+    description:
+      "write every request and response of the run to FILE as HAR 1.2, secrets redacted (added to a trace of mpay's there; any other file is refused)",
     env: 'MPAY_TRACE',
     helpGroup: 'GLOBAL',
   }),

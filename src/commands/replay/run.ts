@@ -4,11 +4,13 @@ import { lstatSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { memoryTokens } from '../../api/credentials.js';
 import { clearForOutput } from '../../api/out-file.js';
-import { UsageError, replayDiffersExitCode } from '../../api/errors.js';
-import { isSecretName, redacted, type Secrets } from '../../api/redact.js';
+import { CancelledError, UsageError, replayDiffersExitCode } from '../../api/errors.js';
+import { endpoint } from '../../api/endpoints.js';
+import { isSandboxServer } from '../../config/live.js';
+import type { Secrets } from '../../api/redact.js';
 import type { RecordedCall } from '../../api/har-read.js';
 import type { Factory } from '../../factory.js';
-import { replay } from '../../flows/replay.js';
+import { refuseMissingCredentials, replay } from '../../flows/replay.js';
 import { planReplay } from '../../flows/replay-plan.js';
 import { printResult } from '../../ui/print.js';
 import { replayPlan, replayReport } from '../../ui/replay-report.js';
@@ -20,6 +22,8 @@ export interface ReplayOptions {
   dryRun?: boolean;
   otp?: string;
   keepGoing?: boolean;
+  /** --keep-customer: the recorded customer's data, not neutral values, on a server that is not a sandbox */
+  keepCustomer?: boolean;
   /** --save-scenario FILE: the calls as a scenario of `mpay run`, nothing sent; - for stdout */
   saveScenario?: string;
   /** replace an existing --save-scenario file */
@@ -31,17 +35,9 @@ export interface ReplayOptions {
  * registered, so that it is scrubbed by value from everything this run prints, wherever it appears.
  */
 function registerRecordedSecrets(calls: RecordedCall[], secrets: Secrets): void {
-  const walk = (v: unknown, key = '') => {
-    if (typeof v === 'string' && isSecretName(key) && v !== redacted) secrets.register(v);
-    else if (v && typeof v === 'object') for (const [k, c] of Object.entries(v)) walk(c, k);
-  };
   for (const c of calls) {
-    walk(c.body);
-    try {
-      walk(JSON.parse(c.response.text ?? ''));
-    } catch {
-      // not JSON
-    }
+    secrets.learn(c.body);
+    if (c.response.text !== undefined) secrets.learn(c.response.text);
   }
 }
 
@@ -55,18 +51,30 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
       hint: 'Give a HAR written with --trace, or a support bundle made with --trace-file',
     });
   if (opts.saveScenario) return saveScenario(read.calls, opts, f);
+  const ctx = await f.context();
+  // The run's credentials are its secrets from the start: the plan holds them, and a dry run shows it.
+  f.secrets.register(ctx.credentials.merchantKey);
+  f.secrets.register(ctx.credentials.apiKey);
+  refuseMissingCredentials(read.calls, ctx.credentials);
+  const sandboxServer = isSandboxServer(ctx.baseUrl, ctx.store.profiles());
+  const neutral = !sandboxServer && !opts.keepCustomer;
   if (opts.dryRun) {
-    const plan = f.secrets.value(planReplay(read.calls)) as ReturnType<typeof planReplay>;
-    // verbatim: the report holds the recorded bodies as JSON
-    await printResult(f.io, opts.json, plan, () => replayPlan(plan), 'verbatim');
+    const planned = planReplay(read.calls, { credentials: ctx.credentials, server: ctx.baseUrl, neutral });
+    const plan = f.secrets.value(planned) as typeof planned;
+    // verbatim: the report holds the bodies as JSON
+    await printResult(f.io, opts.json, plan, () => replayPlan(plan, ctx.baseUrl, neutral), 'verbatim');
     return;
   }
-  const ctx = await f.context();
+  if (opts.keepCustomer && !sandboxServer) await confirmKeepCustomer(read.calls, ctx.baseUrl, f);
   const tokens = memoryTokens();
   // a fresh token: the replay's client starts with none, and keeps the one it makes in memory
   const deps = await f.flowDeps({ command: 'mpay replay', tokens });
   const recordedAt = [...new Set(read.calls.map((c) => c.origin))].join(', ');
   f.io.note(`mpay: replaying ${read.calls.length} calls recorded at ${recordedAt} against ${ctx.baseUrl}`);
+  if (neutral && read.calls.some((c) => personalOf(c).length))
+    f.io.note(
+      `mpay: ${ctx.baseUrl} is not a sandbox: the recorded customer's data is replaced by neutral values (--keep-customer sends it)`,
+    );
   const results = await replay(
     {
       calls: read.calls,
@@ -75,6 +83,8 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
       otp: opts.otp,
       source: opts.file,
       keepGoing: opts.keepGoing,
+      server: ctx.baseUrl,
+      neutral,
     },
     deps,
   );
@@ -83,6 +93,29 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
   const shown = f.secrets.value(results) as typeof results;
   await printResult(f.io, opts.json, shown, () => replayReport(shown, ctx.baseUrl), 'verbatim');
   if (results.some((r) => !r.same)) f.io.exitCode = replayDiffersExitCode;
+}
+
+/** The personal fields (the endpoint table's) a recorded call holds. */
+const personalOf = (c: RecordedCall) =>
+  endpoint(c.endpoint).personal.filter((k) => c.body?.[k] !== undefined);
+
+/**
+ * --keep-customer on a server that is not a sandbox sends a real customer's e-mail and phone there (a
+ * real one-time code may reach them): asked on a terminal, refused without one unless --yes.
+ */
+async function confirmKeepCustomer(calls: RecordedCall[], server: string, f: Factory): Promise<void> {
+  const fields = [...new Set(calls.flatMap(personalOf))];
+  if (!fields.length || f.globals.yes) return;
+  const what = `the recorded customer's data (${fields.join(', ')}) to ${server}, which is not a sandbox`;
+  const prompter = await f.prompter();
+  if (!prompter)
+    throw new UsageError(`Nothing was sent: --keep-customer would send ${what}`, {
+      hint: 'Add --yes to send it anyway, or leave out --keep-customer to send neutral values',
+    });
+  if (!(await prompter.confirm({ message: `Send ${what}?`, default: false })))
+    throw new CancelledError('Nothing was sent: the recorded customer data was not confirmed', {
+      hint: 'Leave out --keep-customer to send neutral values',
+    });
 }
 
 /**
@@ -108,8 +141,9 @@ async function saveScenario(calls: RecordedCall[], opts: ReplayOptions, f: Facto
     clearForOutput(file, 'the scenario');
   }
   const { text, steps } = scenarioFromTrace(calls, basename(opts.file));
-  // by the run's secrets too: a browser's trace may hold one in a field of no secret name
-  const scrubbed = f.secrets.text(text);
+  // by the run's secrets' values: a browser's trace may hold one in a field of no secret name (by name
+  // the writer leaves them out already, and a scrub by name would blank the \${otp} the file requires)
+  const scrubbed = f.secrets.scrub(text);
   if (toStdout) {
     f.io.out(scrubbed.replace(/\n$/, ''));
     f.io.note(`mpay: ${steps} steps; save them to a file and run it with \`mpay run FILE\``);

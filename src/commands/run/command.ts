@@ -15,6 +15,7 @@ Exit 0 when every expectation held, 14 when one did not, 130 on Ctrl-C (the step
     '<%= config.bin %> run examples/wallet-step-failure.yaml --var gateway=5 --json   # a support reproduction',
     '<%= config.bin %> run smoke.yaml deposit.yaml --fail-fast --report tap=results.tap --ndjson',
     '<%= config.bin %> run payout.yaml --env live --vars live-vars.yaml --yes   # CI: confirmed by --yes',
+    'printf %s "$CODE" | <%= config.bin %> run withdraw-repro.yaml --otp-stdin   # a saved withdrawal, confirmed',
   ];
   static override strict = false;
   static override args = {
@@ -31,6 +32,10 @@ Exit 0 when every expectation held, 14 when one did not, 130 on Ctrl-C (the step
       multipleNonGreedy: true,
     }),
     vars: Flags.string({ description: 'a YAML or JSON file of variables' }),
+    'otp-stdin': Flags.boolean({
+      description:
+        'read the one-time code a scenario confirms a withdrawal with (the variable otp) from stdin; on a terminal it is asked when not given',
+    }),
     'fail-fast': Flags.boolean({
       description: 'stop at the first failed step; the steps after it are not run',
       exclusive: ['keep-going'],
@@ -70,6 +75,7 @@ Exit 0 when every expectation held, 14 when one did not, 130 on Ctrl-C (the step
       files: this.argvGiven,
       vars: f.var,
       varsFile: f.vars,
+      otpStdin: f['otp-stdin'],
       failFast: f['fail-fast'],
       json: f.json,
       ndjson: f.ndjson,

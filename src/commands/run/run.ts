@@ -21,6 +21,8 @@ export interface RunOptions {
   files: string[];
   vars?: string[];
   varsFile?: string;
+  /** --otp-stdin: the one-time code, \${otp}, read from stdin */
+  otpStdin?: boolean;
   /** stop every step after the first that fails; else (--keep-going, the default) the others run */
   failFast?: boolean;
   json?: boolean;
@@ -33,6 +35,7 @@ export interface RunOptions {
 export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
   const reports = reportTargets(opts.reports);
   const given = givenVars({ file: varsFile(opts.varsFile), environ: f.environ, flags: opts.vars });
+  await oneTimeCode(opts, given, f);
   // Each file's run has a fresh reference of its own (two files, or one file twice, never share one), and
   // its steps' names substituted once, from its variables: the names the live question, the lines, the
   // records and the reports all show.
@@ -226,6 +229,40 @@ function varsFile(file: string | undefined): Record<string, unknown> | undefined
 }
 
 /** Every file read and checked; all their problems at once, each at file:line:column, before anything is sent. */
+/** The variable a one-time code goes in: the one a saved scenario's withdraw confirmation requires. */
+const otpVariable = 'otp';
+
+/**
+ * The one-time code a scenario requires (\${otp}, a required variable): --otp-stdin reads it; else, not
+ * given and a file requires it, asked on a terminal. Without either the check of the files names it, and
+ * nothing is sent. The code is a secret of the run from then on.
+ */
+async function oneTimeCode(opts: RunOptions, given: Map<string, unknown>, f: Factory): Promise<void> {
+  if (opts.otpStdin) {
+    const code = (await f.io.readStdin()).trim();
+    if (!code)
+      throw new UsageError('Nothing on stdin for --otp-stdin', {
+        hint: 'printf %s "$CODE" | mpay run FILE --otp-stdin',
+      });
+    given.set(otpVariable, code);
+  } else if (!given.has(otpVariable)) {
+    const requires = opts.files.some((file) => {
+      const { scenario } = readScenario(file, readText(file, 'the scenario'));
+      return scenario.vars.some((v) => v.name === otpVariable && v.value === null);
+    });
+    const prompter = requires ? await f.prompter() : undefined;
+    if (prompter) {
+      const code = await prompter.password({
+        message: 'The one-time code the scenario confirms a withdrawal with',
+        validate: (v) => (v.trim() ? true : 'the code sent to the customer e-mail'),
+      });
+      given.set(otpVariable, code.trim());
+    }
+  }
+  const code = given.get(otpVariable);
+  if (typeof code === 'string') f.secrets.register(code);
+}
+
 function readAll(files: string[], table: CommandTable, given: ReadonlySet<string>): Scenario[] {
   const problems: Problem[] = [];
   const scenarios = files.map((file) => {

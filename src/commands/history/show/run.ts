@@ -16,6 +16,7 @@ import { resumeCommand, runAgain } from '../../../flows/next-command.js';
 import { fromRecord } from '../../../ui/envelope.js';
 import { transactionSummary } from '../../../ui/summary.js';
 import { fitWidth, printResult } from '../../../ui/print.js';
+import { apiBase, moneyEndpointFor } from '../../../api/endpoints.js';
 
 /**
  * A record by its reference or hash token, or by the start of its hash token as `history` shows it (an
@@ -116,7 +117,7 @@ function curlOf(
   baseUrl: string,
   siteId: string | undefined,
 ): string[] {
-  const url = (path: string) => `${baseUrl}/restapi/v1/${path}`;
+  const url = (path: string) => `${baseUrl}${apiBase}${path}`;
   const once = lastTries(events.filter((e) => e.reference === r.reference && e.outcome === 'sent'));
   const out: string[] = [];
   if (!once.some((e) => e.step === 'initiate') && r.hash_token)
@@ -165,16 +166,17 @@ function initiateLines(
   siteId: string | undefined,
 ): string[] {
   const c = (d.customer ?? {}) as Record<string, string | undefined>;
+  const ep = moneyEndpointFor(kind, 'initiate');
+  const site = siteId && /^\d+$/.test(siteId) ? Number(siteId) : siteId;
   const cmd = curlCommand({
     method: 'POST',
-    url: url(kind === 'deposit' ? 'payments/initiate' : 'payments/withdraw/initiate'),
+    url: url(ep.path),
     bearer: true,
-    encoding: 'json',
+    encoding: ep.encoding,
     fail: true,
     body: {
-      merchant_key: 'secret',
-      site_id: siteId && /^\d+$/.test(siteId) ? Number(siteId) : siteId,
-      api_key: 'secret',
+      // the credentials the table names: a secret's a $MPAY_ variable, the site id the profile's
+      ...Object.fromEntries(ep.credentials.map((k) => [k, ep.secret.includes(k) ? 'secret' : site])),
       currency_code: str(d.currency),
       country_code: str(d.country),
       customer_first_name: c.first_name,
@@ -200,7 +202,7 @@ function updateCommand(
 ): string {
   return curlCommand({
     method: 'POST',
-    url: url(step === 'wallet' ? 'payments/crypto/wallet/address/update' : 'payments/status/update'),
+    url: url(moneyEndpointFor('deposit', step).path),
     bearer: true,
     encoding: 'multipart',
     fail: true,
@@ -251,7 +253,7 @@ function processedLines(
   out.push(
     curlCommand({
       method: 'POST',
-      url: url(withdraw ? 'payments/withdraw/processed' : 'payments/processed'),
+      url: url(moneyEndpointFor(kind, 'processed').path),
       bearer: true,
       encoding: 'json',
       fail: true,

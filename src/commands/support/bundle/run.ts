@@ -55,12 +55,16 @@ export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise
     writeFileSync(join(dir, file.name), file.text, { mode: 0o600 });
     files.push(file);
   };
+  // What the traces show to be secret (a key in a beacon, a cookie, a page) is learnt from all of them
+  // first: then scrubbed by value from every file, those before a trace's and the other traces' too.
+  const traces = (opts.traces ?? []).map((t) => ({ path: t, har: readTrace(t) }));
+  for (const t of traces) f.secrets.learn(t.har);
   try {
     add(versionsFile(f));
     add(profileFile(ctx));
     add(await doctorFile(ctx, f));
     add(await journalFile(ctx, f, opts, since, mask));
-    for (const [i, t] of (opts.traces ?? []).entries()) add(traceFile(t, i, mask, f.secrets));
+    for (const [i, t] of traces.entries()) add(traceFile(t.path, t.har, i, mask, f.secrets));
     add(readmeFile(ctx, f, opts, files));
     const names = files.map((file) => file.name);
     const out = resolve(opts.out ?? `mpay-support-${f.now().toISOString().replace(/[:.]/g, '-')}.tar.gz`);
@@ -152,14 +156,16 @@ async function journalFile(
   };
 }
 
-/** A HAR from anywhere (a browser's too): every secret is scrubbed before it enters the bundle. */
-function traceFile(path: string, i: number, mask: Mask, secrets: Secrets): BundleFile {
-  let har: unknown;
+function readTrace(path: string): unknown {
   try {
-    har = JSON.parse(readFileSync(path, 'utf8'));
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new UsageError(`Cannot read the trace ${path}: ${(err as Error).message}`);
   }
+}
+
+/** A HAR from anywhere (a browser's too): every secret is scrubbed before it enters the bundle. */
+function traceFile(path: string, har: unknown, i: number, mask: Mask, secrets: Secrets): BundleFile {
   return {
     name: `trace-${i + 1}-${basename(path)}`,
     text: jsonText(mask(secrets.value(har))),
@@ -177,10 +183,12 @@ function readmeFile(ctx: Context, f: Factory, opts: BundleOptions, files: Bundle
       `Made ${f.now().toISOString()} by ${f.userAgent}, profile ${ctx.profileName}, ${ctx.env} environment.`,
       'Secrets were scrubbed from every file before it was added: by name (Authorization and',
       'Proxy-Authorization, cookies, and headers, query parameters and fields of keys, tokens, codes and',
-      "passwords, at any depth) and by value (this profile's merchant key, API key, tokens and codes,",
-      'wherever they appeared). Keys appear as sha256 fingerprints. A secret of another kind, under a name',
-      'that says nothing, in a trace that mpay did not write, can not be recognised: read a foreign trace',
-      'before you share it.',
+      "passwords, at any depth) and by value: this profile's merchant key and API key, and every value the",
+      "traces show under a secret's name anywhere (a header, a cookie, a query, a text/plain, urlencoded,",
+      "multipart or JSON body, a page's HTML or script, base64 bodies decoded), were replaced wherever they",
+      'appeared in any file, as they are and URL-, JSON-, HTML- or base64-encoded. Keys appear as sha256',
+      "fingerprints. A secret under a name that says nothing, which no file shows under a secret's name,",
+      'can not be recognised: read a foreign trace before you share it.',
       opts.includePersonalData
         ? "Customers' names, phones and e-mails are kept (--include-personal-data)."
         : "Customers' personal data is masked: a name as its initial, a phone as its last digits, an e-mail as its first letter and domain.",
