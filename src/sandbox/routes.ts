@@ -94,16 +94,6 @@ const ownRoutes: readonly OwnRoute[] = [
     path: '/_sandbox/revoke-tokens',
     handle: async (_req, _reply, state) => ({ revoked: state.revokeTokens() }),
   },
-  // Writes a snapshot of the state now (with --data), answered once it is written; {"pause_after_bytes": N}
-  // (for a test of a kill during the write) leaves it waiting after N bytes until the sandbox stops.
-  {
-    method: 'POST',
-    path: '/_sandbox/snapshot',
-    handle: async (req, _reply, state) => {
-      const pause = body(req).pause_after_bytes;
-      return { written: await state.snapshot(typeof pause === 'number' ? pause : undefined) };
-    },
-  },
   // Changes the start-up faults while running, e.g. {"rate": 0} to let a stopped flow resume.
   {
     method: 'POST',

@@ -1,0 +1,357 @@
+// What the sandbox holds (transactions, tokens, balances, request counts), in SQLite through libsql: a file
+// with --data, in memory without, the same code. A change is one SQLite transaction, committed (WAL,
+// synchronous FULL) before its answer is written; a write the disk refuses throws, and the route answers 500
+// (server.ts). Hash tokens are random and unique in the table, so never handed out twice. The file is held
+// with an exclusive lock for the sandbox's life (a second sandbox is refused, data-lock.ts names the holder).
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { BusyError } from '../api/errors.js';
+import { dirname } from 'node:path';
+import Database from 'libsql';
+import type { StoredTransaction } from './state.js';
+import type { Seed } from './seed.js';
+
+/** A file where the database should be that is not the sandbox's, or is damaged: refused, left as it is. */
+export class DataFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly what: string,
+  ) {
+    super(`${file}: ${what}`);
+  }
+}
+
+export const formatVersion = 3;
+const sqliteMagic = 'SQLite format 3\u0000';
+
+const schema = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tx(id INTEGER PRIMARY KEY AUTOINCREMENT, hash_token TEXT NOT NULL UNIQUE,
+  uuid TEXT NOT NULL, transaction_id TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
+  reference TEXT NOT NULL UNIQUE, amount REAL NOT NULL, currency_code TEXT NOT NULL, country_code TEXT NOT NULL,
+  first_name TEXT NOT NULL, last_name TEXT, phone TEXT NOT NULL, email TEXT NOT NULL, gateway_id INTEGER,
+  wallet_address TEXT, otp_sent INTEGER NOT NULL DEFAULT 0, paid INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL, processed_at TEXT);
+CREATE TABLE IF NOT EXISTS tokens(token TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS balances(code TEXT PRIMARY KEY, value REAL NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS requests(route TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;`;
+
+const txColumns =
+  'id, hash_token, uuid, transaction_id, kind, status, reference, amount, currency_code, country_code, first_name, last_name, phone, email, gateway_id, wallet_address, otp_sent, paid, created_at, processed_at';
+type Row = Record<string, string | number | null>;
+
+/** A row as mpay's own transaction (libsql adds `_metadata` to rows: only the columns are taken). */
+function transactionOf(r: Row): StoredTransaction {
+  const tx: StoredTransaction = {
+    id: Number(r.id),
+    uuid: String(r.uuid),
+    transaction_id: String(r.transaction_id),
+    hash_token: String(r.hash_token),
+    kind: r.kind === 'withdraw' ? 'withdraw' : 'deposit',
+    status: String(r.status),
+    reference: String(r.reference),
+    amount: Number(r.amount),
+    currency_code: String(r.currency_code),
+    country_code: String(r.country_code),
+    customer: { first_name: String(r.first_name), phone: String(r.phone), email: String(r.email) },
+    created_at: String(r.created_at),
+  };
+  if (r.last_name !== null) tx.customer = { ...tx.customer, last_name: String(r.last_name) };
+  if (r.gateway_id !== null) tx.gateway_id = Number(r.gateway_id);
+  if (r.wallet_address !== null) tx.wallet_address = String(r.wallet_address);
+  if (r.otp_sent) tx.otp_sent = true;
+  if (r.paid) tx.paid = true;
+  if (r.processed_at !== null) tx.processed_at = String(r.processed_at);
+  return tx;
+}
+
+const paramsOf = (t: StoredTransaction) => ({
+  ...t,
+  ...t.customer,
+  last_name: t.customer.last_name ?? null,
+  gateway_id: t.gateway_id ?? null,
+  wallet_address: t.wallet_address ?? null,
+  otp_sent: t.otp_sent ? 1 : 0,
+  paid: t.paid ? 1 : 0,
+  processed_at: t.processed_at ?? null,
+  customer: undefined,
+});
+
+/** The first bytes of `file`: '' when there is none (or it is empty). */
+function headOf(file: string): string {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw err;
+  }
+  try {
+    const buf = Buffer.alloc(16);
+    return buf.toString('latin1', 0, readSync(fd, buf, 0, 16, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What the old formats (oldformat.ts) hand over to be written into a new database. */
+export interface Imported {
+  /** the old format's number: the old file is kept as FILE.formatN */
+  format: number;
+  transactions: StoredTransaction[];
+  tokens: string[];
+  balances: Record<string, number>;
+  seq: number;
+}
+
+export class SandboxStore {
+  private readonly q;
+  /** counts the changes of balances (the merchant currencies answer is cached until one) */
+  balanceChanges = 0;
+  /** requests counted since the last commit: written with the next change, or when read */
+  private readonly counted = new Map<string, number>();
+
+  private constructor(
+    private readonly db: Database.Database,
+    seed: Seed,
+    private readonly file?: string,
+  ) {
+    // the tables and the format's row in one transaction: a file of the sandbox's always has both
+    db.transaction(() => {
+      db.exec(schema);
+      if (db.prepare("INSERT OR IGNORE INTO meta VALUES ('mpay_sandbox', ?)").run(formatVersion).changes)
+        for (const c of seed.currencies)
+          db.prepare('INSERT INTO balances VALUES (?, ?)').run(c.currency.code, c.balance);
+    })();
+    const prepare = (sql: string) => db.prepare(sql);
+    this.q = {
+      insert: prepare(
+        `INSERT INTO tx(${txColumns}) VALUES (${txColumns.replace(/(\w+)/g, '@$1').replace('@id', 'NULL')})`,
+      ),
+      update: prepare(
+        'UPDATE tx SET status=@status, gateway_id=@gateway_id, wallet_address=@wallet_address, otp_sent=@otp_sent, paid=@paid, processed_at=@processed_at WHERE id=@id',
+      ),
+      byHash: prepare(`SELECT ${txColumns} FROM tx WHERE hash_token=?`),
+      hasRef: prepare('SELECT 1 FROM tx WHERE reference=?').raw(true),
+      all: prepare(`SELECT ${txColumns} FROM tx ORDER BY id`),
+      size: prepare('SELECT count(*) FROM tx').raw(true),
+      hasToken: prepare('SELECT 1 FROM tokens WHERE token=?').raw(true),
+      addToken: prepare('INSERT OR IGNORE INTO tokens VALUES (?)'),
+      balances: prepare('SELECT code, value FROM balances').raw(true),
+      setBalance: prepare('INSERT OR REPLACE INTO balances VALUES (?, ?)'),
+      count: prepare(
+        'INSERT INTO requests VALUES (?, ?) ON CONFLICT(route) DO UPDATE SET n = n + excluded.n',
+      ),
+      counts: prepare('SELECT route, n FROM requests').raw(true),
+    };
+  }
+
+  /**
+   * The store of `file` (in memory without one), locked for this process. A file of the old formats is
+   * imported first by `importOld`, into a new database made beside it and renamed over it, the old file kept.
+   */
+  static open(
+    file: string | undefined,
+    seed: Seed,
+    importOld: (file: string) => Imported,
+  ): { store: SandboxStore; imported?: { keptAs: string; transactions: number } } {
+    if (!file) return { store: new SandboxStore(new Database(':memory:'), seed) };
+    mkdirSync(dirname(file), { recursive: true });
+    const head = headOf(file);
+    let imported;
+    if (head && head !== sqliteMagic) {
+      const old = importOld(file);
+      const tmp = `${file}.importing`;
+      rmSync(tmp, { force: true });
+      const into = new SandboxStore(SandboxStore.connect(tmp, file), seed, tmp);
+      into.fill(old);
+      into.close();
+      const keptAs = `${file}.format${old.format}`;
+      try {
+        copyFileSync(file, keptAs, constants.COPYFILE_EXCL);
+      } catch (err) {
+        // kept by an import interrupted before its end
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      renameSync(tmp, file);
+      if (existsSync(`${file}.snapshot`)) renameSync(`${file}.snapshot`, `${keptAs}.snapshot`);
+      imported = { keptAs, transactions: old.transactions.length };
+    }
+    const db = SandboxStore.connect(file, file);
+    try {
+      const format =
+        head &&
+        (
+          db.prepare("SELECT value FROM meta WHERE key='mpay_sandbox'").raw(true).get() as
+            unknown[] | undefined
+        )?.[0];
+      if (head && format !== formatVersion)
+        throw new DataFileError(
+          file,
+          format === undefined
+            ? 'an SQLite database, but not the sandbox\'s (no mpay_sandbox row in a table "meta")'
+            : `a sandbox database of format ${String(format)}, which this mpay does not read`,
+        );
+      return { store: new SandboxStore(db, seed, file), imported };
+    } catch (err) {
+      db.close();
+      rmSync(`${file}.lock`, { force: true });
+      throw SandboxStore.refusal(file, err);
+    }
+  }
+
+  /**
+   * A connection to `file` in WAL mode, committed with synchronous FULL, held with an exclusive lock until
+   * it closes (the system releases it when the process dies, kill -9 too); its holder named in FILE.lock.
+   */
+  private static connect(file: string, named: string): Database.Database {
+    let db: Database.Database | undefined;
+    try {
+      closeSync(openSync(file, 'a', 0o600));
+      db = new Database(file, { timeout: 0 });
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      // takes the lock now: a second sandbox on the file is refused at its start, not at its first write
+      db.exec('BEGIN EXCLUSIVE; COMMIT');
+      writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }));
+      return db;
+    } catch (err) {
+      db?.close();
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw SandboxStore.refusal(named, err);
+      let holder = '';
+      try {
+        const o = JSON.parse(readFileSync(`${file}.lock`, 'utf8')) as { pid: number; since: string };
+        holder = ` (pid ${o.pid}, since ${o.since.slice(0, 19).replace('T', ' ')} UTC)`;
+      } catch {
+        // named by no file: its holder has not written it yet
+      }
+      throw new BusyError(`Another sandbox${holder} is using the data file ${named}; nothing was written`, {
+        hint: 'Stop that sandbox first, or give this one another --data file',
+      });
+    }
+  }
+
+  private static refusal(file: string, err: unknown): unknown {
+    const code = (err as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+      return new DataFileError(file, `not a database, or a damaged one (${(err as Error).message})`);
+    return err;
+  }
+
+  private fill({ transactions, tokens, balances, seq }: Imported): void {
+    const insert = this.db.prepare(
+      `INSERT INTO tx(${txColumns}) VALUES (${txColumns.replace(/(\w+)/g, '@$1')})`,
+    );
+    this.change(() => {
+      for (const t of transactions) insert.run(paramsOf(t));
+      for (const t of tokens) this.q.addToken.run(t);
+      for (const [code, value] of Object.entries(balances)) this.q.setBalance.run(code, value);
+      this.db.prepare("INSERT OR REPLACE INTO sqlite_sequence(name, seq) VALUES ('tx', ?)").run(seq);
+    });
+  }
+
+  /** Runs `fn`'s writes as one transaction, committed when it returns (the requests counted go with them). */
+  change<T>(fn: () => T): T {
+    // libsql does not nest transactions: a change inside another is part of it
+    if (this.db.inTransaction) return fn();
+    const done = this.db.transaction(() => {
+      for (const [route, n] of this.counted) this.q.count.run(route, n);
+      return fn();
+    })();
+    this.counted.clear();
+    return done;
+  }
+
+  close(): void {
+    if (!this.db.open) return;
+    // libsql closes the connection only once its statements are collected: the lock is released first,
+    // the write-ahead log folded into the file, for another start (a test's, in this process) to take it
+    try {
+      this.db.exec('PRAGMA journal_mode = DELETE; PRAGMA locking_mode = NORMAL; SELECT 1 FROM meta');
+    } finally {
+      // a disk that refuses the fold leaves the log beside the file, read at the next start
+      this.db.close();
+    }
+    if (this.file) rmSync(`${this.file}.lock`, { force: true });
+  }
+
+  // Transactions ---------------------------------------------------------------------------------------
+
+  /** Stores a new transaction: its id the next one, its hash token, uuid and transaction_id random. */
+  add(t: Omit<StoredTransaction, 'id' | 'uuid' | 'transaction_id' | 'hash_token'>): StoredTransaction {
+    const tx = {
+      ...t,
+      id: 0,
+      uuid: randomUUID(),
+      transaction_id: `TXN${Date.now().toString(36).toUpperCase()}${randomBytes(3).toString('hex').toUpperCase()}`,
+      hash_token: randomBytes(32).toString('hex'),
+    };
+    tx.id = Number(this.change(() => this.q.insert.run(paramsOf(tx))).lastInsertRowid);
+    return tx;
+  }
+
+  /** Saves the changes made to a transaction (its status and what follows initiate). */
+  save(tx: StoredTransaction): void {
+    this.change(() => this.q.update.run(paramsOf(tx)));
+  }
+
+  byHash(hash: string): StoredTransaction | undefined {
+    const row = this.q.byHash.get(hash) as Row | undefined;
+    return row && transactionOf(row);
+  }
+
+  readonly references = { has: (ref: string) => this.q.hasRef.get(ref) !== undefined };
+
+  list(): StoredTransaction[] {
+    return (this.q.all.all() as Row[]).map(transactionOf);
+  }
+
+  size(): number {
+    return Number((this.q.size.get() as [number])[0]);
+  }
+
+  // Tokens, balances, requests ----------------------------------------------------------------------------
+
+  hasToken(token: string): boolean {
+    return this.q.hasToken.get(token) !== undefined;
+  }
+
+  addToken(token: string): void {
+    this.change(() => this.q.addToken.run(token));
+  }
+
+  revokeTokens(): number {
+    return this.change(() => this.db.prepare('DELETE FROM tokens').run().changes);
+  }
+
+  balances(): Map<string, number> {
+    return new Map((this.q.balances.all() as [string, number][]).map(([c, v]) => [c, v]));
+  }
+
+  setBalance(code: string, value: number): void {
+    this.q.setBalance.run(code, value);
+    this.balanceChanges++;
+  }
+
+  count(route: string): void {
+    this.counted.set(route, (this.counted.get(route) ?? 0) + 1);
+  }
+
+  requestCounts(): Record<string, number> {
+    this.change(() => {});
+    return Object.fromEntries(this.q.counts.all() as [string, number][]);
+  }
+}
