@@ -189,14 +189,12 @@ export class SandboxStore {
       if (existsSync(`${file}.snapshot`)) renameSync(`${file}.snapshot`, `${keptAs}.snapshot`);
       imported = { keptAs, transactions: old.transactions.length };
     }
-    const db = SandboxStore.connect(file, file);
-    try {
+    const db = SandboxStore.connect(file, file, (db) => {
+      const one = (sql: string) => (db.prepare(sql).raw(true).get() as unknown[] | undefined)?.[0];
       const format =
-        head &&
-        (
-          db.prepare("SELECT value FROM meta WHERE key='mpay_sandbox'").raw(true).get() as
-            unknown[] | undefined
-        )?.[0];
+        head && one("SELECT 1 FROM sqlite_master WHERE name = 'meta'")
+          ? one("SELECT value FROM meta WHERE key = 'mpay_sandbox'")
+          : undefined;
       if (head && format !== formatVersion)
         throw new DataFileError(
           file,
@@ -204,28 +202,33 @@ export class SandboxStore {
             ? 'an SQLite database, but not the sandbox\'s (no mpay_sandbox row in a table "meta")'
             : `a sandbox database of format ${String(format)}, which this mpay does not read`,
         );
-      return { store: new SandboxStore(db, seed, file), imported };
-    } catch (err) {
-      db.close();
-      rmSync(`${file}.lock`, { force: true });
-      throw SandboxStore.refusal(file, err);
-    }
+    });
+    return { store: new SandboxStore(db, seed, file), imported };
   }
 
   /**
    * A connection to `file` in WAL mode, committed with synchronous FULL, held with an exclusive lock until
    * it closes (the system releases it when the process dies, kill -9 too); its holder named in FILE.lock.
    */
-  private static connect(file: string, named: string): Database.Database {
+  private static connect(
+    file: string,
+    named: string,
+    check?: (db: Database.Database) => void,
+  ): Database.Database {
     let db: Database.Database | undefined;
     try {
       closeSync(openSync(file, 'a', 0o600));
       db = new Database(file, { timeout: 0 });
-      db.pragma('locking_mode = EXCLUSIVE');
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
       // takes the lock now: a second sandbox on the file is refused at its start, not at its first write
-      db.exec('BEGIN EXCLUSIVE; COMMIT');
+      db.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT');
+      try {
+        // before anything is written: a file that is not the sandbox's is left as it was
+        check?.(db);
+      } catch (err) {
+        db.exec('PRAGMA locking_mode = NORMAL; SELECT 1 FROM sqlite_master');
+        throw err;
+      }
+      db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL');
       writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }));
       return db;
     } catch (err) {
