@@ -229,7 +229,11 @@ export class SandboxStore {
         throw err;
       }
       db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL');
-      writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }));
+      try {
+        writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }));
+      } catch {
+        // a full disk: the lock holds without the note that names its holder
+      }
       return db;
     } catch (err) {
       db?.close();
@@ -270,12 +274,19 @@ export class SandboxStore {
   change<T>(fn: () => T): T {
     // libsql does not nest transactions: a change inside another is part of it
     if (this.db.inTransaction) return fn();
-    const done = this.db.transaction(() => {
+    // not libsql's transaction(): its ROLLBACK after a failed write SQLite already rolled back (a full disk)
+    // throws, and hides the error that says why
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
       for (const [route, n] of this.counted) this.q.count.run(route, n);
-      return fn();
-    })();
-    this.counted.clear();
-    return done;
+      const done = fn();
+      this.db.exec('COMMIT');
+      this.counted.clear();
+      return done;
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw err;
+    }
   }
 
   close(): void {
