@@ -122,7 +122,12 @@ export async function registerRoutes(
       url: `${apiPrefix}${r.path}`,
       // before the body is read: a request without a valid token is a 401 whatever its body (bad JSON too)
       ...(r.bearer && { onRequest: bearer }),
-      handler: (req, reply) => sendReply(req, reply, r.answer(state, body(req))),
+      handler: async (req, reply) => {
+        const answer = r.answer(state, body(req));
+        // written once its change is committed; a failed commit is the error handler's 500 (server.ts)
+        await state.committed();
+        return sendReply(req, reply, answer);
+      },
     });
   for (const r of apiRoutes) if (r.method === 'GET') add(app, r);
   // The POST routes take JSON, urlencoded and multipart bodies.

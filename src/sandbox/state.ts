@@ -88,6 +88,11 @@ export class SandboxState {
     if (file) this.dataStart = { fresh: !imported && transactions === 0, transactions };
   }
 
+  /** Resolves once every change so far is committed (an answer waits for it). */
+  committed(): Promise<void> {
+    return this.store.committed();
+  }
+
   /** Closes the database (its lock released): used on shutdown, and when a start failed after opening it. */
   close(): void {
     this.store.close();

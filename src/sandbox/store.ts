@@ -270,27 +270,72 @@ export class SandboxStore {
     });
   }
 
-  /** Runs `fn`'s writes as one transaction, committed when it returns (the requests counted go with them). */
+  /** The changes of this turn of the event loop: one transaction, committed (and synced) together. */
+  private group?: { done: Promise<void>; settle: (err?: unknown) => void; broken?: unknown };
+
+  /**
+   * Runs `fn`'s writes in this turn's transaction (group commit: one sync for the changes of many
+   * requests); `committed()` resolves once it is committed, and only then is an answer written. A write
+   * the disk refuses may roll back the whole transaction: then every change of the turn fails, and each
+   * of its requests is answered 500.
+   */
   change<T>(fn: () => T): T {
-    // libsql does not nest transactions: a change inside another is part of it
-    if (this.db.inTransaction) return fn();
-    // not libsql's transaction(): its ROLLBACK after a failed write SQLite already rolled back (a full disk)
-    // throws, and hides the error that says why
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
+    if (this.group?.broken) throw this.group.broken;
+    if (!this.group) {
+      // not libsql's transaction(): its ROLLBACK after a write SQLite already rolled back throws, and hides
+      // the error that says why (a full disk)
+      this.db.exec('BEGIN IMMEDIATE');
+      let settle!: (err?: unknown) => void;
+      const done = new Promise<void>(
+        (resolve, reject) => (settle = (err) => (err ? reject(err) : resolve())),
+      );
+      done.catch(() => {});
+      this.group = { done, settle };
+      setImmediate(() => this.commit());
       for (const [route, n] of this.counted) this.q.count.run(route, n);
-      const done = fn();
-      this.db.exec('COMMIT');
       this.counted.clear();
+    }
+    if (this.depth > 0) return fn();
+    // a savepoint: a change that fails leaves nothing of itself in the turn's transaction
+    this.db.exec('SAVEPOINT change');
+    this.depth++;
+    try {
+      const done = fn();
+      this.db.exec('RELEASE change');
       return done;
     } catch (err) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      if (this.db.inTransaction) this.db.exec('ROLLBACK TO change; RELEASE change');
+      else this.group.broken = err;
       throw err;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private depth = 0;
+
+  /** Resolves once every change made so far is committed; rejects if their commit failed. */
+  committed(): Promise<void> {
+    return this.group?.done ?? Promise.resolve();
+  }
+
+  private commit(): void {
+    const group = this.group;
+    if (!group) return;
+    this.group = undefined;
+    try {
+      if (group.broken) throw group.broken;
+      this.db.exec('COMMIT');
+      group.settle();
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      group.settle(err);
     }
   }
 
   close(): void {
     if (!this.db.open) return;
+    this.commit();
     // libsql closes the connection only once its statements are collected: the lock is released first,
     // the write-ahead log folded into the file, for another start (a test's, in this process) to take it
     try {
@@ -365,7 +410,7 @@ export class SandboxStore {
   }
 
   requestCounts(): Record<string, number> {
-    this.change(() => {});
+    this.change(() => {}); // the counts not written yet, written
     return Object.fromEntries(this.q.counts.all() as [string, number][]);
   }
 }
