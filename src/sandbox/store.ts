@@ -1,22 +1,10 @@
 // What the sandbox holds (transactions, tokens, balances, request counts), in SQLite through libsql: a file
-// with --data, in memory without, the same code. A change is one SQLite transaction, committed (WAL,
-// synchronous FULL) before its answer is written; a write the disk refuses throws, and the route answers 500
-// (server.ts). Hash tokens are random and unique in the table, so never handed out twice. The file is held
-// with an exclusive lock for the sandbox's life (a second sandbox is refused, data-lock.ts names the holder).
+// with --data, in memory without, the same code. The changes of one turn of the event loop are one SQLite
+// transaction, committed (WAL, synchronous FULL) before any of their answers is written; a write the disk
+// refuses throws, and the route answers 500 (server.ts). Hash tokens are random and unique in the table, so never handed out twice. The file is held
+// with an exclusive lock for the sandbox's life: a second sandbox is refused, naming the holder (FILE.lock).
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import * as fs from 'node:fs';
 import { BusyError } from '../api/errors.js';
 import { dirname } from 'node:path';
 import Database from 'libsql';
@@ -54,26 +42,15 @@ type Row = Record<string, string | number | null>;
 
 /** A row as mpay's own transaction (libsql adds `_metadata` to rows: only the columns are taken). */
 function transactionOf(r: Row): StoredTransaction {
-  const tx: StoredTransaction = {
-    id: Number(r.id),
-    uuid: String(r.uuid),
-    transaction_id: String(r.transaction_id),
-    hash_token: String(r.hash_token),
+  const [first_name, last_name, phone, email] = [r.first_name, r.last_name, r.phone, r.email].map(String);
+  const tx = {
+    ...Object.fromEntries(txColumns.split(', ').flatMap((k) => (r[k] === null ? [] : [[k, r[k]]]))),
     kind: r.kind === 'withdraw' ? 'withdraw' : 'deposit',
-    status: String(r.status),
-    reference: String(r.reference),
-    amount: Number(r.amount),
-    currency_code: String(r.currency_code),
-    country_code: String(r.country_code),
-    customer: { first_name: String(r.first_name), phone: String(r.phone), email: String(r.email) },
-    created_at: String(r.created_at),
-  };
-  if (r.last_name !== null) tx.customer = { ...tx.customer, last_name: String(r.last_name) };
-  if (r.gateway_id !== null) tx.gateway_id = Number(r.gateway_id);
-  if (r.wallet_address !== null) tx.wallet_address = String(r.wallet_address);
+    customer: { first_name, ...(r.last_name !== null && { last_name }), phone, email },
+  } as StoredTransaction & Record<string, unknown>;
+  for (const k of ['first_name', 'last_name', 'phone', 'email', 'otp_sent', 'paid']) delete tx[k];
   if (r.otp_sent) tx.otp_sent = true;
   if (r.paid) tx.paid = true;
-  if (r.processed_at !== null) tx.processed_at = String(r.processed_at);
   return tx;
 }
 
@@ -91,18 +68,13 @@ const paramsOf = (t: StoredTransaction) => ({
 
 /** The first bytes of `file`: '' when there is none (or it is empty). */
 function headOf(file: string): string {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw err;
-  }
+  if (!fs.existsSync(file)) return '';
+  const fd = fs.openSync(file, 'r');
   try {
     const buf = Buffer.alloc(16);
-    return buf.toString('latin1', 0, readSync(fd, buf, 0, 16, 0));
+    return buf.toString('latin1', 0, fs.readSync(fd, buf, 0, 16, 0));
   } finally {
-    closeSync(fd);
+    fs.closeSync(fd);
   }
 }
 
@@ -168,25 +140,25 @@ export class SandboxStore {
     importOld: (file: string) => Imported,
   ): { store: SandboxStore; imported?: { keptAs: string; transactions: number } } {
     if (!file) return { store: new SandboxStore(new Database(':memory:'), seed) };
-    mkdirSync(dirname(file), { recursive: true });
+    fs.mkdirSync(dirname(file), { recursive: true });
     const head = headOf(file);
     let imported;
     if (head && head !== sqliteMagic) {
       const old = importOld(file);
       const tmp = `${file}.importing`;
-      rmSync(tmp, { force: true });
+      fs.rmSync(tmp, { force: true });
       const into = new SandboxStore(SandboxStore.connect(tmp, file), seed, tmp);
       into.fill(old);
       into.close();
       const keptAs = `${file}.format${old.format}`;
       try {
-        copyFileSync(file, keptAs, constants.COPYFILE_EXCL);
+        fs.copyFileSync(file, keptAs, fs.constants.COPYFILE_EXCL);
       } catch (err) {
         // kept by an import interrupted before its end
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
-      renameSync(tmp, file);
-      if (existsSync(`${file}.snapshot`)) renameSync(`${file}.snapshot`, `${keptAs}.snapshot`);
+      fs.renameSync(tmp, file);
+      if (fs.existsSync(`${file}.snapshot`)) fs.renameSync(`${file}.snapshot`, `${keptAs}.snapshot`);
       imported = { keptAs, transactions: old.transactions.length };
     }
     const db = SandboxStore.connect(file, file, (db) => {
@@ -217,7 +189,7 @@ export class SandboxStore {
   ): Database.Database {
     let db: Database.Database | undefined;
     try {
-      closeSync(openSync(file, 'a', 0o600));
+      fs.closeSync(fs.openSync(file, 'a', 0o600));
       db = new Database(file, { timeout: 0 });
       // takes the lock now: a second sandbox on the file is refused at its start, not at its first write
       db.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT');
@@ -230,7 +202,10 @@ export class SandboxStore {
       }
       db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL');
       try {
-        writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }));
+        fs.writeFileSync(
+          `${file}.lock`,
+          JSON.stringify({ pid: process.pid, since: new Date().toISOString() }),
+        );
       } catch {
         // a full disk: the lock holds without the note that names its holder
       }
@@ -240,7 +215,7 @@ export class SandboxStore {
       if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw SandboxStore.refusal(named, err);
       let holder = '';
       try {
-        const o = JSON.parse(readFileSync(`${file}.lock`, 'utf8')) as { pid: number; since: string };
+        const o = JSON.parse(fs.readFileSync(`${file}.lock`, 'utf8')) as { pid: number; since: string };
         holder = ` (pid ${o.pid}, since ${o.since.slice(0, 19).replace('T', ' ')} UTC)`;
       } catch {
         // named by no file: its holder has not written it yet
@@ -344,7 +319,7 @@ export class SandboxStore {
       // a disk that refuses the fold leaves the log beside the file, read at the next start
       this.db.close();
     }
-    if (this.file) rmSync(`${this.file}.lock`, { force: true });
+    if (this.file) fs.rmSync(`${this.file}.lock`, { force: true });
   }
 
   // Transactions ---------------------------------------------------------------------------------------
