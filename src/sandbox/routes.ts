@@ -92,7 +92,11 @@ const ownRoutes: readonly OwnRoute[] = [
   {
     method: 'POST',
     path: '/_sandbox/revoke-tokens',
-    handle: async (_req, _reply, state) => ({ revoked: state.revokeTokens() }),
+    handle: async (_req, _reply, state) => {
+      const revoked = state.revokeTokens();
+      await state.committed();
+      return { revoked };
+    },
   },
   // Changes the start-up faults while running, e.g. {"rate": 0} to let a stopped flow resume.
   {
