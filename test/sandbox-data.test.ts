@@ -149,6 +149,24 @@ describe('the sandbox data file', { concurrent: true }, () => {
       ['another version', Buffer.from('{"version":7,"transactions":[]}'), /a sandbox data file of version 7/],
       ['another format', Buffer.from('{"mpay_sandbox":9}\n'), /a sandbox data file of format 9/],
       ['binary', Buffer.from('\u0000\u0001binary\n\u00ff'), /not a sandbox data file/],
+      [
+        'an old file breaking a rule',
+        Buffer.from(
+          JSON.stringify({
+            version: 1,
+            seq: 2,
+            tokens: [],
+            balances: {},
+            transactions: [1, 2].map((id) => ({
+              ...{ id, uuid: `u${id}`, transaction_id: `t${id}`, hash_token: `h${id}`, kind: 'deposit' },
+              ...{ status: 'initiated', reference: 'twice', amount: 1, currency_code: 'GHS' },
+              ...{ country_code: 'GH', created_at: '2026-11-20T10:00:00.000Z' },
+              customer: { first_name: 'A', phone: '+233201234567', email: 'a@example.com' },
+            })),
+          }),
+        ),
+        /cannot be imported: UNIQUE constraint failed: tx.reference/,
+      ],
     ];
     for (const [i, [what, bytes, message]] of cases.entries()) {
       const d = join(dir, String(i));

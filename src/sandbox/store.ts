@@ -148,8 +148,18 @@ export class SandboxStore {
       const tmp = `${file}.importing`;
       fs.rmSync(tmp, { force: true });
       const into = new SandboxStore(SandboxStore.connect(tmp, file), seed, tmp);
-      into.fill(old);
+      let failed: unknown;
+      try {
+        into.fill(old);
+      } catch (err) {
+        failed = err;
+      }
       into.close();
+      // what the old file holds breaks a rule of the database (a reference twice): nothing is replaced
+      if (failed) {
+        fs.rmSync(tmp, { force: true });
+        throw new DataFileError(file, `cannot be imported: ${(failed as Error).message}`);
+      }
       const keptAs = `${file}.format${old.format}`;
       try {
         fs.copyFileSync(file, keptAs, fs.constants.COPYFILE_EXCL);
