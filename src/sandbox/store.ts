@@ -277,14 +277,15 @@ export class SandboxStore {
       done.catch(() => {});
       this.group = { done, settle };
       setImmediate(() => this.commit());
-      for (const [route, n] of this.counted) this.q.count.run(route, n);
-      this.counted.clear();
     }
     if (this.depth > 0) return fn();
     // a savepoint: a change that fails leaves nothing of itself in the turn's transaction
     this.db.exec('SAVEPOINT change');
     this.depth++;
     try {
+      // the requests counted so far go with it
+      for (const [route, n] of this.counted) this.q.count.run(route, n);
+      this.counted.clear();
       const done = fn();
       this.db.exec('RELEASE change');
       return done;
