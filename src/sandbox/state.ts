@@ -78,6 +78,7 @@ export class SandboxState {
     this.seed = opts.seed ?? demoSeed;
     this.view = new SeedView(this.seed);
     const file = opts.dataFile;
+    const started = performance.now();
     const { store, imported } = SandboxStore.open(file, this.seed, (f) => readOldFormat(f, this.log));
     this.store = store;
     if (imported)
@@ -85,7 +86,11 @@ export class SandboxState {
         `converted ${file} to an SQLite database (${imported.transactions} transactions; the old file kept as ${imported.keptAs})`,
       );
     const transactions = file ? store.size() : 0;
-    if (file) this.dataStart = { fresh: !imported && transactions === 0, transactions };
+    if (!file) return;
+    this.dataStart = { fresh: !imported && transactions === 0, transactions };
+    this.log(
+      `opened ${file}: ${transactions} transactions, in ${((performance.now() - started) / 1000).toFixed(3)} s`,
+    );
   }
 
   /** Resolves once every change so far is committed (an answer waits for it). */
