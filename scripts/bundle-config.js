@@ -34,6 +34,8 @@ export const lazyPackages = [
   '@modelcontextprotocol/sdk/types.js',
   // the OS keyring: a native addon, which the executable keeps as an asset of its own (src/exe.ts)
   '@napi-rs/keyring',
+  // SQLite (the sandbox's state): a native addon
+  'libsql',
 ];
 
 /** got's optional features that mpay never uses: see scripts/stubs/got-unused.js. */

@@ -1,12 +1,15 @@
-// The sandbox's data file (--data, src/sandbox/data-log.ts): a restart keeps every transaction in its
-// state, tokens and balances; a cut last line is recovered; garbage, a file of another version and a file
-// that is not one are errors that name the place; a file of the sandbox before the log (version 1) is
-// converted; compaction, also while requests arrive, keeps the state. Real HTTP to a real sandbox.
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+// The sandbox's data file (--data, src/sandbox/store.ts: an SQLite database): a restart keeps every
+// transaction in its state, tokens and balances; a damaged or foreign file where the database should be is
+// refused (exit 9, the file named, left as it was); a data file of the formats before SQLite (format 2, a
+// log; version 1, one JSON object) is imported at its first start, the old file kept beside it. Real HTTP
+// to a real sandbox.
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandbox, tempDir } from './helpers.js';
-import { call, fill, initiate, merchantGhs, tokenOf } from './sandbox-calls.js';
+import { call, fill, initiate, merchantGhs } from './sandbox-calls.js';
+
+const fixture = join(import.meta.dirname, 'fixtures', 'sandbox-old-format');
 
 // The tests share nothing (each its own folder and sandboxes) and run at once.
 describe('the sandbox data file', { concurrent: true }, () => {
@@ -51,35 +54,76 @@ describe('the sandbox data file', { concurrent: true }, () => {
     expect(second.logs.filter((l) => /recovered|converted/.test(l))).toEqual([]);
   });
 
-  it('a cut last line is dropped, said, and the file cut back; a whole last line without its newline is kept', async () => {
-    const file = join(tempDir(), 'sandbox.log');
+  it('a file of format 2 (a log, and its snapshot) is imported at its first start, said, its files kept beside it; what it handed out still holds', async () => {
+    const dir = tempDir();
+    cpSync(fixture, dir, { recursive: true });
+    const file = join(dir, 'sandbox.log');
+    const expected = JSON.parse(readFileSync(join(fixture, 'expected.json'), 'utf8'));
+    const log = readFileSync(file);
     const first = await sandbox({ dataFile: file });
-    const t = await tokenOf(first);
-    for (let i = 0; i < 3; i++) await initiate(first, t, 'deposit');
-    const before = first.state.list();
-    await first.close();
-    const whole = readFileSync(file, 'utf8');
-    const cut = '["t",3,4,0,"cut-ref","Am';
-    appendFileSync(file, cut);
+    try {
+      expect(first.logs).toContain(
+        `converted ${file} to an SQLite database (8 transactions; the old file kept as ${file}.format2)`,
+      );
+      expect(first.state.list()).toEqual(expected.transactions);
+      expect(first.state.dataStart).toEqual({ fresh: false, transactions: 8 });
+      expect(readFileSync(`${file}.format2`).equals(log)).toBe(true);
+      // the database's own files (its write-ahead log) aside, nothing left of the import
+      expect(
+        readdirSync(dir)
+          .filter((n) => !n.endsWith('-wal'))
+          .sort(),
+      ).toEqual([
+        'expected.json',
+        'sandbox.log',
+        'sandbox.log.format2',
+        'sandbox.log.format2.snapshot',
+        'sandbox.log.lock',
+      ]);
+      // the tokens, the balance and the hash tokens handed out before still hold; revoked ones do not
+      expect(await merchantGhs(first, expected.tokens[1])).toBe(expected.ghs);
+      expect((await call(first, 'merchant/currencies', undefined, 'not-a-token')).status).toBe(401);
+      const done = await call(
+        first,
+        'payments/processed',
+        { hash_token: expected.d1, phone_number: '+233201234567' },
+        expected.tokens[0],
+      );
+      expect(done.status).toBe(200);
+      expect(done.json.data.uuid).toBe(expected.transactions[0].uuid);
+      // the reference is still taken, and the next id follows the last
+      const dup = await call(
+        first,
+        'payments/initiate',
+        { customer_transaction_id: 'data-1' },
+        expected.tokens[0],
+      );
+      expect(dup.json.errors.customer_transaction_id).toBeDefined();
+      await initiate(first, expected.tokens[0], 'deposit', { customer_transaction_id: 'after-import' });
+      expect(first.state.list().at(-1)!.id).toBe(expected.transactions.at(-1).id + 1);
+    } finally {
+      await first.close();
+    }
     const second = await sandbox({ dataFile: file });
     await second.close();
-    expect(second.state.list()).toEqual(before);
-    expect(second.logs.find((l) => l.startsWith('recovered'))).toMatch(
-      new RegExp(
-        `line ${whole.split('\n').length} \\(byte ${Buffer.byteLength(whole)}\\), cut by an interrupted write \\(${cut.length} bytes\\), was dropped`,
-      ),
-    );
-    expect(readFileSync(file, 'utf8')).toBe(whole);
+    expect(second.logs.filter((l) => l.startsWith('converted'))).toEqual([]);
+    expect(second.state.list()).toHaveLength(9);
+    expect(readFileSync(`${file}.format2`).equals(log)).toBe(true);
+  });
 
-    appendFileSync(file, '["k","tok-written-by-hand"]');
-    const third = await sandbox({ dataFile: file });
-    try {
-      expect(third.logs.filter((l) => l.startsWith('recovered'))).toEqual([]);
-      expect((await call(third, 'merchant/currencies', undefined, 'tok-written-by-hand')).status).toBe(200);
-    } finally {
-      await third.close();
-    }
-    expect(readFileSync(file, 'utf8')).toBe(`${whole}["k","tok-written-by-hand"]\n`);
+  it('a cut last line of a format 2 log is left out, and said', async () => {
+    const dir = tempDir();
+    cpSync(fixture, dir, { recursive: true });
+    const file = join(dir, 'sandbox.log');
+    const cut = '["t",8,9,0,"cut-ref","Am';
+    writeFileSync(file, readFileSync(file, 'utf8') + cut);
+    const sb = await sandbox({ dataFile: file });
+    await sb.close();
+    expect(sb.state.list().map((t) => t.reference)).not.toContain('cut-ref');
+    expect(sb.state.list()).toHaveLength(8);
+    expect(sb.logs).toContain(
+      `${file}: its last line, cut by an interrupted write (${cut.length} bytes), was left out`,
+    );
   });
 
   it('a file of the sandbox before the log (version 1) is converted on first start, its old file kept', async () => {
@@ -120,12 +164,12 @@ describe('the sandbox data file', { concurrent: true }, () => {
     writeFileSync(file, text);
     const first = await sandbox({ dataFile: file });
     try {
-      expect(first.logs.find((l) => l.startsWith('converted'))).toMatch(
-        /from version 1 to format 2 \(2 transactions; the old file kept as .*state\.json\.v1\)/,
+      expect(first.logs).toContain(
+        `converted ${file} to an SQLite database (2 transactions; the old file kept as ${file}.format1)`,
       );
       expect(first.state.list()).toEqual(v1.transactions);
-      expect(readFileSync(`${file}.v1`, 'utf8')).toBe(text);
-      expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!).mpay_sandbox).toBe(2);
+      expect(readFileSync(`${file}.format1`, 'utf8')).toBe(text);
+      expect(readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3');
       expect(await merchantGhs(first, 'v1-token')).toBe(777.5);
       const r = await call(
         first,
@@ -148,50 +192,11 @@ describe('the sandbox data file', { concurrent: true }, () => {
         [2, 'pending'],
         [3, 'initiated'],
       ]);
-      expect(list.map((t) => t.hash_token.slice(0, 12))).toEqual([
+      expect(list.map((t) => t.hash_token.slice(0, 12)).slice(0, 2)).toEqual([
         '1'.repeat(12),
         '2'.repeat(12),
-        '000000000002',
       ]);
-    } finally {
-      await second.close();
-    }
-  });
-
-  it('compaction, while requests arrive, keeps the state and shortens the file', async () => {
-    const file = join(tempDir(), 'sandbox.log');
-    const first = await sandbox({ dataFile: file, compactSlack: 40 });
-    const t = await tokenOf(first);
-    // Each wallet update after the first is a line the state does not need; initiates go on while the
-    // file is compacted.
-    const firsts = await Promise.all(Array.from({ length: 20 }, () => initiate(first, t, 'deposit')));
-    const work: Promise<unknown>[] = [];
-    for (let i = 0; i < 200; i++) {
-      const d = firsts[i % 20]!;
-      work.push(
-        call(
-          first,
-          'payments/crypto/wallet/address/update',
-          { hash_token: d.hash, gateway_id: d.gateway },
-          t,
-        ).then((r) => expect(r.status).toBe(200)),
-      );
-      if (i % 5 === 0) work.push(initiate(first, t, 'deposit'));
-    }
-    await Promise.all(work);
-    const token = await tokenOf(first);
-    const before = first.state.list();
-    expect(before).toHaveLength(60);
-    await first.state.synced();
-    expect(first.logs.some((l) => l.startsWith(`compacted ${file}`))).toBe(true);
-    await first.close();
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-    // header, token, 60 initiates, 200 wallet updates, token: 263 lines without compaction
-    expect(lines.length).toBeLessThan(263);
-    const second = await sandbox({ dataFile: file });
-    try {
-      expect(second.state.list()).toEqual(before);
-      expect((await call(second, 'merchant/currencies', undefined, token)).status).toBe(200);
+      expect(list[2]!.hash_token).toMatch(/^[0-9a-f]{64}$/);
     } finally {
       await second.close();
     }

@@ -85,16 +85,10 @@ const ownRoutes: readonly OwnRoute[] = [
   {
     method: 'POST',
     path: '/_sandbox/revoke-tokens',
-    handle: async (_req, _reply, state) => ({ revoked: state.revokeTokens() }),
-  },
-  // Writes a snapshot of the state now (with --data), answered once it is written; {"pause_after_bytes": N}
-  // (for a test of a kill during the write) leaves it waiting after N bytes until the sandbox stops.
-  {
-    method: 'POST',
-    path: '/_sandbox/snapshot',
-    handle: async (req, _reply, state) => {
-      const pause = body(req).pause_after_bytes;
-      return { written: await state.snapshot(typeof pause === 'number' ? pause : undefined) };
+    handle: async (_req, _reply, state) => {
+      const revoked = state.revokeTokens();
+      await state.committed();
+      return { revoked };
     },
   },
   // Changes the start-up faults while running, e.g. {"rate": 0} to let a stopped flow resume.
@@ -125,7 +119,12 @@ export async function registerRoutes(
       url: `${apiPrefix}${r.path}`,
       // before the body is read: a request without a valid token is a 401 whatever its body (bad JSON too)
       ...(r.bearer && { onRequest: bearer }),
-      handler: (req, reply) => sendReply(req, reply, r.answer(state, body(req))),
+      handler: async (req, reply) => {
+        const answer = r.answer(state, body(req));
+        // written once its change is committed; a failed commit is the error handler's 500 (server.ts)
+        await state.committed();
+        return sendReply(req, reply, answer);
+      },
     });
   for (const r of apiRoutes) if (r.method === 'GET') add(app, r);
   // The POST routes take JSON, urlencoded and multipart bodies.

@@ -2,7 +2,6 @@
 // The rules themselves live in state.ts.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { SandboxState } from './state.js';
-import type { SnapshotSchedule } from './state-snapshot.js';
 import { messages, shapeA, validationFailure } from './replies.js';
 import type { FaultOptions } from './faults.js';
 import { apiRequestHook } from './fault-hook.js';
@@ -11,11 +10,8 @@ import { RateLimiter, seededRandom } from './pacing.js';
 import { loadSeed, type Seed, type SeedName } from './seed.js';
 
 export interface SandboxOptions extends FaultOptions {
+  /** the SQLite database that keeps the state across restarts (store.ts); in memory without */
   dataFile?: string;
-  /** lines a data file may hold beyond twice the state's before it is compacted (default 100,000) */
-  compactSlack?: number;
-  /** when snapshots of the state are written beside the data file (default: 50,000 lines or 30 s) */
-  snapshot?: SnapshotSchedule;
   /** the data set to serve: demo (default) or alt, whose records use other spellings and ids */
   seed?: SeedName;
   /** a data set of the caller's: a merchant's catalogue (catalogue.ts), served instead of `seed` */
@@ -52,10 +48,8 @@ export async function buildSandbox(
       log(`faults drawn with seed ${opts.faultSeed} (--fault-seed ${opts.faultSeed} draws them again)`);
   }
   const limiter = opts.rateLimit && new RateLimiter(opts.rateLimit.limit, opts.rateLimit.windowMs);
-  const state = await SandboxState.create({
+  const state = new SandboxState({
     dataFile: opts.dataFile,
-    compactSlack: opts.compactSlack,
-    snapshot: opts.snapshot,
     log,
     seed: opts.catalogue ?? (await loadSeed(opts.seed ?? 'demo')),
     onArrival: opts.onArrival,
@@ -73,12 +67,15 @@ export async function buildSandbox(
     });
 
   // A body fastify cannot parse is the client's fault: answer in the API's own validation shape.
-  app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
+  // An unexpected error (a write the disk refused: full, read-only) is logged and answered as the API
+  // answers one: 500, shape A. Its change was not committed (store.ts), so nothing answered before is lost.
+  app.setErrorHandler((err: { statusCode?: number; message: string }, req, reply) => {
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const r = validationFailure({ body: [err.message] });
       return reply.code(r.status).send(r.body);
     }
+    log(`${req.method} ${req.url.split('?')[0]}: answered 500: ${err.message}`);
     const r = shapeA(500, messages.serverError);
     return reply.code(r.status).send(r.body);
   });
@@ -87,7 +84,12 @@ export async function buildSandbox(
   app.setNotFoundHandler((req, reply) =>
     reply.code(404).send({ message: `The route ${req.url.replace(/^\//, '')} could not be found.` }),
   );
-  await registerRoutes(app, state, opts);
+  try {
+    await registerRoutes(app, state, opts);
+  } catch (err) {
+    state.close();
+    throw err;
+  }
   return { app, state };
 }
 
@@ -99,7 +101,7 @@ export async function startSandbox(
   try {
     await app.listen({ port: opts.port ?? 4010, host });
   } catch (err) {
-    state.abandon();
+    state.close();
     throw err;
   }
   const addr = app.server.address();
@@ -111,7 +113,7 @@ export async function startSandbox(
     state,
     async close() {
       await app.close();
-      await state.flush();
+      state.close();
     },
   };
 }

@@ -4,11 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { SeedView } from './seed-view.js';
 import { checkInitiate } from './initiate-checks.js';
-import { Holdings } from './holdings.js';
-import { lockData } from './data-lock.js';
-import { openData, type DataStart } from './state-file.js';
-import type { SnapshotSchedule, Snapshots } from './state-snapshot.js';
-import type { NewTransaction, StoredTransaction } from './tx-store.js';
+import { SandboxStore } from './store.js';
+import { readOldFormat } from './old-format.js';
 import {
   emailPattern,
   messages,
@@ -29,22 +26,32 @@ import { gatewayTypeOf, isTransactionStatus, type PaymentKind } from '../api/enu
 import { demoMerchant, demoSeed, gatewayConfiguration, type Seed } from './seed.js';
 
 type Kind = PaymentKind;
-export type { StoredTransaction };
+
+export interface StoredTransaction {
+  id: number;
+  uuid: string;
+  transaction_id: string;
+  hash_token: string;
+  kind: PaymentKind;
+  status: string;
+  reference: string;
+  amount: number;
+  currency_code: string;
+  country_code: string;
+  customer: { first_name: string; last_name?: string; phone: string; email: string };
+  gateway_id?: number;
+  wallet_address?: string;
+  otp_sent?: boolean;
+  paid?: boolean;
+  created_at: string;
+  processed_at?: string;
+}
 
 type Body = Record<string, unknown>;
-const isReply = (x: Found | Reply): x is Reply => !('tx' in x);
-/** A transaction found by its hash_token: a copy, whose changes are saved with `save`. */
-interface Found {
-  i: number;
-  tx: StoredTransaction;
-}
+const isReply = (x: StoredTransaction | Reply): x is Reply => !('hash_token' in x);
 export interface StateOptions {
-  /** file to keep the state in across restarts: an append-only log (data-log.ts), and its snapshot */
+  /** the SQLite database to keep the state in across restarts (store.ts); in memory without */
   dataFile?: string;
-  /** lines the data file may hold beyond twice the state's before it is compacted */
-  compactSlack?: number;
-  /** when snapshots of the state are written beside the data file (state-snapshot.ts) */
-  snapshot?: SnapshotSchedule;
   /** the data set served (default: demo) */
   seed?: Seed;
   log?: (line: string) => void;
@@ -52,87 +59,48 @@ export interface StateOptions {
   onArrival?: (route: string, at: number) => void;
 }
 
-export class SandboxState {
-  private readonly h: Holdings;
-  private readonly log: (line: string) => void;
-  private snapshots?: Snapshots;
+/** How a start found its data file: new (none, or 0 bytes) and so empty, or holding transactions. */
+export interface DataStart {
+  fresh: boolean;
+  transactions: number;
+}
 
+export class SandboxState {
+  private readonly store: SandboxStore;
+  private readonly log: (line: string) => void;
   private readonly seed: Seed;
   private readonly view: SeedView;
-  /** Use SandboxState.create for a state kept in a data file. */
+  /** How the data file was found at the start (none without --data): new and empty, or holding some. */
+  readonly dataStart?: DataStart;
+
   constructor(private readonly opts: StateOptions = {}) {
     this.log = opts.log ?? (() => {});
     this.seed = opts.seed ?? demoSeed;
     this.view = new SeedView(this.seed);
-    this.h = new Holdings(this.seed);
-  }
-
-  /** A state, read back from its data file when it has one (converted when of version 1). */
-  static async create(opts: StateOptions = {}): Promise<SandboxState> {
-    const state = new SandboxState(opts);
-    if (opts.dataFile) {
-      // one sandbox at a time on a data file: a second refuses before it reads or writes anything
-      state.unlock = lockData(opts.dataFile);
-      try {
-        ({ snapshots: state.snapshots, started: state.dataStart } = await openData(state.h, opts.dataFile, {
-          compactSlack: opts.compactSlack,
-          snapshot: opts.snapshot,
-          log: state.log,
-        }));
-      } catch (err) {
-        state.unlock();
-        throw err;
-      }
-    }
-    return state;
-  }
-
-  /** How the data file was found at the start (none without --data): new and empty, or holding some. */
-  dataStart?: DataStart;
-
-  /** Releases the data file's lock (data-lock.ts): at the end of flush, or when the start failed. */
-  unlock: () => void = () => {};
-
-  /** Releases the data file's lock without writing anything: a start that failed after reading it. */
-  abandon(): void {
-    this.unlock();
-  }
-
-  /** Saves the changes made to a found transaction. */
-  private save({ i, tx }: Found): void {
-    this.h.save(i, tx);
-  }
-
-  /** Waits for pending writes of --data, closes the file, and writes the snapshot: used on shutdown. */
-  async flush(): Promise<void> {
-    try {
-      await this.h.data?.close();
-      await this.snapshots?.close();
-    } finally {
-      this.unlock();
-    }
-  }
-
-  /** Resolves once every change so far is written and synced (--data). */
-  async synced(): Promise<void> {
-    await this.h.data?.synced();
-  }
-
-  /**
-   * Writes a snapshot now (--data); `pauseAfterBytes` (a test's): the write waits after that many bytes,
-   * said in the log, until the sandbox stops.
-   */
-  async snapshot(pauseAfterBytes?: number): Promise<boolean> {
-    if (!this.snapshots) return false;
-    await this.snapshots.request(pauseAfterBytes, () =>
-      this.log(`snapshot paused after ${pauseAfterBytes} bytes, as asked`),
+    const file = opts.dataFile;
+    const started = performance.now();
+    const { store, imported } = SandboxStore.open(file, this.seed, (f) => readOldFormat(f, this.log));
+    this.store = store;
+    if (imported)
+      this.log(
+        `converted ${file} to an SQLite database (${imported.transactions} transactions; the old file kept as ${imported.keptAs})`,
+      );
+    const transactions = file ? store.size() : 0;
+    if (!file) return;
+    this.dataStart = { fresh: !imported && transactions === 0, transactions };
+    this.log(
+      `opened ${file}: ${transactions} transactions, in ${((performance.now() - started) / 1000).toFixed(3)} s`,
     );
-    return true;
   }
 
-  /** How long the longest group of changes took to be written and synced, in ms (--data). */
-  longestWriteMs(): number | undefined {
-    return this.h.data?.longestGroupMs;
+  /** Resolves once every change so far is committed (an answer waits for it). */
+  committed(): Promise<void> {
+    return this.store.committed();
+  }
+
+  /** Closes the database (its lock released): used on shutdown, and when a start failed after opening it. */
+  close(): void {
+    this.store.close();
   }
 
   // Auth ------------------------------------------------------------------------------------------------
@@ -143,18 +111,18 @@ export class SandboxState {
     if (key !== demoMerchant.merchantKey)
       return validationFailure({ merchant_key: ['The selected merchant key is invalid.'] });
     const token = randomBytes(24).toString('hex');
-    this.h.addToken(token);
+    this.store.addToken(token);
     return ok('Token generated successfully.', { token });
   }
 
   isAuthorized(header: string | undefined): boolean {
     const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
-    return !!m && this.h.tokens.has(m[1]!);
+    return !!m && this.store.hasToken(m[1]!);
   }
 
   /** For tests of the client's refresh: every issued token stops working. */
   revokeTokens(): number {
-    return this.h.revokeTokens();
+    return this.store.revokeTokens();
   }
 
   // Reads -----------------------------------------------------------------------------------------------
@@ -171,10 +139,10 @@ export class SandboxState {
   private merchantList?: { reply: Reply; changes: number };
 
   merchantCurrencies(): Reply {
-    if (this.merchantList?.changes !== this.h.balanceChanges)
+    if (this.merchantList?.changes !== this.store.balanceChanges)
       this.merchantList = {
-        reply: this.view.merchantCurrencies(this.h.balances),
-        changes: this.h.balanceChanges,
+        reply: this.view.merchantCurrencies(this.store.balances()),
+        changes: this.store.balanceChanges,
       };
     return this.merchantList.reply;
   }
@@ -182,14 +150,13 @@ export class SandboxState {
   // Initiate --------------------------------------------------------------------------------------------
 
   initiate(kind: Kind, body: Body): Reply {
-    const checked = checkInitiate(kind, body, this.seed, this.h.balances, this.h.store.references);
+    const checked = checkInitiate(kind, body, this.seed, this.store.balances(), this.store.references);
     if ('reply' in checked) return checked.reply;
     const { seed, amount, amountText, email, reference } = checked;
     const type = gatewayTypeOf(kind);
     const ids = kind === 'deposit' ? seed.collection : seed.disbursement;
     const now = new Date();
-    const t: NewTransaction = {
-      id: ++this.h.seq,
+    const tx = this.store.add({
       kind,
       status: 'initiated',
       reference,
@@ -203,9 +170,7 @@ export class SandboxState {
         email,
       },
       created_at: now.toISOString(),
-    };
-    const i = this.h.addTransaction(t);
-    const tx = { hash_token: this.h.store.hashToken(i) };
+    });
     // The seed parts of the answer are serialized once; the key order is that of InitiatedPayment.
     const key = seed.currency.code;
     const data =
@@ -224,14 +189,14 @@ export class SandboxState {
   // Steps on an initiated transaction ------------------------------------------------------------------
 
   /** Finds the transaction of a hash_token, or the 422 reply for a missing or unknown one. */
-  private find(body: Body, extra: Record<string, string[]> = {}): Found | Reply {
+  private find(body: Body, extra: Record<string, string[]> = {}): StoredTransaction | Reply {
     const hash = str(body.hash_token);
     const errors = { ...extra };
-    const i = hash ? this.h.store.indexOf(hash) : undefined;
+    const tx = hash ? this.store.byHash(hash) : undefined;
     if (!hash) errors.hash_token = [requiredMessage('hash_token')];
-    else if (i === undefined) errors.hash_token = ['The selected hash token is invalid.'];
+    else if (!tx) errors.hash_token = ['The selected hash token is invalid.'];
     if (Object.keys(errors).length > 0) return validationFailure(errors);
-    return { i: i!, tx: this.h.store.get(i!) };
+    return tx!;
   }
 
   private gatewayIds(tx: StoredTransaction): number[] {
@@ -254,9 +219,8 @@ export class SandboxState {
     const statusErrors: Record<string, string[]> = {};
     if (!status) statusErrors.status = [requiredMessage('status')];
     else if (!isTransactionStatus(status)) statusErrors.status = ['The selected status is invalid.'];
-    const found = this.find(body, statusErrors);
-    if (isReply(found)) return found;
-    const { tx } = found;
+    const tx = this.find(body, statusErrors);
+    if (isReply(tx)) return tx;
     if (tx.status !== 'initiated') return shapeA(404, messages.notInitiated);
     const gwErrors = this.gatewayErrors(tx, body.gateway_id);
     if (Object.keys(gwErrors).length > 0) return validationFailure(gwErrors);
@@ -267,7 +231,7 @@ export class SandboxState {
       return validationFailure({ wallet_address: [messages.walletFirst] });
     tx.gateway_id = gw.id;
     tx.status = status!;
-    this.save(found);
+    this.store.save(tx);
     const seed = this.view.currencySeed(tx.currency_code);
     const now = new Date();
     const data: StatusUpdateResult = {
@@ -288,15 +252,14 @@ export class SandboxState {
   }
 
   updateWallet(body: Body): Reply {
-    const found = this.find(body);
-    if (isReply(found)) return found;
-    const { tx } = found;
+    const tx = this.find(body);
+    if (isReply(tx)) return tx;
     if (tx.status !== 'initiated') return shapeA(404, messages.notInitiated);
     const gwErrors = this.gatewayErrors(tx, body.gateway_id);
     if (Object.keys(gwErrors).length > 0) return validationFailure(gwErrors);
     const gw = this.view.gateway(Number(str(body.gateway_id)));
     tx.wallet_address = walletAddress(gw.network, gw.crypto);
-    this.save(found);
+    this.store.save(tx);
     const country = this.seed.countries.find((c) => c.code === tx.country_code);
     const data: WalletAddressUpdateResult = {
       country_id: country?.id ?? null,
@@ -326,9 +289,8 @@ export class SandboxState {
     const receiver = str(body.receiver_email);
     if (receiver && !emailPattern.test(receiver))
       extra.receiver_email = ['The receiver email must be a valid email address.'];
-    const found = this.find(body, extra);
-    if (isReply(found)) return found;
-    const { tx } = found;
+    const tx = this.find(body, extra);
+    if (isReply(tx)) return tx;
     if (tx.kind !== kind) return validationFailure({ hash_token: ['The selected hash token is invalid.'] });
     if (kind === 'withdraw' && tx.paid)
       return validationFailure({ hash_token: ['This payment has already been done.'] });
@@ -340,22 +302,28 @@ export class SandboxState {
       const otp = str(body.otp);
       if (otp === undefined) {
         tx.otp_sent = true;
-        this.save(found);
+        this.store.save(tx);
         this.log(`one-time code ${demoMerchant.otp} sent to ${str(body.customer_email)} for ${tx.reference}`);
         return ok(messages.otpSent, []);
       }
       if (!tx.otp_sent || otp !== demoMerchant.otp)
         return validationFailure({ otp: ['The otp is invalid.'] });
-      const balance = this.h.balances.get(tx.currency_code) ?? 0;
+      const balance = this.store.balances().get(tx.currency_code) ?? 0;
       if (tx.amount > balance)
         return validationFailure({ amount: ['The merchant balance is insufficient for this amount.'] });
-      this.h.changeBalance(tx.currency_code, round(balance - tx.amount));
       tx.paid = true;
     }
     tx.gateway_id ??= this.gatewayIds(tx)[0];
     tx.status = 'pending';
     tx.processed_at = new Date().toISOString();
-    this.save(found);
+    // the balance and the transaction change in one commit
+    this.store.change(() => {
+      if (tx.paid && kind === 'withdraw') {
+        const balance = this.store.balances().get(tx.currency_code) ?? 0;
+        this.store.setBalance(tx.currency_code, round(balance - tx.amount));
+      }
+      this.store.save(tx);
+    });
     if (receiver) this.log(`confirmation sent to ${receiver} for ${tx.reference}`);
     return ok(
       kind === 'deposit' ? 'Payment processed successfully.' : 'Withdraw processed successfully.',
@@ -363,29 +331,27 @@ export class SandboxState {
     );
   }
 
-  private readonly requests = new Map<string, number>();
-
   /** Counts a request by method and path: tests check that a money-moving POST was sent once. */
   count(route: string): void {
-    this.requests.set(route, (this.requests.get(route) ?? 0) + 1);
+    this.store.count(route);
     this.opts.onArrival?.(route, Date.now());
   }
 
   requestCounts(): Record<string, number> {
-    return Object.fromEntries(this.requests);
+    return this.store.requestCounts();
   }
 
   /** How many transactions the sandbox holds. */
   size(): number {
-    return this.h.store.size;
+    return this.store.size();
   }
 
   /** What the sandbox holds, for tests and the `_sandbox` inspection route. */
   list(): StoredTransaction[] {
-    return Array.from({ length: this.h.store.size }, (_, i) => this.h.store.get(i));
+    return this.store.list();
   }
 
   balance(code: string): number | undefined {
-    return this.h.balances.get(code);
+    return this.store.balances().get(code);
   }
 }

@@ -14,13 +14,13 @@ Faults can be injected per request with the header X-Mpay-Sandbox-Fault: 500|htm
 A slow, rate-limited API on demand: --latency delays every API request, and --rate-limit N/s answers beyond N requests a second with 429 and Retry-After, as a real API's limiter would.`;
   static override examples = [
     '<%= config.bin %> sandbox',
-    '<%= config.bin %> sandbox --port 0 --data ./sandbox.log',
+    '<%= config.bin %> sandbox --port 0 --data ./sandbox.db',
     '<%= config.bin %> sandbox --fault 500 --fault html --fault-rate 0.2',
     '<%= config.bin %> sandbox --seed alt   # gateways spelled another way, to test rules against',
     '<%= config.bin %> sandbox --latency 100 --rate-limit 200/s',
     '<%= config.bin %> sandbox --fault drop --fault-rate 0.1 --fault-seed 42',
     '<%= config.bin %> sandbox --catalogue ticket-4711.tar.gz   # their data',
-    '<%= config.bin %> sandbox --host 0.0.0.0 --tls --data ./sandbox.log   # https, for other machines',
+    '<%= config.bin %> sandbox --host 0.0.0.0 --tls --data ./sandbox.db   # https, for other machines',
   ];
   static override flags = {
     port: Flags.integer({
@@ -32,7 +32,7 @@ A slow, rate-limited API on demand: --latency delays every API request, and --ra
     host: Flags.string({ description: 'address to listen on', default: '127.0.0.1' }),
     data: Flags.string({
       description:
-        'file that keeps the state across restarts (a log, and FILE.snapshot to restart fast; an older file is converted)',
+        'SQLite database that keeps the state across restarts (an older data file is imported, and kept beside it)',
     }),
     seed: Flags.string({
       description:

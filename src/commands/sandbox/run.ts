@@ -11,7 +11,7 @@ import type { Factory } from '../../factory.js';
 import { printJson } from '../../ui/print.js';
 import type { Fault } from '../../sandbox/faults.js';
 import type { RunningSandbox } from '../../sandbox/server.js';
-import type { DataStart } from '../../sandbox/state-file.js';
+import type { DataStart } from '../../sandbox/state.js';
 import type { Seed, SeedName } from '../../sandbox/seed.js';
 import { portInUseHint } from '../shared/free-port.js';
 
@@ -43,7 +43,8 @@ export interface SandboxOptions {
 }
 
 /**
- * The data file and its snapshot are read, then replaced: a link planted there (in /tmp, by another user),
+ * The data file (with its write-ahead log beside it; an old format's snapshot, renamed at its import) is
+ * read and written: a link planted there (in /tmp, by another user),
  * or a file another user owns or can write, would be read as the sandbox's state. Refused, exit 9, by the
  * rule of every file mpay keeps (api/private-path.ts); so is one in a folder every user can write that
  * has no sticky bit, where another user could replace it.
@@ -53,6 +54,7 @@ function requirePrivateData(data: string, f: Factory): void {
   for (const [path, label] of [
     [data, 'sandbox data'],
     [`${data}.snapshot`, 'sandbox snapshot'],
+    [`${data}-wal`, 'sandbox write-ahead log'],
   ] as const) {
     const warning = requirePrivate(path, 'file', label);
     if (warning) f.io.warn(warning);
@@ -95,11 +97,14 @@ export async function runSandbox(opts: SandboxOptions, f: Factory): Promise<void
     try {
       sb = await startSandbox(settings);
     } catch (err) {
-      const { DataFileError } = await import('../../sandbox/data-log.js');
+      const { DataFileError } = await import('../../sandbox/store.js');
       if (err instanceof DataFileError)
-        throw new LocalFileError(`The sandbox's data file cannot be read: ${err.message}`, {
-          hint: 'Move it aside (the sandbox then starts empty), or give another --data file',
-        });
+        throw new LocalFileError(
+          `The sandbox's data file cannot be read: ${err.message}. Nothing was written`,
+          {
+            hint: `Move it aside (mv ${commandLine([err.file])} ${commandLine([`${err.file}.aside`])}: the sandbox then starts empty), or give another --data file`,
+          },
+        );
       throw await listenError(err, opts);
     }
     if (tls) log(tls.trust);

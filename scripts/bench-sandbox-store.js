@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+// The sandbox with --data (its state in SQLite, src/sandbox/store.ts) at 1,000,000 held transactions
+// against an empty one (docs/performance.md, "The sandbox as a long-running server"): deposit initiates
+// (p99 and throughput, autocannon, 10 connections), resident memory after a full collection, and the time a
+// restart takes to answer an initiate. The 1,000,000 rows are written straight into the database through
+// SQL while the sandbox is stopped (through the API, one committed and synced transaction each, the fill
+// would take the better part of an hour); they are rows as the sandbox writes them.
+//
+//   node scripts/bench-sandbox-store.js [--quick] [--held N] [--out FILE]
+//
+// Also run by `npm run bench` (scripts/bench-sandbox.js).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import Database from 'libsql';
+import { initiateBody, initiates, memory, startSandbox, tokenOf } from './bench-sandbox-client.js';
+import { helpOnAsk } from './script-help.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export const storeTargets = { p99: 2, throughput: 0.7, bytesPerTransaction: 1024, restartSeconds: 1 };
+
+/** Starts the sandbox on `file` and times it until an initiate is answered 200. */
+async function timedStart(file) {
+  const sb = await startSandbox(['--data', file]);
+  const token = await tokenOf(sb.info.url, sb.info);
+  const r = await fetch(`${sb.info.url}/restapi/v1/payments/initiate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: initiateBody(sb.info),
+  });
+  if (r.status !== 200) throw new Error(`initiate after a start answered ${r.status}`);
+  // the sandbox's own line: how long its open of the database took (the rest of the start is Node's)
+  const opened = /opened .*: \d+ transactions, in ([\d.]+) s/.exec(sb.stderr());
+  return {
+    sb,
+    token,
+    restart_seconds: +((performance.now() - sb.t0) / 1000).toFixed(3),
+    open_seconds: opened ? +opened[1] : null,
+  };
+}
+
+async function stop(sb) {
+  sb.child.kill('SIGINT');
+  await sb.exited;
+}
+
+/** One measured window at the size the file holds: initiates, then memory. */
+async function measure(file, windowSeconds) {
+  const run = await timedStart(file);
+  try {
+    const initiate = await initiates(run.sb.info.url, run.sb.info, run.token, {
+      connections: 10,
+      duration: windowSeconds,
+    });
+    const mem = await memory(run.sb.info.url);
+    return {
+      size: mem.transactions,
+      restart_seconds: run.restart_seconds,
+      open_seconds: run.open_seconds,
+      initiate,
+      memory: mem,
+    };
+  } finally {
+    await stop(run.sb);
+  }
+}
+
+/** Adds `n` deposit rows to the sandbox's database, as its initiates write them, in one transaction. */
+function fillThroughSql(file, n, log) {
+  const started = performance.now();
+  const db = new Database(file);
+  const insert = db.prepare(
+    `INSERT INTO tx(hash_token, uuid, transaction_id, kind, status, reference, amount, currency_code, country_code,
+       first_name, last_name, phone, email, created_at) VALUES (?, ?, ?, 'deposit', 'initiated', ?, 10, 'GHS', 'GH',
+       'Bench', 'Filler', '+233201234567', 'bench.filler@example.com', ?)`,
+  );
+  const tag = Date.now().toString(36);
+  db.exec('BEGIN');
+  for (let i = 0; i < n; i++)
+    insert.run(
+      randomBytes(32).toString('hex'),
+      randomUUID(),
+      `TXN${tag.toUpperCase()}${i.toString(16).toUpperCase()}`,
+      `sql-fill-${tag}-${i}`,
+      new Date().toISOString(),
+    );
+  db.exec('COMMIT');
+  db.exec('PRAGMA journal_mode = DELETE');
+  db.close();
+  log(
+    `bench-sandbox-store: ${n.toLocaleString('en-US')} rows written through SQL in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+export async function benchStore({ quick = false, held, log = console.error } = {}) {
+  held ??= quick ? 50_000 : 1_000_000;
+  const windowSeconds = quick ? 2 : 5;
+  const dir = mkdtempSync(join(tmpdir(), 'mpay-bench-store-'));
+  const file = join(dir, 'sandbox.db');
+  const loadAtStart = loadavg().map((x) => +x.toFixed(1));
+  try {
+    const empty = await measure(file, windowSeconds);
+    log(`bench-sandbox-store: empty: ${JSON.stringify(empty.initiate)}, rss ${empty.memory.rss_mb} MB`);
+    fillThroughSql(file, held, log);
+    const full = await measure(file, windowSeconds);
+    log(
+      `bench-sandbox-store: ${full.size.toLocaleString('en-US')} held: ${JSON.stringify(full.initiate)}, rss ${full.memory.rss_mb} MB, restart ${full.restart_seconds} s`,
+    );
+    const added = full.size - empty.size;
+    const summary = {
+      held: full.size,
+      file_mb: +(statSync(file).size / 2 ** 20).toFixed(1),
+      p99_ratio: +(full.initiate.p99_ms / Math.max(empty.initiate.p99_ms, 1)).toFixed(2),
+      throughput_ratio: +(full.initiate.rps / empty.initiate.rps).toFixed(2),
+      rss_bytes_per_transaction: Math.round(((full.memory.rss_mb - empty.memory.rss_mb) * 2 ** 20) / added),
+      restart_seconds: full.restart_seconds,
+      open_seconds: full.open_seconds,
+    };
+    const t = storeTargets;
+    return {
+      date: new Date().toISOString(),
+      machine: {
+        cpus: cpus().length,
+        model: cpus()[0]?.model,
+        node: process.version,
+        load_average_at_start: loadAtStart,
+        load_average_at_end: loadavg().map((x) => +x.toFixed(1)),
+      },
+      window_seconds: windowSeconds,
+      empty,
+      full,
+      summary,
+      targets_met: {
+        [`initiate p99 at ${full.size.toLocaleString('en-US')} ≤ ${t.p99}x empty`]:
+          summary.p99_ratio <= t.p99,
+        [`throughput ≥ ${t.throughput}x empty`]: summary.throughput_ratio >= t.throughput,
+        [`≤ ${t.bytesPerTransaction} bytes resident a held transaction`]:
+          summary.rss_bytes_per_transaction <= t.bytesPerTransaction,
+        [`a restart answers within ${t.restartSeconds} s`]: summary.restart_seconds <= t.restartSeconds,
+      },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function printStore(results, log = console.log) {
+  log(
+    `\nsandbox --data (SQLite), empty and at ${results.summary.held.toLocaleString('en-US')} held (initiates, 10 connections, ${results.window_seconds} s each)`,
+  );
+  for (const r of [results.empty, results.full])
+    log(
+      `  ${r.size.toLocaleString('en-US')} held: ${r.initiate.rps}/s, p99 ${r.initiate.p99_ms} ms, rss ${r.memory.rss_mb} MB, restart ${r.restart_seconds} s (the database's open ${r.open_seconds} s)`,
+    );
+  log(`summary: ${JSON.stringify(results.summary)}`);
+  for (const [k, ok] of Object.entries(results.targets_met))
+    log(`  ${ok ? 'met    ' : 'MISSED '} with --data: ${k}`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  helpOnAsk(import.meta.url);
+  const arg = (name) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
+  const results = await benchStore({
+    quick: process.argv.includes('--quick'),
+    held: arg('--held') ? Number(arg('--held')) : undefined,
+  });
+  const out = arg('--out') ?? join(root, 'bench', 'sandbox-store.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  printStore(results);
+  console.log(`\nwritten to ${out}`);
+}
