@@ -390,7 +390,8 @@ describe('flows as commands without a terminal', () => {
   it('the live environment needs --yes without a terminal', async () => {
     const env = cliEnv(sb, tempDir(), { MPAY_ENV: 'live' });
     const refused = await run(['deposit', ...customerFlags({ reference: 'live-1' }), '--json'], { env });
-    expect(refused.code).toBe(2);
+    expect(refused.code).toBe(16);
+    expect(refused.json().error.kind).toBe('confirmation_required');
     expect(refused.json().error.message).toMatch(/pass --yes/);
     expect(sb.state.list().some((t) => t.reference === 'live-1')).toBe(false);
     const ok = await run(['deposit', ...customerFlags({ reference: 'live-1' }), '--yes', '--json'], { env });
