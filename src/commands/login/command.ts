@@ -1,8 +1,9 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, flagSets } from '../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../base/base-command.js';
 
 export default class Login extends BaseCommand<typeof Login> {
   static override baseFlags = flagSets.login;
+  static helpGroup: HelpGroup = { section: 'GETTING STARTED', order: 1 };
   static override summary = 'Save merchant credentials in a profile, checked against the API';
   static override description = `Asks for whatever is not given by flag or MPAY_* variable: merchant key (Merchant Key under your merchant profile in the dashboard), site id and API key (under the services settings), environment and base URL. The merchant key is checked by generating a token before anything is saved; on a terminal, a base URL that is mistyped or that no server answers is said and asked again (the one typed as its default). The site id and API key are checked as doctor checks them; on a terminal a pair the API refuses is asked again, up to 3 tries (given by flag or variable, it is refused at once). The profile becomes the current one; when another was, login says so and prints the command that goes back, and it says where a profile pointed before when it now points at another server.
 
