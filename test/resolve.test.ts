@@ -102,7 +102,7 @@ it('unknown rows stay unknown (exit 10, never sent again) until settled; then no
   expect(resume.stderr).toMatch(/settled by hand as abandoned: mpay continues it no further/);
 }, 60_000);
 
-it('--check of an initiate that landed: the API refuses the reference as taken, so it is settled as landed, and the batch counts it done', async () => {
+it('--check of an initiate that landed: the reference is taken, so it landed, not finished by mpay: the batch exits 10 until a person decides with --as', async () => {
   const env = cliEnv(sb, tempDir());
   const { path, refs } = await unknownRows(
     'drop-after',
@@ -113,11 +113,31 @@ it('--check of an initiate that landed: the API refuses the reference as taken, 
   const check = await mpay(['history', 'resolve', refs[0]!, '--check', '--json'], { env });
   expect(check.code, check.stderr).toBe(0);
   expect(check.json()).toMatchObject({ checked: 'taken', as: 'landed', hash_token: null });
-  expect(check.json().next).toMatch(/never got its hash token, so it cannot continue it/);
+  expect(check.json().next).toMatch(
+    /landed, not finished by mpay: mpay never got its hash token, so it cannot finish it/,
+  );
   expect(await initiates()).toBe(before + 1);
+  // not done: reported as landed, not finished by mpay, with what to do; nothing sent
   const last = await mpay(['deposit', 'batch', path, '--json', '--yes'], { env });
-  expect(last.code, last.stderr).toBe(0);
-  expect(lines(last.stdout)[0]).toMatchObject({ outcome: 'skipped', status: 'settled by hand as landed' });
+  expect(last.code, last.stderr).toBe(10);
+  const row = lines(last.stdout)[0];
+  expect(row).toMatchObject({ outcome: 'unknown', status: 'landed, not finished by mpay' });
+  expect(row.fix).toContain(`mpay history resolve ${refs[0]} --as landed --profile default --env sandbox`);
+  expect(last.stderr).toMatch(
+    /Before you run it again:\n {2}row 1 \(\S+\): ask the provider to finish or cancel/,
+  );
+  expect(await initiates()).toBe(before + 1);
+  // the person decides: then it counts as done
+  const decided = await mpay(
+    ['history', 'resolve', refs[0]!, '--as', 'landed', '--note', 'finished by the provider'],
+    {
+      env,
+    },
+  );
+  expect(decided.code, decided.stderr).toBe(0);
+  const after = await mpay(['deposit', 'batch', path, '--json', '--yes'], { env });
+  expect(after.code, after.stderr).toBe(0);
+  expect(lines(after.stdout)[0]).toMatchObject({ outcome: 'skipped', status: 'settled by hand as landed' });
   expect(await initiates()).toBe(before + 1);
   // a record with nothing unknown is not settled as landed or not sent
   const none = await mpay(['history', 'resolve', refs[0]!, '--as', 'not-sent'], { env });

@@ -38,6 +38,14 @@ export function withdrawProcessCommand(hash: string, place: Place | undefined): 
 }
 
 /**
+ * `mpay history resolve REF --check`: asks the API about an initiate that had no answer, by sending it
+ * again with the same reference (a money request, through the gate).
+ */
+export function historyCheckCommand(r: Pick<JournalRecord, 'reference' | 'place'>, fallback?: Place): string {
+  return runAgain(['mpay', 'history', 'resolve', r.reference, '--check'], r.place ?? fallback);
+}
+
+/**
  * `mpay history resolve REF --as <HOW>`: how a person settles a request that had no answer. With the
  * server too: resolve finds the record as a money command does (its --check is one), at its own place.
  */
