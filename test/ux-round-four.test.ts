@@ -390,7 +390,7 @@ describe.concurrent('6. withdraw --resume after the code was sent', () => {
       message: expect.stringMatching(
         /the code was sent to kofi@example\.com, and nothing was sent after it$/,
       ),
-      hint: expect.stringContaining('mpay withdraw --resume resume-phone-1 --otp <CODE>'),
+      hint: expect.stringContaining('mpay withdraw --resume resume-phone-1 --otp-stdin'),
     });
     expect((cancelled as Error).message).not.toMatch(/nothing more was sent/);
     // the resume with the code: no answer left to give, so any question fails the test
@@ -425,7 +425,7 @@ describe.concurrent('6. withdraw --resume after the code was sent', () => {
       outcome: 'ok',
     });
     expect(text).toMatch(/interrupted after the one-time code of wd-1 was sent; nothing was sent after it/);
-    expect(text).toContain('mpay withdraw --resume wd-1 --otp <CODE>');
+    expect(text).toContain('mpay withdraw --resume wd-1 --otp-stdin');
   });
 });
 
