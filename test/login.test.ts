@@ -112,3 +112,52 @@ it('on a terminal the change is asked, and no keeps the profile as it was', asyn
     keepOrChange('x', {}, 'sandbox', sb.url, { verify: false }, undefined),
   ).resolves.toBeUndefined();
 });
+
+it('no usable keyring is said at the first login of a config folder, not at every one; auth status says it again', async () => {
+  const cfg = tempDir();
+  // no D-Bus session in these variables: no keyring works, and the secrets go to the folder's files
+  const env = {
+    MPAY_CONFIG_DIR: cfg,
+    MPAY_MERCHANT_KEY: demoMerchant.merchantKey,
+    MPAY_API_KEY: demoMerchant.apiKey,
+  };
+  const once = (profile: string) =>
+    mpay(
+      [
+        'login',
+        '--profile',
+        profile,
+        '--env',
+        'sandbox',
+        '--base-url',
+        sb.url,
+        '--site-id',
+        '1',
+        '--no-verify',
+      ],
+      {
+        env,
+      },
+    );
+  const first = await once('ci');
+  expect(first.code, first.stderr).toBe(0);
+  expect(first.stderr).toMatch(
+    /no usable keyring \(.*said once for this config folder: `mpay auth status` says it again/s,
+  );
+  for (const profile of ['ci', 'ci2']) {
+    const again = await once(profile);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/no usable keyring/);
+  }
+  const status = await runPrinted('mpay auth status', { MPAY_CONFIG_DIR: cfg, HOME: tempDir() });
+  expect(status.stdout).toMatch(/Keyring: .*(not available|cannot be used|did not)/i);
+  expect(status.stdout).toMatch(/\nci \((current, )?sandbox\)\n.* in \S+config\.json/);
+  // another folder is told again
+  const other = await mpay(
+    ['login', '--env', 'sandbox', '--base-url', sb.url, '--site-id', '1', '--no-verify'],
+    {
+      env: { ...env, MPAY_CONFIG_DIR: tempDir() },
+    },
+  );
+  expect(other.stderr).toMatch(/no usable keyring/);
+});

@@ -406,9 +406,9 @@ export async function storeSecrets(
     } else {
       whyFile = opening.unavailable;
     }
-    if (!('off' in opening && opening.off))
+    if (!('off' in opening && opening.off) && store.firstFileStorageNote())
       warn(
-        `no usable keyring (${whyFile}); the merchant key, API key and tokens are kept in ${store.dir}, in files only this user can read (mode 0600). \`mpay auth migrate\` moves them once a keyring works`,
+        `no usable keyring (${whyFile}); the merchant key, API key and tokens are kept in ${store.dir}, in files only this user can read (mode 0600). \`mpay auth migrate\` moves them once a keyring works; said once for this config folder: \`mpay auth status\` says it again`,
       );
   }
   const { leftover } = await store.saveCredentials(profile, creds, 'file', settings);
