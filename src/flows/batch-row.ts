@@ -80,7 +80,7 @@ export function journalVerdict(
       status: landedStatus,
       error: {
         kind: 'state',
-        message: `${landedStatus}: the API refused its reference as taken, so its initiate landed, but mpay never got its hash token and cannot finish it: on the server it stays initiated`,
+        message: `the API refused its reference as taken, so its initiate landed, but mpay never got its hash token and cannot finish it: on the server it stays initiated`,
       },
       fix: landedFix(known, place),
     };

@@ -256,13 +256,16 @@ export async function processStage(
     // all), and a payment phone given or typed nationally gets the country's dial code, as that one does.
     const given =
       inputs.phoneNumber ?? (inputs.phone !== undefined ? (customer.phone ?? inputs.phone) : undefined);
+    // A withdrawal is paid out to the customer's phone, just given: not asked a second time (--phone-number
+    // names another). A deposit's payer may pay from another phone, so it is asked, the customer's offered.
     const settled = flagsComplete(inputs) || resumed;
-    const asking = given === undefined && deps.prompter !== undefined && !settled;
+    const phoneSettled = settled || record.kind === 'withdraw';
+    const asking = given === undefined && deps.prompter !== undefined && !phoneSettled;
     const national = given === undefined ? asking : !/^\s*(\+|00)/.test(given);
     const field = national ? internationalPhone(await countryOf(record, deps), phoneNumber) : phoneNumber;
     const phone = await ask(deps, field, given, 'Phone number for the payment', {
       default: customer.phone,
-      settled,
+      settled: phoneSettled,
     });
     const receiverEmail = await ask(
       deps,
