@@ -135,6 +135,7 @@ export class MpayHelp extends Help {
       '',
       'LEARN MORE',
       '  mpay <command> --help   flags, examples and columns of a command',
+      "  docs/commands.md        every command's help in one page",
       '  README.md, docs/        set-up, exit codes, and how the API is read',
     ];
     this.log(out.join('\n'));
