@@ -31,7 +31,7 @@ Pass secrets through stdin (--merchant-key-stdin) or the environment rather than
     'no-verify': Flags.boolean({ description: 'save without checking the key against the API' }),
     force: Flags.boolean({
       description:
-        "change an existing profile's environment or base URL without asking; when config.json is damaged, move it aside (config.json.bak-<time>) and start a new one",
+        "change an existing profile's environment or server without asking; move a damaged config.json aside (config.json.bak-<time>)",
     }),
     'insecure-storage': Flags.boolean({
       description: 'keep the secrets in config.json (mode 0600) even where a keyring works',
