@@ -100,7 +100,11 @@ export function journalVerdict(
       hash_token: known.hash_token ?? null,
       error: {
         kind: 'network',
-        message: `the ${last.step} request had no answer, so mpay cannot know whether the server applied it; it will not guess, and sends it no more. Find out (\`${historyShowCommand(known, place)}\`, the provider), then settle it: \`${historyResolveCommand(known, place)}\``,
+        // an initiate is asked of the API first (--check); another step only the provider can tell
+        message:
+          last.step === 'initiate' && !known.hash_token
+            ? `the initiate request had no answer, so mpay cannot know whether the server applied it; it will not guess, and sends it no more. What is known: \`${historyShowCommand(known, place)}\`. Settle it: ${unknownFix(known, place)}`
+            : `the ${last.step} request had no answer, so mpay cannot know whether the server applied it; it will not guess, and sends it no more. Find out (\`${historyShowCommand(known, place)}\`, the provider), then settle it: \`${historyResolveCommand(known, place)}\``,
       },
       fix: unknownFix(known, place),
     };
