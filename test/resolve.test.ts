@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cliEnv, file, ndjson, requestCount, sandbox, setFaults, tempDir } from './helpers.js';
+import { cliEnv, file, ndjson, requestCount, runPrinted, sandbox, setFaults, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -128,13 +128,15 @@ it('--check of an initiate that landed: the reference is taken, so it landed, no
   );
   expect(await initiates()).toBe(before + 1);
   // the person decides: then it counts as done
-  const decided = await mpay(
-    ['history', 'resolve', refs[0]!, '--as', 'landed', '--note', 'finished by the provider'],
-    {
-      env,
-    },
-  );
+  // the command the check printed, run as printed where the variables point elsewhere
+  const decide = /`(mpay history resolve \S+ --as landed [^`]+)`/.exec(check.json().next)![1]!;
+  const decided = await runPrinted(decide, {
+    ...env,
+    MPAY_BASE_URL: 'http://127.0.0.1:9',
+    MPAY_PROFILE: 'other',
+  });
   expect(decided.code, decided.stderr).toBe(0);
+  expect(decided.stdout).toMatch(/settled as landed/);
   const after = await mpay(['deposit', 'batch', path, '--json', '--yes'], { env });
   expect(after.code, after.stderr).toBe(0);
   expect(lines(after.stdout)[0]).toMatchObject({ outcome: 'skipped', status: 'settled by hand as landed' });

@@ -13,7 +13,6 @@ import {
   ServerError,
   UsageError,
 } from '../api/errors.js';
-import { commandLine } from '../api/shell-words.js';
 import type { Check } from './doctor.js';
 import { mask } from '../api/redact.js';
 import { resolveContext } from '../config/context.js';
@@ -104,7 +103,7 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
   // Without --profile, the current profile is written: said first, before anything is asked or sent.
   if (!inputs.profile && held)
     deps.note?.(
-      `Logging in to profile ${profileName}, the current one (\`mpay login --profile NAME\` makes another)`,
+      `Logging in to profile ${profileName}, the current one (\`mpay login --profile <NAME>\` makes another)`,
     );
   const need = asker(deps.prompter);
   const envName = await chooseEnvironment(inputs.env, existing, deps.prompter);
@@ -209,11 +208,11 @@ export async function keepOrChange(
   if (prompter) {
     if (await prompter.confirm({ message: `${what}. Change it?`, default: false })) return;
     throw new CancelledError(`Nothing was saved: profile ${name} is as it was`, {
-      hint: `\`${commandLine(['mpay', 'login', '--profile', 'NAME'])}\` logs in to another profile`,
+      hint: '`mpay login --profile <NAME>` logs in to another profile',
     });
   }
   throw new UsageError(`${what}; nothing was saved`, {
-    hint: `Pass --force to change it, or --profile NAME to log in to another profile (\`mpay profiles list\` shows them)`,
+    hint: `Pass --force to change it, or --profile <NAME> to log in to another profile (\`mpay profiles list\` shows them)`,
   });
 }
 
