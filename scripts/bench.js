@@ -599,12 +599,12 @@ try {
   console.log('\ntargets:');
   for (const [k, ok] of Object.entries(checks)) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${k}`);
   console.log(`\nwritten to ${outFile}`);
-  // The README's figures come from this file: a full run (not --quick, whose figures are only
+  // The figures of docs/development.md come from this file: a full run (not --quick, whose figures are only
   // indicative) written to the default place rewrites them.
   if (!quick && outFile === join(root, 'bench', 'results.json')) {
     writeFileSync(join(root, 'bench', 'sandbox-fill.json'), `${JSON.stringify(sandboxFill, null, 2)}\n`);
     execFileSync(process.execPath, [join(root, 'scripts', 'figures.js'), 'readme'], { stdio: 'inherit' });
-    console.log('README.md figures rewritten (scripts/figures.js readme)');
+    console.log('docs/development.md figures rewritten (scripts/figures.js readme)');
   }
 } finally {
   sandbox.child.kill('SIGINT');

@@ -1,16 +1,16 @@
-// The README's figures come from measurements, never from a hand edit:
+// The figures of docs/development.md come from measurements, never from a hand edit:
 //
 //   node scripts/figures.js measure   clones this repository's HEAD into a temporary folder and runs
 //                                     there what the README tells a newcomer to run: `CI=true bash
 //                                     .ci/run` (timed, with the peak memory of its whole process tree),
 //                                     then `npm run build:exe` with and without the Node runtimes it
 //                                     downloads; writes bench/fresh-clone.json
-//   node scripts/figures.js readme    rewrites the README's figures blocks from bench/fresh-clone.json
+//   node scripts/figures.js readme    rewrites docs/development.md's figures blocks from bench/fresh-clone.json
 //                                     and bench/last-full-run.json (a copy of the bench/results.json of
 //                                     the last full `npm run bench`, which runs this when it ends)
-//   node scripts/figures.js check [README]
-//                                     exits 1 when the README's blocks are not what `readme` writes
-//                                     (test/readme.test.ts runs it)
+//   node scripts/figures.js check [FILE]
+//                                     exits 1 when the blocks of docs/development.md (or FILE) are not what
+//                                     `readme` writes (test/figures.test.ts runs it)
 //
 // `npm run figures` is measure then readme.
 import { spawn, spawnSync } from 'node:child_process';
@@ -39,7 +39,7 @@ helpOnAsk(import.meta.url);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const freshFile = join(root, 'bench', 'fresh-clone.json');
-// npm run bench writes bench/results.json (not kept in git: a --quick run writes it too); the README's
+// npm run bench writes bench/results.json (not kept in git: a --quick run writes it too); the doc's
 // figures come from the copy of the last full run's, which is.
 const benchRun = join(root, 'bench', 'results.json');
 const benchFile = join(root, 'bench', 'last-full-run.json');
@@ -172,7 +172,7 @@ async function measure() {
   console.log(JSON.stringify(figures, null, 2));
 }
 
-/** Words joined into lines of at most `width` characters, as the README's prose is wrapped. */
+/** Words joined into lines of at most `width` characters, as the docs' prose is wrapped. */
 const paragraph = (text, width = 110) => wrapAnsi(text, width, { hard: false, trim: true });
 
 function freshCloneBlock(f) {
@@ -326,18 +326,18 @@ async function rendered(readme) {
   let text = readme;
   for (const [name, body] of Object.entries(blocks)) {
     const re = new RegExp(`(<!-- figures:${name}:start -->)[\\s\\S]*?(<!-- figures:${name}:end -->)`);
-    if (!re.test(text)) throw new Error(`README has no figures:${name} block`);
+    if (!re.test(text)) throw new Error(`${path} has no figures:${name} block`);
     text = text.replace(re, (_, start, end) => `${start}\n\n${body}\n\n${end}`);
   }
   // prettier lays out the tables as `prettier --check .` wants them
   const prettier = await import('prettier');
   return prettier.format(text, {
-    ...(await prettier.resolveConfig(join(root, 'README.md'))),
+    ...(await prettier.resolveConfig(join(root, 'docs', 'development.md'))),
     parser: 'markdown',
   });
 }
 
-const [mode, path = join(root, 'README.md')] = process.argv.slice(2);
+const [mode, path = join(root, 'docs', 'development.md')] = process.argv.slice(2);
 if (mode === 'measure') await measure();
 else if (mode === 'readme') {
   if (existsSync(benchRun) && !JSON.parse(readFileSync(benchRun, 'utf8')).quick)
@@ -352,6 +352,6 @@ else if (mode === 'readme') {
     process.exitCode = 1;
   }
 } else {
-  console.error('usage: node scripts/figures.js measure | readme | check [README]');
+  console.error('usage: node scripts/figures.js measure | readme | check [FILE]');
   process.exitCode = 2;
 }

@@ -117,7 +117,9 @@ it('after failed rows, the "Run again with" line is a command of its own that, p
     expect(again).toMatch(
       /^mpay deposit batch '.*' --concurrency 2 --profile default --env sandbox --base-url /,
     );
-    expect(r.stderr).toMatch(/^ {2}\(done rows are skipped; failed ones are sent again\)$/m);
+    expect(r.stderr).toMatch(
+      /^ {2}\(done rows are skipped; failed ones are sent again as the file has them\)$/m,
+    );
     await setFaults(failing, { rate: 0 });
     const rest = await runPrinted(again, { ...env, MPAY_BASE_URL: other.url });
     expect(rest.code, rest.stderr).toBe(0);

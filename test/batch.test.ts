@@ -359,9 +359,9 @@ it('live without a terminal needs --yes for the whole batch, and sends nothing w
   const env = cliEnv(sb, tempDir(), { MPAY_ENV: 'live' });
   const before = await initiates();
   const r = await mpay(['deposit', 'batch', file('live.csv', good)], { env });
-  expect(r.code).toBe(2);
+  expect(r.code).toBe(16);
   expect(r.stderr).toMatch(
-    /Nothing was sent: 3 rows would move real money on the live server http:\/\/127\.0\.0\.1:\d+ \(the run is in the live environment\): pass --yes/,
+    /Nothing was sent: 3 deposits of [\d.]+ GHS \+ [\d.]+ USD in all would move real money on the live server http:\/\/127\.0\.0\.1:\d+ \(the run is in the live environment\): pass --yes/,
   );
   expect(await initiates()).toBe(before);
   sb.verify();

@@ -47,11 +47,11 @@ describe.concurrent('login, profiles, config, whoami, doctor', () => {
     expect((await login(first, true)).json()).not.toHaveProperty('previous_profile');
     expect((await login('two', true)).json().previous_profile).toBe(first);
     // pointed at another server, the profile says where it was (its transactions stay there)
-    const moved = await run(loginArgs('two', 'http://127.0.0.1:9', '--json'), {
+    const moved = await run(loginArgs('two', 'http://127.0.0.1:9', '--json', '--force'), {
       env: bare(dir, { MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' }),
     });
     expect(moved.json().previous_base_url).toBe(sb.url);
-    const text = await run(loginArgs('two', sb.url), {
+    const text = await run(loginArgs('two', sb.url, '--force'), {
       env: bare(dir, { MPAY_MERCHANT_KEY: 'k', MPAY_API_KEY: 'a' }),
     });
     expect(text.stdout).toContain(`sandbox at ${sb.url} (it was http://127.0.0.1:9),`);

@@ -91,7 +91,6 @@ describe('flows with scripted Prompter answers', () => {
       'script-wd-1',
       '3',
       '',
-      '',
       '000000',
       demoMerchant.otp,
     ]);
@@ -100,6 +99,8 @@ describe('flows with scripted Prompter answers', () => {
     const r = await runPaymentFlow('withdraw', {}, { ...d, prompter: wrapSelect(p) });
     expect(p.done).toBe(true);
     expect(p.asked.filter((q) => q.startsWith('One-time code'))).toHaveLength(2);
+    // paid out to the customer's phone, given once: not asked a second time
+    expect(p.asked).not.toContain('Phone number for the payment');
     expect(r.status).toBe('pending');
     expect(sb.state.balance('GHS')).toBe(before - 30);
     const steps = d.journal.find('script-wd-1')!.steps.map((s) => `${s.step}:${s.outcome}`);
@@ -390,7 +391,8 @@ describe('flows as commands without a terminal', () => {
   it('the live environment needs --yes without a terminal', async () => {
     const env = cliEnv(sb, tempDir(), { MPAY_ENV: 'live' });
     const refused = await run(['deposit', ...customerFlags({ reference: 'live-1' }), '--json'], { env });
-    expect(refused.code).toBe(2);
+    expect(refused.code).toBe(16);
+    expect(refused.json().error.kind).toBe('confirmation_required');
     expect(refused.json().error.message).toMatch(/pass --yes/);
     expect(sb.state.list().some((t) => t.reference === 'live-1')).toBe(false);
     const ok = await run(['deposit', ...customerFlags({ reference: 'live-1' }), '--yes', '--json'], { env });

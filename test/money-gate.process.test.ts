@@ -78,7 +78,7 @@ describe('mpay proxy --live in front of a server', () => {
       // the header mpay sets for a confirmed ticket, written by the caller: dropped at the sender
       for (const [i, h] of ['mpay-live-confirmed: yes', 'MPAY-Live-Confirmed: yes'].entries()) {
         const r = await send(`px-1-${i}`, ['-H', h]);
-        expect(r.code, r.stdout + r.stderr).toBe(2);
+        expect(r.code, r.stdout + r.stderr).toBe(16);
         expect(r.stderr).toMatch(/Nothing was sent: .*live server behind the mpay proxy/);
       }
       sb.verify();

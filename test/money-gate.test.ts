@@ -157,7 +157,7 @@ describe('mpay api, doctor and a profile known as live pass the gate', () => {
           env,
         },
       );
-      expect(r.code, `${path}: ${r.stdout}${r.stderr}`).toBe(2);
+      expect(r.code, `${path}: ${r.stdout}${r.stderr}`).toBe(16);
       expect(r.stderr).toMatch(/Nothing was sent: .* live server/);
     }
     expect(journalLines(cfg)).toEqual([]);
@@ -350,7 +350,7 @@ describe('mpay api, doctor and a profile known as live pass the gate', () => {
       ],
       { env: cliEnv(undefined, cfg) },
     );
-    expect(w.code, w.stdout).toBe(2);
+    expect(w.code, w.stdout).toBe(16);
     expect(w.json().error.message).toMatch(/live server .*profile prod keeps it as its live server/);
     // The same server by another name (a new user's trial sent three deposits this way) is the same server.
     const port = new URL(sb.url).port;
@@ -372,7 +372,7 @@ describe('mpay api, doctor and a profile known as live pass the gate', () => {
         ],
         { env: cliEnv(undefined, cfg) },
       );
-      expect(again.code, `${other}: ${again.stdout}`).toBe(2);
+      expect(again.code, `${other}: ${again.stdout}`).toBe(16);
       expect(again.json().error.message, other).toMatch(/profile prod keeps it as its live server/);
       const proxy = await run(['proxy', '--upstream', other, '--port', '0', '--json'], {
         env: cliEnv(undefined, cfg),

@@ -69,7 +69,11 @@ describe.concurrent('3. every command mpay prints runs as printed', () => {
       expect(await requestCount(s, 'POST /payments/initiate')).toBe(checks + 1);
       const after = await mpay(['history', 'show', reference, '--json'], { env });
       expect(JSON.stringify(after.json()), after.stdout).toContain('landed');
-      // the batch now counts the row as done: exit 0
+      // landed, not finished by mpay (#47): not done, exit 10, until a person decides with the printed --as
+      const landed = await mpay(['deposit', 'batch', rows, '--yes', '--base-url', s.url], { env });
+      expect(landed.code, landed.stderr).toBe(10);
+      const decide = [...landed.stderr.matchAll(/`(mpay history resolve \S+ --as landed [^`]+)`/g)][0]![1]!;
+      expect((await runPrinted(decide, elsewhere, 'bash')).code).toBe(0);
       const last = await mpay(['deposit', 'batch', rows, '--yes', '--base-url', s.url], { env });
       expect(last.code, last.stderr).toBe(0);
     } finally {

@@ -451,12 +451,12 @@ it('a support bundle holding the trace is replayed like the trace', async () => 
 });
 
 describe('live', () => {
-  it('is refused without --yes and without a terminal: nothing at all is sent (exit 2)', async () => {
+  it('is refused without --yes and without a terminal: nothing at all is sent (exit 16)', async () => {
     const sb = await strictSandbox();
     try {
       const env = cliEnv(sb, tempDir(), { MPAY_ENV: 'live' });
       const r = await mpay(['replay', depositTrace, '--json'], { env });
-      expect(r.code).toBe(2);
+      expect(r.code).toBe(16);
       expect(r.json().error.message).toMatch(
         /on the live server http:\/\/127\.0\.0\.1:\d+ \(the run is in the live environment\): pass --yes/,
       );

@@ -102,28 +102,6 @@ it('unknown rows stay unknown (exit 10, never sent again) until settled; then no
   expect(resume.stderr).toMatch(/settled by hand as abandoned: mpay continues it no further/);
 }, 60_000);
 
-it('--check of an initiate that landed: the API refuses the reference as taken, so it is settled as landed, and the batch counts it done', async () => {
-  const env = cliEnv(sb, tempDir());
-  const { path, refs } = await unknownRows(
-    'drop-after',
-    ['GHS,GH,14,Yaa,,+233201234570,yaa@example.com,1'],
-    env,
-  );
-  const before = await initiates();
-  const check = await mpay(['history', 'resolve', refs[0]!, '--check', '--json'], { env });
-  expect(check.code, check.stderr).toBe(0);
-  expect(check.json()).toMatchObject({ checked: 'taken', as: 'landed', hash_token: null });
-  expect(check.json().next).toMatch(/never got its hash token, so it cannot continue it/);
-  expect(await initiates()).toBe(before + 1);
-  const last = await mpay(['deposit', 'batch', path, '--json', '--yes'], { env });
-  expect(last.code, last.stderr).toBe(0);
-  expect(lines(last.stdout)[0]).toMatchObject({ outcome: 'skipped', status: 'settled by hand as landed' });
-  expect(await initiates()).toBe(before + 1);
-  // a record with nothing unknown is not settled as landed or not sent
-  const none = await mpay(['history', 'resolve', refs[0]!, '--as', 'not-sent'], { env });
-  expect(none.code).toBe(2);
-});
-
 it('--check counts only the refusal of the reference: another 422 settles nothing', async () => {
   const env = cliEnv(sb, tempDir());
   // an amount the merchant's balance cannot cover is refused on another field

@@ -193,7 +193,7 @@ describe('live: nothing moves money unconfirmed', () => {
     ];
     for (const args of paths) {
       const r = await run([...args, '--json'], { env });
-      expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(2);
+      expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(16);
       expect(r.json().error.message).toMatch(
         /^Nothing was sent: .* on the live server http:\/\/127\.0\.0\.1:\d+ \(the run is in the live environment\): pass --yes/,
       );

@@ -251,7 +251,7 @@ describe('mpay sandbox --tls', { concurrent: true }, () => {
             { env },
           );
         const live = await deposit('tls-outside-1');
-        expect(live.code, live.stderr).toBe(2);
+        expect(live.code, live.stderr).toBe(16);
         expect(live.stderr).toMatch(
           /Nothing was sent: .*live server .*no profile keeps it as a sandbox or stage/,
         );

@@ -161,7 +161,7 @@ steps:
     const live = await mpay(['run', path], {
       env: cliEnv(undefined, tempDir(), { MPAY_BASE_URL: sb.url, MPAY_ENV: 'live' }),
     });
-    expect(live.code).toBe(2);
+    expect(live.code).toBe(16);
     expect(live.stderr).toMatch(/2 money steps \(status for Ama, deposit for Ama\)/);
     const r = await mpay(['run', path], { env: cliEnv(sb, tempDir()) });
     expect(r.code).toBe(scenarioFailedExitCode);

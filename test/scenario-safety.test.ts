@@ -147,7 +147,7 @@ describe('on a live server', () => {
     const cfg = tempDir();
     const env = cliEnv(undefined, cfg, { MPAY_BASE_URL: sb.url, MPAY_ENV: 'live' });
     const r = await mpay(['run', file('live.yaml', liveScenario)], { env });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(16);
     expect(r.stderr).toMatch(
       /Nothing was sent: .*2 money steps \(the deposit, the status\).* live server .*pass --yes/s,
     );

@@ -51,6 +51,7 @@ it('the scripts that read flags are the ones known, each with a header that says
     'bench.js',
     'build-exe.js',
     'check-layers.js',
+    'commands-doc.js',
     'figures.js',
     'json-schemas.js',
   ]);

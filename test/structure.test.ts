@@ -84,10 +84,16 @@ describe('the live gate', () => {
   });
 
   it('refuses live money without a terminal or --yes, and asks nothing elsewhere', async () => {
-    await expect(new MoneyGate('live').pass({ what: 'x' })).rejects.toMatchObject({ exitCode: 2 });
+    await expect(new MoneyGate('live').pass({ what: 'x' })).rejects.toMatchObject({
+      exitCode: 16,
+      kind: 'confirmation_required',
+    });
     await expect(
-      new MoneyGate('live').pass({ what: 'x', batch: { question: 'Send these 3 deposits', rows: 3 } }),
-    ).rejects.toThrow(/3 rows would move real money/);
+      new MoneyGate('live').pass({
+        what: '3 deposits',
+        batch: { question: 'Send these 3 deposits', rows: 3 },
+      }),
+    ).rejects.toThrow(/3 deposits would move real money/);
     await expect(new MoneyGate('live', { yes: true }).pass({ what: 'x' })).resolves.toBeUndefined();
     await expect(new MoneyGate('stage').pass({ what: 'x' })).resolves.toBeUndefined();
     await expect(new MoneyGate('live').pass({ what: 'x' }, true)).resolves.toBeUndefined();

@@ -13,6 +13,7 @@ export const exitCodes = {
   local: 9,
   busy: 11,
   rate_limited: 12,
+  confirmation_required: 16,
   cancelled: 130,
 } as const;
 
@@ -176,6 +177,14 @@ export class ElsewhereError extends UsageError {
     super(message, opts);
     this.place = opts.place;
   }
+}
+
+/**
+ * A live money call with no one to ask (no terminal, or an MCP client that cannot be asked) and no --yes:
+ * nothing was sent. A code of its own, so that a script tells "confirm it" from a bad flag or row (usage).
+ */
+export class ConfirmationRequiredError extends MpayError {
+  override readonly kind = 'confirmation_required' as const;
 }
 
 /** Ctrl-C, or a confirmation answered no: nothing more was sent. */

@@ -4,7 +4,7 @@
 //   - any profile keeps it as its live base URL;
 //   - it is not a loopback address, and no profile keeps it as its sandbox or stage base URL.
 // So `--env sandbox --base-url B` with B a profile's live server is live, and an unknown remote server is
-// live until a profile says it is a sandbox or stage (`mpay config set sandbox.base_url B`). An mpay proxy on
+// live until a profile says it is a sandbox or stage (a refusal never suggests saying so). An mpay proxy on
 // loopback in front of a live server says so in every answer, and the client learns it (api/sender.ts).
 import { isLoopback, normalizeBaseUrl } from '../api/base-url.js';
 import { defaultBaseUrls, type Profile } from './profile.js';
@@ -57,7 +57,7 @@ export function judgeServer(server: string, env: string, profiles: Record<string
   return {
     server,
     live: true,
-    why: 'no profile keeps it as a sandbox or stage server (`mpay config set sandbox.base_url URL` says it is one)',
+    why: 'not a loopback address, and no profile keeps it as a sandbox or stage server',
   };
 }
 

@@ -5,7 +5,7 @@
 // (docs/performance.md).
 import type Conf from 'conf';
 import { importLazily } from '../lazy-import.js';
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { LocalFileError } from '../api/errors.js';
 import { keyringNotAvailable } from '../api/credentials.js';
 import { join } from 'node:path';
@@ -110,6 +110,26 @@ export class ConfigStore {
       }
       throw err;
     }
+  }
+
+  /**
+   * Whether this config folder was told already that no keyring works and the secrets go to its files:
+   * said once a folder (a CI job logs in on every run), then marked by a private file; `mpay auth status`
+   * says it whenever asked. Returns true the first time, and marks it.
+   */
+  firstFileStorageNote(): boolean {
+    const marker = join(this.dir, 'keyring-off-noted');
+    if (existsSync(marker)) return false;
+    try {
+      ensurePrivateDir(this.dir);
+      writeFileSync(marker, 'mpay said once that no keyring works here; `mpay auth status` says it again\n', {
+        mode: fileMode,
+        flag: 'wx',
+      });
+    } catch {
+      // not marked: said again next time, which is no harm
+    }
+    return true;
   }
 
   /**

@@ -63,17 +63,23 @@ export async function confirmRow(r: BatchRow, deps: FlowDeps, file?: string): Pr
   const base = emptyResult(r.row, reference);
   const verdict = journalVerdict(known, base, (rec) => stepDone(rec, 'processed'), deps.place);
   if (verdict) return verdict;
-  return settle(base, deps, async () => {
+  let refusedCode = false;
+  const where = file === undefined || file === '-' ? 'the file' : file;
+  const result = await settle(base, deps, async () => {
     try {
       return await resumeFlow('withdraw', reference, { otp: otpOf(r.values.otp!.trim()) }, deps);
     } catch (err) {
       const e = toMpayError(err);
       if (e.kind !== 'validation' || !e.fields.otp) throw err;
-      const where = file === undefined || file === '-' ? 'the file' : file;
+      refusedCode = true;
       throw new ValidationError(
         `the code of row ${r.row} (${reference}) was refused: put the right one in the otp column of row ${r.row} of ${where}, then run again`,
         { status: e.status, fields: e.fields, cause: err },
       );
     }
   });
+  // The closing lines repeat it: run unchanged, the same wrong code would be sent again and spend a try.
+  if (refusedCode && result.outcome === 'failed')
+    result.fix = `its code was refused: correct the otp column of row ${r.row} of ${where} before you run again (unchanged, the same code is sent again and spends one of the tries the API allows)`;
+  return result;
 }

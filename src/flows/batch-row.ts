@@ -6,12 +6,23 @@
 import type { PaymentKind } from '../api/enums.js';
 import { BusyError, JournalAfterSendError, MpayError, toMpayError } from '../api/errors.js';
 import { LockLostError } from '../journal/locks.js';
-import { resolvedAsEnded, stepDone, type JournalRecord, type Place } from '../journal/records.js';
+import {
+  landedUnfinished,
+  resolvedAsEnded,
+  stepDone,
+  type JournalRecord,
+  type Place,
+} from '../journal/records.js';
 import { inputsOf, type BatchRow } from './batch-check.js';
 import { runPaymentFlow } from './payment.js';
 import { resumeFlow } from './resume.js';
 import { holdTransaction } from './money-gate.js';
-import { historyResolveCommand, historyShowCommand } from './next-command.js';
+import {
+  historyCheckCommand,
+  historyResolveCommand,
+  historyShowCommand,
+  placeholder,
+} from './next-command.js';
 import type { FlowDeps, FlowResult } from './types.js';
 
 export type RowOutcome = 'done' | 'failed' | 'unknown' | 'skipped';
@@ -26,6 +37,8 @@ export interface RowResult {
   fee: number | null;
   next: 'otp' | null;
   error: { kind: string; message: string } | null;
+  /** what a person must do about this row before the batch can end well (the closing lines repeat it) */
+  fix?: string;
 }
 
 export const emptyResult = (row: number, reference: string) => ({
@@ -57,6 +70,19 @@ export function journalVerdict(
       hash_token: known.hash_token ?? null,
       status: known.status ?? null,
       transaction_id: known.transaction_id ?? null,
+      // the fee the journal kept: a resumed batch's --out lists every row's, not only the new ones'
+      fee: known.fee ?? null,
+    };
+  if (known && landedUnfinished(known))
+    return {
+      ...base,
+      outcome: 'unknown',
+      status: landedStatus,
+      error: {
+        kind: 'state',
+        message: `the API refused its reference as taken, so its initiate landed, but mpay never got its hash token and cannot finish it: on the server it stays initiated`,
+      },
+      fix: landedFix(known, place),
     };
   if (known && resolvedAsEnded(known))
     return {
@@ -74,10 +100,35 @@ export function journalVerdict(
       hash_token: known.hash_token ?? null,
       error: {
         kind: 'network',
-        message: `the ${last.step} request had no answer, so mpay cannot know whether the server applied it; it will not guess, and sends it no more. Find out (\`${historyShowCommand(known, place)}\`, the provider), then settle it: \`${historyResolveCommand(known, place)}\``,
+        // an initiate is asked of the API first (--check); another step only the provider can tell
+        message:
+          last.step === 'initiate' && !known.hash_token
+            ? `the initiate request had no answer, so mpay cannot know whether the server applied it; it will not guess, and sends it no more. What is known: \`${historyShowCommand(known, place)}\`. Settle it: ${unknownFix(known, place)}`
+            : `the ${last.step} request had no answer, so mpay cannot know whether the server applied it; it will not guess, and sends it no more. Find out (\`${historyShowCommand(known, place)}\`, the provider), then settle it: \`${historyResolveCommand(known, place)}\``,
       },
+      fix: unknownFix(known, place),
     };
   return undefined;
+}
+
+/** How a batch reports a row whose initiate `history resolve --check` found landed, without its hash token. */
+export const landedStatus = 'landed, not finished by mpay';
+
+/** What a person does about a row landed, not finished by mpay: the provider, then a decision. */
+function landedFix(r: JournalRecord, place: Place | undefined): string {
+  return `ask the provider to finish or cancel ${r.reference} (mpay cannot: it has no hash token), then decide: \`${historyResolveCommand(r, place, 'landed')}\` once it is finished, or \`${historyResolveCommand(r, place, 'abandoned')}\``;
+}
+
+/**
+ * What settles a row whose last request had no answer. An initiate without a hash token is asked of the API
+ * first (--check sends it again with the same reference: refused as taken means the first landed, accepted
+ * means this one is the transaction now); any other step only the provider can tell.
+ */
+export function unknownFix(r: JournalRecord, place: Place | undefined): string {
+  const step = r.steps.at(-1)?.step;
+  if (step === 'initiate' && !r.hash_token)
+    return `\`${historyCheckCommand(r, place)}\` first: it sends the same initiate again with the same reference, which the API refuses as taken if the first one landed (then mpay says so) and accepts if it never did (then the next run continues it); if you know better, \`${historyResolveCommand(r, place)}\``;
+  return `its ${step ?? 'last'} request had no answer and only the provider can tell whether it was applied: see \`${historyShowCommand(r, place)}\`, ask them, then \`${historyResolveCommand(r, place, placeholder('not-sent|landed|abandoned'))}\``;
 }
 
 /** Runs a flow for a row and turns its end, good or bad, into the row's result. */
@@ -110,6 +161,7 @@ export async function settle(
     return {
       ...base,
       outcome: unknown ? 'unknown' : 'failed',
+      ...(unknown && rec ? { fix: unknownFix(rec, deps.place) } : {}),
       hash_token: (e instanceof JournalAfterSendError ? e.hashToken : undefined) ?? rec?.hash_token ?? null,
       status: rec?.status ?? null,
       // The API's field errors say which value it refused (a wrong code, a duplicate reference).

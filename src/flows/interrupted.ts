@@ -1,7 +1,7 @@
 // What mpay says when a money-moving command is interrupted: whether the last request was answered, where
 // the transaction stands, and the command that continues it, all from what the journal last wrote.
 import type { JournalEvent } from '../journal/records.js';
-import { historyShowCommand, placeholder, resumeCommand } from './next-command.js';
+import { codeHint, historyShowCommand, resumeCommand } from './next-command.js';
 
 /** The interruption in words (a message and the hint that continues), from the journal's last line. */
 export function interruption(last: JournalEvent | undefined): { message: string; hint?: string } {
@@ -15,10 +15,11 @@ export function interruption(last: JournalEvent | undefined): { message: string;
     : last.step === 'otp' && last.outcome === 'ok'
       ? {
           message: `interrupted after the one-time code of ${last.reference} was sent; nothing was sent after it`,
-          hint: `continue with that code: \`${resumeCommand(last, undefined, ['--otp', placeholder('CODE')])}\``,
+          hint: codeHint(resumeCommand(last, undefined, ['--otp-stdin'])),
         }
       : {
-          message: `interrupted after the ${last.step} step of ${last.reference} (${last.outcome}); nothing more was sent`,
+          // the gateway's line is mpay's own note of the choice, not a request: the request before it is
+          message: `interrupted after the ${last.step === 'gateway' ? 'initiate' : last.step} request of ${last.reference} was answered (${last.step === 'gateway' ? 'ok' : last.outcome}); nothing more was sent`,
           hint: `continue with \`${resume}\``,
         };
 }

@@ -12,6 +12,15 @@ import { type JournalRecord, type Kind, type Step } from '../journal/records.js'
 import { historyShowCommand, resumeCommand } from './next-command.js';
 import { silentReporter, title, type FlowDeps } from './types.js';
 
+/**
+ * After a Ctrl-C no step starts: nothing is sent, and no step's header is shown (a flow calls this before
+ * it announces a step, so that no "→ Status update" is printed for a step that never went).
+ */
+export function stopIfAsked(deps: Pick<FlowDeps, 'stop'>, step: string, reference: string): void {
+  if (deps.stop?.aborted)
+    throw new CancelledError(`interrupted: the ${step} step of ${reference} was not sent`);
+}
+
 /** Runs one API call between a 'sent' line and its outcome line in the journal (replay's calls too). */
 export async function journaled<T>(
   deps: FlowDeps,
@@ -36,8 +45,7 @@ export async function journaled<T>(
   }
   // Ctrl-C: the step in flight finished; no step starts after it (commands/shared/interrupt.ts says what
   // the journal holds).
-  if (deps.stop?.aborted)
-    throw new CancelledError(`interrupted: the ${at.step} step of ${at.reference} was not sent`);
+  stopIfAsked(deps, at.step, at.reference);
   // The gate (money-gate.ts): the live question, the transaction's lock, the synced 'sent' line, the ticket.
   // No record, no request: a payment mpay could not find again must never be sent.
   let passage: Passage;

@@ -4,7 +4,15 @@
 import type { Client } from '../api/client.js';
 import { memoryTokens, type Credentials } from '../api/credentials.js';
 import { checkBaseUrl, normalizeBaseUrl } from '../api/base-url.js';
-import { AuthError, KeyringError, MpayError, NetworkError, ServerError, UsageError } from '../api/errors.js';
+import {
+  AuthError,
+  CancelledError,
+  KeyringError,
+  MpayError,
+  NetworkError,
+  ServerError,
+  UsageError,
+} from '../api/errors.js';
 import type { Check } from './doctor.js';
 import { mask } from '../api/redact.js';
 import { resolveContext } from '../config/context.js';
@@ -28,7 +36,10 @@ export interface LoginInputs {
   apiKey?: string;
   /** check the key against the API before saving (the default) */
   verify: boolean;
-  /** move a damaged config.json aside and start anew */
+  /**
+   * move a damaged config.json aside and start anew; change an existing profile's environment or server
+   * without a terminal to ask on
+   */
   force?: boolean;
   /** keep the secrets in config.json even where a keyring works (gh's flag) */
   insecureStorage?: boolean;
@@ -45,6 +56,8 @@ export interface LoginDeps {
     tokens: ReturnType<typeof memoryTokens>;
   }): Promise<Client>;
   warn(message: string): void;
+  /** a line for the person on stderr (which profile this login writes) */
+  note?(message: string): void;
   /**
    * doctor's API-key check (flows/doctor.ts checkApiKey) of the credentials being logged in, through the
    * money gate's probe: skipped on a live server, with how to run it.
@@ -73,6 +86,8 @@ export interface LoginResult {
   previous_profile?: string;
   /** the profile's base URL for this environment before, when login pointed it elsewhere */
   previous_base_url?: string;
+  /** what the profile written held before this login; null when login made it */
+  profile_before: { env: string | null; base_urls: Record<string, string> } | null;
 }
 
 export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<LoginResult> {
@@ -83,7 +98,13 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
     deps.warn(`${file} could not be read; moved it aside to ${aside}`);
   }
   const profileName = checkProfileName(inputs.profile ?? store.currentProfile());
-  const existing = store.profile(profileName) ?? {};
+  const held = store.profile(profileName);
+  const existing = held ?? {};
+  // Without --profile, the current profile is written: said first, before anything is asked or sent.
+  if (!inputs.profile && held)
+    deps.note?.(
+      `Logging in to profile ${profileName}, the current one (\`mpay login --profile <NAME>\` makes another)`,
+    );
   const need = asker(deps.prompter);
   const envName = await chooseEnvironment(inputs.env, existing, deps.prompter);
   const askUrl = (given?: string, typed?: string) =>
@@ -97,6 +118,7 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
     // one typed as its default (a typo is mended, not typed again whole)
     deps.prompter && !inputs.baseUrl ? (typed) => askUrl(undefined, typed) : undefined,
   );
+  await keepOrChange(profileName, existing, envName, baseUrl, inputs, deps.prompter);
   if (envName === 'live') warnSharedServer(store, profileName, baseUrl, deps.warn);
   let siteId = await need(inputs.siteId, '--site-id', 'Site ID', false, existing.siteId);
   let apiKey = await need(inputs.apiKey, '--api-key', 'API key', true);
@@ -153,7 +175,45 @@ export async function login(inputs: LoginInputs, deps: LoginDeps): Promise<Login
     ...(existing.baseUrls?.[envName] && existing.baseUrls[envName] !== ctx.baseUrl
       ? { previous_base_url: existing.baseUrls[envName] }
       : {}),
+    profile_before: held ? { env: held.env ?? null, base_urls: { ...held.baseUrls } } : null,
   };
+}
+
+/**
+ * A login never silently changes what an existing profile points at: its default environment, or the base
+ * URL it keeps for an environment (a live profile rewritten into a sandbox one by a login without
+ * --profile). On a terminal it asks; without one it needs --force. Nothing is saved when it refuses.
+ */
+export async function keepOrChange(
+  name: string,
+  existing: Profile,
+  env: Environment,
+  baseUrl: string,
+  inputs: LoginInputs,
+  prompter: Prompter | undefined,
+): Promise<void> {
+  const kept = existing.baseUrls?.[env];
+  const changes = [
+    ...(existing.env && existing.env !== env
+      ? [
+          `its environment from ${existing.env}${existing.baseUrls?.[existing.env] ? ` (${existing.baseUrls[existing.env]})` : ''} to ${env}`,
+        ]
+      : []),
+    ...(kept && serverKey(kept) !== serverKey(baseUrl)
+      ? [`its ${env} server from ${kept} to ${baseUrl}`]
+      : []),
+  ];
+  if (!changes.length || inputs.force) return;
+  const what = `This login changes profile ${name}: ${changes.join(', and ')}`;
+  if (prompter) {
+    if (await prompter.confirm({ message: `${what}. Change it?`, default: false })) return;
+    throw new CancelledError(`Nothing was saved: profile ${name} is as it was`, {
+      hint: '`mpay login --profile <NAME>` logs in to another profile',
+    });
+  }
+  throw new UsageError(`${what}; nothing was saved`, {
+    hint: `Pass --force to change it, or --profile <NAME> to log in to another profile (\`mpay profiles list\` shows them)`,
+  });
 }
 
 /**
@@ -345,9 +405,9 @@ export async function storeSecrets(
     } else {
       whyFile = opening.unavailable;
     }
-    if (!('off' in opening && opening.off))
+    if (!('off' in opening && opening.off) && store.firstFileStorageNote())
       warn(
-        `no usable keyring (${whyFile}); the merchant key, API key and tokens are kept in ${store.dir}, in files only this user can read (mode 0600). \`mpay auth migrate\` moves them once a keyring works`,
+        `no usable keyring (${whyFile}); the merchant key, API key and tokens are kept in ${store.dir}, in files only this user can read (mode 0600). \`mpay auth migrate\` moves them once a keyring works; said once for this config folder: \`mpay auth status\` says it again`,
       );
   }
   const { leftover } = await store.saveCredentials(profile, creds, 'file', settings);

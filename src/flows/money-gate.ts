@@ -9,7 +9,7 @@
 // The gate is the run's (the Factory makes one), so a confirmation given anywhere in the run holds for
 // every copy of a flow's dependencies.
 import { randomBytes } from 'node:crypto';
-import { CancelledError, LocalFileError, UsageError } from '../api/errors.js';
+import { CancelledError, ConfirmationRequiredError, LocalFileError, UsageError } from '../api/errors.js';
 import type { PaymentKind } from '../api/enums.js';
 import type { MoneyStep } from '../api/money.js';
 import { ticketOffice, type Issue, type Ticket } from '../api/ticket.js';
@@ -133,10 +133,14 @@ export class MoneyGate {
       return;
     }
     if (!live) return;
+    // Its own kind and exit code (16): a script tells "confirm it" from a bad flag or row, and the hint
+    // never offers to call the server something else.
     if (!prompter)
-      throw new UsageError(
-        `Nothing was sent: ${move.batch ? `${move.batch.rows} rows` : move.what} would move real money on ${this.where} (${this.server.why}): pass --yes to confirm`,
-        move.batch ? {} : { hint: 'Or run it on a terminal to be asked' },
+      throw new ConfirmationRequiredError(
+        `Nothing was sent: ${move.what} would move real money on ${this.where} (${this.server.why}): pass --yes to confirm`,
+        {
+          hint: 'Pass --yes once you have checked the server and the amount, or run it on a terminal to be asked',
+        },
       );
     const ok = await prompter.confirm({
       message: `LIVE server ${this.server.server}, real money: ${move.what}. Send it?`,

@@ -27,6 +27,14 @@ export function resumeCommand(
   return runAgain(['mpay', r.kind, '--resume', r.reference, ...extra], r.place ?? fallback);
 }
 
+/**
+ * The hint that continues a withdrawal with the code its customer received: the code read from stdin, so
+ * that it stays out of the shell's history (as --otp would not).
+ */
+export function codeHint(command: string): string {
+  return `Continue it with that code, read from stdin so that it stays out of your shell's history (type it, then Enter and Ctrl-D, or pipe it in): \`${command}\``;
+}
+
 /** `mpay history show REF` for a journaled transaction, with the profile and environment it lives in. */
 export function historyShowCommand(r: Pick<JournalRecord, 'reference' | 'place'>, fallback?: Place): string {
   return runAgain(['mpay', 'history', 'show', r.reference], r.place ?? fallback, { local: true });
@@ -35,6 +43,14 @@ export function historyShowCommand(r: Pick<JournalRecord, 'reference' | 'place'>
 /** The single step that finishes a withdrawal with its one-time code. */
 export function withdrawProcessCommand(hash: string, place: Place | undefined): string {
   return runAgain(['mpay', 'withdraw', 'process', hash, '--otp', placeholder('CODE')], place);
+}
+
+/**
+ * `mpay history resolve REF --check`: asks the API about an initiate that had no answer, by sending it
+ * again with the same reference (a money request, through the gate).
+ */
+export function historyCheckCommand(r: Pick<JournalRecord, 'reference' | 'place'>, fallback?: Place): string {
+  return runAgain(['mpay', 'history', 'resolve', r.reference, '--check'], r.place ?? fallback);
 }
 
 /**

@@ -99,7 +99,7 @@ export async function runPaymentBatch(
     return;
   }
   await deps.gate.pass({
-    what: `${checker.count} ${title(kind)}s`,
+    what: `${checker.count} ${title(kind)}s of ${[...checker.totals].map(([code, t]) => `${t.amount} ${code}`).join(' + ')} in all`,
     batch: {
       question: checker.known
         ? `Send the ${fresh} new ${title(kind)}s, and continue any of the ${checker.known} sent before that stopped`

@@ -20,7 +20,7 @@ import {
   type Reporter,
 } from './types.js';
 import { ask, flagsComplete, gather } from './gather.js';
-import { repeatOfUnknown } from './journaled.js';
+import { repeatOfUnknown, stopIfAsked } from './journaled.js';
 import { depositProcessStep, initiateStep, statusStep, walletStep, withdrawProcessStep } from './steps.js';
 import { chooseGateway, givenGateway, precheckGateway } from './gateways.js';
 import { historyShowCommand, resumeCommand, withdrawProcessCommand } from './next-command.js';
@@ -163,6 +163,7 @@ export async function continueFlow(
       result.wallet = await walletStage(record, { id: gatewayId, gateway }, inputs, deps, walletCtx);
 
     if (!stepDone(record, 'status')) {
+      stopIfAsked(deps, 'status', record.reference);
       rep.step('Status update');
       // Processed needs status initiated, so inside a flow the update keeps it and binds the gateway.
       result.status_update = await statusStep(record, hash, gatewayId, 'initiated', deps);
@@ -187,10 +188,13 @@ async function walletStage(
     : gateway
       ? (walletReason(gateway, walletCtx) ?? 'asked for')
       : 'asked for';
+  stopIfAsked(deps, 'wallet', record.reference);
   rep.step(`Wallet address update (${why})`);
   const wallet = await walletStep(record, record.hash_token!, id, deps);
+  // A deposit's customer sends to the address; a withdrawal is paid out to it (the customer's own).
+  const to = record.kind === 'deposit' ? 'send to' : 'paid out to';
   rep.info(
-    `  send to ${wallet.wallet_address}${wallet.network ? ` (${wallet.code ?? ''} on ${wallet.network})` : ''}`,
+    `  ${to} ${wallet.wallet_address}${wallet.network ? ` (${wallet.code ?? ''} on ${wallet.network})` : ''}`,
   );
   await rep.address(wallet.wallet_address, gateway ? isCrypto(gateway) : false);
   return wallet;
@@ -241,6 +245,7 @@ export async function processStage(
   return keepingTrack(record, deps, async () => {
     const rep = deps.reporter ?? silentReporter;
     const hash = record.hash_token!;
+    stopIfAsked(deps, 'processed', record.reference);
     rep.step(record.kind === 'deposit' ? 'Deposit processed' : 'Withdraw processed');
     const customer = record.customer ?? {};
     const sentWith = record.kind === 'withdraw' && stepDone(record, 'otp') ? record.code_request : undefined;
@@ -251,13 +256,16 @@ export async function processStage(
     // all), and a payment phone given or typed nationally gets the country's dial code, as that one does.
     const given =
       inputs.phoneNumber ?? (inputs.phone !== undefined ? (customer.phone ?? inputs.phone) : undefined);
+    // A withdrawal is paid out to the customer's phone, just given: not asked a second time (--phone-number
+    // names another). A deposit's payer may pay from another phone, so it is asked, the customer's offered.
     const settled = flagsComplete(inputs) || resumed;
-    const asking = given === undefined && deps.prompter !== undefined && !settled;
+    const phoneSettled = settled || record.kind === 'withdraw';
+    const asking = given === undefined && deps.prompter !== undefined && !phoneSettled;
     const national = given === undefined ? asking : !/^\s*(\+|00)/.test(given);
     const field = national ? internationalPhone(await countryOf(record, deps), phoneNumber) : phoneNumber;
     const phone = await ask(deps, field, given, 'Phone number for the payment', {
       default: customer.phone,
-      settled,
+      settled: phoneSettled,
     });
     const receiverEmail = await ask(
       deps,

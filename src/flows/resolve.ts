@@ -7,6 +7,7 @@
 import { MpayError, UsageError } from '../api/errors.js';
 import type { JournalLike } from '../journal/journal.js';
 import {
+  landedUnfinished,
   resolvedAsEnded,
   settled,
   type JournalRecord,
@@ -14,7 +15,7 @@ import {
   type Resolution,
 } from '../journal/records.js';
 import { holdTransaction } from './money-gate.js';
-import { historyShowCommand, resumeCommand } from './next-command.js';
+import { historyResolveCommand, historyShowCommand, resumeCommand } from './next-command.js';
 import { initiateStep } from './steps.js';
 import { title, type FlowDeps } from './types.js';
 
@@ -27,6 +28,11 @@ export function unanswered(r: JournalRecord): string | undefined {
 /** Why a record cannot be settled as `as`, or undefined when it can. */
 function refusal(r: JournalRecord, as: Resolution, place?: Place, checked = false): string | undefined {
   const show = historyShowCommand(r, place);
+  // landed, not finished by mpay (--check found it taken): it waits for a person's --as
+  if (landedUnfinished(r))
+    return as === 'not-sent'
+      ? `${r.reference} landed (the API refused its reference as taken): it cannot be settled as not sent; --as landed or --as abandoned`
+      : undefined;
   if (resolvedAsEnded(r)) return `${r.reference} was settled already, as ${r.resolved!.as} (\`${show}\`)`;
   if (settled(r)) return `${r.reference} is settled already (status ${r.status ?? 'processed'}): \`${show}\``;
   if (as !== 'abandoned' && !checked && !unanswered(r))
@@ -81,6 +87,8 @@ export async function settleByHand(
 function nextOf(r: JournalRecord, as: Resolution): string {
   if (as === 'not-sent')
     return `the next run of its batch (or \`${resumeCommand(r)}\`) sends the ${unanswered(r) ?? 'step'} request again`;
+  if (as === 'landed' && r.resolved?.checked === true && !r.hash_token)
+    return 'a batch counts it as done and sends it no more (you saw it finished or accept it as it is)';
   if (as === 'landed')
     return r.hash_token
       ? 'a batch counts it as done and sends it no more; mpay continues it no further'
@@ -141,7 +149,14 @@ export async function checkInitiate(deps: FlowDeps, key: string, note: string | 
   } catch (err) {
     if (!(err instanceof MpayError && referenceTaken(err))) throw err;
     const done = await settleByHand(deps.journal, deps.journal.find(r.reference)!, 'landed', note, true);
-    return { ...done, step, checked: 'taken', hash_token: null };
+    const now = deps.journal.find(r.reference)!;
+    return {
+      ...done,
+      step,
+      checked: 'taken',
+      hash_token: null,
+      next: `it is landed, not finished by mpay: mpay never got its hash token, so it cannot finish it, and on the server it stays initiated. A batch reports it so (exit 10) until you decide: ask the provider to finish or cancel it, then \`${historyResolveCommand(now, deps.place, 'landed')}\` or \`${historyResolveCommand(now, deps.place, 'abandoned')}\``,
+    };
   }
 }
 

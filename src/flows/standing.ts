@@ -4,7 +4,7 @@
 import { shownValue } from '../api/shell-words.js';
 import { CancelledError, MpayError, NetworkError } from '../api/errors.js';
 import { notResumable, stepDone, type JournalRecord } from '../journal/records.js';
-import { placeholder, resumeCommand } from './next-command.js';
+import { codeHint, placeholder, resumeCommand } from './next-command.js';
 import { title, type FlowDeps } from './types.js';
 
 const annotated = new WeakSet<object>();
@@ -38,7 +38,7 @@ function standing(err: unknown, record: JournalRecord, deps: FlowDeps): unknown 
       ? new CancelledError(
           `cancelled at the one-time code. ${where}: the code was sent${now.code_request ? ` to ${now.code_request.customer_email}` : ''}, and nothing was sent after it`,
           {
-            hint: `Continue it with that code: \`${resumeCommand(now, deps.place, ['--otp', placeholder('CODE')])}\``,
+            hint: codeHint(resumeCommand(now, deps.place, ['--otp-stdin'])),
           },
         )
       : new CancelledError(`cancelled. ${where}; nothing more was sent`, {

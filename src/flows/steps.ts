@@ -115,7 +115,7 @@ export async function depositProcessStep(
         { hash_token: hash, phone_number: phone, receiver_email: receiverEmail },
         h,
       ),
-    (t) => ({ data: { status: t.status, transaction_id: t.transaction_id } }),
+    (t) => ({ data: { status: t.status, transaction_id: t.transaction_id, fee: t.fee_amount ?? undefined } }),
   );
 }
 
@@ -154,6 +154,12 @@ export async function withdrawProcessStep(
     (res) =>
       res.otpSent
         ? { data: { message: res.message } }
-        : { data: { status: res.transaction.status, transaction_id: res.transaction.transaction_id } },
+        : {
+            data: {
+              status: res.transaction.status,
+              transaction_id: res.transaction.transaction_id,
+              fee: res.transaction.fee_amount ?? undefined,
+            },
+          },
   );
 }

@@ -82,8 +82,10 @@ export interface JournalRecord {
   /** the transaction status as last seen from the API, or as mpay's steps imply */
   status?: string;
   transaction_id?: string;
+  /** the fee the processed step's answer named (a batch's --out keeps it for a row skipped as done) */
+  fee?: number;
   /** the last settling of it by a person (`mpay history resolve`), if any */
-  resolved?: { as: Resolution; at: string; note?: string };
+  resolved?: { as: Resolution; at: string; note?: string; checked?: true };
   created_at: string;
   updated_at: string;
   steps: StepRecord[];
@@ -143,6 +145,7 @@ export function fold(r: JournalRecord, e: JournalEvent): void {
   if (typeof d.gateway_name === 'string') r.gateway_name = d.gateway_name;
   if (typeof d.wallet_address === 'string') r.wallet_address = d.wallet_address;
   if (typeof d.transaction_id === 'string') r.transaction_id = d.transaction_id;
+  if (typeof d.fee === 'number') r.fee = d.fee;
   if (d.probe === true) r.probe = true;
   // the line that made the record: what started the transaction (a later step elsewhere does not change it)
   if (typeof d.via === 'string' && r.steps.length === 0) r.via = d.via;
@@ -180,7 +183,12 @@ function lastOf<T>(xs: T[], p: (x: T) => boolean): T | undefined {
 function resolve(r: JournalRecord, e: JournalEvent): void {
   const as = e.data?.as as Resolution;
   const note = typeof e.data?.note === 'string' ? e.data.note : undefined;
-  r.resolved = { as, at: e.at, ...(note ? { note } : {}) };
+  r.resolved = {
+    as,
+    at: e.at,
+    ...(note ? { note } : {}),
+    ...(e.data?.checked === true ? { checked: true } : {}),
+  };
   if (as === 'not-sent')
     for (const s of r.steps)
       if (s.outcome === 'sent' || s.outcome === 'ambiguous') {
@@ -207,6 +215,16 @@ export function resolvedAsEnded(r: JournalRecord): boolean {
 }
 
 /**
+ * Landed, not finished by mpay: `history resolve --check` found its initiate landed (the API refused the
+ * reference as taken), and mpay never got its hash token, so it cannot finish it: on the server it stays
+ * initiated. Not done, and not settled: a batch counts it as needing a person (exit 10) until one decides
+ * with `history resolve --as`.
+ */
+export function landedUnfinished(r: JournalRecord): boolean {
+  return r.resolved?.as === 'landed' && r.resolved.checked === true && !r.hash_token;
+}
+
+/**
  * Whether mpay's part of a transaction is over: processed, or a final status. Anything else is still in
  * progress (a flow to resume, a code to give, an answer that never came) and is never pruned.
  */
@@ -216,7 +234,7 @@ export function settled(r: JournalRecord): boolean {
   return (
     probeOver ||
     stepDone(r, 'processed') ||
-    resolvedAsEnded(r) ||
+    (resolvedAsEnded(r) && !landedUnfinished(r)) ||
     ['success', 'failed', 'cancelled'].includes(r.status ?? '')
   );
 }

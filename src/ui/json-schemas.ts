@@ -134,6 +134,10 @@ export const LoginOutput = z.looseObject({
   previous_profile: z.optional(z.string()),
   /** the profile's base URL for this environment before, when login pointed it elsewhere */
   previous_base_url: z.optional(z.string()),
+  /** what the profile written held before this login; null when login made it */
+  profile_before: nullable(
+    z.looseObject({ env: nullable(z.string()), base_urls: z.record(z.string(), z.string()) }),
+  ),
 });
 
 /** Each command's --json document on success, by command. */

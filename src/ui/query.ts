@@ -17,7 +17,7 @@ export function checkQuery(expression: string): void {
     throw new UsageError(
       `Invalid --query "${expression}": ${message.replace(/ \(EOF\): ""$/, ': the expression ends too early')} at character ${(at < 0 ? expression.length : at) + 1}`,
       {
-        hint: 'JMESPath, e.g. --query "[].code" or --query "data.processed.status"; see the README, "Output and exit codes"',
+        hint: 'JMESPath, e.g. --query "[].code" or --query "data.processed.status"; see docs/output.md',
       },
     );
   }

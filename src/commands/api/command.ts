@@ -1,9 +1,10 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, flagSets } from '../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../base/base-command.js';
 
 export default class Api extends BaseCommand<typeof Api> {
   static override baseFlags = flagSets.raw;
+  static helpGroup: HelpGroup = { section: 'SUPPORT', order: 1 };
   static override summary = 'Call any endpoint, authenticated; its answer as sent';
   static override description = `PATH is relative to /restapi/v1 (a full path, or a URL on the profile's server, works too). The bearer token is added (and renewed once on a 401) except for the public lists and token generate. POST bodies go as form-data for token generate, status update and wallet update, and as JSON elsewhere, unless --encoding says otherwise. The answer is printed as the server sent it (indented on a terminal); with --json, as every command's, stdout holds exactly one JSON document: the answer's, or the error document of a failure. The exit code follows its status (3 for 401/403, 4 for 422, 5 for 404, 6 for 412, 7 for 5xx). A POST is never retried.`;
   static override examples = [

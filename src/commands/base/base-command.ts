@@ -124,6 +124,20 @@ export const flagSets = {
   standalone: pick('json', 'query'),
 };
 
+/** The sections of the root help (`mpay --help`), in the order it shows them. */
+export const helpSections = ['GETTING STARTED', 'PAYMENTS', 'READING', 'SUPPORT', 'SET-UP'] as const;
+
+/**
+ * Where a command stands in the root help: its section, and its place there. A command declares it as
+ * `static helpGroup`; oclif's manifest keeps it, and the help reads it from there (help.ts), so that a new
+ * command is listed without editing the help. A topic without a command of its own (auth, config) stands
+ * where its first command does.
+ */
+export interface HelpGroup {
+  section: (typeof helpSections)[number];
+  order: number;
+}
+
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override baseFlags: Partial<typeof globalFlags> = globalFlags;
 

@@ -9,14 +9,35 @@ import { stripVTControlCharacters } from 'node:util';
 import { foldCommand } from '../../io/fold.js';
 import { systemIO } from '../../io/io.js';
 import { nearest } from '../../api/nearest.js';
+import { commandLine } from '../../api/shell-words.js';
+import { UsageError } from '../../api/errors.js';
+import { globalFlags, helpSections, type HelpGroup } from './base-command.js';
 
-const groups: Array<[string, string[]]> = [
-  ['GETTING STARTED', ['login', 'doctor', 'demo']],
-  ['PAYMENTS', ['deposit', 'withdraw', 'status', 'wallet']],
-  ['READING', ['countries', 'currencies', 'balances', 'history']],
-  ['SUPPORT', ['api', 'replay', 'proxy', 'mcp', 'support']],
-  ['SET-UP', ['logout', 'auth', 'profiles', 'config', 'token', 'whoami', 'sandbox', 'docs', 'autocomplete']],
-];
+/**
+ * The root help's sections: every command's first word under the section its class declares
+ * (`static helpGroup`, read from the manifest), in its order there. A command that declares none (a
+ * plugin's, such as autocomplete) is listed last under SET-UP: every command is listed, whoever wrote it.
+ */
+export function rootGroups(commands: readonly Command.Loadable[]): Array<[string, string[]]> {
+  const place = new Map<string, { section: string; order: number }>();
+  for (const c of commands) {
+    const name = c.id.split(':')[0]!;
+    if (c.hidden || !name) continue;
+    const declared = (c as { helpGroup?: HelpGroup }).helpGroup;
+    const here = declared ?? { section: 'SET-UP', order: Number.MAX_SAFE_INTEGER };
+    const known = place.get(name);
+    // a topic's own command (history) decides its place; else its first-placed subcommand does
+    if (!known || (c.id === name && declared) || (here.section === known.section && here.order < known.order))
+      place.set(name, here);
+  }
+  return helpSections.map((section) => [
+    section,
+    [...place]
+      .filter(([, p]) => p.section === section)
+      .sort(([a, x], [b, y]) => x.order - y.order || (a < b ? -1 : 1))
+      .map(([name]) => name),
+  ]);
+}
 
 const examples = [
   ['mpay demo', 'a deposit and a withdraw against a sandbox in this process'],
@@ -106,9 +127,9 @@ export class MpayHelp extends Help {
       'The global flags (--profile, --env, --base-url, --json, --query, --debug,',
       '--no-input, --yes, --timeout, --trace) go before the command or after it.',
       '',
-      ...groups.flatMap(([title, ids]) => [
+      ...rootGroups(this.config.commands).flatMap(([title, ids]) => [
         title,
-        ...ids.filter((id) => summaries.has(id)).map((id) => line(id, summaries.get(id)!)),
+        ...ids.map((id) => line(id, summaries.get(id) ?? '')),
         '',
       ]),
       'EXAMPLES',
@@ -116,6 +137,7 @@ export class MpayHelp extends Help {
       '',
       'LEARN MORE',
       '  mpay <command> --help   flags, examples and columns of a command',
+      "  docs/commands.md        every command's help in one page",
       '  README.md, docs/        set-up, exit codes, and how the API is read',
     ];
     this.log(out.join('\n'));
@@ -125,6 +147,7 @@ export class MpayHelp extends Help {
 /** oclif's command_not_found hook: `mpay: unknown command "depost"` with the nearest ones, exit 2. */
 export const commandNotFound: Hook.CommandNotFound = async function (opts) {
   const io = systemIO();
+  if (opts.id.startsWith('-')) return unknownLeadingFlag(opts.id, opts.argv ?? [], io);
   const typed = opts.id.replace(/:/g, ' ');
   const names = [...new Set(opts.config.commands.map((c: Command.Loadable) => c.id.replace(/:/g, ' ')))];
   const near = nearest(typed, names);
@@ -136,3 +159,29 @@ export const commandNotFound: Hook.CommandNotFound = async function (opts) {
   );
   io.exitCode = 2;
 };
+
+/**
+ * A mistyped flag before the command (`mpay --jsno countries`): oclif takes it for the command's name. It is
+ * answered as one after the command is, with the nearest global flag and the line with it mended, exit 2.
+ */
+async function unknownLeadingFlag(
+  word: string,
+  rest: readonly string[],
+  io: ReturnType<typeof systemIO>,
+): Promise<void> {
+  const eq = word.indexOf('=');
+  const name = eq > 0 ? word.slice(0, eq) : word;
+  const names = [...Object.keys(globalFlags).map((n) => `--${n}`), '--help', '--version'];
+  const near = nearest(name, names)[0];
+  const mended = near && commandLine(['mpay', `${near}${eq > 0 ? word.slice(eq) : ''}`, ...rest]);
+  const { reportError } = await import('../../ui/report-error.js');
+  io.exitCode = await reportError(
+    io,
+    new UsageError(`Nonexistent flag: ${name}`, {
+      hint: mended
+        ? `Did you mean ${near}? \`${mended}\``
+        : '`mpay --help` lists the global flags and the commands',
+    }),
+    { json: rest.includes('--json') },
+  );
+}

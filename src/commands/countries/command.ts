@@ -1,9 +1,10 @@
-import { BaseCommand, flagSets } from '../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../base/base-command.js';
 import { columnsHelp, countryColumns } from '../shared/columns.js';
 import { listOptionsFrom, outputFlags } from '../base/flags.js';
 
 export default class Countries extends BaseCommand<typeof Countries> {
   static override baseFlags = flagSets.api;
+  static helpGroup: HelpGroup = { section: 'READING', order: 1 };
   static override summary = 'List the countries the API supports (public)';
   static override description = columnsHelp(countryColumns);
   static override examples = [

@@ -1,10 +1,11 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, flagSets } from '../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../base/base-command.js';
 import { columnsHelp, merchantColumns, publicCurrencyColumns } from '../shared/columns.js';
 import { listOptionsFrom, outputFlags } from '../base/flags.js';
 
 export default class Currencies extends BaseCommand<typeof Currencies> {
   static override baseFlags = flagSets.api;
+  static helpGroup: HelpGroup = { section: 'READING', order: 2 };
   static override summary = 'Supported currencies, or your own with --merchant';
   static override description = `Public list. ${columnsHelp(publicCurrencyColumns)}\n\nWith --merchant (or as mpay balances). ${columnsHelp(merchantColumns)}`;
   static override examples = [

@@ -1,7 +1,8 @@
-import { BaseCommand } from '../base/base-command.js';
+import { BaseCommand, type HelpGroup } from '../base/base-command.js';
 import { flowFlags, inputsFrom } from '../base/flags.js';
 
 export default class Deposit extends BaseCommand<typeof Deposit> {
+  static helpGroup: HelpGroup = { section: 'PAYMENTS', order: 1 };
   static override summary = 'Run a deposit: initiate, wallet address, status, processed';
   static override description = `Asks for each missing value on a terminal (currency and country from your merchant currencies, amount within their limits, customer, reference), shows a summary, then runs each step and records it in the journal (\`mpay history\`). Every value can be given by flag; with --no-input or no terminal nothing is asked and a missing value is an error naming its flag. On the live environment a confirmation is asked (--yes skips it).
 

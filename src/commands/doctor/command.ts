@@ -1,8 +1,9 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, flagSets } from '../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../base/base-command.js';
 
 export default class Doctor extends BaseCommand<typeof Doctor> {
   static override baseFlags = flagSets.probe;
+  static helpGroup: HelpGroup = { section: 'GETTING STARTED', order: 2 };
   static override summary = 'Check the base URL, the credentials, and what is open to them';
   static override description = `One line per check. Exits 0 only when every check passes; otherwise with the exit code of the first failure's kind (3 auth, 8 network, …; 6 when a check finds nothing open, such as no gateway for withdrawals).
 

@@ -1,5 +1,5 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, flagSets } from '../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../base/base-command.js';
 import { columnsHelp, historyColumns } from '../shared/columns.js';
 import { historyStatuses } from '../../api/enums.js';
 import { UsageError } from '../../api/errors.js';
@@ -10,6 +10,7 @@ const defaultHistoryLimit = 30;
 
 export default class History extends BaseCommand<typeof History> {
   static override baseFlags = flagSets.local;
+  static helpGroup: HelpGroup = { section: 'READING', order: 4 };
   static override summary = 'The transactions mpay started, newest first, from its journal';
   static override description =
     'The API has no endpoint that reads a transaction back, so this journal is the record of what was sent, when, and what came back. `mpay history show` gives one transaction with its steps.\n\nThe newest 30 by default (--limit N, or --all); with --all, --json and --csv are written as they are read, so any number of transactions takes little memory.\n\n' +

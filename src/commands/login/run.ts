@@ -34,6 +34,7 @@ export async function runLogin(opts: LoginOptions, f: Factory): Promise<void> {
       prompter: await f.prompter(),
       client: (req) => f.client(req),
       warn: (m) => f.io.warn(m),
+      note: (m) => f.io.note(m),
       checkApiKey: async (req) => {
         const { checkApiKey } = await import('../../flows/doctor.js');
         const { memoryTokens } = await import('../../api/credentials.js');
@@ -70,7 +71,7 @@ export async function runLogin(opts: LoginOptions, f: Factory): Promise<void> {
     opts.json,
     r,
     () =>
-      `Logged in: profile ${r.profile}, ${r.env} at ${r.base_url}${r.previous_base_url ? ` (it was ${r.previous_base_url})` : ''}, merchant key ${r.merchant_key}${r.verified ? ' (accepted by the API)' : ' (not verified)'}.${
+      `Logged in: profile ${r.profile}, ${r.env} at ${r.base_url}${r.previous_base_url ? ` (it was ${r.previous_base_url})` : ''}${r.profile_before?.env && r.profile_before.env !== r.env ? ` (its environment was ${r.profile_before.env})` : ''}, merchant key ${r.merchant_key}${r.verified ? ' (accepted by the API)' : ' (not verified)'}.${
         r.api_key ? `\nAPI key: ${r.api_key.detail}.` : ''
       }\n${
         r.secrets.store === 'keyring'

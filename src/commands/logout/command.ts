@@ -1,8 +1,9 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, flagSets } from '../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../base/base-command.js';
 
 export default class Logout extends BaseCommand<typeof Logout> {
   static override baseFlags = flagSets.local;
+  static helpGroup: HelpGroup = { section: 'SET-UP', order: 1 };
   static override summary = "Forget a profile's tokens (--all: its credentials too)";
   static override description =
     'Without --all the profile keeps its merchant key, site id and API key, and the next command gets a new token. With --all they are removed from config.json as well; the profile keeps its environment and base URLs.';

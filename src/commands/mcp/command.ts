@@ -1,7 +1,8 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, globalFlags } from '../base/base-command.js';
+import { BaseCommand, globalFlags, type HelpGroup } from '../base/base-command.js';
 
 export default class Mcp extends BaseCommand<typeof Mcp> {
+  static helpGroup: HelpGroup = { section: 'SUPPORT', order: 6 };
   static override baseFlags = {
     profile: globalFlags.profile,
     env: globalFlags.env,

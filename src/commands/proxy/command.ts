@@ -1,8 +1,9 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, flagSets } from '../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../base/base-command.js';
 
 export default class Proxy extends BaseCommand<typeof Proxy> {
   static override baseFlags = flagSets.standalone;
+  static helpGroup: HelpGroup = { section: 'SUPPORT', order: 4 };
   static override summary = 'Forward to a server; report where it departs from the spec';
   static override description = `A local HTTP server that forwards every request to --upstream (http on loopback, or https; through HTTPS_PROXY and with NODE_EXTRA_CA_CERTS as mpay's own requests) and checks each answer of the API against the OpenAPI document the sandbox publishes: a status the document does not list for that path, a body that fails its schema (types, required fields, nulls), and fields the document does not name.
 

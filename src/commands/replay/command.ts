@@ -1,8 +1,9 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand } from '../base/base-command.js';
+import { BaseCommand, type HelpGroup } from '../base/base-command.js';
 
 export default class Replay extends BaseCommand<typeof Replay> {
+  static helpGroup: HelpGroup = { section: 'SUPPORT', order: 2 };
   static override summary = "Send a trace's API calls again, and compare the answers";
   static override description = `FILE is a HAR written with --trace, or a support bundle (.tar.gz) holding one. Only the API's calls are sent (a browser's HAR may hold other hosts' requests: they are left out), in order, to the server that --profile, --env and --base-url choose, with this run's credentials and a fresh token. Every initiate gets a new customer_transaction_id (the recorded one is never sent again), and every hash_token is taken from the new answers. A call of a transaction the trace did not initiate is not sent.
 

@@ -1,9 +1,10 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, type Host } from '../base/base-command.js';
+import { BaseCommand, type Host, type HelpGroup } from '../base/base-command.js';
 import type { CommandInfo } from '../../flows/scenario-check.js';
 
 export default class Run extends BaseCommand<typeof Run> {
+  static helpGroup: HelpGroup = { section: 'SUPPORT', order: 3 };
   static override summary = 'Run scenario files: named steps with captures and expectations';
   static override description = `Each FILE (YAML or JSON) is a list of named steps, run in order: an mpay command with its flags (\`run: deposit initiate\`), or a raw request (\`request: {method, path, json}\`) sent as \`mpay api\` sends it. A step may capture values from its result by JMESPath and expect an exit code or kind, an HTTP status, and values (equals, matches, exists, min/max). Later steps use \${capture}, variables (--var, --vars FILE, MPAY_VAR_name) and \${run.reference}, a fresh reference per run; a value is substituted once, never read again as a reference.
 

@@ -1,11 +1,12 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, flagSets } from '../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../base/base-command.js';
 import { faultKinds, isFault } from '../../sandbox/faults.js';
 import type { SeedName } from '../../sandbox/seed.js';
 
 export default class Sandbox extends BaseCommand<typeof Sandbox> {
   // --profile (or MPAY_PROFILE): the profile the printed `mpay login` line logs in to the sandbox
   static override baseFlags = { ...flagSets.standalone, profile: flagSets.api.profile };
+  static helpGroup: HelpGroup = { section: 'SET-UP', order: 12 };
   static override summary = 'Serve the whole API locally, with a demo merchant';
   static override description = `A faithful local implementation of the API for trying mpay, reproducing issues and testing scripts with no network and no account. State lives in memory unless --data names a file. The demo merchant's one-time code for withdrawals is 123456, also written to this log as if e-mailed.
 

@@ -221,6 +221,8 @@ async function runAndReport(
   const out = opts.out ? openResultsFile(opts.out) : undefined;
   const order = out && new RowOrder<RowResult>((res) => out.write(res));
   const counts = noRows();
+  /** the rows a person must do something about, for the closing lines */
+  const fixes: RowResult[] = [];
   let printed = Promise.resolve();
   again.pace.reportTo(progress);
   // Ctrl-C (the IO's interruption): no new row starts, those in flight finish; a second one ends the run.
@@ -240,7 +242,7 @@ async function runAndReport(
     );
     if (inFlight)
       f.io.note(
-        `The ${inFlight} row${inFlight === 1 ? '' : 's'} in flight had no answer: the next run reports ${inFlight === 1 ? 'it' : 'them'} as unknown and sends ${inFlight === 1 ? 'it' : 'them'} no more, until settled: the next run's line for each names its \`mpay history resolve\` command, whole (a row still waiting its turn after a 429 was not sent: the next run sends it)`,
+        `The ${inFlight} row${inFlight === 1 ? '' : 's'} in flight had no answer: the next run reports ${inFlight === 1 ? 'it' : 'them'} as unknown and sends ${inFlight === 1 ? 'it' : 'them'} no more, until settled: it ends with what settles each (\`mpay history resolve REF --check\` first for an initiate, which asks the API) (a row still waiting its turn after a 429 was not sent: the next run sends it)`,
       );
     f.io.note({ label: 'Resume with: ', command: resume });
   };
@@ -258,6 +260,7 @@ async function runAndReport(
           (res: RowResult) => {
             if (res.outcome === 'unknown' && res.error?.kind === 'busy') lost ??= res.error.message;
             counts[res.outcome]++;
+            if (res.fix) fixes.push(res);
             again.pace.rowEnded();
             progress.row(res);
             // one line a row, in the order the rows end; --query filters each record
@@ -278,7 +281,7 @@ async function runAndReport(
   }
   const paced = again.pace.summary();
   if (paced) f.io.note(paced);
-  reportEnd(f.io, counts, total, resume, opts.file, signal.aborted);
+  reportEnd(f.io, counts, total, resume, opts.file, signal.aborted, fixes);
   if (lost && !signal.aborted) {
     f.io.note(`mpay: ${lost}`);
     f.io.exitCode = exitCodes.busy;
@@ -353,6 +356,8 @@ function reportEnd(
   resume: string,
   file: string,
   aborted: boolean,
+  /** rows whose result says what a person must do first (a refused code, an unknown row) */
+  fixes: RowResult[] = [],
 ): void {
   const ended = counts.done + counts.skipped + counts.failed + counts.unknown;
   const tally = tallyOf(counts);
@@ -373,13 +378,26 @@ function reportEnd(
   }
   io.note(tally);
   if (counts.failed || counts.unknown) {
-    io.note({ label: 'Run again with: ', command: `${resume}${stdin}` });
-    io.note('  (done rows are skipped; failed ones are sent again)');
-    if (counts.unknown)
+    // What to fix first, row by row (a few; each row's own line above says the same)
+    if (fixes.length) {
       io.note(
-        `  (the ${counts.unknown} unknown: a request that had no answer, which the server may or may not have applied; mpay will not guess, and sends ${counts.unknown === 1 ? 'it' : 'them'} no more until settled with \`mpay history resolve\`: each unknown row's line gives the whole command)`,
+        fixes.length === 1 ? 'Before you run it again:' : `Before you run it again (${fixes.length} rows):`,
       );
+      const shown = [...fixes].sort((a, b) => a.row - b.row).slice(0, maxFixesShown);
+      for (const r of shown) io.note(`  row ${r.row} (${r.reference}): ${r.fix}`);
+      if (fixes.length > shown.length)
+        io.note(`  and ${fixes.length - shown.length} more: each one's line above, or its "fix" with --json`);
+    }
+    io.note({ label: 'Run again with: ', command: `${resume}${stdin}` });
+    io.note(
+      counts.unknown
+        ? `  (done rows are skipped; failed ones are sent again as the file has them; the ${counts.unknown} unknown ${counts.unknown === 1 ? 'is' : 'are'} sent no more until settled as above: mpay will not guess whether the server applied ${counts.unknown === 1 ? 'it' : 'them'})`
+        : '  (done rows are skipped; failed ones are sent again as the file has them)',
+    );
     fromStdin();
     io.exitCode = batchIncompleteExitCode;
   }
 }
+
+/** How many rows' fixes the closing lines list; the rest are in each row's own line. */
+const maxFixesShown = 10;

@@ -1,10 +1,11 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand } from '../base/base-command.js';
+import { BaseCommand, type HelpGroup } from '../base/base-command.js';
 import { isTransactionStatus, transactionStatuses } from '../../api/enums.js';
 import { dryRunFlag, hashTokenArg } from '../base/flags.js';
 import { gatewayOf } from '../../flows/inputs.js';
 
 export default class Status extends BaseCommand<typeof Status> {
+  static helpGroup: HelpGroup = { section: 'PAYMENTS', order: 3 };
   static override summary = "Update a transaction's status (payment status update)";
   static override description =
     'Only a transaction in status initiated can be updated (exit 5 otherwise). The gateway must be one of those initiate returned; the journal supplies it when mpay chose one.';

@@ -1,9 +1,10 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, flagSets } from '../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../base/base-command.js';
 import { dryRunFlag } from '../base/flags.js';
 
 export default class Token extends BaseCommand<typeof Token> {
   static override baseFlags = flagSets.api;
+  static helpGroup: HelpGroup = { section: 'SET-UP', order: 10 };
   static override summary = 'Generate a bearer token from the merchant key and cache it';
   static override description =
     'The token is cached per profile, environment, base URL and merchant key (by a fingerprint, never the key itself), and used only with the key that made it; other commands reuse it and get a new one when the API refuses it. It is printed masked unless --show or --json is given.';

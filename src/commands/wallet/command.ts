@@ -1,9 +1,10 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand } from '../base/base-command.js';
+import { BaseCommand, type HelpGroup } from '../base/base-command.js';
 import { dryRunFlag, hashTokenArg } from '../base/flags.js';
 import { gatewayOf } from '../../flows/inputs.js';
 
 export default class Wallet extends BaseCommand<typeof Wallet> {
+  static helpGroup: HelpGroup = { section: 'PAYMENTS', order: 4 };
   static override summary = "Update a transaction's crypto wallet address (status initiated)";
   static override examples = [
     '<%= config.bin %> wallet 3f9a…c2 --gateway 5',

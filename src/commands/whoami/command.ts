@@ -1,7 +1,8 @@
-import { BaseCommand, flagSets } from '../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../base/base-command.js';
 
 export default class Whoami extends BaseCommand<typeof Whoami> {
   static override baseFlags = flagSets.context;
+  static helpGroup: HelpGroup = { section: 'SET-UP', order: 11 };
   static override summary = 'The profile, environment and credentials in effect';
   static override examples = ['<%= config.bin %> whoami', 'MPAY_ENV=stage <%= config.bin %> whoami --json'];
 

@@ -1,7 +1,8 @@
-import { BaseCommand } from '../base/base-command.js';
+import { BaseCommand, type HelpGroup } from '../base/base-command.js';
 import { flowFlags, inputsFrom, otpFlags } from '../base/flags.js';
 
 export default class Withdraw extends BaseCommand<typeof Withdraw> {
+  static helpGroup: HelpGroup = { section: 'PAYMENTS', order: 2 };
   static override summary = 'Run a withdrawal, confirmed with the one-time code';
   static override description = `Like \`mpay deposit\`, then processed sends a one-time code to the customer e-mail: mpay asks for it (masked, up to three tries), or takes --otp / --otp-stdin. Without a terminal and without a code, it stops once the code is sent, exits 0, and prints "next": "otp" with the hash token and the command that finishes it.`;
   static override examples = [

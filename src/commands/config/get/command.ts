@@ -1,9 +1,10 @@
 import * as Args from '@oclif/core/args';
-import { BaseCommand, flagSets } from '../../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../../base/base-command.js';
 import { settingKeys } from '../../../config/profile.js';
 
 export default class ConfigGet extends BaseCommand<typeof ConfigGet> {
   static override baseFlags = flagSets.local;
+  static helpGroup: HelpGroup = { section: 'SET-UP', order: 7 };
   static override summary = 'Print one setting of the current profile';
   static override examples = [
     '<%= config.bin %> config get stage.base_url',

@@ -1,7 +1,8 @@
-import { BaseCommand, flagSets } from '../../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../../base/base-command.js';
 
 export default class ConfigList extends BaseCommand<typeof ConfigList> {
   static override baseFlags = flagSets.local;
+  static helpGroup: HelpGroup = { section: 'SET-UP', order: 8 };
   static override summary = 'List the settings of the current profile (no secrets)';
   static override examples = [
     '<%= config.bin %> config list',

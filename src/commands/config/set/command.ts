@@ -1,9 +1,10 @@
 import * as Args from '@oclif/core/args';
-import { BaseCommand, flagSets } from '../../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../../base/base-command.js';
 import { settingKeys } from '../../../config/profile.js';
 
 export default class ConfigSet extends BaseCommand<typeof ConfigSet> {
   static override baseFlags = flagSets.local;
+  static helpGroup: HelpGroup = { section: 'SET-UP', order: 9 };
   static override summary = 'Set a profile setting: env, timeout, <env>.base_url, <env>.wallet_gateways';
   static override examples = [
     '<%= config.bin %> config set stage.base_url https://stage.example.com',

@@ -20,7 +20,7 @@ export async function runHistoryResolve(opts: ResolveOptions, f: Factory): Promi
     const out = await checkInitiate(deps, opts.key, opts.note);
     return printResult(f.io, opts.json, out, () =>
       out.checked === 'taken'
-        ? `${out.reference}: the API refused the same initiate as a reference already taken, so the first one landed; settled as landed. Next: ${out.next}.`
+        ? `${out.reference}: the API refused the same initiate as a reference already taken, so the first one landed. Next: ${out.next}.`
         : `${out.reference}: the API accepted the initiate (hash token ${shownValue(out.hash_token ?? '')}). Next: ${out.next}.`,
     );
   }

@@ -4,6 +4,7 @@ import type { Factory } from '../../../factory.js';
 import type { Journal } from '../../../journal/journal.js';
 import {
   notResumable,
+  landedUnfinished,
   resolvedAsEnded,
   stepDone,
   type JournalEvent,
@@ -273,6 +274,12 @@ function processedLines(
 function nextOf(r: JournalRecord): { message: string | null; resume: string | null } {
   const stranger = notResumable(r);
   if (stranger) return { message: `mpay continues it no further: ${stranger}`, resume: null };
+  if (landedUnfinished(r))
+    return {
+      message:
+        'landed, not finished by mpay: the API refused its reference as taken, and mpay never got its hash token, so it cannot finish it; ask the provider to finish or cancel it, then settle it with `history resolve --as landed` or `--as abandoned`',
+      resume: null,
+    };
   if (resolvedAsEnded(r))
     return { message: `mpay continues it no further: settled by hand as ${r.resolved!.as}`, resume: null };
   if (stepDone(r, 'processed')) return { message: null, resume: null };

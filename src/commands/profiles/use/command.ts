@@ -1,8 +1,9 @@
 import * as Args from '@oclif/core/args';
-import { BaseCommand, flagSets } from '../../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../../base/base-command.js';
 
 export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   static override baseFlags = flagSets.standalone;
+  static helpGroup: HelpGroup = { section: 'SET-UP', order: 5 };
   static override summary = 'Make a stored profile the current one';
   static override examples = ['<%= config.bin %> profiles use acme'];
   static override args = { name: Args.string({ description: 'profile name', required: true }) };

@@ -1,8 +1,9 @@
 import * as Flags from '@oclif/core/flags';
-import { BaseCommand, flagSets } from '../../base/base-command.js';
+import { BaseCommand, flagSets, type HelpGroup } from '../../base/base-command.js';
 
 export default class SupportBundle extends BaseCommand<typeof SupportBundle> {
   static override baseFlags = flagSets.api;
+  static helpGroup: HelpGroup = { section: 'SUPPORT', order: 5 };
   static override summary = 'Write one archive to attach to a support ticket (no secrets)';
   static override description =
     "Holds mpay's, Node's and the OS's versions, the profile's settings with key fingerprints only, the doctor report, the journal (all of it, or --reference / --since), the traces named with --trace-file, and a README.txt saying what is inside. Customers' names, phones and e-mails are masked unless --include-personal-data.";
