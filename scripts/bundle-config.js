@@ -30,6 +30,8 @@ export const lazyPackages = [
   'libphonenumber-js/mobile/examples',
   // the OS keyring: a native addon, which the executable keeps as an asset of its own (src/exe.ts)
   '@napi-rs/keyring',
+  // SQLite (the journal): a native addon too, loaded by the commands that use a journal only
+  'libsql',
 ];
 
 /** got's optional features that mpay never uses: see scripts/stubs/got-unused.js. */

@@ -20,6 +20,7 @@ import {
   spawnMpay,
   tempDir,
   waitUntil,
+  journalEvents,
 } from './helpers.js';
 import { mpay } from './in-process.js';
 import { strictSandbox, type StrictSandbox } from './strict.js';
@@ -412,7 +413,7 @@ it('Ctrl-C stops the starting of new rows, lets those in flight finish, exits 13
     const sent = await count();
     expect(sent).toBe(first.length);
     // On disk: each row that started is processed in the journal, none left with a request unanswered.
-    const events = ndjson(readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8'));
+    const events = journalEvents(cfg);
     const refs = new Set(events.map((e) => e.reference));
     expect([...refs].sort()).toEqual(first.map((x) => x.reference).sort());
     for (const ref of refs)

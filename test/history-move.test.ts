@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, holdingProxy, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, holdingProxy, sandbox, tempDir, journalText } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -61,8 +61,6 @@ it('a record made through a proxy is moved to the upstream, journaled, and conti
   const done = await mpay(resume, { env });
   expect(done.code, done.stderr).toBe(0);
   expect(done.json().status).toBe('pending');
-  const lines = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')
-    .trim()
-    .split('\n');
+  const lines = journalText(cfg).trim().split('\n');
   expect(lines.map((l) => JSON.parse(l)).filter((e) => e.step === 'moved')).toHaveLength(1);
 });

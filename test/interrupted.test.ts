@@ -16,6 +16,7 @@ import {
   requestCount,
   waitUntil,
   ndjson,
+  journalText,
 } from './helpers.js';
 import { mpay } from './in-process.js';
 
@@ -59,9 +60,7 @@ it.concurrent(
       expect(stderr).toMatch(
         /hint: continue with `mpay deposit --resume int-1 --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+`/,
       );
-      const journal = ndjson<{ step: string; outcome: string }>(
-        readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8'),
-      );
+      const journal = ndjson<{ step: string; outcome: string }>(journalText(cfg));
       expect(journal.map((l) => `${l.step} ${l.outcome}`)).toEqual([
         'initiate sent',
         'initiate ok',

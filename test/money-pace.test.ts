@@ -21,6 +21,7 @@ import {
   spawnMpay,
   tempDir,
   waitUntil,
+  journalText,
 } from './helpers.js';
 import { mpay } from './in-process.js';
 
@@ -37,9 +38,7 @@ const manyRows = (n: number, tag: string) =>
   ].join('\n');
 
 const journal = (cfg: string) =>
-  ndjson<{ reference: string; step: string; outcome: string }>(
-    readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8'),
-  );
+  ndjson<{ reference: string; step: string; outcome: string }>(journalText(cfg));
 
 // The sections' tests have servers and folders of their own: the rate limits' short ones run at once, and
 // the last four sections' do. The two processes racing for one lock run first, with nothing beside them to slow one down;

@@ -17,6 +17,7 @@ import {
   sandbox,
   spawnMpay,
   tempDir,
+  journalText,
 } from './helpers.js';
 import { mpay } from './in-process.js';
 
@@ -72,7 +73,7 @@ it.concurrent(
     const env = cliEnv(sb, cfg);
     const done = await mpay(['deposit', ...customerArgs({ reference: 'again-1' }), '--json'], { env });
     expect(done.code, done.stderr).toBe(0);
-    const journal = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8');
+    const journal = journalText(cfg);
     const before = await requestCount(sb, 'POST /payments/initiate');
     for (const argv of [
       ['deposit', ...customerArgs({ reference: 'again-1' }), '--json'],
@@ -85,7 +86,7 @@ it.concurrent(
       );
     }
     expect(await requestCount(sb, 'POST /payments/initiate')).toBe(before);
-    expect(readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')).toBe(journal);
+    expect(journalText(cfg)).toBe(journal);
     // A step refused later as "not initiated" leaves a processed transaction's status as it was.
     const late = await mpay(['deposit', 'process', 'again-1', '--json'], { env });
     expect(late.code).toBe(5);

@@ -1,4 +1,4 @@
-// The journal is private like the config (api/private-path.ts): its folder, its file, its index and lock
+// The journal is private like the config (api/private-path.ts): its folder, its database file, its lock
 // folders, the spool of a batch from stdin and the sandbox's --data file must be the user's own, not a
 // link, and writable by no one else; otherwise mpay exits 9 naming the path and how to mend it, with
 // nothing sent and nothing written there. Another user's files are made with chown (the tests run as root
@@ -17,7 +17,6 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { journalFileName } from '../src/journal/file-name.js';
 import {
   cliEnv,
   customerArgs,
@@ -39,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const initiates = () => requestCount(sb, 'POST /payments/initiate');
-const journalOf = (cfg: string) => join(cfg, 'journal', journalFileName('default', 'sandbox'));
+const journalOf = (cfg: string) => join(cfg, 'journal', 'journal.db');
 
 /** A deposit refused with exit 9 before anything was sent; its error message. */
 async function refusedDeposit(cfg: string, reference: string): Promise<{ message: string; hint: string }> {
@@ -117,34 +116,6 @@ it.skipIf(!isRoot)("a journal file of another user's, writable by all, is not re
   expect(r.stdout).not.toContain('planted-1');
 });
 
-it('an index folder that is a link is refused before the journal is read', async () => {
-  const cfg = tempDir();
-  mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
-  const elsewhere = tempDir();
-  symlinkSync(elsewhere, join(cfg, 'journal', 'index'));
-  const r = await mpay(['history', '--json'], { env: cliEnv(sb, cfg) });
-  expect(r.code, r.stderr).toBe(9);
-  expect(r.json().error.message).toBe(
-    `The journal index folder ${join(cfg, 'journal', 'index')} is a link; mpay will not read or write through it`,
-  );
-  expect(readdirSync(elsewhere)).toEqual([]);
-});
-
-it("a journal file's index folder that is a link is refused before the journal is read", async () => {
-  const cfg = tempDir();
-  mkdirSync(join(cfg, 'journal', 'index'), { recursive: true, mode: 0o700 });
-  chmodSync(join(cfg, 'journal'), 0o700);
-  const elsewhere = tempDir();
-  const own = join(cfg, 'journal', 'index', journalFileName('default', 'sandbox'));
-  symlinkSync(elsewhere, own);
-  const r = await mpay(['history', '--json'], { env: cliEnv(sb, cfg) });
-  expect(r.code, r.stderr).toBe(9);
-  expect(r.json().error.message).toBe(
-    `The journal index folder ${own} is a link; mpay will not read or write through it`,
-  );
-  expect(readdirSync(elsewhere)).toEqual([]);
-});
-
 it.skipIf(!isRoot)("a lock folder of another user's is refused before a batch sends a row", async () => {
   const cfg = tempDir();
   const locks = join(cfg, 'journal', 'locks');
@@ -199,8 +170,8 @@ it('a spool folder that is a link is refused before a batch from stdin writes it
   expect(await initiates()).toBe(before);
 });
 
-// The journal's paths are checked again as each line is written (journal.ts, append): the folder, the
-// file opened without following a link, and the file checked once open. A path changed while a deposit
+// The journal's paths are checked again as each event is written (journal/store.ts): the folder, and the
+// file, which must still be the one the database was opened on. A path changed while a deposit
 // waits on its initiate (the request held by a proxy of the test's) is met at the answer's line.
 async function swappedWhileWaiting(
   reference: string,
@@ -279,11 +250,11 @@ it("a journal file that is a link to the user's own journal: the hint moves that
   expect(first.code, first.stderr).toBe(0);
   const elsewhere = join(tempDir(), "kofi's journals");
   mkdirSync(elsewhere, { mode: 0o700 });
-  const target = join(elsewhere, 'default.jsonl');
+  const target = join(elsewhere, 'journal.db');
   renameSync(journalOf(cfg), target);
   symlinkSync(target, journalOf(cfg));
   const e = await refusedDeposit(cfg, 'moved-2');
-  const command = `rm '${journalOf(cfg)}' && mv '${elsewhere.replace(/'/g, "'\\''")}/default.jsonl' '${journalOf(cfg)}'`;
+  const command = `rm '${journalOf(cfg)}' && mv '${elsewhere.replace(/'/g, "'\\''")}/journal.db' '${journalOf(cfg)}'`;
   expect(e.hint).toContain(command);
   expect(e.hint).not.toMatch(/^Remove the link/);
   // done as the hint says, the journal is in place with its history
@@ -300,7 +271,7 @@ it('a journal file with a second name (a hard link) is refused, and the copy the
     env: cliEnv(sb, cfg),
   });
   expect(first.code, first.stderr).toBe(0);
-  const other = join(tempDir(), 'other-name.jsonl');
+  const other = join(tempDir(), 'other-name.db');
   linkSync(journalOf(cfg), other);
   const before = readFileSync(other, 'utf8');
   const e = await refusedDeposit(cfg, 'linked-2');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { replayDiffersExitCode } from '../src/api/errors.js';
-import { cliEnv, firstJsonLine, requestCounts, sandbox, spawnMpay, tempDir } from './helpers.js';
+import { cliEnv, firstJsonLine, requestCounts, sandbox, spawnMpay, tempDir, journalText } from './helpers.js';
 import { mpay } from './in-process.js';
 import { strictSandbox } from './strict.js';
 
@@ -144,7 +144,7 @@ describe('a deposit with its wallet step, replayed on a second sandbox', () => {
     expect(record.reference).toBe(initiate.reference);
     expect(record.hash_token).toBe(initiate.hash_token);
     expect(record.status).toBe('pending');
-    const journal = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8');
+    const journal = journalText(cfg);
     for (const step of ['initiate', 'wallet', 'status', 'processed'])
       expect(journal).toMatch(new RegExp(`"step":"${step}"[^\\n]*"outcome":"sent"`));
     // The recorded reference is only named, as what was replayed; it was never sent (the sandbox above).
