@@ -1,7 +1,7 @@
 // Test helpers: a real sandbox on an ephemeral loopback port, and the real bin/run.js in a child process
 // with a temporary config folder. Nothing here mocks the network.
 import { Journal } from '../src/journal/journal.js';
-import { loadSqlite } from '../src/journal/store.js';
+import { loadSqlite, openDatabase } from '../src/journal/store.js';
 import type { JournalEvent } from '../src/journal/records.js';
 import { execFileSync, spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -83,6 +83,15 @@ export function journalText(cfg: string, profile = 'default', env = 'sandbox'): 
   return journalEvents(cfg, profile, env)
     .map((e) => `${JSON.stringify(e)}\n`)
     .join('');
+}
+
+/** Every event of every journal in a config folder's database, oldest first: none when nothing was journaled. */
+export function allJournalEvents(cfg: string): JournalEvent[] {
+  const dir = join(cfg, 'journal');
+  const db = openDatabase(dir, join(dir, 'journal.db'), { create: false });
+  return (db?.prepare('SELECT event FROM events ORDER BY id').all() ?? []).map(
+    (r) => JSON.parse(String(r.event)) as JournalEvent,
+  );
 }
 
 export interface RunOptions {

@@ -1,8 +1,7 @@
 // #33 item 9: a withdrawal started through a proxy belongs to the proxy's URL; once the proxy is gone,
 // `mpay history move` (journaled) moves it to the upstream, where --resume then continues it. A real
 // sandbox behind a forwarding proxy of the test's, the real command classes.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { cliEnv, customerArgs, holdingProxy, sandbox, tempDir, journalText } from './helpers.js';

@@ -3,7 +3,7 @@
 // and an empty --otp-stdin, refused before anything is printed or sent. (Ctrl-C at a prompt and the
 // last wrong code at a prompt are covered by the PTY and scripted-prompt tests.)
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {

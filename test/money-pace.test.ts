@@ -2,8 +2,7 @@
 // (issue: money safety, round two). Real servers on loopback: the sandbox, and where a server must do what
 // the sandbox never does (always 429, a 2xx to a credentials-only initiate), a small one of the test's own.
 import { hostname } from 'node:os';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   apiInitiate,

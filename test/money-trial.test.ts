@@ -4,7 +4,7 @@
 // two profiles whose names differ only in punctuation keep their own journals, and an unreadable file or
 // journal is a clear error with its exit code, never a stack; a semicolon CSV is read with its separator,
 // and a host that does not resolve is named as such.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, type TestContext } from 'vitest';
 import {

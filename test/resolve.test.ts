@@ -2,10 +2,9 @@
 // every run) until a person settles it with `mpay history resolve` (journaled): not-sent rows are sent by
 // the next run, landed or abandoned ones no longer counted; --check asks the API through the money gate.
 // A real sandbox (its faults drop the connection before or after it acts), the real command classes.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cliEnv, file, ndjson, requestCount, sandbox, setFaults, tempDir, journalEvents } from './helpers.js';
+import { cliEnv, file, requestCount, sandbox, setFaults, tempDir, journalEvents } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;

@@ -128,12 +128,13 @@ export function openDatabase(dir: string, file: string, opts: OpenOptions): Data
     throw storageError(file, err);
   }
   try {
+    // First: every statement after it waits its turn behind another mpay's write (a new file's schema too).
+    db.exec('PRAGMA busy_timeout = 30000');
     const id = one(db, 'PRAGMA application_id');
     const tables = one(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
     // Read before anything is written: a foreign database is left exactly as it was.
     if (id !== applicationId && (id !== 0 || tables !== 0)) throw foreign(file);
     if (id === applicationId && one(db, 'PRAGMA user_version') !== schemaVersion) throw foreign(file);
-    db.exec('PRAGMA busy_timeout = 30000');
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
     if (tables === 0) immediate(db, () => one(db, 'PRAGMA application_id') === 0 && db.exec(schema));
@@ -251,8 +252,12 @@ function importOld(db: Database, dir: string, file: string, opts: OpenOptions): 
         } catch {
           e = undefined;
         }
-        if (isEvent(e)) (write(journal, e), n++);
-        else damaged++;
+        if (!isEvent(e)) {
+          damaged++;
+          continue;
+        }
+        write(journal, e);
+        n++;
       }
       if (damaged) opts.warn?.(`${damaged} damaged line(s) of ${path} were not imported (the file is kept)`);
       db.prepare('INSERT INTO imported (file, at, events) VALUES (?, ?, ?)').run(
