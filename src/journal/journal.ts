@@ -102,8 +102,12 @@ export class Journal implements JournalLike {
 
   /** The database, opened at first use; undefined: there is none yet, and `create` is false. */
   private db(create = false): Database | undefined {
-    return openDatabase(this.dir, this.file, { create, warn: this.opts.warn, note: this.opts.note });
+    const firstUse = !this.used;
+    const db = openDatabase(this.dir, this.file, { create, firstUse, ...this.opts });
+    this.used ||= db !== undefined;
+    return db;
   }
+  private used = false;
 
   /** A read of the database: nothing when there is none; its errors told as mpay tells them. */
   private read<T>(none: T, fn: (db: Database) => T): T {

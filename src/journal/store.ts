@@ -89,6 +89,8 @@ export interface OpenOptions {
   /** the line said when an old journal of JSON lines is imported */
   note?: (message: string) => void;
   warn?: (message: string) => void;
+  /** the first use by a Journal: an old journal of JSON lines put beside the database is imported */
+  firstUse?: boolean;
 }
 
 /**
@@ -97,6 +99,9 @@ export interface OpenOptions {
  */
 export function openDatabase(dir: string, file: string, opts: OpenOptions): Database | undefined {
   const known = open.get(file);
+  // An old journal put back beside the database (or one another mpay imported meanwhile) is looked at
+  // once by each Journal of the process.
+  if (known && opts.firstUse) importOld(known.db, dir, file, opts);
   if (known && !opts.create) return known.db;
   if (known) {
     // Before each write, the rule of private paths again: the folder or file replaced while mpay waited
