@@ -120,7 +120,7 @@ export function openDatabase(dir: string, file: string, opts: OpenOptions): Data
   const old = oldJournals(dir);
   let fresh: boolean | undefined;
   try {
-    fresh = createFile(dir, file, opts.create || old.length > 0);
+    fresh = createFile(dir, file, opts.create || old.length > 0, opts.warn);
   } catch (err) {
     if (err instanceof LocalFileError) throw err;
     throw unwritable(file, err);
@@ -154,7 +154,12 @@ export function openDatabase(dir: string, file: string, opts: OpenOptions): Data
 }
 
 /** Makes the file (0600, never through a link) when it does not exist; undefined: none, and none made. */
-function createFile(dir: string, file: string, create: boolean): boolean | undefined {
+function createFile(
+  dir: string,
+  file: string,
+  create: boolean,
+  warn?: (message: string) => void,
+): boolean | undefined {
   try {
     closeSync(openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW));
     return false;
@@ -164,7 +169,8 @@ function createFile(dir: string, file: string, create: boolean): boolean | undef
   }
   if (!create) return undefined;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  requirePrivate(dir, 'folder', 'journal');
+  const said = (warning: string | undefined) => warning && warn?.(warning);
+  said(requirePrivate(dir, 'folder', 'journal'));
   try {
     closeSync(
       openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600),
@@ -173,7 +179,7 @@ function createFile(dir: string, file: string, create: boolean): boolean | undef
     // another mpay made it first
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
-  requirePrivate(file, 'file', 'journal');
+  said(requirePrivate(file, 'file', 'journal'));
   return true;
 }
 
