@@ -2,8 +2,9 @@
 // node scripts/bench-journal.js [--sizes 100000,1000000] [--rounds N]
 //
 // What the journal's length costs (docs/performance.md, "The journal"): journals of N synthetic
-// transactions (scripts/journal-synth.js) in config folders of their own, against a sandbox, and the same
-// commands with an empty journal. Each figure is the median of N runs, wall time and peak RSS (GNU time).
+// transactions (scripts/journal-synth.js, written as JSON lines and imported by the first command, as an
+// upgrade does) in config folders of their own, against a sandbox, and the same commands with an empty
+// journal. Each figure is the median of N runs, wall time and peak RSS (GNU time).
 // Also part of `npm run bench`.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -47,32 +48,18 @@ function many(n, args, env, expect = 0) {
 }
 
 /**
- * The journal's figures and its targets (issue: a journal that grows): a deposit within 1.2x and +15 MB
- * of an empty journal's; history, history show and deposit --resume within 1.5x; the first command after
- * an upgrade indexes 100,000 transactions in under 5 s; history --all --json linear, under 150 MB.
+ * The journal's figures and its targets (#45, the journal in SQLite): at 1,000,000 transactions a deposit
+ * within 50 ms of an empty journal's, `history`'s first page within 200 ms (the whole process), an export
+ * of every record within 30 s.
  */
 export function journalTargets(r) {
   const checks = {};
   for (const [size, row] of Object.entries(r)) {
     if (size === '0') continue;
     const n = Number(size).toLocaleString('en');
-    checks[`${n}: deposit ≤ 1.2x, +15 MB`] =
-      row.ratios.deposit <= 1.2 && row.ratios.deposit_rss_mb_more <= 15;
-    checks[`${n}: history, show, --resume ≤ 1.5x`] =
-      row.ratios.history <= 1.5 && row.ratios.history_show <= 1.5 && row.ratios.deposit_resume <= 1.5;
-    if (Number(size) === 100_000)
-      checks['100,000: first command (index) < 5 s'] = row.first_command_indexing.ms < 5000;
-    if (Number(size) >= 1_000_000)
-      checks[`${n}: history --all --json < 150 MB`] = row.history_all_json.peak_rss_mb < 150;
-  }
-  const sizes = Object.keys(r)
-    .map(Number)
-    .filter((n) => n > 0)
-    .sort((a, b) => a - b);
-  if (sizes.length > 1) {
-    const per = (n) => r[n].history_all_json.ms / n;
-    checks['history --all --json linear (per transaction, largest ≤ 1.3x smallest)'] =
-      per(sizes.at(-1)) <= 1.3 * per(sizes[0]);
+    checks[`${n}: deposit ≤ empty + 50 ms`] = row.deposit.ms - r[0].deposit.ms <= 50;
+    checks[`${n}: history's first page ≤ 200 ms`] = row.history.ms <= 200;
+    checks[`${n}: export of every record ≤ 30 s`] = row.export_jsonl.ms <= 30_000;
   }
   return checks;
 }
@@ -106,14 +93,15 @@ export async function benchJournal({ sandbox, sizes, rounds }) {
     const row = { transactions: size };
     let refs = [];
     if (size > 0) {
+      // A journal of JSON lines as mpay before SQLite wrote it: the first command imports it (once).
       const file = join(dir, 'journal', 'default.sandbox.jsonl');
       const t = Date.now();
       refs = writeJournal(file, { count: size, seed: 42, place }).refs;
-      row.journal_mb = +(statSync(file).size / 1024 / 1024).toFixed(1);
+      row.jsonl_mb = +(statSync(file).size / 1024 / 1024).toFixed(1);
       row.written_in_s = +((Date.now() - t) / 1000).toFixed(1);
-      // The first command after an upgrade: it builds the index.
       const first = measured(['history', '--limit', '1', '--json'], env);
-      row.first_command_indexing = { ms: +first.ms.toFixed(0), peak_rss_mb: +first.rss.toFixed(1) };
+      row.first_command_import = { ms: +first.ms.toFixed(0), peak_rss_mb: +first.rss.toFixed(1) };
+      row.database_mb = +(statSync(join(dir, 'journal', 'journal.db')).size / 1024 / 1024).toFixed(1);
     }
     row.deposit = many(rounds, deposit, env);
     row.history = many(rounds, ['history', '--json'], env);
@@ -127,18 +115,19 @@ export async function benchJournal({ sandbox, sizes, rounds }) {
       row.history_show = many(rounds, ['history', 'show', ref, '--json'], env);
       // A finished deposit: --resume finds it and says so (exit 2); the lookup is what is measured.
       row.deposit_resume = many(rounds, ['deposit', '--resume', ref, '--json'], env, 2);
-      const all = measured(['history', '--all', '--json'], env);
-      row.history_all_json = { ms: +all.ms.toFixed(0), peak_rss_mb: +all.rss.toFixed(1) };
+      const exported = measured(['history', 'export'], env);
+      row.export_jsonl = { ms: +exported.ms.toFixed(0), peak_rss_mb: +exported.rss.toFixed(1) };
+      const csv = measured(['history', 'export', '--format', 'csv'], env);
+      row.export_csv = { ms: +csv.ms.toFixed(0), peak_rss_mb: +csv.rss.toFixed(1) };
     }
     out[size] = row;
     if (size > 0) {
       const empty = out[0];
-      row.ratios = {
-        deposit: +(row.deposit.ms / empty.deposit.ms).toFixed(2),
-        deposit_rss_mb_more: +(row.deposit.peak_rss_mb - empty.deposit.peak_rss_mb).toFixed(1),
-        history: +(row.history.ms / empty.history.ms).toFixed(2),
-        history_show: +(row.history_show.ms / empty.history_show.ms).toFixed(2),
-        deposit_resume: +(row.deposit_resume.ms / empty.deposit_resume.ms).toFixed(2),
+      row.beyond_empty_ms = {
+        deposit: +(row.deposit.ms - empty.deposit.ms).toFixed(1),
+        history: +(row.history.ms - empty.history.ms).toFixed(1),
+        history_show: +(row.history_show.ms - empty.history_show.ms).toFixed(1),
+        deposit_resume: +(row.deposit_resume.ms - empty.deposit_resume.ms).toFixed(1),
       };
     }
     rmSync(dir, { recursive: true, force: true });
