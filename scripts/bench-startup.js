@@ -14,11 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { exeRuntime, installRuntimes } from './node-runtimes.js';
 import { helpOnAsk } from './script-help.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'run.js');
-const exe = join(root, 'dist', 'mpay-exe');
+const exe = join(root, 'dist', `mpay-${process.platform}-${process.arch}`);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -33,14 +34,8 @@ function timeOnce(cmd, args, env) {
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
-/** The Node the executable was built from (its runtime): `exe -e 0` is not Node's -e, so ask the build. */
-function exeNode() {
-  const r = spawnSync(process.execPath, [join(root, 'scripts', 'node-runtimes.js'), '--path'], {
-    encoding: 'utf8',
-  });
-  const path = r.status === 0 ? r.stdout.trim() : '';
-  return path && existsSync(path) ? path : process.execPath;
-}
+/** The Node the executable was built from (scripts/node-runtimes.js): its `node -e 0` is the baseline. */
+const exeNode = () => installRuntimes()[exeRuntime];
 
 /** Medians of `pairs` alternating runs of a baseline and a command, and their ratio. */
 function paired(pairs, base, cmd, env) {
