@@ -136,12 +136,8 @@ export async function benchJournal({ sandbox, sizes, rounds }) {
   return out;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  helpOnAsk(import.meta.url);
-  const { values } = parseArgs({
-    options: { sizes: { type: 'string' }, rounds: { type: 'string' } },
-  });
-  const sizes = (values.sizes ?? '100000,1000000').split(',').map(Number);
+/** A sandbox of mpay's own for a bench script run alone: the process, and its --json line. */
+export async function benchSandbox() {
   const sb = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
@@ -153,6 +149,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       if (line) resolve(JSON.parse(line));
     });
   });
+  return { sb, info };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  helpOnAsk(import.meta.url);
+  const { values } = parseArgs({
+    options: { sizes: { type: 'string' }, rounds: { type: 'string' } },
+  });
+  const sizes = (values.sizes ?? '100000,1000000').split(',').map(Number);
+  const { sb, info } = await benchSandbox();
   try {
     const r = await benchJournal({ sandbox: info, sizes, rounds: Number(values.rounds ?? 7) });
     console.log(JSON.stringify({ journal: r, targets: journalTargets(r) }, null, 2));

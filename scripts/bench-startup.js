@@ -8,7 +8,7 @@
 // what each phase of the npm-installed mpay's start-up costs, as the differences of medians between runs
 // that stop after it: Node itself (node -e 0), bin/run.js (--version loads nothing more), the bundle and
 // oclif (--help), the command's own run with its request (countries --json). Also part of `npm run bench`.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,17 +92,8 @@ export function startupTargets(r) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   helpOnAsk(import.meta.url);
   const { values } = parseArgs({ options: { pairs: { type: 'string' } } });
-  const sb = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const info = await new Promise((resolve) => {
-    let text = '';
-    sb.stdout.on('data', (d) => {
-      text += d;
-      const line = text.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line));
-    });
-  });
+  const { benchSandbox } = await import('./bench-journal.js');
+  const { sb, info } = await benchSandbox();
   try {
     const r = benchStartup({ sandbox: info, pairs: Number(values.pairs ?? 25) });
     console.log(JSON.stringify({ startup: r, targets: startupTargets(r) }, null, 2));
