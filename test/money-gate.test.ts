@@ -859,6 +859,7 @@ describe('every command that can reach a money endpoint passes the gate', () => 
     'currencies',
     'docs',
     'history',
+    'history:export',
     'history:move',
     'history:prune',
     'history:show',
