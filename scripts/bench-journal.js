@@ -7,9 +7,18 @@
 // journal. Each figure is the median of N runs, wall time and peak RSS (GNU time).
 // Also part of `npm run bench`.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeJournal } from './journal-synth.js';
@@ -96,7 +105,17 @@ export async function benchJournal({ sandbox, sizes, rounds }) {
       // A journal of JSON lines as mpay before SQLite wrote it: the first command imports it (once).
       const file = join(dir, 'journal', 'default.sandbox.jsonl');
       const t = Date.now();
-      refs = writeJournal(file, { count: size, seed: 42, place }).refs;
+      // BENCH_JOURNAL_JSONL: a journal this script wrote before for this size (its writing takes minutes)
+      const made = process.env.BENCH_JOURNAL_JSONL;
+      if (made) {
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+        copyFileSync(made, file);
+        const head = Buffer.alloc(65536);
+        const fd = openSync(made, 'r');
+        readSync(fd, head, 0, head.length, 0);
+        closeSync(fd);
+        refs = [/"reference":"(mpay-d-[^"]*)"/.exec(head.toString('utf8'))[1]];
+      } else refs = writeJournal(file, { count: size, seed: 42, place }).refs;
       row.jsonl_mb = +(statSync(file).size / 1024 / 1024).toFixed(1);
       row.written_in_s = +((Date.now() - t) / 1000).toFixed(1);
       const first = measured(['history', '--limit', '1', '--json'], env);

@@ -249,6 +249,9 @@ function importOld(db: Database, dir: string, file: string, opts: OpenOptions): 
   for (const name of oldJournals(dir)) {
     const path = join(dir, name);
     requirePrivate(path, 'file', 'journal');
+    // A large page cache while importing: the indexes' pages, written in random order, are then written
+    // to the WAL once, not again at each spill (a journal of 1,000,000 transactions: minutes less).
+    db.exec('PRAGMA cache_size = -262144');
     const count = immediate(db, () => {
       if (db.prepare('SELECT 1 FROM imported WHERE file = ?').get(name)) return undefined;
       const journal = name.slice(0, -'.jsonl'.length);
@@ -278,6 +281,7 @@ function importOld(db: Database, dir: string, file: string, opts: OpenOptions): 
       );
       return n;
     });
+    db.exec('PRAGMA cache_size = -2000');
     const kept = `${path}.imported`;
     try {
       renameSync(path, kept);
