@@ -22,6 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeJournal } from './journal-synth.js';
+import Database from 'libsql';
 import { helpOnAsk } from './script-help.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -102,24 +103,34 @@ export async function benchJournal({ sandbox, sizes, rounds }) {
     const row = { transactions: size };
     let refs = [];
     if (size > 0) {
-      // A journal of JSON lines as mpay before SQLite wrote it: the first command imports it (once).
-      const file = join(dir, 'journal', 'default.sandbox.jsonl');
-      const t = Date.now();
-      // BENCH_JOURNAL_JSONL: a journal this script wrote before for this size (its writing takes minutes)
-      const made = process.env.BENCH_JOURNAL_JSONL;
-      if (made) {
-        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-        copyFileSync(made, file);
-        const head = Buffer.alloc(65536);
-        const fd = openSync(made, 'r');
-        readSync(fd, head, 0, head.length, 0);
-        closeSync(fd);
-        refs = [/"reference":"(mpay-d-[^"]*)"/.exec(head.toString('utf8'))[1]];
-      } else refs = writeJournal(file, { count: size, seed: 42, place }).refs;
-      row.jsonl_mb = +(statSync(file).size / 1024 / 1024).toFixed(1);
-      row.written_in_s = +((Date.now() - t) / 1000).toFixed(1);
-      const first = measured(['history', '--limit', '1', '--json'], env);
-      row.first_command_import = { ms: +first.ms.toFixed(0), peak_rss_mb: +first.rss.toFixed(1) };
+      if (process.env.BENCH_JOURNAL_FILL === 'sql') {
+        // The database filled through SQL directly (a journal of JSON lines this size takes minutes to
+        // write and to import): `size` processed deposits at this place, four events each.
+        measured(deposit(), env);
+        const t = Date.now();
+        fillJournal(join(dir, 'journal', 'journal.db'), size, place);
+        row.filled_in_s = +((Date.now() - t) / 1000).toFixed(1);
+        refs = [`mpay-d-fill-${Math.floor(size / 2)}`];
+      } else {
+        // A journal of JSON lines as mpay before SQLite wrote it: the first command imports it (once).
+        const file = join(dir, 'journal', 'default.sandbox.jsonl');
+        const t = Date.now();
+        // BENCH_JOURNAL_JSONL: a journal this script wrote before for this size (its writing takes minutes)
+        const made = process.env.BENCH_JOURNAL_JSONL;
+        if (made) {
+          mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+          copyFileSync(made, file);
+          const head = Buffer.alloc(65536);
+          const fd = openSync(made, 'r');
+          readSync(fd, head, 0, head.length, 0);
+          closeSync(fd);
+          refs = [/"reference":"(mpay-d-[^"]*)"/.exec(head.toString('utf8'))[1]];
+        } else refs = writeJournal(file, { count: size, seed: 42, place }).refs;
+        row.jsonl_mb = +(statSync(file).size / 1024 / 1024).toFixed(1);
+        row.written_in_s = +((Date.now() - t) / 1000).toFixed(1);
+        const first = measured(['history', '--limit', '1', '--json'], env);
+        row.first_command_import = { ms: +first.ms.toFixed(0), peak_rss_mb: +first.rss.toFixed(1) };
+      }
       row.database_mb = +(statSync(join(dir, 'journal', 'journal.db')).size / 1024 / 1024).toFixed(1);
     }
     row.deposit = many(rounds, deposit, env);
@@ -153,6 +164,42 @@ export async function benchJournal({ sandbox, sizes, rounds }) {
     console.error(`bench-journal: ${size} transactions done`);
   }
   return out;
+}
+
+/**
+ * Adds `size` processed deposits at `place` to a journal database mpay made, by SQL: its indexes dropped,
+ * the rows inserted in one statement, the indexes made again from their own definitions.
+ */
+function fillJournal(file, size, place) {
+  const db = new Database(file);
+  try {
+    const indexes = db
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'")
+      .all();
+    db.exec('PRAGMA cache_size = -262144');
+    db.exec('BEGIN IMMEDIATE');
+    for (const { name } of indexes) db.exec(`DROP INDEX ${name}`);
+    const base = db.prepare('SELECT coalesce(max(id), 0) AS id FROM events').get().id;
+    const at = (k) => `strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || (i * 4 + ${k}) || ' seconds')`;
+    db.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${size - 1}),
+        s(k, step, outcome) AS (VALUES (0, 'initiate', 'sent'), (1, 'initiate', 'ok'), (2, 'status', 'ok'), (3, 'processed', 'ok'))
+      INSERT INTO events (id, journal, rec, reference, hash_token, server, merchant, at, event)
+      SELECT ${base} + i * 4 + k + 1, 'default.sandbox', ${base} + i * 4 + 1, 'mpay-d-fill-' || i,
+        CASE WHEN k > 0 THEN printf('%064x', i + 1) END, $server, $merchant, ${at('k')},
+        json_object('at', ${at('k')}, 'reference', 'mpay-d-fill-' || i, 'kind', 'deposit', 'step', step,
+          'outcome', outcome, 'hash_token', CASE WHEN k > 0 THEN printf('%064x', i + 1) END,
+          'data', CASE k WHEN 0 THEN json_object('amount', '10', 'currency', 'GHS', 'country', 'GH',
+            'customer', json_object('first_name', 'Ama', 'phone', '+233201234567', 'email', 'ama@example.com'),
+            'gateway_id', 1) ELSE json_object('status', 'pending') END,
+          'place', json_object('server', $server, 'merchant', $merchant, 'profile', 'default', 'env', 'sandbox'))
+      FROM n, s`,
+    ).run({ server: place.server, merchant: place.merchant });
+    for (const { sql } of indexes) if (sql) db.exec(sql);
+    db.exec('COMMIT');
+  } finally {
+    db.close();
+  }
 }
 
 /** A sandbox of mpay's own for a bench script run alone: the process, and its --json line. */
