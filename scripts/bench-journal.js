@@ -197,6 +197,7 @@ function fillJournal(file, size, place) {
     ).run({ server: place.server, merchant: place.merchant });
     for (const { sql } of indexes) if (sql) db.exec(sql);
     db.exec('COMMIT');
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   } finally {
     db.close();
   }

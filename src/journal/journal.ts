@@ -64,7 +64,10 @@ export interface JournalOptions {
   newHere?: boolean;
 }
 
-/** The events of a key (a reference, or a hash token: its references) in the journals `where` picks. */
+/**
+ * The events of a key (a reference, or a hash token: its references) in the journals `where` picks. Its
+ * `+journal` keeps the planner on the reference's index: the journal's own would read every row of it.
+ */
 const byKey = (where: string) =>
   `SELECT journal, event FROM events WHERE ${where} AND reference IN (SELECT ? UNION SELECT reference FROM events WHERE hash_token = ?) ORDER BY journal, id`;
 
@@ -155,7 +158,7 @@ export class Journal implements JournalLike {
   eventsOf(key: string): JournalEvent[] {
     return this.read([], (db) =>
       db
-        .prepare(byKey('journal = ?'))
+        .prepare(byKey('+journal = ?'))
         .all(this.name, key, key)
         .map((r) => JSON.parse(String(r.event)) as JournalEvent),
     );
@@ -213,7 +216,7 @@ export class Journal implements JournalLike {
     const from = Number.isFinite(since) ? new Date(since).toISOString() : '';
     return this.read([], (db) =>
       db
-        .prepare('SELECT event FROM events WHERE journal = ? AND at >= ? ORDER BY id')
+        .prepare('SELECT event FROM events WHERE +journal = ? AND at >= ? ORDER BY id')
         .all(this.name, from)
         .map((r) => JSON.parse(String(r.event)) as JournalEvent),
     );
@@ -276,7 +279,7 @@ export class Journal implements JournalLike {
   elsewhere(key: string): JournalRecord[] {
     const here = this.place;
     const mine = this.matches(key).filter((r) => !here || (r.place && !samePlace(r.place, here)));
-    const others = this.read([], (db) => db.prepare(byKey('journal <> ?')).all(this.name, key, key));
+    const others = this.read([], (db) => db.prepare(byKey('+journal <> ?')).all(this.name, key, key));
     const byJournal = new Map<string, JournalEvent[]>();
     for (const r of others) {
       const list = byJournal.get(String(r.journal)) ?? [];
@@ -300,7 +303,7 @@ export class Journal implements JournalLike {
     const found = this.read([], (db) =>
       db
         .prepare(
-          'SELECT DISTINCT reference FROM events WHERE hash_token >= ? AND hash_token < ? AND journal = ? LIMIT 20',
+          'SELECT DISTINCT reference FROM events WHERE hash_token >= ? AND hash_token < ? AND +journal = ? LIMIT 20',
         )
         .all(prefix, `${prefix}g`, this.name)
         .map((r) => String(r.reference)),

@@ -142,6 +142,8 @@ export function openDatabase(dir: string, file: string, opts: OpenOptions): Data
     if (id === applicationId && one(db, 'PRAGMA user_version') !== schemaVersion) throw foreign(file);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
+    // the WAL cut back to 64 MB after a checkpoint (an import writes gigabytes through it)
+    db.exec('PRAGMA journal_size_limit = 67108864');
     if (tables === 0) immediate(db, () => one(db, 'PRAGMA application_id') === 0 && db.exec(schema));
   } catch (err) {
     db.close();
@@ -282,6 +284,7 @@ function importOld(db: Database, dir: string, file: string, opts: OpenOptions): 
       return n;
     });
     db.exec('PRAGMA cache_size = -2000');
+    if (count) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     const kept = `${path}.imported`;
     try {
       renameSync(path, kept);
