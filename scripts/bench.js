@@ -25,7 +25,7 @@ const loadSeconds = quick ? 1 : 3;
 
 const targets = {
   version: 1.8,
-  countries: 2.5,
+  countries: 2.2,
   sandboxGet: 0.7,
   sandboxPost: 0.4,
   rssMb: 80,
@@ -401,6 +401,11 @@ try {
     rounds: quick ? 3 : 7,
   });
 
+  // countries --json start-up as 25 alternating pairs with node -e 0, and each phase's cost
+  // (scripts/bench-startup.js).
+  const { benchStartup, startupTargets } = await import('./bench-startup.js');
+  const startupPairs = benchStartup({ sandbox: sandbox.info, pairs: quick ? 5 : 25 });
+
   // mpay run: a scenario of 100 steps against a shell script of the same mpay commands.
   const { benchScenario, scenarioTargetRatio } = await import('./bench-scenario.js');
   const scenario = benchScenario({ bin, env, rounds: quick ? 1 : 3 });
@@ -470,6 +475,7 @@ try {
     batch,
     scenario,
     journal,
+    startup_pairs: startupPairs,
     money_gate: gate,
     second_signal: signals,
     keyring,
@@ -518,6 +524,7 @@ try {
         }),
   };
   Object.assign(checks, journalTargets(journal));
+  Object.assign(checks, startupTargets(startupPairs));
   checks[`mpay run of 100 steps ≤ ${scenarioTargetRatio}x a shell script of the same commands`] =
     scenario.ratio_to_shell <= scenarioTargetRatio;
   checks[`the money gate's own work ≤ ${gateTargetMs} ms a step (median, the lock held by its flow)`] =
@@ -578,12 +585,16 @@ try {
     `rate-limited: ${limitedRun.answered_calls} calls answered, bound ${limitedRun.bound_seconds} s, ratio ${limitedRun.ratio_to_bound}; ${limitedRun.refused_429} refused with 429; paced down to ${limitedRun.paced_down_to}/s, ${limitedRun.paced_at_end}/s at the end`,
   );
   console.log(
-    `\n${pad('journal (transactions)', 16)}${pad('deposit ms', 12)}${pad('history ms', 12)}${pad('show ms', 9)}${pad('resume ms', 11)}${pad('--all --json', 20)}first command`,
+    `\n${pad('journal (transactions)', 16)}${pad('deposit ms', 12)}${pad('history ms', 12)}${pad('show ms', 9)}${pad('resume ms', 11)}${pad('export jsonl', 20)}first command (import)`,
   );
   for (const [n, r] of Object.entries(journal))
     console.log(
-      `${pad(n, 10)}${pad(`${r.deposit.ms} ms, ${r.deposit.peak_rss_mb} MB`, 20)}${pad(r.history.ms, 12)}${pad(r.history_show.ms, 9)}${pad(r.deposit_resume.ms, 11)}${pad(r.history_all_json ? `${r.history_all_json.ms} ms, ${r.history_all_json.peak_rss_mb} MB` : '', 22)}${r.first_command_indexing ? `${r.first_command_indexing.ms} ms` : ''}`,
+      `${pad(n, 10)}${pad(`${r.deposit.ms} ms, ${r.deposit.peak_rss_mb} MB`, 20)}${pad(r.history.ms, 12)}${pad(r.history_show.ms, 9)}${pad(r.deposit_resume.ms, 11)}${pad(r.export_jsonl ? `${r.export_jsonl.ms} ms, ${r.export_jsonl.peak_rss_mb} MB` : '', 22)}${r.first_command_import ? `${r.first_command_import.ms} ms` : ''}`,
     );
+  console.log(
+    `\nstart-up, 25 alternating pairs: countries --json ${startupPairs.npm.command_ms} ms, ${startupPairs.npm.ratio}x node -e 0${startupPairs.exe ? `; exe ${startupPairs.exe.command_ms} ms, ${startupPairs.exe.ratio}x` : ''}`,
+  );
+  for (const [phase, ms] of Object.entries(startupPairs.phases_ms)) console.log(`  ${pad(ms, 8)} ${phase}`);
   console.log(
     `\nmoney gate, its own work a step beyond the journal's sync: ${gate.lock_held_own_ms.median} ms median with the lock held by its flow; ${gate.gate_own_ms.median} ms when the step takes the lock itself (a single call)`,
   );

@@ -171,6 +171,23 @@ function findKeyringAddon() {
   }
   throw new Error(`build-exe: no @napi-rs/${prefix}* package with a .node file in node_modules`);
 }
+
+// SQLite's native addon (libsql's prebuilt binary for this platform, @libsql/<target>/index.node), kept
+// and checked as the keyring's is: the journal's commands load it from the same private cache folder.
+const libsqlAddon = findLibsqlAddon();
+const libsqlSha256 = createHash('sha256').update(readFileSync(libsqlAddon)).digest('hex');
+
+function findLibsqlAddon() {
+  const scope = join(root, 'node_modules', '@libsql');
+  const prefix = `${process.platform}-${process.arch}`;
+  // glibc's first: libsql itself picks -gnu over -musl on a glibc system
+  for (const d of readdirSync(scope)
+    .filter((n) => n.startsWith(prefix))
+    .sort((a, b) => Number(b.endsWith('-gnu')) - Number(a.endsWith('-gnu')))) {
+    if (existsSync(join(scope, d, 'index.node'))) return join(scope, d, 'index.node');
+  }
+  throw new Error(`build-exe: no @libsql/${prefix}* package with an index.node in node_modules`);
+}
 const assetName = (pkg) => `${pkg.replace('/', '+')}.cjs`;
 
 // The snapshot builder and the executable hand the script a require() that knows only Node's built-in
@@ -256,6 +273,7 @@ function inputsKey() {
   for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'node_modules/.package-lock.json'])
     add(join(root, f));
   add(keyringAddon);
+  add(libsqlAddon);
   const nodeStat = statSync(node);
   h.update(
     JSON.stringify({
@@ -326,11 +344,12 @@ await build({
     MPAY_ROOT: JSON.stringify(virtualRoot),
     MPAY_EXTRAS: JSON.stringify(extras),
     MPAY_KEYRING_SHA256: JSON.stringify(keyringSha256),
+    MPAY_LIBSQL_SHA256: JSON.stringify(libsqlSha256),
   },
   external: [...common.external, ...extras],
 });
 console.error(`build-exe: ${script} ${(statSync(script).size / 1024).toFixed(0)} KiB`);
-const assets = { 'keyring.node': keyringAddon };
+const assets = { 'keyring.node': keyringAddon, 'libsql.node': libsqlAddon };
 for (const pkg of extras) {
   const file = join(dist, 'extras', assetName(pkg));
   await build({
@@ -339,7 +358,8 @@ for (const pkg of extras) {
     outfile: file,
     // ajv is an extra of its own (mpay proxy) and also inside fastify's, which requires its subpaths
     // (ajv/dist/jtd): an extra is found by its name only, so fastify's keeps its own copy.
-    external: [...common.external, ...extras.filter((e) => e !== pkg && e !== 'ajv')],
+    // libsql requires its binary by the platform's name (@libsql/linux-x64-gnu): src/exe.ts answers it
+    external: [...common.external, ...extras.filter((e) => e !== pkg && e !== 'ajv'), '@libsql/*'],
   });
   assets[assetName(pkg)] = file;
 }

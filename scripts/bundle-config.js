@@ -34,7 +34,7 @@ export const lazyPackages = [
   '@modelcontextprotocol/sdk/types.js',
   // the OS keyring: a native addon, which the executable keeps as an asset of its own (src/exe.ts)
   '@napi-rs/keyring',
-  // SQLite (the sandbox's state): a native addon
+  // SQLite (the journal and the sandbox's state): a native addon, loaded only by the commands that use one
   'libsql',
 ];
 

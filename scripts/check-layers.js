@@ -74,7 +74,14 @@ const oclif = /^@oclif\//;
 export const rules = {
   api: { may: ['api', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify', 'conf'] },
   config: { may: ['api', 'config', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify'] },
-  journal: { may: ['api', 'journal'], types: [], packages: [oclif, ...ui, 'got', 'fastify', 'conf'] },
+  // journal/store.ts loads SQLite (libsql) when a command first opens a journal, never as a module loads:
+  // the layers that reach it (factory, cli, exe) ban it `atLoad`, so that `countries` or `--help` load none
+  // of it, and the executable's snapshot holds the journal's modules without it
+  journal: {
+    may: ['api', 'journal', 'lazy-import'],
+    types: [],
+    packages: [oclif, ...ui, 'got', 'fastify', 'conf'],
+  },
   flows: {
     may: ['api', 'config', 'journal', 'flows', 'lazy-import'],
     types: [],
@@ -86,7 +93,12 @@ export const rules = {
     packages: ['got', 'fastify'],
   },
   io: { may: [], types: [], packages: [oclif, 'got'] },
-  factory: { may: ['api', 'config', 'journal', 'ui', 'io', 'flows'], types: [], packages: [oclif] },
+  factory: {
+    may: ['api', 'config', 'journal', 'ui', 'io', 'flows'],
+    types: [],
+    packages: [oclif],
+    atLoad: ['libsql'],
+  },
   // the run functions, and what they share (commands/shared/)
   commands: {
     may: [
@@ -119,7 +131,7 @@ export const rules = {
     may: ['cli', 'commands', 'factory', 'io', 'ui', 'flows', 'api', 'config', 'sandbox'],
     types: ['commands', 'flows', 'ui'],
     packages: [],
-    atLoad: [...ui, 'got', 'fastify'],
+    atLoad: [...ui, 'got', 'fastify', 'libsql'],
   },
   // `mpay proxy`: a forwarder (got, through api/proxy.ts) and the check of answers against the document
   proxy: { may: ['proxy', 'api', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify', 'conf'] },
@@ -127,7 +139,12 @@ export const rules = {
   execute: { may: ['cli'], types: [], packages: [] },
   // the single executable's entry: the bundle (and through it the keyring child's entry, a cli module), and the
   // modules its snapshot holds evaluated
-  exe: { may: ['execute', 'cli', 'api', 'config', 'flows', 'journal', 'ui'], types: [], packages: [] },
+  exe: {
+    may: ['execute', 'cli', 'api', 'config', 'flows', 'journal', 'ui'],
+    types: [],
+    packages: [],
+    atLoad: ['libsql'],
+  },
   'lazy-import': { may: [], types: [], packages: [] },
 };
 

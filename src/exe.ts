@@ -35,6 +35,7 @@ declare const MPAY_PJSON: Record<string, unknown> & { name: string; version: str
 declare const MPAY_ROOT: string;
 declare const MPAY_EXTRAS: string[];
 declare const MPAY_KEYRING_SHA256: string;
+declare const MPAY_LIBSQL_SHA256: string;
 declare const __builtinRequire: NodeJS.Require;
 declare const installRequire: (r: unknown) => void;
 
@@ -64,13 +65,12 @@ function loadExtra(pkg: string): unknown {
 }
 
 /**
- * @napi-rs/keyring's native addon, an asset of the executable: its bytes are checked against the sha256
- * built in, written once to a private folder (0700, the file 0600, through an exclusive temporary file)
- * and loaded from there, after the file there was checked against the same sha256. A file of another
- * user, a link, or one that another user could write is never loaded: it is replaced.
+ * A native addon, an asset of the executable (@napi-rs/keyring's, libsql's): its bytes are checked against
+ * the sha256 built in, written once to a private folder (0700, the file 0600, through an exclusive
+ * temporary file) and loaded from there, after the file there was checked against the same sha256. A file
+ * of another user, a link, or one that another user could write is never loaded: it is replaced.
  */
-function loadKeyringAddon(): unknown {
-  const id = '@napi-rs/keyring';
+function loadAddon(id: string, name: string, sha256: string): unknown {
   if (extras.has(id)) return extras.get(id);
   const { getAsset, isSea } = __builtinRequire('node:sea') as typeof import('node:sea');
   if (!isSea()) return __builtinRequire(id);
@@ -98,19 +98,19 @@ function loadKeyringAddon(): unknown {
     );
   };
   if (!own(dir, true))
-    throw new Error(`${dir} is not a private folder of this user: the keyring addon is not loaded`);
-  const file = join(dir, `keyring-${MPAY_KEYRING_SHA256.slice(0, 16)}.node`);
+    throw new Error(`${dir} is not a private folder of this user: the ${name} addon is not loaded`);
+  const file = join(dir, `${name}-${sha256.slice(0, 16)}.node`);
   let good = false;
   try {
-    good = own(file, false) && sha(fs.readFileSync(file)) === MPAY_KEYRING_SHA256;
+    good = own(file, false) && sha(fs.readFileSync(file)) === sha256;
   } catch {
     good = false;
   }
   if (!good) {
     // The copy is made from the executable's own asset, itself checked against the same sha256.
-    const bytes = new Uint8Array(getAsset('keyring.node'));
-    if (sha(bytes) !== MPAY_KEYRING_SHA256)
-      throw new Error('the keyring addon inside this executable does not match its sha256');
+    const bytes = new Uint8Array(getAsset(`${name}.node`));
+    if (sha(bytes) !== sha256)
+      throw new Error(`the ${name} addon inside this executable does not match its sha256`);
     const tmp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
     fs.writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, file);
@@ -131,7 +131,10 @@ const target = /[\\/]dist[\\/]mpay\.cjs$/;
 function moduleRequire(id: string): unknown {
   if (target.test(id)) return bundle;
   if (MPAY_EXTRAS.includes(id)) return loadExtra(id);
-  if (id === '@napi-rs/keyring') return loadKeyringAddon();
+  if (id === '@napi-rs/keyring') return loadAddon(id, 'keyring', MPAY_KEYRING_SHA256);
+  // libsql's JS (an extra) requires its binary by the platform's name (@libsql/linux-x64-gnu): the one
+  // this executable carries, built for the platform it runs on
+  if (id.startsWith('@libsql/')) return loadAddon('@libsql/', 'libsql', MPAY_LIBSQL_SHA256);
   return __builtinRequire(id);
 }
 moduleRequire.resolve = (id: string): string => {

@@ -25,6 +25,7 @@ import HistoryPrune from './commands/history/prune/command.js';
 import HistoryMove from './commands/history/move/command.js';
 import HistoryResolve from './commands/history/resolve/command.js';
 import HistoryShow from './commands/history/show/command.js';
+import HistoryExport from './commands/history/export/command.js';
 import Login from './commands/login/command.js';
 import Logout from './commands/logout/command.js';
 import ProfilesList from './commands/profiles/list/command.js';
@@ -87,6 +88,7 @@ export const COMMANDS = {
   'history:move': HistoryMove,
   'history:resolve': HistoryResolve,
   'history:show': HistoryShow,
+  'history:export': HistoryExport,
   login: Login,
   logout: Logout,
   'profiles:list': ProfilesList,

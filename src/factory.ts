@@ -203,6 +203,8 @@ export class Factory {
     scope: { at?: Place; newHere?: boolean } = {},
   ): Promise<Journal> {
     const { Journal } = await import('./journal/journal.js');
+    // SQLite is loaded here, by the commands that use a journal only (docs/performance.md).
+    await (await import('./journal/store.js')).loadSqlite();
     let w = where;
     if (!w) {
       const ctx = await this.context();
@@ -210,8 +212,8 @@ export class Factory {
     }
     return new Journal(w.dir, w.profile, w.env, {
       warn: (m) => this.io.warn(m),
-      // The first index of a large journal takes seconds: a person at a terminal is told why.
-      onIndex: this.io.stderrIsTTY ? (m) => this.io.note(`mpay: ${m}`) : undefined,
+      // An old journal of JSON lines imported at first use: said once, on stderr.
+      note: (m) => this.io.note(m),
       now: this.now,
       place: scope.at,
       newHere: scope.newHere,

@@ -3,7 +3,7 @@
 // counts them as the summary does. A real terminal (tmux), the real bin/run.js, a real sandbox behind a
 // proxy that holds the initiates, so that the test knows which rows are in flight.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
@@ -16,6 +16,7 @@ import {
   sandbox,
   tempDir,
   waitUntil,
+  allJournalEvents,
 } from './helpers.js';
 import { mpay } from './in-process.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
@@ -211,14 +212,9 @@ type Line = { at: string; reference: string; step: string; outcome: string; data
 
 /** Each reference's journal lines of its initiate, in order. */
 function initiates(cfg: string): Map<string, Line[]> {
-  const dir = join(cfg, 'journal');
   const all = new Map<string, Line[]>();
-  if (!existsSync(dir)) return all;
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl')))
-    for (const l of readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean)) {
-      const line = JSON.parse(l) as Line;
-      if (line.step === 'initiate') all.set(line.reference, [...(all.get(line.reference) ?? []), line]);
-    }
+  for (const line of allJournalEvents(cfg) as Line[])
+    if (line.step === 'initiate') all.set(line.reference, [...(all.get(line.reference) ?? []), line]);
   return all;
 }
 

@@ -1,10 +1,20 @@
 // The rules a batch keeps across runs, in this process against a real sandbox: the weekly limit and its
 // own rows, a reference already journaled, an unreadable file or journal, a semicolon CSV, a file edited
 // after its run, and one read of the merchant's currencies a confirm.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, type TestContext } from 'vitest';
-import { cliEnv, customerArgs, file, ndjson, noStack, requestCount, sandbox, tempDir } from './helpers.js';
+import {
+  cliEnv,
+  customerArgs,
+  file,
+  ndjson,
+  noStack,
+  requestCount,
+  sandbox,
+  tempDir,
+  journalText,
+} from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -59,7 +69,7 @@ it.concurrent(
     const env = cliEnv(sb, cfg);
     const done = await mpay(['deposit', ...customerArgs({ reference: 'again-1' }), '--json'], { env });
     expect(done.code, done.stderr).toBe(0);
-    const journal = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8');
+    const journal = journalText(cfg);
     const before = await requestCount(sb, 'POST /payments/initiate');
     for (const argv of [
       ['deposit', ...customerArgs({ reference: 'again-1' }), '--json'],
@@ -72,7 +82,7 @@ it.concurrent(
       );
     }
     expect(await requestCount(sb, 'POST /payments/initiate')).toBe(before);
-    expect(readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')).toBe(journal);
+    expect(journalText(cfg)).toBe(journal);
     // A step refused later as "not initiated" leaves a processed transaction's status as it was.
     const late = await mpay(['deposit', 'process', 'again-1', '--json'], { env });
     expect(late.code).toBe(5);

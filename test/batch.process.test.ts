@@ -1,9 +1,3 @@
-// Batches from a file: every row checked before anything is sent (all problems at once, with row numbers);
-// rows run as journaled flows a few at a time; the same file run again sends nothing twice; a row the
-// API refuses makes the batch exit 10; --dry-run sends and writes nothing; NDJSON from stdin; withdrawals
-// stop at their one-time code.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   cliEnv,
@@ -19,6 +13,7 @@ import {
   spawnMpay,
   tempDir,
   waitUntil,
+  journalEvents,
 } from './helpers.js';
 import { mpay } from './in-process.js';
 import { strictSandbox, type StrictSandbox } from './strict.js';
@@ -77,7 +72,7 @@ it('Ctrl-C stops the starting of new rows, lets those in flight finish, exits 13
     const sent = await count();
     expect(sent).toBe(first.length);
     // On disk: each row that started is processed in the journal, none left with a request unanswered.
-    const events = ndjson(readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8'));
+    const events = journalEvents(cfg);
     const refs = new Set(events.map((e) => e.reference));
     expect([...refs].sort()).toEqual(first.map((x) => x.reference).sort());
     for (const ref of refs)

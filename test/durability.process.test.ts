@@ -19,6 +19,7 @@ import {
   tempDir,
   waitUntil,
   ownProcess,
+  journalEvents,
 } from './helpers.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { mpay } from './in-process.js';
@@ -242,9 +243,8 @@ describe('several mpay processes at once', { timeout: 120_000 }, () => {
       onTestFinished,
     );
     for (const r of results) expect(r.code, r.stderr).toBe(0);
-    const file = join(dir, 'journal', 'default.sandbox.jsonl');
-    const lines = readFileSync(file, 'utf8').trim().split('\n');
-    for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();
+    const references = new Set(journalEvents(dir).map((e) => e.reference));
+    expect(references).toEqual(new Set(Array.from({ length: n }, (_, i) => `par-${i}`)));
     const history = (await mpay(['history', '--json'], { env })).json();
     expect(history).toHaveLength(n);
     for (const r of history)

@@ -1,5 +1,8 @@
 // Test helpers: a real sandbox on an ephemeral loopback port, and the real bin/run.js in a child process
 // with a temporary config folder. Nothing here mocks the network.
+import { Journal } from '../src/journal/journal.js';
+import { loadSqlite, openDatabase } from '../src/journal/store.js';
+import type { JournalEvent } from '../src/journal/records.js';
 import { execFileSync, spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +65,33 @@ export function ndjson<T = any>(text: string): T[] {
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as T);
+}
+
+// The journal's SQLite, loaded as the Factory loads it before a journal is opened.
+await loadSqlite();
+
+/**
+ * The events of a profile's and environment's journal in a config folder's database, oldest first, as
+ * mpay wrote them (nothing when there is no journal yet).
+ */
+export function journalEvents(cfg: string, profile = 'default', env = 'sandbox'): JournalEvent[] {
+  return new Journal(cfg, profile, env).events();
+}
+
+/** A journal's events as JSON lines, as the journal of JSON lines held them (for matching text). */
+export function journalText(cfg: string, profile = 'default', env = 'sandbox'): string {
+  return journalEvents(cfg, profile, env)
+    .map((e) => `${JSON.stringify(e)}\n`)
+    .join('');
+}
+
+/** Every event of every journal in a config folder's database, oldest first: none when nothing was journaled. */
+export function allJournalEvents(cfg: string): JournalEvent[] {
+  const dir = join(cfg, 'journal');
+  const db = openDatabase(dir, join(dir, 'journal.db'), { create: false });
+  return (db?.prepare('SELECT event FROM events ORDER BY id').all() ?? []).map(
+    (r) => JSON.parse(String(r.event)) as JournalEvent,
+  );
 }
 
 export interface RunOptions {

@@ -1,11 +1,10 @@
 // #33 item 9: a withdrawal started through a proxy belongs to the proxy's URL; once the proxy is gone,
 // `mpay history move` (journaled) moves it to the upstream, where --resume then continues it. A real
 // sandbox behind a forwarding proxy of the test's, the real command classes.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, holdingProxy, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, holdingProxy, sandbox, tempDir, journalText } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -61,8 +60,6 @@ it('a record made through a proxy is moved to the upstream, journaled, and conti
   const done = await mpay(resume, { env });
   expect(done.code, done.stderr).toBe(0);
   expect(done.json().status).toBe('pending');
-  const lines = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')
-    .trim()
-    .split('\n');
+  const lines = journalText(cfg).trim().split('\n');
   expect(lines.map((l) => JSON.parse(l)).filter((e) => e.step === 'moved')).toHaveLength(1);
 });

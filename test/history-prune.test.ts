@@ -1,10 +1,8 @@
 // mpay history prune: settled transactions older than asked go; every transaction still in progress stays
-// whatever its age (it is what --resume needs); a damaged line stays too; --dry-run removes nothing.
-import { appendFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// whatever its age (it is what --resume needs); --dry-run removes nothing.
 import { expect, it } from 'vitest';
 import { Journal } from '../src/journal/journal.js';
-import { tempDir } from './helpers.js';
+import { journalEvents, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 it('removes settled, old transactions only, and says so', async () => {
@@ -27,26 +25,24 @@ it('removes settled, old transactions only, and says so', async () => {
   const recent = new Journal(cfg, 'default', 'sandbox');
   step(recent, 'new-done', 'initiate', 'initiated');
   step(recent, 'new-done', 'processed', 'pending');
-  const file = join(cfg, 'journal', 'default.sandbox.jsonl');
-  appendFileSync(file, '{"torn":\n');
   const env = { MPAY_CONFIG_DIR: cfg };
 
   const dry = await mpay(['history', 'prune', '--older-than', '90d', '--dry-run', '--json'], { env });
   expect(dry.json()).toMatchObject({ removed: ['old-done'], kept: 3, in_progress_kept: 2, dry_run: true });
-  const before = readFileSync(file, 'utf8');
+  const before = journalEvents(cfg);
 
   const r = await mpay(['history', 'prune', '--older-than', '90d'], { env });
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toMatch(
-    /^Removed 1 settled transaction from .*default\.sandbox\.jsonl; 3 kept \(2 still in progress\)\./,
+    /^Removed 1 settled transaction from .*journal\.db; 3 kept \(2 still in progress\)\./,
   );
   const refs = (await mpay(['history', '--json'], { env }))
     .json()
     .map((x: { reference: string }) => x.reference);
   expect(refs).toEqual(['new-done', 'old-sent', 'old-open']); // newest first
-  const after = readFileSync(file, 'utf8');
-  expect(after).toContain('{"torn":');
-  expect(after.split('\n').length).toBe(before.split('\n').length - 2);
+  const after = journalEvents(cfg);
+  expect(after).toEqual(before.filter((e) => e.reference !== 'old-done'));
+  expect(before.filter((e) => e.reference === 'old-done')).toHaveLength(2);
 
   const bad = await mpay(['history', 'prune', '--json'], { env });
   expect(bad.code).toBe(2);

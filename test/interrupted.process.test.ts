@@ -3,8 +3,6 @@
 // and an empty --otp-stdin, refused before anything is printed or sent. (Ctrl-C at a prompt and the
 // last wrong code at a prompt are covered by the PTY and scripted-prompt tests.)
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   bin,
@@ -16,6 +14,7 @@ import {
   requestCount,
   waitUntil,
   ndjson,
+  journalText,
 } from './helpers.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -60,9 +59,7 @@ it.concurrent(
       expect(stderr).toMatch(
         /hint: continue with `mpay deposit --resume int-1 --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+`/,
       );
-      const journal = ndjson<{ step: string; outcome: string }>(
-        readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8'),
-      );
+      const journal = ndjson<{ step: string; outcome: string }>(journalText(cfg));
       expect(journal.map((l) => `${l.step} ${l.outcome}`)).toEqual([
         'initiate sent',
         'initiate ok',

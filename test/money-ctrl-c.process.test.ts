@@ -1,9 +1,17 @@
 // One Ctrl-C on a real terminal while a money request is in flight (#33, #36): the request finishes with
 // its real answer and is journaled, the run stops with 130, and the one signal is never counted twice.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, customerArgs, file, holdingProxy, sandbox, tempDir, waitUntil } from './helpers.js';
+import {
+  cliEnv,
+  customerArgs,
+  file,
+  holdingProxy,
+  sandbox,
+  tempDir,
+  waitUntil,
+  allJournalEvents,
+} from './helpers.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
 
@@ -14,12 +22,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 function journalLines(cfg: string): Record<string, unknown>[] {
-  const dir = join(cfg, 'journal');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl'))
-    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return allJournalEvents(cfg) as unknown as Record<string, unknown>[];
 }
 
 /** `mpay deposit` of a GHS deposit on gateway 1, asking nothing */

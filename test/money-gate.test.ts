@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../src/api/client.js';
@@ -23,6 +23,7 @@ import {
   ndjson,
   tempDir,
   testGate,
+  allJournalEvents,
 } from './helpers.js';
 import { mpay as run } from './in-process.js';
 import { strictSandbox, type StrictSandbox } from './strict.js';
@@ -35,11 +36,7 @@ const credentials = {
 
 /** The journal's events of a config folder, every file: what "nothing journaled" is checked against. */
 function journalLines(cfg: string): string[] {
-  const dir = join(cfg, 'journal');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((n) => n.endsWith('.jsonl'))
-    .flatMap((n) => readFileSync(join(dir, n), 'utf8').split('\n').filter(Boolean));
+  return allJournalEvents(cfg).map((e) => JSON.stringify(e));
 }
 
 describe('the sender refuses a money request without a ticket, however it is spelled', () => {
@@ -679,12 +676,9 @@ describe('a holder whose lock was taken over during a wait', () => {
         owner,
         JSON.stringify({ ...JSON.parse(readFileSync(owner, 'utf8')), pid: 1, token: 'theirs' }),
       );
-      const file = readdirSync(journalDir).find((n) => n.endsWith('.jsonl'))!;
-      sentLine = readFileSync(join(journalDir, file), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-        .find((e) => e.outcome === 'sent');
+      sentLine = (allJournalEvents(cfg) as unknown as Record<string, unknown>[]).find(
+        (e) => e.outcome === 'sent',
+      );
       const other = new Journal(cfg, 'default', 'sandbox', { place: sentLine!.place as never });
       const { reference, kind, step, hash_token } = sentLine as never as Parameters<Journal['append']>[0];
       other.append({ reference, kind, step, hash_token, outcome: 'sent' });
@@ -800,6 +794,7 @@ describe('every command that can reach a money endpoint passes the gate', () => 
     'currencies',
     'docs',
     'history',
+    'history:export',
     'history:move',
     'history:prune',
     'history:show',
@@ -842,17 +837,15 @@ describe('every command that can reach a money endpoint passes the gate', () => 
     );
     const codes = file('walk-codes.csv', 'reference,otp\nwalk-1,123456\n');
     // An initiate that had no answer, for `history resolve --check` (which sends it again)
-    const live = join(
-      cfg,
-      'journal',
-      readdirSync(join(cfg, 'journal')).find((n) => n.endsWith('.jsonl'))!,
-    );
-    const { place } = JSON.parse(readFileSync(live, 'utf8').split('\n')[0]!);
+    const { place } = allJournalEvents(cfg)[0]!;
     const customer = { first_name: 'Ama', phone: '+233201234567', email: 'ama@example.com' };
     const data = { amount: '10', currency: 'GHS', country: 'GH', customer };
-    const unknown = { at: new Date().toISOString(), reference: 'walk-u', kind: 'deposit', place, data };
-    writeFileSync(live, `${JSON.stringify({ ...unknown, step: 'initiate', outcome: 'sent' })}\n`, {
-      flag: 'a',
+    new Journal(cfg, place!.profile, place!.env, { place }).append({
+      reference: 'walk-u',
+      kind: 'deposit',
+      data,
+      step: 'initiate',
+      outcome: 'sent',
     });
     const money: Record<string, string[]> = {
       api: ['api', 'POST', 'payments/initiate', '--credentials', '-f', 'customer_transaction_id=walk-api'],

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import {
   apiInitiate,
@@ -14,6 +12,7 @@ import {
   sandbox,
   setFaults,
   tempDir,
+  journalText,
 } from './helpers.js';
 import { mpay } from './in-process.js';
 
@@ -28,9 +27,7 @@ const manyRows = (n: number, tag: string) =>
   ].join('\n');
 
 const journal = (cfg: string) =>
-  ndjson<{ reference: string; step: string; outcome: string }>(
-    readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8'),
-  );
+  ndjson<{ reference: string; step: string; outcome: string }>(journalText(cfg));
 
 describe.concurrent('rate limits are waited out', () => {
   it('a deposit against a tight limit waits each 429 out, journals every try, and creates one transaction', async () => {

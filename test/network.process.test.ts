@@ -141,6 +141,22 @@ describe.concurrent('start-up stays light', () => {
     });
   }
 
+  // SQLite (libsql, a native addon) is for the journal: loaded when a command opens one (src/factory.ts)
+  const sqlite = (r: { loaded: (name: string) => boolean }) =>
+    ['libsql', '@libsql/linux-x64-gnu'].filter(r.loaded);
+  for (const args of [['countries', '--json'], ['currencies', '--json'], ['--version'], ['--help']])
+    it(`${args.join(' ')} loads no SQLite`, async () => {
+      const r = await trace(args);
+      expect(r.status).toBe(args[0] === '--version' || args[0] === '--help' ? 0 : 8);
+      expect(sqlite(r)).toEqual([]);
+    });
+
+  it('a command that reads the journal loads SQLite', async () => {
+    const r = await trace(['history', '--json']);
+    expect(r.status).toBe(0);
+    expect(r.loaded('libsql')).toBe(true);
+  });
+
   it('a table loads cli-table3 when it draws one', async () => {
     const r = await trace(['config', 'list']);
     expect(r.status).toBe(0);

@@ -10,19 +10,20 @@
 // The three runners, and the tests of each, run at once (each test has its own config folder and its own
 // references; each runner its own sandbox): most of a test is the wait for its mpay processes.
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exeRuntime, installRuntimes, runtimes as versions } from '../scripts/node-runtimes.js';
-import { cliEnv, customerArgs, firstJsonLine, root, run, tempDir, type RunOptions } from './helpers.js';
+import {
+  cliEnv,
+  customerArgs,
+  firstJsonLine,
+  root,
+  run,
+  tempDir,
+  type RunOptions,
+  allJournalEvents,
+} from './helpers.js';
 import { buildTime, builtExe } from './exe.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
@@ -237,13 +238,9 @@ describe.concurrent('the executable and its snapshot', slow, () => {
       refs.push(w.json().reference);
     }
     expect(refs[0]).not.toBe(refs[1]);
-    const dir = join(env.MPAY_CONFIG_DIR, 'journal');
-    const lines = readdirSync(dir)
-      .filter((f) => f.endsWith('.jsonl'))
-      .flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n'));
-    expect(lines.length).toBeGreaterThanOrEqual(4);
-    for (const line of lines)
-      expect(Date.parse(JSON.parse(line).at)).toBeGreaterThanOrEqual(testStart - 1000);
+    const events = allJournalEvents(env.MPAY_CONFIG_DIR);
+    expect(events.length).toBeGreaterThanOrEqual(4);
+    for (const e of events) expect(Date.parse(e.at)).toBeGreaterThanOrEqual(testStart - 1000);
     // ...and the build happened before this test file started.
     expect(statSync(exe).mtimeMs).toBeLessThan(testStart);
   });

@@ -7,7 +7,6 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { journalFileName } from '../src/journal/file-name.js';
 import { cliEnv, customerArgs, requestCount, sandbox, spawnMpay, tempDir, waitUntil } from './helpers.js';
 import { mpay } from './in-process.js';
 
@@ -18,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const initiates = () => requestCount(sb, 'POST /payments/initiate');
-const journalOf = (cfg: string) => join(cfg, 'journal', journalFileName('default', 'sandbox'));
+const journalOf = (cfg: string) => join(cfg, 'journal', 'journal.db');
 
 /** A deposit refused with exit 9 before anything was sent; its error message. */
 async function refusedDeposit(cfg: string, reference: string): Promise<{ message: string; hint: string }> {
@@ -39,11 +38,11 @@ it("a journal file that is a link to the user's own journal: the hint moves that
   expect(first.code, first.stderr).toBe(0);
   const elsewhere = join(tempDir(), "kofi's journals");
   mkdirSync(elsewhere, { mode: 0o700 });
-  const target = join(elsewhere, 'default.jsonl');
+  const target = join(elsewhere, 'journal.db');
   renameSync(journalOf(cfg), target);
   symlinkSync(target, journalOf(cfg));
   const e = await refusedDeposit(cfg, 'moved-2');
-  const command = `rm '${journalOf(cfg)}' && mv '${elsewhere.replace(/'/g, "'\\''")}/default.jsonl' '${journalOf(cfg)}'`;
+  const command = `rm '${journalOf(cfg)}' && mv '${elsewhere.replace(/'/g, "'\\''")}/journal.db' '${journalOf(cfg)}'`;
   expect(e.hint).toContain(command);
   expect(e.hint).not.toMatch(/^Remove the link/);
   // done as the hint says, the journal is in place with its history
@@ -60,7 +59,7 @@ it('a journal file with a second name (a hard link) is refused, and the copy the
     env: cliEnv(sb, cfg),
   });
   expect(first.code, first.stderr).toBe(0);
-  const other = join(tempDir(), 'other-name.jsonl');
+  const other = join(tempDir(), 'other-name.db');
   linkSync(journalOf(cfg), other);
   const before = readFileSync(other, 'utf8');
   const e = await refusedDeposit(cfg, 'linked-2');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { replayDiffersExitCode } from '../src/api/errors.js';
-import { cliEnv, customerArgs, requestCounts, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, requestCounts, sandbox, tempDir, journalText } from './helpers.js';
 import { readHar } from '../src/api/har-read.js';
 import { mpay } from './in-process.js';
 import { strictSandbox } from './strict.js';
@@ -146,7 +146,7 @@ describe('a deposit with its wallet step, replayed on a second sandbox', () => {
     expect(record.reference).toBe(initiate.reference);
     expect(record.hash_token).toBe(initiate.hash_token);
     expect(record.status).toBe('pending');
-    const journal = readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8');
+    const journal = journalText(cfg);
     for (const step of ['initiate', 'wallet', 'status', 'processed'])
       expect(journal).toMatch(new RegExp(`"step":"${step}"[^\\n]*"outcome":"sent"`));
     // The recorded reference is only named, as what was replayed; it was never sent (the sandbox above).

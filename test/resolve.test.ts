@@ -2,10 +2,9 @@
 // every run) until a person settles it with `mpay history resolve` (journaled): not-sent rows are sent by
 // the next run, landed or abandoned ones no longer counted; --check asks the API through the money gate.
 // A real sandbox (its faults drop the connection before or after it acts), the real command classes.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cliEnv, file, ndjson, requestCount, sandbox, setFaults, tempDir } from './helpers.js';
+import { cliEnv, file, requestCount, sandbox, setFaults, tempDir, journalEvents } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -91,8 +90,8 @@ it('unknown rows stay unknown (exit 10, never sent again) until settled; then no
   expect(await initiates()).toBe(sent + 1);
   expect(last.stderr).toMatch(/^2 done, 1 already done, 0 failed, 0 unknown$/m);
   // every settling is a journal line
-  const events = ndjson(readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8'));
-  expect(events.filter((e) => e.step === 'resolved').map((e) => [e.reference, e.data.as])).toEqual([
+  const events = journalEvents(cfg);
+  expect(events.filter((e) => e.step === 'resolved').map((e) => [e.reference, e.data?.as])).toEqual([
     [refs[0], 'not-sent'],
     [refs[2], 'abandoned'],
   ]);

@@ -12,7 +12,15 @@ import { ScriptedPrompter } from '../src/flows/prompter.js';
 import { runPaymentFlow } from '../src/flows/payment.js';
 import { statusStep } from '../src/flows/steps.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { apiInitiate, apiToken, cliEnv, customerArgs, tempDir, demoClient } from './helpers.js';
+import {
+  apiInitiate,
+  apiToken,
+  cliEnv,
+  customerArgs,
+  tempDir,
+  demoClient,
+  allJournalEvents,
+} from './helpers.js';
 import { testGate } from './helpers.js';
 import { mpay as run } from './in-process.js';
 import { strictSandbox, type StrictSandbox as Sb } from './strict.js';
@@ -25,10 +33,14 @@ function diskState(dir: string): Record<string, string> {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
+      // the journal's database by what it records (a read moves bytes of its -shm, the WAL's index)
+      else if (/^journal\.db(-wal|-shm)?$/.test(e.name)) continue;
       else if (e.name !== '.lock') out[p.slice(dir.length)] = readFileSync(p, 'utf8');
     }
   };
   walk(dir);
+  const events = allJournalEvents(dir);
+  if (events.length) out['journal events'] = JSON.stringify(events);
   return out;
 }
 
@@ -116,7 +128,7 @@ describe('--dry-run leaves no trace', () => {
     }
   });
 
-  it('the single steps on a journaled transaction leave its journal byte for byte as it was', async () => {
+  it('the single steps on a journaled transaction leave its journal as it was', async () => {
     const cfg = tempDir();
     const env = cliEnv(sb, cfg);
     sb.expect('POST /payments/initiate');

@@ -2,9 +2,9 @@
 // and stops cleanly on Ctrl-C (SIGINT). The tests share nothing (each its own sandbox, port and folders)
 // and run at once; the clients that only feed a sandbox run in-process.
 import { expect, it } from 'vitest';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliEnv, customerArgs, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, sandbox, tempDir, journalText } from './helpers.js';
 import { mpay } from './in-process.js';
 
 /** Several sandboxes start at once, each a Node start or two, on a machine that may be loaded. */
@@ -63,7 +63,7 @@ it.concurrent('history filters by kind, status, reference and date', slow, async
     ]);
     expect((await mpay(['history', '--since', 'yesterday'], { env })).code).toBe(2);
     // No secret in the journal.
-    const journal = readFileSync(join(dir, 'journal', 'default.sandbox.jsonl'), 'utf8');
+    const journal = journalText(dir);
     expect(journal).not.toMatch(/mk_sandbox_demo|ak_sandbox_demo|"otp":|"token":|"api_key":|"merchant_key":/);
   } finally {
     await s.close();

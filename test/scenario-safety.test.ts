@@ -4,12 +4,12 @@
 // journaled through the gate as the command's own would be; a file meant for another environment stops
 // before anything; a failed money step stops the money steps after it; the substitution happens once; and
 // a trace saved as a scenario answers as recorded.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scenarioFailedExitCode } from '../src/api/errors.js';
-import { cliEnv, file, sandbox, tempDir } from './helpers.js';
+import { cliEnv, file, sandbox, tempDir, allJournalEvents } from './helpers.js';
 import { mpay } from './in-process.js';
 import { strictSandbox, type StrictSandbox } from './strict.js';
 
@@ -23,11 +23,7 @@ afterEach(async () => {
 
 /** Every line of the journals under a config folder: none when nothing was journaled. */
 function journalLines(cfg: string): string[] {
-  const dir = join(cfg, 'journal');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl'))
-    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean));
+  return allJournalEvents(cfg).map((e) => JSON.stringify(e));
 }
 
 const initiate = (name: string, reference: string, first = 'Ama') => `  - name: ${name}

@@ -48,6 +48,7 @@ it('the scripts that read flags are the ones known, each with a header that says
     'bench-keyring.js',
     'bench-sandbox.js',
     'bench-signal.js',
+    'bench-startup.js',
     'bench.js',
     'build-exe.js',
     'check-layers.js',

@@ -60,7 +60,7 @@ function copies(dir: string): string[] {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (!p.endsWith('.jsonl') && readFileSync(p, 'utf8').includes(marker)) out.push(p);
+      else if (!/journal\.db(-wal|-shm)?$/.test(p) && readFileSync(p, 'utf8').includes(marker)) out.push(p);
     }
   };
   if (existsSync(dir)) walk(dir);

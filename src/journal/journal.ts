@@ -1,29 +1,16 @@
-// The durable local record of every transaction mpay starts: one append-only JSON-lines file per
-// profile and environment. Each step is written before it is sent and again when its outcome is known,
-// with fsync, so a crash, a dropped connection or Ctrl-C never loses a hash token or a reference that
-// reached the server. Appends of one line each are atomic on local file systems, so several mpay
-// processes can share a journal. No secret is ever written here. The file is read through log-view.ts (its
-// index, and the lines appended since); here are its writes, and the rules of its answers (a record's
-// place, a hash token's start).
-import {
-  closeSync,
-  constants,
-  readdirSync,
-  fstatSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  writeSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
-import { LocalFileError, UsageError } from '../api/errors.js';
-import { foreignPath, requirePrivate } from '../api/private-path.js';
+// The durable local record of every transaction mpay starts: the events of each profile's and
+// environment's journal, rows of the config folder's database (store.ts). Each step is written before it
+// is sent and again when its outcome is known, each a new row committed with synchronous FULL, so a crash,
+// a dropped connection or Ctrl-C never loses a hash token or a reference that reached the server, and a
+// row once written is never rewritten (only `mpay history prune` removes a settled record whole). Several
+// mpay processes share the database. No secret is ever written here. Here are the journal's writes, its
+// queries, and the rules of its answers (a record's place, a hash token's start).
+import { join } from 'node:path';
+import { UsageError } from '../api/errors.js';
+import { requirePrivate } from '../api/private-path.js';
 import { holdLock, lockName, type Held } from './locks.js';
-import { rewriteWithout } from './prune.js';
-import { LogView, type LogViewOptions } from './log-view.js';
 import { elsewhereError } from './elsewhere.js';
-import { journalFileName } from './file-name.js';
+import { journalName } from './file-name.js';
 import {
   foldRecords,
   samePlace,
@@ -32,6 +19,7 @@ import {
   type JournalRecord,
   type Place,
 } from './records.js';
+import { appender, immediate, openDatabase, storageError, type Database } from './store.js';
 
 const forbidden = /^(merchant_key|api_key|otp|token|authorization)$/i;
 
@@ -57,17 +45,18 @@ export interface JournalLike {
   hold(key: string[], what: string): Promise<Held>;
 }
 
-/** The view's options (LogViewOptions: warn, onIndex, indexFrom), and the journal's own. */
-export interface JournalOptions extends LogViewOptions {
+export interface JournalOptions {
+  /** told when a folder or file was made private again */
+  warn?: (message: string) => void;
+  /** told once when an old journal of JSON lines is imported */
+  note?: (message: string) => void;
   /** the clock of the journal's timestamps */
   now?: () => Date;
   /**
-   * The server and merchant of this run. Every line appended carries it, and find() answers only with
+   * The server and merchant of this run. Every event appended carries it, and find() answers only with
    * records made there; without it (history, support) the journal reads every record.
    */
   place?: Place;
-  /** read this file instead of the profile's and environment's (the other journals of the folder) */
-  file?: string;
   /**
    * `mpay deposit batch --new-batch`: a key whose records all live elsewhere is new here, instead of
    * refused. Records here are still found.
@@ -75,24 +64,35 @@ export interface JournalOptions extends LogViewOptions {
   newHere?: boolean;
 }
 
+/**
+ * The events of a key (a reference, or a hash token: its references) in the journals `where` picks. Its
+ * `+journal` keeps the planner on the reference's index: the journal's own would read every row of it.
+ */
+const byKey = (where: string) =>
+  `SELECT journal, event FROM events WHERE ${where} AND reference IN (SELECT ? UNION SELECT reference FROM events WHERE hash_token = ?) ORDER BY journal, id`;
+
 export class Journal implements JournalLike {
+  /** the database of the folder */
   readonly file: string;
   readonly dir: string;
+  /** this profile's and environment's journal in it */
+  readonly name: string;
   lastAppended?: JournalEvent;
   private readonly now: () => Date;
   readonly place?: Place;
   private readonly newHere: boolean;
-  /** the file as read: its index, and the lines past it */
-  private readonly view: LogView;
+  private readonly opts: JournalOptions;
 
   constructor(dir: string, profile: string, env: string, opts: JournalOptions = {}) {
+    this.opts = opts;
     this.now = opts.now ?? (() => new Date());
     this.place = opts.place;
     this.newHere = Boolean(opts.newHere);
-    this.dir = opts.file ? dirname(opts.file) : join(dir, 'journal');
-    // The folder is made at the first append, so that reading (history, a dry run) leaves no trace.
-    this.file = opts.file ?? join(this.dir, journalFileName(profile, env));
-    // The rule of every folder mpay keeps (api/private-path.ts), before a line is read or written: a
+    this.dir = join(dir, 'journal');
+    // The folder and file are made at the first append, so that reading (history, a dry run) leaves no trace.
+    this.file = join(this.dir, 'journal.db');
+    this.name = journalName(profile, env);
+    // The rule of every folder mpay keeps (api/private-path.ts), before a record is read or written: a
     // journal another user could write could say a row was done, or take the customers' data.
     for (const [path, kind] of [
       [this.dir, 'folder'],
@@ -101,7 +101,25 @@ export class Journal implements JournalLike {
       const warning = requirePrivate(path, kind, 'journal');
       if (warning) opts.warn?.(warning);
     }
-    this.view = new LogView(this.file, opts);
+  }
+
+  /** The database, opened at first use; undefined: there is none yet, and `create` is false. */
+  private db(create = false): Database | undefined {
+    const firstUse = !this.used;
+    const db = openDatabase(this.dir, this.file, { create, firstUse, ...this.opts });
+    this.used ||= db !== undefined;
+    return db;
+  }
+  private used = false;
+
+  /** A read of the database: nothing when there is none; its errors told as mpay tells them. */
+  private read<T>(none: T, fn: (db: Database) => T): T {
+    try {
+      const db = this.db();
+      return db ? fn(db) : none;
+    } catch (err) {
+      throw storageError(this.file, err);
+    }
   }
 
   append(event: Omit<JournalEvent, 'at' | 'place'>): JournalEvent {
@@ -116,115 +134,124 @@ export class Journal implements JournalLike {
         Object.entries(full.data).filter(([k, v]) => !forbidden.test(k) && v !== undefined),
       );
     }
-    let fd: number;
     try {
-      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-      requirePrivate(dirname(this.file), 'folder', 'journal');
-      // never through a link, and only a file of this user's that no one else can write
-      fd = openSync(
-        this.file,
-        constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
-        0o600,
-      );
+      const db = this.db(true)!;
+      const write = appender(db);
+      // Committed (synchronous FULL) before append returns, and so before the request leaves.
+      immediate(db, () => write(this.name, full));
     } catch (err) {
-      if (err instanceof LocalFileError) throw err;
-      if ((err as NodeJS.ErrnoException).code === 'ELOOP') requirePrivate(this.file, 'file', 'journal');
-      throw this.unwritable(err);
-    }
-    const refusal = foreignPath(this.file, fstatSync(fd), 'file', 'journal');
-    if (refusal) {
-      closeSync(fd);
-      throw refusal;
-    }
-    try {
-      // A line torn by a crash has no newline: start on a fresh line so this record stays whole.
-      const size = fstatSync(fd).size;
-      const last = Buffer.alloc(1);
-      const torn = size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
-      writeSync(fd, `${torn ? '\n' : ''}${JSON.stringify(full)}\n`);
-      fsyncSync(fd);
-    } catch (err) {
-      throw this.unwritable(err);
-    } finally {
-      closeSync(fd);
+      throw storageError(this.file, err);
     }
     this.lastAppended = full;
     return full;
   }
 
-  private unwritable(err: unknown): LocalFileError {
-    const e = err as NodeJS.ErrnoException;
-    return new LocalFileError(`Cannot write the journal ${this.file} (${e.code ?? e.message})`, {
-      cause: err,
-      hint: 'Free disk space or make the folder writable: mpay records every money-moving request before it sends it',
-    });
+  /** The connection's durability settings (journal_mode, synchronous), as SQLite reports them. */
+  durability(): { journal_mode: string; synchronous: number } | undefined {
+    return this.read(undefined, (db) => ({
+      journal_mode: String(db.prepare('PRAGMA journal_mode').get()!.journal_mode),
+      synchronous: Number(db.prepare('PRAGMA synchronous').get()!.synchronous),
+    }));
   }
 
-  /** Every record of a hash token or reference in this file, whatever its place. */
-  private matches(key: string): JournalRecord[] {
-    return foldRecords(this.view.eventLines(key).map((l) => l.event!));
-  }
-
-  /** The events of one transaction (by hash token or reference), oldest first. */
+  /** The events of a key in this journal, oldest first. */
   eventsOf(key: string): JournalEvent[] {
-    return this.view.eventLines(key).map((l) => l.event!);
+    return this.read([], (db) =>
+      db
+        .prepare(byKey('+journal = ?'))
+        .all(this.name, key, key)
+        .map((r) => JSON.parse(String(r.event)) as JournalEvent),
+    );
+  }
+
+  /** Every record of a hash token or reference in this journal, whatever its place. */
+  private matches(key: string): JournalRecord[] {
+    return foldRecords(this.eventsOf(key));
   }
 
   /**
-   * The records of this file, newest first (by their first line), each whole, read backwards from the
-   * end: a caller that stops after N reads only as far back as the N-th newest. With `since` (ms), the
-   * read stops at the lines written before then: records made before `since` are not given.
+   * The records of this journal, newest first (by their first event), each whole, read from the database
+   * as the caller asks: a caller that stops after N reads only N. With `since` (ms), records made before
+   * then are not given. `oldest` gives them oldest first (an export).
    */
-  newest(opts: { since?: number } = {}): Generator<JournalRecord> {
-    return this.view.newest(opts);
+  *newest(opts: { since?: number; oldest?: boolean } = {}): Generator<JournalRecord> {
+    const rows = this.read(undefined, (db) =>
+      db
+        .prepare(
+          `SELECT rec, event FROM events WHERE journal = ? ORDER BY rec ${opts.oldest ? '' : 'DESC'}, id ${opts.oldest ? '' : 'DESC'}`,
+        )
+        .iterate(this.name),
+    );
+    if (!rows) return;
+    const since = opts.since ?? -Infinity;
+    let group: JournalEvent[] = [];
+    let rec: unknown;
+    // A record's events, oldest first, folded; 'stop' at the first record made before `since`, newest first.
+    const flush = (): JournalRecord[] | 'stop' => {
+      const events = opts.oldest ? group : group.reverse();
+      group = [];
+      if (Date.parse(events[0]!.at) < since) return opts.oldest ? [] : 'stop';
+      const folded = foldRecords(events);
+      return opts.oldest ? folded : folded.reverse();
+    };
+    try {
+      for (const row of rows) {
+        if (row.rec !== rec && group.length) {
+          const out = flush();
+          if (out === 'stop') return;
+          yield* out;
+        }
+        rec = row.rec;
+        group.push(JSON.parse(String(row.event)) as JournalEvent);
+      }
+    } catch (err) {
+      throw storageError(this.file, err);
+    }
+    const out = group.length ? flush() : 'stop';
+    if (out !== 'stop') yield* out;
   }
 
-  /** Every event of this file written since `since` (ms), oldest first, read back from the end. */
+  /** Every event of this journal written since `since` (ms), oldest first. */
   eventsSince(since: number): JournalEvent[] {
-    return this.view.eventsSince(since);
+    const from = Number.isFinite(since) ? new Date(since).toISOString() : '';
+    return this.read([], (db) =>
+      db
+        .prepare('SELECT event FROM events WHERE +journal = ? AND at >= ? ORDER BY id')
+        .all(this.name, from)
+        .map((r) => JSON.parse(String(r.event)) as JournalEvent),
+    );
   }
 
-  /** Every event of the file, oldest first (a whole read: tests, and the support bundle's whole journal). */
+  /** Every event of the journal, oldest first (a whole read: tests, and the support bundle's whole journal). */
   events(): JournalEvent[] {
     return this.eventsSince(-Infinity);
   }
 
   /**
-   * Removes the events of the transactions `drop` picks, rewriting the file atomically (a temporary file,
-   * fsync, rename). Lines that do not parse are kept: nothing says whose they are. Returns the references
-   * removed, and how many records were looked at.
-   *
-   * Other mpay processes may append while this runs; appends take no lock (one line, one write), so the
-   * prune keeps what they write instead: lines appended while it worked are copied into the new file
-   * before the rename, and lines that still reached the old file (a writer that opened it just before the
-   * rename) are copied after it. Only a writer that opened the file before the rename and writes after
-   * the prune's last look would be missed; an append opens, writes and closes in one go. `hooks` lets a
-   * test append at those two moments.
+   * Removes the events of the transactions `drop` picks, in one transaction (other mpay processes' writes
+   * wait their turn, and none is lost). Returns the references removed.
    */
-  prune(
-    drop: (r: JournalRecord) => boolean,
-    hooks: { beforeRename?: () => void; afterRename?: () => void } = {},
-  ): string[] {
+  prune(drop: (r: JournalRecord) => boolean): string[] {
     const gone = new Set<string>();
     for (const r of this.newest()) if (drop(r)) gone.add(r.reference);
-    return this.pruneReferences(gone, hooks);
+    return this.pruneReferences(gone);
   }
 
   /** prune() of transactions already picked by reference (a caller that walked the journal itself). */
-  pruneReferences(
-    gone: Set<string>,
-    hooks: { beforeRename?: () => void; afterRename?: () => void } = {},
-  ): string[] {
+  pruneReferences(gone: Set<string>): string[] {
     if (gone.size === 0) return [];
-    rewriteWithout(this.file, gone, hooks, (err) => this.unwritable(err));
-    // The removed transactions' keys go with them: the index is built again for the new file.
-    this.view.forgetIndex();
+    this.read(undefined, (db) => {
+      const remove = db.prepare('DELETE FROM events WHERE journal = ? AND reference = ?');
+      immediate(db, () => {
+        for (const reference of gone) remove.run(this.name, reference);
+      });
+    });
     return [...gone];
   }
 
-  /** Every transaction, folded from its events, oldest first (a whole read: tests, and small files). */
+  /** Every transaction, folded from its events, oldest first (a whole read: tests, and small journals). */
   records(): JournalRecord[] {
-    return [...this.newest()].reverse();
+    return [...this.newest({ oldest: true })];
   }
 
   find(key: string): JournalRecord | undefined {
@@ -232,14 +259,13 @@ export class Journal implements JournalLike {
     const here = this.place;
     if (!here) {
       // No place: the most recently updated record of the key.
-      const latest = all.reduce<JournalRecord | undefined>(
+      return all.reduce<JournalRecord | undefined>(
         (a, r) => (!a || r.updated_at > a.updated_at ? r : a),
         undefined,
       );
-      return latest && structuredClone(latest);
     }
     const own = all.find((r) => !r.place || samePlace(r.place, here));
-    if (own) return structuredClone(own);
+    if (own) return own;
     if (this.newHere) return undefined;
     const elsewhere = this.elsewhere(key);
     if (elsewhere.length) throw elsewhereError(elsewhere, here);
@@ -247,58 +273,54 @@ export class Journal implements JournalLike {
   }
 
   /**
-   * Every record of a key that is not at this journal's place: in this file at other places, and in the
-   * journals of the other profiles and environments (read on demand). The unfinished ones first.
+   * Every record of a key that is not at this journal's place: in this journal at other places, and in
+   * the journals of the other profiles and environments. The unfinished ones first.
    */
   elsewhere(key: string): JournalRecord[] {
     const here = this.place;
     const mine = this.matches(key).filter((r) => !here || (r.place && !samePlace(r.place, here)));
-    const found = [...mine.map((r) => structuredClone(r)), ...this.inOtherJournals(key)];
+    const others = this.read([], (db) => db.prepare(byKey('+journal <> ?')).all(this.name, key, key));
+    const byJournal = new Map<string, JournalEvent[]>();
+    for (const r of others) {
+      const list = byJournal.get(String(r.journal)) ?? [];
+      list.push(JSON.parse(String(r.event)) as JournalEvent);
+      byJournal.set(String(r.journal), list);
+    }
+    const found = [...mine, ...[...byJournal.values()].flatMap((events) => foldRecords(events))];
     return found.sort((a, b) => Number(settled(a)) - Number(settled(b)));
   }
 
   /**
    * The key a person gave, as the journal knows it: a reference or hash token as given, or the start of
    * a hash token as `history` shows it (an ellipsis pasted with it is ignored, any case), when one record
-   * of this file starts so: then its reference. Several that start so: a usage error naming them.
+   * of this journal starts so: then its reference. Several that start so: a usage error naming them.
    */
   expand(key: string): string {
     if (this.matches(key).length > 0) return key;
     const prefix = key.replace(/(…|\.\.\.)$/, '').toLowerCase();
-    // Hash tokens are hex: anything else is a reference, which the index has or has not.
+    // Hash tokens are hex: anything else is a reference, which the journal has or has not.
     if (prefix.length < 4 || !/^[0-9a-f]+$/.test(prefix)) return key;
-    // A prefix cannot be looked up in the index: the journal is read back until its end.
-    const found = new Set<string>();
-    for (const r of this.newest()) if (r.hash_token?.startsWith(prefix)) found.add(r.reference);
-    if (found.size > 1)
-      throw new UsageError(`"${prefix}" starts ${found.size} hash tokens`, {
-        hint: `Give more of it, or the reference: ${[...found].join(', ')}`,
+    const found = this.read([], (db) =>
+      db
+        .prepare(
+          'SELECT DISTINCT reference FROM events WHERE hash_token >= ? AND hash_token < ? AND +journal = ? LIMIT 20',
+        )
+        .all(prefix, `${prefix}g`, this.name)
+        .map((r) => String(r.reference)),
+    );
+    if (found.length > 1)
+      throw new UsageError(`"${prefix}" starts ${found.length} hash tokens`, {
+        hint: `Give more of it, or the reference: ${found.join(', ')}`,
       });
-    return [...found][0] ?? key;
+    return found[0] ?? key;
   }
 
-  /** Every record of a key in this file, whatever its place (copies). */
+  /** Every record of a key in this journal, whatever its place. */
   recordsOf(key: string): JournalRecord[] {
-    return this.matches(key).map((r) => structuredClone(r));
+    return this.matches(key);
   }
 
   hold(key: string[], what: string): Promise<Held> {
     return holdLock(this.dir, lockName(...key), what);
-  }
-
-  private others?: Journal[];
-
-  /** A record of the key in the journal of another profile or environment (read on a miss only). */
-  private inOtherJournals(key: string): JournalRecord[] {
-    if (!this.others) {
-      let names: string[] = [];
-      try {
-        names = readdirSync(this.dir).filter((n) => n.endsWith('.jsonl') && join(this.dir, n) !== this.file);
-      } catch {
-        names = [];
-      }
-      this.others = names.map((n) => new Journal('', '', '', { file: join(this.dir, n) }));
-    }
-    return this.others.flatMap((j) => j.recordsOf(key));
   }
 }

@@ -1,5 +1,5 @@
-// The journal's record model: the events a journal file holds, one JSON line each, and the record of a
-// transaction folded from them. No file here: journal.ts writes the file, log-view.ts reads it.
+// The journal's record model: the events a journal holds, a row each (store.ts), and the record of a
+// transaction folded from them. No storage here: journal.ts writes and reads the database.
 import { shownValue } from '../api/shell-words.js';
 import type { PaymentKind, Resolution } from '../api/enums.js';
 export type { Resolution };

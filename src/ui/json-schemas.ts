@@ -92,6 +92,31 @@ export const HistoryRecord = z.looseObject({
   via: z.optional(z.string()),
 });
 
+const text = nullable(z.string());
+
+/** `mpay history export`: one line of its JSON lines (and the columns of its CSV). */
+export const HistoryExportRow = z.looseObject({
+  server: text,
+  merchant: text,
+  profile: text,
+  env: text,
+  reference: z.string(),
+  hash_token: text,
+  kind: z.enum(paymentKinds),
+  amount: text,
+  currency: text,
+  status: text,
+  created_at: z.string(),
+  updated_at: z.string(),
+  transaction_id: text,
+  gateway_id: nullable(z.number()),
+  customer_first_name: text,
+  customer_last_name: text,
+  customer_phone: text,
+  customer_email: text,
+  resolved_as: text,
+});
+
 export const DoctorOutput = z.looseObject({
   ok: z.boolean(),
   checks: z.array(
@@ -148,6 +173,7 @@ export const outputs = {
   currencies: z.array(api.Currency),
   balances: z.array(api.MerchantCurrency),
   history: z.array(HistoryRecord),
+  'history-export': HistoryExportRow,
   doctor: DoctorOutput,
   token: TokenOutput,
   whoami: WhoamiOutput,

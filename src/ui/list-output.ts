@@ -67,6 +67,21 @@ export async function printList<T>(
 }
 
 /**
+ * A writer of stdout in chunks of 64 KiB, waiting for stdout to drain, so that memory stays bounded
+ * however much is written; `end` writes what is left.
+ */
+export function chunkedWriter(io: IO): (text: string, end?: boolean) => Promise<void> {
+  let pending = '';
+  return async (text, end = false) => {
+    pending += text;
+    if (pending.length < 64 * 1024 && !end) return;
+    const chunk = pending;
+    pending = '';
+    if (!io.write(chunk)) await once(io.stdout, 'drain');
+  };
+}
+
+/**
  * printList for rows that come one at a time (history --all): --json and --csv are written as the rows
  * come, waiting for stdout to drain, so that memory stays bounded whatever their number; the same bytes as
  * printList. A table (it needs every row for its widths) and --query (it needs the whole document) take
@@ -81,14 +96,7 @@ export async function streamList<T>(
   const { filters, cols } = listSetup(columns, opts);
   if ((!opts.json && !opts.csv) || (opts.json && io.query !== undefined))
     return printList(io, [...rows], columns, opts);
-  let pending = '';
-  const write = async (text: string, end = false) => {
-    pending += text;
-    if (pending.length < 64 * 1024 && !end) return;
-    const chunk = pending;
-    pending = '';
-    if (!io.write(chunk)) await once(io.stdout, 'drain');
-  };
+  const write = chunkedWriter(io);
   let n = 0;
   if (opts.csv) await write(`${csvHeader(cols)}\n`);
   for (const row of rows) {

@@ -375,8 +375,9 @@ export async function renderRecord(
 }
 
 const csvCell = (s: string) => {
-  // A leading = + - @ makes spreadsheets run a formula: quote it as text.
-  const t = /^[=+\-@]/.test(s) && !/^[-+]?\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
+  // A leading = + - @, tab or carriage return can make a spreadsheet read the cell as a formula (a signed
+  // number too, in some): it starts with a ' instead, which opens it as text.
+  const t = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
 };
 

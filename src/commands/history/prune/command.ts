@@ -5,7 +5,7 @@ export default class HistoryPrune extends BaseCommand<typeof HistoryPrune> {
   static override baseFlags = flagSets.local;
   static override summary = 'Remove settled transactions from the journal, keeping any still in progress';
   static override description =
-    'The journal keeps customer names, phones and e-mails on this machine. Prune what is settled (processed, or in a final status) and older than you need; a transaction still in progress is kept whatever its age, since --resume needs it. The file is rewritten atomically.';
+    'The journal keeps customer names, phones and e-mails on this machine. Prune what is settled (processed, or in a final status) and older than you need; a transaction still in progress is kept whatever its age, since --resume needs it. The records go in one transaction: other mpay processes writing the journal meanwhile lose nothing.';
   static override examples = [
     '<%= config.bin %> history prune --older-than 90d',
     '<%= config.bin %> history prune --before 2026-01-01 --dry-run',

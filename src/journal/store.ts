@@ -1,0 +1,348 @@
+// The journal's database: one SQLite file per config folder (journal/journal.db), opened through libsql in
+// WAL mode with synchronous FULL, so that a record is on disk before the request it records leaves, and
+// several mpay processes (a batch, a loop of single commands, `mpay run`) write it at once: each write is
+// one BEGIN IMMEDIATE transaction, and a writer waits its turn (busy_timeout). The file, its -wal and -shm
+// are 0600 in a 0700 folder (api/private-path.ts); a file there that is not mpay's journal (damaged, or
+// another program's) is refused, exit 9, and never written. A journal of JSON lines that an older mpay
+// kept beside it is imported at first use, once, and kept, renamed.
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  statSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { LocalFileError } from '../api/errors.js';
+import { requirePrivate } from '../api/private-path.js';
+import { singleQuoted } from '../api/shell-words.js';
+import { importLazily } from '../lazy-import.js';
+import { isEvent, type JournalEvent } from './records.js';
+
+/** What mpay uses of libsql's (better-sqlite3's) API. */
+export interface Statement {
+  run(...params: unknown[]): unknown;
+  get(...params: unknown[]): Record<string, unknown> | undefined;
+  all(...params: unknown[]): Record<string, unknown>[];
+  iterate(...params: unknown[]): IterableIterator<Record<string, unknown>>;
+}
+export interface Database {
+  prepare(sql: string): Statement;
+  exec(sql: string): void;
+  close(): void;
+}
+type Driver = new (path: string) => Database;
+
+let driver: Driver | undefined;
+
+/**
+ * Loads libsql before a journal is opened (the Factory does, as it makes one): only commands that use the
+ * journal load it, so `countries`, `--help` and `--version` start without it.
+ */
+export async function loadSqlite(): Promise<void> {
+  driver ??= ((m) => m.default ?? m)(await importLazily<{ default?: Driver } & Driver>('libsql'));
+}
+
+/** libsql, as loadSqlite() loaded it (the Factory, the tests' helpers and the scripts call it first). */
+function sqlite(): Driver {
+  if (!driver) throw new Error('the journal was opened before loadSqlite()');
+  return driver;
+}
+
+/** The database's mark in its header: a SQLite file without it, that holds tables, is another program's. */
+const applicationId = 0x6d706179; // "mpay"
+const schemaVersion = 1;
+
+const schema = `
+CREATE TABLE events (
+  id INTEGER PRIMARY KEY,
+  journal TEXT NOT NULL,
+  rec INTEGER NOT NULL,
+  reference TEXT NOT NULL,
+  hash_token TEXT,
+  server TEXT,
+  merchant TEXT,
+  at TEXT NOT NULL,
+  event TEXT NOT NULL
+);
+CREATE INDEX events_reference ON events(reference);
+CREATE INDEX events_hash_token ON events(hash_token) WHERE hash_token IS NOT NULL;
+CREATE INDEX events_place ON events(server, merchant);
+CREATE INDEX events_record ON events(journal, rec, id);
+CREATE TABLE imported (file TEXT PRIMARY KEY, at TEXT NOT NULL, events INTEGER NOT NULL);
+CREATE TRIGGER events_append_only BEFORE UPDATE ON events
+  BEGIN SELECT RAISE(ABORT, 'the journal is append-only: a later step is a new row'); END;
+PRAGMA application_id = ${applicationId};
+PRAGMA user_version = ${schemaVersion};
+`;
+
+/** The open databases of this process, by file (every Journal of one folder shares its connection), with the file's identity. */
+const open = new Map<string, { db: Database; dev: number; ino: number }>();
+
+export interface OpenOptions {
+  /** make the folder and the file when there are none (a write); else a missing journal reads as empty */
+  create: boolean;
+  /** the line said when an old journal of JSON lines is imported */
+  note?: (message: string) => void;
+  warn?: (message: string) => void;
+  /** the first use by a Journal: an old journal of JSON lines put beside the database is imported */
+  firstUse?: boolean;
+}
+
+/**
+ * The database of a journal folder, checked and ready; undefined when it does not exist and `create` is
+ * false (a read leaves no trace) and there is no old journal to import.
+ */
+export function openDatabase(dir: string, file: string, opts: OpenOptions): Database | undefined {
+  const known = open.get(file);
+  // An old journal put back beside the database (or one another mpay imported meanwhile) is looked at
+  // once by each Journal of the process.
+  if (known && opts.firstUse) importOld(known.db, dir, file, opts);
+  if (known && !opts.create) return known.db;
+  if (known) {
+    // Before each write, the rule of private paths again: the folder or file replaced while mpay waited
+    // (a link, another user's) is refused; another file of the user's in its place is opened anew.
+    requirePrivate(dir, 'folder', 'journal');
+    requirePrivate(file, 'file', 'journal');
+    const st = lstatSync(file, { throwIfNoEntry: false });
+    if (st && st.dev === known.dev && st.ino === known.ino) return known.db;
+    open.delete(file);
+    known.db.close();
+  }
+  for (const suffix of ['', '-wal', '-shm']) {
+    const warning = requirePrivate(file + suffix, 'file', 'journal');
+    if (warning) opts.warn?.(warning);
+  }
+  const old = oldJournals(dir);
+  let fresh: boolean | undefined;
+  try {
+    fresh = createFile(dir, file, opts.create || old.length > 0, opts.warn);
+  } catch (err) {
+    if (err instanceof LocalFileError) throw err;
+    throw unwritable(file, err);
+  }
+  if (fresh === undefined) return undefined;
+  let db: Database;
+  try {
+    db = new (sqlite())(file);
+  } catch (err) {
+    throw storageError(file, err);
+  }
+  try {
+    // First: every statement after it waits its turn behind another mpay's write (a new file's schema too).
+    db.exec('PRAGMA busy_timeout = 30000');
+    const id = one(db, 'PRAGMA application_id');
+    const tables = one(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
+    // Read before anything is written: a foreign database is left exactly as it was.
+    if (id !== applicationId && (id !== 0 || tables !== 0)) throw foreign(file);
+    if (id === applicationId && one(db, 'PRAGMA user_version') !== schemaVersion) throw foreign(file);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    // the WAL cut back to 64 MB after a checkpoint (an import writes gigabytes through it)
+    db.exec('PRAGMA journal_size_limit = 67108864');
+    if (tables === 0) immediate(db, () => one(db, 'PRAGMA application_id') === 0 && db.exec(schema));
+  } catch (err) {
+    db.close();
+    throw storageError(file, err);
+  }
+  const st = statSync(file);
+  open.set(file, { db, dev: st.dev, ino: st.ino });
+  importOld(db, dir, file, opts);
+  return db;
+}
+
+/** Makes the file (0600, never through a link) when it does not exist; undefined: none, and none made. */
+function createFile(
+  dir: string,
+  file: string,
+  create: boolean,
+  warn?: (message: string) => void,
+): boolean | undefined {
+  try {
+    closeSync(openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW));
+    return false;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') requirePrivate(file, 'file', 'journal');
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  if (!create) return undefined;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const said = (warning: string | undefined) => warning && warn?.(warning);
+  said(requirePrivate(dir, 'folder', 'journal'));
+  try {
+    closeSync(
+      openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600),
+    );
+  } catch (err) {
+    // another mpay made it first
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  said(requirePrivate(file, 'file', 'journal'));
+  return true;
+}
+
+function one(db: Database, sql: string): unknown {
+  const row = db.prepare(sql).get();
+  return row ? Object.values(row)[0] : undefined;
+}
+
+/** Runs `fn` in one BEGIN IMMEDIATE transaction: one writer at a time, the others wait their turn. */
+export function immediate<T>(db: Database, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const out = fn();
+    db.exec('COMMIT');
+    return out;
+  } catch (err) {
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // the transaction was already gone (a failed COMMIT rolls back by itself)
+    }
+    throw err;
+  }
+}
+
+function foreign(file: string): LocalFileError {
+  return new LocalFileError(
+    `${file} is not an mpay journal (a damaged file, or another program's database); mpay will not read or write it, and nothing was sent`,
+    {
+      hint: `Move it aside (mv ${singleQuoted(file)} ${singleQuoted(`${file}.aside`)}): mpay then starts a new journal there. A damaged journal of mpay's may be mended from the moved copy with sqlite3's .recover`,
+    },
+  );
+}
+
+export function unwritable(file: string, err: unknown): LocalFileError {
+  const e = err as NodeJS.ErrnoException;
+  return new LocalFileError(`Cannot write the journal ${file} (${e.code ?? e.message})`, {
+    cause: err,
+    hint: 'Free disk space or make the folder writable: mpay records every money-moving request before it sends it',
+  });
+}
+
+/** A database error as mpay tells it: a file that is no journal, or one that cannot be written. */
+export function storageError(file: string, err: unknown): Error {
+  if (err instanceof LocalFileError) return err;
+  const code = String((err as { code?: unknown }).code ?? '');
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) return foreign(file);
+  if (code.startsWith('SQLITE_')) return unwritable(file, err);
+  return err as Error;
+}
+
+/** The journals of JSON lines an older mpay kept in the folder, one a profile and environment. */
+function oldJournals(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Imports each journal of JSON lines of the folder into the database, once: in one transaction with the
+ * note that it was imported, so that a second process, or a run after a crash between the commit and the
+ * rename, never imports it again. The file is then kept, renamed (NAME.jsonl.imported).
+ */
+function importOld(db: Database, dir: string, file: string, opts: OpenOptions): void {
+  for (const name of oldJournals(dir)) {
+    const path = join(dir, name);
+    requirePrivate(path, 'file', 'journal');
+    // A large page cache while importing: the indexes' pages, written in random order, are then written
+    // to the WAL once, not again at each spill (a journal of 1,000,000 transactions: minutes less).
+    db.exec('PRAGMA cache_size = -262144');
+    const count = immediate(db, () => {
+      if (db.prepare('SELECT 1 FROM imported WHERE file = ?').get(name)) return undefined;
+      const journal = name.slice(0, -'.jsonl'.length);
+      const write = appender(db);
+      let n = 0;
+      let damaged = 0;
+      for (const line of lines(path)) {
+        if (!line.trim()) continue;
+        let e: unknown;
+        try {
+          e = JSON.parse(line);
+        } catch {
+          e = undefined;
+        }
+        if (!isEvent(e)) {
+          damaged++;
+          continue;
+        }
+        write(journal, e);
+        n++;
+      }
+      if (damaged) opts.warn?.(`${damaged} damaged line(s) of ${path} were not imported (the file is kept)`);
+      db.prepare('INSERT INTO imported (file, at, events) VALUES (?, ?, ?)').run(
+        name,
+        new Date().toISOString(),
+        n,
+      );
+      return n;
+    });
+    db.exec('PRAGMA cache_size = -2000');
+    if (count) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    const kept = `${path}.imported`;
+    try {
+      renameSync(path, kept);
+    } catch (err) {
+      // another mpay renamed it first
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw unwritable(path, err);
+    }
+    if (count !== undefined)
+      opts.note?.(
+        `mpay: imported ${count} journal lines of ${path} into ${file}; the old file is kept as ${kept}`,
+      );
+  }
+}
+
+/** The insert of one event as a row: its record (`rec`) is the id of its reference's first row here. */
+const appenders = new WeakMap<Database, (journal: string, e: JournalEvent) => void>();
+
+export function appender(db: Database): (journal: string, e: JournalEvent) => void {
+  const known = appenders.get(db);
+  if (known) return known;
+  const recOf = db.prepare('SELECT rec FROM events WHERE reference = ? AND journal = ? LIMIT 1');
+  const next = db.prepare('SELECT coalesce(max(id), 0) + 1 AS id FROM events');
+  const insert = db.prepare(
+    'INSERT INTO events (id, journal, rec, reference, hash_token, server, merchant, at, event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const write = (journal: string, e: JournalEvent) => {
+    const id = next.get()!.id as number;
+    const rec = (recOf.get(e.reference, journal)?.rec as number | undefined) ?? id;
+    insert.run(
+      id,
+      journal,
+      rec,
+      e.reference,
+      e.hash_token ?? null,
+      e.place?.server ?? null,
+      e.place?.merchant ?? null,
+      e.at,
+      JSON.stringify(e),
+    );
+  };
+  appenders.set(db, write);
+  return write;
+}
+
+/** A file's lines, a megabyte at a time (an old journal may be larger than mpay should hold). */
+function* lines(path: string): Generator<string> {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(1024 * 1024);
+    let carry = Buffer.alloc(0);
+    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0;) {
+      const chunk = Buffer.concat([carry, buf.subarray(0, n)]);
+      const end = chunk.lastIndexOf(0x0a);
+      carry = Buffer.from(end < 0 ? chunk : chunk.subarray(end + 1));
+      if (end >= 0) yield* chunk.toString('utf8', 0, end).split('\n');
+    }
+    if (carry.length) yield carry.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,377 @@
+// The journal in SQLite (journal/store.ts, journal/journal.ts): an old journal of JSON lines imported at
+// first use, once, and kept; a damaged or foreign file where the database should be refused with exit 9
+// and left as it was; the file and its -wal and -shm private; synchronous FULL in WAL mode; no secret kept;
+// rows never rewritten; and `mpay history export` of it, with cells no spreadsheet reads as a formula.
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import Database from 'libsql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Journal } from '../src/journal/journal.js';
+import { outputs } from '../src/ui/json-schemas.js';
+import {
+  cliEnv,
+  customerArgs,
+  file,
+  journalEvents,
+  ndjson,
+  requestCount,
+  root,
+  run,
+  sandbox,
+  tempDir,
+} from './helpers.js';
+import { mpay } from './in-process.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+const fixture = join(root, 'test', 'fixtures', 'journal-jsonl', 'default.sandbox.jsonl');
+
+/** A config folder holding the journal of JSON lines an mpay before SQLite wrote. */
+function oldConfig(): { cfg: string; old: string } {
+  const cfg = tempDir();
+  mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+  const old = join(cfg, 'journal', 'default.sandbox.jsonl');
+  copyFileSync(fixture, old);
+  chmodSync(old, 0o600);
+  return { cfg, old };
+}
+
+const fixtureEvents = () =>
+  readFileSync(fixture, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('an old journal of JSON lines', () => {
+  it('is imported at first use, once, said on stderr, and kept renamed', async () => {
+    const { cfg, old } = oldConfig();
+    const env = { MPAY_CONFIG_DIR: cfg };
+    const first = await mpay(['history', '--json'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.json().map((r: { reference: string }) => r.reference)).toEqual([
+      'old-dep-3',
+      'old-dep-2',
+      'old-wd-1',
+      'old-dep-1',
+    ]);
+    const db = join(cfg, 'journal', 'journal.db');
+    expect(first.stderr).toContain(
+      `mpay: imported ${fixtureEvents().length} journal lines of ${old} into ${db}; the old file is kept as ${old}.imported`,
+    );
+    expect(existsSync(old)).toBe(false);
+    expect(readFileSync(`${old}.imported`, 'utf8')).toBe(readFileSync(fixture, 'utf8'));
+    // every event as it was written, in its order
+    expect(journalEvents(cfg)).toEqual(fixtureEvents());
+    // The withdrawal's code request and its status came through: it is shown as the old mpay showed it.
+    const wd = await mpay(['history', 'show', 'old-wd-1', '--json'], { env });
+    expect(wd.code, wd.stderr).toBe(0);
+    expect(wd.json().status).toBe('pending');
+
+    const again = await mpay(['history', '--json'], { env });
+    expect(again.stderr).not.toContain('imported');
+    expect(again.json()).toEqual(first.json());
+  });
+
+  it('put back after its import (a crash between the commit and the rename) is not imported twice', async () => {
+    const { cfg, old } = oldConfig();
+    const env = { MPAY_CONFIG_DIR: cfg };
+    expect((await mpay(['history', '--json'], { env })).code).toBe(0);
+    renameSync(`${old}.imported`, old);
+    const r = await mpay(['history', '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toHaveLength(4);
+    expect(journalEvents(cfg)).toEqual(fixtureEvents());
+    expect(existsSync(old)).toBe(false);
+  });
+
+  it('an imported record keeps its place: continued only at the server and merchant it was made with', async () => {
+    const { cfg } = oldConfig();
+    const [first] = fixtureEvents() as { place: { server: string } }[];
+    const r = await mpay(['deposit', ...customerArgs({ reference: 'old-dep-1' }), '--json'], {
+      env: cliEnv(sb, cfg),
+    });
+    expect(r.code).toBe(2);
+    expect(r.json().error.message).toMatch(new RegExp(`^old-dep-1 belongs to ${first!.place.server} `));
+  });
+});
+
+describe('a file where the database should be that is not an mpay journal', () => {
+  const cases: [string, (file: string) => void][] = [
+    [
+      'a damaged file',
+      (f) => writeFileSync(f, 'SQLite format 3\u0000 but damaged after its header '.repeat(40)),
+    ],
+    ['text', (f) => writeFileSync(f, '{"reference":"x"}\n')],
+    [
+      "another program's SQLite database",
+      (f) => {
+        const db = new Database(f);
+        db.exec('CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES (1)');
+        db.close();
+      },
+    ],
+  ];
+  for (const [n, [what, make]] of cases.entries())
+    it(`${what}: exit 9 naming the file and what to do, nothing sent, the file left as it was`, async () => {
+      const cfg = tempDir();
+      mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+      const file = join(cfg, 'journal', 'journal.db');
+      make(file);
+      chmodSync(file, 0o600);
+      const bytes = readFileSync(file);
+      const before = await requestCount(sb, 'POST /payments/initiate');
+      const env = cliEnv(sb, cfg);
+      const r = await mpay(['deposit', ...customerArgs({ reference: `foreign-${n}` }), '--json'], { env });
+      expect(r.code, r.stderr).toBe(9);
+      const { message, hint } = r.json().error;
+      expect(message).toContain(`${file} is not an mpay journal`);
+      expect(hint).toContain(`mv '${file}' '${file}.aside'`);
+      expect(await requestCount(sb, 'POST /payments/initiate')).toBe(before);
+      const history = await mpay(['history', '--json'], { env });
+      expect(history.code).toBe(9);
+      expect(readFileSync(file).equals(bytes)).toBe(true);
+      expect(existsSync(`${file}-wal`)).toBe(false);
+      // done as the hint says, the deposit goes
+      renameSync(file, `${file}.aside`);
+      const ok = await mpay(['deposit', ...customerArgs({ reference: `foreign-${n}` }), '--json'], { env });
+      expect(ok.code, ok.stderr).toBe(0);
+    });
+});
+
+describe("the database's promises", () => {
+  it('the file, its -wal and -shm are 0600 in a 0700 folder, whatever the umask', async () => {
+    const cfg = tempDir();
+    const umask = process.umask(0o022);
+    try {
+      const r = await mpay(['deposit', ...customerArgs({ reference: 'mode-1' }), '--json'], {
+        env: cliEnv(sb, cfg),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      // made so, not mended afterwards (api/private-path.ts warns when it sets a mode back)
+      expect(r.stderr).not.toMatch(/was mode/);
+    } finally {
+      process.umask(umask);
+    }
+    const dir = join(cfg, 'journal');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    for (const name of ['journal.db', 'journal.db-wal', 'journal.db-shm'])
+      expect((statSync(join(dir, name)).mode & 0o777).toString(8), name).toBe('600');
+  });
+
+  it('commits each event in WAL mode with synchronous FULL', () => {
+    const j = new Journal(tempDir(), 'default', 'sandbox');
+    j.append({ reference: 'sync-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    expect(j.durability()).toEqual({ journal_mode: 'wal', synchronous: 2 });
+  });
+
+  it('never keeps a secret-named key, whatever a caller passes', () => {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox');
+    const secrets = {
+      otp: 'otp-secret-481516',
+      token: 'token-secret-2342',
+      merchant_key: 'mk-secret-0001',
+      API_KEY: 'ak-secret-0002',
+      Authorization: 'Bearer auth-secret-0003',
+    };
+    j.append({
+      reference: 'secret-1',
+      kind: 'withdraw',
+      step: 'otp',
+      outcome: 'sent',
+      data: { ...secrets, phone_number: '+233201234567' },
+    });
+    const [e] = journalEvents(cfg);
+    expect(e!.data).toEqual({ phone_number: '+233201234567' });
+    const dir = join(cfg, 'journal');
+    const bytes = ['journal.db', 'journal.db-wal']
+      .map((n) => readFileSync(join(dir, n)).toString('latin1'))
+      .join('');
+    expect(bytes).toContain('+233201234567');
+    for (const v of Object.values(secrets)) expect(bytes).not.toContain(v);
+  });
+
+  it('never rewrites a row: a later step is a new row', () => {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox');
+    j.append({ reference: 'row-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    j.append({ reference: 'row-1', kind: 'deposit', step: 'initiate', outcome: 'ok', hash_token: 'ab12' });
+    const db = new Database(join(cfg, 'journal', 'journal.db'));
+    try {
+      expect(() => db.exec("UPDATE events SET event = '{}'")).toThrow(/append-only/);
+    } finally {
+      db.close();
+    }
+    expect(journalEvents(cfg).map((e) => e.outcome)).toEqual(['sent', 'ok']);
+    expect(j.find('ab12')?.steps).toEqual([expect.objectContaining({ step: 'initiate', outcome: 'ok' })]);
+  });
+});
+
+describe('mpay history export', () => {
+  // Values a spreadsheet would read as a formula, in a reference and in a customer's data.
+  const hostile = ['=1+1', '@SUM(A1)', '\tx', '\rx', '+1', '-1'];
+
+  function hostileJournal(): string {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox', {
+      place: {
+        server: 'http://127.0.0.1:1',
+        merchant: 'sha256:0123456789ab',
+        profile: 'default',
+        env: 'sandbox',
+      },
+    });
+    hostile.forEach((reference, i) => {
+      j.append({
+        reference,
+        kind: 'deposit',
+        step: 'initiate',
+        outcome: 'sent',
+        data: {
+          amount: '10',
+          currency: 'GHS',
+          customer: { first_name: hostile[(i + 1) % hostile.length], email: `=HYPERLINK("x${i}")` },
+        },
+      });
+      j.append({
+        reference,
+        kind: 'deposit',
+        step: 'initiate',
+        outcome: 'ok',
+        hash_token: `feed${i}`,
+        data: { status: i % 2 ? 'initiated' : 'pending' },
+      });
+    });
+    return cfg;
+  }
+
+  it('CSV: every record, oldest first, and no cell a spreadsheet reads as a formula', async () => {
+    const cfg = hostileJournal();
+    const r = await mpay(['history', 'export', '--format', 'csv'], { env: { MPAY_CONFIG_DIR: cfg } });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = parse(r.stdout, { columns: true, relax_column_count: false }) as Record<string, string>[];
+    expect(rows).toHaveLength(hostile.length);
+    for (const row of rows)
+      for (const [k, cell] of Object.entries(row)) expect(cell, `${k}: ${cell}`).not.toMatch(/^[=+\-@\t\r]/);
+    // each value is there, after the quote that makes it text (a carriage return shown as \x0d)
+    expect(rows.map((x) => x.reference)).toEqual(["'=1+1", "'@SUM(A1)", "'\tx", '\\x0dx', "'+1", "'-1"]);
+    expect(rows[0]!.customer_first_name).toBe("'@SUM(A1)");
+    expect(rows[0]!.customer_email).toBe(`'=HYPERLINK("x0")`);
+    expect(rows[0]).toMatchObject({
+      server: 'http://127.0.0.1:1',
+      merchant: 'sha256:0123456789ab',
+      hash_token: 'feed0',
+      kind: 'deposit',
+      amount: '10',
+      currency: 'GHS',
+      status: 'pending',
+    });
+    expect(rows[0]!.created_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('JSON lines match their schema; --status and --since pick', async () => {
+    const cfg = hostileJournal();
+    const env = { MPAY_CONFIG_DIR: cfg };
+    const r = await mpay(['history', 'export'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.reference)).toEqual(hostile);
+    for (const l of lines)
+      expect(outputs['history-export'].safeParse(l).success, JSON.stringify(l)).toBe(true);
+    const pending = await mpay(['history', 'export', '--status', 'pending'], { env });
+    expect(
+      pending.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).reference),
+    ).toEqual(['=1+1', '\tx', '+1']);
+    const future = await mpay(['history', 'export', '--since', '2999-01-01'], { env });
+    expect(future.code, future.stderr).toBe(0);
+    expect(future.stdout).toBe('');
+    const bad = await mpay(['history', 'export', '--status', 'nope'], { env });
+    expect(bad.code).toBe(2);
+  });
+});
+
+describe('several mpay processes writing one journal at once', () => {
+  it('two loops of single deposits, a batch and `mpay run`: every record once, whole, nothing lost or doubled', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(sb, cfg);
+    const loop = async (prefix: string, n: number) => {
+      for (let i = 0; i < n; i++) {
+        const r = await run(
+          ['deposit', ...customerArgs({ reference: `${prefix}-${i}` }), '--no-input', '--json'],
+          {
+            env,
+          },
+        );
+        expect(r.code, r.stderr).toBe(0);
+      }
+    };
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) => `GHS,GH,${20 + i},Esi,,+2332012345${String(i).padStart(2, '0')},esi${i}@example.org,1`,
+    );
+    const batchFile = file(
+      'together.csv',
+      ['currency,country,amount,first_name,last_name,phone,email,gateway', ...rows].join('\n'),
+    );
+    const steps = Array.from(
+      { length: 4 },
+      (_, i) => `  - name: step ${i}
+    run: deposit initiate
+    flags: { currency: GHS, country: GH, amount: "10", first-name: Ama, phone: "+233201234567", email: a@example.com, reference: run-${i} }
+`,
+    );
+    const scenario = file('together.yaml', `name: together\nsteps:\n${steps.join('')}`);
+    const initiatesBefore = await requestCount(sb, 'POST /payments/initiate');
+    const [batch, scenarioRun] = await Promise.all([
+      run(['deposit', 'batch', batchFile, '--concurrency', '4', '--yes', '--json'], { env }),
+      run(['run', scenario], { env }),
+      loop('loop-a', 5),
+      loop('loop-b', 5),
+    ]);
+    expect(batch.code, batch.stderr).toBe(0);
+    expect(scenarioRun.code, scenarioRun.stderr).toBe(0);
+    const batchRefs = ndjson<{ reference: string }>(batch.stdout).map((x) => x.reference);
+    expect(new Set(batchRefs).size).toBe(12);
+
+    const events = journalEvents(cfg);
+    const expected = [
+      ...Array.from({ length: 5 }, (_, i) => `loop-a-${i}`),
+      ...Array.from({ length: 5 }, (_, i) => `loop-b-${i}`),
+      ...Array.from({ length: 4 }, (_, i) => `run-${i}`),
+      ...batchRefs,
+    ].sort();
+    expect([...new Set(events.map((e) => e.reference))].sort()).toEqual(expected);
+    // each initiate journaled once as sent and once as answered: nothing lost, nothing doubled
+    for (const reference of expected) {
+      const initiate = events.filter((e) => e.reference === reference && e.step === 'initiate');
+      expect(
+        initiate.map((e) => e.outcome),
+        reference,
+      ).toEqual(['sent', 'ok']);
+    }
+    // every record whole in history, and the server made exactly these
+    const history = await mpay(['history', '--all', '--json'], { env });
+    expect(history.json()).toHaveLength(expected.length);
+    expect(await requestCount(sb, 'POST /payments/initiate')).toBe(initiatesBefore + expected.length);
+  });
+});
