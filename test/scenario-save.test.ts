@@ -6,9 +6,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runRun, type RunOptions } from '../src/commands/run/run.js';
+import { Factory } from '../src/factory.js';
+import { ScriptedPrompter } from '../src/flows/prompter.js';
+import { memoryIO } from '../src/io/io.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { cliEnv, customerArgs, requestCounts, sandbox, tempDir } from './helpers.js';
-import { mpay } from './in-process.js';
+import { mpay, optionsOf } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 let recorder: Sb;
@@ -100,6 +104,35 @@ describe('a recorded withdrawal saved as a scenario', () => {
       expect(r.stderr).toContain('The one-time code the scenario confirms a withdrawal with');
       expect(r.stdout + r.stderr).not.toContain(demoMerchant.otp);
       expect((await transactions(sb))[0]).toMatchObject({ status: 'pending', paid: true });
+    });
+  });
+
+  it('asked on a terminal when its step needs it: the steps before it are sent first (scripted answers)', async () => {
+    await elsewhere(async (sb) => {
+      const env = cliEnv(sb, tempDir());
+      const { options } = await optionsOf(['run', saved], env);
+      const io = memoryIO({ env, tty: true, width: 200 });
+      const f = new Factory(io, {}, 'mpay-test', env);
+      // what the server had been sent when the code was asked: the event, not the clock
+      let sentBefore: Record<string, number> | undefined;
+      const prompter = new (class extends ScriptedPrompter {
+        override async password(o: { message: string; validate?: (v: string) => true | string }) {
+          sentBefore = await requestCounts(sb);
+          return super.password(o);
+        }
+      })([demoMerchant.otp]);
+      f.prompter = () => Promise.resolve(prompter);
+      await runRun(options as RunOptions, f);
+      expect(io.exitCode, io.stdoutText() + io.stderrText()).toBe(0);
+      expect(prompter.asked).toEqual(['The one-time code the scenario confirms a withdrawal with']);
+      // the initiate and the confirmation that sent the code went out before the question, not the last
+      expect(sentBefore).toMatchObject({
+        'POST /payments/withdraw/initiate': 1,
+        'POST /payments/withdraw/processed': 1,
+      });
+      expect(await requestCounts(sb)).toMatchObject({ 'POST /payments/withdraw/processed': 2 });
+      expect((await transactions(sb))[0]).toMatchObject({ status: 'pending', paid: true });
+      expect(io.stdoutText() + io.stderrText()).not.toContain(demoMerchant.otp);
     });
   });
 
