@@ -11,6 +11,7 @@ import { Factory } from '../src/factory.js';
 import { ScriptedPrompter } from '../src/flows/prompter.js';
 import { memoryIO } from '../src/io/io.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
+import { root } from './helpers.js';
 import { cliEnv, customerArgs, requestCounts, sandbox, tempDir } from './helpers.js';
 import { mpay, optionsOf } from './in-process.js';
 
@@ -160,6 +161,50 @@ describe('a recorded withdrawal saved as a scenario', () => {
       expect(failed).toHaveLength(1);
       expect(JSON.stringify(failed[0]!.failures)).toContain('data.status');
       expect((await transactions(sb))[0]).toMatchObject({ status: 'initiated' });
+    });
+  });
+});
+
+describe("docs/scenarios.md's withdrawal written by hand", () => {
+  /** The example, as the doc prints it: the YAML block after the words that introduce it. */
+  const example = () => {
+    const doc = readFileSync(join(root, 'docs', 'scenarios.md'), 'utf8');
+    const from = doc.indexOf('so a scenario written by hand that confirms a');
+    const block = /```yaml\n([\s\S]*?)```/.exec(doc.slice(from));
+    expect(from, 'the example is introduced in docs/scenarios.md').toBeGreaterThan(0);
+    const file = join(tempDir(), 'withdraw-by-hand.yaml');
+    writeFileSync(file, block![1]!);
+    return file;
+  };
+
+  it('run as printed with --var otp=…: each answer as expected, the withdrawal processed on the server', async () => {
+    await elsewhere(async (sb) => {
+      const r = await mpay(['run', example(), '--var', `otp=${demoMerchant.otp}`, '--json'], {
+        env: cliEnv(sb, tempDir()),
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.json()).toMatchObject({ ok: true, passed: 3, failed: 0 });
+      expect((await transactions(sb))[0]).toMatchObject({ kind: 'withdraw', status: 'pending', paid: true });
+    });
+  });
+
+  it('its confirmation without the code: the step fails (exit 14), the withdrawal left initiated', async () => {
+    const file = example();
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/,\n\s+otp: '\$\{otp\}',/, ','));
+    await elsewhere(async (sb) => {
+      const r = await mpay(['run', file, '--var', `otp=${demoMerchant.otp}`, '--json'], {
+        env: cliEnv(sb, tempDir()),
+      });
+      expect(r.code).toBe(14);
+      const steps = r.json().scenarios[0].steps as { step: string; outcome: string }[];
+      expect(steps.map((x) => `${x.step}: ${x.outcome}`)).toEqual([
+        'initiate: passed',
+        'send the code: passed',
+        'confirm the withdrawal: failed',
+      ]);
+      const [tx] = await transactions(sb);
+      expect(tx).toMatchObject({ status: 'initiated' });
+      expect(tx!.paid).toBeFalsy();
     });
   });
 });
