@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiBase, endpointList, endpoints } from '../src/api/endpoints.js';
 import { moneyEndpointOf } from '../src/api/money.js';
 import { readHar } from '../src/api/har-read.js';
+import * as z from 'zod/mini';
 import { openApiDocument } from '../src/sandbox/openapi.js';
 import { cliEnv, requestCounts, root, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
@@ -125,5 +126,49 @@ describe('the endpoint table', () => {
     expect(read.calls.map((c) => [c.endpoint, c.encoding])).toEqual(
       endpointList.map((e) => [e.id, e.encoding]),
     );
+  });
+});
+
+describe('history show --curl reads the table', () => {
+  it("a field added to an endpoint's request appears in the printed curl, history show unedited", async () => {
+    // the table's withdraw initiate with one more field, for this test alone: a request field mpay api
+    // sends and the journal keeps under its own name
+    const entry = endpointList.find((e) => e.id === 'withdrawInitiate') as unknown as {
+      request: z.ZodMiniObject;
+    };
+    const request = entry.request;
+    entry.request = z.extend(request, { customer_note: z.optional(z.string()) });
+    try {
+      const env = cliEnv(sb, tempDir());
+      const fields = {
+        currency_code: 'GHS',
+        country_code: 'GH',
+        customer_first_name: 'Ama',
+        customer_phone: '+233201234567',
+        customer_email: 'ama@example.com',
+        customer_transaction_id: 'table-field-1',
+        amount: '20',
+        customer_note: "a note's text",
+      };
+      const sent = await mpay(
+        [
+          'api',
+          'POST',
+          '/payments/withdraw/initiate',
+          '--credentials',
+          ...Object.entries(fields).flatMap(([k, v]) => ['-f', `${k}=${v}`]),
+        ],
+        { env },
+      );
+      expect(sent.code, sent.stderr).toBe(0);
+      const shown = await mpay(['history', 'show', 'table-field-1', '--curl', '--json'], { env });
+      expect(shown.code, shown.stderr).toBe(0);
+      const initiate = (shown.json().commands as string[]).find((c) => c.includes('/withdraw/initiate'))!;
+      expect(initiate).toContain(`"customer_note":"a note'\\''s text"`);
+      // and in the table's order: after the fields the schema had
+      expect(initiate.indexOf('"amount"')).toBeLessThan(initiate.indexOf('"customer_note"'));
+    } finally {
+      entry.request = request;
+    }
   });
 });

@@ -411,6 +411,89 @@ describe('a withdrawal with its one-time code', () => {
     }
   });
 
+  /** The withdraw trace with its last confirmation (the one with the code) changed by `edit`. */
+  const editedConfirmation = (
+    name: string,
+    edit: (e: {
+      request: { postData?: { text?: string } };
+      response: { content: { text?: string } };
+    }) => void,
+  ) => {
+    const har = JSON.parse(readFileSync(withdrawTrace, 'utf8'));
+    const processed = har.log.entries.filter((e: { request: { url: string } }) =>
+      e.request.url.endsWith('/payments/withdraw/processed'),
+    );
+    edit(processed.at(-1));
+    const file = join(tempDir(), name);
+    writeFileSync(file, JSON.stringify(har));
+    return file;
+  };
+  const json = (text: string | undefined) => JSON.parse(text ?? '{}') as Record<string, unknown>;
+  type Replayed = { path: string; same: boolean; differences: { what: string }[] };
+  const lastConfirmation = (calls: Replayed[]) =>
+    calls.filter((c) => c.path === '/payments/withdraw/processed').at(-1)!;
+
+  it('a confirmation that only sent the code again where the trace shows it processed: answered otherwise (exit 13)', async () => {
+    // a trace whose confirmation lost its code (a browser's, or a hand edit): the API answers 200, the
+    // code sent (data []), where the recording saw the withdrawal processed
+    const file = editedConfirmation('no-code.har', (e) => {
+      const body = json(e.request.postData!.text);
+      delete body.otp;
+      e.request.postData!.text = JSON.stringify(body);
+    });
+    const sb = await sandbox();
+    try {
+      const r = await mpay(['replay', file, '--otp', demoMerchant.otp, '--json'], {
+        env: cliEnv(sb, tempDir()),
+      });
+      expect(r.code, r.stderr).toBe(replayDiffersExitCode);
+      expect(lastConfirmation(r.json()).differences).toEqual(
+        expect.arrayContaining([{ what: 'answer', recorded: 'processed', replayed: 'code sent' }]),
+      );
+      // the second server: the withdrawal was never processed there
+      expect((await transactions(sb))[0]!.status).toBe('initiated');
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it("a confirmation answered with another transaction status than the recording's: answered otherwise (exit 13)", async () => {
+    // the recording server answered the processed withdrawal as settled at once; this one leaves it pending
+    const file = editedConfirmation('settled.har', (e) => {
+      const body = json(e.response.content.text);
+      (body.data as Record<string, unknown>).status = 'success';
+      e.response.content.text = JSON.stringify(body);
+    });
+    const sb = await sandbox();
+    try {
+      const r = await mpay(['replay', file, '--otp', demoMerchant.otp, '--json'], {
+        env: cliEnv(sb, tempDir()),
+      });
+      expect(r.code, r.stderr).toBe(replayDiffersExitCode);
+      const last = lastConfirmation(r.json());
+      expect(last.differences).toEqual([
+        { what: 'transaction status', recorded: 'success', replayed: 'pending' },
+      ]);
+      expect((await transactions(sb))[0]!.status).toBe('pending');
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('the same trace with a wrong --otp: refused by the server, answered otherwise (exit 13)', async () => {
+    const sb = await sandbox();
+    try {
+      const r = await mpay(['replay', withdrawTrace, '--otp', '000000', '--json'], {
+        env: cliEnv(sb, tempDir()),
+      });
+      expect(r.code, r.stderr).toBe(replayDiffersExitCode);
+      expect(lastConfirmation(r.json()).same).toBe(false);
+      expect((await transactions(sb))[0]!.status).toBe('initiated');
+    } finally {
+      await sb.close();
+    }
+  });
+
   it('without --otp and no terminal: refused before anything is sent (exit 2)', async () => {
     const sb = await strictSandbox();
     try {

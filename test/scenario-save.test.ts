@@ -6,9 +6,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runRun, type RunOptions } from '../src/commands/run/run.js';
+import { Factory } from '../src/factory.js';
+import { ScriptedPrompter } from '../src/flows/prompter.js';
+import { memoryIO } from '../src/io/io.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
+import { root } from './helpers.js';
 import { cliEnv, customerArgs, requestCounts, sandbox, tempDir } from './helpers.js';
-import { mpay } from './in-process.js';
+import { mpay, optionsOf } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 let recorder: Sb;
@@ -103,6 +108,35 @@ describe('a recorded withdrawal saved as a scenario', () => {
     });
   });
 
+  it('asked on a terminal when its step needs it: the steps before it are sent first (scripted answers)', async () => {
+    await elsewhere(async (sb) => {
+      const env = cliEnv(sb, tempDir());
+      const { options } = await optionsOf(['run', saved], env);
+      const io = memoryIO({ env, tty: true, width: 200 });
+      const f = new Factory(io, {}, 'mpay-test', env);
+      // what the server had been sent when the code was asked: the event, not the clock
+      let sentBefore: Record<string, number> | undefined;
+      const prompter = new (class extends ScriptedPrompter {
+        override async password(o: { message: string; validate?: (v: string) => true | string }) {
+          sentBefore = await requestCounts(sb);
+          return super.password(o);
+        }
+      })([demoMerchant.otp]);
+      f.prompter = () => Promise.resolve(prompter);
+      await runRun(options as RunOptions, f);
+      expect(io.exitCode, io.stdoutText() + io.stderrText()).toBe(0);
+      expect(prompter.asked).toEqual(['The one-time code the scenario confirms a withdrawal with']);
+      // the initiate and the confirmation that sent the code went out before the question, not the last
+      expect(sentBefore).toMatchObject({
+        'POST /payments/withdraw/initiate': 1,
+        'POST /payments/withdraw/processed': 1,
+      });
+      expect(await requestCounts(sb)).toMatchObject({ 'POST /payments/withdraw/processed': 2 });
+      expect((await transactions(sb))[0]).toMatchObject({ status: 'pending', paid: true });
+      expect(io.stdoutText() + io.stderrText()).not.toContain(demoMerchant.otp);
+    });
+  });
+
   it('without the code: refused before anything is sent, naming otp (exit 2)', async () => {
     await elsewhere(async (sb) => {
       const r = await mpay(['run', saved, '--json'], { env: cliEnv(sb, tempDir()) });
@@ -127,6 +161,50 @@ describe('a recorded withdrawal saved as a scenario', () => {
       expect(failed).toHaveLength(1);
       expect(JSON.stringify(failed[0]!.failures)).toContain('data.status');
       expect((await transactions(sb))[0]).toMatchObject({ status: 'initiated' });
+    });
+  });
+});
+
+describe("docs/scenarios.md's withdrawal written by hand", () => {
+  /** The example, as the doc prints it: the YAML block after the words that introduce it. */
+  const example = () => {
+    const doc = readFileSync(join(root, 'docs', 'scenarios.md'), 'utf8');
+    const from = doc.indexOf('so a scenario written by hand that confirms a');
+    const block = /```yaml\n([\s\S]*?)```/.exec(doc.slice(from));
+    expect(from, 'the example is introduced in docs/scenarios.md').toBeGreaterThan(0);
+    const file = join(tempDir(), 'withdraw-by-hand.yaml');
+    writeFileSync(file, block![1]!);
+    return file;
+  };
+
+  it('run as printed with --var otp=…: each answer as expected, the withdrawal processed on the server', async () => {
+    await elsewhere(async (sb) => {
+      const r = await mpay(['run', example(), '--var', `otp=${demoMerchant.otp}`, '--json'], {
+        env: cliEnv(sb, tempDir()),
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.json()).toMatchObject({ ok: true, passed: 3, failed: 0 });
+      expect((await transactions(sb))[0]).toMatchObject({ kind: 'withdraw', status: 'pending', paid: true });
+    });
+  });
+
+  it('its confirmation without the code: the step fails (exit 14), the withdrawal left initiated', async () => {
+    const file = example();
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/,\n\s+otp: '\$\{otp\}',/, ','));
+    await elsewhere(async (sb) => {
+      const r = await mpay(['run', file, '--var', `otp=${demoMerchant.otp}`, '--json'], {
+        env: cliEnv(sb, tempDir()),
+      });
+      expect(r.code).toBe(14);
+      const steps = r.json().scenarios[0].steps as { step: string; outcome: string }[];
+      expect(steps.map((x) => `${x.step}: ${x.outcome}`)).toEqual([
+        'initiate: passed',
+        'send the code: passed',
+        'confirm the withdrawal: failed',
+      ]);
+      const [tx] = await transactions(sb);
+      expect(tx).toMatchObject({ status: 'initiated' });
+      expect(tx!.paid).toBeFalsy();
     });
   });
 });

@@ -37,6 +37,12 @@ export interface Endpoint {
   secret: readonly string[];
   /** answer fields (of `data`) that hold a secret */
   secretAnswer: readonly string[];
+  /**
+   * where the journal's 'sent' line of a money step keeps a request field, as a dotted path in its data,
+   * for a field it keeps under another name (a secret's path holds only whether one was sent): what
+   * `history show --curl` builds the request again from. A field not named here is kept under its own.
+   */
+  journal?: Readonly<Record<string, string>>;
   /** request fields the run's own credentials supply (never a trace's) */
   credentials: readonly string[];
   /** request fields that are a customer's personal data */
@@ -67,6 +73,14 @@ const initiate = {
   personal: customer,
   names: ['customer_transaction_id'],
   namesAnswer: 'has_token',
+  journal: {
+    currency_code: 'currency',
+    country_code: 'country',
+    customer_first_name: 'customer.first_name',
+    customer_last_name: 'customer.last_name',
+    customer_phone: 'customer.phone',
+    customer_email: 'customer.email',
+  },
 } as const;
 
 export const endpoints = {
@@ -152,6 +166,7 @@ export const endpoints = {
     money: { step: 'status' },
     request: s.StatusUpdateRequest,
     data: s.StatusUpdateResult,
+    journal: { status: 'requested_status' },
     secret: none,
     secretAnswer: none,
     credentials: none,
@@ -189,6 +204,7 @@ export const endpoints = {
     money: { kind: 'withdraw', step: 'processed' },
     request: s.WithdrawProcessedRequest,
     data: s.WithdrawProcessedData,
+    journal: { otp: 'with_otp' },
     secret: ['otp'],
     secretAnswer: none,
     credentials: none,
@@ -220,6 +236,20 @@ export function moneyEndpointFor(kind: PaymentKind, step: MoneyStep): Endpoint &
   const e = endpointList.find((x) => x.money?.step === step && (x.money.kind ?? kind) === kind);
   if (!e) throw new Error(`no endpoint for the ${kind} step ${step}`);
   return e;
+}
+
+/** The fields of an endpoint's request, as its request schema describes them, in its order. */
+export function requestFields(e: Endpoint): string[] {
+  const shape = (e.request as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape ? Object.keys(shape) : [];
+}
+
+/** A request field as the journal's 'sent' line of its step keeps it (`journal`), if it does. */
+export function journaledField(e: Endpoint, data: Record<string, unknown>, field: string): unknown {
+  let v: unknown = data;
+  for (const k of (e.journal?.[field] ?? field).split('.'))
+    v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+  return v;
 }
 
 /** Every request field name some endpoint holds a secret in (the scrubber's names from the table). */

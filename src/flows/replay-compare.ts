@@ -1,6 +1,8 @@
 // What `mpay replay` compares of two answers to the same call: the HTTP status, the success/status flag,
-// the message, and the shape (every field present, with its JSON type). Values are never compared: tokens,
-// ids, references, amounts in another currency and times always differ between two runs. In messages, the
+// which of its endpoint's answers came back (withdraw processed: the code sent or the withdrawal processed,
+// as the endpoint table tells them apart), the transaction's status where the answer carries one, the
+// message, and the shape (every field present, with its JSON type). Other values are never compared:
+// tokens, ids, references, amounts in another currency and times always differ between two runs. In messages, the
 // values that always differ (hash tokens, references, ids, long numbers, times) are stood in for first.
 
 export type JsonType = 'string' | 'number' | 'boolean' | 'null' | 'object' | 'array';
@@ -17,10 +19,14 @@ export interface AnswerSummary {
   error?: string;
   /** the API's own words on each field it refused (`errors` of a 422), as "field: message" */
   says?: string[];
+  /** which of its endpoint's answers a success was (the endpoint table's `answers`: code sent, processed) */
+  answer?: string;
+  /** the transaction's status, where a success carries one (`data.status`) */
+  transaction_status?: string;
 }
 
 export interface Difference {
-  what: 'status' | 'flag' | 'message' | 'field' | 'body';
+  what: 'status' | 'flag' | 'answer' | 'transaction status' | 'message' | 'field' | 'body';
   /** the field, for `field` */
   path?: string;
   recorded: unknown;
@@ -50,8 +56,16 @@ export function shapeOf(value: unknown): Record<string, JsonType> {
   return out;
 }
 
-/** An answer's text as what is compared of it. */
-export function summarize(status: number, text: string | undefined, error?: string): AnswerSummary {
+/**
+ * An answer's text as what is compared of it; `answers`, the endpoint table's, tells which of its answers
+ * a success was.
+ */
+export function summarize(
+  status: number,
+  text: string | undefined,
+  error?: string,
+  answers?: (data: unknown) => string,
+): AnswerSummary {
   let body: unknown;
   let json = false;
   if (text !== undefined && text.trim() !== '') {
@@ -73,6 +87,9 @@ export function summarize(status: number, text: string | undefined, error?: stri
         .filter((x) => typeof x === 'string')
         .join(' ')}`,
   );
+  const success = status >= 200 && status < 300 && 'data' in o;
+  const data =
+    o.data && typeof o.data === 'object' && !Array.isArray(o.data) ? (o.data as Record<string, unknown>) : {};
   return {
     status,
     flag,
@@ -80,6 +97,8 @@ export function summarize(status: number, text: string | undefined, error?: stri
     shape: json ? shapeOf(body) : null,
     ...(error ? { error } : {}),
     ...(says.length ? { says } : {}),
+    ...(success && answers ? { answer: answers(o.data) } : {}),
+    ...(success && typeof data.status === 'string' ? { transaction_status: data.status } : {}),
   };
 }
 
@@ -108,6 +127,14 @@ export function differences(
     out.push({ what: 'status', recorded: recorded.status, replayed: replayed.status });
   if (recorded.flag !== replayed.flag)
     out.push({ what: 'flag', recorded: recorded.flag, replayed: replayed.flag });
+  if (recorded.answer !== replayed.answer)
+    out.push({ what: 'answer', recorded: recorded.answer ?? null, replayed: replayed.answer ?? null });
+  if (recorded.transaction_status !== replayed.transaction_status)
+    out.push({
+      what: 'transaction status',
+      recorded: recorded.transaction_status ?? null,
+      replayed: replayed.transaction_status ?? null,
+    });
   const [a, b] = [normalizeMessage(recorded.message, volatile), normalizeMessage(replayed.message, volatile)];
   if (a !== b) out.push({ what: 'message', recorded: recorded.message, replayed: replayed.message });
   if ((recorded.shape === null) !== (replayed.shape === null)) {

@@ -180,12 +180,15 @@ const failing = (a: AnswerSummary) => a.status === 0 || a.status >= 300;
 
 /**
  * A call whose answer stops the money calls after it: one that answered with another status than the
- * recorded one, or failed otherwise than it did. A failure answered as recorded is the trace reproduced
- * (the very 404 a support engineer wants to see again): the replay goes on.
+ * recorded one, another success flag, another of its endpoint's answers (the code sent where the
+ * withdrawal was processed) or another transaction status, or failed otherwise than it did. A failure
+ * answered as recorded is the trace reproduced (the very 404 a support engineer wants to see again): the
+ * replay goes on.
  */
+const outcomeDiffers = new Set<Difference['what']>(['status', 'flag', 'answer', 'transaction status']);
 function answeredOtherwise(r: ReplayedCall): boolean {
   if (!r.replayed) return false;
-  return r.replayed.status !== r.recorded.status || (failing(r.replayed) && !r.same);
+  return r.differences.some((d) => outcomeDiffers.has(d.what)) || (failing(r.replayed) && !r.same);
 }
 
 /** What the API said of a failed call, in a few words: its status and message, or the connection's error. */
@@ -224,6 +227,7 @@ function recordedAnswer(run: ReplayRun, c: RecordedCall): AnswerSummary {
     c.response.status,
     c.response.text === undefined ? undefined : run.deps.client.secrets.text(c.response.text),
     c.response.error,
+    endpoint(c.endpoint).answers,
   );
 }
 
@@ -244,7 +248,12 @@ async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<R
   const { answer, error } = await sendAgain(run.deps, c, req, tx);
   const hash = await learnFrom(run, c, i, answer, req);
   const replayed = answer
-    ? summarize(answer.status, run.deps.client.secrets.text(answer.text))
+    ? summarize(
+        answer.status,
+        run.deps.client.secrets.text(answer.text),
+        undefined,
+        endpoint(c.endpoint).answers,
+      )
     : summarize(0, undefined, error);
   const diff = differences(recorded, replayed, run.volatile);
   return {

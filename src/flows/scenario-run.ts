@@ -50,6 +50,11 @@ export interface RunControls {
   emit: (r: StepRecord) => void;
   /** a step is about to be sent (the progress on a terminal; what a second Ctrl-C marks interrupted) */
   starting?: (r: StepRecord) => void;
+  /**
+   * variables given only when a step needs them (a one-time code asked on a terminal): asked before the
+   * first step that refers to one runs, once for the whole run, after the steps before it were sent
+   */
+  late?: ReadonlyMap<string, () => Promise<unknown>>;
 }
 
 /** Why the steps after a Ctrl-C are not run. */
@@ -107,11 +112,13 @@ export async function runScenarios(runs: Run[], exec: StepExecutor, c: RunContro
       const base = baseRecord(scenario, step);
       const money = base.money;
       if (c.signal?.aborted) stopped ??= interruptedReason;
-      const skip =
+      const held =
         stopped ??
         (money && moneyFailed && scenario.afterMoneyFailure === 'stop'
           ? `not run: the money step "${moneyFailed}" failed, and no money step runs after a failed one (after_money_failure: continue runs them)`
-          : missingCapture(step, scope));
+          : undefined);
+      if (!held) await giveLate(step, scope, c.late);
+      const skip = held ?? missingCapture(step, scope);
       if (!skip) c.starting?.(base);
       const record: StepRecord = skip
         ? { ...base, outcome: 'skipped', skipped: skip }
@@ -125,6 +132,17 @@ export async function runScenarios(runs: Run[], exec: StepExecutor, c: RunContro
     }
   }
   return records;
+}
+
+/** The late variables a step refers to and its scope has not: asked now (each once for the run). */
+async function giveLate(
+  step: ScenarioStep,
+  scope: Map<string, unknown>,
+  late: RunControls['late'],
+): Promise<void> {
+  if (!late) return;
+  for (const name of new Set(step.refs.map((r) => r.name)))
+    if (!scope.has(name) && late.has(name)) scope.set(name, await late.get(name)!());
 }
 
 /** A capture the step needs that its step did not make (that step failed or was not run). */

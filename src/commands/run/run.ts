@@ -35,14 +35,18 @@ export interface RunOptions {
 export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
   const reports = reportTargets(opts.reports);
   const given = givenVars({ file: varsFile(opts.varsFile), environ: f.environ, flags: opts.vars });
-  await oneTimeCode(opts, given, f);
+  const late = await oneTimeCode(opts, given, f);
   // Each file's run has a fresh reference of its own (two files, or one file twice, never share one), and
   // its steps' names substituted once, from its variables: the names the live question, the lines, the
-  // records and the reports all show.
-  const runs = readAll(opts.files, opts.commands.info, new Set(given.keys())).map((s) => {
-    const scope = startScope(s, given, freshReference(f.now()));
-    return { scenario: withNames(s, scope), scope };
-  });
+  // records and the reports all show. A variable asked late is given, and left out of the scope until
+  // the step that needs it.
+  const runs = readAll(opts.files, opts.commands.info, new Set([...given.keys(), ...late.keys()])).map(
+    (s) => {
+      const scope = startScope(s, given, freshReference(f.now()));
+      for (const name of late.keys()) if (scope.get(name) === null) scope.delete(name);
+      return { scenario: withNames(s, scope), scope };
+    },
+  );
   const scenarios = runs.map((r) => r.scenario);
   const ctx = await liveRules(scenarios, f);
   if (opts.ndjson) f.io.ndjson = true;
@@ -99,6 +103,7 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
         runScenarios(runs, stepExecutor(f, opts.commands.run), {
           failFast: opts.failFast,
           signal,
+          late,
           now: f.now,
           starting: (r) => {
             inFlight = r;
@@ -228,16 +233,21 @@ function varsFile(file: string | undefined): Record<string, unknown> | undefined
   return data as Record<string, unknown>;
 }
 
-/** Every file read and checked; all their problems at once, each at file:line:column, before anything is sent. */
 /** The variable a one-time code goes in: the one a saved scenario's withdraw confirmation requires. */
 const otpVariable = 'otp';
 
 /**
  * The one-time code a scenario requires (\${otp}, a required variable): --otp-stdin reads it; else, not
- * given and a file requires it, asked on a terminal. Without either the check of the files names it, and
+ * given and a file requires it, it is asked on a terminal when its step needs it (the steps before it
+ * sent first): returned as a late variable. Without a terminal the check of the files names it, and
  * nothing is sent. The code is a secret of the run from then on.
  */
-async function oneTimeCode(opts: RunOptions, given: Map<string, unknown>, f: Factory): Promise<void> {
+async function oneTimeCode(
+  opts: RunOptions,
+  given: Map<string, unknown>,
+  f: Factory,
+): Promise<Map<string, () => Promise<unknown>>> {
+  const late = new Map<string, () => Promise<unknown>>();
   if (opts.otpStdin) {
     const code = (await f.io.readStdin()).trim();
     if (!code)
@@ -252,17 +262,27 @@ async function oneTimeCode(opts: RunOptions, given: Map<string, unknown>, f: Fac
     });
     const prompter = requires ? await f.prompter() : undefined;
     if (prompter) {
-      const code = await prompter.password({
-        message: 'The one-time code the scenario confirms a withdrawal with',
-        validate: (v) => (v.trim() ? true : 'the code sent to the customer e-mail'),
+      let asked: Promise<string> | undefined;
+      late.set(otpVariable, () => {
+        asked ??= prompter
+          .password({
+            message: 'The one-time code the scenario confirms a withdrawal with',
+            validate: (v) => (v.trim() ? true : 'the code sent to the customer e-mail'),
+          })
+          .then((code) => {
+            f.secrets.register(code.trim());
+            return code.trim();
+          });
+        return asked;
       });
-      given.set(otpVariable, code.trim());
     }
   }
   const code = given.get(otpVariable);
   if (typeof code === 'string') f.secrets.register(code);
+  return late;
 }
 
+/** Every file read and checked; all their problems at once, each at file:line:column, before anything is sent. */
 function readAll(files: string[], table: CommandTable, given: ReadonlySet<string>): Scenario[] {
   const problems: Problem[] = [];
   const scenarios = files.map((file) => {

@@ -17,7 +17,13 @@ import { resumeCommand, runAgain } from '../../../flows/next-command.js';
 import { fromRecord } from '../../../ui/envelope.js';
 import { transactionSummary } from '../../../ui/summary.js';
 import { fitWidth, printResult } from '../../../ui/print.js';
-import { apiBase, moneyEndpointFor } from '../../../api/endpoints.js';
+import {
+  apiBase,
+  journaledField,
+  moneyEndpointFor,
+  requestFields,
+  type Endpoint,
+} from '../../../api/endpoints.js';
 
 /**
  * A record by its reference or hash token, or by the start of its hash token as `history` shows it (an
@@ -157,7 +163,31 @@ function lastTries(sent: JournalEvent[]): JournalEvent[] {
 /** the hash token the script's initiate answered (or the transaction's own) */
 const hashVariable = new ShellVariable('HASH');
 
-const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+/**
+ * A step's request again, as the endpoint table describes it: each field of its request schema, from where
+ * the journal's 'sent' line keeps it (the table's `journal`); the credentials the table names ($MPAY_
+ * variables for the secret ones, the profile's site id), the transaction's name a placeholder (a fresh
+ * $MPAY_REF for an initiate, else $HASH), a secret sent ($MPAY_OTP) only where the journal says one was.
+ */
+function stepCurl(ep: Endpoint, d: Record<string, unknown>, url: (path: string) => string, siteId?: string) {
+  const site = siteId && /^\d+$/.test(siteId) ? Number(siteId) : siteId;
+  const body: Record<string, unknown> = {};
+  for (const k of requestFields(ep)) {
+    if (ep.credentials.includes(k)) body[k] = ep.secret.includes(k) ? 'secret' : site;
+    else if (ep.names.includes(k))
+      body[k] = ep.money?.step === 'initiate' ? new ShellVariable('MPAY_REF') : hashVariable;
+    else if (ep.secret.includes(k)) body[k] = journaledField(ep, d, k) ? 'secret' : undefined;
+    else body[k] = journaledField(ep, d, k);
+  }
+  return curlCommand({
+    method: ep.method,
+    url: url(ep.path),
+    bearer: ep.bearer,
+    encoding: ep.encoding,
+    fail: true,
+    body,
+  });
+}
 
 /** The initiate, with a fresh reference; the hash token it answers kept in $HASH. */
 function initiateLines(
@@ -166,28 +196,7 @@ function initiateLines(
   url: (path: string) => string,
   siteId: string | undefined,
 ): string[] {
-  const c = (d.customer ?? {}) as Record<string, string | undefined>;
-  const ep = moneyEndpointFor(kind, 'initiate');
-  const site = siteId && /^\d+$/.test(siteId) ? Number(siteId) : siteId;
-  const cmd = curlCommand({
-    method: 'POST',
-    url: url(ep.path),
-    bearer: true,
-    encoding: ep.encoding,
-    fail: true,
-    body: {
-      // the credentials the table names: a secret's a $MPAY_ variable, the site id the profile's
-      ...Object.fromEntries(ep.credentials.map((k) => [k, ep.secret.includes(k) ? 'secret' : site])),
-      currency_code: str(d.currency),
-      country_code: str(d.country),
-      customer_first_name: c.first_name,
-      customer_last_name: c.last_name,
-      customer_phone: c.phone,
-      customer_email: c.email,
-      customer_transaction_id: new ShellVariable('MPAY_REF'),
-      amount: str(d.amount),
-    },
-  });
+  const cmd = stepCurl(moneyEndpointFor(kind, 'initiate'), d, url, siteId);
   return [
     'MPAY_REF=${MPAY_REF:-replay-$(date +%s)}',
     `RES=$(${cmd}) || { printf '%s\\n' "$RES"; exit 1; }`,
@@ -201,21 +210,7 @@ function updateCommand(
   d: Record<string, unknown>,
   url: (path: string) => string,
 ): string {
-  return curlCommand({
-    method: 'POST',
-    url: url(moneyEndpointFor('deposit', step).path),
-    bearer: true,
-    encoding: 'multipart',
-    fail: true,
-    body:
-      step === 'wallet'
-        ? { hash_token: hashVariable, gateway_id: d.gateway_id as number }
-        : {
-            hash_token: hashVariable,
-            status: str(d.requested_status) ?? 'initiated',
-            gateway_id: d.gateway_id as number,
-          },
-  });
+  return stepCurl(moneyEndpointFor('deposit', step), d, url);
 }
 
 /** The steps before a withdrawal's code, skipped when $MPAY_FINISH_HASH names the withdrawal to finish. */
@@ -249,25 +244,7 @@ function processedLines(
   d: Record<string, unknown>,
   url: (path: string) => string,
 ): string[] {
-  const withdraw = kind === 'withdraw';
-  const out: string[] = [];
-  out.push(
-    curlCommand({
-      method: 'POST',
-      url: url(moneyEndpointFor(kind, 'processed').path),
-      bearer: true,
-      encoding: 'json',
-      fail: true,
-      body: {
-        hash_token: hashVariable,
-        phone_number: str(d.phone_number),
-        ...(withdraw ? { customer_email: str(d.customer_email) } : {}),
-        receiver_email: str(d.receiver_email),
-        ...(withdraw && d.with_otp ? { otp: 'secret' } : {}),
-      },
-    }),
-  );
-  return out;
+  return [stepCurl(moneyEndpointFor(kind, 'processed'), d, url)];
 }
 
 /** What a person does next with a record: nothing, why not, or the command that continues it. */
