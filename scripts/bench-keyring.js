@@ -3,7 +3,7 @@
 // in a child process (src/config/keyring.ts): the child alone (bin/run.js with MPAY_KEYRING_CHILD=1 reading
 // one entry, beside `node -e 0`), and a merchant call (`currencies --merchant --json`, cached token) with
 // its profile kept in the keyring against the same profile kept in the file, interleaved. A Secret Service
-// of its own: a private dbus-daemon and an unlocked gnome-keyring-daemon (as test/keyring.test.ts starts
+// of its own: a private dbus-daemon and an unlocked gnome-keyring-daemon (as test/keyring.process.test.ts starts
 // them), never the user's. Skipped, saying why, where those are not installed. Also part of `npm run bench`.
 // --bin PATH measures another built checkout's bin/run.js (its sandbox too). --exe PATH (the single
 // executable, npm run build:exe) measures its child as well, which is the executable itself started from its

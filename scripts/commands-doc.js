@@ -4,7 +4,7 @@
 //   node scripts/commands-doc.js          writes docs/commands.md (npm run docs:commands)
 //   node scripts/commands-doc.js --check [FILE]
 //                                         exits 1 when docs/commands.md (or FILE) is not what it would
-//                                         write (test/commands-doc.test.ts runs it)
+//                                         write (test/commands-doc.process.test.ts runs it)
 //
 // It reads the bundle (dist/mpay.cjs) and oclif.manifest.json: `npm run bundle` first after a change.
 import { readFileSync, writeFileSync } from 'node:fs';

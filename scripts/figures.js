@@ -10,7 +10,7 @@
 //                                     the last full `npm run bench`, which runs this when it ends)
 //   node scripts/figures.js check [FILE]
 //                                     exits 1 when the blocks of docs/development.md (or FILE) are not what
-//                                     `readme` writes (test/figures.test.ts runs it)
+//                                     `readme` writes (test/figures.process.test.ts runs it)
 //
 // `npm run figures` is measure then readme.
 import { spawn, spawnSync } from 'node:child_process';

@@ -2,7 +2,7 @@
 // bundle: what a script's `$?` sees. (The in-process tests check the same kinds through memoryIO; 130 is
 // checked by the pseudo-terminal tests, where a person answers "no".)
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
@@ -97,3 +97,18 @@ it.concurrent('a closed stdout ends the command quietly with 0', async () => {
     await sb.close();
   }
 });
+
+it.concurrent(
+  'the bundle the process tests spawn was built from the sources as they are (vitest builds it first)',
+  () => {
+    const newest = (dir: string): number =>
+      Math.max(
+        ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+          e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+        ),
+      );
+    expect(statSync(join(root, 'dist', 'mpay.cjs')).mtimeMs).toBeGreaterThanOrEqual(
+      newest(join(root, 'src')),
+    );
+  },
+);

@@ -261,7 +261,8 @@ describe.concurrent('a lost answer in a batch is reported, never sent again', ()
         expect(results.map((x) => x.outcome)).toEqual(['unknown', 'unknown', 'unknown']);
         for (const x of results)
           expect(x.error.message).toMatch(
-            /the initiate request had no answer, so mpay cannot know whether the server applied it; it will not guess, and sends it no more\. Find out \(`mpay history show mpay-db-\S+ --profile default --env sandbox`, the provider\), then settle it/,
+            // #47: the hint names `history resolve REF --check` first, and what it will ask the server
+            /the initiate request had no answer, so mpay cannot know whether the server applied it; it will not guess, and sends it no more\. What is known: `mpay history show mpay-db-\S+ --profile default --env sandbox`\. Settle it: `mpay history resolve mpay-db-\S+ --check --profile default --env sandbox --base-url http:\/\/127\.0\.0\.1:\d+` first: it sends the same initiate again with the same reference/,
           );
       }
       // The server made the three (their answers were lost), and heard nothing more of them.

@@ -1,5 +1,5 @@
 // The README's install and quickstart, run as written against a sandbox; and the curl walkthrough of a
-// deposit and a withdraw that docs/sandbox.md holds. (The figures of docs/development.md: figures.test.ts.)
+// deposit and a withdraw that docs/sandbox.md holds. (The figures of docs/development.md: figures.process.test.ts.)
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -104,7 +104,7 @@ describe('the sandbox on SQLite, as a process', { timeout: 180_000 }, () => {
   const canFill = namespaces || process.env.CI === 'true';
   if (!canFill)
     console.warn(
-      'sandbox-store.test.ts: the full-disk test is skipped: it needs root and `unshare -m` (a tmpfs of its own)',
+      'sandbox-store.process.test.ts: the full-disk test is skipped: it needs root and `unshare -m` (a tmpfs of its own)',
     );
   it.runIf(canFill)(
     'a full disk (a 3 MB tmpfs): the initiates it refuses are answered 500 in shape A and logged, and every one answered 200 survives a restart',

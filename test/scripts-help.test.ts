@@ -46,6 +46,7 @@ it('the scripts that read flags are the ones known, each with a header that says
     'bench-gate.js',
     'bench-journal.js',
     'bench-keyring.js',
+    'bench-sandbox-store.js',
     'bench-sandbox.js',
     'bench-signal.js',
     'bench-startup.js',

@@ -1,7 +1,7 @@
 // #24 "Everything fits", in-process: the IO's one rule for what a person reads (prose folded at spaces on a
 // terminal, a command continued only with ` \`, nothing folded in a pipe, JSON and CSV never), and the
 // width tables fit (the terminal's; in a pipe an exported COLUMNS; else whole). The screens themselves on
-// a real terminal are in pty-widths.test.ts.
+// a real terminal are in pty-widths.process.test.ts.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import stringWidth from 'string-width';
