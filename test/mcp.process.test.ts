@@ -10,7 +10,20 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { bin, cliEnv, customerArgs, requestCounts, root, run, sandbox, tempDir } from './helpers.js';
+import {
+  bin,
+  cliEnv,
+  customerArgs,
+  holdingProxy,
+  loginArgs,
+  requestCounts,
+  root,
+  run,
+  runPrinted,
+  sandbox,
+  tempDir,
+  waitUntil,
+} from './helpers.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 let sb: Sb;
@@ -586,5 +599,176 @@ describe('mpay mcp --help', () => {
       expect(names.includes('deposit')).toBe(!argv.includes('--read-only'));
       await client.close();
     }
+  });
+});
+
+describe('once the server is ending', () => {
+  const noGateway = (over: Record<string, unknown>) => {
+    const { gateway: _g, ...rest } = customer(over);
+    return rest;
+  };
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s: a new call is refused (cancelled, nothing sent) while the call in flight finishes, journaled',
+    async (sig) => {
+      const proxy = await holdingProxy(sb.url, '/processed');
+      try {
+        const env = cliEnv(sb, tempDir(), { MPAY_BASE_URL: proxy.url });
+        const c = rawClient(env);
+        await initialize(c, {});
+        const first = `mcp-ending-first-${sig}`;
+        const late = `mcp-ending-late-${sig}`;
+        const n = c.request('tools/call', { name: 'deposit', arguments: customer({ reference: first }) });
+        await waitUntil('the processed request held', () => proxy.held() === 1);
+        c.child.kill(sig);
+        // the log says what ended it, not "end of input"
+        await c.said(new RegExp(`${sig}: finishing the 1 call in flight`));
+        const m = c.request('tools/call', {
+          name: 'deposit_initiate',
+          arguments: noGateway({ reference: late }),
+        });
+        const refused = await c.answerOf(m);
+        expect(refused.result.isError).toBe(true);
+        expect(refused.result.structuredContent.error.kind).toBe('cancelled');
+        expect(refused.result.structuredContent.error.message).toMatch(
+          new RegExp(`server is ending \\(${sig}\\).*nothing was sent`),
+        );
+        // a read is refused too
+        const read = await c.answerOf(c.request('tools/call', { name: 'balances', arguments: {} }));
+        expect(read.result.structuredContent.error.kind).toBe('cancelled');
+        proxy.release();
+        const done = await c.answerOf(n);
+        expect(done.result.isError, JSON.stringify(done)).toBeFalsy();
+        expect(done.result.structuredContent.data.processed.transaction_id).toBeTruthy();
+        expect(await c.done).toBe(0);
+        expect(c.stderr()).not.toMatch(/end of input/);
+        const records = await history(env);
+        expect(records.find((r) => r.reference === late)).toBeUndefined();
+        expect(records.find((r) => r.reference === first).steps.at(-1)).toMatchObject({
+          step: 'processed',
+          outcome: 'ok',
+        });
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
+
+  it('a second signal ends it at once, naming the transaction left in flight and the command that tells where it stands', async () => {
+    const proxy = await holdingProxy(sb.url, '/processed');
+    try {
+      const env = cliEnv(sb, tempDir(), { MPAY_BASE_URL: proxy.url });
+      const c = rawClient(env);
+      await initialize(c, {});
+      c.request('tools/call', { name: 'deposit', arguments: customer({ reference: 'mcp-second-signal' }) });
+      await waitUntil('the processed request held', () => proxy.held() === 1);
+      c.child.kill('SIGINT');
+      await c.said(/SIGINT: finishing/);
+      c.child.kill('SIGINT');
+      expect(await c.done).toBe(130);
+      const said =
+        /the processed request of mcp-second-signal was in flight[^\n]*`(mpay history show [^`]+)` tells where it stands/.exec(
+          c.stderr(),
+        );
+      expect(said, c.stderr()).not.toBeNull();
+      // the command runs as printed, and shows the processed request sent, its answer unknown
+      const shown = await runPrinted(said![1]!, env, 'bash');
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toMatch(/mcp-second-signal/);
+      expect(shown.stdout).toMatch(/processed/);
+    } finally {
+      proxy.release();
+      await proxy.close();
+    }
+  });
+});
+
+describe('the start-up line', () => {
+  it('names the profile, the environment and the server, and says LIVE when it is', async () => {
+    const c = rawClient(cliEnv(sb, tempDir()));
+    await c.said(
+      new RegExp(`serving 14 tools on stdio: profile default, environment sandbox, server ${sb.url};`),
+    );
+    expect(c.stderr()).not.toMatch(/LIVE/);
+    c.child.stdin.end();
+    expect(await c.done).toBe(0);
+    const l = rawClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }), ['--read-only']);
+    await l.said(
+      new RegExp(
+        `serving 6 tools on stdio \\(read-only\\): profile default, environment live, server ${live.url} \\(LIVE: `,
+      ),
+    );
+    l.child.stdin.end();
+    expect(await l.done).toBe(0);
+  });
+
+  it('a profile in MPAY_PROFILE that does not exist fails at start, as any command does', async () => {
+    const dir = tempDir();
+    const made = await run(loginArgs('acme', sb.url), { env: cliEnv(undefined, dir) });
+    expect(made.code, made.stderr).toBe(0);
+    const env = { MPAY_CONFIG_DIR: dir, MPAY_PROFILE: 'acm' };
+    const balances = await run(['balances'], { env });
+    expect(balances.code).not.toBe(0);
+    const served = await run(['mcp'], { env });
+    expect(served.code).toBe(balances.code);
+    expect(served.stderr).toMatch(/No profile named "acm"/);
+    expect(served.stdout).toBe('');
+  });
+});
+
+describe('hints that name a command', () => {
+  it('a wrong one-time code: the hint names withdraw_process and otp, each command kept runs as printed, and the tool named finishes it', async () => {
+    const env = cliEnv(sb, tempDir());
+    const { client } = await sdkClient(env);
+    const r = await client.callTool({
+      name: 'withdraw',
+      arguments: customer({ reference: 'mcp-wrong-otp', amount: '10', otp: '999999' }),
+    });
+    expect(r.isError).toBe(true);
+    const { message, hint } = structured(r).error;
+    expect(hint).toMatch(/withdraw_process tool with key mcp-wrong-otp and the code as otp/);
+    // no command line with its flags rewritten
+    expect(`${message} ${hint}`).not.toMatch(/ otp <CODE>/);
+    for (const [, line] of `${message} ${hint}`.matchAll(/`(mpay [^`]+)`/g)) {
+      const ran = await runPrinted(line!, env, 'bash');
+      expect(ran.code, `${line}\n${ran.stderr}`).not.toBe(2);
+    }
+    const done = await client.callTool({
+      name: 'withdraw_process',
+      arguments: { key: 'mcp-wrong-otp', otp: '123456' },
+    });
+    expect(done.isError, JSON.stringify(done)).toBeFalsy();
+    expect(structured(done).data.processed.transaction_id).toBeTruthy();
+    await client.close();
+  });
+
+  it("doctor's skipped check names the doctor tool and check_api_key, not the CLI flag", async () => {
+    const { client } = await sdkClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }));
+    const r = await client.callTool({ name: 'doctor', arguments: {} });
+    const key = structured(r).checks.find((c: { name: string }) => c.name === 'API key');
+    expect(key.detail).toMatch(/the doctor tool with check_api_key: true/);
+    expect(key.detail).not.toMatch(/--check-api-key|check-api-key/);
+    await client.close();
+  });
+});
+
+describe('the live question', () => {
+  it('says the box must be ticked, and the log says what was decided', async () => {
+    const { client, asked, stderr } = await sdkClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }), {
+      elicit: () => ({ action: 'accept', content: { send: false } }),
+    });
+    const r = await client.callTool({
+      name: 'deposit',
+      arguments: customer({ reference: 'mcp-live-unticked', amount: '8' }),
+    });
+    expect(structured(r).error.kind).toBe('cancelled');
+    expect(asked[0]).toMatch(/Tick "Send it" and accept to send it; accepting with the box unticked/);
+    await client.close();
+    expect(stderr()).toMatch(/live confirmation: nothing sent \(accepted with "Send it" unticked\)/);
+    expect(stderr()).not.toMatch(/live confirmation: accept/);
+    const { client: noAsk } = await sdkClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }));
+    const refused = await noAsk.callTool({ name: 'deposit', arguments: customer({ amount: '8' }) });
+    expect(structured(refused).error.message).toMatch(/8 GHS needs the person's answer/);
+    await noAsk.close();
   });
 });
