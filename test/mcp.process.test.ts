@@ -713,6 +713,14 @@ describe('the start-up line', () => {
     expect(served.code).toBe(balances.code);
     expect(served.stderr).toMatch(/No profile named "acm"/);
     expect(served.stdout).toBe('');
+    // no profile stored at all: the server does not start to fail every call for want of credentials
+    const fresh = { MPAY_CONFIG_DIR: tempDir(), MPAY_PROFILE: 'acme' };
+    const nothing = await run(['balances'], { env: fresh });
+    const none = await run(['mcp'], { env: fresh });
+    expect(none.code).toBe(nothing.code);
+    expect(none.stderr).toMatch(/No profile named "acme"; no profile is stored here/);
+    expect(none.stderr).toMatch(/`mpay login --profile acme` makes a new one/);
+    expect(none.stdout).toBe('');
   });
 });
 
