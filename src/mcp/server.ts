@@ -178,14 +178,6 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     entry: { last?: JournalEvent },
   ): Promise<ToolCall> {
     const ctx = await f.context();
-  // A command run by hand with a profile that is not stored (and no stored profile at all) fails at its
-  // first request; a server would start and fail every call: it fails here, unless the environment brings
-  // the credentials (a script's merchant under a name of its own).
-  const named = f.globals.profile ?? f.environ.MPAY_PROFILE;
-  if (named !== undefined && !ctx.store.profile(ctx.profileName) && !f.environ.MPAY_MERCHANT_KEY) {
-    const { unknownProfile } = await import('../config/context.js');
-    throw unknownProfile(ctx.profileName, Object.keys(ctx.store.profiles()).sort());
-  }
     // the person could not be asked (the gate's question found no elicitation): doctor says so
     let unasked = false;
     const ask = (detail: string): Prompter => {
