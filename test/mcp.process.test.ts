@@ -16,6 +16,7 @@ import {
   customerArgs,
   holdingProxy,
   loginArgs,
+  mpayOnPath,
   requestCounts,
   root,
   run,
@@ -65,12 +66,18 @@ function childEnv(env: Record<string, string | undefined>): Record<string, strin
 /** The SDK's client on `mpay mcp`, with an elicitation handler or none. */
 async function sdkClient(
   env: Record<string, string | undefined>,
-  opts: { args?: string[]; elicit?: (message: string) => ElicitResult; argv?: string[] } = {},
+  opts: {
+    args?: string[];
+    elicit?: (message: string) => ElicitResult;
+    argv?: string[];
+    /** the command and its whole argv, as a client's settings give them (default: node bin/run.js) */
+    command?: { command: string; args: string[]; path?: string };
+  } = {},
 ) {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, ...(opts.argv ?? ['mcp', ...(opts.args ?? [])])],
-    env: childEnv(env),
+    command: opts.command?.command ?? process.execPath,
+    args: opts.command?.args ?? [bin, ...(opts.argv ?? ['mcp', ...(opts.args ?? [])])],
+    env: { ...childEnv(env), ...(opts.command?.path ? { PATH: opts.command.path } : {}) },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -572,11 +579,26 @@ describe('docs/mcp.md', () => {
     const snippets = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!));
     const { mpay } = snippets[0].mcpServers;
     expect(mpay.command).toBe('mpay');
-    const { client } = await sdkClient(cliEnv(sb, tempDir()), { argv: mpay.args });
+    // as written: `mpay` found on the PATH the client gives (where `npm link` puts it), no alias
+    const { client } = await sdkClient(cliEnv(sb, tempDir()), {
+      command: { command: mpay.command, args: mpay.args, path: mpayOnPath() },
+    });
     const { tools } = await client.listTools();
     const balances = await client.callTool({ name: 'balances', arguments: {} });
     expect(structured(balances).balances.length).toBeGreaterThan(0);
     await client.close();
+    // the same without installing: node and the clone's bin/run.js, its path the reader's own
+    const direct = snippets.find((x) => x.mcpServers.mpay?.command === 'node').mcpServers.mpay;
+    expect(direct.args[0]).toBe('/home/you/mpay/bin/run.js');
+    const { client: viaNode } = await sdkClient(cliEnv(sb, tempDir()), {
+      command: {
+        command: direct.command,
+        args: [direct.args[0].replace('/home/you/mpay', root.replace(/\/$/, '')), ...direct.args.slice(1)],
+      },
+    });
+    const again = await viaNode.callTool({ name: 'balances', arguments: {} });
+    expect(structured(again).balances.length).toBeGreaterThan(0);
+    await viaNode.close();
     for (const t of tools) expect(doc).toContain(`| \`${t.name}\``);
     expect(snippets[1].mcpServers['mpay-readonly'].args).toEqual(['mcp', '--read-only']);
   });
