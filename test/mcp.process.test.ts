@@ -802,3 +802,27 @@ describe('the live question', () => {
     await noAsk.close();
   });
 });
+
+describe('faults of the protocol', () => {
+  it('answers a line that is not JSON with -32700, one that is not JSON-RPC with -32600, and tools/call without a name with -32602 in one line', async () => {
+    const c = rawClient(cliEnv(sb, tempDir()));
+    await initialize(c, {});
+    c.child.stdin.write('{"jsonrpc": "2.0", "id": 7, "method": \n');
+    const parse = await c.next((m) => m.error?.code === -32700);
+    expect(parse.id).toBeNull();
+    c.child.stdin.write(`${JSON.stringify({ hello: 'world', id: 8 })}\n`);
+    const invalid = await c.next((m) => m.error?.code === -32600);
+    expect(invalid.id).toBe(8);
+    const n = c.request('tools/call', { arguments: {} });
+    const params = await c.answerOf(n);
+    expect(params.error.code).toBe(-32602);
+    expect(params.error.message).toMatch(/params\.name/);
+    expect(params.error.message).not.toMatch(/\n/);
+    // the server goes on: a call after the faults is answered
+    const ok = await c.answerOf(c.request('tools/call', { name: 'countries', arguments: {} }));
+    expect(ok.result.isError).toBeFalsy();
+    expect(c.stderr()).toMatch(/protocol error -32700/);
+    c.child.stdin.end();
+    expect(await c.done).toBe(0);
+  });
+});

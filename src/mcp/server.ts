@@ -6,6 +6,8 @@
 // message scrubbed of the run's secrets on its way out; logs go to stderr. End of input or a first signal
 // ends the server once the calls in flight have their answers (a money step in flight finishes and is
 // journaled).
+import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
 import * as z from 'zod/mini';
 import { CancelledError, UsageError } from '../api/errors.js';
 import { nearest } from '../api/nearest.js';
@@ -90,9 +92,8 @@ function moveLine(tool: Tool, a: Record<string, unknown>, record: JournalRecord 
 export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
   const { Server } = await importLazily<Sdk>('@modelcontextprotocol/sdk/server/index.js');
   const { StdioServerTransport } = await importLazily<Stdio>('@modelcontextprotocol/sdk/server/stdio.js');
-  const { ListToolsRequestSchema, CallToolRequestSchema, ElicitResultSchema } = await importLazily<Types>(
-    '@modelcontextprotocol/sdk/types.js',
-  );
+  const { ListToolsRequestSchema, CallToolRequestSchema, ElicitResultSchema, JSONRPCMessageSchema } =
+    await importLazily<Types>('@modelcontextprotocol/sdk/types.js');
   const io = f.io;
   const secrets = f.secrets;
   const log = (line: string) => io.note(`mpay mcp: ${secrets.scrub(line)}`);
@@ -116,8 +117,10 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
   let base: Promise<FlowDeps> | undefined;
   const baseDeps = () => (base ??= f.flowDeps({ command: 'mpay' }));
 
-  // What ended the server (a signal's name, or the end of input): once it is set, no new call runs.
+  // What ended the server (a signal's name, or the end of input).
   let ending: string | undefined;
+  // The requests that came after a signal: none of them runs (after the end of input, none can come).
+  const late = new Set<string | number>();
   // The calls in flight, each with the last journal line it wrote: what a second signal leaves behind.
   const inFlight = new Set<{ tool: string; last?: JournalEvent }>();
 
@@ -298,7 +301,7 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     };
   };
 
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const name = req.params.name;
     const args = (req.params.arguments ?? {}) as Record<string, unknown>;
     const tool = list.find((t) => t.name === name);
@@ -326,11 +329,14 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     // a code given as an argument is a secret of the run from now on, whatever happens to the call
     if (typeof args.otp === 'string') secrets.register(args.otp.trim());
     // the server is ending: the calls in flight finish, and no new one starts (a read neither)
-    if (ending)
+    if (late.has(extra.requestId))
       return fail(
-        new CancelledError(`The server is ending (${ending}): ${name} was not run, and nothing was sent`, {
-          hint: 'Start mpay mcp again (the client restarts it) and call the tool again',
-        }),
+        new CancelledError(
+          `The server is ending (${String(io.interrupts.signal.reason)}): ${name} was not run, and nothing was sent`,
+          {
+            hint: 'Start mpay mcp again (the client restarts it) and call the tool again',
+          },
+        ),
       );
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) return fail(badArguments(name, parsed.error.issues, args));
@@ -367,7 +373,34 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
   }
   const verdict = (await f.gateFor(ctx.baseUrl, ctx.env, undefined, false)).server;
 
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  // The SDK's transport drops a line that is not JSON or not JSON-RPC without an answer: each line is
+  // looked at first, and such a line answered as JSON-RPC 2.0 says (-32700, -32600), the rest passed on.
+  const lines = new PassThrough();
+  const transport = new StdioServerTransport(lines, io.stdout);
+  const fault = (id: string | number | null, code: number, message: string) => {
+    log(`protocol error ${code}: ${message}`);
+    void transport.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
+  };
+  const reader = createInterface({ input: io.stdin, crlfDelay: Infinity });
+  reader.on('line', (line) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return fault(null, -32700, 'Parse error: the line is not JSON (one JSON-RPC message a line)');
+    }
+    if (!JSONRPCMessageSchema.safeParse(value).success) {
+      const id = (value as { id?: unknown } | null)?.id;
+      return fault(
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+        -32600,
+        'Invalid Request: not a JSON-RPC 2.0 request, notification or response (jsonrpc "2.0", method, id)',
+      );
+    }
+    lines.write(`${line}\n`);
+  });
+  reader.on('close', () => lines.end());
   // The requests of the client still to answer: the server ends only once each has its answer.
   const pending = new Set<string | number>();
   let settled: (() => void) | undefined;
@@ -387,7 +420,24 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
   await server.connect(transport);
   const receive = transport.onmessage!;
   transport.onmessage = (message: JSONRPCMessage) => {
-    if ('id' in message && 'method' in message) pending.add(message.id);
+    // tools/call without a tool's name: the SDK would answer -32603 with its schema's dump
+    if ('id' in message && 'method' in message && message.method === 'tools/call') {
+      const params = message.params as { name?: unknown; arguments?: unknown } | undefined;
+      const why =
+        typeof params?.name !== 'string'
+          ? 'params.name, the name of a tool (tools/list gives them), is required and must be a string'
+          : params.arguments !== undefined &&
+              (typeof params.arguments !== 'object' ||
+                params.arguments === null ||
+                Array.isArray(params.arguments))
+            ? "params.arguments must be an object of the tool's arguments"
+            : undefined;
+      if (why) return fault(message.id, -32602, `Invalid params for tools/call: ${why}`);
+    }
+    if ('id' in message && 'method' in message) {
+      pending.add(message.id);
+      if (io.interrupts.signal.aborted) late.add(message.id);
+    }
     // a request the client cancelled gets no answer (the SDK drops it): it is no longer waited for
     if ('method' in message && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
@@ -428,6 +478,9 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     inputEnded.abort();
     if (pending.size) await new Promise<void>((resolve) => (settled = resolve));
     await server.close();
+    // stdin, open still after a signal, no longer read: nothing keeps the process
+    reader.close();
+    io.stdin.pause();
   }, leftBehind);
   io.exitCode = 0;
 }
