@@ -5,7 +5,8 @@
 // cannot elicit gets `confirmation_required`; --yes is not read here. stdout carries JSON-RPC alone, every
 // message scrubbed of the run's secrets on its way out; logs go to stderr. End of input or a first signal
 // ends the server once the calls in flight have their answers (a money step in flight finishes and is
-// journaled).
+// journaled); a call that comes after a signal is refused; a second signal names what was left in flight.
+// A line that is not JSON-RPC is answered with the protocol's error (the SDK's transport drops it).
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import * as z from 'zod/mini';
