@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { resumeCommand } from '../src/flows/next-command.js';
+import { forTools } from '../src/mcp/errors.js';
+import { argumentOf } from '../src/mcp/tools.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import {
   bin,
@@ -770,6 +773,28 @@ describe('hints that name a command', () => {
     expect(done.isError, JSON.stringify(done)).toBeFalsy();
     expect(structured(done).data.processed.transaction_id).toBeTruthy();
     await client.close();
+  });
+
+  it('a CLI command no tool replaces is kept whole, its flags unrewritten, and runs as printed', async () => {
+    const env = cliEnv(sb, tempDir());
+    const { client } = await sdkClient(env);
+    const { gateway: _g, ...noGateway } = customer({ reference: 'mcp-kept-command' });
+    const init = await client.callTool({ name: 'deposit_initiate', arguments: noGateway });
+    expect(init.isError, JSON.stringify(init)).toBeFalsy();
+    await client.close();
+    const gateway = String(structured(init).data.initiate.gateway_configuration[0].gateway.id);
+    const printed = resumeCommand({ kind: 'deposit', reference: 'mcp-kept-command' }, undefined, [
+      '--gateway',
+      gateway,
+      '--phone-number',
+      '+233201234567',
+    ]);
+    const said = forTools(`continue with \`${printed}\``, argumentOf);
+    expect(said).toBe(`continue with \`${printed}\``);
+    const ran = await runPrinted(/`([^`]+)`/.exec(said)![1]!, env, 'bash');
+    expect(ran.code, ran.stderr).toBe(0);
+    const r = (await history(env)).find((x) => x.reference === 'mcp-kept-command');
+    expect(r.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
   });
 
   it("doctor's skipped check names the doctor tool and check_api_key, not the CLI flag", async () => {
