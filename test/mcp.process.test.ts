@@ -797,6 +797,18 @@ describe('hints that name a command', () => {
     expect(r.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
   });
 
+  it("a missing gateway: the hint asks for the tool's argument, not for flags", async () => {
+    const { client } = await sdkClient(cliEnv(sb, tempDir()));
+    const { gateway: _g, ...noGateway } = customer({ reference: 'mcp-no-gateway' });
+    const r = await client.callTool({ name: 'deposit', arguments: noGateway });
+    expect(r.isError, JSON.stringify(r)).toBe(true);
+    const { fields, hint } = structured(r).error;
+    expect(fields).toHaveProperty('gateway');
+    expect(hint).not.toMatch(/flags|--no-input|terminal/);
+    expect(hint).toMatch(/the tool's arguments/);
+    await client.close();
+  });
+
   it("doctor's skipped check names the doctor tool and check_api_key, not the CLI flag", async () => {
     const { client } = await sdkClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }));
     const r = await client.callTool({ name: 'doctor', arguments: {} });
