@@ -9,8 +9,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { resumeCommand } from '../src/flows/next-command.js';
+import { forTools } from '../src/mcp/errors.js';
+import { argumentOf } from '../src/mcp/tools.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { bin, cliEnv, customerArgs, requestCounts, root, run, sandbox, tempDir } from './helpers.js';
+import {
+  bin,
+  cliEnv,
+  customerArgs,
+  holdingProxy,
+  loginArgs,
+  mpayOnPath,
+  requestCounts,
+  root,
+  run,
+  runPrinted,
+  sandbox,
+  tempDir,
+  waitUntil,
+} from './helpers.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 let sb: Sb;
@@ -52,12 +69,18 @@ function childEnv(env: Record<string, string | undefined>): Record<string, strin
 /** The SDK's client on `mpay mcp`, with an elicitation handler or none. */
 async function sdkClient(
   env: Record<string, string | undefined>,
-  opts: { args?: string[]; elicit?: (message: string) => ElicitResult; argv?: string[] } = {},
+  opts: {
+    args?: string[];
+    elicit?: (message: string) => ElicitResult;
+    argv?: string[];
+    /** the command and its whole argv, as a client's settings give them (default: node bin/run.js) */
+    command?: { command: string; args: string[]; path?: string };
+  } = {},
 ) {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, ...(opts.argv ?? ['mcp', ...(opts.args ?? [])])],
-    env: childEnv(env),
+    command: opts.command?.command ?? process.execPath,
+    args: opts.command?.args ?? [bin, ...(opts.argv ?? ['mcp', ...(opts.args ?? [])])],
+    env: { ...childEnv(env), ...(opts.command?.path ? { PATH: opts.command.path } : {}) },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -559,11 +582,26 @@ describe('docs/mcp.md', () => {
     const snippets = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!));
     const { mpay } = snippets[0].mcpServers;
     expect(mpay.command).toBe('mpay');
-    const { client } = await sdkClient(cliEnv(sb, tempDir()), { argv: mpay.args });
+    // as written: `mpay` found on the PATH the client gives (where `npm link` puts it), no alias
+    const { client } = await sdkClient(cliEnv(sb, tempDir()), {
+      command: { command: mpay.command, args: mpay.args, path: mpayOnPath() },
+    });
     const { tools } = await client.listTools();
     const balances = await client.callTool({ name: 'balances', arguments: {} });
     expect(structured(balances).balances.length).toBeGreaterThan(0);
     await client.close();
+    // the same without installing: node and the clone's bin/run.js, its path the reader's own
+    const direct = snippets.find((x) => x.mcpServers.mpay?.command === 'node').mcpServers.mpay;
+    expect(direct.args[0]).toBe('/home/you/mpay/bin/run.js');
+    const { client: viaNode } = await sdkClient(cliEnv(sb, tempDir()), {
+      command: {
+        command: direct.command,
+        args: [direct.args[0].replace('/home/you/mpay', root.replace(/\/$/, '')), ...direct.args.slice(1)],
+      },
+    });
+    const again = await viaNode.callTool({ name: 'balances', arguments: {} });
+    expect(structured(again).balances.length).toBeGreaterThan(0);
+    await viaNode.close();
     for (const t of tools) expect(doc).toContain(`| \`${t.name}\``);
     expect(snippets[1].mcpServers['mpay-readonly'].args).toEqual(['mcp', '--read-only']);
   });
@@ -586,5 +624,242 @@ describe('mpay mcp --help', () => {
       expect(names.includes('deposit')).toBe(!argv.includes('--read-only'));
       await client.close();
     }
+  });
+});
+
+describe('once the server is ending', () => {
+  const noGateway = (over: Record<string, unknown>) => {
+    const { gateway: _g, ...rest } = customer(over);
+    return rest;
+  };
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s: a new call is refused (cancelled, nothing sent) while the call in flight finishes, journaled',
+    async (sig) => {
+      const proxy = await holdingProxy(sb.url, '/processed');
+      try {
+        const env = cliEnv(sb, tempDir(), { MPAY_BASE_URL: proxy.url });
+        const c = rawClient(env);
+        await initialize(c, {});
+        const first = `mcp-ending-first-${sig}`;
+        const late = `mcp-ending-late-${sig}`;
+        const n = c.request('tools/call', { name: 'deposit', arguments: customer({ reference: first }) });
+        await waitUntil('the processed request held', () => proxy.held() === 1);
+        c.child.kill(sig);
+        // the log says what ended it, not "end of input"
+        await c.said(new RegExp(`${sig}: finishing the 1 call in flight`));
+        const m = c.request('tools/call', {
+          name: 'deposit_initiate',
+          arguments: noGateway({ reference: late }),
+        });
+        const refused = await c.answerOf(m);
+        expect(refused.result.isError).toBe(true);
+        expect(refused.result.structuredContent.error.kind).toBe('cancelled');
+        expect(refused.result.structuredContent.error.message).toMatch(
+          new RegExp(`server is ending \\(${sig}\\).*nothing was sent`),
+        );
+        // a read is refused too
+        const read = await c.answerOf(c.request('tools/call', { name: 'balances', arguments: {} }));
+        expect(read.result.structuredContent.error.kind).toBe('cancelled');
+        proxy.release();
+        const done = await c.answerOf(n);
+        expect(done.result.isError, JSON.stringify(done)).toBeFalsy();
+        expect(done.result.structuredContent.data.processed.transaction_id).toBeTruthy();
+        expect(await c.done).toBe(0);
+        expect(c.stderr()).not.toMatch(/end of input/);
+        const records = await history(env);
+        expect(records.find((r) => r.reference === late)).toBeUndefined();
+        expect(records.find((r) => r.reference === first).steps.at(-1)).toMatchObject({
+          step: 'processed',
+          outcome: 'ok',
+        });
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
+
+  it('a second signal ends it at once, naming the transaction left in flight and the command that tells where it stands', async () => {
+    const proxy = await holdingProxy(sb.url, '/processed');
+    try {
+      const env = cliEnv(sb, tempDir(), { MPAY_BASE_URL: proxy.url });
+      const c = rawClient(env);
+      await initialize(c, {});
+      c.request('tools/call', { name: 'deposit', arguments: customer({ reference: 'mcp-second-signal' }) });
+      await waitUntil('the processed request held', () => proxy.held() === 1);
+      c.child.kill('SIGINT');
+      await c.said(/SIGINT: finishing/);
+      c.child.kill('SIGINT');
+      expect(await c.done).toBe(130);
+      const said =
+        /the processed request of mcp-second-signal was in flight[^\n]*`(mpay history show [^`]+)` tells where it stands/.exec(
+          c.stderr(),
+        );
+      expect(said, c.stderr()).not.toBeNull();
+      // the command runs as printed, and shows the processed request sent, its answer unknown
+      const shown = await runPrinted(said![1]!, env, 'bash');
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toMatch(/mcp-second-signal/);
+      expect(shown.stdout).toMatch(/processed/);
+    } finally {
+      proxy.release();
+      await proxy.close();
+    }
+  });
+});
+
+describe('the start-up line', () => {
+  it('names the profile, the environment and the server, and says LIVE when it is', async () => {
+    const c = rawClient(cliEnv(sb, tempDir()));
+    await c.said(
+      new RegExp(`serving 14 tools on stdio: profile default, environment sandbox, server ${sb.url};`),
+    );
+    expect(c.stderr()).not.toMatch(/LIVE/);
+    c.child.stdin.end();
+    expect(await c.done).toBe(0);
+    const l = rawClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }), ['--read-only']);
+    await l.said(
+      new RegExp(
+        `serving 6 tools on stdio \\(read-only\\): profile default, environment live, server ${live.url} \\(LIVE: `,
+      ),
+    );
+    l.child.stdin.end();
+    expect(await l.done).toBe(0);
+  });
+
+  it('a profile in MPAY_PROFILE that does not exist fails at start, as any command does', async () => {
+    const dir = tempDir();
+    const made = await run(loginArgs('acme', sb.url), { env: cliEnv(undefined, dir) });
+    expect(made.code, made.stderr).toBe(0);
+    const env = { MPAY_CONFIG_DIR: dir, MPAY_PROFILE: 'acm' };
+    const balances = await run(['balances'], { env });
+    expect(balances.code).not.toBe(0);
+    const served = await run(['mcp'], { env });
+    expect(served.code).toBe(balances.code);
+    expect(served.stderr).toMatch(/No profile named "acm"/);
+    expect(served.stdout).toBe('');
+    // no profile stored at all: the server does not start to fail every call for want of credentials
+    const fresh = { MPAY_CONFIG_DIR: tempDir(), MPAY_PROFILE: 'acme' };
+    const nothing = await run(['balances'], { env: fresh });
+    const none = await run(['mcp'], { env: fresh });
+    expect(none.code).toBe(nothing.code);
+    expect(none.stderr).toMatch(/No profile named "acme"; no profile is stored here/);
+    expect(none.stderr).toMatch(/`mpay login --profile acme` makes a new one/);
+    expect(none.stdout).toBe('');
+  });
+});
+
+describe('hints that name a command', () => {
+  it('a wrong one-time code: the hint names withdraw_process and otp, each command kept runs as printed, and the tool named finishes it', async () => {
+    const env = cliEnv(sb, tempDir());
+    const { client } = await sdkClient(env);
+    const r = await client.callTool({
+      name: 'withdraw',
+      arguments: customer({ reference: 'mcp-wrong-otp', amount: '10', otp: '999999' }),
+    });
+    expect(r.isError).toBe(true);
+    const { message, hint } = structured(r).error;
+    expect(hint).toMatch(/withdraw_process tool with key mcp-wrong-otp and the code as otp/);
+    // no command line with its flags rewritten
+    expect(`${message} ${hint}`).not.toMatch(/ otp <CODE>/);
+    for (const [, line] of `${message} ${hint}`.matchAll(/`(mpay [^`]+)`/g)) {
+      const ran = await runPrinted(line!, env, 'bash');
+      expect(ran.code, `${line}\n${ran.stderr}`).not.toBe(2);
+    }
+    const done = await client.callTool({
+      name: 'withdraw_process',
+      arguments: { key: 'mcp-wrong-otp', otp: '123456' },
+    });
+    expect(done.isError, JSON.stringify(done)).toBeFalsy();
+    expect(structured(done).data.processed.transaction_id).toBeTruthy();
+    await client.close();
+  });
+
+  it('a CLI command no tool replaces is kept whole, its flags unrewritten, and runs as printed', async () => {
+    const env = cliEnv(sb, tempDir());
+    const { client } = await sdkClient(env);
+    const { gateway: _g, ...noGateway } = customer({ reference: 'mcp-kept-command' });
+    const init = await client.callTool({ name: 'deposit_initiate', arguments: noGateway });
+    expect(init.isError, JSON.stringify(init)).toBeFalsy();
+    await client.close();
+    const gateway = String(structured(init).data.initiate.gateway_configuration[0].gateway.id);
+    const printed = resumeCommand({ kind: 'deposit', reference: 'mcp-kept-command' }, undefined, [
+      '--gateway',
+      gateway,
+      '--phone-number',
+      '+233201234567',
+    ]);
+    const said = forTools(`continue with \`${printed}\``, argumentOf);
+    expect(said).toBe(`continue with \`${printed}\``);
+    const ran = await runPrinted(/`([^`]+)`/.exec(said)![1]!, env, 'bash');
+    expect(ran.code, ran.stderr).toBe(0);
+    const r = (await history(env)).find((x) => x.reference === 'mcp-kept-command');
+    expect(r.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
+  });
+
+  it("a missing gateway: the hint asks for the tool's argument, not for flags", async () => {
+    const { client } = await sdkClient(cliEnv(sb, tempDir()));
+    const { gateway: _g, ...noGateway } = customer({ reference: 'mcp-no-gateway' });
+    const r = await client.callTool({ name: 'deposit', arguments: noGateway });
+    expect(r.isError, JSON.stringify(r)).toBe(true);
+    const { fields, hint } = structured(r).error;
+    expect(fields).toHaveProperty('gateway');
+    expect(hint).not.toMatch(/flags|--no-input|terminal/);
+    expect(hint).toMatch(/the tool's arguments/);
+    await client.close();
+  });
+
+  it("doctor's skipped check names the doctor tool and check_api_key, not the CLI flag", async () => {
+    const { client } = await sdkClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }));
+    const r = await client.callTool({ name: 'doctor', arguments: {} });
+    const key = structured(r).checks.find((c: { name: string }) => c.name === 'API key');
+    expect(key.detail).toMatch(/the doctor tool with check_api_key: true/);
+    expect(key.detail).not.toMatch(/--check-api-key|check-api-key/);
+    await client.close();
+  });
+});
+
+describe('the live question', () => {
+  it('says the box must be ticked, and the log says what was decided', async () => {
+    const { client, asked, stderr } = await sdkClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }), {
+      elicit: () => ({ action: 'accept', content: { send: false } }),
+    });
+    const r = await client.callTool({
+      name: 'deposit',
+      arguments: customer({ reference: 'mcp-live-unticked', amount: '8' }),
+    });
+    expect(structured(r).error.kind).toBe('cancelled');
+    expect(asked[0]).toMatch(/Tick "Send it" and accept to send it; accepting with the box unticked/);
+    await client.close();
+    expect(stderr()).toMatch(/live confirmation: nothing sent \(accepted with "Send it" unticked\)/);
+    expect(stderr()).not.toMatch(/live confirmation: accept/);
+    const { client: noAsk } = await sdkClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }));
+    const refused = await noAsk.callTool({ name: 'deposit', arguments: customer({ amount: '8' }) });
+    expect(structured(refused).error.message).toMatch(/8 GHS needs the person's answer/);
+    await noAsk.close();
+  });
+});
+
+describe('faults of the protocol', () => {
+  it('answers a line that is not JSON with -32700, one that is not JSON-RPC with -32600, and tools/call without a name with -32602 in one line', async () => {
+    const c = rawClient(cliEnv(sb, tempDir()));
+    await initialize(c, {});
+    c.child.stdin.write('{"jsonrpc": "2.0", "id": 7, "method": \n');
+    const parse = await c.next((m) => m.error?.code === -32700);
+    expect(parse.id).toBeNull();
+    c.child.stdin.write(`${JSON.stringify({ hello: 'world', id: 8 })}\n`);
+    const invalid = await c.next((m) => m.error?.code === -32600);
+    expect(invalid.id).toBe(8);
+    const n = c.request('tools/call', { arguments: {} });
+    const params = await c.answerOf(n);
+    expect(params.error.code).toBe(-32602);
+    expect(params.error.message).toMatch(/params\.name/);
+    expect(params.error.message).not.toMatch(/\n/);
+    // the server goes on: a call after the faults is answered
+    const ok = await c.answerOf(c.request('tools/call', { name: 'countries', arguments: {} }));
+    expect(ok.result.isError).toBeFalsy();
+    expect(c.stderr()).toMatch(/protocol error -32700/);
+    c.child.stdin.end();
+    expect(await c.done).toBe(0);
   });
 });

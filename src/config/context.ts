@@ -59,11 +59,16 @@ function refuseUnknownProfile(
   if (environ.MPAY_MERCHANT_KEY) return;
   const known = Object.keys(store.profiles()).sort();
   if (known.length === 0 || known.includes(name)) return;
+  throw unknownProfile(name, known);
+}
+
+/** The error of a profile named that is not stored: the stored ones, the nearest, how to make it. */
+export function unknownProfile(name: string, known: string[]): UsageError {
   const near = nearest(name, known);
-  throw new UsageError(
-    `No profile named "${name}"; the profiles here: ${known.map((k) => `"${k}"`).join(', ')}`,
+  return new UsageError(
+    `No profile named "${name}"; ${known.length ? `the profiles here: ${known.map((k) => `"${k}"`).join(', ')}` : 'no profile is stored here'}`,
     {
-      hint: `${near.length ? `Did you mean \`--profile ${commandLine([near[0]!])}\`? ` : ''}\`mpay profiles list\` shows them; \`${commandLine(['mpay', 'login', '--profile', name])}\` makes a new one`,
+      hint: `${near.length ? `Did you mean \`--profile ${commandLine([near[0]!])}\`? ` : ''}${known.length ? '`mpay profiles list` shows them; ' : ''}\`${commandLine(['mpay', 'login', '--profile', name])}\` makes a new one`,
     },
   );
 }

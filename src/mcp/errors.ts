@@ -49,10 +49,49 @@ export interface ToolError {
 
 /** A flow's words (`--first-name`, `customer_first_name`) as the tool's argument names. */
 function asArguments(text: string, names: Record<string, string>): string {
-  let out = text;
+  let out = text.replace(
+    'Pass them as flags; with no terminal (or --no-input) mpay does not ask',
+    "Give them as the tool's arguments (fields names them); mpay mcp asks nothing but the live question and the one-time code",
+  );
   for (const [from, to] of Object.entries(names).sort((a, b) => b[0].length - a[0].length))
     out = out.split(from).join(to);
   return out;
+}
+
+/** A word of a printed command line as the shell reads it (mpay quotes a word with '…' when it must). */
+const unquoted = (w: string) => w.replace(/^'(.*)'$/s, '$1').replace(/'\\''/g, "'");
+
+/**
+ * A command mpay printed for a person, said as the tool that does its job, with that tool's arguments;
+ * undefined when no tool does (it is then kept as printed, whole: it runs as it stands).
+ */
+function asTool(command: string): string | undefined {
+  const words = command.match(/'(?:[^']|'\\'')*'|\S+/g)?.map(unquoted) ?? [];
+  if (words[0] !== 'mpay') return undefined;
+  const [, verb, a, b] = words;
+  const otp = words.includes('--otp');
+  if (verb === 'withdraw' && a === '--resume' && b && otp)
+    return `the withdraw_process tool with key ${b} and the code as otp`;
+  if (verb === 'withdraw' && a === 'process' && b && otp)
+    return `the withdraw_process tool with key ${b} and the code as otp`;
+  if (verb === 'history' && a === 'show' && b) return `the transaction tool with key ${b}`;
+  if (verb === 'doctor' && a === '--check-api-key') return 'the doctor tool with check_api_key: true';
+  return undefined;
+}
+
+/**
+ * A flow's message or hint for a tool's caller: outside its `printed commands`, the flags and API fields
+ * as the tool's arguments; a printed command is never rewritten: it becomes the tool that does its job,
+ * or stays whole, as it runs.
+ */
+export function forTools(text: string, names: Record<string, string>): string {
+  return text
+    .split(/(`[^`]*`)/)
+    .map((part) => {
+      if (!/^`.*`$/s.test(part)) return asArguments(part, names);
+      return asTool(part.slice(1, -1)) ?? part;
+    })
+    .join('');
 }
 
 export function toolError(err: unknown, secrets: Secrets, names: Record<string, string>): ToolError {
@@ -70,7 +109,7 @@ export function toolError(err: unknown, secrets: Secrets, names: Record<string, 
   const e: MpayError = toMpayError(err);
   const fields: FieldErrors = {};
   for (const [k, v] of Object.entries(e.fields)) fields[names[k] ?? k] = v.map((m) => secrets.scrub(m));
-  const say = (t: string) => secrets.scrub(asArguments(t, names));
+  const say = (t: string) => secrets.scrub(forTools(t, names));
   return {
     error: {
       kind: e.kind,

@@ -5,7 +5,10 @@
 // cannot elicit gets `confirmation_required`; --yes is not read here. stdout carries JSON-RPC alone, every
 // message scrubbed of the run's secrets on its way out; logs go to stderr. End of input or a first signal
 // ends the server once the calls in flight have their answers (a money step in flight finishes and is
-// journaled).
+// journaled); a call that comes after a signal is refused; a second signal names what was left in flight.
+// A line that is not JSON-RPC is answered with the protocol's error (the SDK's transport drops it).
+import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
 import * as z from 'zod/mini';
 import { CancelledError, UsageError } from '../api/errors.js';
 import { nearest } from '../api/nearest.js';
@@ -14,8 +17,9 @@ import type { Prompter } from '../flows/prompter.js';
 import { silentReporter, type FlowDeps } from '../flows/types.js';
 import type { JournalLike } from '../journal/journal.js';
 import type { JournalEvent, JournalRecord } from '../journal/records.js';
+import { historyShowCommand } from '../flows/next-command.js';
 import { importLazily } from '../lazy-import.js';
-import { ConfirmationRequired, badArguments, toolError } from './errors.js';
+import { ConfirmationRequired, badArguments, forTools, toolError } from './errors.js';
 import { argumentOf, offered, type Tool, type ToolCall } from './tools.js';
 
 type Sdk = typeof import('@modelcontextprotocol/sdk/server/index.js');
@@ -33,10 +37,17 @@ export interface McpOptions {
 }
 
 /** A journal whose every line says it came through `mpay mcp` (data.via); the rest is the journal's own. */
-export function markedJournal<J extends JournalLike>(journal: J): J {
+export function markedJournal<J extends JournalLike>(
+  journal: J,
+  /** told of each line written (the server keeps, for each call in flight, its last) */
+  written?: (event: JournalEvent) => void,
+): J {
   const marked = Object.create(journal) as J;
-  marked.append = (event: Omit<JournalEvent, 'at' | 'place'>) =>
-    journal.append({ ...event, data: { ...event.data, via } });
+  marked.append = (event: Omit<JournalEvent, 'at' | 'place'>) => {
+    const full = journal.append({ ...event, data: { ...event.data, via } });
+    written?.(full);
+    return full;
+  };
   return marked;
 }
 
@@ -82,14 +93,14 @@ function moveLine(tool: Tool, a: Record<string, unknown>, record: JournalRecord 
 export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
   const { Server } = await importLazily<Sdk>('@modelcontextprotocol/sdk/server/index.js');
   const { StdioServerTransport } = await importLazily<Stdio>('@modelcontextprotocol/sdk/server/stdio.js');
-  const { ListToolsRequestSchema, CallToolRequestSchema, ElicitResultSchema } = await importLazily<Types>(
-    '@modelcontextprotocol/sdk/types.js',
-  );
+  const { ListToolsRequestSchema, CallToolRequestSchema, ElicitResultSchema, JSONRPCMessageSchema } =
+    await importLazily<Types>('@modelcontextprotocol/sdk/types.js');
   const io = f.io;
   const secrets = f.secrets;
   const log = (line: string) => io.note(`mpay mcp: ${secrets.scrub(line)}`);
   const readOnly = Boolean(opts.readOnly);
   const list = offered(readOnly);
+  const names = { ...argumentOf };
 
   const server = new Server(
     { name: 'mpay', title: 'mpay: merchant payments', version: opts.version },
@@ -106,7 +117,13 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
   // call's error, not the server's); each call gets its own gate and the journal that marks its lines.
   let base: Promise<FlowDeps> | undefined;
   const baseDeps = () => (base ??= f.flowDeps({ command: 'mpay' }));
-  let journalMemo: JournalLike | undefined;
+
+  // What ended the server (a signal's name, or the end of input).
+  let ending: string | undefined;
+  // The requests that came after a signal: none of them runs (after the end of input, none can come).
+  const late = new Set<string | number>();
+  // The calls in flight, each with the last journal line it wrote: what a second signal leaves behind.
+  const inFlight = new Set<{ tool: string; last?: JournalEvent }>();
 
   /** Asks the person through the client, or undefined when the client cannot (no elicitation). */
   async function elicit(
@@ -131,7 +148,7 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
   /** The gate's questions, through elicitation: a confirmation only (a flow here asks nothing else). */
   const confirmer = (detail: string): Prompter => ({
     async confirm(o) {
-      const question = `${o.message}\n${detail}\nAccept to send it; decline and nothing is sent.`;
+      const question = `${o.message}\n${detail}\nTick "Send it" and accept to send it; accepting with the box unticked, declining or cancelling sends nothing.`;
       const answer = await elicit(question, {
         type: 'object',
         properties: {
@@ -146,17 +163,24 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
       });
       if (!answer)
         throw new ConfirmationRequired(
-          `Nothing was sent: ${o.message.replace(/ Send it\?$/, '')} needs the person's answer, and this MCP client cannot ask (no elicitation capability)`,
+          `Nothing was sent: ${o.message.replace(/\.? Send it\?$/, '')} needs the person's answer, and this MCP client cannot ask (no elicitation capability)`,
         );
-      log(`live confirmation: ${answer.action}`);
-      return answer.action === 'accept' && answer.content?.send === true;
+      const send = answer.action === 'accept' && answer.content?.send === true;
+      log(
+        `live confirmation: ${send ? 'send (accepted, "Send it" ticked)' : `nothing sent (${answer.action === 'accept' ? 'accepted with "Send it" unticked' : answer.action})`}`,
+      );
+      return send;
     },
     input: () => Promise.reject(new UsageError('mpay mcp asks nothing but the live question')),
     password: () => Promise.reject(new UsageError('mpay mcp asks nothing but the live question')),
     select: () => Promise.reject(new UsageError('mpay mcp asks nothing but the live question')),
   });
 
-  async function callOf(tool: Tool, args: Record<string, unknown>): Promise<ToolCall> {
+  async function callOf(
+    tool: Tool,
+    args: Record<string, unknown>,
+    entry: { last?: JournalEvent },
+  ): Promise<ToolCall> {
     const ctx = await f.context();
     // the person could not be asked (the gate's question found no elicitation): doctor says so
     let unasked = false;
@@ -173,12 +197,12 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     };
     const deps = async (): Promise<FlowDeps> => {
       const b = await baseDeps();
-      journalMemo ??= markedJournal(b.journal);
+      const journal: JournalLike = markedJournal(b.journal, (e) => (entry.last = e));
       const record =
         typeof args.key === 'string'
           ? (() => {
               try {
-                return journalMemo.find(args.key as string);
+                return journal.find(args.key as string);
               } catch {
                 return undefined;
               }
@@ -186,7 +210,7 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
           : undefined;
       return {
         ...b,
-        journal: journalMemo,
+        journal,
         // nothing is asked of a person but the live question and the code
         prompter: undefined,
         reporter: silentReporter,
@@ -231,9 +255,16 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
         return {
           ok: checks.every((c) => c.ok),
           // the flow's hint for a refused live question names --yes, which has no effect here
-          checks: checks.map(({ kind: _k, ...c }) =>
-            c.name === 'API key' && !c.ok && unasked ? { ...c, hint } : c,
-          ),
+          // a command a check names is said as the tool that does its job (or kept whole, as it runs)
+          checks: checks.map(({ kind: _k, ...c }) => ({
+            ...c,
+            ...(c.detail !== undefined ? { detail: forTools(c.detail, names) } : {}),
+            ...(c.name === 'API key' && !c.ok && unasked
+              ? { hint }
+              : c.hint !== undefined
+                ? { hint: forTools(c.hint, names) }
+                : {}),
+          })),
         };
       },
     };
@@ -261,7 +292,6 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     }),
   }));
 
-  const names = { ...argumentOf };
   const fail = (err: unknown) => {
     const doc = toolError(err, secrets, names);
     log(`tool error: ${doc.error.kind}: ${doc.error.message}`);
@@ -272,7 +302,7 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     };
   };
 
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const name = req.params.name;
     const args = (req.params.arguments ?? {}) as Record<string, unknown>;
     const tool = list.find((t) => t.name === name);
@@ -299,11 +329,23 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     }
     // a code given as an argument is a secret of the run from now on, whatever happens to the call
     if (typeof args.otp === 'string') secrets.register(args.otp.trim());
+    // the server is ending: the calls in flight finish, and no new one starts (a read neither)
+    if (late.has(extra.requestId))
+      return fail(
+        new CancelledError(
+          `The server is ending (${String(io.interrupts.signal.reason)}): ${name} was not run, and nothing was sent`,
+          {
+            hint: 'Start mpay mcp again (the client restarts it) and call the tool again',
+          },
+        ),
+      );
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) return fail(badArguments(name, parsed.error.issues, args));
+    const entry: { tool: string; last?: JournalEvent } = { tool: name };
+    inFlight.add(entry);
     try {
       const value = secrets.value(
-        await tool.run(parsed.data as Record<string, unknown>, await callOf(tool, args)),
+        await tool.run(parsed.data as Record<string, unknown>, await callOf(tool, args, entry)),
       );
       // structuredContent is an object: a list comes under the tool's name, its text as the command's --json
       const structured = Array.isArray(value) ? { [name]: value } : (value as Record<string, unknown>);
@@ -314,10 +356,52 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
       };
     } catch (err) {
       return fail(err);
+    } finally {
+      inFlight.delete(entry);
     }
   });
 
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  // Where money would go, read before anything is served: a profile that does not exist fails here, with
+  // its own error and exit code, rather than at every call.
+  const ctx = await f.context();
+  // A command run by hand with a profile that is not stored (and no stored profile at all) fails at its
+  // first request; a server would start and fail every call: it fails here, unless the environment brings
+  // the credentials (a script's merchant under a name of its own).
+  const named = f.globals.profile ?? f.environ.MPAY_PROFILE;
+  if (named !== undefined && !ctx.store.profile(ctx.profileName) && !f.environ.MPAY_MERCHANT_KEY) {
+    const { unknownProfile } = await import('../config/context.js');
+    throw unknownProfile(ctx.profileName, Object.keys(ctx.store.profiles()).sort());
+  }
+  const verdict = (await f.gateFor(ctx.baseUrl, ctx.env, undefined, false)).server;
+
+  // The SDK's transport drops a line that is not JSON or not JSON-RPC without an answer: each line is
+  // looked at first, and such a line answered as JSON-RPC 2.0 says (-32700, -32600), the rest passed on.
+  const lines = new PassThrough();
+  const transport = new StdioServerTransport(lines, io.stdout);
+  const fault = (id: string | number | null, code: number, message: string) => {
+    log(`protocol error ${code}: ${message}`);
+    void transport.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
+  };
+  const reader = createInterface({ input: io.stdin, crlfDelay: Infinity });
+  reader.on('line', (line) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return fault(null, -32700, 'Parse error: the line is not JSON (one JSON-RPC message a line)');
+    }
+    if (!JSONRPCMessageSchema.safeParse(value).success) {
+      const id = (value as { id?: unknown } | null)?.id;
+      return fault(
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+        -32600,
+        'Invalid Request: not a JSON-RPC 2.0 request, notification or response (jsonrpc "2.0", method, id)',
+      );
+    }
+    lines.write(`${line}\n`);
+  });
+  reader.on('close', () => lines.end());
   // The requests of the client still to answer: the server ends only once each has its answer.
   const pending = new Set<string | number>();
   let settled: (() => void) | undefined;
@@ -337,7 +421,24 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
   await server.connect(transport);
   const receive = transport.onmessage!;
   transport.onmessage = (message: JSONRPCMessage) => {
-    if ('id' in message && 'method' in message) pending.add(message.id);
+    // tools/call without a tool's name: the SDK would answer -32603 with its schema's dump
+    if ('id' in message && 'method' in message && message.method === 'tools/call') {
+      const params = message.params as { name?: unknown; arguments?: unknown } | undefined;
+      const why =
+        typeof params?.name !== 'string'
+          ? 'params.name, the name of a tool (tools/list gives them), is required and must be a string'
+          : params.arguments !== undefined &&
+              (typeof params.arguments !== 'object' ||
+                params.arguments === null ||
+                Array.isArray(params.arguments))
+            ? "params.arguments must be an object of the tool's arguments"
+            : undefined;
+      if (why) return fault(message.id, -32602, `Invalid params for tools/call: ${why}`);
+    }
+    if ('id' in message && 'method' in message) {
+      pending.add(message.id);
+      if (io.interrupts.signal.aborted) late.add(message.id);
+    }
     // a request the client cancelled gets no answer (the SDK drops it): it is no longer waited for
     if ('method' in message && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
@@ -345,19 +446,42 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     }
     receive(message);
   };
-  log(`serving ${list.length} tools on stdio${readOnly ? ' (read-only)' : ''}; stdout is JSON-RPC only`);
+  log(
+    `serving ${list.length} tools on stdio${readOnly ? ' (read-only)' : ''}: profile ${ctx.profileName}, environment ${ctx.env}, server ${ctx.baseUrl}${verdict.live ? ` (LIVE: ${verdict.why}; each money call asks the person first)` : ''}; stdout is JSON-RPC only`,
+  );
+
+  // A second signal ends the run at once: what each call in flight had sent is said, and where to look.
+  const leftBehind = () => {
+    const refs = [...inFlight].map((c) => c.last).filter((e): e is JournalEvent => e !== undefined);
+    if (refs.length === 0) {
+      log(
+        `stopped at a second signal; ${inFlight.size ? 'no call in flight had sent a request' : 'no call was in flight'}`,
+      );
+      return;
+    }
+    for (const last of refs)
+      log(
+        `stopped at a second signal while ${last.outcome === 'sent' ? `the ${last.step} request of ${last.reference} was in flight: it may have been applied` : `${last.reference} was between steps (its last: ${last.step}, ${last.outcome})`}; \`${historyShowCommand(last)}\` tells where it stands`,
+      );
+  };
 
   await io.interrupts.graceful(async () => {
-    await new Promise<void>((resolve) => {
-      io.stdin.once('end', resolve);
-      io.stdin.once('close', resolve);
-      if (io.interrupts.signal.aborted) resolve();
-      else io.interrupts.signal.addEventListener('abort', () => resolve(), { once: true });
+    ending = await new Promise<string>((resolve) => {
+      io.stdin.once('end', () => resolve('end of input'));
+      io.stdin.once('close', () => resolve('end of input'));
+      const { signal } = io.interrupts;
+      if (signal.aborted) resolve(String(signal.reason));
+      else signal.addEventListener('abort', () => resolve(String(signal.reason)), { once: true });
     });
-    log('end of input: finishing the calls in flight');
+    log(
+      `${ending}: finishing the ${inFlight.size} call${inFlight.size === 1 ? '' : 's'} in flight; a new call is refused`,
+    );
     inputEnded.abort();
     if (pending.size) await new Promise<void>((resolve) => (settled = resolve));
     await server.close();
-  });
+    // stdin, open still after a signal, no longer read: nothing keeps the process
+    reader.close();
+    io.stdin.pause();
+  }, leftBehind);
   io.exitCode = 0;
 }

@@ -21,7 +21,7 @@ export default class Mcp extends BaseCommand<typeof Mcp> {
 
 Every money tool is journaled before it is sent (\`mpay history\` marks them "via mpay mcp") and holds its transaction's lock. On a live server (decided by the server, as for every command) the person is asked through the client (MCP elicitation), and only an accept sends; a client that cannot ask gets the error confirmation_required, and --yes changes nothing. A withdrawal's one-time code is asked the same way, or given as the otp argument; it is never logged or returned.
 
-End of input or Ctrl-C ends the server once the calls in flight have their answers. See docs/mcp.md for the settings an assistant needs.`;
+stderr's first line names the profile, environment and server (LIVE when it is). End of input, Ctrl-C or SIGTERM ends the server once the calls in flight have their answers; a call that comes after is refused (cancelled, nothing sent). See docs/mcp.md for the settings an assistant needs (the command the client starts must be on its PATH: npm link, or node and the absolute path of bin/run.js).`;
   static override flags = {
     'read-only': Flags.boolean({
       description: 'offer the read tools alone (doctor without its API-key check): nothing can move money',
