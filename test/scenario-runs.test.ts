@@ -214,3 +214,23 @@ describe('refused before anything is sent', () => {
     });
   });
 });
+
+describe('the start line names the server as the live rule judges it', () => {
+  it('a URL a profile keeps as its live server is "the live server", whatever the environment is called', async () => {
+    const cfg = tempDir();
+    const env = cliEnv(sb, cfg, { MPAY_KEYRING: 'off' });
+    const login = await mpay(
+      ['login', '--profile', 'prod', '--env', 'live', '--base-url', sb.url, '--site-id', '1', '--no-verify'],
+      { env: { ...env, MPAY_BASE_URL: undefined } },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    const path = file('read.yaml', 'steps:\n  - name: countries\n    run: countries\n');
+    // the default profile in the sandbox environment, sent to the URL profile prod keeps as live
+    const r = await mpay(['run', path, '--profile', 'default', '--env', 'sandbox'], { env });
+    expect(r.stderr).toMatch(new RegExp(`running .*read\\.yaml: 1 step against the live server ${sb.url};`));
+    expect(r.stderr).not.toContain('against sandbox');
+    // and a server no profile keeps as live is named by its environment, as before
+    const plain = await mpay(['run', path], { env: cliEnv(sb, tempDir()) });
+    expect(plain.stderr).toMatch(new RegExp(`against sandbox \\(${sb.url.replace(/\./g, '\\.')}\\)`));
+  });
+});

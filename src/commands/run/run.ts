@@ -1,6 +1,7 @@
 // `mpay run FILE…`: scenario files (docs/scenarios.md) read and checked whole before anything is sent,
 // the live rules applied once for the run, then each step run in this process (step-exec.ts) through the
 // run's one Factory and money gate; a line a step, --json, --ndjson, and JUnit or TAP reports.
+import { judgeServer } from '../../config/live.js';
 import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
@@ -52,7 +53,12 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
   if (opts.ndjson) f.io.ndjson = true;
   const query = f.io.query === undefined ? undefined : (await import('../../ui/query.js')).applyQuery;
   const jsonOut = (doc: unknown) => f.io.out(jsonText(query ? query(f.io.query!, doc) : doc));
-  const progress = scenarioProgress(f.io, startLine(scenarios, ctx, opts.failFast));
+  // the server as the live rule judges it, not the environment's name: a URL a profile keeps as live is live
+  const verdict = judgeServer(ctx.baseUrl, ctx.env, (await f.store()).profiles());
+  const progress = scenarioProgress(
+    f.io,
+    startLine(scenarios, { ...ctx, live: verdict.live }, opts.failFast),
+  );
   let file: string | undefined;
   const ended: StepRecord[] = [];
   let inFlight: StepRecord | undefined;
@@ -125,12 +131,16 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
 }
 
 /** What runs, said before the first step: the files, their steps, the server, what a failed step does. */
-function startLine(scenarios: Scenario[], ctx: { env: string; baseUrl: string }, failFast?: boolean): string {
+function startLine(
+  scenarios: Scenario[],
+  ctx: { env: string; baseUrl: string; live: boolean },
+  failFast?: boolean,
+): string {
   const steps = scenarios.reduce((n, s) => n + s.steps.length, 0);
   const money = scenarios.reduce((n, s) => n + s.steps.filter(isMoneyStep).length, 0);
   const files = scenarios.length === 1 ? scenarios[0]!.file : `${scenarios.length} files`;
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-  return `mpay: running ${files}: ${plural(steps, 'step')}${money ? ` (${money} money)` : ''} against ${ctx.env} (${ctx.baseUrl}); ${
+  return `mpay: running ${files}: ${plural(steps, 'step')}${money ? ` (${money} money)` : ''} against ${ctx.live ? `the live server ${ctx.baseUrl}` : `${ctx.env} (${ctx.baseUrl})`}; ${
     failFast
       ? '--fail-fast: a failed step stops the run'
       : '--keep-going: a failed step does not stop the others (a failed money step stops the money steps after it)'
