@@ -90,7 +90,7 @@ const anew: Array<[RegExp, string]> = [
   [/\bTXN[A-Z0-9]+\b/g, '<transaction>'],
   [/127\.0\.0\.1:\d+/g, '<host>'],
   [/\[sandbox \d\d:\d\d:\d\d\]/g, '[sandbox <time>]'],
-  [/\bin \d+\.\d+ s\b/g, 'in <seconds> s'],
+  [/\bin\s+\d+\.\d+ s\b/g, 'in <seconds> s'],
 ];
 /** The words of a screen: no table borders, no QR code, no shell continuation. */
 function words(screen: string, s: Screen): string[] {

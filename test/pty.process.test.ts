@@ -187,6 +187,8 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', toget
     });
   });
   it('a live status update answered "n" at the confirmation: cancelled, exit 130, nothing sent', async () => {
+    // a sandbox of its own: the other tests, at once, send status updates to the shared one
+    const sb = await sandbox();
     const token = await apiToken(sb.url);
     const hash = (await (await apiInitiate(sb.url, token, 'pty-live-no')).json()).data.has_token as string;
     const counts = () => requestCount(sb, 'POST /payments/status/update');
@@ -209,6 +211,7 @@ describe.skipIf(without('tmux'))('interactive flows in a pseudo-terminal', toget
       expect(sb.state.list().find((x) => x.reference === 'pty-live-no')?.status).toBe('initiated');
     } finally {
       t.kill();
+      await sb.close();
     }
   });
   it('CI=true on a real terminal: nothing is asked, and the missing values are a usage error', async () => {

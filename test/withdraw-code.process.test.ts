@@ -1,12 +1,7 @@
-// A withdrawal as a newcomer meets it (#47 item 8): after Ctrl-C at the code's prompt the hint continues
-// with --otp-stdin (a code on the command line lands in the shell's history), and it runs as printed; a
-// wallet address of a withdrawal is the one it is paid out to, not one to send to.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { interruptionReport } from '../src/flows/interrupted.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, ndjson, runPrinted, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, journalEvents, runPrinted, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -27,7 +22,7 @@ it('the hint after Ctrl-C at the code continues with --otp-stdin, and runs as pr
   expect(started.code, started.stderr).toBe(0);
   expect(started.json().next).toBe('otp');
   // what the journal last wrote is what a Ctrl-C at the code's prompt reports from
-  const last = ndjson(readFileSync(join(cfg, 'journal', 'default.sandbox.jsonl'), 'utf8')).at(-1);
+  const last = journalEvents(cfg).at(-1);
   const report = interruptionReport(last);
   expect(report).not.toMatch(/--otp </);
   const command = /`(mpay withdraw --resume code-stdin-1 --otp-stdin[^`]*)`/.exec(report)?.[1];

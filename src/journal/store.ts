@@ -192,7 +192,7 @@ function one(db: Database, sql: string): unknown {
 
 /** Runs `fn` in one BEGIN IMMEDIATE transaction: one writer at a time, the others wait their turn. */
 export function immediate<T>(db: Database, fn: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
+  begin(db);
   try {
     const out = fn();
     db.exec('COMMIT');
@@ -204,6 +204,25 @@ export function immediate<T>(db: Database, fn: () => T): T {
       // the transaction was already gone (a failed COMMIT rolls back by itself)
     }
     throw err;
+  }
+}
+
+/**
+ * BEGIN IMMEDIATE, tried again while SQLite answers SQLITE_BUSY: busy_timeout waits for a lock, but not
+ * every BUSY goes through it (WAL's snapshot and recovery cases answer at once), and four mpay processes
+ * writing one journal on a loaded machine met one. Waits grow to 100 ms; 30 s in all, as busy_timeout.
+ */
+function begin(db: Database): void {
+  const until = Date.now() + 30_000;
+  for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      return;
+    } catch (err) {
+      const code = String((err as { code?: unknown }).code ?? '');
+      if (!code.startsWith('SQLITE_BUSY') || Date.now() > until) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait);
+    }
   }
 }
 
