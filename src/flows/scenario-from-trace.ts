@@ -6,7 +6,8 @@
 // neutral defaults, a one-time code a variable the run must give.
 import { stringify } from 'yaml';
 import { apiEndpoints, type RecordedCall } from '../api/har-read.js';
-import { isSecretName } from '../api/redact.js';
+import { redacted } from '../api/redact.js';
+import { isSecretName, secretValuePattern } from '../api/secret-names.js';
 import { recordedInitiates, textOf, unreplayable } from './replay-plan.js';
 
 /** Customer data, by field: the variable a scenario names it by, and its neutral default. */
@@ -123,8 +124,23 @@ function bodyOf(
     } else if (personal[k]) {
       vars[k] ??= personal[k](v);
       body[k] = `\${${k}}`;
-    } else if (isSecretName(k)) continue;
-    else body[k] = typeof v === 'string' ? v.replace(/\$\{/g, '$${') : v;
+    } else if (!isSecretName(k)) body[k] = withoutSecrets(v);
   }
   return { body, credentials };
+}
+
+/**
+ * A recorded value as a scenario writes it: a field of a secret's name left out at any depth, a value of
+ * a secret's shape (sk_live_…, whsec_…) replaced, and a literal `${` escaped (docs/scenarios.md).
+ */
+function withoutSecrets(v: unknown): unknown {
+  if (typeof v === 'string') return v.replace(secretValuePattern, redacted).replace(/\$\{/g, '$${');
+  if (Array.isArray(v)) return v.map(withoutSecrets);
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !isSecretName(k))
+        .map(([k, c]) => [k, withoutSecrets(c)]),
+    );
+  return v;
 }

@@ -5,7 +5,8 @@ import { basename } from 'node:path';
 import { memoryTokens } from '../../api/credentials.js';
 import { clearForOutput } from '../../api/out-file.js';
 import { UsageError, replayDiffersExitCode } from '../../api/errors.js';
-import { isSecretName, redacted, type Secrets } from '../../api/redact.js';
+import type { Secrets } from '../../api/redact.js';
+import { registerAnswerSecrets, registerSecretsIn } from '../../api/secret-names.js';
 import type { RecordedCall } from '../../api/har-read.js';
 import type { Factory } from '../../factory.js';
 import { replay } from '../../flows/replay.js';
@@ -31,17 +32,10 @@ export interface ReplayOptions {
  * registered, so that it is scrubbed by value from everything this run prints, wherever it appears.
  */
 function registerRecordedSecrets(calls: RecordedCall[], secrets: Secrets): void {
-  const walk = (v: unknown, key = '') => {
-    if (typeof v === 'string' && isSecretName(key) && v !== redacted) secrets.register(v);
-    else if (v && typeof v === 'object') for (const [k, c] of Object.entries(v)) walk(c, k);
-  };
+  const register = (v: string) => secrets.register(v);
   for (const c of calls) {
-    walk(c.body);
-    try {
-      walk(JSON.parse(c.response.text ?? ''));
-    } catch {
-      // not JSON
-    }
+    registerSecretsIn(c.body, register);
+    registerAnswerSecrets(c.response.text ?? '', register);
   }
 }
 
