@@ -7,6 +7,7 @@ import type { DryRun, RawAnswer } from '../api/wire.js';
 import { failureError } from '../api/response.js';
 import { CancelledError, JournalAfterSendError, MpayError, NetworkError } from '../api/errors.js';
 import { LockLostError } from '../journal/locks.js';
+import { anotherTransaction, differences } from './answer-check.js';
 import { nothingSent, type Passage } from './money-gate.js';
 import { type JournalRecord, type Kind, type Step } from '../journal/records.js';
 import { historyShowCommand, resumeCommand } from './next-command.js';
@@ -47,7 +48,14 @@ export async function journaled<T>(
     throw nothingSent(err);
   }
   try {
-    return await sendJournaled(deps, at, label, (hooks) => call({ hooks, ticket: passage.ticket }), outcome);
+    return await sendJournaled(
+      deps,
+      at,
+      label,
+      (hooks) => call({ hooks, ticket: passage.ticket }),
+      outcome,
+      carries,
+    );
   } catch (err) {
     // An mpay proxy in front of a live server refused a money request mpay had not confirmed (428, nothing
     // forwarded): the gate now knows the server is live, and asks (or refuses without --yes) before it is
@@ -55,7 +63,14 @@ export async function journaled<T>(
     if (!(err instanceof MpayError && err.status === 428 && deps.gate.live && !passage.live)) throw err;
     await passage.close();
     passage = await deps.gate.open(deps.journal, deps.place, at, label, carries);
-    return await sendJournaled(deps, at, label, (hooks) => call({ hooks, ticket: passage.ticket }), outcome);
+    return await sendJournaled(
+      deps,
+      at,
+      label,
+      (hooks) => call({ hooks, ticket: passage.ticket }),
+      outcome,
+      carries,
+    );
   } finally {
     await passage.close();
   }
@@ -67,6 +82,8 @@ async function sendJournaled<T>(
   label: string,
   call: (hooks: SendHooks) => Promise<T>,
   outcome: (r: T) => { hash_token?: string; data?: Record<string, unknown> },
+  /** the reference the body carries, when not the step's own (`mpay api`: an initiate without one) */
+  expected?: { value: string | undefined },
 ): Promise<T> {
   // A 429 was not processed: each refused try and each new one gets its line, so that the journal says
   // how many went out, and a kill during the wait leaves a step that is known not to have been applied.
@@ -113,6 +130,24 @@ async function sendJournaled<T>(
     });
     if (ambiguous && err instanceof MpayError)
       err.hint = ambiguityHint(deps, at.kind, at.step, at.reference, at.hash_token);
+    throw err;
+  }
+  // An answer about another transaction (the server's fault): journaled as such, and the run stops here.
+  const differ = differences(
+    result,
+    { ...at, reference: expected ? expected.value : at.reference },
+    deps.journal.find(at.reference),
+  );
+  if (differ.length) {
+    const err = anotherTransaction(label, at, differ);
+    recordAfterSending(deps, at, {
+      reference: at.reference,
+      kind: at.kind,
+      step: at.step,
+      hash_token: at.hash_token,
+      outcome: 'failed',
+      data: { error: err.message, another_transaction: differ },
+    });
     throw err;
   }
   const o = outcome(result);
