@@ -125,3 +125,44 @@ steps:
   });
   expect(await processed()).toBe(before);
 });
+
+it('mpay api: a status update of a transaction made elsewhere is no false alarm; one made here is checked', async () => {
+  const dir = tempDir();
+  change = undefined;
+  // made by another machine's journal: this one knows only the hash token
+  const other = await mpay(['deposit', 'initiate', ...customerArgs({ gateway: '' }), '--json'], {
+    env: cliEnv({ url: fw.url }, tempDir()),
+  });
+  expect(other.code, other.stderr).toBe(0);
+  const env = cliEnv({ url: fw.url }, dir);
+  const update = (hash: string) =>
+    mpay(
+      [
+        'api',
+        'POST',
+        '/payments/status/update',
+        '-F',
+        `hash_token=${hash}`,
+        '-F',
+        'status=pending',
+        '-F',
+        'gateway_id=1',
+      ],
+      {
+        env,
+      },
+    );
+  const ok = await update(other.json().hash_token);
+  expect(ok.code, ok.stderr).toBe(0);
+  const mine = await mpay(
+    ['deposit', 'initiate', ...customerArgs({ gateway: '' }), '--reference', 'api-mine', '--json'],
+    {
+      env,
+    },
+  );
+  expect(mine.code, mine.stderr).toBe(0);
+  change = { customer_transaction_id: 'someone-elses-payment' };
+  const bad = await update(mine.json().hash_token);
+  expect(bad.code, bad.stderr).toBe(exitCodes.server);
+  expect(bad.stderr).toMatch(/about another transaction/);
+});

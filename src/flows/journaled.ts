@@ -133,11 +133,18 @@ async function sendJournaled<T>(
     throw err;
   }
   // An answer about another transaction (the server's fault): journaled as such, and the run stops here.
-  const differ = differences(
-    result,
-    { ...at, reference: expected ? expected.value : at.reference },
-    deps.journal.find(at.reference),
-  );
+  // The reference held against it: an initiate's, as its body carries it; a later step's, the record's
+  // (none when the record is keyed by the hash token alone: `mpay api` on a transaction made elsewhere).
+  const record = deps.journal.find(at.reference);
+  const reference =
+    at.step === 'initiate'
+      ? expected
+        ? expected.value
+        : at.reference
+      : record && record.reference !== at.hash_token
+        ? record.reference
+        : undefined;
+  const differ = differences(result, { ...at, reference }, record);
   if (differ.length) {
     const err = anotherTransaction(label, at, differ);
     recordAfterSending(deps, at, {
