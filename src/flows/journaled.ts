@@ -5,7 +5,13 @@ import { shownValue } from '../api/shell-words.js';
 import type { SendHooks, Via } from '../api/sender.js';
 import type { DryRun, RawAnswer } from '../api/wire.js';
 import { failureError } from '../api/response.js';
-import { CancelledError, JournalAfterSendError, MpayError, NetworkError } from '../api/errors.js';
+import {
+  CancelledError,
+  JournalAfterSendError,
+  MpayError,
+  NetworkError,
+  UnexpectedError,
+} from '../api/errors.js';
 import { LockLostError } from '../journal/locks.js';
 import { anotherTransaction, differences } from './answer-check.js';
 import { nothingSent, type Passage } from './money-gate.js';
@@ -35,6 +41,10 @@ export async function journaled<T>(
       throw err;
     }
   }
+  // A step that names no transaction is refused, nothing sent: its journal lines would be keyed by
+  // nothing, and every later command would find them unreadable.
+  if (!at.reference?.trim())
+    throw new UnexpectedError(`Not sent: ${label} names no transaction (no reference, no hash token)`);
   // Ctrl-C: the step in flight finished; no step starts after it (commands/shared/interrupt.ts says what
   // the journal holds).
   if (deps.stop?.aborted)

@@ -47,6 +47,11 @@ export function unreplayable(calls: RecordedCall[]): Map<number, string> {
   const out = new Map<number, string>();
   calls.forEach((c, i) => {
     const hash = textOf(c.body?.hash_token);
+    const ep = apiEndpoints[c.endpoint];
+    // A money call after the initiate names its transaction by its hash token alone: without one there is
+    // no transaction to send it for, nor to journal it under.
+    if ('money' in ep && ep.money.step !== 'initiate' && !hash)
+      return void out.set(i, 'not sent: a money call that names no transaction (no hash token)');
     if (c.body && 'hash_token' in c.body) {
       const from = hash === undefined ? undefined : made.get(hash);
       if (from === undefined || from > i)
