@@ -9,6 +9,7 @@ import { clearForOutput } from '../../api/out-file.js';
 import type { Factory } from '../../factory.js';
 import { checkScenario, isMoneyStep, runReference, type CommandTable } from '../../flows/scenario-check.js';
 import { posText, readScenario, type Problem, type Scenario } from '../../flows/scenario-file.js';
+import { heapBound } from '../../flows/heap-bound.js';
 import { recordsWhenStopped, runScenarios, type StepRecord } from '../../flows/scenario-run.js';
 import { freshReference, givenVars, startScope, withNames } from '../../flows/scenario-values.js';
 import { jsonText } from '../../ui/output.js';
@@ -113,6 +114,7 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
   };
   signal.addEventListener('abort', onAbort, { once: true });
   let stoppedNow = false;
+  const collect = heapBound(48);
   const stopNow = () => {
     stoppedNow = true;
     progress.interrupted();
@@ -145,6 +147,8 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
           emit: (r) => {
             inFlight = undefined;
             if (!stoppedNow) show(scrubbed(r, f));
+            // each step's garbage collected before the heap grows past a bound (flows/heap-bound.ts)
+            collect();
           },
         }),
       stopNow,
