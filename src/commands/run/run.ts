@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
 import { UsageError, exitCodes, scenarioFailedExitCode } from '../../api/errors.js';
 import { clearForOutput } from '../../api/out-file.js';
+import { checkFileSize, inputBounds } from '../../api/input-bounds.js';
 import type { Factory } from '../../factory.js';
 import { checkScenario, isMoneyStep, runReference, type CommandTable } from '../../flows/scenario-check.js';
 import { posText, readScenario, type Problem, type Scenario } from '../../flows/scenario-file.js';
@@ -235,6 +236,7 @@ function reportTargets(given: string[] | undefined): ReportTarget[] {
 }
 
 function readText(file: string, what: string): string {
+  checkFileSize(file, inputBounds.scenarioBytes, what);
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
