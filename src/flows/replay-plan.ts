@@ -79,7 +79,8 @@ export function planReplay(calls: RecordedCall[]): PlannedCall[] {
   return calls.map((c, i) => {
     let body: Record<string, unknown> | undefined;
     if (c.body) {
-      body = {};
+      // no prototype: a field named __proto__ (or constructor) is a field like any other
+      body = Object.create(null) as Record<string, unknown>;
       for (const [k, v] of Object.entries(c.body)) {
         if (k === 'customer_transaction_id') body[k] = '<a new reference>';
         else if (k === 'hash_token') {

@@ -232,7 +232,8 @@ async function replayCall(run: ReplayRun, c: RecordedCall, i: number): Promise<R
 function replayBody(run: ReplayRun, c: RecordedCall, ep: Endpoint, tx: Made | undefined): ReplayRequest {
   if (!c.body) return {};
   const cred = run.inputs.credentials;
-  const body: Record<string, unknown> = {};
+  // no prototype: a field named __proto__ (or constructor) is a field like any other
+  const body = Object.create(null) as Record<string, unknown>;
   let reference: string | undefined;
   let recordedReference: string | undefined;
   for (const [k, v] of Object.entries(c.body)) body[k] = standIn(k, v);

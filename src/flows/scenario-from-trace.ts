@@ -111,7 +111,8 @@ function bodyOf(
   made: Map<string, number>,
   vars: Record<string, unknown>,
 ): { body: Record<string, unknown>; credentials: boolean } {
-  const body: Record<string, unknown> = {};
+  // no prototype: a field named __proto__ (or constructor) is a field like any other
+  const body = Object.create(null) as Record<string, unknown>;
   let credentials = false;
   for (const [k, v] of Object.entries(recorded)) {
     if (credentialFields.includes(k)) credentials = true;

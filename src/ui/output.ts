@@ -375,8 +375,9 @@ export async function renderRecord(
 }
 
 const csvCell = (s: string) => {
-  // A leading = + - @ makes spreadsheets run a formula: quote it as text.
-  const t = /^[=+\-@]/.test(s) && !/^[-+]?\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
+  // A leading = + - @ makes spreadsheets run a formula, and so does one after a leading tab or carriage
+  // return (which some read as blank): quote it as text.
+  const t = /^[=+\-@\t\r]/.test(s) && !/^[-+]?\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
   return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
 };
 
