@@ -94,8 +94,7 @@ export async function readTraceFile(
     if (err instanceof UsageError) throw err;
     throw new UsageError(`Cannot read ${file}: ${(err as Error).message}`);
   }
-  let traces: Array<{ name: string; text: string }>;
-  traces = await bundleTraces(file, bounds);
+  const traces = await bundleTraces(file, bounds);
   if (!traces.length)
     throw new UsageError(`The bundle ${file} holds no trace`, {
       hint: 'Make the bundle with --trace-file run.har (a trace written with --trace)',
