@@ -1,6 +1,6 @@
 // npm run bench: what mpay's bounded reading of its inputs costs in memory (issue 46). Two figures, each
 // the peak RSS of one `mpay` process:
-// - a support bundle that unpacks to a gigabyte (16 traces of 64 MB of spaces, 1 MB packed) given to
+// - a support bundle that unpacks to a gigabyte (64 traces of 16 MB of spaces, a few MB packed) given to
 //   `mpay replay --dry-run`: refused (exit 2) at the bundle's bound, the target under 400 MB;
 // - a scenario of many GET steps (100,000; --quick 5,000) run with --ndjson and a JUnit report: the
 //   target under 250 MB, whatever the number of steps.
@@ -70,9 +70,9 @@ async function bomb(file, entries, size) {
 
 export async function benchInputs({ bin, env, quick }) {
   const dir = mkdtempSync(join(tmpdir(), 'mpay-bench-inputs-'));
-  // 16 × (64 MB - 1 KB): each under the bound of an entry, a gigabyte together
+  // 64 × (16 MB - 1 KB): each under the bound of an entry, a gigabyte together
   const bundle = join(dir, 'bomb.tar.gz');
-  await bomb(bundle, 16, 64 * 2 ** 20 - 1024);
+  await bomb(bundle, 64, 16 * 2 ** 20 - 1024);
   const refused = measured(bin, ['replay', bundle, '--dry-run'], {
     ...env,
     MPAY_CONFIG_DIR: join(dir, 'cfg-b'),

@@ -20,8 +20,8 @@ export interface InputBounds {
 }
 
 export const inputBounds: InputBounds = {
-  bundleBytes: 128 * 2 ** 20,
-  bundleEntryBytes: 64 * 2 ** 20,
+  bundleBytes: 64 * 2 ** 20,
+  bundleEntryBytes: 32 * 2 ** 20,
   traceBytes: 64 * 2 ** 20,
   scenarioBytes: 16 * 2 ** 20,
   rowBytes: 2 ** 20,
