@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Secrets } from '../src/api/redact.js';
 import { isSecretName, isSecretValue } from '../src/api/secret-names.js';
 import { cliEnv, file, rewritingProxy, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
@@ -109,6 +110,10 @@ it('secret-shaped names and values: the one list', () => {
   expect(isSecretValue('the key sk_live_51Habc is here')).toBe(true);
   expect(isSecretValue('whsec_abcDEF123')).toBe(true);
   expect(isSecretValue('ask_live_x')).toBe(false);
+  // the scrubber replaces such a value wherever it stands, whatever it is called, though no run holds it
+  const s = new Secrets();
+  expect(s.text('provider key sk_live_51Habc, hook whsec_XYZ123.')).toBe('provider key ***, hook ***.');
+  expect(s.value({ note: 'sk_live_51Habc', list: ['whsec_XYZ123'] })).toEqual({ note: '***', list: ['***'] });
 });
 
 /** A HAR of one call, its request's JSON body `body` (a browser's or another tool's, secrets in clear). */
