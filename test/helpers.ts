@@ -645,3 +645,44 @@ export async function rewritingProxy(
     },
   };
 }
+
+/** A HAR entry of a POST with a JSON body (another tool's trace, secrets in clear), and its JSON answer. */
+export function harEntry(
+  path: string,
+  body: Record<string, unknown>,
+  answer: { status?: number; text?: string } = {},
+): Record<string, unknown> {
+  const text = answer.text ?? '{}';
+  return {
+    startedDateTime: '2026-11-22T10:00:00.000Z',
+    time: 1,
+    request: {
+      method: 'POST',
+      url: `https://api.example.com/restapi/v1/${path}`,
+      httpVersion: 'HTTP/1.1',
+      headers: [{ name: 'Content-Type', value: 'application/json' }],
+      cookies: [],
+      queryString: [],
+      postData: { mimeType: 'application/json', text: JSON.stringify(body) },
+      headersSize: -1,
+      bodySize: -1,
+    },
+    response: {
+      status: answer.status ?? 200,
+      statusText: 'OK',
+      httpVersion: 'HTTP/1.1',
+      headers: [],
+      cookies: [],
+      content: { size: text.length, mimeType: 'application/json', text },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+    },
+    cache: {},
+    timings: { send: 0, wait: 1, receive: 0 },
+  };
+}
+
+/** A HAR document of these entries. */
+export const harOf = (entries: unknown[]): string =>
+  JSON.stringify({ log: { version: '1.2', creator: { name: 'other', version: '1' }, entries } });

@@ -2,7 +2,7 @@
 // the plan and the report say so, nothing is sent for it, and nothing is journaled without a key, so no
 // later command finds a line of the journal "damaged".
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cliEnv, file, requestCounts, sandbox, tempDir } from './helpers.js';
+import { cliEnv, file, harEntry, harOf, requestCounts, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -11,57 +11,16 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-/** A HAR entry of a JSON-bodied call (another tool's trace), answered 200. */
-function entry(path: string, body: Record<string, unknown>) {
-  return {
-    startedDateTime: '2026-11-22T10:00:00.000Z',
-    time: 1,
-    request: {
-      method: 'POST',
-      url: `https://api.example.com/restapi/v1/${path}`,
-      httpVersion: 'HTTP/1.1',
-      headers: [{ name: 'Content-Type', value: 'application/json' }],
-      cookies: [],
-      queryString: [],
-      postData: { mimeType: 'application/json', text: JSON.stringify(body) },
-      headersSize: -1,
-      bodySize: -1,
-    },
-    response: {
-      status: 200,
-      statusText: 'OK',
-      httpVersion: 'HTTP/1.1',
-      headers: [],
-      cookies: [],
-      content: {
-        size: 2,
-        mimeType: 'application/json',
-        text: '{"success":true,"data":{"status":"pending"}}',
-      },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: -1,
-    },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
-  };
-}
-
 it("a trace's money call without a hash token is not replayed; no later command's output says damaged", async () => {
   const dir = tempDir();
   const env = cliEnv(sb, dir);
+  const answer = '{"success":true,"data":{"status":"pending"}}';
   const har = file(
     'nokey.har',
-    JSON.stringify({
-      log: {
-        version: '1.2',
-        creator: { name: 'other', version: '1' },
-        entries: [
-          entry('payments/status/update', { status: 'pending', gateway_id: 1 }),
-          entry('payments/processed', { hash_token: '', phone_number: '+233201234567' }),
-        ],
-      },
-    }),
+    harOf([
+      harEntry('payments/status/update', { status: 'pending', gateway_id: 1 }, { text: answer }),
+      harEntry('payments/processed', { hash_token: '', phone_number: '+233201234567' }, { text: answer }),
+    ]),
   );
   const plan = await mpay(['replay', har, '--dry-run'], { env });
   expect(plan.code, plan.stderr).toBe(0);

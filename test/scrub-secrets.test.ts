@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Secrets } from '../src/api/redact.js';
 import { isSecretName, isSecretValue } from '../src/api/secret-names.js';
-import { cliEnv, file, rewritingProxy, sandbox, tempDir } from './helpers.js';
+import { cliEnv, file, harEntry, harOf, rewritingProxy, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -116,41 +116,6 @@ it('secret-shaped names and values: the one list', () => {
   expect(s.value({ note: 'sk_live_51Habc', list: ['whsec_XYZ123'] })).toEqual({ note: '***', list: ['***'] });
 });
 
-/** A HAR of one call, its request's JSON body `body` (a browser's or another tool's, secrets in clear). */
-function harOf(path: string, body: Record<string, unknown>, answer: Record<string, unknown> = {}): string {
-  const entry = {
-    startedDateTime: '2026-11-22T10:00:00.000Z',
-    time: 1,
-    request: {
-      method: 'POST',
-      url: `https://api.example.com/restapi/v1/${path}`,
-      httpVersion: 'HTTP/1.1',
-      headers: [{ name: 'Content-Type', value: 'application/json' }],
-      cookies: [],
-      queryString: [],
-      postData: { mimeType: 'application/json', text: JSON.stringify(body) },
-      headersSize: -1,
-      bodySize: -1,
-    },
-    response: {
-      status: 200,
-      statusText: 'OK',
-      httpVersion: 'HTTP/1.1',
-      headers: [],
-      cookies: [],
-      content: { size: 2, mimeType: 'application/json', text: JSON.stringify(answer) },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: -1,
-    },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
-  };
-  return JSON.stringify({
-    log: { version: '1.2', creator: { name: 'other', version: '1' }, entries: [entry] },
-  });
-}
-
 it('--save-scenario copies no value of a secret-shaped name or of a secret shape, at any depth', async () => {
   const dir = tempDir();
   const planted = {
@@ -161,19 +126,21 @@ it('--save-scenario copies no value of a secret-shaped name or of a secret shape
   };
   const har = file(
     'secrets.har',
-    harOf(
-      'payments/initiate',
-      {
-        currency_code: 'GHS',
-        country_code: 'GH',
-        amount: '10',
-        customer_transaction_id: 'ref-1',
-        ...planted,
-        meta: { nested: { card_pin: '9876', note: 'provider sk_live_PLANTsk0005 key' } },
-        hook: 'whsec_PLANTwh0006',
-      },
-      { success: true, data: { hash_token: 'HASHtoken0000000A1' } },
-    ),
+    harOf([
+      harEntry(
+        'payments/initiate',
+        {
+          currency_code: 'GHS',
+          country_code: 'GH',
+          amount: '10',
+          customer_transaction_id: 'ref-1',
+          ...planted,
+          meta: { nested: { card_pin: '9876', note: 'provider sk_live_PLANTsk0005 key' } },
+          hook: 'whsec_PLANTwh0006',
+        },
+        { text: JSON.stringify({ success: true, data: { hash_token: 'HASHtoken0000000A1' } }) },
+      ),
+    ]),
   );
   const out = join(dir, 's.yaml');
   const r = await mpay(['replay', har, '--save-scenario', out], { env: cliEnv(sb, dir) });

@@ -57,15 +57,11 @@ export async function journaled<T>(
   } catch (err) {
     throw nothingSent(err);
   }
+  // the call under the passage's ticket, between its journal lines
+  const send = () =>
+    sendJournaled(deps, at, label, (hooks) => call({ hooks, ticket: passage.ticket }), outcome, carries);
   try {
-    return await sendJournaled(
-      deps,
-      at,
-      label,
-      (hooks) => call({ hooks, ticket: passage.ticket }),
-      outcome,
-      carries,
-    );
+    return await send();
   } catch (err) {
     // An mpay proxy in front of a live server refused a money request mpay had not confirmed (428, nothing
     // forwarded): the gate now knows the server is live, and asks (or refuses without --yes) before it is
@@ -73,14 +69,7 @@ export async function journaled<T>(
     if (!(err instanceof MpayError && err.status === 428 && deps.gate.live && !passage.live)) throw err;
     await passage.close();
     passage = await deps.gate.open(deps.journal, deps.place, at, label, carries);
-    return await sendJournaled(
-      deps,
-      at,
-      label,
-      (hooks) => call({ hooks, ticket: passage.ticket }),
-      outcome,
-      carries,
-    );
+    return await send();
   } finally {
     await passage.close();
   }
