@@ -409,6 +409,10 @@ try {
   // mpay run: a scenario of 100 steps against a shell script of the same mpay commands.
   const { benchScenario, scenarioTargetRatio } = await import('./bench-scenario.js');
   const scenario = benchScenario({ bin, env, rounds: quick ? 1 : 3 });
+  // What bounded input costs (scripts/bench-inputs.js): a gigabyte-unpacked bundle refused, and the peak
+  // of a scenario of 100,000 steps (5,000 with --quick).
+  const { benchInputs, inputTargets } = await import('./bench-inputs.js');
+  const inputs = await benchInputs({ bin, env, quick });
 
   // What the money gate costs a money call beyond the journal's sync (scripts/bench-gate.js).
   const { runGateBench, gateTargetMs } = await import('./bench-gate.js');
@@ -474,6 +478,7 @@ try {
     peak_rss_mb: rss,
     batch,
     scenario,
+    inputs,
     journal,
     startup_pairs: startupPairs,
     money_gate: gate,
@@ -527,6 +532,10 @@ try {
   Object.assign(checks, startupTargets(startupPairs));
   checks[`mpay run of 100 steps ≤ ${scenarioTargetRatio}x a shell script of the same commands`] =
     scenario.ratio_to_shell <= scenarioTargetRatio;
+  checks[`a gigabyte-unpacked bundle refused under ${inputTargets.bundleRssMb} MB of RSS`] =
+    (inputs.bundle.peak_rss_mb ?? Infinity) < inputTargets.bundleRssMb;
+  checks[`mpay run of ${inputs.scenario.steps} steps under ${inputTargets.scenarioRssMb} MB of RSS`] =
+    (inputs.scenario.peak_rss_mb ?? Infinity) < inputTargets.scenarioRssMb;
   checks[`the money gate's own work ≤ ${gateTargetMs} ms a step (median, the lock held by its flow)`] =
     gate.lock_held_own_ms.median <= gateTargetMs;
   checks[`the money gate's own work ≤ ${gateTargetMs} ms a single call (median, the step takes the lock)`] =

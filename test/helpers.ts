@@ -631,3 +631,91 @@ export function sandboxProcess(
     onTestFinished,
   ) as ChildProcess & { stdout: Readable; stderr: Readable };
 }
+
+/**
+ * A forwarder of the test's own in front of `target` (a real sandbox): each answer passes `rewrite`
+ * (given "METHOD /path" and the body as text; it returns the body to hand on), and is recorded in
+ * `answers`: a test learns what the server really said (a token it minted) and makes it say something
+ * else (an answer about another transaction), over real HTTP both sides.
+ */
+export async function rewritingProxy(
+  target: string,
+  rewrite: (route: string, body: string) => string = (_r, b) => b,
+): Promise<{ url: string; answers: { route: string; body: string }[]; close: () => Promise<void> }> {
+  const answers: { route: string; body: string }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && !['host', 'content-length', 'connection'].includes(k)) headers[k] = v;
+      try {
+        const r = await fetch(`${target}${req.url}`, {
+          method: req.method,
+          headers,
+          body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks),
+        });
+        const route = `${req.method} ${new URL(req.url ?? '/', target).pathname}`;
+        const body = rewrite(route, await r.text());
+        answers.push({ route, body });
+        const out: Record<string, string> = {};
+        for (const k of ['content-type', 'retry-after']) if (r.headers.has(k)) out[k] = r.headers.get(k)!;
+        res.writeHead(r.status, out);
+        res.end(body);
+      } catch {
+        res.destroy();
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    answers,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** A HAR entry of a POST with a JSON body (another tool's trace, secrets in clear), and its JSON answer. */
+export function harEntry(
+  path: string,
+  body: Record<string, unknown>,
+  answer: { status?: number; text?: string } = {},
+): Record<string, unknown> {
+  const text = answer.text ?? '{}';
+  return {
+    startedDateTime: '2026-11-22T10:00:00.000Z',
+    time: 1,
+    request: {
+      method: 'POST',
+      url: `https://api.example.com/restapi/v1/${path}`,
+      httpVersion: 'HTTP/1.1',
+      headers: [{ name: 'Content-Type', value: 'application/json' }],
+      cookies: [],
+      queryString: [],
+      postData: { mimeType: 'application/json', text: JSON.stringify(body) },
+      headersSize: -1,
+      bodySize: -1,
+    },
+    response: {
+      status: answer.status ?? 200,
+      statusText: 'OK',
+      httpVersion: 'HTTP/1.1',
+      headers: [],
+      cookies: [],
+      content: { size: text.length, mimeType: 'application/json', text },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+    },
+    cache: {},
+    timings: { send: 0, wait: 1, receive: 0 },
+  };
+}
+
+/** A HAR document of these entries. */
+export const harOf = (entries: unknown[]): string =>
+  JSON.stringify({ log: { version: '1.2', creator: { name: 'other', version: '1' }, entries } });

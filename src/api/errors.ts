@@ -13,6 +13,8 @@ export const exitCodes = {
   local: 9,
   busy: 11,
   rate_limited: 12,
+  /** an output the command was to write (a report, --out, --trace) failed after requests left */
+  output_failed: 15,
   confirmation_required: 16,
   cancelled: 130,
 } as const;
@@ -104,6 +106,15 @@ export class NetworkError extends MpayError {
   override readonly kind = 'network' as const;
   /** True when the request may have reached the server (time-out or reset after sending). */
   ambiguous = false;
+}
+
+/**
+ * An output the command was to write (a report, --out, --trace, --save-scenario) could not be written
+ * after requests had gone out: never `usage` (exit 2 says nothing was sent). Its message says what was sent;
+ * the results went to stdout.
+ */
+export class OutputFailedError extends MpayError {
+  override readonly kind = 'output_failed' as const;
 }
 
 /** The error class for an HTTP failure status, as docs/spec-readings.md reads the statuses. */

@@ -4,6 +4,7 @@ import got, { type BeforeRedirectHook, type Got, type Response } from 'got';
 import type { ClientOptions } from './sender.js';
 import { traceHooks } from './har.js';
 import { Secrets } from './redact.js';
+import { registerAnswerSecrets } from './secret-names.js';
 import { redirectRefused } from './network-errors.js';
 import { isLoopback } from './base-url.js';
 import { proxyAgents } from './proxy.js';
@@ -44,17 +45,28 @@ export function makeHttp(baseUrl: URL, opts: ClientOptions): Got {
         : [],
       beforeRedirect: [guardRedirect(debug)],
       beforeRetry: debug ? [(err, n) => debug(`! retry ${n} after ${err.code ?? err.message}`)] : [],
-      afterResponse: debug
-        ? [
-            (res: Response) => {
-              debug(`< ${res.statusCode} ${res.statusMessage ?? ''} (${res.timings.phases.total ?? '?'} ms)`);
-              for (const [k, v] of Object.entries(secrets.headers(res.headers)))
-                debug(`< ${k}: ${String(v)}`);
-              if (typeof res.body === 'string' && res.body) debug(`< ${secrets.text(res.body)}`);
-              return res;
-            },
-          ]
-        : [],
+      afterResponse: [
+        // Every answer the client reads: a value under a secret's name (a token it mints, a key) is the
+        // run's secret from now on, scrubbed by value wherever it is copied (a scenario's capture, a
+        // report, --trace, --debug, the line below), before anything shows it (issue 46).
+        (res: Response) => {
+          if (typeof res.body === 'string') registerAnswerSecrets(res.body, (v) => secrets.register(v));
+          return res;
+        },
+        ...(debug
+          ? [
+              (res: Response) => {
+                debug(
+                  `< ${res.statusCode} ${res.statusMessage ?? ''} (${res.timings.phases.total ?? '?'} ms)`,
+                );
+                for (const [k, v] of Object.entries(secrets.headers(res.headers)))
+                  debug(`< ${k}: ${String(v)}`);
+                if (typeof res.body === 'string' && res.body) debug(`< ${secrets.text(res.body)}`);
+                return res;
+              },
+            ]
+          : []),
+      ],
     },
   });
   // --trace: each exchange, answered or failed, retries included, to the HAR recorder. got appends the

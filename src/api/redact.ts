@@ -2,83 +2,18 @@
 // request or a response (--debug, --trace, the support bundle, history show, dry runs, error messages)
 // passes it through here first. A secret is found two ways:
 // - by name: headers, query parameters, body fields at any depth and HAR's {name, value} pairs whose name
-//   is one of `secretNames` below, whole, once case and separators are folded away (merchant-key,
-//   merchant_key, merchantKey, MerchantKey and X-Merchant-Key are one name); a header, and a HAR header
+//   is a secret's by the one list (api/secret-names.ts: `secretNames` whole, once case and separators
+//   are folded away, so merchant-key, merchantKey and X-Merchant-Key are one name; a secret's word in it;
+//   every `*_key`); a value of a secret's shape (sk_live_…, whsec_…) anywhere; a header, and a HAR header
 //   pair, also when its name speaks of a key, token, secret, session, cookie or password (the header rule);
 // - by value: every secret the run holds (the merchant and API keys, tokens, one-time codes) is
 //   registered with the run's `Secrets` (the Factory makes one a run and hands it to the client and to
 //   every place that scrubs), and replaced wherever it appears, whoever wrote it.
 import { createHash } from 'node:crypto';
-import { secretFields } from './endpoints.js';
+import { isSecretName, secretValuePattern } from './secret-names.js';
 
-/**
- * The names of secrets, folded (lower case, no separators, no X- prefix): keys, bearer and access
- * tokens, secrets, passwords, one-time codes and PINs, sessions and cookies, signatures. Identifiers a
- * person needs are not here: a transaction's `hash_token`, a currency's `code`, a country's `dial_code`.
- */
-export const secretNames: readonly string[] = [
-  // keys
-  'merchantkey',
-  'apikey',
-  'apiuser',
-  'apisecret',
-  'secretkey',
-  'privatekey',
-  'accesskey',
-  'clientsecret',
-  'secret',
-  'signingkey',
-  'encryptionkey',
-  // tokens
-  'token',
-  'accesstoken',
-  'refreshtoken',
-  'idtoken',
-  'authtoken',
-  'bearertoken',
-  'sessiontoken',
-  'csrftoken',
-  'xsrftoken',
-  'jwt',
-  'bearer',
-  'authorization',
-  'proxyauthorization',
-  'codeverifier',
-  // passwords
-  'password',
-  'passwd',
-  'pass',
-  'pwd',
-  'passphrase',
-  'passcode',
-  // one-time codes and PINs
-  'otp',
-  'otpcode',
-  'onetimecode',
-  'onetimepassword',
-  'verificationcode',
-  'pin',
-  'pincode',
-  'cvv',
-  'cvc',
-  // sessions, cookies, signatures
-  'session',
-  'sessionid',
-  'cookie',
-  'setcookie',
-  'signature',
-];
-// with the table's secret fields (api/endpoints.ts): a field an endpoint holds a secret in is a secret's name
-const secretSet = new Set([...secretNames, ...secretFields.map((n) => foldName(n))]);
-
-/** A name as the list holds it: lower case, without separators or an X- prefix. */
-export function foldName(name: string): string {
-  return name
-    .trim()
-    .replace(/^x[-_]/i, '')
-    .replace(/[-_.\s]/g, '')
-    .toLowerCase();
-}
+// The names and values that look like a secret: one list (api/secret-names.ts), which --save-scenario reads too.
+export { foldName, isSecretName, secretNames } from './secret-names.js';
 
 // In a URL's query or a form only: an OAuth `state`, a signature, a `key`, and a `code` that is not an
 // identifier (codeIsSecret).
@@ -126,11 +61,6 @@ function isMessage(v: unknown): boolean {
  */
 function isProseSecret(name: string, headerLine: boolean): boolean {
   return isSecretName(name) || (headerLine && /^x-/i.test(name) && isSecretHeader(name));
-}
-
-/** Whether a header, query parameter or field of this name holds a secret. */
-export function isSecretName(name: string): boolean {
-  return secretSet.has(foldName(name));
 }
 
 /** The header rule: a secret's name, or a name that speaks of a key, token, secret, session or cookie. */
@@ -261,6 +191,8 @@ export class Secrets {
 
   /** Replaces every registered secret in a text. */
   scrub(text: string): string {
+    // a secret by its shape (sk_live_…, whsec_…), whoever's it is
+    text = text.replace(secretValuePattern, redacted);
     if (!this.known.size) return text;
     this.pattern ??= new RegExp(
       `(?<![A-Za-z0-9])(?:${[...this.known]

@@ -1,8 +1,10 @@
 // A batch's file read as a stream of rows: CSV with a header row (its separator, a comma or a semicolon,
 // from the header) or NDJSON; a column mpay does not know is a usage error before anything is sent.
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { Transform } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../api/errors.js';
+import { inputBounds, overBound } from '../api/input-bounds.js';
 import { batchColumns, type BatchRow } from './batch-check.js';
 import { importLazily } from '../lazy-import.js';
 
@@ -36,10 +38,11 @@ export async function* readRows(
   path: string,
   format: 'csv' | 'ndjson',
   known: readonly string[] = batchColumns,
+  rowBytes = inputBounds.rowBytes,
 ): AsyncGenerator<BatchRow> {
   let row = 0;
   if (format === 'ndjson') {
-    const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+    const lines = createInterface({ input: boundedLines(path, rowBytes), crlfDelay: Infinity });
     for await (const line of lines) {
       if (!line.trim()) continue;
       row++;
@@ -72,13 +75,15 @@ export async function* readRows(
       },
       skip_empty_lines: true,
       trim: true,
+      // a record (a quote never closed, a line without end) is bounded: refused, not buffered whole
+      max_record_size: rowBytes,
     }),
   );
   try {
     for await (const record of parser as AsyncIterable<Record<string, string>>)
       yield { row: ++row, values: record };
   } catch (err) {
-    throw csvProblem(err, row + 1, columns);
+    throw csvProblem(err, row + 1, columns, rowBytes);
   }
 }
 
@@ -86,8 +91,10 @@ export async function* readRows(
  * A file csv-parse cannot read (a row with more or fewer values than the header, a quote left open) is
  * bad input, exit 2, said with its row: not the parser's own words and exit 1.
  */
-function csvProblem(err: unknown, row: number, columns: number): unknown {
+function csvProblem(err: unknown, row: number, columns: number, rowBytes: number): unknown {
   const e = err as { code?: string; lines?: number; record?: unknown[] };
+  if (e.code === 'CSV_MAX_RECORD_SIZE')
+    return overBound(`the record at line ${e.lines ?? '?'} of the batch file`, rowBytes);
   if (!e.code?.startsWith('CSV_')) return err;
   // csv-parse counts an open quote's lines to the end of the file: its line would be the last one
   const line = e.lines && e.code !== 'CSV_QUOTE_NOT_CLOSED' ? ` (line ${e.lines} of the file)` : '';
@@ -100,4 +107,30 @@ function csvProblem(err: unknown, row: number, columns: number): unknown {
   return new UsageError(`Row ${row}${line} ${what}`, {
     hint: 'Each row has one value a column, separated as the header is; a value with the separator or a quote in it is quoted ("…", a quote inside doubled)',
   });
+}
+
+/**
+ * An NDJSON file as a stream whose lines are bounded: a line longer than `bound` bytes stops the read and
+ * is refused (readline would otherwise hold the whole line, however long, in memory).
+ */
+function boundedLines(path: string, bound: number): Transform {
+  let run = 0;
+  let line = 1;
+  const check = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      let from = 0;
+      for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, from)) {
+        if (run + nl - from > bound) return done(overBound(`line ${line} of the batch file`, bound));
+        run = 0;
+        line++;
+        from = nl + 1;
+      }
+      run += chunk.length - from;
+      if (run > bound) return done(overBound(`line ${line} of the batch file`, bound));
+      done(null, chunk);
+    },
+  });
+  const input = createReadStream(path);
+  input.on('error', (err) => check.destroy(err));
+  return input.pipe(check);
 }

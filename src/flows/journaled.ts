@@ -5,8 +5,15 @@ import { shownValue } from '../api/shell-words.js';
 import type { SendHooks, Via } from '../api/sender.js';
 import type { DryRun, RawAnswer } from '../api/wire.js';
 import { failureError } from '../api/response.js';
-import { CancelledError, JournalAfterSendError, MpayError, NetworkError } from '../api/errors.js';
+import {
+  CancelledError,
+  JournalAfterSendError,
+  MpayError,
+  NetworkError,
+  UnexpectedError,
+} from '../api/errors.js';
 import { LockLostError } from '../journal/locks.js';
+import { anotherTransaction, differences } from './answer-check.js';
 import { nothingSent, type Passage } from './money-gate.js';
 import { type JournalRecord, type Kind, type Step } from '../journal/records.js';
 import { historyShowCommand, resumeCommand } from './next-command.js';
@@ -43,6 +50,10 @@ export async function journaled<T>(
       throw err;
     }
   }
+  // A step that names no transaction is refused, nothing sent: its journal lines would be keyed by
+  // nothing, and every later command would find them unreadable.
+  if (!at.reference?.trim())
+    throw new UnexpectedError(`Not sent: ${label} names no transaction (no reference, no hash token)`);
   // Ctrl-C: the step in flight finished; no step starts after it (commands/shared/interrupt.ts says what
   // the journal holds).
   stopIfAsked(deps, at.step, at.reference);
@@ -54,8 +65,11 @@ export async function journaled<T>(
   } catch (err) {
     throw nothingSent(err);
   }
+  // the call under the passage's ticket, between its journal lines
+  const send = () =>
+    sendJournaled(deps, at, label, (hooks) => call({ hooks, ticket: passage.ticket }), outcome, carries);
   try {
-    return await sendJournaled(deps, at, label, (hooks) => call({ hooks, ticket: passage.ticket }), outcome);
+    return await send();
   } catch (err) {
     // An mpay proxy in front of a live server refused a money request mpay had not confirmed (428, nothing
     // forwarded): the gate now knows the server is live, and asks (or refuses without --yes) before it is
@@ -63,7 +77,7 @@ export async function journaled<T>(
     if (!(err instanceof MpayError && err.status === 428 && deps.gate.live && !passage.live)) throw err;
     await passage.close();
     passage = await deps.gate.open(deps.journal, deps.place, at, label, carries);
-    return await sendJournaled(deps, at, label, (hooks) => call({ hooks, ticket: passage.ticket }), outcome);
+    return await send();
   } finally {
     await passage.close();
   }
@@ -75,6 +89,8 @@ async function sendJournaled<T>(
   label: string,
   call: (hooks: SendHooks) => Promise<T>,
   outcome: (r: T) => { hash_token?: string; data?: Record<string, unknown> },
+  /** the reference the body carries, when not the step's own (`mpay api`: an initiate without one) */
+  expected?: { value: string | undefined },
 ): Promise<T> {
   // A 429 was not processed: each refused try and each new one gets its line, so that the journal says
   // how many went out, and a kill during the wait leaves a step that is known not to have been applied.
@@ -121,6 +137,31 @@ async function sendJournaled<T>(
     });
     if (ambiguous && err instanceof MpayError)
       err.hint = ambiguityHint(deps, at.kind, at.step, at.reference, at.hash_token);
+    throw err;
+  }
+  // An answer about another transaction (the server's fault): journaled as such, and the run stops here.
+  // The reference held against it: an initiate's, as its body carries it; a later step's, the record's
+  // (none when the record is keyed by the hash token alone: `mpay api` on a transaction made elsewhere).
+  const record = deps.journal.find(at.reference);
+  const reference =
+    at.step === 'initiate'
+      ? expected
+        ? expected.value
+        : at.reference
+      : record && record.reference !== at.hash_token
+        ? record.reference
+        : undefined;
+  const differ = differences(result, { ...at, reference }, record);
+  if (differ.length) {
+    const err = anotherTransaction(label, at, differ);
+    recordAfterSending(deps, at, {
+      reference: at.reference,
+      kind: at.kind,
+      step: at.step,
+      hash_token: at.hash_token,
+      outcome: 'failed',
+      data: { error: err.message, another_transaction: differ },
+    });
     throw err;
   }
   const o = outcome(result);

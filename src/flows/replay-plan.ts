@@ -50,6 +50,11 @@ export function unreplayable(calls: RecordedCall[]): Map<number, string> {
   const out = new Map<number, string>();
   calls.forEach((c, i) => {
     const hash = textOf(c.body?.hash_token);
+    const ep = endpoint(c.endpoint);
+    // A money call after the initiate names its transaction by its hash token alone: without one there is
+    // no transaction to send it for, nor to journal it under.
+    if (ep.money && ep.money.step !== 'initiate' && !hash)
+      return void out.set(i, 'not sent: a money call that names no transaction (no hash token)');
     if (c.body && 'hash_token' in c.body) {
       const from = hash === undefined ? undefined : made.get(hash);
       if (from === undefined || from > i)
@@ -113,7 +118,8 @@ export function planReplay(calls: RecordedCall[], run: PlanRun): PlannedCall[] {
     const ep = endpoint(c.endpoint);
     let body: Record<string, unknown> | undefined;
     if (c.body) {
-      body = {};
+      // no prototype: a field named __proto__ (or constructor) is a field like any other
+      body = Object.create(null) as Record<string, unknown>;
       const initiate = ep.money?.step === 'initiate';
       for (const [k, v] of Object.entries(c.body)) {
         if (ep.credentials.includes(k)) body[k] = fromRun[k];

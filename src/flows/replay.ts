@@ -271,7 +271,8 @@ function replayBody(run: ReplayRun, c: RecordedCall, i: number, tx: Made | undef
   const planned = run.plan[i]!.body;
   if (!planned || !c.body) return {};
   const ep = endpoint(c.endpoint);
-  const body: Record<string, unknown> = {};
+  // no prototype: a field named __proto__ (or constructor) is a field like any other
+  const body = Object.create(null) as Record<string, unknown>;
   let reference: string | undefined;
   let recordedReference: string | undefined;
   for (const [k, v] of Object.entries(planned)) {

@@ -1,7 +1,17 @@
 // A scenario file of `mpay run` (docs/scenarios.md), read into typed steps with the place of every value
 // in the file, so that each mistake is reported at file:line:column before anything is sent. YAML 1.2
 // through the `yaml` package (JSON is YAML too): its nodes keep their source ranges.
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
+import {
+  LineCounter,
+  isMap,
+  isScalar,
+  isSeq,
+  parseDocument,
+  visit,
+  type Node,
+  type Pair,
+  type YAMLMap,
+} from 'yaml';
 import { nearest } from '../api/nearest.js';
 import { endpoints } from '../api/endpoints.js';
 
@@ -154,6 +164,13 @@ export function readScenario(file: string, text: string): { scenario: Scenario; 
     const lp = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
     r.problems.push({ at: { file, line: lp.line, col: lp.col }, message: e.message.split('\n')[0]! });
   }
+  // An alias (*name) is refused where it stands: what mpay reads of a node is its own value, and an alias
+  // read so would be sent as the parser's node ({"source": "name"}), never the anchored value.
+  visit(doc, {
+    Alias(_key, node) {
+      r.fail(node, `an alias (*${node.source}) is not read: write the value itself where it is used`);
+    },
+  });
   if (r.problems.length) return { scenario, problems: r.problems };
   const root = doc.contents;
   const stepsNode = isSeq(root) ? root : undefined;

@@ -7,7 +7,8 @@
 import { stringify } from 'yaml';
 import { endpoint, neutralCustomer } from '../api/endpoints.js';
 import type { RecordedCall } from '../api/har-read.js';
-import { isSecretName, Secrets } from '../api/redact.js';
+import { redacted } from '../api/redact.js';
+import { isSecretName, secretValuePattern } from '../api/secret-names.js';
 import { recordedInitiates, textOf, unreplayable } from './replay-plan.js';
 
 const isInitiate = (c: RecordedCall) => endpoint(c.endpoint).money?.step === 'initiate';
@@ -121,7 +122,8 @@ function bodyOf(
   made: Map<string, number>,
   vars: Record<string, unknown>,
 ): { body: Record<string, unknown>; credentials: boolean } {
-  const body: Record<string, unknown> = {};
+  // no prototype: a field named __proto__ (or constructor) is a field like any other
+  const body = Object.create(null) as Record<string, unknown>;
   let credentials = false;
   const credentialFields: readonly string[] = endpoint(c.endpoint).credentials;
   for (const [k, v] of Object.entries(c.body ?? {})) {
@@ -136,9 +138,25 @@ function bodyOf(
       vars[k] ??= neutralCustomer[k](v);
       body[k] = `\${${k}}`;
     } else if (isSecretName(k)) continue;
-    // a value within a field (an object of a browser's) loses its secrets by name here: the file is
-    // scrubbed by the run's secrets' values only, so that the ${otp} it needs stays
-    else body[k] = typeof v === 'string' ? v.replace(/\$\{/g, '$${') : new Secrets().value(v);
+    // a value loses its secret-named fields at any depth and its secret-shaped values here; the file is
+    // then scrubbed by the run's secrets' values only, so that the ${otp} it needs stays
+    else body[k] = withoutSecrets(v);
   }
   return { body, credentials };
+}
+
+/**
+ * A recorded value as a scenario writes it: a field of a secret's name left out at any depth, a value of
+ * a secret's shape (sk_live_…, whsec_…) replaced, and a literal `${` escaped (docs/scenarios.md).
+ */
+function withoutSecrets(v: unknown): unknown {
+  if (typeof v === 'string') return v.replace(secretValuePattern, redacted).replace(/\$\{/g, '$${');
+  if (Array.isArray(v)) return v.map(withoutSecrets);
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !isSecretName(k))
+        .map(([k, c]) => [k, withoutSecrets(c)]),
+    );
+  return v;
 }

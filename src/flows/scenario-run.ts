@@ -78,33 +78,36 @@ function baseRecord(scenario: Scenario, step: ScenarioStep): StepRecord {
 }
 
 /**
- * Every step's record when a run ends at once (a second Ctrl-C): those that ended, the one in flight
- * interrupted, the others not run.
+ * The records of the steps that had not ended when a run ends at once (a second Ctrl-C): the one in flight
+ * interrupted, the others not run. `ended` steps of the run had ended (they are its first steps, in order).
  */
-export function recordsWhenStopped(runs: Run[], ended: StepRecord[], inFlight?: StepRecord): StepRecord[] {
-  // the records of the steps that ended are the first steps of the run, in its order
-  const rest = runs
-    .flatMap(({ scenario }) => scenario.steps.map((step) => baseRecord(scenario, step)))
-    .slice(ended.length);
-  const [next, ...after] = rest;
-  const stopped = (r: StepRecord): StepRecord => ({ ...r, skipped: interruptedReason });
-  if (!next) return ended;
-  return [
-    ...ended,
-    inFlight
-      ? {
+export function* recordsWhenStopped(
+  runs: Run[],
+  ended: number,
+  inFlight?: StepRecord,
+): Generator<StepRecord> {
+  let at = 0;
+  let first = true;
+  for (const { scenario } of runs)
+    for (const step of scenario.steps) {
+      if (at++ < ended) continue;
+      const r = baseRecord(scenario, step);
+      if (first && inFlight)
+        yield {
           ...inFlight,
           outcome: 'interrupted',
           skipped: 'interrupted (Ctrl-C) while in flight: its answer is unknown',
-        }
-      : stopped(next),
-    ...after.map(stopped),
-  ];
+        };
+      else yield { ...r, skipped: interruptedReason };
+      first = false;
+    }
 }
 
-/** Runs the scenarios in order, each with its own scope; the records of every step, in order. */
-export async function runScenarios(runs: Run[], exec: StepExecutor, c: RunControls): Promise<StepRecord[]> {
-  const records: StepRecord[] = [];
+/**
+ * Runs the scenarios in order, each with its own scope; each step's record goes to `emit` as it ends, and
+ * none is kept here: a run of any length holds one step's record at a time.
+ */
+export async function runScenarios(runs: Run[], exec: StepExecutor, c: RunControls): Promise<void> {
   let stopped: string | undefined;
   for (const { scenario, scope } of runs) {
     let moneyFailed: string | undefined;
@@ -127,11 +130,9 @@ export async function runScenarios(runs: Run[], exec: StepExecutor, c: RunContro
         if (money) moneyFailed ??= step.name;
         if (c.failFast) stopped ??= `not run: --fail-fast, after the failed step "${step.name}"`;
       }
-      records.push(record);
       c.emit(record);
     }
   }
-  return records;
 }
 
 /** The late variables a step refers to and its scope has not: asked now (each once for the run). */

@@ -199,6 +199,10 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
   const onSignal = (name: NodeJS.Signals) => interrupts.fire(name as 'SIGINT' | 'SIGTERM');
   process.prependListener('SIGINT', onSignal);
   process.prependListener('SIGTERM', onSignal);
+  // A file grown past the process's size limit (ulimit -f): Node ignores SIGXFSZ so that the write fails
+  // (EFBIG) and mpay says which output failed and what was sent; a library's exit handler (signal-exit)
+  // would otherwise raise it again, and the process would die mid-run, its payments unsaid.
+  process.on('SIGXFSZ', () => {});
   system = makeIO(
     {
       stdout: process.stdout,

@@ -7,8 +7,8 @@ import got from 'got';
 import { bodyFields } from '../api/har-read.js';
 import { proxyAgents } from '../api/proxy.js';
 import { isSecretName, type Secrets } from '../api/redact.js';
+import { registerAnswerSecrets } from '../api/secret-names.js';
 import { moneyEndpointOf } from '../api/money.js';
-import { secretFields } from '../api/endpoints.js';
 import { liveConfirmedHeader, upstreamHeader } from '../api/live-headers.js';
 import { Conformance, type Departure } from './conformance.js';
 
@@ -218,14 +218,9 @@ function endToEnd(headers: Record<string, unknown>, drop?: string): Record<strin
 /** An answer of the API checked against the document, each departure counted and reported. */
 function checkAnswer(fw: Forwarding, method: string, path: string, answer: Answer): void {
   const text = answer.body.toString('utf8');
-  // A token the upstream hands out (a secret field of the table's, api/endpoints.ts, whatever the path's
-  // spelling) is a secret from now on, in this report as everywhere.
-  try {
-    const data = (JSON.parse(text) as { data?: Record<string, unknown> }).data;
-    for (const k of secretFields) if (typeof data?.[k] === 'string') fw.opts.secrets.register(data[k]);
-  } catch {
-    // not JSON: the check says so
-  }
+  // A token (any secret-named value) the upstream hands out is a secret from now on, in this report as
+  // everywhere: the one rule every answer mpay reads passes (api/secret-names.ts).
+  registerAnswerSecrets(text, (v) => fw.opts.secrets.register(v));
   const ct = answer.headers['content-type'];
   const found = fw.opts.conformance.check(
     method,

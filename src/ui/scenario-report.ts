@@ -2,7 +2,9 @@
 // and for a failed expectation the path, the expected and the actual value), the closing count, and the
 // reports CI reads: JUnit XML (a file a test suite, a step a test case) and TAP 14 (a file a subtest, a
 // step a test point).
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { clearForOutput } from '../api/out-file.js';
 import type { Failure } from '../flows/scenario-expect.js';
 import type { StepRecord } from '../flows/scenario-run.js';
@@ -64,13 +66,21 @@ export function stepLine(r: StepRecord): string {
   return clean(lines.join('\n'));
 }
 
+/** How many steps ended each way: what a run keeps of its steps (the records themselves are not kept). */
+export type Tally = Record<StepRecord['outcome'], number> & { steps: number };
+
+export const newTally = (): Tally => ({ passed: 0, failed: 0, skipped: 0, interrupted: 0, steps: 0 });
+
+export function count(t: Tally, r: StepRecord): void {
+  t[r.outcome]++;
+  t.steps++;
+}
+
 /** The closing count; `interrupted`: Ctrl-C stopped the run. */
-export function summaryLine(records: StepRecord[], interrupted = false): string {
-  const n = (o: StepRecord['outcome']) => records.filter((r) => r.outcome === o).length;
-  const failed = n('failed');
-  const word = interrupted ? 'INTERRUPTED' : failed ? 'FAILED' : 'PASSED';
-  const cut = n('interrupted') ? `, ${n('interrupted')} interrupted` : '';
-  return `${word}: ${n('passed')} passed, ${failed} failed${cut}, ${n('skipped')} not run, of ${records.length} steps`;
+export function summaryLine(t: Tally, interrupted = false): string {
+  const word = interrupted ? 'INTERRUPTED' : t.failed ? 'FAILED' : 'PASSED';
+  const cut = t.interrupted ? `, ${t.interrupted} interrupted` : '';
+  return `${word}: ${t.passed} passed, ${t.failed} failed${cut}, ${t.skipped} not run, of ${t.steps} steps`;
 }
 
 const xml = (s: string) =>
@@ -83,93 +93,236 @@ const xml = (s: string) =>
     .replace(/"/g, '&quot;');
 
 /**
- * The records of each file's run, in the run's order: a run starts where the file changes or its step
- * numbers start again (one file given twice runs twice, and is reported twice).
+ * A report written as the run goes (docs/scenarios.md): opened before the first step (a link at its path,
+ * or a folder it cannot write, is refused then: exit 2, nothing sent), each step's lines written as the
+ * step ends, so that a run of any length holds none of its steps in memory; `end` completes it (after
+ * Ctrl-C too). A write that fails after steps were sent does not stop the run: `failed` says why, and the
+ * run ends with exit 15 (output_failed).
  */
-function byFile(records: StepRecord[]): [string, StepRecord[]][] {
-  const runs: [string, StepRecord[]][] = [];
-  let last: StepRecord | undefined;
-  for (const r of records) {
-    if (!last || r.file !== last.file || r.index <= last.index) runs.push([r.file, []]);
-    runs.at(-1)![1].push(r);
-    last = r;
-  }
-  return runs;
+export interface ReportWriter {
+  readonly target: ReportTarget;
+  add(r: StepRecord): void;
+  end(interrupted: boolean): void;
+  /** why the report could not be written, once a write failed */
+  failed?: string;
 }
 
-/** JUnit XML as Jenkins, GitLab and the others read it. */
-export function junitReport(records: StepRecord[]): string {
-  const count = (rs: StepRecord[], o: StepRecord['outcome']) => rs.filter((r) => r.outcome === o).length;
-  const secs = (rs: StepRecord[]) => (rs.reduce((t, r) => t + r.ms, 0) / 1000).toFixed(3);
-  const suites = byFile(records).map(([file, rs]) => {
-    const cases = rs.map((r) => {
-      const open = `    <testcase name="${xml(`${r.index}. ${r.step}`)}" classname="${xml(rs[0]!.scenario)}" file="${xml(file)}" time="${(r.ms / 1000).toFixed(3)}"`;
-      if (r.outcome === 'passed') return `${open}/>`;
-      if (r.outcome === 'skipped')
-        return `${open}>\n      <skipped message="${xml(r.skipped ?? '')}"/>\n    </testcase>`;
-      if (r.outcome === 'interrupted')
-        return `${open}>\n      <error message="${xml(r.skipped ?? '')}" type="interrupted"/>\n    </testcase>`;
-      const said = apiSaid(r.result);
-      const text = [
-        `sent: ${r.sent}`,
-        ...r.failures.map(failureText),
-        ...(said ? [`the API said: ${said}`] : []),
-      ].join('\n');
-      return `${open}>\n      <failure message="${xml(r.failures.map(failureText).join('; '))}" type="expectation">${xml(text)}</failure>\n    </testcase>`;
-    });
-    return `  <testsuite name="${xml(rs[0]!.scenario)}" tests="${rs.length}" failures="${count(rs, 'failed')}" errors="${count(rs, 'interrupted')}" skipped="${count(rs, 'skipped')}" time="${secs(rs)}">\n${cases.join('\n')}\n  </testsuite>`;
+/** What a report knows of the run before its first step: each file's run, in order, and its step count. */
+export type ReportPlan = { file: string; steps: number }[];
+
+/** Opens every report before anything is sent: all or none (one refused closes those opened). */
+export function openReports(targets: ReportTarget[], plan: ReportPlan): ReportWriter[] {
+  const open: ReportWriter[] = [];
+  try {
+    for (const t of targets) open.push(t.format === 'junit' ? junitWriter(t) : tapWriter(t, plan));
+  } catch (err) {
+    for (const w of open) w.end(false);
+    throw err;
+  }
+  return open;
+}
+
+/** A file made anew for a report: a link refused, 0600, exclusive (api/out-file.ts). */
+function createReport(t: ReportTarget): number {
+  clearForOutput(t.file, `the ${t.format} report`);
+  return openSync(t.file, 'wx', 0o600);
+}
+
+/** A writer that stops writing at its first failure and keeps why. */
+function guarded(
+  target: ReportTarget,
+  w: { add(r: StepRecord): void; end(i: boolean): void; close(): void },
+) {
+  let ended = false;
+  const writer: ReportWriter = {
+    target,
+    add(r) {
+      if (writer.failed) return;
+      try {
+        w.add(r);
+      } catch (err) {
+        writer.failed = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      }
+    },
+    end(interrupted) {
+      if (ended) return;
+      ended = true;
+      try {
+        if (!writer.failed) w.end(interrupted);
+      } catch (err) {
+        writer.failed = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      } finally {
+        w.close();
+      }
+    },
+  };
+  return writer;
+}
+
+/**
+ * A run starts where the file changes or its step numbers start again (one file given twice runs twice,
+ * and is reported twice).
+ */
+const startsRun = (last: StepRecord | undefined, r: StepRecord) =>
+  !last || r.file !== last.file || r.index <= last.index;
+
+/**
+ * JUnit XML as Jenkins, GitLab and the others read it. Its counts come first, in attributes: each test
+ * case is written as its step ends to a temporary file beside the report (unlinked at once: nothing is
+ * left behind, even by kill -9), and the report is made at the end from the counts and those cases,
+ * copied a block at a time.
+ */
+function junitWriter(t: ReportTarget): ReportWriter {
+  const fd = createReport(t);
+  const tmpPath = join(dirname(t.file), `.${basename(t.file)}.${randomBytes(6).toString('hex')}.cases`);
+  let tmp: number;
+  try {
+    tmp = openSync(tmpPath, 'wx+', 0o600);
+    unlinkSync(tmpPath);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  type Suite = { file: string; name: string; from: number; to: number; tally: Tally; ms: number };
+  const suites: Suite[] = [];
+  const all = newTally();
+  let at = 0;
+  let last: StepRecord | undefined;
+  const put = (f: number, text: string) => {
+    const b = Buffer.from(text);
+    let done = 0;
+    while (done < b.length) done += writeSync(f, b, done, b.length - done);
+    return b.length;
+  };
+  const attrs = (x: Tally) =>
+    `tests="${x.steps}" failures="${x.failed}" errors="${x.interrupted}" skipped="${x.skipped}"`;
+  return guarded(t, {
+    add(r) {
+      if (startsRun(last, r))
+        suites.push({ file: r.file, name: r.scenario, from: at, to: at, tally: newTally(), ms: 0 });
+      last = r;
+      const s = suites.at(-1)!;
+      count(s.tally, r);
+      count(all, r);
+      s.ms += r.ms;
+      at += put(tmp, `${testCase(r, s.name, s.file)}\n`);
+      s.to = at;
+    },
+    end() {
+      const ms = suites.reduce((n, s) => n + s.ms, 0);
+      put(
+        fd,
+        `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mpay run" ${attrs(all)} time="${secs(ms)}">\n`,
+      );
+      const block = Buffer.alloc(64 * 1024);
+      for (const s of suites) {
+        put(fd, `  <testsuite name="${xml(s.name)}" ${attrs(s.tally)} time="${secs(s.ms)}">\n`);
+        for (let pos = s.from; pos < s.to;) {
+          const n = readSync(tmp, block, 0, Math.min(block.length, s.to - pos), pos);
+          if (n <= 0) break;
+          let done = 0;
+          while (done < n) done += writeSync(fd, block, done, n - done);
+          pos += n;
+        }
+        put(fd, '  </testsuite>\n');
+      }
+      put(fd, '</testsuites>\n');
+    },
+    close() {
+      closeSync(tmp);
+      closeSync(fd);
+    },
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mpay run" tests="${records.length}" failures="${count(records, 'failed')}" errors="${count(records, 'interrupted')}" skipped="${count(records, 'skipped')}" time="${secs(records)}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+const secs = (ms: number) => (ms / 1000).toFixed(3);
+
+/** One step's test case. */
+function testCase(r: StepRecord, suite: string, file: string): string {
+  const open = `    <testcase name="${xml(`${r.index}. ${r.step}`)}" classname="${xml(suite)}" file="${xml(file)}" time="${secs(r.ms)}"`;
+  if (r.outcome === 'passed') return `${open}/>`;
+  if (r.outcome === 'skipped')
+    return `${open}>\n      <skipped message="${xml(r.skipped ?? '')}"/>\n    </testcase>`;
+  if (r.outcome === 'interrupted')
+    return `${open}>\n      <error message="${xml(r.skipped ?? '')}" type="interrupted"/>\n    </testcase>`;
+  const said = apiSaid(r.result);
+  const text = [
+    `sent: ${r.sent}`,
+    ...r.failures.map(failureText),
+    ...(said ? [`the API said: ${said}`] : []),
+  ].join('\n');
+  return `${open}>\n      <failure message="${xml(r.failures.map(failureText).join('; '))}" type="expectation">${xml(text)}</failure>\n    </testcase>`;
 }
 
 /** A TAP description: no '#' (it starts a directive) and one line. */
 const tapText = (s: string) => s.replace(/[\r\n]+/g, ' ').replace(/#/g, '\\#');
 const yamlString = (s: string) => JSON.stringify(s);
 
-/** TAP version 14: a file a subtest, a step a test point, a failure's details in its YAML block. */
-export function tapReport(records: StepRecord[], interrupted = false): string {
-  const files = byFile(records);
-  const out = ['TAP version 14', `1..${files.length}`];
-  files.forEach(([file, rs], i) => {
-    out.push(`# Subtest: ${tapText(rs[0]!.scenario)}`, `    1..${rs.length}`);
-    for (const r of rs) {
-      const name = tapText(`${r.index}. ${r.step}`);
-      if (r.outcome === 'skipped') out.push(`    ok ${r.index} - ${name} # SKIP ${tapText(r.skipped ?? '')}`);
-      else if (r.outcome === 'passed') out.push(`    ok ${r.index} - ${name}`);
-      else if (r.outcome === 'interrupted')
-        out.push(
-          `    not ok ${r.index} - ${name} # interrupted`,
-          '      ---',
-          `      message: ${yamlString(r.skipped ?? '')}`,
-          '      ...',
-        );
-      else {
-        const said = saidOf(r);
-        out.push(`    not ok ${r.index} - ${name}`, '      ---', `      sent: ${yamlString(r.sent ?? '')}`);
-        if (said) out.push(`      said: ${yamlString(said)}`);
-        out.push(
-          '      failures:',
-          ...r.failures.map((f) => `        - ${yamlString(failureText(f))}`),
-          '      ...',
-        );
-      }
-    }
-    const failed = rs.some((r) => r.outcome === 'failed' || r.outcome === 'interrupted');
-    out.push(`${failed ? 'not ok' : 'ok'} ${i + 1} - ${tapText(file)}`);
-  });
-  // A run stopped by Ctrl-C says so to the consumer: a bail out, whatever the points before it say.
-  if (interrupted)
-    out.push('Bail out! mpay run was interrupted (Ctrl-C): the steps after the interruption were not run');
-  return `${out.join('\n')}\n`;
+/** One step's test point, and its YAML block when it failed. */
+function testPoint(r: StepRecord): string[] {
+  const name = tapText(`${r.index}. ${r.step}`);
+  if (r.outcome === 'skipped') return [`    ok ${r.index} - ${name} # SKIP ${tapText(r.skipped ?? '')}`];
+  if (r.outcome === 'passed') return [`    ok ${r.index} - ${name}`];
+  if (r.outcome === 'interrupted')
+    return [
+      `    not ok ${r.index} - ${name} # interrupted`,
+      '      ---',
+      `      message: ${yamlString(r.skipped ?? '')}`,
+      '      ...',
+    ];
+  const said = saidOf(r);
+  return [
+    `    not ok ${r.index} - ${name}`,
+    '      ---',
+    `      sent: ${yamlString(r.sent ?? '')}`,
+    ...(said ? [`      said: ${yamlString(said)}`] : []),
+    '      failures:',
+    ...r.failures.map((f) => `        - ${yamlString(failureText(f))}`),
+    '      ...',
+  ];
 }
 
-/** Each report to its file: a link at the path is refused, the file made anew, 0600 (api/out-file.ts). */
-export function writeReports(targets: ReportTarget[], records: StepRecord[], interrupted = false): void {
-  for (const t of targets) {
-    clearForOutput(t.file, `the ${t.format} report`);
-    writeFileSync(t.file, t.format === 'junit' ? junitReport(records) : tapReport(records, interrupted), {
-      flag: 'wx',
-      mode: 0o600,
-    });
-  }
+/**
+ * TAP version 14, written straight to its file as the run goes: a file a subtest (its plan from the
+ * file's step count), a step a test point, a failure's details in its YAML block.
+ */
+function tapWriter(t: ReportTarget, plan: ReportPlan): ReportWriter {
+  const fd = createReport(t);
+  const put = (lines: string[]) => {
+    const b = Buffer.from(`${lines.join('\n')}\n`);
+    let done = 0;
+    while (done < b.length) done += writeSync(fd, b, done, b.length - done);
+  };
+  let last: StepRecord | undefined;
+  let run = 0;
+  let failed = false;
+  const closeRun = () => {
+    if (last) put([`${failed ? 'not ok' : 'ok'} ${run} - ${tapText(last.file)}`]);
+  };
+  let started = false;
+  return guarded(t, {
+    add(r) {
+      if (!started) put(['TAP version 14', `1..${plan.length}`]);
+      started = true;
+      if (startsRun(last, r)) {
+        closeRun();
+        run++;
+        failed = false;
+        put([`# Subtest: ${tapText(r.scenario)}`, `    1..${plan[run - 1]?.steps ?? 0}`]);
+      }
+      last = r;
+      if (r.outcome === 'failed' || r.outcome === 'interrupted') failed = true;
+      put(testPoint(r));
+    },
+    end(interrupted) {
+      if (!started) put(['TAP version 14', `1..${plan.length}`]);
+      closeRun();
+      // A run stopped by Ctrl-C says so to the consumer: a bail out, whatever the points before it say.
+      if (interrupted)
+        put(['Bail out! mpay run was interrupted (Ctrl-C): the steps after the interruption were not run']);
+    },
+    close() {
+      closeSync(fd);
+    },
+  });
 }

@@ -257,11 +257,11 @@ async function requestOf(opts: ApiOptions, ctx: Context, f: Factory) {
   let body = opts.input === undefined ? opts.body && { ...opts.body } : await inputBody(opts.input, f);
   for (const p of opts.typed ?? []) {
     const [k, v] = field(p, '-F');
-    (body ??= {})[k] = typedValue(v);
+    (body ??= Object.create(null) as Record<string, unknown>)[k] = typedValue(v);
   }
   for (const p of opts.raw ?? []) {
     const [k, v] = field(p, '-f');
-    (body ??= {})[k] = v;
+    (body ??= Object.create(null) as Record<string, unknown>)[k] = v;
   }
   if (opts.credentials) {
     const c = ctx.credentials;

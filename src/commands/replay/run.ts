@@ -8,6 +8,7 @@ import { CancelledError, UsageError, replayDiffersExitCode } from '../../api/err
 import { endpoint } from '../../api/endpoints.js';
 import { isSandboxServer } from '../../config/live.js';
 import type { Secrets } from '../../api/redact.js';
+import { registerAnswerSecrets, registerSecretsIn } from '../../api/secret-names.js';
 import type { RecordedCall } from '../../api/har-read.js';
 import type { Factory } from '../../factory.js';
 import { refuseMissingCredentials, replay } from '../../flows/replay.js';
@@ -35,9 +36,12 @@ export interface ReplayOptions {
  * registered, so that it is scrubbed by value from everything this run prints, wherever it appears.
  */
 function registerRecordedSecrets(calls: RecordedCall[], secrets: Secrets): void {
+  const register = (v: string) => secrets.register(v);
   for (const c of calls) {
     secrets.learn(c.body);
     if (c.response.text !== undefined) secrets.learn(c.response.text);
+    registerSecretsIn(c.body, register);
+    registerAnswerSecrets(c.response.text ?? '', register);
   }
 }
 

@@ -2,19 +2,29 @@
 // the live rules applied once for the run, then each step run in this process (step-exec.ts) through the
 // run's one Factory and money gate; a line a step, --json, --ndjson, and JUnit or TAP reports.
 import { judgeServer } from '../../config/live.js';
-import { lstatSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
 import { UsageError, exitCodes, scenarioFailedExitCode } from '../../api/errors.js';
-import { checkOutputFolder } from '../../api/out-file.js';
+import { clearForOutput } from '../../api/out-file.js';
+import { checkFileSize, inputBounds } from '../../api/input-bounds.js';
 import type { Factory } from '../../factory.js';
 import { checkScenario, isMoneyStep, runReference, type CommandTable } from '../../flows/scenario-check.js';
 import { posText, readScenario, type Problem, type Scenario } from '../../flows/scenario-file.js';
+import { heapBound } from '../../flows/heap-bound.js';
 import { recordsWhenStopped, runScenarios, type StepRecord } from '../../flows/scenario-run.js';
 import { freshReference, givenVars, startScope, withNames } from '../../flows/scenario-values.js';
 import { jsonText } from '../../ui/output.js';
 import { scenarioProgress } from '../../ui/scenario-progress.js';
-import { stepLine, summaryLine, writeReports, type ReportTarget } from '../../ui/scenario-report.js';
+import {
+  count,
+  newTally,
+  openReports,
+  stepLine,
+  summaryLine,
+  type ReportTarget,
+  type Tally,
+} from '../../ui/scenario-report.js';
 import type { Host } from '../base/base-command.js';
 import { stepExecutor } from './step-exec.js';
 
@@ -53,6 +63,11 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
   if (opts.ndjson) f.io.ndjson = true;
   const query = f.io.query === undefined ? undefined : (await import('../../ui/query.js')).applyQuery;
   const jsonOut = (doc: unknown) => f.io.out(jsonText(query ? query(f.io.query!, doc) : doc));
+  // Every report opened before the first step: a path it may not write is exit 2, nothing sent.
+  const writers = openReports(
+    reports,
+    scenarios.map((s) => ({ file: s.file, steps: s.steps.length })),
+  );
   // the server as the live rule judges it, not the environment's name: a URL a profile keeps as live is live
   const verdict = judgeServer(ctx.baseUrl, ctx.env, (await f.store()).profiles());
   const progress = scenarioProgress(
@@ -60,10 +75,16 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
     startLine(scenarios, { ...ctx, live: verdict.live }, opts.failFast),
   );
   let file: string | undefined;
-  const ended: StepRecord[] = [];
+  // What the run keeps of its steps: their counts, and the records only for --json's one document; the
+  // lines, --ndjson and the reports take each record as it ends (memory does not grow with the steps).
+  const tally = newTally();
+  const kept: StepRecord[] | undefined = opts.json ? [] : undefined;
   let inFlight: StepRecord | undefined;
   const show = (shown: StepRecord) => {
     progress.clear();
+    count(tally, shown);
+    kept?.push(shown);
+    for (const w of writers) w.add(shown);
     if (opts.ndjson) f.io.out(JSON.stringify(shown));
     else if (!opts.json) {
       // a line naming each file before its first step
@@ -74,15 +95,26 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
       f.io.say(stepLine(shown));
     }
   };
-  // The end of a run, whole or interrupted: the reports written, the document or the count, the exit code.
-  const finish = (shown: StepRecord[], interrupted: boolean) => {
+  // The end of a run, whole or interrupted: the reports completed, the document or the count, the exit
+  // code. A report that could not be written after steps were sent is exit 15, never 2: the results are
+  // on stdout all the same.
+  const finish = (interrupted: boolean) => {
     progress.clear();
-    if (reports.length) writeReports(reports, shown, interrupted);
-    if (opts.json) jsonOut(document(runs, shown, interrupted));
-    else if (!opts.ndjson) f.io.say(summaryLine(shown, interrupted));
-    else if (interrupted) f.io.note(summaryLine(shown, interrupted));
+    for (const w of writers) w.end(interrupted);
+    if (kept) jsonOut(document(runs, kept, tally, interrupted));
+    else if (!opts.ndjson) f.io.say(summaryLine(tally, interrupted));
+    else if (interrupted) f.io.note(summaryLine(tally, interrupted));
     if (interrupted) f.io.exitCode = exitCodes.cancelled;
-    else if (shown.some((r) => r.outcome === 'failed')) f.io.exitCode = scenarioFailedExitCode;
+    else if (tally.failed) f.io.exitCode = scenarioFailedExitCode;
+    const failed = writers.filter((w) => w.failed);
+    if (failed.length) {
+      const sent = tally.steps - tally.skipped;
+      for (const w of failed)
+        f.io.note(
+          `mpay: error: the ${w.target.format} report ${w.target.file} could not be written (${w.failed}) after ${sent} step${sent === 1 ? '' : 's'} ran: what they sent stands, and the results are above on stdout; do not run the file again to get the report`,
+        );
+      if (!interrupted) f.io.exitCode = exitCodes.output_failed;
+    }
   };
   // Ctrl-C: the step in flight finishes (its answer journaled), no step starts after it, and the run ends
   // as a run does, its reports written, with 130. A second Ctrl-C ends it at once: the step in flight is
@@ -95,13 +127,26 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
     );
   };
   signal.addEventListener('abort', onAbort, { once: true });
+  let stoppedNow = false;
+  const collect = heapBound(48);
+  let stepsEnded = 0;
   const stopNow = () => {
+    stoppedNow = true;
     progress.interrupted();
-    const all = recordsWhenStopped(runs, ended, inFlight);
-    const cut = all[ended.length];
-    if (cut) show(cut);
+    const ended = tally.steps;
+    const cut = inFlight;
+    let first = true;
+    for (const r of recordsWhenStopped(runs, ended, cut)) {
+      if (first) show(r);
+      else {
+        count(tally, r);
+        kept?.push(r);
+        for (const w of writers) w.add(r);
+      }
+      first = false;
+    }
     f.io.note('mpay: interrupted again, stopped at once');
-    finish(all, true);
+    finish(true);
   };
   try {
     await f.io.interrupts.graceful(
@@ -117,17 +162,23 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
           },
           emit: (r) => {
             inFlight = undefined;
-            const shown = scrubbed(r, f);
-            ended.push(shown);
-            show(shown);
+            if (!stoppedNow) show(scrubbed(r, f));
+            // the steps' garbage collected before the heap grows past a bound (flows/heap-bound.ts): looked
+            // at every 50 steps, since a scenario's own heap sits near the bound and a full collection after
+            // every step cost more than the steps themselves (10,000 steps: 53 of their 63 minutes)
+            if (++stepsEnded % 50 === 0) collect();
           },
         }),
       stopNow,
     );
+  } catch (err) {
+    // a failure of mpay's own mid-run: the reports closed with what ran, then the error
+    for (const w of writers) w.end(true);
+    throw err;
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
-  finish(ended, signal.aborted);
+  if (!stoppedNow) finish(signal.aborted);
 }
 
 /** What runs, said before the first step: the files, their steps, the server, what a failed step does. */
@@ -166,17 +217,17 @@ function scrubbed(r: StepRecord, f: Factory): StepRecord {
 function document(
   runs: { scenario: Scenario; scope: Map<string, unknown> }[],
   records: StepRecord[],
+  t: Tally,
   interrupted: boolean,
 ) {
-  const count = (o: StepRecord['outcome']) => records.filter((r) => r.outcome === o).length;
   let at = 0;
   return {
-    ok: !interrupted && records.every((r) => r.outcome === 'passed'),
+    ok: !interrupted && t.passed === t.steps,
     ...(interrupted ? { interrupted: true } : {}),
-    passed: count('passed'),
-    failed: count('failed'),
-    ...(count('interrupted') ? { interrupted_steps: count('interrupted') } : {}),
-    skipped: count('skipped'),
+    passed: t.passed,
+    failed: t.failed,
+    ...(t.interrupted ? { interrupted_steps: t.interrupted } : {}),
+    skipped: t.skipped,
     scenarios: runs.map(({ scenario: s, scope }) => {
       // the records are in the run's order, each file's steps together (a file given twice runs twice)
       const steps = records.slice(at, at + s.steps.length);
@@ -190,7 +241,6 @@ function reportTargets(given: string[] | undefined): ReportTarget[] {
   const targets = (given ?? []).map((g) => {
     const m = /^(junit|tap)=(.+)$/.exec(g);
     if (!m) throw new UsageError(`Invalid --report "${g}": expected junit=FILE or tap=FILE`);
-    checkOutputFolder(m[2]!, `the ${m[1]} report`);
     return { format: m[1] as ReportTarget['format'], file: m[2]! };
   });
   const files = targets.map((t) => resolve(t.file));
@@ -199,13 +249,15 @@ function reportTargets(given: string[] | undefined): ReportTarget[] {
     throw new UsageError(`Two --report flags write ${twice}: the second would overwrite the first`, {
       hint: 'Give each report a file of its own',
     });
-  // A run that ends before its reports are written (a problem in a file, a refusal, Ctrl-C) leaves no
-  // report of an earlier run behind for CI to publish as this one's.
-  for (const t of targets) if (lstatSync(t.file, { throwIfNoEntry: false })?.isFile()) rmSync(t.file);
+  // Checked as the flags are read (a link there, a folder it cannot write: exit 2), and a run that ends
+  // before its reports are opened (a problem in a file, a refusal) leaves no report of an earlier run
+  // behind for CI to publish as this one's. They are opened, anew, just before the first step.
+  for (const t of targets) clearForOutput(t.file, `the ${t.format} report`);
   return targets;
 }
 
 function readText(file: string, what: string): string {
+  checkFileSize(file, inputBounds.scenarioBytes, what);
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {

@@ -1,0 +1,168 @@
+// An answer about another transaction is never taken as this one's: a forwarder of the test's own in
+// front of a real sandbox rewrites one answer's customer_transaction_id (or amount), as a server that
+// mixed two transactions up would send it. The flow stops before the next money step, exit 7 (server),
+// the journal says what differed; a batch's row and a scenario's step fail as server (exit 10, 14).
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { exitCodes, scenarioFailedExitCode } from '../src/api/errors.js';
+import {
+  cliEnv,
+  customerArgs,
+  file,
+  ndjson,
+  requestCounts,
+  rewritingProxy,
+  sandbox,
+  tempDir,
+} from './helpers.js';
+import { mpay } from './in-process.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+let fw: Awaited<ReturnType<typeof rewritingProxy>>;
+/** what the forwarder changes in a status update's answer's data, when set */
+let change: Record<string, unknown> | undefined;
+beforeAll(async () => {
+  sb = await sandbox();
+  fw = await rewritingProxy(sb.url, (route, body) => {
+    if (!change || !route.endsWith('/payments/status/update')) return body;
+    const doc = JSON.parse(body) as { data?: Record<string, unknown> };
+    if (doc.data) Object.assign(doc.data, change);
+    return JSON.stringify(doc);
+  });
+});
+afterAll(async () => {
+  await fw.close();
+  await sb.close();
+});
+
+const processed = async () => (await requestCounts(sb))['POST /payments/processed'] ?? 0;
+
+/** The journal's steps of a transaction, as `history show` gives them. */
+async function stepsOf(env: Record<string, string>, key: string) {
+  const h = await mpay(['history', 'show', key, '--json'], { env });
+  expect(h.code, h.stderr).toBe(0);
+  const doc = h.json();
+  expect(JSON.stringify(doc)).not.toMatch(/damaged/);
+  return doc.steps as { step: string; outcome: string; detail?: string }[];
+}
+
+it('a status update answer naming another customer_transaction_id stops the flow before processed: exit 7', async () => {
+  const env = cliEnv({ url: fw.url }, tempDir());
+  change = { customer_transaction_id: 'someone-elses-payment' };
+  const before = await processed();
+  const r = await mpay(['deposit', ...customerArgs(), '--reference', 'mine-1', '--json'], { env });
+  expect(r.code, r.stderr).toBe(exitCodes.server);
+  const err = r.json().error;
+  expect(err.kind).toBe('server');
+  expect(err.message).toMatch(
+    /about another transaction: customer_transaction_id "?someone-elses-payment"? \(this transaction's is "?mine-1"?\)/,
+  );
+  expect(await processed()).toBe(before);
+  const status = (await stepsOf(env, 'mine-1')).filter((s) => s.step === 'status');
+  expect(status.at(-1)).toMatchObject({ outcome: 'failed' });
+  expect(status.at(-1)!.detail).toMatch(/another transaction/);
+});
+
+it('--resume of a transaction whose status update answers for another: stops before processed, exit 7', async () => {
+  const dir = tempDir();
+  change = undefined;
+  const direct = cliEnv({ url: fw.url }, dir);
+  const i = await mpay(
+    ['deposit', 'initiate', ...customerArgs({ gateway: '' }), '--reference', 'lost-1', '--json'],
+    {
+      env: direct,
+    },
+  );
+  expect(i.code, i.stderr).toBe(0);
+  change = { customer_transaction_id: 'other-customer-4999', initiate_amount: 4999 };
+  const before = await processed();
+  const r = await mpay(['deposit', '--resume', 'lost-1', '--gateway', '1', '--json'], {
+    env: cliEnv({ url: fw.url }, dir),
+  });
+  expect(r.code, r.stderr + r.stdout).toBe(exitCodes.server);
+  expect(r.json().error.message).toMatch(/customer_transaction_id .*other-customer-4999.*; amount .*4999/);
+  expect(await processed()).toBe(before);
+});
+
+it('an amount other than the one sent is a mismatch too', async () => {
+  const env = cliEnv({ url: fw.url }, tempDir());
+  change = { initiate_amount: 4999 };
+  const before = await processed();
+  const r = await mpay(['deposit', ...customerArgs({ amount: '10' }), '--reference', 'mine-amt', '--json'], {
+    env,
+  });
+  expect(r.code, r.stderr).toBe(exitCodes.server);
+  expect(r.json().error.message).toMatch(/amount "?4999"? \(this transaction's is "?10"?\)/);
+  expect(await processed()).toBe(before);
+});
+
+it("a batch's rows fail as server (exit 10); a scenario's step fails as server (exit 14)", async () => {
+  const env = cliEnv({ url: fw.url }, tempDir());
+  change = { customer_transaction_id: 'someone-elses-payment' };
+  const before = await processed();
+  const csv = file(
+    'rows.csv',
+    'currency,country,amount,first_name,phone,email,gateway\nGHS,GH,10,Ama,+233201234567,ama@example.com,1\nGHS,GH,12,Kofi,+233201234568,kofi@example.com,1\n',
+  );
+  const b = await mpay(['deposit', 'batch', csv, '--json'], { env });
+  expect(b.code, b.stderr).toBe(10);
+  const rows = ndjson(b.stdout);
+  expect(rows.map((x) => x.error?.kind)).toEqual(['server', 'server']);
+  const s = file(
+    'flow.yaml',
+    `name: a deposit
+steps:
+  - name: deposit
+    run: deposit
+    flags: { currency: GHS, country: GH, amount: "10", first-name: Ama, phone: "+233201234567", email: ama@example.com, gateway: 1, reference: "\${run.reference}-1" }
+`,
+  );
+  const run = await mpay(['run', s, '--json'], { env });
+  expect(run.code, run.stderr).toBe(scenarioFailedExitCode);
+  expect(run.json().scenarios[0].steps[0], run.stdout).toMatchObject({
+    outcome: 'failed',
+    kind: 'server',
+    exit: 7,
+  });
+  expect(await processed()).toBe(before);
+});
+
+it('mpay api: a status update of a transaction made elsewhere is no false alarm; one made here is checked', async () => {
+  const dir = tempDir();
+  change = undefined;
+  // made by another machine's journal: this one knows only the hash token
+  const other = await mpay(['deposit', 'initiate', ...customerArgs({ gateway: '' }), '--json'], {
+    env: cliEnv({ url: fw.url }, tempDir()),
+  });
+  expect(other.code, other.stderr).toBe(0);
+  const env = cliEnv({ url: fw.url }, dir);
+  const update = (hash: string) =>
+    mpay(
+      [
+        'api',
+        'POST',
+        '/payments/status/update',
+        '-F',
+        `hash_token=${hash}`,
+        '-F',
+        'status=pending',
+        '-F',
+        'gateway_id=1',
+      ],
+      {
+        env,
+      },
+    );
+  const ok = await update(other.json().hash_token);
+  expect(ok.code, ok.stderr).toBe(0);
+  const mine = await mpay(
+    ['deposit', 'initiate', ...customerArgs({ gateway: '' }), '--reference', 'api-mine', '--json'],
+    {
+      env,
+    },
+  );
+  expect(mine.code, mine.stderr).toBe(0);
+  change = { customer_transaction_id: 'someone-elses-payment' };
+  const bad = await update(mine.json().hash_token);
+  expect(bad.code, bad.stderr).toBe(exitCodes.server);
+  expect(bad.stderr).toMatch(/about another transaction/);
+});
