@@ -1,11 +1,11 @@
 // Replay stops before a money call once a call before it failed (flows/replay.ts), a call the network
 // failed (no answer at all: status 0) as much as one the server refused; --keep-going sends them. In this
 // process, against a sandbox behind a forwarder that drops the connection of one route.
-import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, customerArgs, file, sandbox, tempDir } from './helpers.js';
+import { forwarder } from './forwarder.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -13,45 +13,6 @@ beforeAll(async () => {
   sb = await sandbox();
 });
 afterAll(() => sb.close());
-
-/**
- * A forwarder to the sandbox that answers every request as the sandbox does, but closes the connection of
- * a request whose path ends in `drop` without an answer; it counts what it saw, by path.
- */
-async function dropping(drop: string): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
-  const seen: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0]!;
-      seen.push(`${req.method} ${path}`);
-      if (path.endsWith(drop)) return req.socket.destroy();
-      const headers = Object.fromEntries(
-        Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
-      ) as Record<string, string>;
-      const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      fetch(sb.url + req.url, { method: req.method, headers, body }).then(
-        async (a) => {
-          const out = Buffer.from(await a.arrayBuffer());
-          res.writeHead(a.status, { 'content-type': a.headers.get('content-type') ?? 'application/json' });
-          res.end(out);
-        },
-        () => req.socket.destroy(),
-      );
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    seen,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
 
 /** A trace of a deposit initiated, its status updated, then processed, as one HAR file. */
 async function trace(reference: string): Promise<string> {
@@ -82,7 +43,8 @@ async function trace(reference: string): Promise<string> {
 describe('replay after a call the network failed', () => {
   it('sends no money call after it, and says why; --keep-going sends them', async () => {
     const har = await trace('rp-net-1');
-    const fwd = await dropping('/payments/status/update');
+    const fwd = await forwarder(sb.url, { drop: (route) => route.endsWith('/payments/status/update') });
+    const routes = () => fwd.seen.map((s) => s.route);
     try {
       const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url });
       const r = await mpay(['replay', har, '--json'], { env });
@@ -95,11 +57,11 @@ describe('replay after a call the network failed', () => {
       expect(processed.skipped).toMatch(
         /not sent: call \d \(POST \/payments\/status\/update\) failed here: .*--keep-going/,
       );
-      expect(fwd.seen.filter((s) => s.endsWith('/payments/processed'))).toEqual([]);
-      expect(fwd.seen.filter((s) => s.endsWith('/payments/status/update'))).toHaveLength(1);
+      expect(routes().filter((s) => s.endsWith('/payments/processed'))).toEqual([]);
+      expect(routes().filter((s) => s.endsWith('/payments/status/update'))).toHaveLength(1);
       const going = await mpay(['replay', har, '--keep-going', '--json'], { env });
       expect(going.stdout + going.stderr).not.toMatch(/not sent: call/);
-      expect(fwd.seen.filter((s) => s.endsWith('/payments/processed'))).toHaveLength(1);
+      expect(routes().filter((s) => s.endsWith('/payments/processed'))).toHaveLength(1);
     } finally {
       await fwd.close();
     }
