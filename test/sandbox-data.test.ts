@@ -2,7 +2,15 @@
 // state, tokens and balances; a cut last line is recovered; garbage, a file of another version and a file
 // that is not one are errors that name the place; a file of the sandbox before the log (version 1) is
 // converted; compaction, also while requests arrive, keeps the state. Real HTTP to a real sandbox.
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { noStack, run, sandbox, tempDir } from './helpers.js';
@@ -284,35 +292,49 @@ describe('the sandbox data file', { concurrent: true }, () => {
   });
 
   it('compaction, while requests arrive, keeps the state and shortens the file', async () => {
+    // (Kept minimal: the sandbox's storage is being replaced, and its tests with it.)
     const file = join(tempDir(), 'sandbox.log');
     const first = await sandbox({ dataFile: file, compactSlack: 40 });
     const t = await tokenOf(first);
-    // Each wallet update after the first is a line the state does not need; initiates go on while the
-    // file is compacted.
+    // Each wallet update after the first is a line the state does not need. Eight clients send wallet
+    // updates and initiates, each its next as soon as its last is answered, until the compaction is over:
+    // requests are in flight all along, so that some land while it swaps the files. One request in three
+    // is an initiate: a line lost then is a transaction missing from the state read back.
     const firsts = await Promise.all(Array.from({ length: 20 }, () => initiate(first, t, 'deposit')));
-    const work: Promise<unknown>[] = [];
-    for (let i = 0; i < 200; i++) {
-      const d = firsts[i % 20]!;
-      work.push(
-        call(
+    const answered = firsts.map((d) => d.hash);
+    let updates = 0;
+    let sent = 0;
+    const compacted = () => first.logs.some((l) => l.startsWith(`compacted ${file}`));
+    const client = async (c: number) => {
+      for (let i = 0; !compacted(); i++) {
+        if (++sent > 20_000) throw new Error('no compaction after 20,000 requests');
+        if (i % 3 === 2) {
+          answered.push((await initiate(first, t, 'deposit')).hash);
+          continue;
+        }
+        const d = firsts[(c * 7 + i) % 20]!;
+        const r = await call(
           first,
           'payments/crypto/wallet/address/update',
           { hash_token: d.hash, gateway_id: d.gateway },
           t,
-        ).then((r) => expect(r.status).toBe(200)),
-      );
-      if (i % 5 === 0) work.push(initiate(first, t, 'deposit'));
-    }
-    await Promise.all(work);
+        );
+        expect(r.status).toBe(200);
+        updates++;
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, c) => client(c)));
     const token = await tokenOf(first);
     const before = first.state.list();
-    expect(before).toHaveLength(60);
+    // every initiate answered is in the state, once
+    expect(before.map((x) => x.hash_token).sort()).toEqual([...answered].sort());
     await first.state.synced();
-    expect(first.logs.some((l) => l.startsWith(`compacted ${file}`))).toBe(true);
     await first.close();
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-    // header, token, 60 initiates, 200 wallet updates, token: 263 lines without compaction
-    expect(lines.length).toBeLessThan(263);
+    // header, two tokens, the initiates and the wallet updates: the lines without compaction
+    expect(lines.length).toBeLessThan(1 + 2 + answered.length + updates);
+    // read back from the log alone: the snapshot written at close would hold the state whatever the log lost
+    rmSync(`${file}.snapshot`, { force: true });
     const second = await sandbox({ dataFile: file });
     try {
       expect(second.state.list()).toEqual(before);
