@@ -85,6 +85,39 @@ describe('a ticket admits the one step and payment it was made for', () => {
     });
   });
 
+  it('refuses a ticket at another step’s endpoint, with the same payment and kind, or with no kind', () => {
+    const office = ticketOffice();
+    const initiate = office.issue(terms());
+    expect(() => office.admit(initiate.ticket, post('payments/processed'))).toThrow(
+      /POST \/payments\/processed moves money and came with a ticket for another step \(deposit initiate\)/,
+    );
+    const status = office.issue(
+      terms({ step: 'status', kind: undefined, carries: { field: 'hash_token', value: 'h' } }),
+    );
+    expect(() =>
+      office.admit(status.ticket, post('payments/crypto/wallet/address/update', { hash_token: 'h' })),
+    ).toThrow(
+      'Nothing was sent: POST /payments/crypto/wallet/address/update moves money and came with a ticket for another step ( status)',
+    );
+  });
+
+  it('a refusal says nothing was sent and that it is a bug of mpay’s, to report with --debug', () => {
+    const office = ticketOffice();
+    let thrown: unknown;
+    try {
+      office.admit(undefined, post('payments/initiate'));
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(UnexpectedError);
+    expect((thrown as UnexpectedError).message).toBe(
+      'Nothing was sent: POST /payments/initiate moves money and came without the money gate’s ticket',
+    );
+    expect((thrown as UnexpectedError).hint).toMatch(
+      /^mpay sends a money request only through its money gate .*please report it with --debug$/,
+    );
+  });
+
   it('a status ticket (no kind) passes the status endpoint (no kind); its hash token must match', () => {
     const office = ticketOffice();
     const status = office.issue(

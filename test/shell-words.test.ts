@@ -3,7 +3,7 @@
 // quoted so that the shell gives back the very bytes.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { shellQuote, singleQuoted } from '../src/api/shell-words.js';
+import { commandLine, shellQuote, shownValue, singleQuoted } from '../src/api/shell-words.js';
 
 /** What bash passes to a command for the printed words: one NUL-ended argument each. */
 function shellReads(line: string): string[] {
@@ -53,5 +53,29 @@ describe('shellQuote', () => {
     const plain = ['deposit', 'r-1', 'a.b/c:d@e%f+g=h,i_j', '25.00', 'https://x.test/a?b', 'GHS'];
     for (const w of plain) expect(shellQuote(w), w).toBe(w.includes('?') ? singleQuoted(w) : w);
     expect(shellReads(plain.map(shellQuote).join(' '))).toEqual(plain);
+  });
+});
+
+describe('singleQuoted and shownValue', () => {
+  it("write a run of control bytes as one $'\\xHH' of them, a carriage return as \\r, a quote closed and reopened", () => {
+    expect(singleQuoted('a\x01\x02b')).toBe("'a'$'\\x01\\x02''b'");
+    expect(singleQuoted('a\rb')).toBe("'a'$'\\r''b'");
+    expect(singleQuoted("it's\x1b[31m")).toBe("'it'\\''s'$'\\x1b''[31m'");
+    // a line break and a tab stay inside the quotes for a command line, which is pasted whole
+    expect(singleQuoted('a\n\tb')).toBe("'a\n\tb'");
+    expect(singleQuoted('plain-ref')).toBe("'plain-ref'");
+  });
+
+  it("shownValue keeps a plain value bare and writes a line break or a tab as $'\\xHH', so the value stays on its line", () => {
+    expect(shownValue('plain-ref')).toBe('plain-ref');
+    expect(shownValue('a b')).toBe("'a b'");
+    expect(shownValue('a\n\tb')).toBe("'a'$'\\x0a\\x09''b'");
+    expect(shownValue('a\nb\tc')).toBe("'a'$'\\x0a''b'$'\\x09''c'");
+    const values = ['a\n\tb', '$(id)', 'x\r'];
+    expect(shellReads(values.map(shownValue).join(' '))).toEqual(values);
+  });
+
+  it('commandLine joins the quoted words with a space', () => {
+    expect(commandLine(['mpay', 'status', 'a b', '$x'])).toBe("mpay status 'a b' '$x'");
   });
 });
