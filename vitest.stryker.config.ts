@@ -16,6 +16,7 @@ export default defineConfig({
       'test/journal-file.test.ts',
       'test/journal-index.test.ts',
       'test/locks.test.ts',
+      'test/private-path.test.ts',
       // batch identity
       'test/batch-check.test.ts',
       // the scrubber and shell quoting
