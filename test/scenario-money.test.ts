@@ -56,4 +56,28 @@ describe('isMoneyStep', () => {
       countries: false,
     });
   });
+
+  it('takes a request whose path is not text (a number, a list, null in the file) as money; a step with neither is not', () => {
+    const { scenario } = readScenario(
+      's.yaml',
+      'name: s\nsteps:\n  - name: r\n    request: { method: POST, path: /public/countries }\n',
+    );
+    const step = scenario.steps[0]!;
+    expect(isMoneyStep(step)).toBe(false);
+    for (const path of [42, ['payments', 'initiate'], null, undefined])
+      expect(isMoneyStep({ ...step, request: { ...step.request!, path } }), String(path)).toBe(true);
+    expect(isMoneyStep({ ...step, request: undefined, run: undefined })).toBe(false);
+  });
+
+  it('a full URL or a path with slashes before it is classified on its path too', () => {
+    expect(
+      moneyOf(`  - name: full
+    request: { method: POST, path: "https://other.example/payments/initiate" }
+  - name: slashes
+    request: { method: POST, path: "///payments/withdraw/processed" }
+  - name: read
+    request: { method: GET, path: "//merchant/currencies" }
+`),
+    ).toEqual({ full: true, slashes: true, read: false });
+  });
 });
