@@ -14,11 +14,14 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-/** A trace of a deposit initiated, its status updated, then processed, as one HAR file. */
-async function trace(reference: string): Promise<string> {
+/**
+ * A trace of a deposit initiated, its status updated (on `gateway`), the merchant's currencies read, then
+ * the deposit processed, as one HAR file.
+ */
+async function trace(reference: string, gateway = '1'): Promise<string> {
   const cfg = tempDir();
   const env = cliEnv(sb, cfg);
-  const parts = ['a', 'b', 'c'].map((n) => join(cfg, `${n}.har`));
+  const parts = ['a', 'b', 'r', 'c'].map((n) => join(cfg, `${n}.har`));
   const d = await mpay(
     ['deposit', 'initiate', ...customerArgs({ reference, gateway: '' }), '--trace', parts[0]!, '--json'],
     {
@@ -27,11 +30,13 @@ async function trace(reference: string): Promise<string> {
   );
   expect(d.code, d.stderr).toBe(0);
   const s = await mpay(
-    ['status', reference, '--status', 'initiated', '--gateway', '1', '--trace', parts[1]!],
+    ['status', reference, '--status', 'initiated', '--gateway', gateway, '--trace', parts[1]!],
     { env },
   );
   expect([0, 4], s.stderr).toContain(s.code);
-  const p = await mpay(['deposit', 'process', reference, '--trace', parts[2]!, '--json'], { env });
+  const read = await mpay(['currencies', '--trace', parts[2]!], { env });
+  expect(read.code, read.stderr).toBe(0);
+  const p = await mpay(['deposit', 'process', reference, '--trace', parts[3]!, '--json'], { env });
   expect([0, 5], p.stdout + p.stderr).toContain(p.code);
   const hars = parts.map((f) => JSON.parse(readFileSync(f, 'utf8')));
   return file(
@@ -62,6 +67,62 @@ describe('replay after a call the network failed', () => {
       const going = await mpay(['replay', har, '--keep-going', '--json'], { env });
       expect(going.stdout + going.stderr).not.toMatch(/not sent: call/);
       expect(routes().filter((s) => s.endsWith('/payments/processed'))).toHaveLength(1);
+    } finally {
+      await fwd.close();
+    }
+  });
+});
+
+describe('replay after a call the server refused', () => {
+  it('sends the reads after it but no money call; the skipped call keeps its place and is not the same', async () => {
+    // gateway 999: the status update is refused (HTTP 422)
+    const har = await trace('rp-422-1', '999');
+    const fwd = await forwarder(sb.url);
+    try {
+      const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url });
+      const r = await mpay(['replay', har, '--json'], { env });
+      expect(r.code, r.stdout + r.stderr).toBe(13);
+      const calls = r.json() as {
+        index: number;
+        path: string;
+        replayed: { status: number } | null;
+        same: boolean;
+        skipped?: string;
+      }[];
+      const paths = calls.map((c) => c.path);
+      const at = (path: string) => calls[paths.indexOf(path)]!;
+      expect(at('/payments/status/update').replayed?.status).toBe(422);
+      // the read after the failure went out and came back
+      expect(at('/merchant/currencies').replayed?.status).toBe(200);
+      expect(at('/merchant/currencies').skipped).toBeUndefined();
+      const processed = at('/payments/processed');
+      expect(processed.index).toBe(paths.indexOf('/payments/processed') + 1);
+      expect(processed).toMatchObject({ replayed: null, same: false, differences: [] });
+      const status = at('/payments/status/update');
+      expect(processed.skipped).toBe(
+        `not sent: call ${status.index} (POST /payments/status/update) failed here: HTTP 422 "${(status.replayed as { message?: string }).message}"; --keep-going sends the money calls after a failure`,
+      );
+      const routes = fwd.seen.map((x) => x.route);
+      expect(routes.filter((x) => x.endsWith('/payments/processed'))).toEqual([]);
+      expect(routes.filter((x) => x.endsWith('/merchant/currencies')).length).toBeGreaterThan(0);
+    } finally {
+      await fwd.close();
+    }
+  });
+
+  it('on a live server asks once, before anything, naming the calls and how many move money', async () => {
+    const har = await trace('rp-live-1');
+    const fwd = await forwarder(sb.url);
+    try {
+      const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url, MPAY_ENV: 'live' });
+      const r = await mpay(['replay', har, '--json'], { env });
+      expect(r.code).toBe(2);
+      // every call of the trace; the initiate, the status update and the processed move money
+      const calls = JSON.parse(readFileSync(har, 'utf8')).log.entries.length;
+      expect(r.json().error.message).toContain(
+        `replay of ${calls} calls from ${har}, 3 of them moving money`,
+      );
+      expect(fwd.seen).toEqual([]);
     } finally {
       await fwd.close();
     }
