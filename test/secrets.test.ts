@@ -36,6 +36,27 @@ describe('Secrets.register', () => {
     expect(new Secrets().text('nothing registered 918273')).toBe('nothing registered 918273');
   });
 
+  it('scrubs a secret that another one begins, whole, whatever order they were registered in', () => {
+    // shortest first: the pattern must still try the longest first, or 'tok-1234' would leave '-5678' shown
+    const s = new Secrets();
+    for (const v of ['tok-1234', 'tok-1234-5678', 'tok-1234-5678-90ab']) s.register(v);
+    expect(s.text('a tok-1234-5678-90ab b tok-1234-5678 c tok-1234 d')).toBe(
+      `a ${redacted} b ${redacted} c ${redacted} d`,
+    );
+  });
+
+  it('copies any JSON-like value: null, numbers, booleans and arrays come back as they were', () => {
+    const s = new Secrets();
+    s.register('918273');
+    expect(s.value(null)).toBeNull();
+    expect(s.value({ a: null, b: [1, true, null, 'x 918273'], c: 2 })).toEqual({
+      a: null,
+      b: [1, true, null, `x ${redacted}`],
+      c: 2,
+    });
+    expect(s.value(['918273'])).toEqual([redacted]);
+  });
+
   it('a one-time code given as code= is a secret; an ISO or dial code is not', () => {
     for (const v of ['918273', '1234', 'abcdefghij', '%39%31%38']) expect(codeIsSecret(v), v).toBe(true);
     for (const v of ['GHS', 'gh', 'GHA', 'USDT', '%2B233', 'MATIC']) expect(codeIsSecret(v), v).toBe(false);
