@@ -1,7 +1,15 @@
 // Locks and their holders (journal/locks.ts), in this process: a holder known for sure to be gone is taken
 // over at once, one that may be alive elsewhere (another container's process namespace) is not, and a
 // takeover claims the lock only from the holder it found dead, never from one that took it meanwhile.
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -110,5 +118,111 @@ describe.skipIf(process.platform !== 'linux')('a lock held by this process', () 
     await held();
     // released, it leaves the other's owner file alone
     expect(ownerIn(ownerFile).token).toBe('theirs');
+  });
+});
+
+/** The start time of a process as /proc says (field 22 of its stat). */
+const startOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+};
+
+describe.skipIf(process.platform !== 'linux')('a lock whose holder is alive', () => {
+  it('is refused at once, naming the holder, since when, and what to do', async () => {
+    const since = '2026-11-27T10:11:12.345Z';
+    const { dir, name } = leftBehind({ pid: process.ppid, start: startOf(process.ppid), since });
+    const err = await holdLock(dir, name, 'the deposit left').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BusyError);
+    expect((err as BusyError).message).toBe(
+      `Another mpay process (pid ${process.ppid} on ${hostname()}, since 2026-11-27 10:11:12 UTC) is running the deposit left right now; nothing was sent`,
+    );
+    expect((err as BusyError).hint).toBe(
+      'Wait for it to finish, then run this command again: it continues what is left. A holder that is gone is taken over at once on this machine; one on another machine or container after 10 s without a refresh',
+    );
+  });
+
+  it('is taken over when its process id now belongs to a process that started at another time', async () => {
+    const { dir, name, ownerFile } = leftBehind({ pid: process.ppid, start: '1' });
+    const held = await holdLock(dir, name, 'the deposit left');
+    expect(ownerIn(ownerFile).pid).toBe(process.pid);
+    await held();
+    // without a start time to compare, an alive holder is not known to be gone
+    const unknown = leftBehind({ pid: process.ppid });
+    await expect(holdLock(unknown.dir, unknown.name, 'the deposit left')).rejects.toBeInstanceOf(BusyError);
+  });
+
+  it('an owner file that does not say who (no number pid, no token, no since) names no holder', async () => {
+    for (const over of [{ pid: String(process.ppid) }, { token: 7 }, { since: undefined }]) {
+      const { dir, name } = leftBehind({ ...over });
+      const err = await holdLock(dir, name, 'the deposit left').catch((e: unknown) => e);
+      expect((err as BusyError).message, JSON.stringify(over)).toBe(
+        'Another mpay process is running the deposit left right now; nothing was sent',
+      );
+    }
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a lock taken and released', () => {
+  it('is a lock folder and an owner file 0600 naming this process; both go with the last release, once', async () => {
+    const dir = tempDir();
+    const name = lockName('transaction', 'counted');
+    const locks = join(dir, 'locks');
+    const one = await holdLock(dir, name, 'the deposit counted');
+    const two = await holdLock(dir, name, 'the deposit counted');
+    expect(readdirSync(locks).sort()).toEqual([`${name}.lock`, `${name}.owner`]);
+    expect(statSync(join(locks, `${name}.owner`)).mode & 0o777).toBe(0o600);
+    expect(ownerIn(join(locks, `${name}.owner`))).toMatchObject({ pid: process.pid, host: hostname() });
+    // a release called twice counts once: the other holder still holds it
+    await one();
+    await one();
+    expect(readdirSync(locks).sort()).toEqual([`${name}.lock`, `${name}.owner`]);
+    two.check();
+    await two();
+    expect(readdirSync(locks)).toEqual([]);
+    // taken again afresh, with a token of its own
+    const three = await holdLock(dir, name, 'the deposit counted');
+    three.check();
+    await three();
+    expect(existsSync(join(locks, `${name}.lock`))).toBe(false);
+  });
+
+  it('taken over from a dead holder, leaves nothing of the claim beside it', async () => {
+    const { dir, name } = leftBehind();
+    const held = await holdLock(dir, name, 'the deposit left');
+    expect(readdirSync(join(dir, 'locks')).sort()).toEqual([`${name}.lock`, `${name}.owner`]);
+    await held();
+    expect(readdirSync(join(dir, 'locks'))).toEqual([]);
+  });
+
+  it('lost to another holder, says who took it and what to do, then keeps saying so', async () => {
+    const dir = tempDir();
+    const name = lockName('transaction', 'lost');
+    const held = await holdLock(dir, name, 'the deposit lost');
+    const ownerFile = join(dir, 'locks', `${name}.owner`);
+    const theirs = {
+      ...ownerIn(ownerFile),
+      pid: 4242,
+      host: 'other-host',
+      since: '2026-11-27T09:08:07.000Z',
+      token: 't',
+    };
+    writeFileSync(ownerFile, JSON.stringify(theirs));
+    const err = (() => {
+      try {
+        held.check();
+      } catch (e) {
+        return e as LockLostError;
+      }
+    })();
+    expect(err?.message).toBe(
+      'Another mpay process (pid 4242 on other-host, since 2026-11-27 09:08:07 UTC) took over the lock on the deposit lost while this one held it (it was stopped or paused past 10 s); this one sends nothing more for it',
+    );
+    expect(err?.hint).toBe(
+      'See `mpay history` for what each process sent; run the command again once the other is done',
+    );
+    // the other's file back as ours: still lost, once lost
+    writeFileSync(ownerFile, JSON.stringify({ ...theirs, token: ownerIn(ownerFile).token }));
+    expect(() => held.check()).toThrow(LockLostError);
+    await held();
   });
 });
