@@ -135,3 +135,39 @@ describe('replay after a call the server refused', () => {
     }
   });
 });
+
+describe('replay of a call whose transaction the trace did not start', () => {
+  it('sends no call that carries a hash token no earlier initiate of the trace made, and says why', async () => {
+    const whole = JSON.parse(readFileSync(await trace('rp-elsewhere-1'), 'utf8'));
+    // the trace without its initiate, then with the initiate moved after the calls that use its hash token
+    const entries = whole.log.entries as { request: { url: string } }[];
+    const isInitiate = (e: { request: { url: string } }) => e.request.url.endsWith('/payments/initiate');
+    for (const [name, list] of [
+      ['no-initiate', entries.filter((e) => !isInitiate(e))],
+      ['initiate-last', [...entries.filter((e) => !isInitiate(e)), ...entries.filter(isInitiate)]],
+    ] as const) {
+      const har = file(`${name}.har`, JSON.stringify({ log: { ...whole.log, entries: list } }));
+      const fwd = await forwarder(sb.url);
+      try {
+        const r = await mpay(['replay', har, '--keep-going', '--json'], {
+          env: cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url }),
+        });
+        const calls = r.json() as { path: string; replayed: unknown; skipped?: string }[];
+        for (const path of ['/payments/status/update', '/payments/processed']) {
+          const c = calls.find((x) => x.path === path)!;
+          expect(c.replayed, `${name} ${path}`).toBeNull();
+          expect(c.skipped).toBe(
+            'not sent: its hash token comes from no initiate of this trace (the transaction was started elsewhere)',
+          );
+        }
+        const routes = fwd.seen.map((x) => x.route);
+        expect(
+          routes.filter((x) => /status\/update|processed/.test(x)),
+          name,
+        ).toEqual([]);
+      } finally {
+        await fwd.close();
+      }
+    }
+  });
+});
