@@ -2,11 +2,21 @@
 // private (0600, whatever the umask lets through), no secret in any record whatever a caller passes, and
 // each line written and flushed to the disk before append() returns. Told through what append() leaves
 // behind, so that it holds for any storage of the journal.
-import fs, { fstatSync, readFileSync, statSync } from 'node:fs';
+import fs, {
+  fstatSync,
+  linkSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LocalFileError } from '../src/api/errors.js';
 import { Journal } from '../src/journal/journal.js';
 import { tempDir } from './helpers.js';
 
@@ -107,11 +117,21 @@ describe('the journal folder', () => {
       j.append(event('group-0'));
       fs.chmodSync(j.dir, mode);
       const before = onDisk(j);
-      expect(() => j.append(event('group-1')), mode.toString(8)).toThrow(
+      const err = (() => {
+        try {
+          j.append(event('group-1'));
+        } catch (e) {
+          return e as LocalFileError;
+        }
+      })();
+      expect(err, mode.toString(8)).toBeInstanceOf(LocalFileError);
+      expect(err!.message).toMatch(
         new RegExp(
-          `The journal folder ${j.dir} is writable by (its group|other users) \\(mode ${mode.toString(8)}\\)`,
+          `^The journal folder ${j.dir} is writable by (its group|other users) \\(mode ${mode.toString(8)}\\)`,
         ),
       );
+      // the rule's own refusal, not a write error wrapped around it
+      expect(err!.hint).toBe(`Check what is in it, then: chmod 700 '${j.dir}'`);
       expect(onDisk(j), mode.toString(8)).toBe(before);
       expect(() => new Journal(cfg, 'default', 'sandbox'), mode.toString(8)).toThrow(/is writable by/);
     }
@@ -130,5 +150,52 @@ describe('the journal folder', () => {
       );
       expect((statSync(dir).mode & 0o777).toString(8)).toBe('700');
     }
+  });
+});
+
+describe('an append', () => {
+  it('carries the journal’s place on every line, and closes the file it opened', () => {
+    const place = { server: 'http://127.0.0.1:1', merchant: 'm-1', profile: 'default', env: 'sandbox' };
+    const j = new Journal(tempDir(), 'default', 'sandbox', { place });
+    j.append(event('place-0'));
+    const fds = readdirSync('/proc/self/fd').length;
+    for (let i = 1; i <= 20; i++) j.append(event(`place-${i}`));
+    expect(readdirSync('/proc/self/fd').length).toBe(fds);
+    const lines = onDisk(j)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(21);
+    for (const l of lines) expect(l.place).toEqual(place);
+  });
+
+  it('starts on a fresh line after a line a crash cut, and never writes through a link or a second name', () => {
+    const j = new Journal(tempDir(), 'default', 'sandbox');
+    j.append(event('torn-0'));
+    fs.appendFileSync(j.file, '{"reference":"torn-1","ki');
+    j.append(event('torn-2'));
+    expect(
+      onDisk(j)
+        .split('\n')
+        .filter((l) => l.includes('torn-2')),
+    ).toEqual([expect.stringMatching(/^\{.*\}$/)]);
+    // a link where the file was: refused, the file it points to untouched
+    const victim = join(tempDir(), 'victim');
+    writeFileSync(victim, 'keep');
+    rmSync(j.file);
+    symlinkSync(victim, j.file);
+    expect(() => j.append(event('link-1'))).toThrow(
+      `The journal file ${j.file} is a link; mpay will not read or write through it`,
+    );
+    expect(readFileSync(victim, 'utf8')).toBe('keep');
+    // a second name (a hard link) made after the journal was opened: refused, nothing written
+    const k = new Journal(tempDir(), 'default', 'sandbox');
+    k.append(event('names-0'));
+    linkSync(k.file, join(tempDir(), 'other-name'));
+    const before = onDisk(k);
+    expect(() => k.append(event('names-1'))).toThrow(
+      `The journal file ${k.file} has 2 names (hard links); mpay will not read or write it`,
+    );
+    expect(onDisk(k)).toBe(before);
   });
 });
