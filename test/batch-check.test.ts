@@ -29,6 +29,12 @@ describe('otherPayment', () => {
   it('is the same payment for the same row in another spelling (25 for 25.00, case, spaces, +233 or 0)', () => {
     expect(otherPayment('withdraw', row, record())).toBeUndefined();
     expect(otherPayment('withdraw', { ...row, phone: '233 20 123 4567' }, record())).toBeUndefined();
+    // spaces around a value the journal kept count for nothing either
+    const spaced = record({
+      currency: ' GHS ',
+      customer: { first_name: ' Ama ', email: 'ama@example.com ' },
+    });
+    expect(otherPayment('withdraw', row, spaced)).toBeUndefined();
   });
 
   it('names a row that differs only by its phone as another payment', () => {
