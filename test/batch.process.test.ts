@@ -1,3 +1,4 @@
+
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   cliEnv,

@@ -750,26 +750,39 @@ describe('a journal that fails after a request left', () => {
 });
 
 describe('a POST is never sent twice on a 503', () => {
-  it('a 503 with Retry-After to a money POST is an answer, not a wait: one request', async () => {
-    const server = await loopbackServer((req, res) => {
-      if (req.url?.includes('token/generate')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ success: true, data: { token: 'tok-503' } }));
-        return;
+  // got retries a 5xx itself when a call asks it to (GETs and token generate do), but not when the answer
+  // carries Retry-After (http.ts waits that out in its own loop): each status below is tried with and
+  // without it, so that neither got's retry nor the wait loop can send a money POST twice unseen.
+  const answers: [number, Record<string, string>][] = [
+    [503, { 'retry-after': '0' }],
+    [503, {}],
+    [500, {}],
+    [502, {}],
+    [504, {}],
+  ];
+  it('a 503 with or without Retry-After, or a 500, 502 or 504, to a money POST is an answer, not a wait: one request', async () => {
+    for (const [status, headers] of answers) {
+      const server = await loopbackServer((req, res) => {
+        if (req.url?.includes('token/generate')) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ success: true, data: { token: 'tok-503' } }));
+          return;
+        }
+        res.writeHead(status, { ...headers, 'content-type': 'application/json' });
+        res.end(JSON.stringify({ success: false, message: 'busy' }));
+      });
+      const what = `${status} ${JSON.stringify(headers)}`;
+      try {
+        const cfg = tempDir();
+        const r = await run(
+          ['api', 'POST', 'payments/initiate', '--credentials', '-f', 'customer_transaction_id=r503'],
+          { env: cliEnv(undefined, cfg, { MPAY_BASE_URL: server.url, MPAY_RETRY_BASE_MS: '1' }) },
+        );
+        expect(r.code, what).toBe(7);
+        expect(server.hits.get('POST /restapi/v1/payments/initiate'), what).toBe(1);
+      } finally {
+        await server.close();
       }
-      res.writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' });
-      res.end(JSON.stringify({ success: false, message: 'busy' }));
-    });
-    try {
-      const cfg = tempDir();
-      const r = await run(
-        ['api', 'POST', 'payments/initiate', '--credentials', '-f', 'customer_transaction_id=r503'],
-        { env: cliEnv(undefined, cfg, { MPAY_BASE_URL: server.url }) },
-      );
-      expect(r.code).toBe(7);
-      expect(server.hits.get('POST /restapi/v1/payments/initiate')).toBe(1);
-    } finally {
-      await server.close();
     }
   });
 });

@@ -15,6 +15,7 @@ import {
   spawnMpay,
   tempDir,
   waitUntil,
+  holdingProxy,
 } from './helpers.js';
 import { mpay } from './in-process.js';
 
@@ -40,32 +41,6 @@ describe('one run at a time', () => {
     sb = await sandbox({ latencyMs: 15 });
   });
   afterAll(() => sb.close());
-
-  it('two batches of one 40-row file at once: each reference initiated once in all; the second refuses (exit 11) or finds the rows done', async () => {
-    const cfg = tempDir();
-    const env = cliEnv(sb, cfg);
-    const path = file('forty.csv', manyRows(40, 'Twice'));
-    const one = spawnMpay(['deposit', 'batch', path, '--json'], env);
-    const two = spawnMpay(['deposit', 'batch', path, '--json'], env);
-    const [r1, r2] = await Promise.all([one.done, two.done]);
-    const codes = [r1.code, r2.code].sort();
-    expect(codes, `${r1.stderr}\n${r2.stderr}`).toEqual([0, 11]);
-    const refused = r1.code === 11 ? r1 : r2;
-    expect(refused.stderr).toMatch(
-      /Another mpay process \(pid \d+ on \S+, since [\d-]+ [\d:]+ UTC\) is running a batch of the rows of .*forty\.csv right now; nothing was sent/,
-    );
-    // Its stdout is the error alone: no row of the other's.
-    expect(JSON.parse(refused.stdout).error.kind).toBe('busy');
-    // At the server: 40 transactions, one initiate each, none refused as a duplicate.
-    const made = sb.state.list().filter((t) => t.customer.first_name === 'Twice');
-    expect(made).toHaveLength(40);
-    expect(new Set(made.map((t) => t.reference)).size).toBe(40);
-    expect(await requestCount(sb, 'POST /payments/initiate')).toBe(40);
-    // The lock is gone with its holder: the same file again runs, and finds every row done.
-    const again = await mpay(['deposit', 'batch', path, '--json'], { env });
-    expect(again.code, again.stderr).toBe(0);
-    expect(new Set(ndjson(again.stdout).map((r) => r.outcome))).toEqual(new Set(['skipped']));
-  });
 
   it('a resume while another process resumes the same transaction refuses with exit 11, sending nothing', async () => {
     const slow = await sandbox({
@@ -137,4 +112,42 @@ describe.concurrent('rate limits are waited out', () => {
       await sb.close();
     }
   });
+});
+
+it('two batches of one 40-row file at once: each reference initiated once in all; the second refuses (exit 11) while the first sends', async ({
+  onTestFinished,
+}) => {
+  // a sandbox of its own: it counts every initiate
+  const sb = await sandbox();
+  onTestFinished(() => sb.close());
+  const cfg = tempDir();
+  // The first batch's first initiate is held at a forwarder until the second has had its answer: the two
+  // overlap for certain, whatever the machine's speed.
+  const proxy = await holdingProxy(sb.url, '/payments/initiate');
+  try {
+    const env = cliEnv(proxy, cfg);
+    const path = file('forty.csv', manyRows(40, 'Twice'));
+    const one = spawnMpay(['deposit', 'batch', path, '--json'], env);
+    await waitUntil('the first batch to send its first initiate', () => proxy.held() > 0);
+    const refused = await mpay(['deposit', 'batch', path, '--json'], { env });
+    proxy.release();
+    const r1 = await one.done;
+    expect([r1.code, refused.code], `${r1.stderr}\n${refused.stderr}`).toEqual([0, 11]);
+    expect(refused.stderr).toMatch(
+      /Another mpay process \(pid \d+ on \S+, since [\d-]+ [\d:]+ UTC\) is running a batch of the rows of .*forty\.csv right now; nothing was sent/,
+    );
+    // Its stdout is the error alone: no row of the other's.
+    expect(JSON.parse(refused.stdout).error.kind).toBe('busy');
+    // At the server: 40 transactions, one initiate each, none refused as a duplicate.
+    const made = sb.state.list().filter((t) => t.customer.first_name === 'Twice');
+    expect(made).toHaveLength(40);
+    expect(new Set(made.map((t) => t.reference)).size).toBe(40);
+    expect(await requestCount(sb, 'POST /payments/initiate')).toBe(40);
+    // The lock is gone with its holder: the same file again runs, and finds every row done.
+    const again = await mpay(['deposit', 'batch', path, '--json'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(new Set(ndjson(again.stdout).map((r) => r.outcome))).toEqual(new Set(['skipped']));
+  } finally {
+    await proxy.close();
+  }
 });

@@ -326,3 +326,61 @@ describe('replay --save-scenario', () => {
     sb.verify();
   });
 });
+
+describe('a file meant for the sandbox, on a server a profile keeps as live', () => {
+  it('stops at its environment line under --env sandbox too, even with --yes: exit 2, nothing sent', async () => {
+    // --env sandbox names the run's environment, not the server's: the server is live (config/live.ts),
+    // so a file written for a sandbox never runs there, even confirmed.
+    const cfg = tempDir();
+    const env = { ...cliEnv(undefined, cfg), MPAY_MERCHANT_KEY: undefined };
+    const login = await mpay(
+      [
+        'login',
+        ...['--profile', 'prod', '--env', 'live', '--base-url', sb.url, '--site-id', '1'],
+        ...['--no-verify', '--insecure-storage', '--merchant-key', 'mk_live_x', '--api-key', 'ak_live_x'],
+      ],
+      { env },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    const path = file(
+      'sandbox-only.yaml',
+      `environment: sandbox\n${liveScenario.replace('name: live\n', '')}`,
+    );
+    const r = await mpay(['run', path, '--env', 'sandbox', '--base-url', sb.url, '--yes', '--json'], {
+      env: cliEnv(undefined, cfg),
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.json().error.message).toMatch(
+      /sandbox-only\.yaml:1:14: .* meant for the sandbox environment; this run is on the live server .*profile prod keeps it as its live server/,
+    );
+    sb.verify();
+    expect(sb.forwarded).toEqual([]);
+    expect(journalLines(cfg)).toEqual([]);
+  });
+});
+
+describe("a step's record as it is shown", () => {
+  it('has the run’s secrets scrubbed from what was sent and from what came back, in --json and on the terminal', async () => {
+    sb.allowReads();
+    // the API key (a secret of the run, by value) in a query of no secret name; a token in an answer
+    const text = `name: secrets
+steps:
+  - name: a read that carries the key
+    request: { method: GET, path: "/public/currencies?q=ak_sandbox_demo" }
+  - name: a token
+    request: { method: POST, path: /auth/merchant/token/generate, credentials: true }
+`;
+    const path = file('secrets.yaml', text);
+    for (const json of [true, false]) {
+      const r = await mpay(['run', path, ...(json ? ['--json'] : [])], { env: cliEnv(sb, tempDir()) });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const shown = r.stdout + r.stderr;
+      expect(shown).not.toContain('ak_sandbox_demo');
+      if (!json) continue;
+      const [read, token] = r.json().scenarios[0].steps;
+      expect(read.sent).toBe('GET /public/currencies?q=***');
+      expect(JSON.stringify(token.result)).toMatch(/"token":"\*\*\*"/);
+      expect(shown).not.toMatch(/"token":"(?!\*\*\*)/);
+    }
+  });
+});

@@ -183,6 +183,16 @@ it('a browser HAR enters the bundle with every secret scrubbed, by name and by v
   for (const s of [...Object.values(secrets), demoMerchant.merchantKey, demoMerchant.apiKey, '654321'])
     expect(all, s).not.toContain(s);
   const trace = files['trace-1-browser.har']!;
+  // A body kept as base64 never holds a secret in plain text: it is decoded, then looked at.
+  const bodies = (
+    JSON.parse(trace).log.entries as { response: { content: { encoding?: string; text?: string } } }[]
+  )
+    .map((e) => e.response.content)
+    .filter((c) => c.encoding === 'base64');
+  expect(bodies).toHaveLength(1);
+  const decoded = Buffer.from(bodies[0]!.text!, 'base64').toString('utf8');
+  expect(decoded).toContain('"token":"***"');
+  for (const s of [secrets.base64Token, demoMerchant.merchantKey]) expect(decoded, s).not.toContain(s);
   // Names are not personal data: header names, the creator, a currency's name stay as they were.
   for (const kept of [
     '"name": "Authorization"',

@@ -43,11 +43,7 @@ it('a deposit and a withdrawal with its code, traced: a valid HAR, with timings,
     'POST /restapi/v1/payments/withdraw/processed',
     'POST /restapi/v1/payments/withdraw/processed',
   ]);
-  for (const e of har.log.entries) {
-    expect(e.response.status).toBe(200);
-    expect(e.time).toBeGreaterThanOrEqual(0);
-    expect(e.timings.wait).toBeGreaterThanOrEqual(0);
-  }
+  for (const e of har.log.entries) expect(e.response.status).toBe(200);
   const text = readFileSync(file, 'utf8');
   const token = Object.values(
     JSON.parse(readFileSync(join(cfg, 'tokens.json'), 'utf8')) as Record<string, { token: string }>,
@@ -58,6 +54,37 @@ it('a deposit and a withdrawal with its code, traced: a valid HAR, with timings,
   // The gateways' api_key and api_user (placeholders in the sandbox) are redacted too.
   expect(text).not.toMatch(/\\"api_(key|user)\\":\\"[^*]/);
   expect(text).toMatch(/\\"api_user\\":\\"\*\*\*\\"/);
+});
+
+it('each entry carries the exchange’s own timings: the wait at least the server’s delay, the time their sum', async () => {
+  // A sandbox that holds every answer 60 ms: each exchange's wait for its first byte is at least that
+  // long, whatever the machine's speed (a lower bound only; the test never waits on a clock itself).
+  const slow = await sandbox({ latencyMs: 60 });
+  try {
+    const file = join(tempDir(), 'timed.har');
+    const before = Date.now();
+    const r = await mpay(['currencies', '--trace', file], { env: cliEnv(slow, tempDir()) });
+    expect(r.code, r.stderr).toBe(0);
+    const after = Date.now();
+    const har = JSON.parse(readFileSync(file, 'utf8'));
+    expect(har.log.entries.length).toBeGreaterThan(0);
+    for (const e of har.log.entries) {
+      const t = e.timings as Record<string, number>;
+      expect(t.wait, JSON.stringify(t)).toBeGreaterThanOrEqual(55);
+      expect(t.send).toBeGreaterThanOrEqual(0);
+      expect(t.receive).toBeGreaterThanOrEqual(0);
+      // HAR 1.2: the entry's time is the sum of its timings, those not known (-1) left out
+      const sum = Object.values(t)
+        .filter((v) => v >= 0)
+        .reduce((a, b) => a + b, 0);
+      expect(e.time).toBe(sum);
+      const started = Date.parse(e.startedDateTime);
+      expect(started).toBeGreaterThanOrEqual(before);
+      expect(started + e.time).toBeLessThanOrEqual(after);
+    }
+  } finally {
+    await slow.close();
+  }
 });
 
 it('a failed exchange is traced too (no response), and MPAY_TRACE works like the flag', async () => {

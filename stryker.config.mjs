@@ -1,0 +1,44 @@
+// npm run mutate: mutation testing (Stryker) of the modules that keep mpay's promises, against the
+// in-process tests of vitest.stryker.config.ts. A whole run is long on two cores (docs/development.md,
+// "Mutation testing"); one module at a time keeps it short:
+//   npm run mutate -- --mutate src/api/money.ts
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  packageManager: 'npm',
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.stryker.config.ts', related: true },
+  // A mutant that does not compile is no test's to kill: the checker drops it before any test runs.
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.stryker.json',
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  coverageAnalysis: 'perTest',
+  // The machine is shared (two cores): one test process at a time.
+  concurrency: 1,
+  timeoutMS: 30_000,
+  mutate: [
+    // the gate and its classifier
+    'src/api/money.ts',
+    'src/api/ticket.ts',
+    'src/flows/money-gate.ts',
+    // the journal and locks
+    'src/journal/journal.ts',
+    'src/journal/locks.ts',
+    // batch identity
+    'src/flows/batch-check.ts',
+    // the scrubber and shell quoting
+    'src/api/redact.ts',
+    'src/api/shell-words.ts',
+    // scenario and replay safety
+    'src/flows/scenario-check.ts',
+    'src/flows/replay.ts',
+    'src/flows/replay-plan.ts',
+    'src/flows/replay-compare.ts',
+  ],
+  ignorePatterns: ['dist', '.cache', 'reports', 'coverage', 'bench/results.json'],
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  thresholds: { high: 95, low: 90, break: null },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};

@@ -1,0 +1,228 @@
+// Locks and their holders (journal/locks.ts), in this process: a holder known for sure to be gone is taken
+// over at once, one that may be alive elsewhere (another container's process namespace) is not, and a
+// takeover claims the lock only from the holder it found dead, never from one that took it meanwhile.
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BusyError } from '../src/api/errors.js';
+import { holdLock, lockName, LockLostError } from '../src/journal/locks.js';
+import { tempDir } from './helpers.js';
+
+/** A process id that no process has now (ESRCH): what a holder killed with -9 leaves in its owner file. */
+function deadPid(): number {
+  for (let pid = 4_000_000; pid > 1000; pid -= 7919) {
+    try {
+      process.kill(pid, 0);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ESRCH') return pid;
+    }
+  }
+  throw new Error('no free process id found');
+}
+
+/** A lock left behind by a holder: its fresh folder, and an owner file naming it as `over` says. */
+function leftBehind(over: Record<string, unknown> = {}) {
+  const dir = tempDir();
+  const name = lockName('transaction', 'left');
+  mkdirSync(join(dir, 'locks', `${name}.lock`), { recursive: true, mode: 0o700 });
+  const ownerFile = join(dir, 'locks', `${name}.owner`);
+  const owner = {
+    pid: deadPid(),
+    host: hostname(),
+    boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+    pidns: readlinkSync('/proc/self/ns/pid'),
+    since: new Date().toISOString(),
+    token: 'dead-holder',
+    ...over,
+  };
+  writeFileSync(ownerFile, JSON.stringify(owner), { mode: 0o600 });
+  return { dir, name, ownerFile, owner };
+}
+
+const ownerIn = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+
+describe.skipIf(process.platform !== 'linux')('a lock left behind', () => {
+  it('by a dead holder of this host, boot and process namespace is taken over at once', async () => {
+    const { dir, name, ownerFile } = leftBehind();
+    const held = await holdLock(dir, name, 'the deposit left');
+    expect(ownerIn(ownerFile).pid).toBe(process.pid);
+    held.check();
+    await held();
+  });
+
+  it('by a holder in another process namespace (another container: its pid is not ours to test) is not', async () => {
+    for (const pidns of ['pid:[4026530000]', undefined]) {
+      const { dir, name, ownerFile, owner } = leftBehind({ pidns });
+      await expect(holdLock(dir, name, 'the deposit left'), String(pidns)).rejects.toThrow(
+        new RegExp(`Another mpay process \\(pid ${owner.pid} on .*\\) is running the deposit left`),
+      );
+      expect(ownerIn(ownerFile).token).toBe('dead-holder');
+    }
+  });
+
+  it('by a holder of another host or boot is not either', async () => {
+    for (const over of [{ host: 'elsewhere' }, { boot: 'another-boot' }, { boot: undefined }]) {
+      const { dir, name, ownerFile } = leftBehind(over);
+      await expect(holdLock(dir, name, 'the deposit left'), JSON.stringify(over)).rejects.toBeInstanceOf(
+        BusyError,
+      );
+      expect(ownerIn(ownerFile).token).toBe('dead-holder');
+    }
+  });
+
+  it('is not claimed from a holder that took it over between our look at its owner and our claim', async () => {
+    // Two mpay processes find the same dead holder; the other one claims the lock first and writes its own
+    // owner file. Ours, which read the dead holder's token before, must find that token gone and stay out.
+    const { dir, name, ownerFile, owner } = leftBehind();
+    const theirs = { ...owner, pid: process.ppid, token: 'the-other-mpay' };
+    const kill = process.kill;
+    let raced = 0;
+    process.kill = ((pid: number, signal?: string | number) => {
+      // The liveness test of the dead holder is the moment between the look and the claim.
+      if (pid === owner.pid && signal === 0 && !raced++) writeFileSync(ownerFile, JSON.stringify(theirs));
+      return kill.call(process, pid, signal);
+    }) as typeof process.kill;
+    try {
+      await expect(holdLock(dir, name, 'the deposit left')).rejects.toBeInstanceOf(BusyError);
+    } finally {
+      process.kill = kill;
+    }
+    expect(raced).toBe(1);
+    // the other's claim stands: its owner file is back in place, whole
+    expect(ownerIn(ownerFile)).toEqual(theirs);
+    expect(readdirSync(join(dir, 'locks')).sort()).toEqual([`${name}.lock`, `${name}.owner`]);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a lock held by this process', () => {
+  it('fails its check once another holder’s token is in its owner file, and is shared when taken again', async () => {
+    const dir = tempDir();
+    const name = lockName('transaction', 'mine');
+    const held = await holdLock(dir, name, 'the deposit mine');
+    const again = await holdLock(dir, name, 'the deposit mine');
+    const ownerFile = join(dir, 'locks', `${name}.owner`);
+    held.check();
+    await again();
+    held.check();
+    writeFileSync(ownerFile, JSON.stringify({ ...ownerIn(ownerFile), token: 'theirs' }));
+    expect(() => held.check()).toThrow(LockLostError);
+    await held();
+    // released, it leaves the other's owner file alone
+    expect(ownerIn(ownerFile).token).toBe('theirs');
+  });
+});
+
+/** The start time of a process as /proc says (field 22 of its stat). */
+const startOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+};
+
+describe.skipIf(process.platform !== 'linux')('a lock whose holder is alive', () => {
+  it('is refused at once, naming the holder, since when, and what to do', async () => {
+    const since = '2026-11-27T10:11:12.345Z';
+    const { dir, name } = leftBehind({ pid: process.ppid, start: startOf(process.ppid), since });
+    const err = await holdLock(dir, name, 'the deposit left').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BusyError);
+    expect((err as BusyError).message).toBe(
+      `Another mpay process (pid ${process.ppid} on ${hostname()}, since 2026-11-27 10:11:12 UTC) is running the deposit left right now; nothing was sent`,
+    );
+    expect((err as BusyError).hint).toBe(
+      'Wait for it to finish, then run this command again: it continues what is left. A holder that is gone is taken over at once on this machine; one on another machine or container after 10 s without a refresh',
+    );
+  });
+
+  it('is taken over when its process id now belongs to a process that started at another time', async () => {
+    const { dir, name, ownerFile } = leftBehind({ pid: process.ppid, start: '1' });
+    const held = await holdLock(dir, name, 'the deposit left');
+    expect(ownerIn(ownerFile).pid).toBe(process.pid);
+    await held();
+    // without a start time to compare, an alive holder is not known to be gone
+    const unknown = leftBehind({ pid: process.ppid });
+    await expect(holdLock(unknown.dir, unknown.name, 'the deposit left')).rejects.toBeInstanceOf(BusyError);
+  });
+
+  it('an owner file that does not say who (no number pid, no token, no since) names no holder', async () => {
+    for (const over of [{ pid: String(process.ppid) }, { token: 7 }, { since: undefined }]) {
+      const { dir, name } = leftBehind({ ...over });
+      const err = await holdLock(dir, name, 'the deposit left').catch((e: unknown) => e);
+      expect((err as BusyError).message, JSON.stringify(over)).toBe(
+        'Another mpay process is running the deposit left right now; nothing was sent',
+      );
+    }
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a lock taken and released', () => {
+  it('is a lock folder and an owner file 0600 naming this process; both go with the last release, once', async () => {
+    const dir = tempDir();
+    const name = lockName('transaction', 'counted');
+    const locks = join(dir, 'locks');
+    const one = await holdLock(dir, name, 'the deposit counted');
+    const two = await holdLock(dir, name, 'the deposit counted');
+    expect(readdirSync(locks).sort()).toEqual([`${name}.lock`, `${name}.owner`]);
+    expect(statSync(join(locks, `${name}.owner`)).mode & 0o777).toBe(0o600);
+    expect(ownerIn(join(locks, `${name}.owner`))).toMatchObject({ pid: process.pid, host: hostname() });
+    // a release called twice counts once: the other holder still holds it
+    await one();
+    await one();
+    expect(readdirSync(locks).sort()).toEqual([`${name}.lock`, `${name}.owner`]);
+    two.check();
+    await two();
+    expect(readdirSync(locks)).toEqual([]);
+    // taken again afresh, with a token of its own
+    const three = await holdLock(dir, name, 'the deposit counted');
+    three.check();
+    await three();
+    expect(existsSync(join(locks, `${name}.lock`))).toBe(false);
+  });
+
+  it('taken over from a dead holder, leaves nothing of the claim beside it', async () => {
+    const { dir, name } = leftBehind();
+    const held = await holdLock(dir, name, 'the deposit left');
+    expect(readdirSync(join(dir, 'locks')).sort()).toEqual([`${name}.lock`, `${name}.owner`]);
+    await held();
+    expect(readdirSync(join(dir, 'locks'))).toEqual([]);
+  });
+
+  it('lost to another holder, says who took it and what to do, then keeps saying so', async () => {
+    const dir = tempDir();
+    const name = lockName('transaction', 'lost');
+    const held = await holdLock(dir, name, 'the deposit lost');
+    const ownerFile = join(dir, 'locks', `${name}.owner`);
+    const theirs = {
+      ...ownerIn(ownerFile),
+      pid: 4242,
+      host: 'other-host',
+      since: '2026-11-27T09:08:07.000Z',
+      token: 't',
+    };
+    writeFileSync(ownerFile, JSON.stringify(theirs));
+    const err = (() => {
+      try {
+        held.check();
+      } catch (e) {
+        return e as LockLostError;
+      }
+    })();
+    expect(err?.message).toBe(
+      'Another mpay process (pid 4242 on other-host, since 2026-11-27 09:08:07 UTC) took over the lock on the deposit lost while this one held it (it was stopped or paused past 10 s); this one sends nothing more for it',
+    );
+    expect(err?.hint).toBe(
+      'See `mpay history` for what each process sent; run the command again once the other is done',
+    );
+    // the other's file back as ours: still lost, once lost
+    writeFileSync(ownerFile, JSON.stringify({ ...theirs, token: ownerIn(ownerFile).token }));
+    expect(() => held.check()).toThrow(LockLostError);
+    await held();
+  });
+});

@@ -1,0 +1,173 @@
+// Replay stops before a money call once a call before it failed (flows/replay.ts), a call the network
+// failed (no answer at all: status 0) as much as one the server refused; --keep-going sends them. In this
+// process, against a sandbox behind a forwarder that drops the connection of one route.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, customerArgs, file, sandbox, tempDir } from './helpers.js';
+import { forwarder } from './forwarder.js';
+import { mpay } from './in-process.js';
+
+let sb: Awaited<ReturnType<typeof sandbox>>;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(() => sb.close());
+
+/**
+ * A trace of a deposit initiated, its status updated (on `gateway`), the public currencies read, then
+ * the deposit processed, as one HAR file.
+ */
+async function trace(reference: string, gateway = '1'): Promise<string> {
+  const cfg = tempDir();
+  const env = cliEnv(sb, cfg);
+  const parts = ['a', 'b', 'r', 'c'].map((n) => join(cfg, `${n}.har`));
+  const d = await mpay(
+    ['deposit', 'initiate', ...customerArgs({ reference, gateway: '' }), '--trace', parts[0]!, '--json'],
+    {
+      env,
+    },
+  );
+  expect(d.code, d.stderr).toBe(0);
+  const s = await mpay(
+    ['status', reference, '--status', 'initiated', '--gateway', gateway, '--trace', parts[1]!],
+    { env },
+  );
+  expect([0, 4], s.stderr).toContain(s.code);
+  const read = await mpay(['currencies', '--trace', parts[2]!], { env });
+  expect(read.code, read.stderr).toBe(0);
+  const p = await mpay(['deposit', 'process', reference, '--trace', parts[3]!, '--json'], { env });
+  expect([0, 5], p.stdout + p.stderr).toContain(p.code);
+  const hars = parts.map((f) => JSON.parse(readFileSync(f, 'utf8')));
+  return file(
+    `${reference}.har`,
+    JSON.stringify({ log: { ...hars[0].log, entries: hars.flatMap((h) => h.log.entries) } }),
+  );
+}
+
+describe('replay after a call the network failed', () => {
+  it('sends no money call after it, and says why; --keep-going sends them', async () => {
+    const har = await trace('rp-net-1');
+    // the read after it fails too: the processed is skipped for the first failure, named as such
+    let statusSeen = false;
+    const fwd = await forwarder(sb.url, {
+      drop: (route) =>
+        route.endsWith('/payments/status/update')
+          ? (statusSeen = true)
+          : statusSeen && route.endsWith('/public/currencies'),
+    });
+    const routes = () => fwd.seen.map((s) => s.route);
+    try {
+      const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url });
+      const r = await mpay(['replay', har, '--json'], { env });
+      expect(r.code, r.stdout + r.stderr).not.toBe(0);
+      const calls = r.json() as { path: string; replayed: { status: number } | null; skipped?: string }[];
+      const status = calls.find((c) => c.path === '/payments/status/update')!;
+      expect(status.replayed?.status).toBe(0);
+      const processed = calls.find((c) => c.path === '/payments/processed')!;
+      expect(processed.replayed).toBeNull();
+      expect(processed.skipped).toMatch(
+        /not sent: call \d \(POST \/payments\/status\/update\) failed here: .*--keep-going/,
+      );
+      expect(routes().filter((s) => s.endsWith('/payments/processed'))).toEqual([]);
+      expect(routes().filter((s) => s.endsWith('/payments/status/update'))).toHaveLength(1);
+      const going = await mpay(['replay', har, '--keep-going', '--json'], { env });
+      expect(going.stdout + going.stderr).not.toMatch(/not sent: call/);
+      expect(routes().filter((s) => s.endsWith('/payments/processed'))).toHaveLength(1);
+    } finally {
+      await fwd.close();
+    }
+  });
+});
+
+describe('replay after a call the server refused', () => {
+  it('sends the reads after it but no money call; the skipped call keeps its place and is not the same', async () => {
+    // gateway 999: the status update is refused (HTTP 422)
+    const har = await trace('rp-422-1', '999');
+    const fwd = await forwarder(sb.url);
+    try {
+      const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url });
+      const r = await mpay(['replay', har, '--json'], { env });
+      expect(r.code, r.stdout + r.stderr).toBe(13);
+      const calls = r.json() as {
+        index: number;
+        path: string;
+        replayed: { status: number } | null;
+        same: boolean;
+        skipped?: string;
+      }[];
+      const paths = calls.map((c) => c.path);
+      const at = (path: string) => calls[paths.indexOf(path)]!;
+      expect(at('/payments/status/update').replayed?.status).toBe(422);
+      // the read after the failure went out and came back
+      expect(at('/public/currencies').replayed?.status).toBe(200);
+      expect(at('/public/currencies').skipped).toBeUndefined();
+      const processed = at('/payments/processed');
+      expect(processed.index).toBe(paths.indexOf('/payments/processed') + 1);
+      expect(processed).toMatchObject({ replayed: null, same: false, differences: [] });
+      const status = at('/payments/status/update');
+      expect(processed.skipped).toBe(
+        `not sent: call ${status.index} (POST /payments/status/update) failed here: HTTP 422 "${(status.replayed as { message?: string }).message}"; --keep-going sends the money calls after a failure`,
+      );
+      const routes = fwd.seen.map((x) => x.route);
+      expect(routes.filter((x) => x.endsWith('/payments/processed'))).toEqual([]);
+      expect(routes.filter((x) => x.endsWith('/public/currencies')).length).toBeGreaterThan(0);
+    } finally {
+      await fwd.close();
+    }
+  });
+
+  it('on a live server asks once, before anything, naming the calls and how many move money', async () => {
+    const har = await trace('rp-live-1');
+    const fwd = await forwarder(sb.url);
+    try {
+      const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url, MPAY_ENV: 'live' });
+      const r = await mpay(['replay', har, '--json'], { env });
+      expect(r.code).toBe(2);
+      // every call of the trace; the initiate, the status update and the processed move money
+      const calls = JSON.parse(readFileSync(har, 'utf8')).log.entries.length;
+      expect(r.json().error.message).toContain(
+        `replay of ${calls} calls from ${har}, 3 of them moving money`,
+      );
+      expect(fwd.seen).toEqual([]);
+    } finally {
+      await fwd.close();
+    }
+  });
+});
+
+describe('replay of a call whose transaction the trace did not start', () => {
+  it('sends no call that carries a hash token no earlier initiate of the trace made, and says why', async () => {
+    const whole = JSON.parse(readFileSync(await trace('rp-elsewhere-1'), 'utf8'));
+    // the trace without its initiate, then with the initiate moved after the calls that use its hash token
+    const entries = whole.log.entries as { request: { url: string } }[];
+    const isInitiate = (e: { request: { url: string } }) => e.request.url.endsWith('/payments/initiate');
+    for (const [name, list] of [
+      ['no-initiate', entries.filter((e) => !isInitiate(e))],
+      ['initiate-last', [...entries.filter((e) => !isInitiate(e)), ...entries.filter(isInitiate)]],
+    ] as const) {
+      const har = file(`${name}.har`, JSON.stringify({ log: { ...whole.log, entries: list } }));
+      const fwd = await forwarder(sb.url);
+      try {
+        const r = await mpay(['replay', har, '--keep-going', '--json'], {
+          env: cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url }),
+        });
+        const calls = r.json() as { path: string; replayed: unknown; skipped?: string }[];
+        for (const path of ['/payments/status/update', '/payments/processed']) {
+          const c = calls.find((x) => x.path === path)!;
+          expect(c.replayed, `${name} ${path}`).toBeNull();
+          expect(c.skipped).toBe(
+            'not sent: its hash token comes from no initiate of this trace (the transaction was started elsewhere)',
+          );
+        }
+        const routes = fwd.seen.map((x) => x.route);
+        expect(
+          routes.filter((x) => /status\/update|processed/.test(x)),
+          name,
+        ).toEqual([]);
+      } finally {
+        await fwd.close();
+      }
+    }
+  });
+});
