@@ -14,7 +14,7 @@ export default defineConfig({
       'test/safety-money.test.ts',
       // the journal and locks
       'test/journal-file.test.ts',
-      'test/journal-index.test.ts',
+      'test/journal-sqlite.test.ts',
       'test/locks.test.ts',
       'test/private-path.test.ts',
       // batch identity

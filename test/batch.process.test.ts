@@ -1,4 +1,3 @@
-
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   cliEnv,

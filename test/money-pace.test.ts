@@ -13,7 +13,7 @@ import {
   setFaults,
   tempDir,
   journalText,
-  } from './helpers.js';
+} from './helpers.js';
 import { mpay } from './in-process.js';
 
 const header = 'currency,country,amount,first_name,last_name,phone,email,gateway';

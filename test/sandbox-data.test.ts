@@ -3,7 +3,7 @@
 // refused (exit 9, the file named, left as it was); a data file of the formats before SQLite (format 2, a
 // log; version 1, one JSON object) is imported at its first start, the old file kept beside it. Real HTTP
 // to a real sandbox.
-import { cpSync, readdirSync, readFileSync, writeFileSync , } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandbox, tempDir } from './helpers.js';

@@ -150,9 +150,16 @@ export function registerSecretsIn(value: unknown, register: (secret: string) => 
 export function registerAnswerSecrets(text: string, register: (secret: string) => void): void {
   const t = text.trimStart();
   if (!t.startsWith('{') && !t.startsWith('[')) return;
+  let doc: unknown;
   try {
-    registerSecretsIn(JSON.parse(text), register);
+    doc = JSON.parse(text);
   } catch {
-    // not JSON: nothing named in it
+    return; // not JSON: nothing named in it
   }
+  // An answer's `errors` holds the API's messages about each field ("The selected merchant key is
+  // invalid."), not the field's value: a message is no secret, and registering it would mask it
+  // everywhere. A value the server echoes there is still scrubbed by name where it is printed.
+  if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
+    for (const [k, v] of Object.entries(doc)) if (k !== 'errors') registerSecretsIn(v, register, k);
+  } else registerSecretsIn(doc, register);
 }
