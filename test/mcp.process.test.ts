@@ -813,7 +813,8 @@ describe('hints that name a command', () => {
     const { client } = await sdkClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }));
     const r = await client.callTool({ name: 'doctor', arguments: {} });
     const key = structured(r).checks.find((c: { name: string }) => c.name === 'API key');
-    expect(key.detail).toMatch(/the doctor tool with check_api_key: true/);
+    // (not `check_api_key: true`: a `*_key` name followed by a colon reads as a secret to the scrubber)
+    expect(key.detail).toMatch(/the doctor tool with its argument check_api_key set to true/);
     expect(key.detail).not.toMatch(/--check-api-key|check-api-key/);
     await client.close();
   });

@@ -23,7 +23,7 @@ steps:
       reference: "\${run.reference}-1"
 ${Array.from(
   { length: n },
-  (_, i) => `  - name: read ${i + 1} with a long name so that the report grows quickly ${'x'.repeat(60)}
+  (_, i) => `  - name: read ${i + 1} with a long name so that the report grows quickly ${'x'.repeat(400)}
     request: { method: GET, path: /merchant/currencies }
 `,
 ).join('')}`;
@@ -31,9 +31,10 @@ ${Array.from(
 it('a report that cannot be written after steps ran is exit 15, the results on stdout, what was sent said', async () => {
   const dir = tempDir();
   const before = (await requestCounts(sb))['POST /payments/initiate'] ?? 0;
-  // a file size limit for the process (ulimit -f, in KB): the report's writes fail with EFBIG mid-run
-  const limited = ['sh', '-c', 'ulimit -f 6; exec "$0" "$@"', process.execPath, bin];
-  const r = await run(['run', file('s.yaml', initiate(60)), '--report', `junit=${join(dir, 'r.xml')}`], {
+  // a file size limit for the process (ulimit -f, in KB): the report's writes fail with EFBIG mid-run;
+  // the journal (SQLite, its WAL) needs far less than the limit for its one transaction, the report more
+  const limited = ['sh', '-c', 'ulimit -f 256; exec "$0" "$@"', process.execPath, bin];
+  const r = await run(['run', file('s.yaml', initiate(1000)), '--report', `junit=${join(dir, 'r.xml')}`], {
     env: cliEnv(sb, dir),
     command: limited,
   });
@@ -41,7 +42,7 @@ it('a report that cannot be written after steps ran is exit 15, the results on s
   expect((await requestCounts(sb))['POST /payments/initiate']).toBe(before + 1);
   // the results: every step's line, and the count
   expect(r.stdout).toMatch(/^ok {3}1\. initiate \[money\]/m);
-  expect(r.stdout).toMatch(/^ok {3}61\. read 60/m);
-  expect(r.stdout).toMatch(/PASSED: 61 passed, 0 failed, 0 not run, of 61 steps/);
-  expect(r.stderr).toMatch(/the junit report .*r\.xml could not be written \(EFBIG\) after 61 steps ran/);
+  expect(r.stdout).toMatch(/^ok {3}1001\. read 1000/m);
+  expect(r.stdout).toMatch(/PASSED: 1001 passed, 0 failed, 0 not run, of 1001 steps/);
+  expect(r.stderr).toMatch(/the junit report .*r\.xml could not be written \(EFBIG\) after 1001 steps ran/);
 });

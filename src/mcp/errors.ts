@@ -75,7 +75,8 @@ function asTool(command: string): string | undefined {
   if (verb === 'withdraw' && a === 'process' && b && otp)
     return `the withdraw_process tool with key ${b} and the code as otp`;
   if (verb === 'history' && a === 'show' && b) return `the transaction tool with key ${b}`;
-  if (verb === 'doctor' && a === '--check-api-key') return 'the doctor tool with check_api_key: true';
+  if (verb === 'doctor' && a === '--check-api-key')
+    return 'the doctor tool with its argument check_api_key set to true';
   return undefined;
 }
 
