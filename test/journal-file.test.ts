@@ -83,5 +83,3 @@ describe('the journal folder', () => {
     }
   });
 });
-
-describe('an append', () => {});
