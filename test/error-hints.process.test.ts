@@ -1,10 +1,9 @@
 // The scheme hint: https:// to a plain-http server suggests http://, and the other way round.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoMerchant } from '../src/sandbox/seed.js';
 import { createServer as createHttps } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { loginArgs, sandbox, selfSignedCert, tempDir } from './helpers.js';
-import { mpay } from './in-process.js';
+import { sandbox, selfSignedCert } from './helpers.js';
+import { mpay, twoProfiles } from './in-process.js';
 
 let a: Awaited<ReturnType<typeof sandbox>>;
 let b: Awaited<ReturnType<typeof sandbox>>;
@@ -15,20 +14,6 @@ afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
 });
 
-/** A config folder with profiles `a` (on sandbox a, current) and `b` (on sandbox b), the key file kept. */
-async function twoProfiles(): Promise<Record<string, string>> {
-  const env = { MPAY_CONFIG_DIR: tempDir(), MPAY_KEYRING: 'off' };
-  const keys = { MPAY_MERCHANT_KEY: demoMerchant.merchantKey, MPAY_API_KEY: demoMerchant.apiKey };
-  for (const [name, sb] of [
-    ['b', b],
-    ['a', a],
-  ] as const) {
-    const r = await mpay(loginArgs(name, sb.url), { env: { ...env, ...keys } });
-    expect(r.code, r.stderr).toBe(0);
-  }
-  return env;
-}
-
 /**
  * A suite's tests at once (each in config folders, on terminals, of its own; the sandboxes shared, each
  * test with references of its own), with a deadline above their waits' for a loaded machine.
@@ -37,7 +22,7 @@ const together = { concurrent: true, timeout: 120_000 };
 
 describe('4. errors say what to change', together, () => {
   it('https:// to a plain-http server suggests http://, and http:// to a TLS server suggests https://', async () => {
-    const env = await twoProfiles();
+    const env = await twoProfiles(a, b);
     const port = new URL(a.url).port;
     const tls = await mpay(['countries', '--base-url', `https://127.0.0.1:${port}`], { env });
     expect(tls.code).toBe(8);

@@ -1,9 +1,8 @@
 // Errors that say what to change: a profile that is not there, an unwritable --trace or --out, an unknown
 // country or currency, a wrong code in `withdraw batch confirm`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, file, loginArgs, requestCounts, sandbox, tempDir } from './helpers.js';
-import { mpay } from './in-process.js';
+import { cliEnv, customerArgs, file, requestCounts, sandbox, tempDir } from './helpers.js';
+import { mpay, twoProfiles } from './in-process.js';
 
 let a: Awaited<ReturnType<typeof sandbox>>;
 let b: Awaited<ReturnType<typeof sandbox>>;
@@ -14,20 +13,6 @@ afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
 });
 
-/** A config folder with profiles `a` (on sandbox a, current) and `b` (on sandbox b), the key file kept. */
-async function twoProfiles(): Promise<Record<string, string>> {
-  const env = { MPAY_CONFIG_DIR: tempDir(), MPAY_KEYRING: 'off' };
-  const keys = { MPAY_MERCHANT_KEY: demoMerchant.merchantKey, MPAY_API_KEY: demoMerchant.apiKey };
-  for (const [name, sb] of [
-    ['b', b],
-    ['a', a],
-  ] as const) {
-    const r = await mpay(loginArgs(name, sb.url), { env: { ...env, ...keys } });
-    expect(r.code, r.stderr).toBe(0);
-  }
-  return env;
-}
-
 /**
  * A suite's tests at once (each in config folders, on terminals, of its own; the sandboxes shared, each
  * test with references of its own), with a deadline above their waits' for a loaded machine.
@@ -36,7 +21,7 @@ const together = { concurrent: true, timeout: 120_000 };
 
 describe('4. errors say what to change', together, () => {
   it('`mpay balances --profile nosuch` names the profiles there are, and the nearest', async () => {
-    const env = await twoProfiles();
+    const env = await twoProfiles(a, b);
     const r = await mpay(['balances', '--profile', 'nosuch'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('No profile named "nosuch"; the profiles here: "a", "b"');

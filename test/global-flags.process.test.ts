@@ -1,10 +1,9 @@
 // The global flags before the command (bin/run.js reorders them): the same run as after it, every form
 // of a flag, a flag the command does not take refused by name, and the help saying so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoMerchant } from '../src/sandbox/seed.js';
-import { loginArgs, run, sandbox, tempDir } from './helpers.js';
-import { mpay } from './in-process.js';
-import { Tmux } from './tmux.js';
+import { run, sandbox } from './helpers.js';
+import { mpay, twoProfiles } from './in-process.js';
+import { onTerminal } from './tmux.js';
 import { without } from './tools.js';
 
 let a: Awaited<ReturnType<typeof sandbox>>;
@@ -16,35 +15,6 @@ afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
 });
 
-/** A config folder with profiles `a` (on sandbox a, current) and `b` (on sandbox b), the key file kept. */
-async function twoProfiles(): Promise<Record<string, string>> {
-  const env = { MPAY_CONFIG_DIR: tempDir(), MPAY_KEYRING: 'off' };
-  const keys = { MPAY_MERCHANT_KEY: demoMerchant.merchantKey, MPAY_API_KEY: demoMerchant.apiKey };
-  for (const [name, sb] of [
-    ['b', b],
-    ['a', a],
-  ] as const) {
-    const r = await mpay(loginArgs(name, sb.url), { env: { ...env, ...keys } });
-    expect(r.code, r.stderr).toBe(0);
-  }
-  return env;
-}
-
-/** What a terminal 80 columns wide (or `width`) shows of one run, up to the shell's EXIT= line, and that exit. */
-async function onTerminal(name: string, args: string[], env: Record<string, string>, width = 80) {
-  const t = new Tmux(name);
-  try {
-    t.start(args, env, undefined, width);
-    const screen = await t.waitFor(/EXIT=\d+/, 60_000);
-    return {
-      screen: screen.slice(0, screen.lastIndexOf('EXIT=')).trimEnd(),
-      exit: Number(/EXIT=(\d+)/.exec(screen)![1]),
-    };
-  } finally {
-    t.kill();
-  }
-}
-
 /**
  * A suite's tests at once (each in config folders, on terminals, of its own; the sandboxes shared, each
  * test with references of its own), with a deadline above their waits' for a loaded machine.
@@ -55,7 +25,7 @@ describe('1. the global flags before the command', together, () => {
   it.skipIf(without('tmux'))(
     '`mpay --profile b doctor` on a terminal is `mpay doctor --profile b`: profile b, its server',
     async () => {
-      const env = await twoProfiles();
+      const env = await twoProfiles(a, b);
       const [before, after] = await Promise.all([
         onTerminal('flags-before', ['--profile', 'b', 'doctor'], env),
         onTerminal('flags-after', ['doctor', '--profile', 'b'], env),
@@ -68,7 +38,7 @@ describe('1. the global flags before the command', together, () => {
   );
 
   it('`mpay --json countries` prints what `mpay countries --json` prints; every form of a flag moves', async () => {
-    const env = await twoProfiles();
+    const env = await twoProfiles(a, b);
     const after = await mpay(['countries', '--json'], { env });
     expect(after.code, after.stderr).toBe(0);
     for (const args of [
@@ -98,7 +68,7 @@ describe('1. the global flags before the command', together, () => {
   });
 
   it('a global flag the command does not take is refused by its name, before as after', async () => {
-    const env = await twoProfiles();
+    const env = await twoProfiles(a, b);
     const before = await mpay(['--yes', 'countries'], { env });
     const after = await mpay(['countries', '--yes'], { env });
     expect(before.code).toBe(2);

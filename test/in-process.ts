@@ -6,7 +6,9 @@
 import { Config } from '@oclif/core/config';
 import { argvFor, COMMANDS } from '../src/execute.js';
 import { memoryIO } from '../src/io/io.js';
-import { root, type RunOptions, type RunResult } from './helpers.js';
+import { expect } from 'vitest';
+import { demoMerchant } from '../src/sandbox/seed.js';
+import { loginArgs, root, tempDir, type RunOptions, type RunResult } from './helpers.js';
 
 let config: Promise<Config> | undefined;
 interface HostedCommand {
@@ -75,4 +77,18 @@ export async function optionsOf(
   let options: unknown;
   const result = await mpay(argv, { env, runF: (o) => void (options = o) });
   return { options, result };
+}
+
+/** A config folder with profiles `a` (on sandbox a, current) and `b` (on sandbox b), the key file kept. */
+export async function twoProfiles(a: { url: string }, b: { url: string }): Promise<Record<string, string>> {
+  const env = { MPAY_CONFIG_DIR: tempDir(), MPAY_KEYRING: 'off' };
+  const keys = { MPAY_MERCHANT_KEY: demoMerchant.merchantKey, MPAY_API_KEY: demoMerchant.apiKey };
+  for (const [name, sb] of [
+    ['b', b],
+    ['a', a],
+  ] as const) {
+    const r = await mpay(loginArgs(name, sb.url), { env: { ...env, ...keys } });
+    expect(r.code, r.stderr).toBe(0);
+  }
+  return env;
 }

@@ -1,9 +1,8 @@
 // Tables on a real terminal 80 columns wide (tmux): `history`, a batch's problems, `profiles list`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, file, loginArgs, sandbox, tempDir } from './helpers.js';
-import { mpay } from './in-process.js';
-import { Tmux } from './tmux.js';
+import { cliEnv, customerArgs, file, sandbox, tempDir } from './helpers.js';
+import { mpay, twoProfiles } from './in-process.js';
+import { onTerminal, Tmux } from './tmux.js';
 import { without } from './tools.js';
 
 let a: Awaited<ReturnType<typeof sandbox>>;
@@ -14,35 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
 });
-
-/** A config folder with profiles `a` (on sandbox a, current) and `b` (on sandbox b), the key file kept. */
-async function twoProfiles(): Promise<Record<string, string>> {
-  const env = { MPAY_CONFIG_DIR: tempDir(), MPAY_KEYRING: 'off' };
-  const keys = { MPAY_MERCHANT_KEY: demoMerchant.merchantKey, MPAY_API_KEY: demoMerchant.apiKey };
-  for (const [name, sb] of [
-    ['b', b],
-    ['a', a],
-  ] as const) {
-    const r = await mpay(loginArgs(name, sb.url), { env: { ...env, ...keys } });
-    expect(r.code, r.stderr).toBe(0);
-  }
-  return env;
-}
-
-/** What a terminal 80 columns wide (or `width`) shows of one run, up to the shell's EXIT= line, and that exit. */
-async function onTerminal(name: string, args: string[], env: Record<string, string>, width = 80) {
-  const t = new Tmux(name);
-  try {
-    t.start(args, env, undefined, width);
-    const screen = await t.waitFor(/EXIT=\d+/, 60_000);
-    return {
-      screen: screen.slice(0, screen.lastIndexOf('EXIT=')).trimEnd(),
-      exit: Number(/EXIT=(\d+)/.exec(screen)![1]),
-    };
-  } finally {
-    t.kill();
-  }
-}
 
 /**
  * A suite's tests at once (each in config folders, on terminals, of its own; the sandboxes shared, each
@@ -111,7 +81,7 @@ describe.skipIf(without('tmux'))('10. 80 columns, on a real terminal', together,
   });
 
   it("`mpay profiles list` puts the current profile's mark on its row", async () => {
-    const env = await twoProfiles();
+    const env = await twoProfiles(a, b);
     const wide = await onTerminal('profiles-120', ['profiles', 'list'], env, 120);
     expect(wide.screen.split('\n').find((l) => l.includes('│ a (current)'))).toBeDefined();
     expect(wide.screen).not.toMatch(/b \(current\)/);

@@ -242,3 +242,18 @@ export function slots(n: number): <T>(job: () => Promise<T>) => Promise<T> {
     }
   };
 }
+
+/** What a terminal 80 columns wide (or `width`) shows of one run, up to the shell's EXIT= line, and that exit. */
+export async function onTerminal(name: string, args: string[], env: Record<string, string>, width = 80) {
+  const t = new Tmux(name);
+  try {
+    t.start(args, env, undefined, width);
+    const screen = await t.waitFor(/EXIT=\d+/, 60_000);
+    return {
+      screen: screen.slice(0, screen.lastIndexOf('EXIT=')).trimEnd(),
+      exit: Number(/EXIT=(\d+)/.exec(screen)![1]),
+    };
+  } finally {
+    t.kill();
+  }
+}
