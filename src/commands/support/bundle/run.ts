@@ -1,46 +1,19 @@
 // `mpay support bundle`: one archive a merchant can attach to a ticket: what mpay and the machine are,
 // the profile's settings (key fingerprints only), the doctor report, the journal and any traces named,
 // with customers' personal data masked unless asked otherwise, and a README.txt saying what is inside.
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { clearForOutput } from '../../../api/out-file.js';
-import { pipeline } from 'node:stream/promises';
-import { isSea } from 'node:sea';
-import { release, tmpdir, type as osType } from 'node:os';
-import { basename, join, resolve } from 'node:path';
-import { UsageError } from '../../../api/errors.js';
-import { importLazily } from '../../../lazy-import.js';
-import { fingerprint, type Secrets } from '../../../api/redact.js';
+// The files and the archive: flows/support/bundle.ts.
 import type { Factory } from '../../../factory.js';
-import type { Context } from '../../../config/context.js';
-import type { Check } from '../../../flows/doctor.js';
+import { writeBundle, type BundleChoices, type Mask } from '../../../flows/support/bundle.js';
 import { maskPersonal } from '../../../ui/personal-data.js';
 import { printResult } from '../../../ui/print.js';
 import { parseWhen } from '../../shared/when.js';
 import { settings } from '../../shared/settings.js';
 
-export interface BundleOptions {
+export interface BundleOptions extends BundleChoices {
   json?: boolean;
-  out?: string;
-  /** only this transaction of the journal */
-  reference?: string;
-  /** only journal events since: a duration, a date, an ISO time */
-  since?: string;
-  /** HAR files written with --trace, to include */
-  traces?: string[];
-  includePersonalData?: boolean;
 }
-
-/** A file of the bundle: its name, its text, and what README.txt says it holds. */
-interface BundleFile {
-  name: string;
-  text: string;
-  what: string;
-}
-
-type Mask = (v: unknown) => unknown;
 
 export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise<void> {
-  const tar = await importLazily<typeof import('tar')>('tar');
   const ctx = await f.context();
   // the run's keys are scrubbed by value from every file, a browser's HAR included
   f.secrets.register(ctx.credentials.merchantKey);
@@ -49,154 +22,28 @@ export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise
   if (opts.includePersonalData)
     f.io.warn("the bundle keeps customers' names, phones and e-mails: share it only where that is allowed");
   const since = opts.since === undefined ? undefined : parseWhen(opts.since, '--since', f.now());
-  const dir = mkdtempSync(join(tmpdir(), 'mpay-bundle-'));
-  const files: BundleFile[] = [];
-  const add = (file: BundleFile) => {
-    writeFileSync(join(dir, file.name), file.text, { mode: 0o600 });
-    files.push(file);
-  };
-  // What the traces show to be secret (a key in a beacon, a cookie, a page) is learnt from all of them
-  // first: then scrubbed by value from every file, those before a trace's and the other traces' too.
-  const traces = (opts.traces ?? []).map((t) => ({ path: t, har: readTrace(t) }));
-  for (const t of traces) f.secrets.learn(t.har);
-  try {
-    add(versionsFile(f));
-    add(profileFile(ctx));
-    add(await doctorFile(ctx, f));
-    add(await journalFile(ctx, f, opts, since, mask));
-    for (const [i, t] of traces.entries()) add(traceFile(t.path, t.har, i, mask, f.secrets));
-    add(readmeFile(ctx, f, opts, files));
-    const names = files.map((file) => file.name);
-    const out = resolve(opts.out ?? `mpay-support-${f.now().toISOString().replace(/[:.]/g, '-')}.tar.gz`);
-    // 0600 whatever the umask (it may hold customers' data), and never written through a link: a link
-    // at --out is refused, a file there replaced by a new one made exclusively.
-    clearForOutput(out, 'the bundle');
-    await pipeline(
-      tar.create({ gzip: true, cwd: dir, portable: true }, names),
-      createWriteStream(out, { flags: 'wx', mode: 0o600 }),
-    );
-    await printResult(f.io, opts.json, { file: out, files: names }, () =>
-      [`Wrote ${out}:`, ...files.map(({ name, what }) => `  ${name.padEnd(28)} ${what}`)].join('\n'),
-    );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-const jsonText = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-
-function versionsFile(f: Factory): BundleFile {
-  return {
-    name: 'versions.json',
-    text: jsonText({
-      mpay: f.userAgent,
-      node: process.version,
-      packaging: isSea() ? 'single executable' : 'npm package',
-      os: { type: osType(), release: release(), platform: process.platform, arch: process.arch },
-    }),
-    what: "mpay's, Node's and the operating system's versions, and whether mpay ran as the single executable",
-  };
-}
-
-function profileFile(ctx: Context): BundleFile {
-  const fp = (s?: string) => (s ? fingerprint(s) : null);
-  return {
-    name: 'profile.json',
-    text: jsonText({
-      ...settings(ctx.store, ctx.profileName),
-      base_url_in_effect: ctx.baseUrl,
-      merchant_key_fingerprint: fp(ctx.credentials.merchantKey),
-      api_key_fingerprint: fp(ctx.credentials.apiKey),
-      site_id: ctx.credentials.siteId ?? null,
-      credentials_from: ctx.credentialSources,
-    }),
-    what: 'the profile and environment in effect: settings, and key fingerprints (never the keys)',
-  };
-}
-
-async function doctorFile(ctx: Context, f: Factory): Promise<BundleFile> {
-  const { runChecks } = await import('../../../flows/doctor.js');
-  const checks: Check[] = await runChecks(
+  const { file, files } = await writeBundle(opts, since, {
     ctx,
-    await f.client(),
-    () => {},
-    f.environ,
-    await f.journal(undefined, { at: await f.place() }),
-    // A bundle never sends the credentials probe to a live server: it is skipped there, and says so.
-    { gate: await f.gate(), explicit: false },
+    userAgent: f.userAgent,
+    now: f.now,
+    secrets: f.secrets,
+    mask,
+    settings: settings(ctx.store, ctx.profileName),
+    doctor: async () => {
+      const { runChecks } = await import('../../../flows/doctor.js');
+      return runChecks(
+        ctx,
+        await f.client(),
+        () => {},
+        f.environ,
+        await f.journal(undefined, { at: await f.place() }),
+        // A bundle never sends the credentials probe to a live server: it is skipped there, and says so.
+        { gate: await f.gate(), explicit: false },
+      );
+    },
+    journal: () => f.journal(),
+  });
+  await printResult(f.io, opts.json, { file, files: files.map((x) => x.name) }, () =>
+    [`Wrote ${file}:`, ...files.map(({ name, what }) => `  ${name.padEnd(28)} ${what}`)].join('\n'),
   );
-  return {
-    name: 'doctor.json',
-    text: jsonText({ ok: checks.every((c) => c.ok), checks }),
-    what: 'the report of `mpay doctor`',
-  };
-}
-
-async function journalFile(
-  ctx: Context,
-  f: Factory,
-  opts: BundleOptions,
-  since: number | undefined,
-  mask: Mask,
-): Promise<BundleFile> {
-  // One transaction from the index; --since read back from the journal's end only that far.
-  const journal = await f.journal();
-  const events = (
-    opts.reference
-      ? journal.eventsOf(opts.reference)
-      : since !== undefined
-        ? journal.eventsSince(since)
-        : journal.events()
-  ).filter((e) => since === undefined || Date.parse(e.at) >= since);
-  return {
-    name: 'journal.ndjson',
-    text:
-      events.map((e) => JSON.stringify(mask(f.secrets.value(e)))).join('\n') + (events.length ? '\n' : ''),
-    what: `the journal of ${ctx.profileName}/${ctx.env}${opts.reference ? ` for ${opts.reference}` : ''}${opts.since ? ` since ${opts.since}` : ''}: ${events.length} events`,
-  };
-}
-
-function readTrace(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`Cannot read the trace ${path}: ${(err as Error).message}`);
-  }
-}
-
-/** A HAR from anywhere (a browser's too): every secret is scrubbed before it enters the bundle. */
-function traceFile(path: string, har: unknown, i: number, mask: Mask, secrets: Secrets): BundleFile {
-  return {
-    name: `trace-${i + 1}-${basename(path)}`,
-    text: jsonText(mask(secrets.value(har))),
-    what: `the trace ${path}, its secrets scrubbed by name and by value`,
-  };
-}
-
-/** README.txt: what was scrubbed and masked, and each file of the bundle (`files`, made before it). */
-function readmeFile(ctx: Context, f: Factory, opts: BundleOptions, files: BundleFile[]): BundleFile {
-  return {
-    name: 'README.txt',
-    text: [
-      'mpay support bundle',
-      '',
-      `Made ${f.now().toISOString()} by ${f.userAgent}, profile ${ctx.profileName}, ${ctx.env} environment.`,
-      'Secrets were scrubbed from every file before it was added: by name (Authorization and',
-      'Proxy-Authorization, cookies, and headers, query parameters and fields of keys, tokens, codes and',
-      "passwords, at any depth) and by value: this profile's merchant key and API key, and every value the",
-      "traces show under a secret's name anywhere (a header, a cookie, a query, a text/plain, urlencoded,",
-      "multipart or JSON body, a page's HTML or script, base64 bodies decoded), were replaced wherever they",
-      'appeared in any file, as they are and URL-, JSON-, HTML- or base64-encoded. Keys appear as sha256',
-      "fingerprints. A secret under a name that says nothing, which no file shows under a secret's name,",
-      'can not be recognised: read a foreign trace before you share it.',
-      opts.includePersonalData
-        ? "Customers' names, phones and e-mails are kept (--include-personal-data)."
-        : "Customers' personal data is masked: a name as its initial, a phone as its last digits, an e-mail as its first letter and domain.",
-      '',
-      ...files.map(({ name, what }) => `${name}: ${what}`),
-      'README.txt: this file',
-      '',
-    ].join('\n'),
-    what: 'what is inside',
-  };
 }
