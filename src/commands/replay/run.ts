@@ -1,18 +1,14 @@
 // `mpay replay FILE`: the API's calls of a trace (or of a support bundle's traces) sent again to the server
 // of this run (flows/replay.ts), each answer beside the recorded one; exit 13 when some differ.
-import { lstatSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import { memoryTokens } from '../../api/credentials.js';
-import { clearForOutput } from '../../api/out-file.js';
-import { CancelledError, UsageError, replayDiffersExitCode } from '../../api/errors.js';
-import { endpoint } from '../../api/endpoints.js';
+import { UsageError, replayDiffersExitCode } from '../../api/errors.js';
 import { isSandboxServer } from '../../config/live.js';
-import type { Secrets } from '../../api/redact.js';
-import { registerAnswerSecrets, registerSecretsIn } from '../../api/secret-names.js';
 import type { RecordedCall } from '../../api/har-read.js';
 import type { Factory } from '../../factory.js';
 import { refuseMissingCredentials, replay } from '../../flows/replay.js';
 import { planReplay } from '../../flows/replay-plan.js';
+import { confirmKeepCustomer, personalOf, registerRecordedSecrets } from '../../flows/replay/recorded.js';
+import { saveScenario } from '../../flows/replay/save-scenario.js';
 import { printResult } from '../../ui/print.js';
 import { replayPlan, replayReport } from '../../ui/replay-report.js';
 import { readTraceFile } from '../shared/trace-file.js';
@@ -31,20 +27,6 @@ export interface ReplayOptions {
   force?: boolean;
 }
 
-/**
- * A trace that mpay did not write (a browser's) may hold secrets in the clear: each one found by name is
- * registered, so that it is scrubbed by value from everything this run prints, wherever it appears.
- */
-function registerRecordedSecrets(calls: RecordedCall[], secrets: Secrets): void {
-  const register = (v: string) => secrets.register(v);
-  for (const c of calls) {
-    secrets.learn(c.body);
-    if (c.response.text !== undefined) secrets.learn(c.response.text);
-    registerSecretsIn(c.body, register);
-    registerAnswerSecrets(c.response.text ?? '', register);
-  }
-}
-
 export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> {
   const read = await readTraceFile(opts.file);
   registerRecordedSecrets(read.calls, f.secrets);
@@ -54,7 +36,7 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
     throw new UsageError(`${opts.file} holds no call of the API (no request to /restapi/v1/)`, {
       hint: 'Give a HAR written with --trace, or a support bundle made with --trace-file',
     });
-  if (opts.saveScenario) return saveScenario(read.calls, opts, f);
+  if (opts.saveScenario) return writeScenario(read.calls, opts, f);
   const ctx = await f.context();
   // The run's credentials are its secrets from the start: the plan holds them, and a dry run shows it.
   f.secrets.register(ctx.credentials.merchantKey);
@@ -69,7 +51,8 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
     await printResult(f.io, opts.json, plan, () => replayPlan(plan, ctx.baseUrl, neutral), 'verbatim');
     return;
   }
-  if (opts.keepCustomer && !sandboxServer) await confirmKeepCustomer(read.calls, ctx.baseUrl, f);
+  if (opts.keepCustomer && !sandboxServer)
+    await confirmKeepCustomer(read.calls, ctx.baseUrl, { yes: f.globals.yes, prompter: () => f.prompter() });
   const tokens = memoryTokens();
   // a fresh token: the replay's client starts with none, and keeps the one it makes in memory
   const deps = await f.flowDeps({ command: 'mpay replay', tokens });
@@ -99,61 +82,19 @@ export async function runReplay(opts: ReplayOptions, f: Factory): Promise<void> 
   if (results.some((r) => !r.same)) f.io.exitCode = replayDiffersExitCode;
 }
 
-/** The personal fields (the endpoint table's) a recorded call holds. */
-const personalOf = (c: RecordedCall) =>
-  endpoint(c.endpoint).personal.filter((k) => c.body?.[k] !== undefined);
-
-/**
- * --keep-customer on a server that is not a sandbox sends a real customer's e-mail and phone there (a
- * real one-time code may reach them): asked on a terminal, refused without one unless --yes.
- */
-async function confirmKeepCustomer(calls: RecordedCall[], server: string, f: Factory): Promise<void> {
-  const fields = [...new Set(calls.flatMap(personalOf))];
-  if (!fields.length || f.globals.yes) return;
-  const what = `the recorded customer's data (${fields.join(', ')}) to ${server}, which is not a sandbox`;
-  const prompter = await f.prompter();
-  if (!prompter)
-    throw new UsageError(`Nothing was sent: --keep-customer would send ${what}`, {
-      hint: 'Add --yes to send it anyway, or leave out --keep-customer to send neutral values',
-    });
-  if (!(await prompter.confirm({ message: `Send ${what}?`, default: false })))
-    throw new CancelledError('Nothing was sent: the recorded customer data was not confirmed', {
-      hint: 'Leave out --keep-customer to send neutral values',
-    });
-}
-
-/**
- * --save-scenario: the scenario written, nothing sent. A file is an editable scenario, perhaps edited since:
- * an existing one is kept unless --force (then a link is refused, the file made anew, 0600); - is stdout.
- */
-async function saveScenario(calls: RecordedCall[], opts: ReplayOptions, f: Factory): Promise<void> {
-  const { scenarioFromTrace } = await import('../../flows/scenario-from-trace.js');
+/** --save-scenario: the scenario written (flows/replay/save-scenario.ts), or printed on stdout with -. */
+async function writeScenario(calls: RecordedCall[], opts: ReplayOptions, f: Factory): Promise<void> {
   const file = opts.saveScenario!;
-  const toStdout = file === '-';
-  if (toStdout && opts.json)
-    throw new UsageError(
-      '--save-scenario - writes the scenario on stdout, where --json writes its document',
-      {
-        hint: 'Leave out --json, or give --save-scenario a file',
-      },
-    );
-  if (!toStdout) {
-    if (!opts.force && lstatSync(file, { throwIfNoEntry: false }))
-      throw new UsageError(`${file} exists: --save-scenario does not replace it`, {
-        hint: 'Give another file, or add --force to replace it',
-      });
-    clearForOutput(file, 'the scenario');
-  }
-  const { text, steps } = scenarioFromTrace(calls, basename(opts.file));
-  // by the run's secrets' values: a browser's trace may hold one in a field of no secret name (by name
-  // the writer leaves them out already, and a scrub by name would blank the \${otp} the file requires)
-  const scrubbed = f.secrets.scrub(text);
-  if (toStdout) {
-    f.io.out(scrubbed.replace(/\n$/, ''));
+  const { steps, text } = await saveScenario(
+    calls,
+    { file, source: opts.file, json: opts.json, force: opts.force },
+    f.secrets,
+  );
+  if (text !== undefined) {
+    f.io.out(text.replace(/\n$/, ''));
     f.io.note(`mpay: ${steps} steps; save them to a file and run it with \`mpay run FILE\``);
     return;
   }
-  writeFileSync(file, scrubbed, { flag: 'wx', mode: 0o600 });
   await printResult(
     f.io,
     opts.json,
