@@ -2,8 +2,7 @@
 // else through the Prompter), checks the key by generating a token before anything is saved, then saves
 // the profile, makes it the current one and caches the token.
 import type { Client } from '../api/client.js';
-import { memoryTokens, type Credentials } from '../api/credentials.js';
-import { checkBaseUrl, normalizeBaseUrl } from '../api/base-url.js';
+import type { memoryTokens, Credentials } from '../api/credentials.js';
 import {
   AuthError,
   CancelledError,
@@ -18,14 +17,9 @@ import { mask } from '../api/redact.js';
 import { resolveContext } from '../config/context.js';
 import { judgeServer, serverKey } from '../config/live.js';
 import { type ConfigStore } from '../config/store.js';
-import {
-  checkProfileName,
-  defaultBaseUrls,
-  isEnvironment,
-  type Environment,
-  type Profile,
-} from '../config/profile.js';
+import { checkProfileName, defaultBaseUrls, type Environment, type Profile } from '../config/profile.js';
 import type { Prompter } from './prompter.js';
+import { asker, checkedMerchantKey, chooseEnvironment, gatherBaseUrl } from './login/gather.js';
 
 export interface LoginInputs {
   profile?: string;
@@ -261,122 +255,6 @@ function refused(c: Check): MpayError {
   if (c.kind === 'auth') return new AuthError(message, { hint });
   if (c.kind === 'network') return new NetworkError(message, { hint });
   return new ServerError(message, { hint });
-}
-
-/** A value given, else asked for (when there is a terminal), else the default, else a usage error. */
-type Need = (
-  value: string | undefined,
-  flag: string,
-  message: string,
-  secret?: boolean,
-  def?: string,
-  /** an answer's problem, said under the question, which is asked again; true when it is good */
-  check?: (v: string) => true | string,
-) => Promise<string>;
-
-function asker(ask: Prompter | undefined): Need {
-  return async (value, flag, message, secret = false, def, check) => {
-    if (value) return value;
-    if (!ask) {
-      if (def) return def;
-      throw new UsageError(`Missing ${flag}`, {
-        hint: `Pass ${flag} (or the MPAY_* variable); there is no terminal to ask on`,
-      });
-    }
-    const validate = (v: string) => (!v.trim() ? 'Required' : (check?.(v.trim()) ?? true));
-    return (
-      secret
-        ? await ask.password({ message, validate })
-        : await ask.input({ message, default: def, validate })
-    ).trim();
-  };
-}
-
-async function chooseEnvironment(
-  given: string | undefined,
-  existing: Profile,
-  ask: Prompter | undefined,
-): Promise<Environment> {
-  let envName = given;
-  if (!envName && ask) {
-    envName = await ask.select({
-      message: 'Environment',
-      choices: [
-        { name: 'sandbox (local, `mpay sandbox`)', value: 'sandbox' },
-        { name: 'stage', value: 'stage' },
-        { name: 'live', value: 'live' },
-      ],
-      default: existing.env ?? 'sandbox',
-    });
-  }
-  envName ??= existing.env ?? 'sandbox';
-  if (!isEnvironment(envName)) throw new UsageError(`Unknown environment "${envName}"`);
-  return envName;
-}
-
-async function gatherBaseUrl(
-  given: string | undefined,
-  envName: Environment,
-  existing: Profile,
-  need: Need,
-  warn: (m: string) => void,
-  /** asked again: the one the person typed, as the default */
-  typed?: string,
-): Promise<string> {
-  const givenBaseUrl = await need(
-    given,
-    '--base-url',
-    `Base URL of the ${envName} API (before /restapi/v1)`,
-    false,
-    typed ?? existing.baseUrls?.[envName] ?? defaultBaseUrls[envName],
-    // On a terminal a base URL mistyped is said and asked again; given by flag, it is refused below.
-    (v) => {
-      try {
-        checkBaseUrl(normalizeBaseUrl(v).url);
-        return true;
-      } catch (err) {
-        const e = err as MpayError;
-        return e.hint ? `${e.message}. ${e.hint}` : e.message;
-      }
-    },
-  );
-  const { url: baseUrl, stripped } = normalizeBaseUrl(givenBaseUrl);
-  if (stripped) warn(`the base URL ends in /restapi/v1, which mpay adds itself; saving ${baseUrl}`);
-  checkBaseUrl(baseUrl);
-  return baseUrl;
-}
-
-/**
- * The merchant key, and the token it earned unless --no-verify. It is checked as soon as it is known,
- * before the site id and API key are asked for; on a terminal a rejected key is asked for again.
- */
-async function checkedMerchantKey(
-  inputs: LoginInputs,
-  baseUrl: string,
-  need: Need,
-  deps: LoginDeps,
-  askUrlAgain?: (typed: string) => Promise<string>,
-): Promise<{ merchantKey: string; token?: string; baseUrl: string }> {
-  let merchantKey = await need(inputs.merchantKey, '--merchant-key-stdin', 'Merchant key', true);
-  for (let attempt = 1, unreached = 0; inputs.verify; attempt++) {
-    const probe = await deps.client({ baseUrl, credentials: { merchantKey }, tokens: memoryTokens() });
-    try {
-      return { merchantKey, token: await probe.generateToken(merchantKey), baseUrl };
-    } catch (err) {
-      if (err instanceof NetworkError && askUrlAgain && ++unreached < 3) {
-        deps.warn(
-          `${err.message.replace(/\.$/, '')}${err.hint ? ` (${err.hint})` : ''}; give the base URL again`,
-        );
-        baseUrl = await askUrlAgain(baseUrl);
-        attempt--;
-        continue;
-      }
-      if (!(err instanceof AuthError) || !deps.prompter || attempt === 3 || inputs.merchantKey) throw err;
-      deps.warn(`${err.message.replace(/\.$/, '')}; try again (${3 - attempt} left)`);
-      merchantKey = await need(undefined, '--merchant-key-stdin', 'Merchant key', true);
-    }
-  }
-  return { merchantKey, baseUrl };
 }
 
 /**
