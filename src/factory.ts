@@ -47,23 +47,42 @@ export interface ClientRequest {
   onThrottle?: (t: Throttle) => void;
 }
 
+/**
+ * What every Factory of one run shares, a step's of `mpay run` (forIO) included: the secrets, the ticket
+ * office, the clients, and what is made once a run (`made`), always by the run's own Factory (`owner`:
+ * its IO warns, its prompter asks).
+ */
+interface RunShared {
+  readonly owner: Factory;
+  readonly secrets: Secrets;
+  /**
+   * The run's ticket office (api/ticket.ts): its `issue` goes to the money gates the run's Factories make,
+   * and only there; its `admit` to every client.
+   */
+  readonly office: ReturnType<typeof ticketOffice>;
+  /** the clients of the run: a gate asks them whether an mpay proxy said its server is live */
+  readonly clients: Client[];
+  readonly made: Map<keyof OnceARun, Promise<unknown>>;
+}
+
+/** What a run makes once, the first time any of its Factories asks. */
+interface OnceARun {
+  store: ConfigStore;
+  context: Context;
+  trace: ((x: import('./api/har.js').Exchange) => void) | undefined;
+  gate: MoneyGate;
+}
+
 export class Factory {
   /** the secrets this run holds, by value: its clients register them, and whatever it shows is scrubbed of them */
   readonly secrets: Secrets;
-  private storeMemo?: ConfigStore;
-  private contextMemo?: Context;
-  /**
-   * The run's ticket office (api/ticket.ts): its `issue` goes to the money gates this Factory makes, and
-   * only there; its `admit` to every client.
-   */
-  private readonly office: ReturnType<typeof ticketOffice>;
+  /** the run's shared part: this Factory's own, or, for a step of `mpay run` (forIO), the run's */
+  private readonly run: RunShared;
 
   /** Whether the run let a money request go through its gate (the office issued a ticket). */
   moneySent(): boolean {
-    return this.office.issuedAny();
+    return this.run.office.issuedAny();
   }
-  /** the clients of the run: a gate asks them whether an mpay proxy said its server is live */
-  private readonly clients: Client[];
 
   constructor(
     readonly io: IO,
@@ -73,17 +92,22 @@ export class Factory {
     readonly environ: NodeJS.ProcessEnv = process.env,
     /** the clock of the run: the journal's timestamps and the times commands print come from here */
     readonly now: () => Date = () => new Date(),
-    /** the run this Factory is a step of (forIO): its store, context, office, secrets, trace and gate */
-    private readonly parent?: Factory,
+    /** the run this Factory is a step of (forIO): what it shares (its store, context, office, secrets, trace, gate) */
+    run?: RunShared,
   ) {
-    this.secrets = parent?.secrets ?? new Secrets();
-    this.office = parent?.office ?? ticketOffice();
-    this.clients = parent?.clients ?? [];
+    this.run = run ?? {
+      owner: this,
+      secrets: new Secrets(),
+      office: ticketOffice(),
+      clients: [],
+      made: new Map(),
+    };
+    this.secrets = this.run.secrets;
   }
 
   /** a step of `mpay run` (forIO): the run, not the step, ends as interrupted */
   get isStep(): boolean {
-    return this.parent !== undefined;
+    return this.run.owner !== this;
   }
 
   /**
@@ -92,37 +116,54 @@ export class Factory {
    * step, and every money step passes the same gate, journal and locks.
    */
   forIO(io: IO): Factory {
-    return new Factory(io, this.globals, this.userAgent, this.environ, this.now, this.parent ?? this);
+    return new Factory(io, this.globals, this.userAgent, this.environ, this.now, this.run);
   }
 
-  async store(): Promise<ConfigStore> {
-    if (this.parent) return this.parent.store();
-    if (!this.storeMemo) {
+  /**
+   * What the run makes once: made by the run's own Factory whichever of its Factories asks first, and the
+   * same for every one after. A failure is not kept (the next call makes it again: a profile saved since).
+   */
+  private once<K extends keyof OnceARun>(
+    what: K,
+    make: (owner: Factory) => Promise<OnceARun[K]>,
+  ): Promise<OnceARun[K]> {
+    const { made, owner } = this.run;
+    const kept = made.get(what) as Promise<OnceARun[K]> | undefined;
+    if (kept) return kept;
+    const making = make(owner);
+    made.set(what, making);
+    making.catch(() => {
+      if (made.get(what) === making) made.delete(what);
+    });
+    return making;
+  }
+
+  store(): Promise<ConfigStore> {
+    return this.once('store', async (owner) => {
       const { ConfigStore } = await import('./config/store.js');
-      this.storeMemo = new ConfigStore(this.environ, (cleanup) => this.io.interrupts.atExit(cleanup));
-      for (const w of this.storeMemo.warnings) this.io.warn(w);
-    }
-    return this.storeMemo;
+      const store = new ConfigStore(owner.environ, (cleanup) => owner.io.interrupts.atExit(cleanup));
+      for (const w of store.warnings) owner.io.warn(w);
+      return store;
+    });
   }
 
-  async context(): Promise<Context> {
-    if (this.parent) return this.parent.context();
-    if (!this.contextMemo) {
+  context(): Promise<Context> {
+    return this.once('context', async (owner) => {
       const { resolveContext, profileNameOf } = await import('./config/context.js');
       const inputs = {
-        profile: this.globals.profile,
-        env: this.globals.env,
-        baseUrl: this.globals.baseUrl,
-        timeout: this.globals.timeout,
+        profile: owner.globals.profile,
+        env: owner.globals.env,
+        baseUrl: owner.globals.baseUrl,
+        timeout: owner.globals.timeout,
       };
-      const store = await this.store();
+      const store = await owner.store();
       // A profile whose secrets are in the keyring: the keyring is opened (or found unusable) before the
       // context reads them; resolveContext notes a problem.
-      await store.openSecrets(profileNameOf(inputs, this.environ, store));
-      this.contextMemo = resolveContext(inputs, this.environ, store);
-      for (const n of this.contextMemo.notes) this.io.warn(n);
-    }
-    return this.contextMemo;
+      await store.openSecrets(profileNameOf(inputs, owner.environ, store));
+      const ctx = resolveContext(inputs, owner.environ, store);
+      for (const n of ctx.notes) owner.io.warn(n);
+      return ctx;
+    });
   }
 
   async client(req: ClientRequest = {}): Promise<Client> {
@@ -133,7 +174,7 @@ export class Factory {
     const sink =
       req.debug ??
       // a step of `mpay run` (forIO): its --debug lines go to the run's stderr, not the step's
-      (this.globals.debug ? (line: string) => (this.parent ?? this).io.errLine(line) : undefined);
+      (this.globals.debug ? (line: string) => this.run.owner.io.errLine(line) : undefined);
     const tokens = req.tokens ?? ctx!.tokens;
     const client = new Client({
       environ: this.environ,
@@ -158,27 +199,23 @@ export class Factory {
       userAgent: this.userAgent,
       maxBodyBytes: req.maxBodyBytes,
       trace: await this.tracer(),
-      admit: this.office.admit,
+      admit: this.run.office.admit,
       pacer: req.pacer,
       secrets: this.secrets,
     });
-    this.clients.push(client);
+    this.run.clients.push(client);
     return client;
   }
 
-  private traceMemo?: Promise<((x: import('./api/har.js').Exchange) => void) | undefined>;
-
   /** One HAR recorder per run, shared by its clients, when --trace or MPAY_TRACE names a file. */
-  private tracer(): Promise<((x: import('./api/har.js').Exchange) => void) | undefined> {
-    if (this.parent) return this.parent.tracer();
-    this.traceMemo ??= (async () => {
-      const file = this.globals.trace ?? this.environ.MPAY_TRACE;
+  private tracer(): Promise<OnceARun['trace']> {
+    return this.once('trace', async (owner) => {
+      const file = owner.globals.trace ?? owner.environ.MPAY_TRACE;
       if (!file) return undefined;
       const { HarRecorder } = await import('./api/har.js');
-      const recorder = new HarRecorder(file, { name: 'mpay', version: this.userAgent }, this.secrets);
+      const recorder = new HarRecorder(file, { name: 'mpay', version: owner.userAgent }, owner.secrets);
       return (x) => recorder.record(x);
-    })();
-    return this.traceMemo;
+    });
   }
 
   /** Where this run's transactions live: the context's server and merchant, and what chose them. */
@@ -232,19 +269,15 @@ export class Factory {
     return new TerminalReporter(this.io);
   }
 
-  private gateMemo?: Promise<MoneyGate>;
-
   /**
    * The run's one money gate: made once, so that a confirmation given anywhere in the run (a flow's
    * summary, a batch's question) holds for every request after it. Live is the server's (config/live.ts).
    */
   gate(): Promise<MoneyGate> {
-    if (this.parent) return this.parent.gate();
-    this.gateMemo ??= (async () => {
-      const ctx = await this.context();
-      return this.gateFor(ctx.baseUrl, ctx.env, await this.prompter());
-    })();
-    return this.gateMemo;
+    return this.once('gate', async (owner) => {
+      const ctx = await owner.context();
+      return owner.gateFor(ctx.baseUrl, ctx.env, await owner.prompter());
+    });
   }
 
   /**
@@ -264,9 +297,9 @@ export class Factory {
     return new MoneyGate(judgeServer(server, env, store.profiles()), {
       yes,
       prompter,
-      issue: this.office.issue,
+      issue: this.run.office.issue,
       upstreamLive: () =>
-        this.clients.some((c) => c.upstreamLive && c.baseUrl.href.startsWith(new URL(server).origin)),
+        this.run.clients.some((c) => c.upstreamLive && c.baseUrl.href.startsWith(new URL(server).origin)),
     });
   }
 
