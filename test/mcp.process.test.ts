@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { resumeCommand } from '../src/flows/next-command.js';
 import { forTools } from '../src/mcp/errors.js';
-import { argumentOf } from '../src/mcp/tools.js';
+import { argumentOf } from '../src/mcp/arguments.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import {
   bin,

@@ -20,7 +20,8 @@ import type { JournalEvent, JournalRecord } from '../journal/records.js';
 import { historyShowCommand } from '../flows/next-command.js';
 import { importLazily } from '../lazy-import.js';
 import { ConfirmationRequired, badArguments, forTools, toolError } from './errors.js';
-import { argumentOf, offered, type Tool, type ToolCall } from './tools.js';
+import { argumentOf } from './arguments.js';
+import { offered, type Tool, type ToolCall } from './tools.js';
 
 type Sdk = typeof import('@modelcontextprotocol/sdk/server/index.js');
 type Stdio = typeof import('@modelcontextprotocol/sdk/server/stdio.js');
