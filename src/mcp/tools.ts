@@ -12,7 +12,7 @@ import { UsageError } from '../api/errors.js';
 import type { JournalRecord } from '../journal/records.js';
 import { fromRecord } from '../ui/envelope.js';
 import { argumentsOf, transactionKey } from './arguments.js';
-import { flowRun, readRun, stepRuns, type Run, type ToolCall } from './runs.js';
+import { flowRun, readRun, stepRuns, type Run } from './runs.js';
 
 export type { ToolCall } from './runs.js';
 
