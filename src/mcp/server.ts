@@ -1,12 +1,12 @@
 // `mpay mcp`: a Model Context Protocol server on stdio (the official SDK's Server and stdio transport), its
-// tools from mcp/tools.ts. Every money tool passes the run's ticket office through a gate of its own call
+// tools from mcp/tools.ts (made from the endpoint table and the flows). Every money tool passes the run's ticket office through a gate of its own call
 // (flows/money-gate.ts): journal first, the transaction's lock, live decided by the server. On a live server
-// the gate's question goes to the person through MCP elicitation, and only an accept sends; a client that
+// the gate's question goes to the person through MCP elicitation (mcp/ask.ts), and only an accept sends; a client that
 // cannot elicit gets `confirmation_required`; --yes is not read here. stdout carries JSON-RPC alone, every
 // message scrubbed of the run's secrets on its way out; logs go to stderr. End of input or a first signal
 // ends the server once the calls in flight have their answers (a money step in flight finishes and is
 // journaled); a call that comes after a signal is refused; a second signal names what was left in flight.
-// A line that is not JSON-RPC is answered with the protocol's error (the SDK's transport drops it).
+// The wire (mcp/stdio.ts) answers a line that is not JSON-RPC with the protocol's error, and scrubs.
 import * as z from 'zod/mini';
 import { CancelledError, UsageError } from '../api/errors.js';
 import { nearest } from '../api/nearest.js';
