@@ -108,7 +108,7 @@ describe('the tools, from the endpoint table', () => {
     expect(bad.error!.issues[0]!.message).toMatch(/positive decimal/);
   });
 
-  it('makes a new endpoint of the table a tool: a read, a money step, and leaves out a new token or alias', () => {
+  it('makes a new read of the table a tool, and leaves out a new token, alias, or money endpoint no flow sends, saying why', () => {
     const extra = (id: string, e: Partial<Endpoint>): Listed =>
       ({
         id: id as EndpointId,
@@ -140,18 +140,21 @@ describe('the tools, from the endpoint table', () => {
     const token = extra('tokenRefresh', { method: 'POST', token: true });
     const alias = extra('publicMerchantBalances', { alias: true });
     const more = toolsFrom([...endpointList, settlements, refund, token, alias]);
-    expect(more.length).toBe(tools.length + 2);
+    expect(more.length).toBe(tools.length + 1);
     const read = more.find((t) => t.name === 'merchant_settlements')!;
     expect(read).toMatchObject({ money: false, endpoints: ['merchantSettlements'] });
     expect(read.description).toMatch(
       /^Reads: The merchantSettlements \(GET \/restapi\/v1\/x\/merchantSettlements\)/,
     );
-    const step = more.find((t) => t.name === 'withdraw_reverse')!;
-    expect(step).toMatchObject({ money: true, endpoints: ['withdrawReverse'] });
-    expect(step.description).toMatch(/^MOVES MONEY\. The withdrawReverse \(POST /);
-    expect(argumentsOf(step)).toEqual(['key', 'status', 'reason']);
-    expect(schemaOf(step).required).toEqual(['key', 'status']);
-    // --read-only: the read is offered, the step is not
+    // a money endpoint no flow sends (the status step's flow sends statusUpdate) is left out, saying so:
+    // a tool of it would send the flow's endpoint, not its own
+    expect(more.find((t) => t.name === 'withdraw_reverse')).toBeUndefined();
+    expect(whyNotATool(refund, [...endpointList, refund])).toMatch(/no flow sends .*statusUpdate.*mpay api/);
+    // nor does the withdraw flow take it for its status step
+    expect(more.find((t) => t.name === 'withdraw')!.endpoints).toEqual(
+      tools.find((t) => t.name === 'withdraw')!.endpoints,
+    );
+    // --read-only offers the new read
     expect(more.filter((t) => !t.money).map((t) => t.name)).toContain('merchant_settlements');
     expect(whyNotATool(token)).toMatch(/bearer token/);
     expect(whyNotATool(alias)).toMatch(/another path/);

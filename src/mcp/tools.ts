@@ -38,11 +38,24 @@ export const notTools: Readonly<Partial<Record<EndpointId, string>>> = {
   publicMerchantCurrencies: 'another path for the list the balances tool reads (merchantCurrencies)',
 };
 
+/**
+ * The endpoint a payment's flow sends for a step of a kind: the table's first of that step (as
+ * api/endpoints.ts moneyEndpointFor reads it).
+ */
+const stepEndpoint = (list: readonly Listed[], kind: PaymentKind, step: MoneyStep) =>
+  list.find((e) => e.money?.step === step && (e.money.kind ?? kind) === kind);
+
 /** Why an endpoint is no tool of its own (its entry in notTools, or what the table says of it), if it is not. */
-export function whyNotATool(e: Listed): string | undefined {
+export function whyNotATool(e: Listed, list: readonly Listed[] = endpointList): string | undefined {
   if (notTools[e.id]) return notTools[e.id];
   if (e.token) return 'its answer is the bearer token, a secret no message carries';
   if (e.alias) return 'another path for a list another tool reads';
+  if (e.money) {
+    const { step, kind } = e.money;
+    const sent = (kind ? [kind] : paymentKinds).map((k) => stepEndpoint(list, k, step)?.id);
+    if (sent.some((id) => id !== e.id))
+      return `a money endpoint no flow sends (the ${step} step's flow sends ${[...new Set(sent)].join(' and ')}): \`mpay api\` sends it through the money gate`;
+  }
   if (!e.money && e.method !== 'GET') return 'a POST that moves no money: no tool sends one';
   return undefined;
 }
@@ -100,9 +113,7 @@ const flowSteps: readonly MoneyStep[] = ['initiate', 'wallet', 'status', 'proces
 
 /** A whole payment of a kind: the arguments of its steps (but the transaction's key and the status). */
 function flowTool(kind: PaymentKind, list: readonly Listed[]): Tool {
-  const steps = flowSteps.flatMap((step) =>
-    list.filter((e) => e.money?.step === step && (e.money.kind ?? kind) === kind),
-  );
+  const steps = flowSteps.flatMap((step) => stepEndpoint(list, kind, step) ?? []);
   const args: Record<string, z.ZodMiniType> = {};
   for (const e of steps)
     for (const [k, v] of Object.entries(argumentsOf(e, 'new')))
@@ -208,7 +219,7 @@ const journalTools: Tool[] = [
  * money steps. Every endpoint is a tool of its own or in `notTools`.
  */
 export function toolsFrom(list: readonly Listed[]): Tool[] {
-  const offered = list.filter((e) => whyNotATool(e) === undefined);
+  const offered = list.filter((e) => whyNotATool(e, list) === undefined);
   return [
     ...offered.filter((e) => !e.money).map(endpointTool),
     ...journalTools,
