@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { resumeCommand } from '../src/flows/next-command.js';
 import { forTools } from '../src/mcp/errors.js';
-import { argumentOf } from '../src/mcp/tools.js';
+import { argumentOf } from '../src/mcp/arguments.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import {
   bin,
@@ -455,12 +455,13 @@ describe('a live server', () => {
 
 describe('no secret in any message', () => {
   it('keeps the keys, the bearer token and the one-time code out of stdout and stderr, with --debug', async () => {
-    const env = cliEnv(sb, tempDir(), { MPAY_DEBUG: '1' });
-    const { client, stderr } = await sdkClient(env, {
+    const dir = tempDir();
+    const env = cliEnv(sb, dir, { MPAY_DEBUG: '1' });
+    const { client, stderr, asked } = await sdkClient(env, {
       elicit: (m) =>
         /one-time code/.test(m) ? { action: 'accept', content: { code: '123456' } } : { action: 'decline' },
     });
-    const messages: string[] = [];
+    const messages: string[] = [JSON.stringify(client.getInstructions() ?? '')];
     const tools = await client.listTools();
     messages.push(JSON.stringify(tools));
     for (const [name, args] of [
@@ -476,9 +477,16 @@ describe('no secret in any message', () => {
     ] as const)
       messages.push(JSON.stringify(await client.callTool({ name, arguments: args })));
     await client.close();
-    const all = `${messages.join('\n')}\n${stderr()}`;
+    // the questions the server sent (the one-time code's) are messages too
+    expect(asked.length).toBeGreaterThan(0);
+    const all = `${messages.join('\n')}\n${asked.join('\n')}\n${stderr()}`;
     expect(stderr()).toMatch(/POST .*withdraw\/processed/); // --debug did log the requests
-    for (const secret of [demoMerchant.merchantKey, demoMerchant.apiKey, '123456'])
+    // the bearer token the run used, as its cache keeps it
+    const tokens = [...readFileSync(join(dir, 'tokens.json'), 'utf8').matchAll(/"token":\s*"([^"]+)"/g)].map(
+      (m) => m[1]!,
+    );
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const secret of [demoMerchant.merchantKey, demoMerchant.apiKey, '123456', ...tokens])
       expect(all).not.toMatch(new RegExp(`\\b${secret}\\b`));
     expect(all).not.toMatch(/Bearer\s+(?!\*\*\*)[A-Za-z0-9._~+/=-]{6,}/);
     expect(all).toMatch(/mcp-secret-wd/);

@@ -1,14 +1,12 @@
 // `mpay mcp`: a Model Context Protocol server on stdio (the official SDK's Server and stdio transport), its
-// tools from mcp/tools.ts. Every money tool passes the run's ticket office through a gate of its own call
+// tools from mcp/tools.ts (made from the endpoint table and the flows). Every money tool passes the run's ticket office through a gate of its own call
 // (flows/money-gate.ts): journal first, the transaction's lock, live decided by the server. On a live server
-// the gate's question goes to the person through MCP elicitation, and only an accept sends; a client that
+// the gate's question goes to the person through MCP elicitation (mcp/ask.ts), and only an accept sends; a client that
 // cannot elicit gets `confirmation_required`; --yes is not read here. stdout carries JSON-RPC alone, every
 // message scrubbed of the run's secrets on its way out; logs go to stderr. End of input or a first signal
 // ends the server once the calls in flight have their answers (a money step in flight finishes and is
 // journaled); a call that comes after a signal is refused; a second signal names what was left in flight.
-// A line that is not JSON-RPC is answered with the protocol's error (the SDK's transport drops it).
-import { createInterface } from 'node:readline';
-import { PassThrough } from 'node:stream';
+// The wire (mcp/stdio.ts) answers a line that is not JSON-RPC with the protocol's error, and scrubs.
 import * as z from 'zod/mini';
 import { CancelledError, UsageError } from '../api/errors.js';
 import { nearest } from '../api/nearest.js';
@@ -16,16 +14,18 @@ import type { Factory } from '../factory.js';
 import type { Prompter } from '../flows/prompter.js';
 import { silentReporter, type FlowDeps } from '../flows/types.js';
 import type { JournalLike } from '../journal/journal.js';
-import type { JournalEvent, JournalRecord } from '../journal/records.js';
+import type { JournalEvent } from '../journal/records.js';
 import { historyShowCommand } from '../flows/next-command.js';
 import { importLazily } from '../lazy-import.js';
 import { ConfirmationRequired, badArguments, forTools, toolError } from './errors.js';
-import { argumentOf, offered, type Tool, type ToolCall } from './tools.js';
+import { argumentOf } from './arguments.js';
+import { askerOf, moveLine } from './ask.js';
+import { connectStdio } from './stdio.js';
+import { offered, type Tool, type ToolCall } from './tools.js';
 
 type Sdk = typeof import('@modelcontextprotocol/sdk/server/index.js');
 type Stdio = typeof import('@modelcontextprotocol/sdk/server/stdio.js');
 type Types = typeof import('@modelcontextprotocol/sdk/types.js');
-type JSONRPCMessage = import('@modelcontextprotocol/sdk/types.js').JSONRPCMessage;
 
 /** The mark every journal line of a call through `mpay mcp` carries (data.via), and history shows. */
 export const via = 'mpay mcp';
@@ -51,45 +51,6 @@ export function markedJournal<J extends JournalLike>(
   return marked;
 }
 
-/** Every string of a JSON-RPC message with the run's secrets (keys, tokens, one-time codes) replaced. */
-function scrubbed(value: unknown, scrub: (s: string) => string): unknown {
-  if (typeof value === 'string') return scrub(value);
-  if (Array.isArray(value)) return value.map((v) => scrubbed(v, scrub));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), scrubbed(v, scrub)]));
-  return value;
-}
-
-/** The question's line about what moves: the kind, the amount and currency, the customer. */
-function moveLine(tool: Tool, a: Record<string, unknown>, record: JournalRecord | undefined): string {
-  if (tool.name === 'doctor')
-    return "doctor's API-key check: a withdraw initiate of the credentials alone, no customer and no amount (the API refuses it and creates nothing)";
-  const kind = tool.name.startsWith('withdraw')
-    ? 'withdrawal'
-    : tool.name.startsWith('deposit')
-      ? 'deposit'
-      : record?.kind === 'withdraw'
-        ? 'withdrawal'
-        : 'deposit';
-  const amount = (a.amount as string | undefined) ?? record?.amount ?? '(amount not in the journal)';
-  const currency = (a.currency as string | undefined) ?? record?.currency ?? '';
-  const c = record?.customer ?? {};
-  const who = [
-    (a.first_name as string | undefined) ?? c.first_name,
-    (a.last_name as string | undefined) ?? c.last_name,
-  ]
-    .filter(Boolean)
-    .join(' ');
-  const contact = [(a.email as string | undefined) ?? c.email, (a.phone as string | undefined) ?? c.phone]
-    .filter(Boolean)
-    .join(', ');
-  const step = tool.name.replace(/^(deposit|withdraw)_?/, '').replace(/_/g, ' ');
-  return (
-    `${tool.title}: ${kind}${step ? ` (${step})` : ''} of ${amount} ${currency}`.trim() +
-    `, customer ${who || '(not named)'}${contact ? ` (${contact})` : ''}${record ? `, reference ${record.reference}` : ''}`
-  );
-}
-
 export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
   const { Server } = await importLazily<Sdk>('@modelcontextprotocol/sdk/server/index.js');
   const { StdioServerTransport } = await importLazily<Stdio>('@modelcontextprotocol/sdk/server/stdio.js');
@@ -112,6 +73,7 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
 
   // End of input: no answer can come to an elicitation any more.
   const inputEnded = new AbortController();
+  const asker = askerOf(server, ElicitResultSchema, inputEnded.signal, secrets, log);
 
   // The flow's dependencies: made once, at the first call that needs them (a missing profile is then that
   // call's error, not the server's); each call gets its own gate and the journal that marks its lines.
@@ -125,57 +87,6 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
   // The calls in flight, each with the last journal line it wrote: what a second signal leaves behind.
   const inFlight = new Set<{ tool: string; last?: JournalEvent }>();
 
-  /** Asks the person through the client, or undefined when the client cannot (no elicitation). */
-  async function elicit(
-    message: string,
-    requestedSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[] },
-  ): Promise<{ action: string; content?: Record<string, unknown> } | undefined> {
-    if (!server.getClientCapabilities()?.elicitation) return undefined;
-    if (inputEnded.signal.aborted) throw new CancelledError('The server is ending: nothing was sent');
-    try {
-      return await server.request(
-        { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } },
-        ElicitResultSchema,
-        // a person may take their time: no time-out but the end of input
-        { signal: inputEnded.signal, timeout: 2 ** 31 - 1, maxTotalTimeout: 2 ** 31 - 1 },
-      );
-    } catch (err) {
-      if (inputEnded.signal.aborted) throw new CancelledError('The server is ending: nothing was sent');
-      throw err;
-    }
-  }
-
-  /** The gate's questions, through elicitation: a confirmation only (a flow here asks nothing else). */
-  const confirmer = (detail: string): Prompter => ({
-    async confirm(o) {
-      const question = `${o.message}\n${detail}\nTick "Send it" and accept to send it; accepting with the box unticked, declining or cancelling sends nothing.`;
-      const answer = await elicit(question, {
-        type: 'object',
-        properties: {
-          send: {
-            type: 'boolean',
-            title: 'Send it',
-            description: 'Send this real-money request',
-            default: false,
-          },
-        },
-        required: ['send'],
-      });
-      if (!answer)
-        throw new ConfirmationRequired(
-          `Nothing was sent: ${o.message.replace(/\.? Send it\?$/, '')} needs the person's answer, and this MCP client cannot ask (no elicitation capability)`,
-        );
-      const send = answer.action === 'accept' && answer.content?.send === true;
-      log(
-        `live confirmation: ${send ? 'send (accepted, "Send it" ticked)' : `nothing sent (${answer.action === 'accept' ? 'accepted with "Send it" unticked' : answer.action})`}`,
-      );
-      return send;
-    },
-    input: () => Promise.reject(new UsageError('mpay mcp asks nothing but the live question')),
-    password: () => Promise.reject(new UsageError('mpay mcp asks nothing but the live question')),
-    select: () => Promise.reject(new UsageError('mpay mcp asks nothing but the live question')),
-  });
-
   async function callOf(
     tool: Tool,
     args: Record<string, unknown>,
@@ -185,7 +96,7 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     // the person could not be asked (the gate's question found no elicitation): doctor says so
     let unasked = false;
     const ask = (detail: string): Prompter => {
-      const p = confirmer(detail);
+      const p = asker.confirmer(detail);
       return {
         ...p,
         confirm: (o) =>
@@ -222,25 +133,7 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     return {
       deps,
       now: f.now,
-      async askCode(email) {
-        const answer = await elicit(`The one-time code sent to ${email}, to confirm the withdrawal`, {
-          type: 'object',
-          properties: {
-            code: {
-              type: 'string',
-              title: 'One-time code',
-              description: `the code e-mailed to ${email}`,
-              minLength: 4,
-              maxLength: 8,
-            },
-          },
-          required: ['code'],
-        });
-        const code = answer?.action === 'accept' ? answer.content?.code : undefined;
-        if (typeof code !== 'string') return undefined;
-        secrets.register(code.trim());
-        return code;
-      },
+      askCode: (email) => asker.askCode(email),
       async doctor(checkApiKey) {
         const { runChecks } = await import('../flows/doctor.js');
         const d = await deps();
@@ -374,78 +267,14 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
   }
   const verdict = (await f.gateFor(ctx.baseUrl, ctx.env, undefined, false)).server;
 
-  // The SDK's transport drops a line that is not JSON or not JSON-RPC without an answer: each line is
-  // looked at first, and such a line answered as JSON-RPC 2.0 says (-32700, -32600), the rest passed on.
-  const lines = new PassThrough();
-  const transport = new StdioServerTransport(lines, io.stdout);
-  const fault = (id: string | number | null, code: number, message: string) => {
-    log(`protocol error ${code}: ${message}`);
-    void transport.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
-  };
-  const reader = createInterface({ input: io.stdin, crlfDelay: Infinity });
-  reader.on('line', (line) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      return fault(null, -32700, 'Parse error: the line is not JSON (one JSON-RPC message a line)');
-    }
-    if (!JSONRPCMessageSchema.safeParse(value).success) {
-      const id = (value as { id?: unknown } | null)?.id;
-      return fault(
-        typeof id === 'string' || typeof id === 'number' ? id : null,
-        -32600,
-        'Invalid Request: not a JSON-RPC 2.0 request, notification or response (jsonrpc "2.0", method, id)',
-      );
-    }
-    lines.write(`${line}\n`);
+  const wire = await connectStdio(server, {
+    io,
+    scrub: (s) => secrets.scrub(s),
+    log,
+    sdk: { StdioServerTransport, JSONRPCMessageSchema },
+    // a request that comes after a signal is answered, but not run
+    received: (id) => void (io.interrupts.signal.aborted && late.add(id)),
   });
-  reader.on('close', () => lines.end());
-  // The requests of the client still to answer: the server ends only once each has its answer.
-  const pending = new Set<string | number>();
-  let settled: (() => void) | undefined;
-  const answered = () => {
-    if (pending.size === 0) settled?.();
-  };
-  const send = transport.send.bind(transport);
-  transport.send = (message: JSONRPCMessage) => {
-    const out = scrubbed(message, (s) => secrets.scrub(s)) as JSONRPCMessage;
-    const p = send(out);
-    if ('id' in message && message.id !== undefined && ('result' in message || 'error' in message)) {
-      pending.delete(message.id);
-      answered();
-    }
-    return p;
-  };
-  await server.connect(transport);
-  const receive = transport.onmessage!;
-  transport.onmessage = (message: JSONRPCMessage) => {
-    // tools/call without a tool's name: the SDK would answer -32603 with its schema's dump
-    if ('id' in message && 'method' in message && message.method === 'tools/call') {
-      const params = message.params as { name?: unknown; arguments?: unknown } | undefined;
-      const why =
-        typeof params?.name !== 'string'
-          ? 'params.name, the name of a tool (tools/list gives them), is required and must be a string'
-          : params.arguments !== undefined &&
-              (typeof params.arguments !== 'object' ||
-                params.arguments === null ||
-                Array.isArray(params.arguments))
-            ? "params.arguments must be an object of the tool's arguments"
-            : undefined;
-      if (why) return fault(message.id, -32602, `Invalid params for tools/call: ${why}`);
-    }
-    if ('id' in message && 'method' in message) {
-      pending.add(message.id);
-      if (io.interrupts.signal.aborted) late.add(message.id);
-    }
-    // a request the client cancelled gets no answer (the SDK drops it): it is no longer waited for
-    if ('method' in message && message.method === 'notifications/cancelled') {
-      const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
-      if (id !== undefined) setImmediate(() => (pending.delete(id), answered()));
-    }
-    receive(message);
-  };
   log(
     `serving ${list.length} tools on stdio${readOnly ? ' (read-only)' : ''}: profile ${ctx.profileName}, environment ${ctx.env}, server ${ctx.baseUrl}${verdict.live ? ` (LIVE: ${verdict.why}; each money call asks the person first)` : ''}; stdout is JSON-RPC only`,
   );
@@ -477,11 +306,10 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
       `${ending}: finishing the ${inFlight.size} call${inFlight.size === 1 ? '' : 's'} in flight; a new call is refused`,
     );
     inputEnded.abort();
-    if (pending.size) await new Promise<void>((resolve) => (settled = resolve));
+    await wire.answered();
     await server.close();
     // stdin, open still after a signal, no longer read: nothing keeps the process
-    reader.close();
-    io.stdin.pause();
+    wire.close();
   }, leftBehind);
   io.exitCode = 0;
 }
