@@ -10,6 +10,7 @@
 //   node scripts/bench-sandbox-store.js [--quick] [--held N] [--out FILE]
 //
 // Also run by `npm run bench` (scripts/bench-sandbox.js).
+import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -57,7 +58,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
  */
 async function restarts(emptyFile, fullFile, rounds) {
   const out = { empty: [], full: [] };
-  for (let i = 0; i < rounds; i++)
+  // and `node -e 0` before each round: what a bare Node start costs at the machine's load of the moment
+  const node = [];
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    node.push(+((performance.now() - t0) / 1000).toFixed(3));
     for (const [k, f] of [
       ['empty', emptyFile],
       ['full', fullFile],
@@ -66,12 +72,13 @@ async function restarts(emptyFile, fullFile, rounds) {
       await stop(run.sb);
       out[k].push({ restart_seconds: run.restart_seconds, open_seconds: run.open_seconds });
     }
+  }
   const of = (rows) => ({
     median_seconds: median(rows.map((r) => r.restart_seconds)),
     median_open_seconds: median(rows.map((r) => r.open_seconds)),
     all_seconds: rows.map((r) => r.restart_seconds),
   });
-  return { rounds, empty: of(out.empty), full: of(out.full) };
+  return { rounds, node_e0_median_seconds: median(node), empty: of(out.empty), full: of(out.full) };
 }
 
 /** One measured window at the size the file holds: initiates, then memory. */
@@ -193,7 +200,7 @@ export function printStore(results, log = console.log) {
     );
   const r = results.restart;
   log(
-    `  restarts, ${r.rounds} alternating rounds, median from the spawn to an answered initiate: empty ${r.empty.median_seconds} s (open ${r.empty.median_open_seconds} s), at ${results.summary.held.toLocaleString('en-US')} ${r.full.median_seconds} s (open ${r.full.median_open_seconds} s)`,
+    `  restarts, ${r.rounds} alternating rounds, median from the spawn to an answered initiate: empty ${r.empty.median_seconds} s (open ${r.empty.median_open_seconds} s), at ${results.summary.held.toLocaleString('en-US')} ${r.full.median_seconds} s (open ${r.full.median_open_seconds} s); node -e 0 ${r.node_e0_median_seconds} s`,
   );
   log(`summary: ${JSON.stringify(results.summary)}`);
   for (const [k, ok] of Object.entries(results.targets_met))
