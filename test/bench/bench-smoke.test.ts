@@ -83,6 +83,8 @@ it('npm run bench -- --quick measures every figure, within plausible bounds, and
   for (const k of ['empty', 'full']) {
     expect(store.restart[k].all_seconds).toHaveLength(3);
     expect(store.restart[k].median_open_seconds, k).toBeGreaterThan(0);
+    expect(store.restart[k].median_rps, k).toBeGreaterThan(0);
+    expect(store.restart[k].errors, k).toBe(0);
   }
   expect(Object.keys(store.targets_met)).toHaveLength(4);
   expect(r.sandbox_fill.prism.initiate.ratio).toBeGreaterThan(0);
