@@ -6,8 +6,9 @@
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import Database from 'libsql';
 import { sandbox, tempDir } from './helpers.js';
-import { call, fill, initiate, merchantGhs } from './sandbox-calls.js';
+import { call, fill, initiate, merchantGhs, tokenOf } from './sandbox-calls.js';
 
 const fixture = join(import.meta.dirname, 'fixtures', 'sandbox-old-format');
 
@@ -200,5 +201,53 @@ describe('the sandbox data file', { concurrent: true }, () => {
     } finally {
       await second.close();
     }
+  });
+
+  // A start reads the number of transactions from one row (counting the table took 1.5 s at 1,000,000 rows
+  // off a cold disk): kept by the database itself, so rows another SQLite tool adds or removes count, and
+  // a file made before it was kept is counted once at its first start.
+  it('the number of transactions a start reports holds for rows the sandbox, another SQLite tool and a file made before the count wrote', async () => {
+    const file = join(tempDir(), 'sandbox.db');
+    const sql = (fn: (db: Database.Database) => void) => {
+      const db = new Database(file);
+      fn(db);
+      db.close();
+    };
+    const first = await sandbox({ dataFile: file });
+    const token = await tokenOf(first);
+    for (const ref of ['n-1', 'n-2', 'n-3'])
+      await initiate(first, token, 'deposit', { customer_transaction_id: ref });
+    await first.close();
+    // another tool: a row added as the sandbox writes one, and one removed
+    sql((db) => {
+      db.prepare(
+        `INSERT INTO tx(hash_token, uuid, transaction_id, kind, status, reference, amount, currency_code,
+           country_code, first_name, phone, email, created_at) SELECT 'f'||hash_token, uuid, 'X'||transaction_id,
+           kind, status, 'by-sql', amount, currency_code, country_code, first_name, phone, email, created_at
+           FROM tx WHERE reference = 'n-1'`,
+      ).run();
+      db.prepare("DELETE FROM tx WHERE reference = 'n-2'").run();
+    });
+    const second = await sandbox({ dataFile: file });
+    await second.close();
+    expect(second.state.dataStart).toEqual({ fresh: false, transactions: 3 });
+    expect(second.state.list().map((t) => t.reference)).toEqual(['n-1', 'n-3', 'by-sql']);
+    // a file of this format made before the count was kept: no row, no triggers
+    sql((db) =>
+      db.exec("DROP TRIGGER tx_added; DROP TRIGGER tx_removed; DELETE FROM meta WHERE key = 'transactions'"),
+    );
+    const third = await sandbox({ dataFile: file });
+    try {
+      expect(third.state.dataStart).toEqual({ fresh: false, transactions: 3 });
+      await initiate(third, token, 'deposit', { customer_transaction_id: 'n-4' });
+      expect(third.state.size()).toBe(4);
+      expect(third.state.list()).toHaveLength(4);
+    } finally {
+      await third.close();
+    }
+    sql((db) => db.prepare("DELETE FROM tx WHERE reference = 'n-1'").run());
+    const fourth = await sandbox({ dataFile: file });
+    await fourth.close();
+    expect(fourth.state.dataStart).toEqual({ fresh: false, transactions: 3 });
   });
 });

@@ -8,24 +8,18 @@
 // wallet address update first (every gateway takes one).
 import { UsageError } from '../api/errors.js';
 import { Secrets } from '../api/redact.js';
-
-/** by name only: the sandbox holds no secret of a run */
-const byName = new Secrets();
 import * as s from '../api/schemas.js';
 import { demoMerchant, type CurrencySeed, type GatewaySeed, type Seed } from './seed.js';
 
+/** by name only: the sandbox holds no secret of a run */
+const byName = new Secrets();
 type Rec = Record<string, unknown>;
 const placeholder = '********';
-const currencyKeys = [
-  'id',
-  'name',
-  'code',
-  'symbol',
-  'usd_exchange_rate',
-  'minimum_deposite',
-  'maximum_deposite',
-  'country',
-];
+/** The fields of a currency (api/schemas.ts), in its order, and those a merchant currency adds (the spec's). */
+const currencyKeys = Object.keys(s.Currency.shape);
+const merchantOnlyKeys = new Set(
+  Object.keys(s.MerchantCurrency.shape).filter((k) => !(k in s.Currency.shape)),
+);
 
 /** A gateway configuration with its secrets replaced by the sandbox's placeholders. */
 function scrubConfig(config: Rec): Rec {
@@ -36,29 +30,6 @@ function scrubConfig(config: Rec): Rec {
   if ('payment_server_url' in out) out.payment_server_url = 'N/A';
   return out;
 }
-
-/** The fields a merchant currency adds to a currency (the spec's list): the rest is the currency's. */
-const merchantOnlyKeys = new Set([
-  'type',
-  'usd_equivalence',
-  'freemium_amount',
-  'weckly_deposite',
-  'min_withdraw',
-  'max_withdraw',
-  'weekly_withdraw',
-  'transfer_fee',
-  'swap_min_fee',
-  'swap_rate',
-  'deposite',
-  'withdraw',
-  'is_display',
-  'status',
-  'swap_status',
-  'merchant_status',
-  'total_balance',
-  'service',
-  'getway_configuration',
-]);
 
 /** The service, its site id the sandbox's own (a number if the merchant's server sent one). */
 function scrubService(service: unknown): Rec {

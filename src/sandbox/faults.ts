@@ -54,26 +54,22 @@ export function pickFault(
   return pool[Math.floor(random() * pool.length)] ?? pool[0];
 }
 
+type Canned = { status: number; type: string; body: string };
+/** An answer said to be JSON: `body` serialized, or as it is when text (the faults whose JSON is broken). */
+const json = (status: number, body: unknown): Canned => ({
+  status,
+  type: 'application/json',
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
+
 /** The canned answer of a fault that replaces the real one. */
-export function faultReply(
-  fault: Fault,
-  path = '',
-): { status: number; type: string; body: string } | undefined {
+export function faultReply(fault: Fault, path = ''): Canned | undefined {
   switch (fault) {
     case '500':
       // The public lists fail in their own shape (spec, Errors).
-      if (path.includes('/public/') && !path.includes('/merchant/')) {
-        return {
-          status: 500,
-          type: 'application/json',
-          body: JSON.stringify({ success: false, message: 'Failed to fetch the list', error_code: 500 }),
-        };
-      }
-      return {
-        status: 500,
-        type: 'application/json',
-        body: JSON.stringify({ success: false, message: 'Server Error', errors: [] }),
-      };
+      return path.includes('/public/') && !path.includes('/merchant/')
+        ? json(500, { success: false, message: 'Failed to fetch the list', error_code: 500 })
+        : json(500, { success: false, message: 'Server Error', errors: [] });
     case 'html':
       return {
         status: 502,
@@ -81,25 +77,13 @@ export function faultReply(
         body: '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
       };
     case 'malformed':
-      return {
-        status: 200,
-        type: 'application/json',
-        body: '{"success":true,"message":"ok","data":[{"id":1,',
-      };
+      return json(200, '{"success":true,"message":"ok","data":[{"id":1,');
     case 'empty':
-      return { status: 200, type: 'application/json', body: '' };
+      return json(200, '');
     case 'shape':
-      return {
-        status: 200,
-        type: 'application/json',
-        body: JSON.stringify({ ok: 1, result: 'not the documented shape' }),
-      };
+      return json(200, { ok: 1, result: 'not the documented shape' });
     case '401':
-      return {
-        status: 401,
-        type: 'application/json',
-        body: JSON.stringify({ status: false, message: 'UnAuthenticated User' }),
-      };
+      return json(401, { status: false, message: 'UnAuthenticated User' });
     default:
       return undefined;
   }

@@ -1,6 +1,6 @@
 // What the sandbox answers with: the spec's messages (typos included), its two failure shapes and the
 // success envelope, and the small value helpers its rules share.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 export interface Reply {
   status: number;
@@ -38,16 +38,6 @@ export const okRaw = (message: string, dataJson: string): Reply => ({
   status: 200,
   raw: `{"success":true,"message":${JSON.stringify(message)},"data":${dataJson}}`,
 });
-
-/**
- * Random hex from randomUUID, which Node serves from a cached pool of random bytes: under load a
- * randomBytes() call per token took half of the initiate handler's time (docs/performance.md).
- */
-export function randomHex(length: number): string {
-  let out = '';
-  while (out.length < length) out += randomUUID().replace(/-/g, '');
-  return out.slice(0, length);
-}
 
 export const str = (v: unknown): string | undefined => {
   if (typeof v === 'string') return v.trim() === '' ? undefined : v;

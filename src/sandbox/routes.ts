@@ -27,17 +27,17 @@ interface ApiRoute {
 
 /** How the sandbox answers each endpoint of the table (api/endpoints.ts), which says where it is. */
 const answers: { [I in EndpointId]: ApiRoute['answer'] } = {
-  publicCurrencies: (s) => s.publicCurrencies(),
-  publicCountries: (s) => s.publicCountries(),
+  publicCurrencies: (s) => s.view.publicCurrencies(),
+  publicCountries: (s) => s.view.publicCountries(),
   merchantCurrencies: (s) => s.merchantCurrencies(),
   publicMerchantCurrencies: (s) => s.merchantCurrencies(),
   tokenGenerate: (s, b) => s.generateToken(b),
   depositInitiate: (s, b) => s.initiate('deposit', b),
-  depositProcessed: (s, b) => s.depositProcessed(b),
+  depositProcessed: (s, b) => s.processed('deposit', b),
   statusUpdate: (s, b) => s.updateStatus(b),
   walletUpdate: (s, b) => s.updateWallet(b),
   withdrawInitiate: (s, b) => s.initiate('withdraw', b),
-  withdrawProcessed: (s, b) => s.withdrawProcessed(b),
+  withdrawProcessed: (s, b) => s.processed('withdraw', b),
 };
 
 export const apiRoutes: readonly ApiRoute[] = endpointList.map((e) => ({

@@ -4,7 +4,7 @@
 // payment methods, numbers and flags as strings, nulls where the spec allows them, extra fields, a site id
 // sent as a number, and the service's own gateway named after the platform.
 import type { Country, MerchantService } from '../api/schemas.js';
-import type { CurrencySeed, GatewaySeed, Seed } from './seed.js';
+import { currency, type CurrencySeed, type GatewaySeed, type Seed } from './seed.js';
 
 const altCountries: Country[] = [
   { id: 233, name: 'Ghana', code: 'GH', dial_code: '233', flag: null },
@@ -130,16 +130,7 @@ const altService: MerchantService = {
 
 const altCurrencies: CurrencySeed[] = [
   {
-    currency: {
-      id: 936,
-      name: 'Cedi',
-      code: 'GHS',
-      symbol: '₵',
-      usd_exchange_rate: 15.5,
-      minimum_deposite: 2,
-      maximum_deposite: 40000,
-      country: at('GH'),
-    },
+    currency: currency(936, 'Cedi', 'GHS', '₵', 15.5, 2, 40000, at('GH')),
     limits: {
       weckly_deposite: 100000,
       min_withdraw: 10,
@@ -153,16 +144,7 @@ const altCurrencies: CurrencySeed[] = [
     disbursement: [2, 14, 31],
   },
   {
-    currency: {
-      id: 840,
-      name: 'Dollar',
-      code: 'USD',
-      symbol: 'US$',
-      usd_exchange_rate: 1,
-      minimum_deposite: 5,
-      maximum_deposite: 5000,
-      country: at('US'),
-    },
+    currency: currency(840, 'Dollar', 'USD', 'US$', 1, 5, 5000, at('US')),
     limits: {
       weckly_deposite: 25000,
       min_withdraw: 20,
@@ -176,16 +158,7 @@ const altCurrencies: CurrencySeed[] = [
     disbursement: [42, 43, 44, 31, 62],
   },
   {
-    currency: {
-      id: 124,
-      name: 'Canadian dollar',
-      code: 'CAD',
-      symbol: '$',
-      usd_exchange_rate: 1.38,
-      minimum_deposite: 10,
-      maximum_deposite: 8000,
-      country: at('CA'),
-    },
+    currency: currency(124, 'Canadian dollar', 'CAD', '$', 1.38, 10, 8000, at('CA')),
     limits: {
       weckly_deposite: 20000,
       min_withdraw: 10,

@@ -75,155 +75,56 @@ export interface Seed {
   spell?: (kind: 'currency' | 'config' | 'merchantCurrency', record: Record<string, unknown>) => unknown;
 }
 
-/** A demo gateway: the record in the spec's spellings, fees by kind. */
-function demo(
-  g: { id: number; name: string; logo: string; payment_method: string; comments: string; network: string },
-  opts: { crypto?: boolean; coin?: string; coinUsd?: number; usd?: boolean; wallet?: boolean } = {},
-): GatewaySeed {
-  const crypto = Boolean(opts.crypto);
+/**
+ * A demo gateway's row: id, name, logo (gateways/LOGO.png), payment method, comments, network, and beyond
+ * its kind how it settles: in a coin (then it is crypto, looked up in USD), and whether the wallet address
+ * update must come before the status update.
+ */
+type How = { coin?: string; coinUsd?: number; wallet?: boolean };
+type DemoRow = [number, string, string, string, string, string, How?];
+
+/** A demo gateway from its row: the record in the spec's spellings, fees by kind. */
+function demo([id, name, logo, payment_method, comments, network, how = {}]: DemoRow): GatewaySeed {
+  const crypto = how.coin !== undefined;
   return {
-    id: g.id,
+    id,
     record: {
-      id: g.id,
-      name: g.name,
-      logo: g.logo,
-      payment_method: g.payment_method,
+      id,
+      name,
+      logo: `gateways/${logo}.png`,
+      payment_method,
       is_crypto: crypto ? 1 : 0,
-      comments: g.comments,
-      lookup_currency: opts.usd ? [{ currency_code: 'USD', country: country('US') }] : null,
+      comments,
+      lookup_currency: crypto ? [{ currency_code: 'USD', country: country('US') }] : null,
     },
     crypto,
-    coin: opts.coin,
-    network: g.network,
-    coinUsd: opts.coinUsd,
-    walletRequired: Boolean(opts.wallet),
+    coin: how.coin,
+    network,
+    coinUsd: how.coinUsd,
+    walletRequired: Boolean(how.wallet),
     minimumFees: crypto ? 1 : 0.5,
-    feePercent: g.payment_method === 'mobile_money' ? 1.5 : 2,
+    feePercent: payment_method === 'mobile_money' ? 1.5 : 2,
   };
 }
 
-export const gateways: GatewaySeed[] = [
-  demo({
-    id: 1,
-    name: 'MTN Mobile Money',
-    logo: 'gateways/mtn.png',
-    payment_method: 'mobile_money',
-    comments: 'Mobile money (MTN)',
-    network: 'MTN',
-  }),
-  demo(
-    {
-      id: 2,
-      name: 'MPay Wallet',
-      logo: 'gateways/mpay.png',
-      payment_method: 'service_wallet',
-      comments: "The service's own wallet",
-      network: 'INTERNAL',
-    },
-    { wallet: true },
-  ),
-  demo({
-    id: 3,
-    name: 'Vodafone Cash',
-    logo: 'gateways/vodafone.png',
-    payment_method: 'mobile_money',
-    comments: 'Mobile money (Vodafone)',
-    network: 'VODAFONE',
-  }),
-  demo(
-    {
-      id: 4,
-      name: 'Ethereum',
-      logo: 'gateways/eth.png',
-      payment_method: 'crypto',
-      comments: 'Ether on the Ethereum main network',
-      network: 'ERC20',
-    },
-    { crypto: true, coin: 'ETH', coinUsd: 3000, usd: true },
-  ),
-  demo(
-    {
-      id: 5,
-      name: 'USDT (TRC20)',
-      logo: 'gateways/usdt.png',
-      payment_method: 'crypto',
-      comments: 'Tether on Tron',
-      network: 'TRC20',
-    },
-    { crypto: true, coin: 'USDT', coinUsd: 1, usd: true, wallet: true },
-  ),
-  demo(
-    {
-      id: 6,
-      name: 'MoonPay Card On-Ramp',
-      logo: 'gateways/moonpay.png',
-      payment_method: 'card_onramp',
-      comments: 'Card on-ramp by a third-party provider',
-      network: 'CARD',
-    },
-    { wallet: true },
-  ),
-  demo(
-    {
-      id: 7,
-      name: 'Transak Card On-Ramp',
-      logo: 'gateways/transak.png',
-      payment_method: 'card_onramp',
-      comments: 'Card on-ramp by a third-party provider',
-      network: 'CARD',
-    },
-    { wallet: true },
-  ),
-  demo(
-    {
-      id: 8,
-      name: 'Banxa Card On-Ramp',
-      logo: 'gateways/banxa.png',
-      payment_method: 'card_onramp',
-      comments: 'Card on-ramp by a third-party provider',
-      network: 'CARD',
-    },
-    { wallet: true },
-  ),
-  demo({
-    id: 9,
-    name: 'M-Pesa',
-    logo: 'gateways/mpesa.png',
-    payment_method: 'mobile_money',
-    comments: 'Mobile money (Safaricom)',
-    network: 'MPESA',
-  }),
-  demo({
-    id: 10,
-    name: 'Orange Money',
-    logo: 'gateways/orange.png',
-    payment_method: 'mobile_money',
-    comments: 'Mobile money (Orange)',
-    network: 'ORANGE',
-  }),
-  demo(
-    {
-      id: 11,
-      name: 'USDC (ERC20)',
-      logo: 'gateways/usdc.png',
-      payment_method: 'crypto',
-      comments: 'USD Coin on Ethereum',
-      network: 'ERC20',
-    },
-    { crypto: true, coin: 'USDC', coinUsd: 1, usd: true, wallet: true },
-  ),
-  demo(
-    {
-      id: 12,
-      name: 'Interac e-Transfer',
-      logo: 'gateways/interac.png',
-      payment_method: 'interbank_etransfer',
-      comments: 'Interbank e-transfer',
-      network: 'INTERAC',
-    },
-    { wallet: true },
-  ),
+const onramp = 'Card on-ramp by a third-party provider';
+const wallet = { wallet: true };
+const coin = (code: string, usd: number, wallet = false): How => ({ coin: code, coinUsd: usd, wallet });
+const demoRows: DemoRow[] = [
+  [1, 'MTN Mobile Money', 'mtn', 'mobile_money', 'Mobile money (MTN)', 'MTN'],
+  [2, 'MPay Wallet', 'mpay', 'service_wallet', "The service's own wallet", 'INTERNAL', wallet],
+  [3, 'Vodafone Cash', 'vodafone', 'mobile_money', 'Mobile money (Vodafone)', 'VODAFONE'],
+  [4, 'Ethereum', 'eth', 'crypto', 'Ether on the Ethereum main network', 'ERC20', coin('ETH', 3000)],
+  [5, 'USDT (TRC20)', 'usdt', 'crypto', 'Tether on Tron', 'TRC20', coin('USDT', 1, true)],
+  [6, 'MoonPay Card On-Ramp', 'moonpay', 'card_onramp', onramp, 'CARD', wallet],
+  [7, 'Transak Card On-Ramp', 'transak', 'card_onramp', onramp, 'CARD', wallet],
+  [8, 'Banxa Card On-Ramp', 'banxa', 'card_onramp', onramp, 'CARD', wallet],
+  [9, 'M-Pesa', 'mpesa', 'mobile_money', 'Mobile money (Safaricom)', 'MPESA'],
+  [10, 'Orange Money', 'orange', 'mobile_money', 'Mobile money (Orange)', 'ORANGE'],
+  [11, 'USDC (ERC20)', 'usdc', 'crypto', 'USD Coin on Ethereum', 'ERC20', coin('USDC', 1, true)],
+  [12, 'Interac e-Transfer', 'interac', 'interbank_etransfer', 'Interbank e-transfer', 'INTERAC', wallet],
 ];
+export const gateways: GatewaySeed[] = demoRows.map(demo);
 
 export const service: MerchantService = {
   id: 1,
@@ -245,7 +146,8 @@ export const service: MerchantService = {
   who_pays_for_fee: 'user',
 };
 
-const currency = (
+/** A currency as the API spells it: its deposit bounds, and its rate to the US dollar. */
+export const currency = (
   id: number,
   name: string,
   code: string,
@@ -253,7 +155,7 @@ const currency = (
   rate: number,
   min: number,
   max: number,
-  cc: string,
+  country: Country,
 ): Currency => ({
   id,
   name,
@@ -262,12 +164,12 @@ const currency = (
   usd_exchange_rate: rate,
   minimum_deposite: min,
   maximum_deposite: max,
-  country: country(cc),
+  country,
 });
 
 export const currencies: CurrencySeed[] = [
   {
-    currency: currency(1, 'Ghana Cedi', 'GHS', 'GH₵', 15.5, 1, 50000, 'GH'),
+    currency: currency(1, 'Ghana Cedi', 'GHS', 'GH₵', 15.5, 1, 50000, country('GH')),
     limits: {
       weckly_deposite: 200000,
       min_withdraw: 5,
@@ -281,7 +183,7 @@ export const currencies: CurrencySeed[] = [
     disbursement: [1, 2, 3],
   },
   {
-    currency: currency(2, 'Nigerian Naira', 'NGN', '₦', 1550, 100, 5000000, 'NG'),
+    currency: currency(2, 'Nigerian Naira', 'NGN', '₦', 1550, 100, 5000000, country('NG')),
     limits: {
       weckly_deposite: 20000000,
       min_withdraw: 500,
@@ -295,7 +197,7 @@ export const currencies: CurrencySeed[] = [
     disbursement: [2],
   },
   {
-    currency: currency(3, 'Kenyan Shilling', 'KES', 'KSh', 129, 10, 300000, 'KE'),
+    currency: currency(3, 'Kenyan Shilling', 'KES', 'KSh', 129, 10, 300000, country('KE')),
     limits: {
       weckly_deposite: 1000000,
       min_withdraw: 50,
@@ -309,7 +211,7 @@ export const currencies: CurrencySeed[] = [
     disbursement: [9],
   },
   {
-    currency: currency(4, 'Central African CFA Franc', 'XAF', 'FCFA', 610, 100, 2000000, 'CM'),
+    currency: currency(4, 'Central African CFA Franc', 'XAF', 'FCFA', 610, 100, 2000000, country('CM')),
     limits: {
       weckly_deposite: 5000000,
       min_withdraw: 500,
@@ -323,7 +225,7 @@ export const currencies: CurrencySeed[] = [
     disbursement: [],
   },
   {
-    currency: currency(5, 'US Dollar', 'USD', '$', 1, 1, 10000, 'US'),
+    currency: currency(5, 'US Dollar', 'USD', '$', 1, 1, 10000, country('US')),
     limits: {
       weckly_deposite: 50000,
       min_withdraw: 10,
@@ -337,7 +239,7 @@ export const currencies: CurrencySeed[] = [
     disbursement: [5, 11, 4, 2],
   },
   {
-    currency: currency(6, 'Canadian Dollar', 'CAD', 'C$', 1.38, 5, 10000, 'CA'),
+    currency: currency(6, 'Canadian Dollar', 'CAD', 'C$', 1.38, 5, 10000, country('CA')),
     limits: {
       weckly_deposite: 30000,
       min_withdraw: 10,

@@ -69,7 +69,8 @@ export class SandboxState {
   private readonly store: SandboxStore;
   private readonly log: (line: string) => void;
   private readonly seed: Seed;
-  private readonly view: SeedView;
+  /** the data set's lists and lookups (the public lists are answered from it alone) */
+  readonly view: SeedView;
   /** How the data file was found at the start (none without --data): new and empty, or holding some. */
   readonly dataStart?: DataStart;
 
@@ -126,14 +127,6 @@ export class SandboxState {
   }
 
   // Reads -----------------------------------------------------------------------------------------------
-
-  publicCurrencies(): Reply {
-    return this.view.publicCurrencies();
-  }
-
-  publicCountries(): Reply {
-    return this.view.publicCountries();
-  }
 
   /** Cached until a balance changes: the list is the same for every request in between. */
   private merchantList?: { reply: Reply; changes: number };
@@ -273,15 +266,8 @@ export class SandboxState {
     return ok('Wallet address updated successfully.', data);
   }
 
-  depositProcessed(body: Body): Reply {
-    return this.processed('deposit', body);
-  }
-
-  withdrawProcessed(body: Body): Reply {
-    return this.processed('withdraw', body);
-  }
-
-  private processed(kind: Kind, body: Body): Reply {
+  /** Deposit or withdraw processed: the transaction goes pending (a withdrawal, with its code, is paid). */
+  processed(kind: Kind, body: Body): Reply {
     const extra: Record<string, string[]> = {};
     if (!str(body.phone_number)) extra.phone_number = [requiredMessage('phone_number')];
     if (kind === 'withdraw' && !str(body.customer_email))

@@ -69,16 +69,23 @@ it('npm run bench -- --quick measures every figure, within plausible bounds, and
   expect(r.exe.plain_snapshot_mb).toBeGreaterThan(1);
   expect(r.exe.node).toMatch(/^v22\./);
   expect(Object.keys(r.exe_ratio_to_its_own_node)).toHaveLength(5);
-  // The sandbox filled (quick: to 5,000), with and without --data, and beside Prism.
-  for (const mode of ['without_data', 'with_data']) {
-    const rows = r.sandbox_fill[mode].rows;
-    expect(rows.map((x: { size: number }) => x.size).at(-1), mode).toBeGreaterThanOrEqual(5000);
-    for (const row of rows) {
-      expect(row.initiate.rps, mode).toBeGreaterThan(0);
-      expect(row.initiate.errors, mode).toBe(0);
-      expect(row.memory.rss_mb, mode).toBeGreaterThan(10);
-    }
+  // The sandbox filled without --data (quick: to 5,000); with --data empty and at 50,000 rows (quick), its
+  // restarts timed side by side; and beside Prism.
+  const { store } = r.sandbox_fill.with_data;
+  const rows = [...r.sandbox_fill.without_data.rows, store.empty, store.full];
+  expect(r.sandbox_fill.without_data.rows.at(-1).size).toBeGreaterThanOrEqual(5000);
+  expect(store.full.size).toBeGreaterThanOrEqual(50_000);
+  for (const row of rows) {
+    expect(row.initiate.rps).toBeGreaterThan(0);
+    expect(row.initiate.errors).toBe(0);
+    expect(row.memory.rss_mb).toBeGreaterThan(10);
   }
-  expect(r.sandbox_fill.with_data.rows.at(-1).restart_seconds).toBeGreaterThan(0);
+  for (const k of ['empty', 'full']) {
+    expect(store.restart[k].all_seconds).toHaveLength(3);
+    expect(store.restart[k].median_open_seconds, k).toBeGreaterThan(0);
+    expect(store.restart[k].median_rps, k).toBeGreaterThan(0);
+    expect(store.restart[k].errors, k).toBe(0);
+  }
+  expect(Object.keys(store.targets_met)).toHaveLength(4);
   expect(r.sandbox_fill.prism.initiate.ratio).toBeGreaterThan(0);
 }, 400_000);
