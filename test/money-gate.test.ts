@@ -39,6 +39,10 @@ function journalLines(cfg: string): string[] {
   return allJournalEvents(cfg).map((e) => JSON.stringify(e));
 }
 
+/** A client of its own whose money requests go out only with a ticket of `tickets`. */
+const ticketedClient = (baseUrl: string, tickets: ReturnType<typeof runTickets>) =>
+  new Client({ baseUrl, credentials, tokens: memoryTokens(), verifyTicket: tickets.verify });
+
 describe('the sender refuses a money request without a ticket, however it is spelled', () => {
   let sb: StrictSandbox;
   beforeAll(async () => {
@@ -93,12 +97,7 @@ describe('the sender refuses a money request without a ticket, however it is spe
     );
     // A ticket lets through only the step and the transaction it was made for.
     const tickets = runTickets();
-    const client = new Client({
-      baseUrl: sb.url,
-      credentials,
-      tokens: memoryTokens(),
-      verifyTicket: tickets.verify,
-    });
+    const client = ticketedClient(sb.url, tickets);
     const { ticket, revoke } = tickets.issue({
       step: 'status',
       carries: { field: 'hash_token', value: 'h-one' },
@@ -725,12 +724,7 @@ describe('a journal that fails after a request left', () => {
       },
     });
     const tickets = runTickets();
-    const client = new Client({
-      baseUrl: sb.url,
-      credentials,
-      tokens: memoryTokens(),
-      verifyTicket: tickets.verify,
-    });
+    const client = ticketedClient(sb.url, tickets);
     sb.expect('POST /payments/initiate');
     const res = await runRow(
       'deposit',
