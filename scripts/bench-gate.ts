@@ -1,12 +1,12 @@
 // What the money gate costs a money call beyond the journal's sync (docs/performance.md, "The money
 // gate"): bundled and run by scripts/bench-gate.js. For each of `rounds` steps, the time of the journal's
 // synced 'sent' line alone, and the time of the gate's whole passage (the lock taken, its owner file
-// written, the 'sent' line, the ticket issued, admitted on the request's URL and body as the sender
+// written, the 'sent' line, the ticket issued, verified on the request's URL and body as the sender
 // does, then revoked and the lock released). The gate's own work is the difference.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ticketOffice } from '../src/api/ticket.js';
+import { runTickets } from '../src/api/ticket.js';
 import { MoneyGate } from '../src/flows/money-gate.js';
 import { Journal } from '../src/journal/journal.js';
 
@@ -16,8 +16,8 @@ const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math
 export async function benchGate(rounds: number) {
   const dir = mkdtempSync(join(tmpdir(), 'mpay-bench-gate-'));
   const journal = new Journal(dir, 'default', 'sandbox');
-  const office = ticketOffice();
-  const gate = new MoneyGate('sandbox', { issue: office.issue });
+  const tickets = runTickets();
+  const gate = new MoneyGate('sandbox', { issue: tickets.issue });
   const url = 'http://127.0.0.1:4010/restapi/v1/payments/status/update';
   const sync: number[] = [];
   const passage: number[] = [];
@@ -34,7 +34,7 @@ export async function benchGate(rounds: number) {
     sync.push(ms(process.hrtime.bigint() - t));
     t = process.hrtime.bigint();
     const p = await gate.open(journal, undefined, at, 'bench');
-    office.admit(p.ticket, {
+    tickets.verify(p.ticket, {
       method: 'POST',
       url,
       body: { hash_token: `h${i}`, status: 'failed', gateway_id: 1 },
@@ -47,7 +47,7 @@ export async function benchGate(rounds: number) {
     const ath = { ...at, reference: `held-${i}` };
     t = process.hrtime.bigint();
     const q = await gate.open(journal, undefined, ath, 'bench');
-    office.admit(q.ticket, {
+    tickets.verify(q.ticket, {
       method: 'POST',
       url,
       body: { hash_token: `h${i}`, status: 'failed', gateway_id: 1 },

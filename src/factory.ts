@@ -9,7 +9,7 @@ import type { ConfigStore } from './config/store.js';
 import type { FlowDeps, Reporter } from './flows/types.js';
 import type { MoneyGate } from './flows/money-gate.js';
 import type { Pacer, Throttle } from './api/rate-limit.js';
-import { ticketOffice } from './api/ticket.js';
+import { runTickets } from './api/ticket.js';
 import type { Prompter } from './flows/prompter.js';
 import type { IO } from './io/io.js';
 import type { Journal } from './journal/journal.js';
@@ -48,18 +48,18 @@ export interface ClientRequest {
 }
 
 /**
- * What every Factory of one run shares, a step's of `mpay run` (forIO) included: the secrets, the ticket
- * office, the clients, and what is made once a run (`made`), always by the run's own Factory (`owner`:
+ * What every Factory of one run shares, a step's of `mpay run` (forIO) included: the secrets, the
+ * tickets, the clients, and what is made once a run (`made`), always by the run's own Factory (`owner`:
  * its IO warns, its prompter asks).
  */
 interface RunShared {
   readonly owner: Factory;
   readonly secrets: Secrets;
   /**
-   * The run's ticket office (api/ticket.ts): its `issue` goes to the money gates the run's Factories make,
-   * and only there; its `admit` to every client.
+   * The run's tickets (api/ticket.ts): their `issue` goes to the money gates the run's Factories make,
+   * and only there; their `verify` to every client.
    */
-  readonly office: ReturnType<typeof ticketOffice>;
+  readonly tickets: ReturnType<typeof runTickets>;
   /** the clients of the run: a gate asks them whether an mpay proxy said its server is live */
   readonly clients: Client[];
   readonly made: Map<keyof OnceARun, Promise<unknown>>;
@@ -79,9 +79,9 @@ export class Factory {
   /** the run's shared part: this Factory's own, or, for a step of `mpay run` (forIO), the run's */
   private readonly run: RunShared;
 
-  /** Whether the run let a money request go through its gate (the office issued a ticket). */
+  /** Whether the run let a money request go through its gate (the gate issued a ticket). */
   moneySent(): boolean {
-    return this.run.office.issuedAny();
+    return this.run.tickets.issuedAny();
   }
 
   constructor(
@@ -92,13 +92,16 @@ export class Factory {
     readonly environ: NodeJS.ProcessEnv = process.env,
     /** the clock of the run: the journal's timestamps and the times commands print come from here */
     readonly now: () => Date = () => new Date(),
-    /** the run this Factory is a step of (forIO): what it shares (its store, context, office, secrets, trace, gate) */
+    /**
+     * the run this Factory is a step of (forIO): what it shares (its store, context, tickets, secrets,
+     * trace, gate)
+     */
     run?: RunShared,
   ) {
     this.run = run ?? {
       owner: this,
       secrets: new Secrets(),
-      office: ticketOffice(),
+      tickets: runTickets(),
       clients: [],
       made: new Map(),
     };
@@ -112,7 +115,7 @@ export class Factory {
 
   /**
    * The same run with another IO (a step of `mpay run`, whose output is read back): one store, context,
-   * ticket office, secrets, trace and money gate, so that the run's one live confirmation holds for every
+   * tickets, secrets, trace and money gate, so that the run's one live confirmation holds for every
    * step, and every money step passes the same gate, journal and locks.
    */
   forIO(io: IO): Factory {
@@ -199,7 +202,7 @@ export class Factory {
       userAgent: this.userAgent,
       maxBodyBytes: req.maxBodyBytes,
       trace: await this.tracer(),
-      admit: this.run.office.admit,
+      verifyTicket: this.run.tickets.verify,
       pacer: req.pacer,
       secrets: this.secrets,
     });
@@ -281,7 +284,7 @@ export class Factory {
   }
 
   /**
-   * A gate for a server: the run's office issues its tickets, and the run's clients tell of a live proxy.
+   * A gate for a server: it issues the run's tickets, and the run's clients tell of a live proxy.
    * `yes`: --yes, unless the caller says otherwise (`mpay mcp`, where only the person's answer lets live
    * money through).
    */
@@ -297,7 +300,7 @@ export class Factory {
     return new MoneyGate(judgeServer(server, env, store.profiles()), {
       yes,
       prompter,
-      issue: this.run.office.issue,
+      issue: this.run.tickets.issue,
       upstreamLive: () =>
         this.run.clients.some((c) => c.upstreamLive && c.baseUrl.href.startsWith(new URL(server).origin)),
     });

@@ -15,7 +15,7 @@ import { startSandbox, type RunningSandbox, type SandboxOptions } from '../src/s
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { Client } from '../src/api/client.js';
 import type { ClientOptions } from '../src/api/sender.js';
-import { ticketOffice } from '../src/api/ticket.js';
+import { runTickets } from '../src/api/ticket.js';
 import { MoneyGate, type GateRun } from '../src/flows/money-gate.js';
 import { memoryTokens } from '../src/api/credentials.js';
 
@@ -264,21 +264,21 @@ export function customerArgs(over: Record<string, string> = {}): string[] {
 }
 
 /**
- * The ticket office of the in-process tests' clients and gates (api/ticket.ts): a client made here sends
+ * The tickets of the in-process tests' clients and gates (api/ticket.ts): a client made here sends
  * money only with a ticket of a gate made by testGate, as a Factory's client does with its own gate's.
  */
-const testOffice = ticketOffice();
+const testTickets = runTickets();
 
 /** A money gate for an in-process test: an environment's name (live or not) and how it may ask. */
 export function testGate(env: string, run: Omit<GateRun, 'issue'> = {}): MoneyGate {
-  return new MoneyGate(env, { ...run, issue: testOffice.issue });
+  return new MoneyGate(env, { ...run, issue: testTickets.issue });
 }
 
 /** A client of the demo merchant on a sandbox, its token kept in memory: for in-process flow tests. */
 export function demoClient(url: string, more: Pick<ClientOptions, 'pacer'> = {}): Client {
   return new Client({
     ...more,
-    admit: testOffice.admit,
+    verifyTicket: testTickets.verify,
     baseUrl: url,
     credentials: {
       merchantKey: demoMerchant.merchantKey,

@@ -151,6 +151,13 @@ describe.skipIf(process.platform !== 'linux')('a lock whose holder is alive', ()
     await expect(holdLock(unknown.dir, unknown.name, 'the deposit left')).rejects.toBeInstanceOf(BusyError);
   });
 
+  it('by a holder whose id no process can have (Node refuses it) is taken over at once, as a spool file of it is removed', async () => {
+    const { dir, name, ownerFile } = leftBehind({ pid: 2 ** 40 });
+    const held = await holdLock(dir, name, 'the deposit left');
+    expect(ownerIn(ownerFile).pid).toBe(process.pid);
+    await held();
+  });
+
   it('an owner file that does not say who (no number pid, no token, no since) names no holder', async () => {
     for (const over of [{ pid: String(process.ppid) }, { token: 7 }, { since: undefined }]) {
       const { dir, name } = leftBehind({ ...over });

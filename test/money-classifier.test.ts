@@ -1,10 +1,10 @@
 // The gate's classifier and its tickets, in this process (api/money.ts, api/ticket.ts): which URL moves
-// money, whatever spelling reaches the wire, and what a ticket admits. The end-to-end refusals (a client
+// money, whatever spelling reaches the wire, and what a ticket lets through. The end-to-end refusals (a client
 // without a ticket sends nothing; mpay api, doctor, replay) are in money-gate.test.ts.
 import { describe, expect, it } from 'vitest';
 import { UnexpectedError } from '../src/api/errors.js';
 import { moneyEndpointOf, moneyEndpoints, routedPath } from '../src/api/money.js';
-import { ticketOffice, type TicketTerms } from '../src/api/ticket.js';
+import { runTickets, type TicketData } from '../src/api/ticket.js';
 
 const base = 'http://127.0.0.1:1/restapi/v1/';
 
@@ -48,8 +48,8 @@ describe('the classifier routes a path as a lenient server would', () => {
   });
 });
 
-describe('a ticket admits the one step and payment it was made for', () => {
-  const terms = (over: Partial<TicketTerms> = {}): TicketTerms => ({
+describe('a ticket lets through the one step and payment it was made for', () => {
+  const ticketData = (over: Partial<TicketData> = {}): TicketData => ({
     step: 'initiate',
     kind: 'deposit',
     carries: { field: 'customer_transaction_id', value: 'r-1' },
@@ -64,48 +64,48 @@ describe('a ticket admits the one step and payment it was made for', () => {
   });
 
   it('answers undefined for a request that moves no money, with or without a ticket', () => {
-    const office = ticketOffice();
-    expect(office.admit(undefined, post('public/currencies'))).toBeUndefined();
-    expect(office.issuedAny()).toBe(false);
+    const tickets = runTickets();
+    expect(tickets.verify(undefined, post('public/currencies'))).toBeUndefined();
+    expect(tickets.issuedAny()).toBe(false);
   });
 
   it('refuses a deposit ticket at the withdraw endpoint of the same step, and a withdraw one at the deposit', () => {
-    const office = ticketOffice();
-    const deposit = office.issue(terms());
-    expect(office.issuedAny()).toBe(true);
-    expect(() => office.admit(deposit.ticket, post('payments/withdraw/initiate'))).toThrow(
+    const tickets = runTickets();
+    const deposit = tickets.issue(ticketData());
+    expect(tickets.issuedAny()).toBe(true);
+    expect(() => tickets.verify(deposit.ticket, post('payments/withdraw/initiate'))).toThrow(
       /POST \/payments\/withdraw\/initiate.*ticket for another step \(deposit initiate\)/,
     );
-    expect(office.admit(deposit.ticket, post('payments/initiate'))).toMatchObject({ kind: 'deposit' });
-    const withdraw = office.issue(terms({ kind: 'withdraw' }));
-    expect(() => office.admit(withdraw.ticket, post('payments/initiate'))).toThrow(UnexpectedError);
-    expect(() => office.admit(withdraw.ticket, post('payments/processed'))).toThrow(/another step/);
-    expect(office.admit(withdraw.ticket, post('payments/withdraw/initiate'))).toMatchObject({
+    expect(tickets.verify(deposit.ticket, post('payments/initiate'))).toMatchObject({ kind: 'deposit' });
+    const withdraw = tickets.issue(ticketData({ kind: 'withdraw' }));
+    expect(() => tickets.verify(withdraw.ticket, post('payments/initiate'))).toThrow(UnexpectedError);
+    expect(() => tickets.verify(withdraw.ticket, post('payments/processed'))).toThrow(/another step/);
+    expect(tickets.verify(withdraw.ticket, post('payments/withdraw/initiate'))).toMatchObject({
       kind: 'withdraw',
     });
   });
 
   it('refuses a ticket at another step’s endpoint, with the same payment and kind, or with no kind', () => {
-    const office = ticketOffice();
-    const initiate = office.issue(terms());
-    expect(() => office.admit(initiate.ticket, post('payments/processed'))).toThrow(
+    const tickets = runTickets();
+    const initiate = tickets.issue(ticketData());
+    expect(() => tickets.verify(initiate.ticket, post('payments/processed'))).toThrow(
       /POST \/payments\/processed moves money and came with a ticket for another step \(deposit initiate\)/,
     );
-    const status = office.issue(
-      terms({ step: 'status', kind: undefined, carries: { field: 'hash_token', value: 'h' } }),
+    const status = tickets.issue(
+      ticketData({ step: 'status', kind: undefined, carries: { field: 'hash_token', value: 'h' } }),
     );
     expect(() =>
-      office.admit(status.ticket, post('payments/crypto/wallet/address/update', { hash_token: 'h' })),
+      tickets.verify(status.ticket, post('payments/crypto/wallet/address/update', { hash_token: 'h' })),
     ).toThrow(
       'Nothing was sent: POST /payments/crypto/wallet/address/update moves money and came with a ticket for another step ( status)',
     );
   });
 
   it('a refusal says nothing was sent and that it is a bug of mpay’s, to report with --debug', () => {
-    const office = ticketOffice();
+    const tickets = runTickets();
     let thrown: unknown;
     try {
-      office.admit(undefined, post('payments/initiate'));
+      tickets.verify(undefined, post('payments/initiate'));
     } catch (err) {
       thrown = err;
     }
@@ -119,60 +119,64 @@ describe('a ticket admits the one step and payment it was made for', () => {
   });
 
   it('a status ticket (no kind) passes the status endpoint (no kind); its hash token must match', () => {
-    const office = ticketOffice();
-    const status = office.issue(
-      terms({ step: 'status', kind: undefined, carries: { field: 'hash_token', value: 'h' } }),
+    const tickets = runTickets();
+    const status = tickets.issue(
+      ticketData({ step: 'status', kind: undefined, carries: { field: 'hash_token', value: 'h' } }),
     );
-    expect(office.admit(status.ticket, post('payments/status/update', { hash_token: 'h' }))).toBeDefined();
-    expect(() => office.admit(status.ticket, post('payments/status/update', { hash_token: 'x' }))).toThrow(
+    expect(tickets.verify(status.ticket, post('payments/status/update', { hash_token: 'h' }))).toBeDefined();
+    expect(() => tickets.verify(status.ticket, post('payments/status/update', { hash_token: 'x' }))).toThrow(
       /carries another hash_token than its ticket was made for/,
     );
-    expect(() => office.admit(status.ticket, post('payments/status/update', {}))).toThrow(
+    expect(() => tickets.verify(status.ticket, post('payments/status/update', {}))).toThrow(
       /another hash_token/,
     );
-    expect(() => office.admit(status.ticket, post('payments/status/update', { hash_token: null }))).toThrow(
+    expect(() => tickets.verify(status.ticket, post('payments/status/update', { hash_token: null }))).toThrow(
       /another hash_token/,
     );
   });
 
-  it('a ticket that carries nothing admits only a body without the field; a number is compared as text', () => {
-    const office = ticketOffice();
-    const probe = office.issue(terms({ carries: { field: 'customer_transaction_id', value: undefined } }));
-    expect(office.admit(probe.ticket, post('payments/initiate', {}))).toBeDefined();
+  it('a ticket that carries nothing lets through only a body without the field; a number is compared as text', () => {
+    const tickets = runTickets();
+    const probe = tickets.issue(
+      ticketData({ carries: { field: 'customer_transaction_id', value: undefined } }),
+    );
+    expect(tickets.verify(probe.ticket, post('payments/initiate', {}))).toBeDefined();
     expect(
-      office.admit(probe.ticket, post('payments/initiate', { customer_transaction_id: null })),
+      tickets.verify(probe.ticket, post('payments/initiate', { customer_transaction_id: null })),
     ).toBeDefined();
-    expect(() => office.admit(probe.ticket, post('payments/initiate'))).toThrow(
+    expect(() => tickets.verify(probe.ticket, post('payments/initiate'))).toThrow(
       /another customer_transaction_id/,
     );
-    const numbered = office.issue(terms({ carries: { field: 'customer_transaction_id', value: '42' } }));
+    const numbered = tickets.issue(
+      ticketData({ carries: { field: 'customer_transaction_id', value: '42' } }),
+    );
     expect(
-      office.admit(numbered.ticket, post('payments/initiate', { customer_transaction_id: 42 })),
+      tickets.verify(numbered.ticket, post('payments/initiate', { customer_transaction_id: 42 })),
     ).toBeDefined();
   });
 
-  it('runs the ticket’s lock check on every admission, and refuses a revoked or foreign ticket', () => {
-    const office = ticketOffice();
+  it('runs the ticket’s lock check on every verification, and refuses a revoked or foreign ticket', () => {
+    const tickets = runTickets();
     let checks = 0;
-    const { ticket, revoke } = office.issue(terms({ check: () => void checks++ }));
-    office.admit(ticket, post('payments/initiate'));
-    office.admit(ticket, post('payments/initiate'));
+    const { ticket, revoke } = tickets.issue(ticketData({ check: () => void checks++ }));
+    tickets.verify(ticket, post('payments/initiate'));
+    tickets.verify(ticket, post('payments/initiate'));
     expect(checks).toBe(2);
-    const lost = office.issue(
-      terms({
+    const lost = tickets.issue(
+      ticketData({
         check: () => {
           throw new Error('lock lost');
         },
       }),
     );
-    expect(() => office.admit(lost.ticket, post('payments/initiate'))).toThrow('lock lost');
+    expect(() => tickets.verify(lost.ticket, post('payments/initiate'))).toThrow('lock lost');
     revoke();
-    expect(() => office.admit(ticket, post('payments/initiate'))).toThrow(/already used/);
-    expect(() => office.admit(undefined, post('payments/initiate'))).toThrow(
+    expect(() => tickets.verify(ticket, post('payments/initiate'))).toThrow(/already used/);
+    expect(() => tickets.verify(undefined, post('payments/initiate'))).toThrow(
       /without the money gate’s ticket/,
     );
-    const other = ticketOffice().issue(terms());
-    expect(() => office.admit(other.ticket, post('payments/initiate'))).toThrow(
+    const other = runTickets().issue(ticketData());
+    expect(() => tickets.verify(other.ticket, post('payments/initiate'))).toThrow(
       /without the money gate’s ticket/,
     );
     expect(checks).toBe(2);

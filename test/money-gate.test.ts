@@ -6,7 +6,7 @@ import { memoryTokens } from '../src/api/credentials.js';
 import { UnexpectedError } from '../src/api/errors.js';
 import { moneyEndpointOf } from '../src/api/money.js';
 import { Pacer } from '../src/api/rate-limit.js';
-import { ticketOffice } from '../src/api/ticket.js';
+import { runTickets } from '../src/api/ticket.js';
 import { judgeServer } from '../src/config/live.js';
 import { compareDecimals, decimalKey, sumDecimals } from '../src/flows/decimal.js';
 import { runRow } from '../src/flows/batch-row.js';
@@ -38,6 +38,10 @@ const credentials = {
 function journalLines(cfg: string): string[] {
   return allJournalEvents(cfg).map((e) => JSON.stringify(e));
 }
+
+/** A client of its own whose money requests go out only with a ticket of `tickets`. */
+const ticketedClient = (baseUrl: string, tickets: ReturnType<typeof runTickets>) =>
+  new Client({ baseUrl, credentials, tokens: memoryTokens(), verifyTicket: tickets.verify });
 
 describe('the sender refuses a money request without a ticket, however it is spelled', () => {
   let sb: StrictSandbox;
@@ -74,7 +78,7 @@ describe('the sender refuses a money request without a ticket, however it is spe
     expect(moneyEndpointOf(`${base}payments/initiate`)?.kind).toBe('deposit');
   });
 
-  it('a client with no admission, or with a ticket of another step or reference, sends none of them', async () => {
+  it('a client with no ticket verification, or with a ticket of another step or reference, sends none of them', async () => {
     const bare = new Client({ baseUrl: sb.url, credentials, tokens: memoryTokens() });
     for (const path of spellings) {
       await expect(
@@ -91,10 +95,10 @@ describe('the sender refuses a money request without a ticket, however it is spe
     await expect(bare.statusUpdate({ hash_token: 'h', status: 'failed', gateway_id: 1 })).rejects.toThrow(
       /without the money gate’s ticket/,
     );
-    // A ticket admits only the step and the transaction it was made for.
-    const office = ticketOffice();
-    const client = new Client({ baseUrl: sb.url, credentials, tokens: memoryTokens(), admit: office.admit });
-    const { ticket, revoke } = office.issue({
+    // A ticket lets through only the step and the transaction it was made for.
+    const tickets = runTickets();
+    const client = ticketedClient(sb.url, tickets);
+    const { ticket, revoke } = tickets.issue({
       step: 'status',
       carries: { field: 'hash_token', value: 'h-one' },
       live: false,
@@ -110,8 +114,8 @@ describe('the sender refuses a money request without a ticket, however it is spe
     await expect(
       client.statusUpdate({ hash_token: 'h-one', status: 'failed', gateway_id: 1 }, { ticket }),
     ).rejects.toThrow(/already used/);
-    // A ticket of another office (another run's gate) is no ticket here.
-    const foreign = ticketOffice().issue({
+    // A ticket of another run's tickets (another run's gate) is no ticket here.
+    const foreign = runTickets().issue({
       step: 'status',
       carries: { field: 'hash_token', value: 'h-one' },
       live: false,
@@ -582,11 +586,11 @@ describe('locks know their holder', () => {
     await held();
   });
 
-  /** A status step's passage through the gate, and the takeover of its lock by another mpay. */
-  async function passageToTakeOver(reference: string, hash: string) {
+  /** A status step's open ticket from the gate, and the takeover of its lock by another mpay. */
+  async function openTicketToTakeOver(reference: string, hash: string) {
     const dir = tempDir();
     const journal = new Journal(dir, 'default', 'sandbox');
-    const passage = await testGate('sandbox').open(
+    const opened = await testGate('sandbox').open(
       journal,
       undefined,
       { reference, kind: 'deposit', step: 'status', hash_token: hash },
@@ -600,23 +604,23 @@ describe('locks know their holder', () => {
     // the owner file names another holder
     const takeOver = () =>
       writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), token: 'theirs' }));
-    return { passage, takeOver };
+    return { opened, takeOver };
   }
 
   it('a ticket stands on its lock: a lock taken over after the ticket was issued stops the request at the wire', async () => {
     const sb = await strictSandbox();
     sb.allowReads();
     try {
-      const { passage, takeOver } = await passageToTakeOver('lost-2', 'h2');
+      const { opened, takeOver } = await openTicketToTakeOver('lost-2', 'h2');
       // Taken over between the gate and the wire (a 429's wait, a pause).
       takeOver();
       await expect(
         demoClient(sb.url).statusUpdate(
           { hash_token: 'h2', status: 'failed', gateway_id: 1 },
-          { ticket: passage.ticket },
+          { ticket: opened.ticket },
         ),
       ).rejects.toBeInstanceOf(LockLostError);
-      await passage.close();
+      await opened.close();
       sb.verify();
     } finally {
       await sb.close();
@@ -627,8 +631,8 @@ describe('locks know their holder', () => {
     const sb = await strictSandbox();
     sb.allowReads();
     try {
-      const { passage, takeOver } = await passageToTakeOver('lost-3', 'h3');
-      // The request's turn comes after the admission's check: the takeover happens while it waits. The
+      const { opened, takeOver } = await openTicketToTakeOver('lost-3', 'h3');
+      // The request's turn comes after the ticket's verification: the takeover happens while it waits. The
       // client has its token first (a read), so that the money call's turn is the only one taken after.
       const pacer = new Pacer();
       const client = demoClient(sb.url, { pacer });
@@ -640,13 +644,10 @@ describe('locks know their holder', () => {
         return 0;
       };
       await expect(
-        client.statusUpdate(
-          { hash_token: 'h3', status: 'failed', gateway_id: 1 },
-          { ticket: passage.ticket },
-        ),
+        client.statusUpdate({ hash_token: 'h3', status: 'failed', gateway_id: 1 }, { ticket: opened.ticket }),
       ).rejects.toBeInstanceOf(LockLostError);
       expect(turns).toBe(1);
-      await passage.close();
+      await opened.close();
       sb.verify();
     } finally {
       await sb.close();
@@ -722,8 +723,8 @@ describe('a journal that fails after a request left', () => {
         return journal.append(e);
       },
     });
-    const office = ticketOffice();
-    const client = new Client({ baseUrl: sb.url, credentials, tokens: memoryTokens(), admit: office.admit });
+    const tickets = runTickets();
+    const client = ticketedClient(sb.url, tickets);
     sb.expect('POST /payments/initiate');
     const res = await runRow(
       'deposit',
@@ -740,7 +741,7 @@ describe('a journal that fails after a request left', () => {
           reference: 'jr-1',
         },
       },
-      { client, journal: failing, env: 'sandbox', gate: new MoneyGate('sandbox', { issue: office.issue }) },
+      { client, journal: failing, env: 'sandbox', gate: new MoneyGate('sandbox', { issue: tickets.issue }) },
     );
     sb.verify();
     expect(res.outcome).toBe('unknown');

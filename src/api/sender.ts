@@ -19,7 +19,7 @@ import {
   type Throttle,
 } from './rate-limit.js';
 import { Secrets } from './redact.js';
-import { ticketOffice, type Admit, type Ticket } from './ticket.js';
+import { runTickets, type Ticket, type VerifyTicket } from './ticket.js';
 import { liveConfirmedHeader, upstreamHeader } from './live-headers.js';
 import { failureError } from './response.js';
 import {
@@ -56,10 +56,10 @@ export interface ClientOptions {
   /** the largest answer read (default 8 MB) */
   maxBodyBytes?: number;
   /**
-   * The money gate's admission (ticket.ts): a request that moves money goes out only with a ticket it
-   * admits. Absent, no money request goes out at all.
+   * The run's tickets' verification (ticket.ts): a request that moves money goes out only with a ticket
+   * it lets through. Absent, no money request goes out at all.
    */
-  admit?: Admit;
+  verifyTicket?: VerifyTicket;
   /** a batch's: after a 429, requests go out at the pace the server allows (rate-limit.ts) */
   pacer?: Pacer;
   /** the run's secrets, scrubbed by value from all it shows (the Factory's; a client of its own else) */
@@ -108,7 +108,7 @@ export class Sender {
   private readonly http: Got;
   protected readonly opts: ClientOptions;
   private readonly policy: RateLimitPolicy;
-  private readonly admit: Admit;
+  private readonly verifyTicket: VerifyTicket;
   /** Told of every wait, before it starts: the terminal line, or a batch's report of its own pace. */
   private readonly reportThrottle?: (t: Throttle) => void;
   /** a batch's: after a 429, requests go out at the pace the server allows (api/rate-limit.ts) */
@@ -136,8 +136,8 @@ export class Sender {
     this.policy = { ...defaultRateLimitPolicy, ...opts.rateLimit };
     this.reportThrottle = opts.onThrottle;
     this.pacer = opts.pacer;
-    // No admission handed: an office that issued nothing, which admits no money request.
-    this.admit = opts.admit ?? ticketOffice().admit;
+    // No verification handed: that of tickets never issued, which lets no money request through.
+    this.verifyTicket = opts.verifyTicket ?? runTickets().verify;
   }
 
   /** The URL a path goes to, built as got builds it (the prefix, then the path as given). */
@@ -155,9 +155,13 @@ export class Sender {
     if (this.opts.dryRun && (c.method === 'POST' || c.raw) && !c.dryRunExempt)
       throw new DryRun(this.prepare(c, token));
     // The money gate, at the wire: classified on the URL as got will build it (prefix + path).
-    const terms = this.admit(c.ticket, { method: c.method, url: this.urlOf(c.path), body: c.body });
+    const ticketData = this.verifyTicket(c.ticket, {
+      method: c.method,
+      url: this.urlOf(c.path),
+      body: c.body,
+    });
     const req = await this.requestOf(c, token);
-    if (terms?.live) req.headers = { ...req.headers, [liveConfirmedHeader]: 'yes' };
+    if (ticketData?.live) req.headers = { ...req.headers, [liveConfirmedHeader]: 'yes' };
     for (let attempt = 1; ; attempt++) {
       // The pacer's turn. A first try held back by it has not gone out: its caller hears so before the
       // wait (the journal's 'sent' line of the gate then is followed by one that says it was not sent), and
@@ -168,7 +172,7 @@ export class Sender {
       if (turn > 0) await new Promise((r) => setTimeout(r, turn));
       // Just before each try of a money call, after any wait (the pacer's turn, a 429's): a lock lost
       // meanwhile (another mpay took it over) stops it here, before a try again gets its 'sent' line.
-      terms?.check();
+      ticketData?.check();
       if (attempt > 1 || held) c.hooks?.resending?.();
       let res: Response<string>;
       try {

@@ -1,18 +1,18 @@
 // The money gate's tickets. A request that moves money (money.ts) leaves the sender only with a ticket, and
-// only the money gate (flows/money-gate.ts) can make one: the Factory makes one office a run, hands its
-// `issue` to the gate alone and its `admit` to the client. A ticket is the gate's word that the journal
-// record of the step was written and synced, that the transaction's lock is held, and, for a live server,
-// that the person confirmed. It admits the one step it was made for (its endpoint and the reference or hash
-// token the body carries), until the gate revokes it when the step has its answer.
+// only the money gate (flows/money-gate.ts) can make one: the Factory makes the run's tickets once, hands
+// their `issue` to the gate alone and their `verify` to the client. A ticket is the gate's word that the
+// journal record of the step was written and synced, that the transaction's lock is held, and, for a live
+// server, that the person confirmed. It lets through the one step it was made for (its endpoint and the
+// reference or hash token the body carries), until the gate revokes it when the step has its answer.
 import { UnexpectedError } from './errors.js';
 import type { PaymentKind } from './enums.js';
 import { moneyEndpointOf, type MoneyStep } from './money.js';
 
 declare const ticketBrand: unique symbol;
-/** Opaque: nothing but the office that made it can read it. */
+/** Opaque: nothing but the run's tickets that issued it can read it. */
 export type Ticket = { readonly [ticketBrand]: true };
 
-export interface TicketTerms {
+export interface TicketData {
   step: MoneyStep;
   kind?: PaymentKind;
   /**
@@ -32,10 +32,10 @@ export interface MoneyRequest {
   body?: Record<string, unknown>;
 }
 
-/** What the client holds: admission only. */
-export type Admit = (ticket: Ticket | undefined, req: MoneyRequest) => TicketTerms | undefined;
+/** What the client holds: a ticket's verification only. */
+export type VerifyTicket = (ticket: Ticket | undefined, req: MoneyRequest) => TicketData | undefined;
 /** What the gate alone holds. */
-export type Issue = (terms: TicketTerms) => { ticket: Ticket; revoke(): void };
+export type Issue = (data: TicketData) => { ticket: Ticket; revoke(): void };
 
 const refused = (what: string, why: string) =>
   new UnexpectedError(`Nothing was sent: ${what} moves money and ${why}`, {
@@ -43,38 +43,38 @@ const refused = (what: string, why: string) =>
   });
 
 /**
- * One office a run. `admit` answers undefined for a request that moves no money; for one that does, the
- * terms of its ticket, or an error (nothing is sent) when it has none, or one made for another step.
+ * The run's tickets, made once a run. `verify` answers undefined for a request that moves no money; for one
+ * that does, the data of its ticket, or an error (nothing is sent) when it has none, or one made for another step.
  */
-export function ticketOffice(): { issue: Issue; admit: Admit; issuedAny: () => boolean } {
-  const issued = new WeakMap<object, { terms: TicketTerms; revoked: boolean }>();
+export function runTickets(): { issue: Issue; verify: VerifyTicket; issuedAny: () => boolean } {
+  const issued = new WeakMap<object, { data: TicketData; revoked: boolean }>();
   let any = false;
   return {
     /** whether the run let any money request go (a Ctrl-C says "nothing was sent" when none) */
     issuedAny: () => any,
-    issue(terms) {
+    issue(data) {
       any = true;
       const ticket = Object.freeze({}) as Ticket;
-      const entry = { terms, revoked: false };
+      const entry = { data, revoked: false };
       issued.set(ticket, entry);
       return { ticket, revoke: () => void (entry.revoked = true) };
     },
-    admit(ticket, req) {
+    verify(ticket, req) {
       const endpoint = moneyEndpointOf(req.url);
       if (!endpoint) return undefined;
       const what = `${req.method} /${endpoint.path}`;
       const entry = ticket ? issued.get(ticket) : undefined;
       if (!entry) throw refused(what, 'came without the money gate’s ticket');
       if (entry.revoked) throw refused(what, 'came with a ticket already used');
-      const { terms } = entry;
-      if (terms.step !== endpoint.step || (endpoint.kind && terms.kind && terms.kind !== endpoint.kind))
-        throw refused(what, `came with a ticket for another step (${terms.kind ?? ''} ${terms.step})`);
-      const carried = req.body?.[terms.carries.field];
+      const { data } = entry;
+      if (data.step !== endpoint.step || (endpoint.kind && data.kind && data.kind !== endpoint.kind))
+        throw refused(what, `came with a ticket for another step (${data.kind ?? ''} ${data.step})`);
+      const carried = req.body?.[data.carries.field];
       const given = carried === undefined || carried === null ? undefined : String(carried);
-      if (given !== terms.carries.value)
-        throw refused(what, `carries another ${terms.carries.field} than its ticket was made for`);
-      terms.check();
-      return terms;
+      if (given !== data.carries.value)
+        throw refused(what, `carries another ${data.carries.field} than its ticket was made for`);
+      data.check();
+      return data;
     },
   };
 }

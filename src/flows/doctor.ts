@@ -10,7 +10,7 @@ import { walletReason } from './wallet-rule.js';
 import { toMpayError, type ErrorKind } from '../api/errors.js';
 import type { Gateway, InitiatedPayment, MerchantCurrency } from '../api/schemas.js';
 import type { JournalLike } from '../journal/journal.js';
-import type { MoneyGate, ProbePassage } from './money-gate.js';
+import type { MoneyGate, ProbeTicket } from './money-gate.js';
 import { historyShowCommand, runAgain } from './next-command.js';
 import type { Context } from '../config/context.js';
 import { commandLine, shownValue } from '../api/shell-words.js';
@@ -230,14 +230,14 @@ export async function checkApiKey(
   asked: { gate: MoneyGate; explicit: boolean },
   how: string,
 ): Promise<Check> {
-  let passage;
+  let opened;
   try {
-    passage = await asked.gate.probe(asked.explicit, journal);
+    opened = await asked.gate.probe(asked.explicit, journal);
   } catch (err) {
     // refused at the live question (no terminal and no --yes, or answered no): the other checks go on
     return failed('API key', toMpayError(err), 'Pass --yes to send the check to a live server');
   }
-  if (!passage)
+  if (!opened)
     return {
       name: 'API key',
       ok: true,
@@ -246,18 +246,18 @@ export async function checkApiKey(
     };
   let probe: Awaited<ReturnType<Client['probeCredentials']>>;
   try {
-    probe = await client.probeCredentials(passage.ticket);
+    probe = await client.probeCredentials(opened.ticket);
   } catch (err) {
     const e = toMpayError(err);
-    passage.record((e as { ambiguous?: boolean }).ambiguous ? 'ambiguous' : 'failed', {
+    opened.record((e as { ambiguous?: boolean }).ambiguous ? 'ambiguous' : 'failed', {
       error: `credentials check: ${e.message}`,
     });
     throw err;
   } finally {
-    await passage.close();
+    await opened.close();
   }
   if (probe.verdict === 'accepted') {
-    passage.record('failed', {
+    opened.record('failed', {
       message:
         'credentials check: the API refused the missing customer fields, so the credentials were accepted (nothing created)',
     });
@@ -269,14 +269,14 @@ export async function checkApiKey(
     };
   }
   if (probe.verdict === 'rejected') {
-    passage.record('failed', { error: `credentials check: ${probe.error.message}` });
+    opened.record('failed', { error: `credentials check: ${probe.error.message}` });
     return failed(
       'API key',
       probe.error,
       'The Site ID and API key are under the services settings of the dashboard; save them with `mpay login`',
     );
   }
-  return created(probe, passage, journal);
+  return created(probe, opened, journal);
 }
 
 function openCheck(name: string, currencies: MerchantCurrency[], key: 'deposite' | 'withdraw'): Check {
@@ -314,12 +314,12 @@ function gatewaysCheck(type: 'collection' | 'disbursement', currencies: Merchant
  */
 function created(
   probe: { payment?: InitiatedPayment; status: number },
-  passage: ProbePassage,
+  opened: ProbeTicket,
   journal: JournalLike,
 ): Check {
   const hash = probe.payment?.has_token ?? undefined;
-  const reference = passage.reference;
-  passage.record('ok', {
+  const reference = opened.reference;
+  opened.record('ok', {
     hash_token: hash,
     status: 'initiated',
     message: `created by mpay doctor's credentials check (HTTP ${probe.status}): the server took an initiate of credentials only`,

@@ -14,7 +14,7 @@ import {
 } from '../api/errors.js';
 import { LockLostError } from '../journal/locks.js';
 import { anotherTransaction, differences } from './answer-check.js';
-import { nothingSent, type Passage } from './money-gate.js';
+import { nothingSent, type OpenTicket } from './money-gate.js';
 import { type JournalRecord, type Kind, type Step } from '../journal/records.js';
 import { historyShowCommand, resumeCommand } from './next-command.js';
 import { silentReporter, title, type FlowDeps } from './types.js';
@@ -59,27 +59,27 @@ export async function journaled<T>(
   stopIfAsked(deps, at.step, at.reference);
   // The gate (money-gate.ts): the live question, the transaction's lock, the synced 'sent' line, the ticket.
   // No record, no request: a payment mpay could not find again must never be sent.
-  let passage: Passage;
+  let opened: OpenTicket;
   try {
-    passage = await deps.gate.open(deps.journal, deps.place, at, label, carries);
+    opened = await deps.gate.open(deps.journal, deps.place, at, label, carries);
   } catch (err) {
     throw nothingSent(err);
   }
-  // the call under the passage's ticket, between its journal lines
+  // the call under the open ticket, between its journal lines
   const send = () =>
-    sendJournaled(deps, at, label, (hooks) => call({ hooks, ticket: passage.ticket }), outcome, carries);
+    sendJournaled(deps, at, label, (hooks) => call({ hooks, ticket: opened.ticket }), outcome, carries);
   try {
     return await send();
   } catch (err) {
     // An mpay proxy in front of a live server refused a money request mpay had not confirmed (428, nothing
     // forwarded): the gate now knows the server is live, and asks (or refuses without --yes) before it is
     // sent once more.
-    if (!(err instanceof MpayError && err.status === 428 && deps.gate.live && !passage.live)) throw err;
-    await passage.close();
-    passage = await deps.gate.open(deps.journal, deps.place, at, label, carries);
+    if (!(err instanceof MpayError && err.status === 428 && deps.gate.live && !opened.live)) throw err;
+    await opened.close();
+    opened = await deps.gate.open(deps.journal, deps.place, at, label, carries);
     return await send();
   } finally {
-    await passage.close();
+    await opened.close();
   }
 }
 

@@ -1,7 +1,7 @@
 // The one gate before money moves. The sender (api/sender.ts) sends no request that moves money without a
-// ticket, and only this gate makes tickets (the Factory hands it the office's `issue`, and the client only
-// `admit`): so every way of building a request (a flow, a single step, a batch, replay, `mpay api`, doctor,
-// anything later) comes here. A ticket means, in every environment:
+// ticket, and only this gate makes tickets (the Factory hands it the run's tickets' `issue`, and the client
+// only their `verify`): so every way of building a request (a flow, a single step, a batch, replay,
+// `mpay api`, doctor, anything later) comes here. A ticket means, in every environment:
 //   - on a live server (config/live.ts decides, by the server, not the environment's name), the person
 //     confirmed: once a run, on a terminal, or by --yes;
 //   - the transaction's lock is held by this process and was not taken over (journal/locks.ts);
@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { CancelledError, ConfirmationRequiredError, LocalFileError, UsageError } from '../api/errors.js';
 import type { PaymentKind } from '../api/enums.js';
 import type { MoneyStep } from '../api/money.js';
-import { ticketOffice, type Issue, type Ticket } from '../api/ticket.js';
+import { runTickets, type Issue, type Ticket } from '../api/ticket.js';
 import type { ServerVerdict } from '../config/live.js';
 import type { JournalLike } from '../journal/journal.js';
 import type { JournalEvent, Kind, Place, Step } from '../journal/records.js';
@@ -33,15 +33,15 @@ export interface MoneyMove {
 export type Stepping = Omit<JournalEvent, 'at' | 'place' | 'outcome'>;
 
 /** An open ticket: the request may go; `close` when it has its answer (or none). */
-export interface Passage {
+export interface OpenTicket {
   ticket: Ticket;
   /** the ticket was issued for a live server (the person confirmed) */
   live: boolean;
   close(): Promise<void>;
 }
 
-/** The credentials probe's passage: its journal reference, and its outcome line to write. */
-export interface ProbePassage extends Passage {
+/** The credentials probe's open ticket: its journal reference, and its outcome line to write. */
+export interface ProbeTicket extends OpenTicket {
   reference: string;
   record(
     outcome: 'ok' | 'failed' | 'ambiguous',
@@ -54,7 +54,7 @@ export interface GateRun {
   yes?: boolean;
   /** absent when mpay must not ask (no terminal, --no-input, CI) */
   prompter?: Prompter;
-  /** the ticket office's issue (api/ticket.ts): the Factory hands it to the gate alone */
+  /** the run's tickets' issue (api/ticket.ts): the Factory hands it to the gate alone */
   issue?: Issue;
   /** an mpay proxy in front of a live server said so in an answer (the client heard it) */
   upstreamLive?: () => boolean;
@@ -100,7 +100,7 @@ export class MoneyGate {
       typeof server === 'string'
         ? { server: 'this server', live: server === 'live', why: `the ${server} environment` }
         : server;
-    this.issue = run.issue ?? ticketOffice().issue;
+    this.issue = run.issue ?? runTickets().issue;
   }
 
   /** Whether money sent through this gate goes to a live server. */
@@ -182,7 +182,7 @@ export class MoneyGate {
     carries: { value: string | undefined } = {
       value: at.step === 'initiate' ? at.reference : at.hash_token,
     },
-  ): Promise<Passage> {
+  ): Promise<OpenTicket> {
     await this.pass({ what: `${label} (${at.reference})` });
     const lock = await holdTransaction(at.reference, at.kind, place, journal);
     try {
@@ -217,7 +217,7 @@ export class MoneyGate {
    * It is journaled as a probe, under a reference of its own, before it is sent: `record` writes its
    * outcome (a probe a server took and created a withdrawal from stays in the journal as one).
    */
-  async probe(explicit: boolean, journal: JournalLike): Promise<ProbePassage | undefined> {
+  async probe(explicit: boolean, journal: JournalLike): Promise<ProbeTicket | undefined> {
     if (this.live && !explicit) return undefined;
     if (this.live)
       await this.pass({ what: 'the API-key check (a withdraw initiate of the credentials alone)' });

@@ -44,7 +44,7 @@ export async function runPaymentFlow(kind: Kind, inputs: FlowInputs, deps: FlowD
   const gateway = givenGateway(kind, g.currency, inputs.gateway);
   rep.info(gateway ? `  gateway ${gateway}` : '  gateway: chosen once initiate lists those open to it');
   await deps.gate.pass({ what: `this ${title(kind)} of ${r.amount} ${r.currency_code}` }, deps.client.dryRun);
-  // The transaction's lock, from its first step to its last: each step's gate passage only checks it (a
+  // The transaction's lock, from its first step to its last: each step's ticket from the gate only checks it (a
   // dry run sends nothing, and takes none).
   const release = deps.client.dryRun
     ? async () => {}

@@ -7,12 +7,12 @@
 // host, boot and process namespace, since when, and a token of its own.
 //
 // A holder known for sure to be gone (same host, boot and process namespace; its process id not alive,
-// or alive with another start time: a new process that reused the id) is taken over at once. In doubt (a
-// holder on another host or in another container, an owner file not written yet), the lock is taken over
-// only once it went stale (10 s without a refresh, as a process killed with -9, or one stopped with
-// SIGSTOP, leaves it). A holder whose lock was taken over learns it at its next check: the money gate
-// checks as it opens each money step, and the sender just before each try of its request, after any wait
-// (api/sender.ts). It then stops. What passed its last check before the takeover still goes: a request
+// or alive with another start time: a new process that reused the id; liveness.ts) is taken over at
+// once. In doubt (a holder on another host or in another container, an owner file not written yet), the
+// lock is taken over only once it went stale (10 s without a refresh, as a process killed with -9, or
+// one stopped with SIGSTOP, leaves it). A holder whose lock was taken over learns it at its next check:
+// the money gate checks as it opens each money step, and the sender just before each try of its request,
+// after any wait (api/sender.ts). It then stops. What passed its last check before the takeover still goes: a request
 // already on the wire, or one whose process was paused between its check and its send (a check reads the
 // owner file, it cannot hold the other process back); its 'sent' line is in the journal before it, so
 // the new holder finds it sent and reports it, never sends it again.
@@ -22,6 +22,7 @@ import { hostname } from 'node:os';
 import { requirePrivate } from '../api/private-path.js';
 import { join } from 'node:path';
 import { BusyError, LocalFileError } from '../api/errors.js';
+import { processGone, readText, startOf } from './liveness.js';
 
 /** A lock's name from what it guards: any text, as a short digest that is safe as a file name. */
 export function lockName(...parts: string[]): string {
@@ -47,21 +48,6 @@ interface Owner {
 export class LockLostError extends BusyError {}
 
 const STALE_MS = 10_000;
-
-const readText = (path: string): string | undefined => {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch {
-    return undefined;
-  }
-};
-
-/** The start time of a process (field 22 of /proc/PID/stat), where /proc has it. */
-function startOf(pid: number | 'self'): string | undefined {
-  const stat = readText(`/proc/${pid}/stat`);
-  // The command name (field 2) may hold spaces and parentheses: the fields after its last ')' count from 3.
-  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-}
 
 function me(token: string): Owner {
   return {
@@ -95,20 +81,12 @@ function readOwner(path: string): Owner | undefined {
   }
 }
 
-/** Whether the owner is known for sure to be gone: on this host, boot and namespace, its process not alive. */
+/** Whether the owner is known for sure to be gone: on this host, boot and namespace, its process not there. */
 function gone(o: Owner): boolean {
   const here = me('');
   if (!o.boot || !here.boot || o.boot !== here.boot || o.host !== here.host) return false;
   if (!o.pidns || o.pidns !== here.pidns) return false;
-  try {
-    process.kill(o.pid, 0);
-  } catch (err) {
-    // EPERM: a process of another user holds that id; alive, so not known to be gone.
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-  // Alive: gone only if that id now belongs to a process that started at another time.
-  const start = startOf(o.pid);
-  return Boolean(o.start && start && start !== o.start);
+  return processGone(o.pid, o.start);
 }
 
 /** The locks this process holds, by path: a transaction's lock taken again inside its holder is shared. */

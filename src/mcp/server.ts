@@ -1,5 +1,6 @@
 // `mpay mcp`: a Model Context Protocol server on stdio (the official SDK's Server and stdio transport), its
-// tools from mcp/tools.ts (made from the endpoint table and the flows). Every money tool passes the run's ticket office through a gate of its own call
+// tools from mcp/tools.ts (made from the endpoint table and the flows). Every money tool passes the run's
+// tickets through a gate of its own call
 // (flows/money-gate.ts): journal first, the transaction's lock, live decided by the server. On a live server
 // the gate's question goes to the person through MCP elicitation (mcp/ask.ts), and only an accept sends; a client that
 // cannot elicit gets `confirmation_required`; --yes is not read here. stdout carries JSON-RPC alone, every

@@ -9,21 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { IO } from '../../io/io.js';
 import { requirePrivate } from '../../api/private-path.js';
+import { processGone } from '../../journal/liveness.js';
 
 export interface Spooled {
   path: string;
   /** removes the file (again: nothing) */
   remove(): void;
-}
-
-/** Whether a process of this id runs (one of another user's counts as running: its file is not ours). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The spool folder of a journal folder. */
@@ -37,7 +28,7 @@ export async function spoolStdin(io: IO, journalDir: string): Promise<Spooled> {
   requirePrivate(dir, 'folder', 'batch spool');
   for (const name of readdirSync(dir)) {
     const pid = Number(/^stdin-(\d+)-/.exec(name)?.[1]);
-    if (pid && pid !== process.pid && !alive(pid)) rmSync(join(dir, name), { force: true });
+    if (pid && pid !== process.pid && processGone(pid)) rmSync(join(dir, name), { force: true });
   }
   const path = join(dir, `stdin-${process.pid}-${randomBytes(6).toString('hex')}`);
   const remove = () => {
