@@ -170,7 +170,7 @@ export async function benchJournal({ sandbox, sizes, rounds }) {
  * Adds `size` processed deposits at `place` to a journal database mpay made, by SQL: its indexes dropped,
  * the rows inserted in one statement, the indexes made again from their own definitions.
  */
-function fillJournal(file, size, place) {
+export function fillJournal(file, size, place) {
   const db = new Database(file);
   try {
     const indexes = db
