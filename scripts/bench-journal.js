@@ -34,10 +34,13 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-/** `expect`: the exit code the run must end with (a --resume of a finished deposit refuses: exit 2). */
-function measured(args, env, expect = 0) {
+/**
+ * `expect`: the exit code the run must end with (a --resume of a finished deposit refuses: exit 2).
+ * `script`: what node runs (`['-e', '0']`: Node's own start, the floor of every figure here).
+ */
+function measured(args, env, expect = 0, script = [bin]) {
   const t = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', 'mpay-bench-rss %M', process.execPath, bin, ...args], {
+  const r = spawnSync('/usr/bin/time', ['-f', 'mpay-bench-rss %M', process.execPath, ...script, ...args], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
@@ -47,9 +50,9 @@ function measured(args, env, expect = 0) {
   return { ms, rss: Number(/mpay-bench-rss (\d+)/.exec(r.stderr)?.[1]) / 1024 };
 }
 
-function many(n, args, env, expect = 0) {
+function many(n, args, env, expect = 0, script = undefined) {
   const runs = Array.from({ length: n }, () =>
-    measured(typeof args === 'function' ? args() : args, env, expect),
+    measured(typeof args === 'function' ? args() : args, env, expect, script),
   );
   return {
     ms: +median(runs.map((r) => r.ms)).toFixed(1),
@@ -139,6 +142,8 @@ export async function benchJournal({ sandbox, sizes, rounds, fill = process.env.
       }
       row.database_mb = +(statSync(join(dir, 'journal', 'journal.db')).size / 1024 / 1024).toFixed(1);
     }
+    // Node's own start in the same moment: `history`'s 200 ms is a whole process's, this its floor
+    if (size === 0) row.node_e_0 = many(rounds, [], env, 0, ['-e', '0']);
     row.deposit = many(rounds, deposit, env);
     row.history = many(rounds, ['history', '--json'], env);
     if (size === 0) {

@@ -603,6 +603,10 @@ try {
     console.log(
       `${pad(n, 10)}${pad(`${r.deposit.ms} ms, ${r.deposit.peak_rss_mb} MB`, 20)}${pad(r.history.ms, 12)}${pad(r.history_show.ms, 9)}${pad(r.deposit_resume.ms, 11)}${pad(r.export_jsonl ? `${r.export_jsonl.ms} ms, ${r.export_jsonl.peak_rss_mb} MB` : '', 22)}${pad(r.export_csv ? `${r.export_csv.ms} ms, ${r.export_csv.peak_rss_mb} MB` : '', 22)}${r.first_command_import ? `${r.first_command_import.ms} ms` : ''}`,
     );
+  if (journal[0]?.node_e_0)
+    console.log(
+      `(node -e 0 in the same moment: ${journal[0].node_e_0.ms} ms, the floor of each figure above)`,
+    );
   console.log(
     `\nstart-up, 25 alternating pairs: countries --json ${startupPairs.npm.command_ms} ms, ${startupPairs.npm.ratio}x node -e 0${startupPairs.exe ? `; exe ${startupPairs.exe.command_ms} ms, ${startupPairs.exe.ratio}x` : ''}`,
   );
