@@ -175,40 +175,30 @@ export class Journal implements JournalLike {
    * then are not given. `oldest` gives them oldest first (an export).
    */
   *newest(opts: { since?: number; oldest?: boolean } = {}): Generator<JournalRecord> {
+    // A record's rows as one JSON array, oldest first: a quarter of the rows to step through, one parse each.
     const rows = this.read(undefined, (db) =>
       db
         .prepare(
-          `SELECT rec, event FROM events WHERE journal = ? ORDER BY rec ${opts.oldest ? '' : 'DESC'}, id ${opts.oldest ? '' : 'DESC'}`,
+          `SELECT '[' || group_concat(event, ',' ORDER BY id) || ']' AS events FROM events WHERE journal = ? GROUP BY rec ORDER BY rec ${opts.oldest ? '' : 'DESC'}`,
         )
         .iterate(this.name),
     );
     if (!rows) return;
     const since = opts.since ?? -Infinity;
-    let group: JournalEvent[] = [];
-    let rec: unknown;
-    // A record's events, oldest first, folded; 'stop' at the first record made before `since`, newest first.
-    const flush = (): JournalRecord[] | 'stop' => {
-      const events = opts.oldest ? group : group.reverse();
-      group = [];
-      if (Date.parse(events[0]!.at) < since) return opts.oldest ? [] : 'stop';
-      const folded = foldRecords(events);
-      return opts.oldest ? folded : folded.reverse();
-    };
     try {
       for (const row of rows) {
-        if (row.rec !== rec && group.length) {
-          const out = flush();
-          if (out === 'stop') return;
-          yield* out;
+        const events = JSON.parse(String(row.events)) as JournalEvent[];
+        // A record made before `since`: newest first, every later one is older still.
+        if (Date.parse(events[0]!.at) < since) {
+          if (opts.oldest) continue;
+          return;
         }
-        rec = row.rec;
-        group.push(JSON.parse(String(row.event)) as JournalEvent);
+        const folded = foldRecords(events);
+        yield* opts.oldest ? folded : folded.reverse();
       }
     } catch (err) {
       throw storageError(this.file, err);
     }
-    const out = group.length ? flush() : 'stop';
-    if (out !== 'stop') yield* out;
   }
 
   /** Every event of this journal written since `since` (ms), oldest first. */
