@@ -28,7 +28,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { lazyPackages, stubGotUnused } from './bundle-config.js';
+import { lazyListFormat, lazyPackages, stubGotUnused } from './bundle-config.js';
 import { exeRuntime, installRuntimes } from './node-runtimes.js';
 import { helpOnAsk } from './script-help.js';
 
@@ -77,7 +77,8 @@ const virtualRoot = '/$mpay';
 //    is replaced by a stand-in that loads the real module on first use, after the snapshot is restored,
 //    so that got and the client around it can be part of the snapshot. Using one while building fails
 //    the build.
-//  - @sindresorhus/is makes ICU objects as it loads, which V8 cannot serialize: made on first use.
+//  - @sindresorhus/is makes ICU objects as it loads, which V8 cannot serialize: made on first use
+//    (lazyListFormat, scripts/bundle-config.js, which bin/run.js's bundle uses too).
 //  - oclif's screen.js reads the terminal's width (and OCLIF_COLUMNS) once: its body runs again when
 //    the snapshot is restored (v8.startupSnapshot.addDeserializeCallback).
 // The build also records every environment variable read while it runs and fails on any not listed in
@@ -127,18 +128,6 @@ module.exports = new Proxy(function () {}, {
   apply: (_, self, a) => load().apply(self, a),
 });`,
       };
-    });
-    // @sindresorhus/is (got's) makes two Intl.ListFormat objects as it loads, ICU objects that V8
-    // cannot serialize: each is made when first used instead.
-    b.onLoad({ filter: /@sindresorhus[\\/]is[\\/]distribution[\\/]index\.js$/ }, async (args) => {
-      const text = await readFile(args.path, 'utf8');
-      const lazy = text.replace(
-        /const (\w+) = new Intl\.ListFormat\(([^;]*)\);/g,
-        'const $1 = { format: (v) => new Intl.ListFormat($2).format(v) };',
-      );
-      if (lazy === text)
-        throw new Error('build-exe: @sindresorhus/is no longer makes Intl.ListFormat objects as it loads');
-      return { contents: lazy, loader: 'js' };
     });
     b.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/]screen\.js$/ }, async (args) => ({
       loader: 'js',
@@ -228,7 +217,7 @@ const common = {
   // --no-minify keeps names, for reading a CPU profile
   minify: !values['no-minify'],
   logLevel: 'warning',
-  plugins: [stubGotUnused, runTimeState],
+  plugins: [stubGotUnused, lazyListFormat, runTimeState],
   // oclif requires these only to run TypeScript sources in development.
   external: ['typescript', 'ts-node'],
 };

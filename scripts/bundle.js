@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lazyPackages, stubGotUnused } from './bundle-config.js';
+import { lazyListFormat, lazyPackages, stubGotUnused } from './bundle-config.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = join(root, 'src');
@@ -29,7 +29,7 @@ const main = await build({
   ...common,
   entryPoints: [join(src, 'execute.ts')],
   outfile: join(root, 'dist', 'mpay.cjs'),
-  plugins: [stubGotUnused],
+  plugins: [stubGotUnused, lazyListFormat],
   // typescript and ts-node: oclif requires them only to run TypeScript sources in development.
   external: ['typescript', 'ts-node', ...lazyPackages],
 });
