@@ -1,31 +1,34 @@
 #!/usr/bin/env node
 // Start-up is most of what mpay costs a script that calls it in a loop (docs/performance.md), so:
 // `mpay --version` answers without loading anything, and mpay's own commands load the bundled CLI
-// (dist/mpay.cjs) with a V8 code cache, which Node 20 does not keep for us.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// (dist/mpay.cjs) with a V8 code cache, which Node 20 does not keep for us. This script and the loader
+// are CommonJS (bin/package.json): an ES module as the entry costs Node its ES module loader, about 5 ms
+// of CPU on every run (measured), and nothing here needs it.
+'use strict';
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
 
+/** The package's folder: oclif's root, where package.json and oclif.manifest.json are. */
+const root = join(__dirname, '..');
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   process.stdout.write(
     `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
   );
 } else if (process.env.MPAY_KEYRING_CHILD === '1') {
   // The keyring's child process (src/config/keyring.ts): one request on stdin, its answer on stdout. Its
   // own small bundle (scripts/bundle.js), not the CLI's: the child's start is paid by every keyring request.
-  const { loadBundle } = await import('./load-cached.js');
-  await loadBundle(new URL('../dist/keyring-child.cjs', import.meta.url), false).keyringChild(
-    process.stdin,
-    process.stdout,
-  );
+  const { loadBundle } = require(join(__dirname, 'load-cached.js'));
+  void loadBundle(join(root, 'dist', 'keyring-child.cjs'), false).keyringChild(process.stdin, process.stdout);
 } else {
   // The command the keyring's child process is started with (src/config/keyring.ts): this script.
-  globalThis.__mpayKeyringChild = [process.execPath, fileURLToPath(import.meta.url)];
-  const { loadBundle } = await import('./load-cached.js');
-  const { execute, argvFor } = loadBundle(new URL('../dist/mpay.cjs', import.meta.url), ownCommand(argv));
+  globalThis.__mpayKeyringChild = [process.execPath, __filename];
+  const { loadBundle } = require(join(__dirname, 'load-cached.js'));
+  const { execute, argvFor } = loadBundle(join(root, 'dist', 'mpay.cjs'), ownCommand(argv));
   // The global flags may come before the command (`mpay --profile a doctor`): argvFor moves them after it.
-  await execute({ dir: import.meta.url, args: argvFor(argv) });
+  // oclif is given the package's folder (the nearest package.json to this script is bin/'s own).
+  void execute({ dir: root, args: argvFor(argv) });
 }
 
 /**
@@ -34,7 +37,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
  */
 function ownCommand(args) {
   try {
-    const manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', import.meta.url), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'));
     // The first word that is not a flag, nor the value of a flag before the command (`--profile a doctor`).
     const valued = new Set(
       Object.values(manifest.commands).flatMap((c) =>
