@@ -58,6 +58,36 @@ function paired(pairs, base, cmd, env) {
 
 const phasesProbe = join(root, 'scripts', 'startup-phases.cjs');
 
+/**
+ * The same pairs in CPU time (user and system, of the process alone, from the probe's exit: a busy machine
+ * stretches the clock of a process that waits on another, the sandbox here, far more than its CPU time).
+ */
+function cpuPaired(pairs, base, cmd, env) {
+  const dir = mkdtempSync(join(tmpdir(), 'mpay-cpu-'));
+  const once = ([c, args], file) => {
+    const r = spawnSync(c, args, {
+      env: { ...env, NODE_OPTIONS: `--require ${phasesProbe}`, MPAY_PHASES_FILE: file },
+      stdio: 'ignore',
+    });
+    if (r.status !== 0) throw new Error(`${c} ${args.join(' ')} exited ${r.status}`);
+  };
+  for (let i = 0; i < pairs; i++) {
+    once(base, join(dir, 'base'));
+    once(cmd, join(dir, 'cmd'));
+  }
+  const totals = (f) =>
+    readFileSync(join(dir, f), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).total_ms);
+  const [ma, mb] = [median(totals('base')), median(totals('cmd'))];
+  return {
+    baseline_cpu_ms: +ma.toFixed(1),
+    command_cpu_ms: +mb.toFixed(1),
+    cpu_ratio: +(mb / ma).toFixed(2),
+  };
+}
+
 /** The CPU time of each phase of `countries --json`: medians of `runs` runs (scripts/startup-phases.cjs). */
 function cpuPhases(runs, env) {
   const file = join(mkdtempSync(join(tmpdir(), 'mpay-phases-')), 'phases.jsonl');
@@ -97,17 +127,13 @@ export function benchStartup({ sandbox, pairs }) {
     MPAY_BASE_URL: sandbox.url,
   };
   const node = [process.execPath, ['-e', '0']];
-  const out = {
-    npm: paired(pairs, node, [process.execPath, [bin, 'countries', '--json']], env),
-  };
+  const npm = [process.execPath, [bin, 'countries', '--json']];
+  const out = { npm: { ...paired(pairs, node, npm, env), ...cpuPaired(pairs, node, npm, env) } };
   if (existsSync(exe)) {
-    out.exe = paired(pairs, node, [exe, ['countries', '--json']], env);
-    out.exe_against_its_own_node = paired(
-      pairs,
-      [exeNode(), ['-e', '0']],
-      [exe, ['countries', '--json']],
-      env,
-    );
+    const run = [exe, ['countries', '--json']];
+    out.exe = { ...paired(pairs, node, run, env), ...cpuPaired(pairs, node, run, env) };
+    const own = [exeNode(), ['-e', '0']];
+    out.exe_against_its_own_node = { ...paired(pairs, own, run, env), ...cpuPaired(pairs, own, run, env) };
   }
   const phase = (args) => median(Array.from({ length: pairs }, () => timeOnce(process.execPath, args, env)));
   const steps = {

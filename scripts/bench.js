@@ -601,11 +601,11 @@ try {
       `${pad(n, 10)}${pad(`${r.deposit.ms} ms, ${r.deposit.peak_rss_mb} MB`, 20)}${pad(r.history.ms, 12)}${pad(r.history_show.ms, 9)}${pad(r.deposit_resume.ms, 11)}${pad(r.export_jsonl ? `${r.export_jsonl.ms} ms, ${r.export_jsonl.peak_rss_mb} MB` : '', 22)}${r.first_command_import ? `${r.first_command_import.ms} ms` : ''}`,
     );
   console.log(
-    `\nstart-up, 25 alternating pairs: countries --json ${startupPairs.npm.command_ms} ms, ${startupPairs.npm.ratio}x node -e 0${startupPairs.exe ? `; exe ${startupPairs.exe.command_ms} ms, ${startupPairs.exe.ratio}x` : ''}`,
+    `\nstart-up, 25 alternating pairs: countries --json ${startupPairs.npm.command_ms} ms, ${startupPairs.npm.ratio}x node -e 0 (CPU ${startupPairs.npm.cpu_ratio}x)${startupPairs.exe ? `; exe ${startupPairs.exe.command_ms} ms, ${startupPairs.exe.ratio}x (CPU ${startupPairs.exe.cpu_ratio}x)` : ''}`,
   );
   if (startupPairs.exe_against_its_own_node)
     console.log(
-      `  the executable against the Node it carries: ${startupPairs.exe_against_its_own_node.baseline_ms} / ${startupPairs.exe_against_its_own_node.command_ms} ms, ${startupPairs.exe_against_its_own_node.ratio}x`,
+      `  the executable against the Node it carries: ${startupPairs.exe_against_its_own_node.baseline_ms} / ${startupPairs.exe_against_its_own_node.command_ms} ms, ${startupPairs.exe_against_its_own_node.ratio}x (CPU ${startupPairs.exe_against_its_own_node.cpu_ratio}x)`,
     );
   console.log('  each phase, as the difference of medians of runs that stop after it (ms):');
   for (const [phase, ms] of Object.entries(startupPairs.phases_ms)) console.log(`  ${pad(ms, 8)} ${phase}`);
