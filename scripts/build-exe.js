@@ -84,6 +84,11 @@ const virtualRoot = '/$mpay';
 // The build also records every environment variable read while it runs and fails on any not listed in
 // buildTimeReads (below), so a new dependency that does the same is caught.
 const deferred = /^(ansis|supports-color|hpagent|(node:)?(https?|tls))$/;
+// Functions of a deferred module that are read long before they are called, or never called: the stand-in
+// hands out a function that loads the module when it is called. got reads node:tls's checkServerIdentity
+// for the options of every request, https or not: without this a request to an http:// URL (a sandbox on
+// loopback) loaded TLS and Node 22's certificate store, about 5 ms of CPU (measured).
+const calledLater = { 'node:tls': ['checkServerIdentity'] };
 const runTimeState = {
   name: 'run-time-state',
   setup(b) {
@@ -114,13 +119,22 @@ const runTimeState = {
         contents: `let real;
 const { startupSnapshot } = require('node:v8');
 const names = ${JSON.stringify(names)};
+const calledLater = ${JSON.stringify(calledLater[real] ?? [])};
+const later = {};
 function load() {
   if (real) return real;
   if (startupSnapshot?.isBuildingSnapshot()) throw new Error('build-exe: ' + ${JSON.stringify(real)} + ' was used while building the snapshot');
   return (real = require(${JSON.stringify(real)}));
 }
 module.exports = new Proxy(function () {}, {
-  get: (t, k) => (k === '__esModule' ? false : k === 'prototype' ? t.prototype : load()[k]),
+  get: (t, k) =>
+    k === '__esModule'
+      ? false
+      : k === 'prototype'
+        ? t.prototype
+        : !real && calledLater.includes(k)
+          ? (later[k] ??= function (...a) { return load()[k].apply(this, a); })
+          : load()[k],
   has: (_, k) => names.includes(k),
   ownKeys: (t) => [...names, ...Reflect.ownKeys(t)],
   getOwnPropertyDescriptor: (t, k) =>
