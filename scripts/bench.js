@@ -608,9 +608,17 @@ try {
       `(node -e 0 in the same moment: ${journal[0].node_e_0.ms} ms, the floor of each figure above)`,
     );
   console.log(
-    `\nstart-up, 25 alternating pairs: countries --json ${startupPairs.npm.command_ms} ms, ${startupPairs.npm.ratio}x node -e 0${startupPairs.exe ? `; exe ${startupPairs.exe.command_ms} ms, ${startupPairs.exe.ratio}x` : ''}`,
+    `\nstart-up, 25 alternating pairs: countries --json ${startupPairs.npm.command_ms} ms, ${startupPairs.npm.ratio}x node -e 0 (CPU ${startupPairs.npm.cpu_ratio}x)${startupPairs.exe ? `; exe ${startupPairs.exe.command_ms} ms, ${startupPairs.exe.ratio}x (CPU ${startupPairs.exe.cpu_ratio}x)` : ''}`,
   );
+  if (startupPairs.exe_against_its_own_node)
+    console.log(
+      `  the executable against the Node it carries: ${startupPairs.exe_against_its_own_node.baseline_ms} / ${startupPairs.exe_against_its_own_node.command_ms} ms, ${startupPairs.exe_against_its_own_node.ratio}x (CPU ${startupPairs.exe_against_its_own_node.cpu_ratio}x)`,
+    );
+  console.log('  each phase, as the difference of medians of runs that stop after it (ms):');
   for (const [phase, ms] of Object.entries(startupPairs.phases_ms)) console.log(`  ${pad(ms, 8)} ${phase}`);
+  console.log('  each phase of one countries --json, CPU time (ms, medians):');
+  for (const [phase, ms] of Object.entries(startupPairs.cpu_phases_ms))
+    console.log(`  ${pad(Array.isArray(ms) ? ms.join(', ') || 'none' : ms, 8)} ${phase}`);
   console.log(
     `\nmoney gate, its own work a step beyond the journal's sync: ${gate.lock_held_own_ms.median} ms median with the lock held by its flow; ${gate.gate_own_ms.median} ms when the step takes the lock itself (a single call)`,
   );

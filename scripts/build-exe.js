@@ -28,7 +28,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { lazyPackages, stubGotUnused } from './bundle-config.js';
+import { lazyListFormat, lazyPackages, stubGotUnused } from './bundle-config.js';
 import { exeRuntime, installRuntimes } from './node-runtimes.js';
 import { helpOnAsk } from './script-help.js';
 
@@ -77,12 +77,18 @@ const virtualRoot = '/$mpay';
 //    is replaced by a stand-in that loads the real module on first use, after the snapshot is restored,
 //    so that got and the client around it can be part of the snapshot. Using one while building fails
 //    the build.
-//  - @sindresorhus/is makes ICU objects as it loads, which V8 cannot serialize: made on first use.
+//  - @sindresorhus/is makes ICU objects as it loads, which V8 cannot serialize: made on first use
+//    (lazyListFormat, scripts/bundle-config.js, which bin/run.js's bundle uses too).
 //  - oclif's screen.js reads the terminal's width (and OCLIF_COLUMNS) once: its body runs again when
 //    the snapshot is restored (v8.startupSnapshot.addDeserializeCallback).
 // The build also records every environment variable read while it runs and fails on any not listed in
 // buildTimeReads (below), so a new dependency that does the same is caught.
 const deferred = /^(ansis|supports-color|hpagent|(node:)?(https?|tls))$/;
+// Functions of a deferred module that are read long before they are called, or never called: the stand-in
+// hands out a function that loads the module when it is called. got reads node:tls's checkServerIdentity
+// for the options of every request, https or not: without this a request to an http:// URL (a sandbox on
+// loopback) loaded TLS and Node 22's certificate store, about 5 ms of CPU (measured).
+const calledLater = { 'node:tls': ['checkServerIdentity'] };
 const runTimeState = {
   name: 'run-time-state',
   setup(b) {
@@ -113,13 +119,22 @@ const runTimeState = {
         contents: `let real;
 const { startupSnapshot } = require('node:v8');
 const names = ${JSON.stringify(names)};
+const calledLater = ${JSON.stringify(calledLater[real] ?? [])};
+const later = {};
 function load() {
   if (real) return real;
   if (startupSnapshot?.isBuildingSnapshot()) throw new Error('build-exe: ' + ${JSON.stringify(real)} + ' was used while building the snapshot');
   return (real = require(${JSON.stringify(real)}));
 }
 module.exports = new Proxy(function () {}, {
-  get: (t, k) => (k === '__esModule' ? false : k === 'prototype' ? t.prototype : load()[k]),
+  get: (t, k) =>
+    k === '__esModule'
+      ? false
+      : k === 'prototype'
+        ? t.prototype
+        : !real && calledLater.includes(k)
+          ? (later[k] ??= function (...a) { return load()[k].apply(this, a); })
+          : load()[k],
   has: (_, k) => names.includes(k),
   ownKeys: (t) => [...names, ...Reflect.ownKeys(t)],
   getOwnPropertyDescriptor: (t, k) =>
@@ -127,18 +142,6 @@ module.exports = new Proxy(function () {}, {
   apply: (_, self, a) => load().apply(self, a),
 });`,
       };
-    });
-    // @sindresorhus/is (got's) makes two Intl.ListFormat objects as it loads, ICU objects that V8
-    // cannot serialize: each is made when first used instead.
-    b.onLoad({ filter: /@sindresorhus[\\/]is[\\/]distribution[\\/]index\.js$/ }, async (args) => {
-      const text = await readFile(args.path, 'utf8');
-      const lazy = text.replace(
-        /const (\w+) = new Intl\.ListFormat\(([^;]*)\);/g,
-        'const $1 = { format: (v) => new Intl.ListFormat($2).format(v) };',
-      );
-      if (lazy === text)
-        throw new Error('build-exe: @sindresorhus/is no longer makes Intl.ListFormat objects as it loads');
-      return { contents: lazy, loader: 'js' };
     });
     b.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/]screen\.js$/ }, async (args) => ({
       loader: 'js',
@@ -228,7 +231,7 @@ const common = {
   // --no-minify keeps names, for reading a CPU profile
   minify: !values['no-minify'],
   logLevel: 'warning',
-  plugins: [stubGotUnused, runTimeState],
+  plugins: [stubGotUnused, lazyListFormat, runTimeState],
   // oclif requires these only to run TypeScript sources in development.
   external: ['typescript', 'ts-node'],
 };

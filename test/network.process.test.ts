@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { lazyPackages } from '../scripts/bundle-config.js';
 import { bin, cliEnv, root, run, sandbox, tempDir } from './helpers.js';
 
 /** A forward proxy that tunnels with CONNECT, as corporate proxies do for HTTPS (and as hpagent asks). */
@@ -101,7 +102,11 @@ describe.concurrent('start-up stays light', () => {
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
     const loaded = (name: string) =>
       lines.some(
-        (l) => l.includes(`node_modules/${name}/`) || l === `require ${name}` || l.endsWith(` ${name}`),
+        (l) =>
+          l.includes(`node_modules/${name}/`) ||
+          l === `require ${name}` ||
+          l.startsWith(`require ${name}/`) || // a file of the package by its subpath (the MCP SDK's)
+          l.endsWith(` ${name}`),
       );
     return { status, lines, loaded };
   };
@@ -144,11 +149,21 @@ describe.concurrent('start-up stays light', () => {
   // SQLite (libsql, a native addon) is for the journal: loaded when a command opens one (src/factory.ts)
   const sqlite = (r: { loaded: (name: string) => boolean }) =>
     ['libsql', '@libsql/linux-x64-gnu'].filter(r.loaded);
+  // Every package the bundle leaves out for the commands that use it (scripts/bundle-config.js): SQLite, the
+  // MCP SDK, fastify, inquirer, tar, ajv, the phone plans, the keyring's addon, ... by the package's folder.
+  const packageOf = (p: string) =>
+    p
+      .split('/')
+      .slice(0, p.startsWith('@') ? 2 : 1)
+      .join('/');
+  const leftOut = [...new Set(lazyPackages.map(packageOf))];
   for (const args of [['countries', '--json'], ['currencies', '--json'], ['--version'], ['--help']])
-    it(`${args.join(' ')} loads no SQLite`, async () => {
+    it(`${args.join(' ')} loads no SQLite, no MCP SDK, no fastify: none of the packages left out of the bundle`, async () => {
       const r = await trace(args);
       expect(r.status).toBe(args[0] === '--version' || args[0] === '--help' ? 0 : 8);
+      expect(leftOut).toEqual(expect.arrayContaining(['libsql', '@modelcontextprotocol/sdk', 'fastify']));
       expect(sqlite(r)).toEqual([]);
+      expect(leftOut.filter(r.loaded)).toEqual([]);
     });
 
   it('a command that reads the journal loads SQLite', async () => {

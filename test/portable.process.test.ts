@@ -23,7 +23,9 @@ import {
   tempDir,
   type RunOptions,
   allJournalEvents,
+  sandboxProcess,
 } from './helpers.js';
+import { selfSignedCertificate } from '../src/sandbox/self-signed.js';
 import { buildTime, builtExe } from './exe.js';
 import { Tmux } from './tmux.js';
 import { without } from './tools.js';
@@ -259,6 +261,52 @@ describe.concurrent('the executable and its snapshot', slow, () => {
   });
 
   // The packages kept outside the snapshot, as assets compiled on first use (scripts/build-exe.js).
+  it('an http:// request loads no TLS; an https:// one goes only to a name its certificate holds', async ({
+    onTestFinished,
+  }) => {
+    // Node's own modules the run loaded, from a preload (NODE_OPTIONS, which the executable reads too)
+    const list = join(tempDir(), 'builtins.txt');
+    const preload = join(root, 'test', 'fixtures', 'loaded-builtins.cjs');
+    const plain = await mpay(['countries', '--json'], {
+      env: {
+        MPAY_CONFIG_DIR: tempDir(),
+        MPAY_BASE_URL: sb.url,
+        NODE_OPTIONS: `--require ${preload}`,
+        MPAY_BUILTINS_FILE: list,
+      },
+    });
+    expect(plain.code, plain.stderr).toBe(0);
+    const builtins = readFileSync(list, 'utf8').split('\n');
+    expect(builtins).toContain('http');
+    // got reads node:tls's checkServerIdentity for every request: the executable hands it out unloaded
+    // (scripts/build-exe.js, calledLater), so that a request to http:// never loads TLS and its certificates
+    expect(builtins.filter((b) => /tls/.test(b))).toEqual([]);
+    // https: a sandbox whose certificate names localhost alone, trusted through NODE_EXTRA_CA_CERTS
+    const dir = tempDir();
+    const made = selfSignedCertificate(['localhost']);
+    const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+    writeFileSync(cert, made.cert);
+    writeFileSync(key, made.key);
+    const child = sandboxProcess(['--json', '--tls-cert', cert, '--tls-key', key], onTestFinished);
+    const port = new URL((await firstJsonLine(child)).url).port;
+    const at = (host: string) =>
+      mpay(['countries', '--json'], {
+        env: {
+          MPAY_CONFIG_DIR: tempDir(),
+          MPAY_BASE_URL: `https://${host}:${port}`,
+          NODE_EXTRA_CA_CERTS: cert,
+        },
+      });
+    const named = await at('localhost');
+    expect(named.code, named.stderr).toBe(0);
+    expect(JSON.parse(named.stdout)[0]).toMatchObject({ code: 'GH' });
+    // the same server by an address its certificate does not name: refused by the check of the name
+    const unnamed = await at('127.0.0.1');
+    expect(unnamed.code, unnamed.stderr).toBe(8);
+    expect(unnamed.stderr).toContain('TLS verification failed for 127.0.0.1');
+    expect(unnamed.stderr).toMatch(/IP: 127\.0\.0\.1 is not in the cert's list/);
+  });
+
   it('loads each package kept outside the snapshot: conf, tar, csv-parse, jmespath, fastify', async () => {
     const dir = tempDir();
     const env = { MPAY_CONFIG_DIR: dir, MPAY_BASE_URL: sb.url }; // fastify: the sandbox serves sb.url
