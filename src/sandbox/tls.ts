@@ -72,7 +72,7 @@ export async function tlsOf(opts: TlsWanted): Promise<Tls | undefined> {
       // the address it listens on, unless that is every interface's (listed above)
       ...(reachOf(opts.host, '').everywhere ? [] : [opts.host.replace(/^\[|\]$/g, '')]),
     ];
-    const made = selfSignedCertificate(names);
+    const made = await selfSignedCertificate(names);
     writeFileSync(keyFile, made.key, { mode: 0o600, flag: 'wx' });
     writeFileSync(certFile, made.cert, { mode: 0o644, flag: 'wx' });
   }
