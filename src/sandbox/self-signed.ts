@@ -57,10 +57,5 @@ export async function selfSignedCertificate(
   );
   const cert = `${made.toString('pem')}\n`;
   const key = KeyObject.from(keys.privateKey).export({ type: 'pkcs8', format: 'pem' }) as string;
-  return { cert, key, fingerprint: fingerprintOf(cert) };
-}
-
-/** The SHA-256 fingerprint of a PEM certificate. */
-export function fingerprintOf(cert: string | Buffer): string {
-  return new X509Certificate(cert).fingerprint256;
+  return { cert, key, fingerprint: new X509Certificate(cert).fingerprint256 };
 }
