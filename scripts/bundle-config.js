@@ -38,6 +38,9 @@ export const lazyPackages = [
   '@napi-rs/keyring',
   // SQLite (the journal and the sandbox's state): a native addon, loaded only by the commands that use one
   'libsql',
+  // `mpay sandbox --tls`: the self-signed certificate (sandbox/self-signed.ts), and the Reflect polyfill it needs
+  '@peculiar/x509',
+  'reflect-metadata',
 ];
 
 /** got's optional features that mpay never uses: see scripts/stubs/got-unused.js. */

@@ -131,7 +131,7 @@ export const rules = {
     may: ['cli', 'commands', 'factory', 'io', 'ui', 'flows', 'api', 'config', 'sandbox'],
     types: ['commands', 'flows', 'ui'],
     packages: [],
-    atLoad: [...ui, 'got', 'fastify', 'libsql'],
+    atLoad: [...ui, 'got', 'fastify', 'libsql', '@peculiar/x509'],
   },
   // `mpay proxy`: a forwarder (got, through api/proxy.ts) and the check of answers against the document
   proxy: { may: ['proxy', 'api', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify', 'conf'] },

@@ -10,6 +10,7 @@
 // The three runners, and the tests of each, run at once (each test has its own config folder and its own
 // references; each runner its own sandbox): most of a test is the wait for its mpay processes.
 import { spawn, spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,9 +74,12 @@ const runners: Runner[] = [
   ...Object.entries(runtimes).map(([major, node]) => nodeRunner(major, node)),
 ];
 
-/** `mpay sandbox --port 0 --json` started by the runner itself; resolves with its URL. */
-function startSandbox(r: Runner): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(r.command[0]!, [...r.command.slice(1), 'sandbox', '--port', '0', '--json'], {
+/** `mpay sandbox --port 0 --json` (and `args`) started by the runner itself; resolves with its URL and facts. */
+function startSandbox(
+  r: Runner,
+  args: string[] = [],
+): Promise<{ url: string; facts: Record<string, unknown>; stop: () => void }> {
+  const child = spawn(r.command[0]!, [...r.command.slice(1), 'sandbox', '--port', '0', '--json', ...args], {
     env: { ...r.env, MPAY_CONFIG_DIR: tempDir() },
     cwd: r.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -84,6 +88,7 @@ function startSandbox(r: Runner): Promise<{ url: string; stop: () => void }> {
   child.stderr.on('data', (d) => (err += d));
   return firstJsonLine(child, () => err).then((facts) => ({
     url: facts.url as string,
+    facts,
     stop: () => child.kill(),
   }));
 }
@@ -336,6 +341,29 @@ describe.concurrent('the executable and its snapshot', slow, () => {
     const batch = await mpay(['deposit', 'batch', csv, '--json', '--query', 'outcome'], { env });
     expect(batch.code, batch.stderr).toBe(0);
     expect(batch.stdout.trim()).toBe('"done"');
+  });
+
+  // --tls: the certificate made by @peculiar/x509 (in the executable, an asset outside its snapshot,
+  // loaded only then), which mpay trusts through the line the sandbox prints, and only through it
+  it('serves --tls with a certificate of its own making, which NODE_EXTRA_CA_CERTS trusts', async () => {
+    const dir = tempDir();
+    const certFile = join(dir, 'sandbox.log.tls-cert.pem');
+    const tls = await startSandbox(r, ['--tls', '--data', join(dir, 'sandbox.log')]);
+    try {
+      expect(tls.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(tls.facts.settings).toMatchObject({
+        tls_certificate: certFile,
+        tls_fingerprint: new X509Certificate(readFileSync(certFile)).fingerprint256,
+      });
+      const env = { MPAY_CONFIG_DIR: tempDir(), MPAY_BASE_URL: tls.url };
+      const refused = await mpay(['countries', '--json'], { env });
+      expect(refused.code, refused.stderr).toBe(8);
+      const trusted = await mpay(['countries', '--json'], { env: { ...env, NODE_EXTRA_CA_CERTS: certFile } });
+      expect(trusted.code, trusted.stderr).toBe(0);
+      expect(JSON.parse(trusted.stdout)).toContainEqual(expect.objectContaining({ code: 'GH' }));
+    } finally {
+      tls.stop();
+    }
   });
 
   it.skipIf(without('tmux'))(

@@ -53,8 +53,8 @@ describe('the certificate mpay sandbox --tls makes', () => {
     ['all 0xff', Buffer.alloc(16, 0xff)],
     ['0x80, then zeros', Buffer.from([0x80, ...Array<number>(15).fill(0)])],
   ] as const) {
-    it(`is read by OpenSSL whatever the serial's random bytes: ${what}`, () => {
-      const made = selfSignedCertificate(['localhost', '127.0.0.1'], 825, bytes);
+    it(`is read by OpenSSL whatever the serial's random bytes: ${what}`, async () => {
+      const made = await selfSignedCertificate(['localhost', '127.0.0.1'], 825, bytes);
       const cert = new X509Certificate(made.cert);
       expect(cert.fingerprint256).toBe(made.fingerprint);
       // 16 bytes, the first in 0x40-0x7f: positive, and no padding byte

@@ -1,10 +1,10 @@
 // The certificate `mpay sandbox` serves HTTPS with: the one given (--tls-cert, --tls-key), or one made for
 // it (--tls), and the lines that tell a client how to trust it.
+import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, networkInterfaces, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { reachOf } from './reach.js';
-import { fingerprintOf, selfSignedCertificate } from './self-signed.js';
 
 /** What the sandbox is asked for: its flags that name a certificate, its data file and its address. */
 export interface TlsWanted {
@@ -49,7 +49,7 @@ function trustLines(certFile: string, fingerprint: string, made: boolean): strin
  */
 export async function tlsOf(opts: TlsWanted): Promise<Tls | undefined> {
   const tlsFor = (certFile: string, cert: Buffer, key: Buffer, made: boolean, temporary?: string) => {
-    const fingerprint = fingerprintOf(cert);
+    const fingerprint = new X509Certificate(cert).fingerprint256;
     return { cert, key, certFile, fingerprint, trust: trustLines(certFile, fingerprint, made), temporary };
   };
   if (opts.tlsCert && opts.tlsKey)
@@ -72,7 +72,9 @@ export async function tlsOf(opts: TlsWanted): Promise<Tls | undefined> {
       // the address it listens on, unless that is every interface's (listed above)
       ...(reachOf(opts.host, '').everywhere ? [] : [opts.host.replace(/^\[|\]$/g, '')]),
     ];
-    const made = selfSignedCertificate(names);
+    // the X.509 library only now: not for --tls-cert, nor for one made at an earlier start
+    const { selfSignedCertificate } = await import('./self-signed.js');
+    const made = await selfSignedCertificate(names);
     writeFileSync(keyFile, made.key, { mode: 0o600, flag: 'wx' });
     writeFileSync(certFile, made.cert, { mode: 0o644, flag: 'wx' });
   }
