@@ -16,6 +16,7 @@ import type { Journal } from './journal/journal.js';
 import type { Place } from './journal/records.js';
 import { clean } from './ui/output.js';
 import { Secrets } from './api/redact.js';
+import { Outputs } from './api/out-file.js';
 
 /** The global flags that shape dependencies. */
 export interface GlobalOptions {
@@ -50,6 +51,11 @@ export interface ClientRequest {
 export class Factory {
   /** the secrets this run holds, by value: its clients register them, and whatever it shows is scrubbed of them */
   readonly secrets: Secrets;
+  /**
+   * the run's outputs that failed after its first request (--trace, --out, reports): told as the command
+   * ends (ui/output-failures.ts), exit 15
+   */
+  readonly outputs: Outputs;
   private storeMemo?: ConfigStore;
   private contextMemo?: Context;
   /**
@@ -77,6 +83,7 @@ export class Factory {
     private readonly parent?: Factory,
   ) {
     this.secrets = parent?.secrets ?? new Secrets();
+    this.outputs = parent?.outputs ?? new Outputs();
     this.office = parent?.office ?? ticketOffice();
     this.clients = parent?.clients ?? [];
   }
@@ -175,7 +182,12 @@ export class Factory {
       const file = this.globals.trace ?? this.environ.MPAY_TRACE;
       if (!file) return undefined;
       const { HarRecorder } = await import('./api/har.js');
-      const recorder = new HarRecorder(file, { name: 'mpay', version: this.userAgent }, this.secrets);
+      const recorder = new HarRecorder(
+        file,
+        { name: 'mpay', version: this.userAgent },
+        this.secrets,
+        this.outputs,
+      );
       return (x) => recorder.record(x);
     })();
     return this.traceMemo;

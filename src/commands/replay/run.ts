@@ -1,9 +1,9 @@
 // `mpay replay FILE`: the API's calls of a trace (or of a support bundle's traces) sent again to the server
 // of this run (flows/replay.ts), each answer beside the recorded one; exit 13 when some differ.
-import { lstatSync, writeFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { basename } from 'node:path';
 import { memoryTokens } from '../../api/credentials.js';
-import { clearForOutput } from '../../api/out-file.js';
+import { OutputFile } from '../../api/out-file.js';
 import { CancelledError, UsageError, replayDiffersExitCode } from '../../api/errors.js';
 import { endpoint } from '../../api/endpoints.js';
 import { isSandboxServer } from '../../config/live.js';
@@ -142,8 +142,9 @@ async function saveScenario(calls: RecordedCall[], opts: ReplayOptions, f: Facto
       throw new UsageError(`${file} exists: --save-scenario does not replace it`, {
         hint: 'Give another file, or add --force to replace it',
       });
-    clearForOutput(file, 'the scenario');
   }
+  // opened (a link, a folder it cannot write: exit 2) before the scenario is made
+  const out = toStdout ? undefined : OutputFile.open(file, 'the scenario', { outputs: f.outputs });
   const { text, steps } = scenarioFromTrace(calls, basename(opts.file));
   // by the run's secrets' values: a browser's trace may hold one in a field of no secret name (by name
   // the writer leaves them out already, and a scrub by name would blank the \${otp} the file requires)
@@ -153,7 +154,13 @@ async function saveScenario(calls: RecordedCall[], opts: ReplayOptions, f: Facto
     f.io.note(`mpay: ${steps} steps; save them to a file and run it with \`mpay run FILE\``);
     return;
   }
-  writeFileSync(file, scrubbed, { flag: 'wx', mode: 0o600 });
+  const written = out!.write(scrubbed);
+  out!.close();
+  if (!written || out!.failed) {
+    // a full disk: the scenario goes to stdout instead, and the run ends with exit 15 (ui/output-failures.ts)
+    f.io.out(scrubbed.replace(/\n$/, ''));
+    return;
+  }
   await printResult(
     f.io,
     opts.json,
