@@ -199,12 +199,13 @@ export class HarRecorder {
       rmSync(tmp, { force: true });
       this.failed = whyFailed(err);
       this.entries.length = 0;
-      const n = this.recorded;
+      const at = this.recorded;
       this.outputs?.failed({
         what: 'the trace',
         path: this.file,
         why: this.failed,
-        after: `after ${n} request${n === 1 ? '' : 's'} (the file holds the trace as it was before the last)`,
+        after: () =>
+          `after ${this.recorded} request${this.recorded === 1 ? '' : 's'} (it holds the ${at - 1} before the write failed)`,
       });
     }
   }

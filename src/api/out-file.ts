@@ -65,8 +65,11 @@ export interface OutputFailure {
   path: string;
   /** the error's code (EFBIG, ENOSPC, ENOENT) or its message */
   why: string;
-  /** what had been sent when it failed ("after 3 requests", "at row 5"), when anything had */
-  after?: string;
+  /**
+   * what the run sent, asked when the failure is told (as the command ends): "after 3 requests"; nothing
+   * when nothing was
+   */
+  after?: () => string | undefined;
 }
 
 export const whyFailed = (err: unknown): string =>
@@ -120,7 +123,7 @@ export class OutputFile {
 
   /**
    * Checks and creates `path`, and writes `first` (a CSV header) to it: a UsageError, nothing sent, when it
-   * may not be written. `sent` says, when a later write fails, what had been sent by then ("after 3 rows").
+   * may not be written. `sent` says, when a later write's failure is told, what the run sent ("after 3 rows").
    */
   static open(
     path: string,
@@ -161,7 +164,7 @@ export class OutputFile {
   fail(err: unknown): void {
     if (this.failed) return;
     this.failed = whyFailed(err);
-    this.outputs?.failed({ what: this.what, path: this.path, why: this.failed, after: this.sent?.() });
+    this.outputs?.failed({ what: this.what, path: this.path, why: this.failed, after: this.sent });
   }
 
   close(): void {

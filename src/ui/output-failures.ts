@@ -8,12 +8,14 @@ import type { IO } from '../io/io.js';
 
 export function tellOutputFailures(io: IO, outputs: Outputs): void {
   const failed = outputs.untold();
-  for (const f of failed)
+  for (const f of failed) {
+    const after = f.after?.();
     io.note(
-      `mpay: error: ${f.what} ${f.path} could not be written (${f.why})${f.after ? ` ${f.after}` : ''}: ${
-        f.after ? 'what was sent stands, and' : 'nothing was sent;'
+      `mpay: error: ${f.what} ${f.path} could not be written (${f.why})${after ? ` ${after}` : ''}: ${
+        after ? 'what was sent stands, and' : 'nothing was sent;'
       } the results are on stdout; do not run the command again to get the file`,
     );
+  }
   // Ctrl-C's 130 stays: the run was cut short, which says more.
   if (failed.length && io.exitCode !== exitCodes.cancelled) io.exitCode = exitCodes.output_failed;
 }

@@ -21,19 +21,20 @@ export function openResultsFile(
   instead: (result: RowResult) => void,
 ): ResultsFile {
   let rows = 0;
-  let row = 0;
+  let firstOut = 0;
   const csv = /\.csv$/i.test(path);
   const file = OutputFile.open(path, 'the results', {
     outputs,
     first: csv ? `${csvHeader(resultColumns)}\n` : undefined,
     sent: () =>
-      `after ${rows - 1} row${rows === 2 ? '' : 's'} had been written to it (row ${row}'s result and those after it are on stdout)`,
+      `after ${rows} row${rows === 1 ? '' : 's'} ended (the results from row ${firstOut}'s on are on stdout)`,
   });
   return {
     write: (res) => {
       rows++;
-      row = res.row;
-      if (!file.write(csv ? `${csvLine(res, resultColumns)}\n` : `${JSON.stringify(res)}\n`)) instead(res);
+      if (file.write(csv ? `${csvLine(res, resultColumns)}\n` : `${JSON.stringify(res)}\n`)) return;
+      firstOut ||= res.row;
+      instead(res);
     },
     end: async () => file.close(),
   };
