@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exitCodes } from '../src/api/errors.js';
-import { bin, cliEnv, file, requestCounts, run, sandbox, tempDir } from './helpers.js';
+import { bin, cliEnv, file, harEntry, harOf, requestCounts, run, sandbox, tempDir } from './helpers.js';
+import { parse } from 'yaml';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
 beforeAll(async () => {
@@ -74,3 +75,24 @@ it('a --trace that cannot be written after requests left is exit 15: the run goe
   const har = JSON.parse(readFileSync(trace, 'utf8'));
   expect(har.log.entries.length).toBeGreaterThan(1);
 }, 200_000);
+
+it('a --save-scenario whose write fails (a full disk) puts the scenario on stdout: exit 15, saying nothing was sent', async () => {
+  const dir = tempDir();
+  const entries = Array.from({ length: 20 }, (_, i) =>
+    harEntry(
+      'payments/initiate',
+      { currency_code: 'GHS', country_code: 'GH', amount: '10', customer_transaction_id: `ref-${i}` },
+      { text: JSON.stringify({ success: true, data: { hash_token: `HASHtoken00000${i}A1` } }) },
+    ),
+  );
+  const har = file('many.har', harOf(entries));
+  const saved = join(dir, 'saved.yaml');
+  // a file size limit of 1 KB: the scenario (20 steps) is larger
+  const limited = ['sh', '-c', 'ulimit -f 1; exec "$0" "$@"', process.execPath, bin];
+  const r = await run(['replay', har, '--save-scenario', saved], { env: cliEnv(sb, dir), command: limited });
+  expect(r.code, r.stderr).toBe(exitCodes.output_failed);
+  expect(r.stderr).toMatch(/the scenario .*saved\.yaml could not be written \(EFBIG\): nothing was sent/);
+  // the scenario, whole, on stdout: it parses and holds every step
+  const doc = parse(r.stdout) as { steps: unknown[] };
+  expect(doc.steps).toHaveLength(20);
+});
