@@ -51,7 +51,7 @@ it('a journaled money step that names no transaction is refused on its own: noth
   const deps = await f.flowDeps({ command: 'mpay deposit status-update' });
   const before = await requestCounts(sb);
   await expect(
-    journaled(deps, { reference: '', kind: 'deposit', step: 'status_update' }, 'status update', (via) =>
+    journaled(deps, { reference: '', kind: 'deposit', step: 'status' }, 'status update', (via) =>
       deps.client.statusUpdate({ hash_token: '', status: 'success' } as never, via),
     ),
   ).rejects.toThrow(/names no transaction/);
