@@ -102,3 +102,50 @@ export async function benchInputs({ bin, env, quick }) {
     scenario: { steps, seconds: ran.seconds, peak_rss_mb: ran.peak_rss_mb },
   };
 }
+
+/**
+ * `node scripts/bench-inputs.js [--quick]`: these two figures alone, with their pass/fail lines (the whole
+ * `npm run bench` measures them too, among its targets), against a sandbox of its own.
+ */
+async function main() {
+  const { spawn } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url));
+  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const info = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line));
+    });
+    child.on('exit', (code) => reject(new Error(`the sandbox exited ${code}`)));
+  });
+  try {
+    const env = {
+      ...process.env,
+      MPAY_BASE_URL: info.url,
+      MPAY_MERCHANT_KEY: info.merchant_key,
+      MPAY_SITE_ID: info.site_id,
+      MPAY_API_KEY: info.api_key,
+    };
+    const quick = process.argv.includes('--quick');
+    const r = await benchInputs({ bin, env, quick });
+    console.log(JSON.stringify(r, null, 2));
+    const checks = {
+      [`a gigabyte-unpacked bundle refused under ${inputTargets.bundleRssMb} MB of RSS`]:
+        r.bundle.exit === 2 && (r.bundle.peak_rss_mb ?? Infinity) < inputTargets.bundleRssMb,
+      [`mpay run of ${r.scenario.steps} steps under ${inputTargets.scenarioRssMb} MB of RSS`]:
+        (r.scenario.peak_rss_mb ?? Infinity) < inputTargets.scenarioRssMb,
+    };
+    for (const [k, ok] of Object.entries(checks)) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${k}`);
+    if (Object.values(checks).some((ok) => !ok)) process.exitCode = 1;
+  } finally {
+    child.kill('SIGINT');
+  }
+}
+
+if (process.argv[1] && import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href)
+  await main();

@@ -16,6 +16,7 @@ import type { Journal } from './journal/journal.js';
 import type { Place } from './journal/records.js';
 import { clean } from './ui/output.js';
 import { Secrets } from './api/redact.js';
+import { Outputs } from './api/out-file.js';
 
 /** The global flags that shape dependencies. */
 export interface GlobalOptions {
@@ -62,6 +63,8 @@ interface RunShared {
   readonly tickets: ReturnType<typeof runTickets>;
   /** the clients of the run: a gate asks them whether an mpay proxy said its server is live */
   readonly clients: Client[];
+  /** the run's outputs that failed after its first request, told once as the run ends */
+  readonly outputs: Outputs;
   readonly made: Map<keyof OnceARun, Promise<unknown>>;
 }
 
@@ -78,6 +81,11 @@ export class Factory {
   readonly secrets: Secrets;
   /** the run's shared part: this Factory's own, or, for a step of `mpay run` (forIO), the run's */
   private readonly run: RunShared;
+  /**
+   * the run's outputs that failed after its first request (--trace, --out, reports): told as the command
+   * ends (ui/output-failures.ts), exit 15
+   */
+  readonly outputs: Outputs;
 
   /** Whether the run let a money request go through its gate (the gate issued a ticket). */
   moneySent(): boolean {
@@ -103,9 +111,11 @@ export class Factory {
       secrets: new Secrets(),
       tickets: runTickets(),
       clients: [],
+      outputs: new Outputs(),
       made: new Map(),
     };
     this.secrets = this.run.secrets;
+    this.outputs = this.run.outputs;
   }
 
   /** a step of `mpay run` (forIO): the run, not the step, ends as interrupted */
@@ -216,7 +226,12 @@ export class Factory {
       const file = owner.globals.trace ?? owner.environ.MPAY_TRACE;
       if (!file) return undefined;
       const { HarRecorder } = await import('./api/har.js');
-      const recorder = new HarRecorder(file, { name: 'mpay', version: owner.userAgent }, owner.secrets);
+      const recorder = new HarRecorder(
+        file,
+        { name: 'mpay', version: owner.userAgent },
+        owner.secrets,
+        owner.outputs,
+      );
       return (x) => recorder.record(x);
     });
   }

@@ -4,6 +4,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cliEnv, file, harEntry, harOf, requestCounts, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
+import { Factory } from '../src/factory.js';
+import { journaled } from '../src/flows/journaled.js';
+import { memoryIO } from '../src/io/io.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
 beforeAll(async () => {
@@ -36,4 +39,26 @@ it("a trace's money call without a hash token is not replayed; no later command'
     const later = await mpay(argv, { env });
     expect(later.stdout + later.stderr, argv.join(' ')).not.toMatch(/damaged/);
   }
+});
+
+it('a journaled money step that names no transaction is refused on its own: nothing sent, nothing journaled', async () => {
+  // journaled() itself, not through replay (whose plan leaves such a call out first): the refusal is the
+  // journal's last guard, and it holds with no other in front of it
+  const dir = tempDir();
+  const env = cliEnv(sb, dir);
+  const io = memoryIO({ env });
+  const f = new Factory(io, {}, 'mpay-test', env);
+  const deps = await f.flowDeps({ command: 'mpay deposit status-update' });
+  const before = await requestCounts(sb);
+  await expect(
+    journaled(deps, { reference: '', kind: 'deposit', step: 'status' }, 'status update', (via) =>
+      deps.client.statusUpdate({ hash_token: '', status: 'success' } as never, via),
+    ),
+  ).rejects.toThrow(/names no transaction/);
+  expect(await requestCounts(sb)).toEqual(before);
+  // a later command reads the journal whole: no line of it is damaged, and none was written
+  const history = await mpay(['history', '--json'], { env });
+  expect(history.code, history.stderr).toBe(0);
+  expect(history.stdout + history.stderr).not.toMatch(/damaged/);
+  expect(JSON.parse(history.stdout)).toEqual([]);
 });

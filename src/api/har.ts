@@ -5,11 +5,11 @@
 // holds a trace mpay wrote is added to (three commands with one --trace leave all their calls in it); any
 // other file there (a browser's HAR, a document) is refused before anything is sent.
 import { randomBytes } from 'node:crypto';
-import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { UsageError } from './errors.js';
 import { HTTPError, type Options, type RequestError, type Response } from 'got';
 import type { Secrets } from './redact.js';
-import { checkOutputFolder, clearForOutput } from './out-file.js';
+import { checkOutputFolder, clearForOutput, whyFailed, type Outputs } from './out-file.js';
 
 interface Pair {
   name: string;
@@ -158,12 +158,18 @@ export function tracedEntries(file: string, creator: string): HarEntry[] {
 
 export class HarRecorder {
   private readonly entries: HarEntry[];
+  /** the exchanges this run recorded (or failed to) */
+  private recorded = 0;
+  /** why the trace could not be written, once a write failed: nothing more is written */
+  failed?: string;
 
   constructor(
     readonly file: string,
     private readonly creator: { name: string; version: string },
     /** the run's secrets */
     private readonly secrets: Secrets,
+    /** the run's outputs, told of a write that fails (exit 15): the request it records has left */
+    private readonly outputs?: Outputs,
   ) {
     // Refused before any request: a file that is not a trace of mpay's; a link where the trace goes (each
     // write then replaces the file whole).
@@ -173,14 +179,35 @@ export class HarRecorder {
     else clearForOutput(file, 'the trace');
   }
 
+  /**
+   * Adds an exchange and writes the trace whole. A write that fails (a full disk, the folder gone) never
+   * fails the request, which has left: the run goes on, the file keeps the last trace written, and the run's
+   * Outputs hear of it once (exit 15); no entry is kept after that.
+   */
   record(x: Exchange): void {
+    this.recorded++;
+    if (this.failed) return;
     this.entries.push(harEntry(x, this.secrets));
     const har = { log: { version: '1.2', creator: this.creator, pages: [], entries: this.entries } };
     // A temporary file of a random name, created exclusively (never through a link another user planted,
     // in /tmp say) and 0600 whatever the umask; the rename then replaces FILE, a link there included.
     const tmp = `${this.file}.${randomBytes(8).toString('hex')}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(har, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-    renameSync(tmp, this.file);
+    try {
+      writeFileSync(tmp, `${JSON.stringify(har, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+      renameSync(tmp, this.file);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      this.failed = whyFailed(err);
+      this.entries.length = 0;
+      const at = this.recorded;
+      this.outputs?.failed({
+        what: 'the trace',
+        path: this.file,
+        why: this.failed,
+        after: () =>
+          `after ${this.recorded} request${this.recorded === 1 ? '' : 's'} (it holds the ${at - 1} before the write failed)`,
+      });
+    }
   }
 }
 

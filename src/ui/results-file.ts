@@ -1,7 +1,8 @@
 // A batch's --out file: one record a row, CSV when its name ends in .csv (a header, then a line a row),
-// NDJSON otherwise. 0600, and never written through a link (api/out-file.ts).
-import { createWriteStream } from 'node:fs';
-import { clearForOutput } from '../api/out-file.js';
+// NDJSON otherwise. 0600, and never written through a link (api/out-file.ts). Opened before the first row
+// is sent; a write that fails after rows were sent (a full disk) is told to the run's Outputs (exit 15) and
+// each record from that row on goes to stdout instead, as NDJSON.
+import { OutputFile, type Outputs } from '../api/out-file.js';
 import type { RowResult } from '../flows/batch-row.js';
 import { csvHeader, csvLine, type Column } from './output.js';
 
@@ -11,14 +12,31 @@ export interface ResultsFile {
   end(): Promise<void>;
 }
 
-export function openResultsFile(path: string): ResultsFile {
-  clearForOutput(path, 'the results');
-  const out = createWriteStream(path, { mode: 0o600, flags: 'wx' });
+/**
+ * `instead`: where a record goes once the file failed (stdout); `outputs`: the run's, told of the failure.
+ */
+export function openResultsFile(
+  path: string,
+  outputs: Outputs,
+  instead: (result: RowResult) => void,
+): ResultsFile {
+  let rows = 0;
+  let firstOut = 0;
   const csv = /\.csv$/i.test(path);
-  if (csv) out.write(`${csvHeader(resultColumns)}\n`);
+  const file = OutputFile.open(path, 'the results', {
+    outputs,
+    first: csv ? `${csvHeader(resultColumns)}\n` : undefined,
+    sent: () =>
+      `after ${rows} row${rows === 1 ? '' : 's'} ended (the results from row ${firstOut}'s on are on stdout)`,
+  });
   return {
-    write: (res) => void out.write(csv ? `${csvLine(res, resultColumns)}\n` : `${JSON.stringify(res)}\n`),
-    end: () => new Promise<void>((resolve) => out.end(resolve)),
+    write: (res) => {
+      rows++;
+      if (file.write(csv ? `${csvLine(res, resultColumns)}\n` : `${JSON.stringify(res)}\n`)) return;
+      firstOut ||= res.row;
+      instead(res);
+    },
+    end: async () => file.close(),
   };
 }
 

@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { clearForOutput } from '../api/out-file.js';
+import { OutputFile, type Outputs } from '../api/out-file.js';
 import type { Failure } from '../flows/scenario-expect.js';
 import type { StepRecord } from '../flows/scenario-run.js';
 import { clean } from './output.js';
@@ -110,11 +110,22 @@ export interface ReportWriter {
 /** What a report knows of the run before its first step: each file's run, in order, and its step count. */
 export type ReportPlan = { file: string; steps: number }[];
 
-/** Opens every report before anything is sent: all or none (one refused closes those opened). */
-export function openReports(targets: ReportTarget[], plan: ReportPlan): ReportWriter[] {
+/**
+ * Opens every report before anything is sent: all or none (one refused closes those opened). A write that
+ * fails later is told to the run's `outputs` (exit 15).
+ */
+export function openReports(targets: ReportTarget[], plan: ReportPlan, outputs: Outputs): ReportWriter[] {
   const open: ReportWriter[] = [];
   try {
-    for (const t of targets) open.push(t.format === 'junit' ? junitWriter(t) : tapWriter(t, plan));
+    for (const t of targets) {
+      let ran = 0;
+      const file = OutputFile.open(t.file, `the ${t.format} report`, {
+        outputs,
+        sent: () => `after ${ran} step${ran === 1 ? '' : 's'} ran`,
+      });
+      const steps = (r: StepRecord) => void (r.outcome !== 'skipped' && ran++);
+      open.push(t.format === 'junit' ? junitWriter(t, file, steps) : tapWriter(t, file, plan, steps));
+    }
   } catch (err) {
     for (const w of open) w.end(false);
     throw err;
@@ -122,42 +133,52 @@ export function openReports(targets: ReportTarget[], plan: ReportPlan): ReportWr
   return open;
 }
 
-/** A file made anew for a report: a link refused, 0600, exclusive (api/out-file.ts). */
-function createReport(t: ReportTarget): number {
-  clearForOutput(t.file, `the ${t.format} report`);
-  return openSync(t.file, 'wx', 0o600);
-}
-
-/** A writer that stops writing at its first failure and keeps why. */
+/**
+ * A writer that stops writing at its first failure: its report file (api/out-file.ts) keeps why and tells
+ * the run's Outputs. `steps` counts what ran, for that message.
+ */
 function guarded(
   target: ReportTarget,
+  file: OutputFile,
+  steps: (r: StepRecord) => void,
   w: { add(r: StepRecord): void; end(i: boolean): void; close(): void },
 ) {
   let ended = false;
   const writer: ReportWriter = {
     target,
+    get failed() {
+      return file.failed;
+    },
     add(r) {
-      if (writer.failed) return;
+      steps(r);
+      if (file.failed) return;
       try {
         w.add(r);
       } catch (err) {
-        writer.failed = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+        file.fail(err);
       }
     },
     end(interrupted) {
       if (ended) return;
       ended = true;
       try {
-        if (!writer.failed) w.end(interrupted);
+        if (!file.failed) w.end(interrupted);
       } catch (err) {
-        writer.failed = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+        file.fail(err);
       } finally {
         w.close();
+        file.close();
       }
     },
   };
   return writer;
 }
+
+/** Writes to a report's file, or throws (the writer's guard stops there). */
+const putTo = (file: OutputFile, text: string) => {
+  if (!file.write(text)) throw new Error(file.failed);
+  return Buffer.byteLength(text);
+};
 
 /**
  * A run starts where the file changes or its step numbers start again (one file given twice runs twice,
@@ -172,15 +193,14 @@ const startsRun = (last: StepRecord | undefined, r: StepRecord) =>
  * left behind, even by kill -9), and the report is made at the end from the counts and those cases,
  * copied a block at a time.
  */
-function junitWriter(t: ReportTarget): ReportWriter {
-  const fd = createReport(t);
+function junitWriter(t: ReportTarget, file: OutputFile, steps: (r: StepRecord) => void): ReportWriter {
   const tmpPath = join(dirname(t.file), `.${basename(t.file)}.${randomBytes(6).toString('hex')}.cases`);
   let tmp: number;
   try {
     tmp = openSync(tmpPath, 'wx+', 0o600);
     unlinkSync(tmpPath);
   } catch (err) {
-    closeSync(fd);
+    file.close();
     throw err;
   }
   type Suite = { file: string; name: string; from: number; to: number; tally: Tally; ms: number };
@@ -188,7 +208,8 @@ function junitWriter(t: ReportTarget): ReportWriter {
   const all = newTally();
   let at = 0;
   let last: StepRecord | undefined;
-  const put = (f: number, text: string) => {
+  const put = (f: number | OutputFile, text: string) => {
+    if (typeof f !== 'number') return putTo(f, text);
     const b = Buffer.from(text);
     let done = 0;
     while (done < b.length) done += writeSync(f, b, done, b.length - done);
@@ -196,7 +217,7 @@ function junitWriter(t: ReportTarget): ReportWriter {
   };
   const attrs = (x: Tally) =>
     `tests="${x.steps}" failures="${x.failed}" errors="${x.interrupted}" skipped="${x.skipped}"`;
-  return guarded(t, {
+  return guarded(t, file, steps, {
     add(r) {
       if (startsRun(last, r))
         suites.push({ file: r.file, name: r.scenario, from: at, to: at, tally: newTally(), ms: 0 });
@@ -211,26 +232,24 @@ function junitWriter(t: ReportTarget): ReportWriter {
     end() {
       const ms = suites.reduce((n, s) => n + s.ms, 0);
       put(
-        fd,
+        file,
         `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mpay run" ${attrs(all)} time="${secs(ms)}">\n`,
       );
       const block = Buffer.alloc(64 * 1024);
       for (const s of suites) {
-        put(fd, `  <testsuite name="${xml(s.name)}" ${attrs(s.tally)} time="${secs(s.ms)}">\n`);
+        put(file, `  <testsuite name="${xml(s.name)}" ${attrs(s.tally)} time="${secs(s.ms)}">\n`);
         for (let pos = s.from; pos < s.to;) {
           const n = readSync(tmp, block, 0, Math.min(block.length, s.to - pos), pos);
           if (n <= 0) break;
-          let done = 0;
-          while (done < n) done += writeSync(fd, block, done, n - done);
+          if (!file.write(block.subarray(0, n))) throw new Error(file.failed);
           pos += n;
         }
-        put(fd, '  </testsuite>\n');
+        put(file, '  </testsuite>\n');
       }
-      put(fd, '</testsuites>\n');
+      put(file, '</testsuites>\n');
     },
     close() {
       closeSync(tmp);
-      closeSync(fd);
     },
   });
 }
@@ -286,13 +305,13 @@ function testPoint(r: StepRecord): string[] {
  * TAP version 14, written straight to its file as the run goes: a file a subtest (its plan from the
  * file's step count), a step a test point, a failure's details in its YAML block.
  */
-function tapWriter(t: ReportTarget, plan: ReportPlan): ReportWriter {
-  const fd = createReport(t);
-  const put = (lines: string[]) => {
-    const b = Buffer.from(`${lines.join('\n')}\n`);
-    let done = 0;
-    while (done < b.length) done += writeSync(fd, b, done, b.length - done);
-  };
+function tapWriter(
+  t: ReportTarget,
+  file: OutputFile,
+  plan: ReportPlan,
+  steps: (r: StepRecord) => void,
+): ReportWriter {
+  const put = (lines: string[]) => void putTo(file, `${lines.join('\n')}\n`);
   let last: StepRecord | undefined;
   let run = 0;
   let failed = false;
@@ -300,7 +319,7 @@ function tapWriter(t: ReportTarget, plan: ReportPlan): ReportWriter {
     if (last) put([`${failed ? 'not ok' : 'ok'} ${run} - ${tapText(last.file)}`]);
   };
   let started = false;
-  return guarded(t, {
+  return guarded(t, file, steps, {
     add(r) {
       if (!started) put(['TAP version 14', `1..${plan.length}`]);
       started = true;
@@ -321,8 +340,6 @@ function tapWriter(t: ReportTarget, plan: ReportPlan): ReportWriter {
       if (interrupted)
         put(['Bail out! mpay run was interrupted (Ctrl-C): the steps after the interruption were not run']);
     },
-    close() {
-      closeSync(fd);
-    },
+    close() {},
   });
 }

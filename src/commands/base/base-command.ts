@@ -8,6 +8,7 @@ import type * as Interfaces from '@oclif/core/interfaces';
 import { Factory } from '../../factory.js';
 import { systemIO, type IO } from '../../io/io.js';
 import { reportError } from '../../ui/report-error.js';
+import { tellOutputFailures } from '../../ui/output-failures.js';
 import { nearest } from '../../api/nearest.js';
 
 // Typed from every global flag: a command that does not take one sees it as undefined.
@@ -197,7 +198,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    */
   protected async execute<O>(run: (options: O, f: Factory) => Promise<void>, options: O): Promise<void> {
     if (this.host.runF) return void (await this.host.runF(options));
-    await run(options, this.factory);
+    try {
+      await run(options, this.factory);
+    } finally {
+      // An output that failed after requests left: said, and exit 15 (a step of `mpay run` leaves it to the run).
+      if (!this.host.run) tellOutputFailures(this.io, this.factory.outputs);
+    }
   }
 
   /** Everything a command depends on comes from here (src/factory.ts). */

@@ -89,9 +89,12 @@ async function writeScenario(calls: RecordedCall[], opts: ReplayOptions, f: Fact
     calls,
     { file, source: opts.file, json: opts.json, force: opts.force },
     f.secrets,
+    f.outputs,
   );
   if (text !== undefined) {
+    // stdout (-), or a file that could not be written (exit 15, ui/output-failures.ts): the scenario here
     f.io.out(text.replace(/\n$/, ''));
+    if (file !== '-') return;
     f.io.note(`mpay: ${steps} steps; save them to a file and run it with \`mpay run FILE\``);
     return;
   }

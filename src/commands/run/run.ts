@@ -15,6 +15,7 @@ import { heapBound } from '../../flows/heap-bound.js';
 import { recordsWhenStopped, runScenarios, type StepRecord } from '../../flows/scenario-run.js';
 import { freshReference, givenVars, startScope, withNames } from '../../flows/scenario-values.js';
 import { jsonText } from '../../ui/output.js';
+import { tellOutputFailures } from '../../ui/output-failures.js';
 import { scenarioProgress } from '../../ui/scenario-progress.js';
 import {
   count,
@@ -67,6 +68,7 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
   const writers = openReports(
     reports,
     scenarios.map((s) => ({ file: s.file, steps: s.steps.length })),
+    f.outputs,
   );
   // the server as the live rule judges it, not the environment's name: a URL a profile keeps as live is live
   const verdict = judgeServer(ctx.baseUrl, ctx.env, (await f.store()).profiles());
@@ -106,15 +108,8 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
     else if (interrupted) f.io.note(summaryLine(tally, interrupted));
     if (interrupted) f.io.exitCode = exitCodes.cancelled;
     else if (tally.failed) f.io.exitCode = scenarioFailedExitCode;
-    const failed = writers.filter((w) => w.failed);
-    if (failed.length) {
-      const sent = tally.steps - tally.skipped;
-      for (const w of failed)
-        f.io.note(
-          `mpay: error: the ${w.target.format} report ${w.target.file} could not be written (${w.failed}) after ${sent} step${sent === 1 ? '' : 's'} ran: what they sent stands, and the results are above on stdout; do not run the file again to get the report`,
-        );
-      if (!interrupted) f.io.exitCode = exitCodes.output_failed;
-    }
+    // told here too: a second Ctrl-C ends the process before the command's end would tell it
+    tellOutputFailures(f.io, f.outputs);
   };
   // Ctrl-C: the step in flight finishes (its answer journaled), no step starts after it, and the run ends
   // as a run does, its reports written, with 130. A second Ctrl-C ends it at once: the step in flight is

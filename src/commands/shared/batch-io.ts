@@ -218,7 +218,12 @@ async function runAndReport(
   };
   const progress = await batchProgress(f.io, total);
   const resume = runAgain(again.words, again.deps.place);
-  const out = opts.out ? openResultsFile(opts.out) : undefined;
+  // Opened before the first row is sent; once it fails, the records go to stdout (where --json has them).
+  const out = opts.out
+    ? openResultsFile(opts.out, f.outputs, (res) => {
+        if (!opts.json) f.io.out(JSON.stringify(res));
+      })
+    : undefined;
   const order = out && new RowOrder<RowResult>((res) => out.write(res));
   const counts = noRows();
   /** the rows a person must do something about, for the closing lines */

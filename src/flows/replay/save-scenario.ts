@@ -1,20 +1,23 @@
 // `mpay replay FILE --save-scenario`: a trace's calls written as a scenario of `mpay run`, nothing sent.
-import { lstatSync, writeFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { basename } from 'node:path';
 import { UsageError } from '../../api/errors.js';
-import { clearForOutput } from '../../api/out-file.js';
+import { OutputFile, type Outputs } from '../../api/out-file.js';
 import type { RecordedCall } from '../../api/har-read.js';
 import type { Secrets } from '../../api/redact.js';
 
 /**
  * The scenario of `calls` (read from `source`), scrubbed of the run's secrets. A file is an editable
  * scenario, perhaps edited since: an existing one is kept unless `force` (then a link is refused, the file
- * made anew, 0600); `-` is stdout, where the text is handed back to be printed.
+ * made anew, 0600); `-` is stdout, where the text is handed back to be printed. The file is opened (a link,
+ * a folder it cannot write: exit 2) before the scenario is made; a write that fails then (a full disk) is
+ * kept in `outputs` (exit 15, ui/output-failures.ts) and the text handed back to go to stdout instead.
  */
 export async function saveScenario(
   calls: RecordedCall[],
   to: { file: string; source: string; json?: boolean; force?: boolean },
   secrets: Secrets,
+  outputs: Outputs,
 ): Promise<{ steps: number; text?: string }> {
   const { scenarioFromTrace } = await import('../scenario-from-trace.js');
   const { file } = to;
@@ -31,13 +34,14 @@ export async function saveScenario(
       throw new UsageError(`${file} exists: --save-scenario does not replace it`, {
         hint: 'Give another file, or add --force to replace it',
       });
-    clearForOutput(file, 'the scenario');
   }
+  const out = toStdout ? undefined : OutputFile.open(file, 'the scenario', { outputs });
   const { text, steps } = scenarioFromTrace(calls, basename(to.source));
   // by the run's secrets' values: a browser's trace may hold one in a field of no secret name (by name
   // the writer leaves them out already, and a scrub by name would blank the \${otp} the file requires)
   const scrubbed = secrets.scrub(text);
-  if (toStdout) return { steps, text: scrubbed };
-  writeFileSync(file, scrubbed, { flag: 'wx', mode: 0o600 });
-  return { steps };
+  if (!out) return { steps, text: scrubbed };
+  const written = out.write(scrubbed);
+  out.close();
+  return !written || out.failed ? { steps, text: scrubbed } : { steps };
 }
