@@ -288,7 +288,7 @@ describe.concurrent('the executable and its snapshot', slow, () => {
     expect(builtins.filter((b) => /tls/.test(b))).toEqual([]);
     // https: a sandbox whose certificate names localhost alone, trusted through NODE_EXTRA_CA_CERTS
     const dir = tempDir();
-    const made = selfSignedCertificate(['localhost']);
+    const made = await selfSignedCertificate(['localhost']);
     const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
     writeFileSync(cert, made.cert);
     writeFileSync(key, made.key);
