@@ -12,6 +12,7 @@ export default defineConfig({
       // the gate, its classifier and its tickets
       'test/money-classifier.test.ts',
       'test/safety-money.test.ts',
+      'test/money-gate.test.ts',
       // the journal and locks
       'test/journal-file.test.ts',
       'test/journal-sqlite.test.ts',
@@ -19,6 +20,7 @@ export default defineConfig({
       'test/private-path.test.ts',
       // batch identity
       'test/batch-check.test.ts',
+      'test/answer-check.test.ts',
       // the scrubber and shell quoting
       'test/secrets.test.ts',
       'test/shell-words.test.ts',
