@@ -18,6 +18,7 @@ export default defineConfig({
       'test/journal-sqlite.test.ts',
       'test/locks.test.ts',
       'test/private-path.test.ts',
+      'test/private-journal.test.ts',
       // batch identity
       'test/batch-check.test.ts',
       'test/answer-check.test.ts',
