@@ -249,6 +249,10 @@ describe('BatchChecker', () => {
     ).toEqual([]);
     expect(problemsOf([line(1)], { recent: [{ ...sent, steps: [initiate('failed')] }] })).toEqual([]);
     expect(problemsOf([line(1)], { recent: [{ ...sent, steps: [initiate('sent')] }] })).toHaveLength(1);
+    // an initiate refused, then tried again and its answer lost: it may have made one
+    expect(
+      problemsOf([line(1)], { recent: [{ ...sent, steps: [initiate('failed'), initiate('sent')] }] }),
+    ).toHaveLength(1);
     expect(
       problemsOf([line(1)], { recent: [{ ...sent, hash_token: 'abcdef0123', steps: [initiate('failed')] }] }),
     ).toHaveLength(1);
