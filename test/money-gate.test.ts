@@ -1181,6 +1181,16 @@ describe('the money gate', () => {
     expect(plain.live).toBe(false);
     expect(office.admit(plain.ticket, initiate('g-3'))).toMatchObject({ live: false });
     await plain.close();
+    // live without --yes or a terminal: refused naming the step and its reference, nothing journaled
+    await expect(
+      new MoneyGate(live, { issue: office.issue }).open(
+        journal,
+        place,
+        { reference: 'g-4', kind: 'withdraw', step: 'initiate' },
+        'Initiating the withdrawal',
+      ),
+    ).rejects.toThrow('Nothing was sent: Initiating the withdrawal (g-4) would move real money');
+    expect(journal.eventsOf('g-4')).toEqual([]);
   });
 
   it('open refuses, writing nothing, when the lock is held elsewhere, and frees the lock when the journal cannot be written', async () => {
