@@ -191,6 +191,9 @@ it('names each field an answer gives otherwise: the reference, the type of its k
     currency_code: 'GHS',
   };
   expect(differences(updated, status, record)).toEqual([]);
+  expect(differences({ ...updated, type: 'Disbursement' }, status, record)).toEqual([
+    "type Disbursement (this transaction's is collection)",
+  ]);
   expect(differences({ ...updated, type: 'collection' }, { ...status, kind: 'withdraw' }, record)).toEqual([
     "type collection (this transaction's is disbursement)",
   ]);
@@ -211,13 +214,21 @@ it('names each field an answer gives otherwise: the reference, the type of its k
   );
   expect(
     differences(
-      { customer_transaction_id: 'ref-1', amount: '1', currency: { code: 'BTC' } },
+      {
+        customer_transaction_id: 'ref-1',
+        amount: '1',
+        currency: { code: 'BTC' },
+        initiate_amount: '1',
+        currency_code: 'BTC',
+        type: 'disbursement',
+      },
       { ...init, step: 'processed' },
       record,
     ),
   ).toEqual([]);
   // an amount that is no number is compared as text, spaces aside
   expect(differences({ ...initiated, amount: ' n/a ' }, init, { ...record, amount: 'n/a' })).toEqual([]);
+  expect(differences({ ...initiated, amount: 'n/a' }, init, { ...record, amount: ' n/a ' })).toEqual([]);
   expect(differences({ ...initiated, amount: 'n/a' }, init, record)).toEqual([
     "amount n/a (this transaction's is 25.00)",
   ]);
