@@ -249,6 +249,14 @@ describe('BatchChecker', () => {
     ).toEqual([]);
     expect(problemsOf([line(1)], { recent: [{ ...sent, steps: [initiate('failed')] }] })).toEqual([]);
     expect(problemsOf([line(1)], { recent: [{ ...sent, steps: [initiate('sent')] }] })).toHaveLength(1);
+    // a refused initiate whose record was moved to another server since (`history move`) is still refused
+    const moved = {
+      step: 'moved' as const,
+      outcome: 'ok' as const,
+      at: sent.created_at,
+      detail: 'from a to b',
+    };
+    expect(problemsOf([line(1)], { recent: [{ ...sent, steps: [initiate('failed'), moved] }] })).toEqual([]);
     // an initiate refused, then tried again and its answer lost: it may have made one
     expect(
       problemsOf([line(1)], { recent: [{ ...sent, steps: [initiate('failed'), initiate('sent')] }] }),
@@ -354,6 +362,29 @@ describe('BatchChecker', () => {
         recent: [week('w-1', '300'), week('w-2', '1', { hash_token: undefined, steps: [initiate('sent')] })],
       }),
     ).toEqual([over.replace('300.01', '301')]);
+    // a record moved to another server since: its refused initiate counts for nothing, a lost one counts
+    const moved = {
+      step: 'moved' as const,
+      outcome: 'ok' as const,
+      at: '2026-11-21T00:00:00.000Z',
+      detail: 'from a to b',
+    };
+    const lost = (outcome: 'failed' | 'sent') =>
+      week('w-2', '1', { hash_token: undefined, steps: [initiate(outcome), moved] });
+    expect(problemsOf(rows, { recent: [week('w-1', '300'), lost('failed')] })).toEqual([]);
+    expect(problemsOf(rows, { recent: [week('w-1', '300'), lost('sent')] })).toEqual([
+      over.replace('300.01', '301'),
+    ]);
+    // each currency is held to its own limit
+    const naira = cedi({
+      id: 2,
+      code: 'NGN',
+      country: { id: 2, name: 'Nigeria', code: 'NG' } as MerchantCurrency['country'],
+      weekly_withdraw: 10_000_000,
+    });
+    expect(problemsOf(rows, { currencies: [naira, cedi()], recent: [week('w-1', '300.01')] })).toEqual([
+      over,
+    ]);
     // a deposit batch is held to the deposit limit
     expect(problemsOf([line(1, { amount: '5001', gateway: '1' })], { kind: 'deposit', recent: [] })).toEqual([
       '0 amount: GHS: 5001 in this file and 0 in the last seven days pass the weekly limit of 5000',
