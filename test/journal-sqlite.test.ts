@@ -232,6 +232,36 @@ describe("the database's writes", () => {
     expect(db.prepare('PRAGMA journal_size_limit').get()).toMatchObject({ journal_size_limit: 67108864 });
   });
 
+  it('a read of a journal not made yet leaves no trace: no folder, no file', () => {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox');
+    expect(j.events()).toEqual([]);
+    expect(j.find('none-1')).toBeUndefined();
+    expect(existsSync(join(cfg, 'journal'))).toBe(false);
+  });
+
+  it('a folder opened to readers between the start and the first write is set back to 0700, and said', () => {
+    const cfg = tempDir();
+    const warned: string[] = [];
+    const j = new Journal(cfg, 'default', 'sandbox', { warn: (m) => warned.push(m) });
+    mkdirSync(j.dir, { mode: 0o700 });
+    chmodSync(j.dir, 0o755);
+    j.append({ reference: 'w-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    expect(statSync(j.dir).mode & 0o777).toBe(0o700);
+    expect(warned).toEqual([`${j.dir} was mode 755; set it to 700 since it holds mpay's records`]);
+  });
+
+  it('a folder others can write put there between the start and the first write is refused, nothing written', () => {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox');
+    mkdirSync(j.dir, { mode: 0o700 });
+    chmodSync(j.dir, 0o777);
+    expect(() => j.append({ reference: 'w-2', kind: 'deposit', step: 'initiate', outcome: 'sent' })).toThrow(
+      `The journal folder ${j.dir} is writable by other users (mode 777)`,
+    );
+    expect(existsSync(j.file)).toBe(false);
+  });
+
   it("a journal of mpay's of another schema version is refused, exit 9, and left as it was", () => {
     const cfg = tempDir();
     mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
