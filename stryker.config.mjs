@@ -20,12 +20,16 @@ export default {
     'src/api/money.ts',
     'src/api/ticket.ts',
     'src/flows/money-gate.ts',
-    // the journal and locks
+    // the journal (the SQLite store's writes: synced before a request leaves, 0600, a foreign file
+    // refused; journal.ts: secret-named keys never stored) and the locks of a transaction
+    'src/journal/store.ts',
     'src/journal/journal.ts',
     'src/journal/locks.ts',
-    // batch identity
+    // batch identity, and an answer naming the transaction asked about
     'src/flows/batch-check.ts',
-    // the scrubber and shell quoting
+    'src/flows/answer-check.ts',
+    // the scrubber (the secret names it masks by) and shell quoting
+    'src/api/secret-names.ts',
     'src/api/redact.ts',
     'src/api/shell-words.ts',
     // scenario and replay safety

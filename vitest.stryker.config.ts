@@ -12,13 +12,16 @@ export default defineConfig({
       // the gate, its classifier and its tickets
       'test/money-classifier.test.ts',
       'test/safety-money.test.ts',
+      'test/money-gate.test.ts',
       // the journal and locks
       'test/journal-file.test.ts',
       'test/journal-sqlite.test.ts',
       'test/locks.test.ts',
       'test/private-path.test.ts',
+      'test/private-journal.test.ts',
       // batch identity
       'test/batch-check.test.ts',
+      'test/answer-check.test.ts',
       // the scrubber and shell quoting
       'test/secrets.test.ts',
       'test/shell-words.test.ts',

@@ -3,7 +3,8 @@
 // mixed two transactions up would send it. The flow stops before the next money step, exit 7 (server),
 // the journal says what differed; a batch's row and a scenario's step fail as server (exit 10, 14).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { exitCodes, scenarioFailedExitCode } from '../src/api/errors.js';
+import { exitCodes, scenarioFailedExitCode, ServerError } from '../src/api/errors.js';
+import { anotherTransaction, differences } from '../src/flows/answer-check.js';
 import {
   cliEnv,
   customerArgs,
@@ -165,4 +166,120 @@ it('mpay api: a status update of a transaction made elsewhere is no false alarm;
   const bad = await update(mine.json().hash_token);
   expect(bad.code, bad.stderr).toBe(exitCodes.server);
   expect(bad.stderr).toMatch(/about another transaction/);
+});
+
+// What differs, answer by answer (flows/answer-check.ts differences()): the words the journal and the
+// error say, for the answers' two shapes (a client's parsed call; `mpay api`'s and replay's raw text).
+it('names each field an answer gives otherwise: the reference, the type of its kind, the amount and currency of its step', () => {
+  const record = { amount: '25.00', currency: 'GHS' };
+  const init = { reference: 'ref-1', kind: 'deposit' as const, step: 'initiate' as const };
+  const status = { ...init, step: 'status' as const };
+  const initiated = { customer_transaction_id: 'ref-1', amount: 25, currency: { code: 'ghs' } };
+  expect(differences(initiated, init, record)).toEqual([]);
+  expect(
+    differences({ customer_transaction_id: 'ref-2', amount: '26', currency: { code: 'NGN' } }, init, record),
+  ).toEqual([
+    "customer_transaction_id ref-2 (this transaction's is ref-1)",
+    "amount 26 (this transaction's is 25.00)",
+    "currency NGN (this transaction's is GHS)",
+  ]);
+  // a status update names its kind's gateway type, the initiate's amount and its currency code
+  const updated = {
+    customer_transaction_id: 'ref-1',
+    type: 'Collection',
+    initiate_amount: '25',
+    currency_code: 'GHS',
+  };
+  expect(differences(updated, status, record)).toEqual([]);
+  expect(differences({ ...updated, type: 'Disbursement' }, status, record)).toEqual([
+    "type Disbursement (this transaction's is collection)",
+  ]);
+  expect(differences({ ...updated, type: 'collection' }, { ...status, kind: 'withdraw' }, record)).toEqual([
+    "type collection (this transaction's is disbursement)",
+  ]);
+  expect(differences({ ...updated, initiate_amount: '24.99', currency_code: 'usd' }, status, record)).toEqual(
+    ["amount 24.99 (this transaction's is 25.00)", "currency usd (this transaction's is GHS)"],
+  );
+  // an initiate's `type`, a status update's `amount` and `currency` (the gateway's), and a processed
+  // answer's amounts are not the transaction's own: not compared
+  expect(
+    differences(
+      { ...initiated, type: 'disbursement', currency_code: 'NGN', initiate_amount: 1 },
+      init,
+      record,
+    ),
+  ).toEqual([]);
+  expect(differences({ ...updated, amount: '0.0004', currency: { code: 'BTC' } }, status, record)).toEqual(
+    [],
+  );
+  expect(
+    differences(
+      {
+        customer_transaction_id: 'ref-1',
+        amount: '1',
+        currency: { code: 'BTC' },
+        initiate_amount: '1',
+        currency_code: 'BTC',
+        type: 'disbursement',
+      },
+      { ...init, step: 'processed' },
+      record,
+    ),
+  ).toEqual([]);
+  // an amount that is no number is compared as text, spaces aside
+  expect(differences({ ...initiated, amount: ' n/a ' }, init, { ...record, amount: 'n/a' })).toEqual([]);
+  expect(differences({ ...initiated, amount: 'n/a' }, init, { ...record, amount: ' n/a ' })).toEqual([]);
+  expect(differences({ ...initiated, amount: 'n/a' }, init, record)).toEqual([
+    "amount n/a (this transaction's is 25.00)",
+  ]);
+  // nothing to compare with: no record, no reference asked about, an answer with no data
+  expect(differences({ ...initiated, amount: '1', currency: { code: 'X' } }, init, undefined)).toEqual([]);
+  expect(
+    differences({ customer_transaction_id: 'ref-2' }, { kind: 'deposit', step: 'initiate' }, record),
+  ).toEqual([]);
+  expect(differences(undefined, init, record)).toEqual([]);
+  expect(differences(['ref-2'], init, record)).toEqual([]);
+  // a value the terminal would run is shown quoted
+  expect(differences({ customer_transaction_id: "x'; rm -rf ~" }, init, record)[0]).toMatch(
+    /^customer_transaction_id '/,
+  );
+});
+
+it("a raw answer (mpay api, replay) is read from its text's data; a refusal or a body that is no JSON names nothing", () => {
+  const at = { reference: 'ref-1', kind: 'withdraw' as const, step: 'initiate' as const };
+  const raw = (status: number, body: unknown) => ({
+    status,
+    text: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  expect(differences(raw(200, { data: { customer_transaction_id: 'ref-9' } }), at, undefined)).toEqual([
+    "customer_transaction_id ref-9 (this transaction's is ref-1)",
+  ]);
+  expect(differences(raw(299, { data: { customer_transaction_id: 'ref-9' } }), at, undefined)).toHaveLength(
+    1,
+  );
+  // a body without `data` is read as it is
+  expect(differences(raw(200, { customer_transaction_id: 'ref-9' }), at, undefined)).toHaveLength(1);
+  expect(differences(raw(300, { data: { customer_transaction_id: 'ref-9' } }), at, undefined)).toEqual([]);
+  expect(differences(raw(422, { data: { customer_transaction_id: 'ref-9' } }), at, undefined)).toEqual([]);
+  expect(differences(raw(200, '<html>ref-9</html>'), at, undefined)).toEqual([]);
+  // an object with a text but no status is an answer's own data
+  expect(differences({ text: 'x', customer_transaction_id: 'ref-9' }, at, undefined)).toHaveLength(1);
+});
+
+it('the error of an answer about another transaction: exit 7, what differed, and what to ask the provider', () => {
+  const err = anotherTransaction('the status update', { reference: 'ref-1', hash_token: 'abc123' }, [
+    'a (x)',
+    'b (y)',
+  ]);
+  expect(err).toBeInstanceOf(ServerError);
+  expect(err.exitCode).toBe(exitCodes.server);
+  expect(err.message).toBe(
+    'The answer to the status update for ref-1 is about another transaction: a (x); b (y). mpay took it as no answer for this one, and sent nothing after it',
+  );
+  expect(err.hint).toBe(
+    'Ask the provider which transaction the hash token abc123 belongs to before anything else is sent for ref-1; the journal records this step as failed with what differed',
+  );
+  expect(anotherTransaction('x', { reference: 'ref-1' }, ['a']).hint).toMatch(
+    /^Ask the provider which transaction belongs to /,
+  );
 });

@@ -13,10 +13,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { parse } from 'csv-parse/sync';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalFileError } from '../src/api/errors.js';
 import { Journal } from '../src/journal/journal.js';
+import { appender, immediate, openDatabase, storageError } from '../src/journal/store.js';
 import { outputs } from '../src/ui/json-schemas.js';
 import { cliEnv, customerArgs, journalEvents, requestCount, root, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
@@ -144,7 +147,8 @@ describe('a file where the database should be that is not an mpay journal', () =
 describe("the database's promises", () => {
   it('the file, its -wal and -shm are 0600 in a 0700 folder, whatever the umask', async () => {
     const cfg = tempDir();
-    const umask = process.umask(0o022);
+    // (A worker thread, as Stryker's runner uses, cannot set the umask: there, the one it has.)
+    const umask = isMainThread ? process.umask(0o022) : undefined;
     try {
       const r = await mpay(['deposit', ...customerArgs({ reference: 'mode-1' }), '--json'], {
         env: cliEnv(sb, cfg),
@@ -153,7 +157,7 @@ describe("the database's promises", () => {
       // made so, not mended afterwards (api/private-path.ts warns when it sets a mode back)
       expect(r.stderr).not.toMatch(/was mode/);
     } finally {
-      process.umask(umask);
+      if (umask !== undefined) process.umask(umask);
     }
     const dir = join(cfg, 'journal');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
@@ -207,6 +211,145 @@ describe("the database's promises", () => {
     }
     expect(journalEvents(cfg).map((e) => e.outcome)).toEqual(['sent', 'ok']);
     expect(j.find('ab12')?.steps).toEqual([expect.objectContaining({ step: 'initiate', outcome: 'ok' })]);
+  });
+});
+
+describe("the database's writes", () => {
+  it("a new journal is marked mpay's (its application id and schema version), with its connection's settings", () => {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox');
+    j.append({ reference: 'mark-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    const raw = new Database(j.file, { readonly: true });
+    try {
+      expect(raw.prepare('PRAGMA application_id').get()).toMatchObject({ application_id: 0x6d706179 });
+      expect(raw.prepare('PRAGMA user_version').get()).toMatchObject({ user_version: 1 });
+    } finally {
+      raw.close();
+    }
+    // mpay's own connection: a writer waits 30 s for another's turn; the WAL is cut back to 64 MB
+    const db = openDatabase(j.dir, j.file, { create: false })!;
+    expect(db.prepare('PRAGMA busy_timeout').get()).toMatchObject({ timeout: 30000 });
+    expect(db.prepare('PRAGMA journal_size_limit').get()).toMatchObject({ journal_size_limit: 67108864 });
+  });
+
+  it('a read of a journal not made yet leaves no trace: no folder, no file', () => {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox');
+    expect(j.events()).toEqual([]);
+    expect(j.find('none-1')).toBeUndefined();
+    expect(existsSync(join(cfg, 'journal'))).toBe(false);
+  });
+
+  it('a folder opened to readers between the start and the first write is set back to 0700, and said', () => {
+    const cfg = tempDir();
+    const warned: string[] = [];
+    const j = new Journal(cfg, 'default', 'sandbox', { warn: (m) => warned.push(m) });
+    mkdirSync(j.dir, { mode: 0o700 });
+    chmodSync(j.dir, 0o755);
+    j.append({ reference: 'w-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    expect(statSync(j.dir).mode & 0o777).toBe(0o700);
+    expect(warned).toEqual([`${j.dir} was mode 755; set it to 700 since it holds mpay's records`]);
+  });
+
+  it('a folder others can write put there between the start and the first write is refused, nothing written', () => {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox');
+    mkdirSync(j.dir, { mode: 0o700 });
+    chmodSync(j.dir, 0o777);
+    expect(() => j.append({ reference: 'w-2', kind: 'deposit', step: 'initiate', outcome: 'sent' })).toThrow(
+      `The journal folder ${j.dir} is writable by other users (mode 777)`,
+    );
+    expect(existsSync(j.file)).toBe(false);
+  });
+
+  it("a journal of mpay's of another schema version is refused, exit 9, and left as it was", () => {
+    const cfg = tempDir();
+    mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+    const file = join(cfg, 'journal', 'journal.db');
+    const db = new Database(file);
+    db.exec('PRAGMA application_id = 1836081529; PRAGMA user_version = 2; CREATE TABLE events (x)');
+    db.close();
+    chmodSync(file, 0o600);
+    const bytes = readFileSync(file);
+    const j = new Journal(cfg, 'default', 'sandbox');
+    let err: unknown;
+    try {
+      j.append({ reference: 'v2-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({
+      exitCode: 9,
+      message: expect.stringContaining(`${file} is not an mpay journal`),
+    });
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+    // an empty SQLite file (no table, no mark) is made a journal
+    const empty = tempDir();
+    mkdirSync(join(empty, 'journal'), { mode: 0o700 });
+    new Database(join(empty, 'journal', 'journal.db')).close();
+    chmodSync(join(empty, 'journal', 'journal.db'), 0o600);
+    const k = new Journal(empty, 'default', 'sandbox');
+    k.append({ reference: 'e-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    expect(k.events().map((e) => e.reference)).toEqual(['e-1']);
+  });
+
+  it('a write that fails inside its transaction leaves no part of it, and the next write goes', () => {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox');
+    j.append({ reference: 'tx-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    const db = openDatabase(j.dir, j.file, { create: true })!;
+    const write = appender(db);
+    expect(() =>
+      immediate(db, () => {
+        write(j.name, {
+          reference: 'tx-2',
+          kind: 'deposit',
+          step: 'initiate',
+          outcome: 'sent',
+          at: new Date().toISOString(),
+        });
+        throw new Error('failed half-way');
+      }),
+    ).toThrow('failed half-way');
+    j.append({ reference: 'tx-3', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    expect(j.events().map((e) => e.reference)).toEqual(['tx-1', 'tx-3']);
+    // the events of a reference are one record, in this journal and apart from another profile's
+    j.append({ reference: 'tx-1', kind: 'deposit', step: 'initiate', outcome: 'ok', hash_token: 'abcd1234' });
+    new Journal(cfg, 'other', 'sandbox').append({
+      reference: 'tx-1',
+      kind: 'withdraw',
+      step: 'initiate',
+      outcome: 'sent',
+    });
+    expect(j.records().map((r) => [r.reference, r.kind, r.steps.length])).toEqual([
+      ['tx-1', 'deposit', 1],
+      ['tx-3', 'deposit', 1],
+    ]);
+    expect([...j.newest()].map((r) => r.reference)).toEqual(['tx-3', 'tx-1']);
+  });
+
+  it('a database error is told as mpay tells it: a damaged file is no journal; any other, a journal that cannot be written', () => {
+    const file = '/x/journal.db';
+    for (const code of ['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_INDEX'])
+      expect(storageError(file, Object.assign(new Error('x'), { code })).message).toMatch(
+        /^\/x\/journal\.db is not an mpay journal/,
+      );
+    const full = storageError(
+      file,
+      Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }),
+    );
+    expect(full).toBeInstanceOf(LocalFileError);
+    expect(full.message).toBe('Cannot write the journal /x/journal.db (SQLITE_FULL)');
+    expect((full as LocalFileError).hint).toBe(
+      'Free disk space or make the folder writable: mpay records every money-moving request before it sends it',
+    );
+    expect(storageError(file, Object.assign(new Error('x'), { code: 'SQLITE_IOERR_FSYNC' })).message).toBe(
+      'Cannot write the journal /x/journal.db (SQLITE_IOERR_FSYNC)',
+    );
+    const other = new Error('not a database error');
+    expect(storageError(file, other)).toBe(other);
+    const told = new LocalFileError('told already');
+    expect(storageError(file, told)).toBe(told);
   });
 });
 

@@ -2,18 +2,20 @@
 // over at once, one that may be alive elsewhere (another container's process namespace) is not, and a
 // takeover claims the lock only from the holder it found dead, never from one that took it meanwhile.
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   readlinkSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BusyError } from '../src/api/errors.js';
+import { BusyError, LocalFileError } from '../src/api/errors.js';
 import { holdLock, lockName, LockLostError } from '../src/journal/locks.js';
 import { tempDir } from './helpers.js';
 
@@ -206,6 +208,7 @@ describe.skipIf(process.platform !== 'linux')('a lock taken and released', () =>
     const name = lockName('transaction', 'lost');
     const held = await holdLock(dir, name, 'the deposit lost');
     const ownerFile = join(dir, 'locks', `${name}.owner`);
+    const ours = ownerIn(ownerFile).token as string;
     const theirs = {
       ...ownerIn(ownerFile),
       pid: 4242,
@@ -228,8 +231,51 @@ describe.skipIf(process.platform !== 'linux')('a lock taken and released', () =>
       'See `mpay history` for what each process sent; run the command again once the other is done',
     );
     // the other's file back as ours: still lost, once lost
-    writeFileSync(ownerFile, JSON.stringify({ ...theirs, token: ownerIn(ownerFile).token }));
+    writeFileSync(ownerFile, JSON.stringify({ ...theirs, token: ours }));
     expect(() => held.check()).toThrow(LockLostError);
     await held();
+  });
+
+  it('lost with no owner file left, says so without naming a holder', async () => {
+    const dir = tempDir();
+    const name = lockName('transaction', 'gone');
+    const held = await holdLock(dir, name, 'the deposit gone');
+    rmSync(join(dir, 'locks', `${name}.owner`));
+    expect(() => held.check()).toThrow(
+      /^Another mpay process took over the lock on the deposit gone while this one held it/,
+    );
+    await held();
+  });
+});
+
+describe('a lock that cannot be taken', () => {
+  it('where its folder cannot be made: a local error (exit 9) naming the folder', async () => {
+    const dir = join(tempDir(), 'a-file');
+    writeFileSync(dir, '');
+    const err = await holdLock(dir, lockName('x'), 'the deposit x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LocalFileError);
+    expect((err as LocalFileError).message).toBe(
+      `Cannot make the lock folder ${join(dir, 'locks')} (ENOTDIR)`,
+    );
+    expect((err as LocalFileError).exitCode).toBe(9);
+  });
+
+  it('where its folder is open to others: refused as a journal lock folder', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'locks'), { mode: 0o700 });
+    chmodSync(join(dir, 'locks'), 0o777);
+    await expect(holdLock(dir, lockName('x'), 'the deposit x')).rejects.toThrow(/journal lock folder/);
+  });
+
+  it('where its owner file cannot be written: a local error, and the lock is not kept', async () => {
+    const dir = tempDir();
+    const name = lockName('transaction', 'owner');
+    mkdirSync(join(dir, 'locks', `${name}.owner`), { recursive: true, mode: 0o700 });
+    const err = await holdLock(dir, name, 'the deposit owner').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LocalFileError);
+    expect((err as LocalFileError).message).toMatch(
+      new RegExp(`^Cannot write the lock's owner file ${join(dir, 'locks', `${name}.owner`)} \\(EISDIR`),
+    );
+    expect(existsSync(join(dir, 'locks', `${name}.lock`))).toBe(false);
   });
 });

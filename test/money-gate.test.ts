@@ -1,18 +1,28 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../src/api/client.js';
 import { memoryTokens } from '../src/api/credentials.js';
-import { UnexpectedError } from '../src/api/errors.js';
+import {
+  BusyError,
+  CancelledError,
+  ConfirmationRequiredError,
+  exitCodes,
+  LocalFileError,
+  UnexpectedError,
+  UsageError,
+} from '../src/api/errors.js';
 import { moneyEndpointOf } from '../src/api/money.js';
 import { Pacer } from '../src/api/rate-limit.js';
 import { runTickets } from '../src/api/ticket.js';
-import { judgeServer } from '../src/config/live.js';
+import { judgeServer, type ServerVerdict } from '../src/config/live.js';
 import { compareDecimals, decimalKey, sumDecimals } from '../src/flows/decimal.js';
 import { runRow } from '../src/flows/batch-row.js';
-import { MoneyGate } from '../src/flows/money-gate.js';
+import { MoneyGate, nothingSent } from '../src/flows/money-gate.js';
+import type { Prompter } from '../src/flows/prompter.js';
 import { Journal } from '../src/journal/journal.js';
 import { holdLock, lockName, LockLostError } from '../src/journal/locks.js';
+import type { Place } from '../src/journal/records.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import {
   cliEnv,
@@ -953,5 +963,328 @@ describe('every command that can reach a money endpoint passes the gate', () => 
     }
     // Nothing reached a money endpoint, and no command journaled a money step it did not send.
     expect(journalLines(cfg)).toEqual(before);
+  });
+});
+
+// The gate itself (flows/money-gate.ts), in this process: what it asks, when, and in what words; what it
+// refuses and prints; what a opened leaves in the journal, the lock folder and the ticket it issues.
+describe('the money gate', () => {
+  const live: ServerVerdict = { server: 'https://pay.example', live: true, why: 'its profile says live' };
+  const test: ServerVerdict = { server: 'http://127.0.0.1:9', live: false, why: 'a loopback address' };
+
+  /** A prompter that answers `answers` in turn and keeps each question with its default. */
+  function asker(...answers: boolean[]) {
+    const asked: { message: string; default?: boolean }[] = [];
+    const prompter = {
+      confirm: async (o: { message: string; default?: boolean }) => {
+        asked.push(o);
+        if (!answers.length) throw new Error(`asked once too often: ${o.message}`);
+        return answers.shift()!;
+      },
+    } as unknown as Prompter;
+    return { asked, prompter };
+  }
+
+  const initiate = (reference: string) => ({
+    method: 'POST',
+    url: 'http://127.0.0.1:9/restapi/v1/payments/withdraw/initiate',
+    body: { customer_transaction_id: reference },
+  });
+
+  it('live, no terminal, no --yes: refused (exit 16) naming the move, the server and why; nothing asked', async () => {
+    const gate = new MoneyGate(live);
+    const err = await gate.pass({ what: 'this deposit of 20 GHS' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfirmationRequiredError);
+    expect((err as Error).message).toBe(
+      'Nothing was sent: this deposit of 20 GHS would move real money on the live server https://pay.example (its profile says live): pass --yes to confirm',
+    );
+    expect((err as ConfirmationRequiredError).hint).toBe(
+      'Pass --yes once you have checked the server and the amount, or run it on a terminal to be asked',
+    );
+    expect(exitCodes[(err as ConfirmationRequiredError).kind]).toBe(16);
+    // a dry run sends nothing: nothing to refuse
+    await expect(gate.pass({ what: 'x' }, true)).resolves.toBeUndefined();
+    // an environment's name alone
+    await expect(new MoneyGate('live').pass({ what: 'x' })).rejects.toThrow(
+      'on the live server this server (the live environment)',
+    );
+    await expect(new MoneyGate('sandbox').pass({ what: 'x' })).resolves.toBeUndefined();
+  });
+
+  it('live on a terminal: asks once a run, default no; no is cancelled, nothing sent', async () => {
+    const no = asker(false);
+    const err = await new MoneyGate(live, { prompter: no.prompter })
+      .pass({ what: 'the withdrawal (w-1)' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CancelledError);
+    expect((err as Error).message).toBe('Cancelled at the live confirmation; nothing was sent');
+    expect(no.asked).toEqual([
+      {
+        message: 'LIVE server https://pay.example, real money: the withdrawal (w-1). Send it?',
+        default: false,
+      },
+    ]);
+    const yes = asker(true);
+    const gate = new MoneyGate(live, { prompter: yes.prompter });
+    await gate.pass({ what: 'a' });
+    await gate.pass({ what: 'b' });
+    await gate.pass({ what: 'c', batch: { question: 'Send these 2 deposits', rows: 2 } });
+    expect(yes.asked).toHaveLength(1);
+    // a refusal is asked again at the next step
+    const twice = asker(false, true);
+    const again = new MoneyGate(live, { prompter: twice.prompter });
+    await expect(again.pass({ what: 'a' })).rejects.toBeInstanceOf(CancelledError);
+    await again.pass({ what: 'a' });
+    expect(twice.asked).toHaveLength(2);
+    // not live: never asked, whatever the terminal
+    const none = asker();
+    await new MoneyGate(test, { prompter: none.prompter }).pass({ what: 'a' });
+    expect(none.asked).toEqual([]);
+  });
+
+  it('--yes: nothing asked, live or batch; a batch on a terminal is asked its question in every environment', async () => {
+    const quiet = asker();
+    await new MoneyGate(live, { yes: true, prompter: quiet.prompter }).pass({
+      what: 'a',
+      batch: { question: 'Send these 3 withdrawals', rows: 3 },
+    });
+    await new MoneyGate(live, { yes: true }).pass({ what: 'a' });
+    expect(quiet.asked).toEqual([]);
+    const batch = { question: 'Send these 3 withdrawals', rows: 3 };
+    const here = asker(true);
+    const gate = new MoneyGate(test, { prompter: here.prompter });
+    await gate.pass({ what: 'a', batch });
+    await gate.pass({ what: 'b', batch });
+    expect(here.asked).toEqual([{ message: 'Send these 3 withdrawals?', default: false }]);
+    const there = asker(false);
+    const err = await new MoneyGate(live, { prompter: there.prompter })
+      .pass({ what: 'a', batch })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CancelledError);
+    expect((err as Error).message).toBe('Cancelled; nothing was sent');
+    expect(there.asked).toEqual([
+      {
+        message: 'Send these 3 withdrawals on the live server https://pay.example (LIVE, real money)?',
+        default: false,
+      },
+    ]);
+    // a batch with no terminal on a test server goes; on a live one it needs --yes
+    await new MoneyGate(test).pass({ what: 'a', batch });
+    await expect(new MoneyGate(live).pass({ what: 'a', batch })).rejects.toBeInstanceOf(
+      ConfirmationRequiredError,
+    );
+  });
+
+  it('a server an mpay proxy said is live is live, and every word says it is behind the proxy', async () => {
+    let heard = false;
+    const gate = new MoneyGate(test, { upstreamLive: () => heard });
+    expect(gate.live).toBe(false);
+    expect(gate.liveHeader).toBeUndefined();
+    expect(() => gate.printable('the deposit (d-1)')).not.toThrow();
+    heard = true;
+    expect(gate.live).toBe(true);
+    const behind = 'the live server behind the mpay proxy at http://127.0.0.1:9';
+    expect(gate.liveHeader).toBe(
+      `# LIVE: this moves REAL money on ${behind}; mpay does not journal or confirm it`,
+    );
+    await expect(gate.pass({ what: 'x' })).rejects.toThrow(
+      `would move real money on ${behind} (a loopback address)`,
+    );
+    // a server live itself is named as itself
+    expect(new MoneyGate(live, { upstreamLive: () => true }).liveHeader).toBe(
+      '# LIVE: this moves REAL money on the live server https://pay.example; mpay does not journal or confirm it',
+    );
+  });
+
+  it('a printed money command for a live server needs --yes (a usage error otherwise); for a test server none', () => {
+    expect(() => new MoneyGate(test).printable('x')).not.toThrow();
+    expect(() => new MoneyGate(live, { yes: true }).printable('x')).not.toThrow();
+    let err: unknown;
+    try {
+      new MoneyGate(live).printable('the deposit (d-1)');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toBe(
+      "Not printed: the deposit (d-1) would be a command that moves real money on the live server https://pay.example, outside mpay's journal and its confirmation",
+    );
+    expect((err as UsageError).hint).toBe('Pass --yes to print it anyway');
+  });
+
+  it("open: the synced 'sent' line, then a ticket for that step and reference alone, which close revokes and whose lock it frees", async () => {
+    const cfg = tempDir();
+    const tickets = runTickets();
+    const place: Place = {
+      server: 'http://127.0.0.1:9',
+      merchant: 'mk-1',
+      profile: 'default',
+      env: 'sandbox',
+    };
+    const journal = new Journal(cfg, 'default', 'sandbox', { place });
+    const gate = new MoneyGate(live, { yes: true, issue: tickets.issue });
+    const opened = await gate.open(
+      journal,
+      place,
+      { reference: 'g-1', kind: 'withdraw', step: 'initiate' },
+      'x',
+    );
+    expect(opened.live).toBe(true);
+    expect(journal.eventsOf('g-1').map((e) => [e.step, e.outcome, e.place])).toEqual([
+      ['initiate', 'sent', place],
+    ]);
+    // the ticket lets through this initiate, for a live server, and nothing else
+    expect(tickets.verify(opened.ticket, initiate('g-1'))).toMatchObject({
+      step: 'initiate',
+      kind: 'withdraw',
+      live: true,
+    });
+    expect(() => tickets.verify(opened.ticket, initiate('g-2'))).toThrow(
+      'carries another customer_transaction_id',
+    );
+    expect(() =>
+      tickets.verify(opened.ticket, {
+        ...initiate('g-1'),
+        url: 'http://127.0.0.1:9/restapi/v1/payments/initiate',
+      }),
+    ).toThrow('a ticket for another step');
+    // the transaction's lock is held under its place and reference: another holder (another host) is refused
+    const locks = join(cfg, 'journal', 'locks');
+    const name = lockName('transaction', place.server, place.merchant, 'g-1');
+    expect(readdirSync(locks).sort()).toEqual([`${name}.lock`, `${name}.owner`]);
+    await opened.close();
+    expect(() => tickets.verify(opened.ticket, initiate('g-1'))).toThrow('a ticket already used');
+    expect(readdirSync(locks)).toEqual([]);
+    // a later step carries its hash token (an OTP's step is the processed endpoint's)
+    const otp = await gate.open(
+      journal,
+      place,
+      { reference: 'g-1', kind: 'withdraw', step: 'otp', hash_token: 'abc123abc123' },
+      'x',
+    );
+    const processed = {
+      method: 'POST',
+      url: 'http://127.0.0.1:9/restapi/v1/payments/withdraw/processed',
+      body: { hash_token: 'abc123abc123' },
+    };
+    expect(tickets.verify(otp.ticket, processed)).toMatchObject({ step: 'processed' });
+    expect(() => tickets.verify(otp.ticket, { ...processed, body: { hash_token: 'other' } })).toThrow(
+      'carries another hash_token',
+    );
+    await otp.close();
+    // a test server's ticket says so
+    const plain = await new MoneyGate(test, { issue: tickets.issue }).open(
+      journal,
+      place,
+      { reference: 'g-3', kind: 'withdraw', step: 'initiate' },
+      'x',
+    );
+    expect(plain.live).toBe(false);
+    expect(tickets.verify(plain.ticket, initiate('g-3'))).toMatchObject({ live: false });
+    await plain.close();
+    // live without --yes or a terminal: refused naming the step and its reference, nothing journaled
+    await expect(
+      new MoneyGate(live, { issue: tickets.issue }).open(
+        journal,
+        place,
+        { reference: 'g-4', kind: 'withdraw', step: 'initiate' },
+        'Initiating the withdrawal',
+      ),
+    ).rejects.toThrow('Nothing was sent: Initiating the withdrawal (g-4) would move real money');
+    expect(journal.eventsOf('g-4')).toEqual([]);
+  });
+
+  it('open refuses, writing nothing, when the lock is held elsewhere, and frees the lock when the journal cannot be written', async () => {
+    const cfg = tempDir();
+    const journal = new Journal(cfg, 'default', 'sandbox');
+    const locks = join(cfg, 'journal', 'locks');
+    mkdirSync(locks, { recursive: true, mode: 0o700 });
+    const name = lockName('transaction', '', '', 'held-1');
+    mkdirSync(join(locks, `${name}.lock`));
+    const since = new Date().toISOString();
+    writeFileSync(
+      join(locks, `${name}.owner`),
+      JSON.stringify({ pid: 1, host: 'another-host', since, token: 'theirs' }),
+      { mode: 0o600 },
+    );
+    const err = await testGate('sandbox')
+      .open(journal, undefined, { reference: 'held-1', kind: 'deposit', step: 'initiate' }, 'x')
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BusyError);
+    expect((err as Error).message).toBe(
+      `Another mpay process (pid 1 on another-host, since ${since.slice(0, 19).replace('T', ' ')} UTC) is running the deposit held-1 right now; nothing was sent`,
+    );
+    await expect(
+      testGate('sandbox').open(
+        journal,
+        undefined,
+        { reference: 'held-1', kind: 'withdraw', step: 'initiate' },
+        'x',
+      ),
+    ).rejects.toThrow('is running the withdrawal held-1 right now');
+    expect(journal.events()).toEqual([]);
+    // the journal's database replaced by a folder: the append fails (journaled.ts says nothing was sent), and the lock is freed
+    const broken = tempDir();
+    const bad = new Journal(broken, 'default', 'sandbox');
+    mkdirSync(join(broken, 'journal', 'journal.db'), { recursive: true, mode: 0o700 });
+    const failed = await testGate('sandbox')
+      .open(bad, undefined, { reference: 'free-1', kind: 'deposit', step: 'initiate' }, 'x')
+      .catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(LocalFileError);
+    expect((failed as Error).message).toMatch(/journal\.db is not a file/);
+    expect(readdirSync(join(broken, 'journal', 'locks'))).toEqual([]);
+  });
+
+  it('the credentials probe: journaled as a probe before it goes, never to a live server unasked, its outcome recorded', async () => {
+    const cfg = tempDir();
+    const tickets = runTickets();
+    const journal = new Journal(cfg, 'default', 'sandbox');
+    expect(
+      await new MoneyGate(live, { yes: true, issue: tickets.issue }).probe(false, journal),
+    ).toBeUndefined();
+    expect(journal.events()).toEqual([]);
+    // live and asked for: the live question first
+    const no = asker(false);
+    await expect(
+      new MoneyGate(live, { prompter: no.prompter, issue: tickets.issue }).probe(true, journal),
+    ).rejects.toBeInstanceOf(CancelledError);
+    expect(no.asked[0]!.message).toBe(
+      'LIVE server https://pay.example, real money: the API-key check (a withdraw initiate of the credentials alone). Send it?',
+    );
+    expect(journal.events()).toEqual([]);
+    const p = (await new MoneyGate(test, { issue: tickets.issue }).probe(false, journal))!;
+    expect(p.reference).toMatch(/^probe-\d{14}-[0-9a-f]{6}$/);
+    expect(p.live).toBe(false);
+    expect(journal.eventsOf(p.reference).map((e) => [e.kind, e.step, e.outcome, e.data])).toEqual([
+      ['withdraw', 'initiate', 'sent', { probe: true }],
+    ]);
+    // its ticket lets through a withdraw initiate that carries no reference, and only that
+    const bare = { ...initiate(''), body: {} };
+    expect(tickets.verify(p.ticket, bare)).toMatchObject({ step: 'initiate', live: false });
+    expect(() => tickets.verify(p.ticket, initiate('x-1'))).toThrow('carries another customer_transaction_id');
+    p.record('ok', { hash_token: 'feedbeef01' });
+    expect(journal.find(p.reference)).toMatchObject({ probe: true, hash_token: 'feedbeef01' });
+    expect(journal.eventsOf(p.reference).at(-1)).toMatchObject({
+      outcome: 'ok',
+      data: { probe: true, hash_token: 'feedbeef01' },
+    });
+    await p.close();
+    expect(() => tickets.verify(p.ticket, bare)).toThrow('a ticket already used');
+    // a journal that cannot be written: the probe is not sent
+    const broken = tempDir();
+    const bad = new Journal(broken, 'default', 'sandbox');
+    mkdirSync(join(broken, 'journal', 'journal.db'), { recursive: true, mode: 0o700 });
+    await expect(new MoneyGate(test, { issue: tickets.issue }).probe(false, bad)).rejects.toThrow(
+      /^Nothing was sent: /,
+    );
+  });
+
+  it('a local failure before a request left says "Nothing was sent" once', () => {
+    const err = new LocalFileError('Cannot write the journal');
+    expect((nothingSent(nothingSent(err)) as Error).message).toBe(
+      'Nothing was sent: Cannot write the journal',
+    );
+    const other = new UsageError('bad flag');
+    expect((nothingSent(other) as Error).message).toBe('bad flag');
   });
 });
