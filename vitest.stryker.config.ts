@@ -29,6 +29,10 @@ export default defineConfig({
       'test/scenario-safety.test.ts',
       'test/scenario.test.ts',
       'test/replay-failure.test.ts',
+      'test/replay.test.ts',
+      'test/replay-compare.test.ts',
+      'test/replay-keys.test.ts',
+      'test/scrub-secrets.test.ts',
       'test/flows.test.ts',
     ],
     // Builds the bundle when it is stale: in-process runs read oclif's manifest beside it.
