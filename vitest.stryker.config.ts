@@ -21,6 +21,7 @@ export default defineConfig({
       'test/batch-check.test.ts',
       // the scrubber and shell quoting
       'test/secrets.test.ts',
+      'test/secret-names.test.ts',
       'test/shell-words.test.ts',
       'test/trace.test.ts',
       'test/debug-errors.test.ts',
