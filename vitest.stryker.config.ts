@@ -29,6 +29,7 @@ export default defineConfig({
       'test/scenario-money.test.ts',
       'test/scenario-safety.test.ts',
       'test/scenario.test.ts',
+      'test/scenario-check.test.ts',
       'test/replay-failure.test.ts',
       'test/replay.test.ts',
       'test/replay-compare.test.ts',
