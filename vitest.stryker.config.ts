@@ -33,6 +33,7 @@ export default defineConfig({
       'test/replay-failure.test.ts',
       'test/replay.test.ts',
       'test/replay-compare.test.ts',
+      'test/replay-journal.test.ts',
       'test/replay-keys.test.ts',
       'test/scrub-secrets.test.ts',
       'test/flows.test.ts',
