@@ -34,6 +34,7 @@ export default defineConfig({
       'test/replay.test.ts',
       'test/replay-compare.test.ts',
       'test/replay-journal.test.ts',
+      'test/replay-plan.test.ts',
       'test/replay-keys.test.ts',
       'test/scrub-secrets.test.ts',
       'test/flows.test.ts',
