@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, journalEvents, requestCounts, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, journalEvents, requestCounts, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -24,18 +24,13 @@ beforeAll(async () => {
   const w = await mpay(
     [
       'withdraw',
-      '--currency',
-      'GHS',
-      '--amount',
-      '20',
-      '--first-name',
-      'Kofi',
-      '--phone',
-      '+233209876540',
-      '--email',
-      'kofi@example.com',
-      '--gateway',
-      '1',
+      ...customerArgs({
+        country: '',
+        amount: '20',
+        'first-name': 'Kofi',
+        phone: '+233209876540',
+        email: 'kofi@example.com',
+      }),
       '--otp',
       demoMerchant.otp,
       '--trace',
