@@ -4,7 +4,10 @@
 // an initiate's fresh reference, a hash token named by the call whose answer supplies it, the one-time
 // code named, a field called __proto__ kept as a field, and the calls that cannot go: a money call whose
 // hash token no earlier initiate of the trace answered with. The strict sandbox fails on any request.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { readHar } from '../src/api/har-read.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { cliEnv, file, harEntry, harOf, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
@@ -112,8 +115,25 @@ it("the run's credentials and server; a token asked for with the run's merchant 
   });
   expect(Object.keys(init!.body!)).toContain('__proto__');
   expect(init!.body!['__proto__']).toBe('a field');
+  // the run's merchant key goes to the token only: an initiate is sent with the site id and API key
+  expect(Object.keys(init!.body!).sort()).toEqual(
+    [
+      '__proto__',
+      'amount',
+      'api_key',
+      'country_code',
+      'currency_code',
+      'customer_transaction_id',
+      'site_id',
+    ].sort(),
+  );
   const [, numeric] = await dryRun(har);
   expect(numeric!.body!.site_id).toBe(Number(demoMerchant.siteId));
+  for (const [id, sent] of [
+    ['1234', 1234],
+    ['12a', '12a'],
+  ] as const)
+    expect((await dryRun(har, [], { MPAY_SITE_ID: id }))[1]!.body!.site_id, id).toBe(sent);
 });
 
 it('a hash token named by the call whose answer supplies it; the code named; a hash from elsewhere not sent', async () => {
@@ -129,6 +149,13 @@ it('a hash token named by the call whose answer supplies it; the code named; a h
       status('H-nowhere'),
       status(7),
       harEntry('payments/status/update', { hash_token: null, status: 'initiated' }, answer({})),
+      // an answer that is not an initiate's makes no transaction, whatever it holds
+      harEntry(
+        'payments/status/update',
+        { hash_token: 'H-first-2', status: 'initiated' },
+        answer({ has_token: 'H-status-10' }),
+      ),
+      status('H-status-10'),
     ]),
   );
   const plan = await dryRun(har, ['--otp', '123456']);
@@ -142,10 +169,56 @@ it('a hash token named by the call whose answer supplies it; the code named; a h
     skippedElsewhere,
     skippedElsewhere,
     'not sent: a money call that names no transaction (no hash token)',
+    '<the hash token of call 2>',
+    skippedElsewhere,
   ]);
   // the code's placeholder is under a secret's name: the scrubber masks it as it would the code
   expect(plan[5]!.body).toEqual({ hash_token: '<the hash token of call 2>', otp: '***' });
   // a skipped call still shows its body as the trace has it
   expect(plan[6]!.body!.hash_token).toBe('H-nowhere');
-  expect(plan.map((p) => p.index)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  expect(plan.map((p) => p.index)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+});
+
+it("the replay fills a hash token's placeholder from call 10 on, and sends a value that only holds such a text as it is", async () => {
+  sb.allowReads();
+  sb.expect('POST /payments/initiate');
+  sb.expect('POST /payments/status/update');
+  const read = harEntry('public/currencies', {}, answer([]));
+  (read.request as { method: string }).method = 'GET';
+  const marked = '<the hash token of call 10>';
+  const har = file(
+    'ten.har',
+    harOf([
+      ...Array.from({ length: 9 }, () => read),
+      initiate(
+        {
+          merchant_key: 'recorded-merchant-key',
+          customer_first_name: 'Ama',
+          customer_last_name: 'Mensah',
+          customer_email: 'ama@example.com',
+          customer_phone: '+233201234567',
+        },
+        'H-ten',
+      ),
+      harEntry(
+        'payments/status/update',
+        {
+          hash_token: 'H-ten',
+          status: 'initiated',
+          gateway_id: 1,
+          note: `see ${marked}`,
+          memo: `${marked} ok`,
+        },
+        answer({ status: 'initiated' }),
+      ),
+    ]),
+  );
+  const sent = join(tempDir(), 'sent.har');
+  const r = await mpay(['replay', har, '--json', '--trace', sent], { env: cliEnv(sb, tempDir()) });
+  const calls = r.json() as { path: string; hash_token?: string; replayed: { status: number } | null }[];
+  const hash = calls[9]!.hash_token;
+  expect(hash, r.stderr).toMatch(/^[0-9a-f]{64}$/);
+  const update = readHar(readFileSync(sent, 'utf8')).calls.find((c) => c.path === 'payments/status/update')!;
+  expect(update.body).toMatchObject({ hash_token: hash, note: `see ${marked}`, memo: `${marked} ok` });
+  expect(calls[10]!.replayed!.status).toBe(200);
 });
