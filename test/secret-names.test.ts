@@ -71,6 +71,7 @@ describe('a secret by its name', () => {
       'set.cookie',
       'set cookie',
       ' Set-Cookie ',
+      ' X-Authorization',
       'X-Authorization',
       'x_authorization',
       'X-Api-User',
@@ -99,6 +100,7 @@ describe('a secret by its name', () => {
       expect(isSecretName(n), n).toBe(true);
     for (const n of [
       'key',
+      '_key',
       '_key_',
       'key_id',
       'keyName',
