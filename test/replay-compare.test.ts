@@ -213,7 +213,11 @@ describe('what always differs between two runs is no difference of messages', ()
     ['Token a1b2c3d4e5f60718 refused', 'Token FFFFEEEEDDDDCCCC99 refused'],
     ['Transaction TXN12345678 is pending', 'Transaction AB9Z8Y7X6W5V4 is pending'],
     ['Reference mpay-d-20261122-ab12 is used', 'Reference mpay-w-other_9-x is used'],
-    // the run's own values: a new hash token, a new reference
+    ['Reference mpay-dep-1 is used', 'Reference mpay-wd-2 is used'],
+    // the run's own values: a new hash token, a new reference; four characters are enough
+    ['Known as abcd', 'Known as wxyz', ['abcd', 'wxyz']],
+    // the longest first: a value that holds a shorter one is stood in for whole
+    ['was tok-old-one', 'was tok-new-two', ['tok-old', 'tok-new', 'tok-old-one', 'tok-new-two']],
     [
       'Known as tok-new, was tok-old-one',
       'Known as tok-old, was tok-new-one',
@@ -230,6 +234,14 @@ describe('what always differs between two runs is no difference of messages', ()
     ['Transaction TXN12345 is pending', 'Transaction TXN54321 is pending'], // too short for an id
     ['Request abc failed', 'Request abd failed', ['abc', 'abd']], // under 4 characters: not stood in for
     ['Order 12345 accepted', 'Order 12346 accepted'],
+    ['Code A12345678 is bad', 'Code B87654321 is bad'], // one capital: not an id
+    // what is stood in for is still a difference from nothing at all
+    ['Expired at 2026-11-22.', 'Expired at .'],
+    ['Request 0f0e0d0c-0b0a-4909-8807-060504030201 failed', 'Request  failed'],
+    ['Token a1b2c3d4e5f60718 refused', 'Token  refused'],
+    ['Transaction TXN12345678 is pending', 'Transaction  is pending'],
+    ['Reference mpay-d-20261122-ab12 is used', 'Reference  is used'],
+    ['Known as tok-new', 'Known as ', ['tok-new']],
   ];
   it.each(differ)('%j and %j differ', (x, y, volatile) => {
     expect(normalizeMessage(x, volatile)).not.toBe(normalizeMessage(y, volatile));
