@@ -24,6 +24,7 @@ export default defineConfig({
       'test/answer-check.test.ts',
       // the scrubber and shell quoting
       'test/secrets.test.ts',
+      'test/secret-names.test.ts',
       'test/shell-words.test.ts',
       'test/trace.test.ts',
       'test/debug-errors.test.ts',
@@ -31,7 +32,14 @@ export default defineConfig({
       'test/scenario-money.test.ts',
       'test/scenario-safety.test.ts',
       'test/scenario.test.ts',
+      'test/scenario-check.test.ts',
       'test/replay-failure.test.ts',
+      'test/replay.test.ts',
+      'test/replay-compare.test.ts',
+      'test/replay-journal.test.ts',
+      'test/replay-plan.test.ts',
+      'test/replay-keys.test.ts',
+      'test/scrub-secrets.test.ts',
       'test/flows.test.ts',
     ],
     // Builds the bundle when it is stale: in-process runs read oclif's manifest beside it.

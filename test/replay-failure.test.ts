@@ -69,6 +69,11 @@ describe('replay after a call the network failed', () => {
       expect(processed.skipped).toMatch(
         /not sent: call \d \(POST \/payments\/status\/update\) answered otherwise than recorded: .*--keep-going/,
       );
+      // what the network said, not an HTTP status (none came), also on stderr as where it stopped
+      expect(processed.skipped).toMatch(
+        /answered otherwise than recorded: (?!HTTP |no answer)[^;]+; --keep-going/,
+      );
+      expect(r.stderr).toContain(`mpay: ${processed.skipped!.replace(/^not sent: /, 'stopped: ')}`);
       expect(routes().filter((s) => s.endsWith('/payments/processed'))).toEqual([]);
       expect(routes().filter((s) => s.endsWith('/payments/status/update'))).toHaveLength(1);
       const going = await mpay(['replay', har, '--keep-going', '--json'], { env });
@@ -121,7 +126,7 @@ describe('replay after a call the server refused', () => {
       const status = at('/payments/status/update');
       expect(processed.skipped).toMatch(
         new RegExp(
-          `^not sent: call ${status.index} \\(POST /payments/status/update\\) answered otherwise than recorded: .*422.*; --keep-going sends the money calls after it$`,
+          `^not sent: call ${status.index} \\(POST /payments/status/update\\) answered otherwise than recorded: HTTP 422 "Validation failed\\."; --keep-going sends the money calls after it$`,
         ),
       );
       const routes = fwd.seen.map((x) => x.route);
