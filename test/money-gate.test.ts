@@ -1261,7 +1261,9 @@ describe('the money gate', () => {
     // its ticket lets through a withdraw initiate that carries no reference, and only that
     const bare = { ...initiate(''), body: {} };
     expect(tickets.verify(p.ticket, bare)).toMatchObject({ step: 'initiate', live: false });
-    expect(() => tickets.verify(p.ticket, initiate('x-1'))).toThrow('carries another customer_transaction_id');
+    expect(() => tickets.verify(p.ticket, initiate('x-1'))).toThrow(
+      'carries another customer_transaction_id',
+    );
     p.record('ok', { hash_token: 'feedbeef01' });
     expect(journal.find(p.reference)).toMatchObject({ probe: true, hash_token: 'feedbeef01' });
     expect(journal.eventsOf(p.reference).at(-1)).toMatchObject({

@@ -7,6 +7,7 @@ it('the scripts that read flags are the ones known, each with a header that says
   expect(readingFlags).toEqual([
     'bench-ab.js',
     'bench-gate.js',
+    'bench-inputs.js',
     'bench-journal.js',
     'bench-keyring.js',
     'bench-sandbox-store.js',
