@@ -518,35 +518,138 @@ describe('--read-only', () => {
 });
 
 describe('the end of input, or a signal, during a money call', () => {
-  const ends: [string, (c: ReturnType<typeof rawClient>) => Promise<void>][] = [
-    ['the end of input', async (c) => void c.child.stdin.end()],
+  // As the CLI's first Ctrl-C: the request in flight finishes and is journaled, no step starts after it,
+  // the call is answered with where the transaction stands, and stderr names it at once.
+  const ends: [string, (c: ReturnType<typeof rawClient>) => void][] = [
+    ['the end of input', (c) => void c.child.stdin.end()],
+    ['SIGTERM', (c) => void c.child.kill('SIGTERM')],
+    // a client's close(): end of input, then SIGTERM; the signal is that same ending, and says so
     [
-      'SIGTERM',
-      async (c) => {
-        await c.said(/call deposit/);
-        c.child.kill('SIGTERM');
+      'SIGTERM after the end of input',
+      (c) => {
+        c.child.stdin.end();
+        void c.said(/end of input: finishing/).then(() => c.child.kill('SIGTERM'));
       },
     ],
   ];
-  it.each(ends)('%s: the call finishes, is journaled and answered, then exit 0', async (how, end) => {
-    const slow = await sandbox({ latencyMs: 150 });
+  it.each(ends)(
+    '%s: the initiate in flight finishes and is journaled, nothing after it is sent, the answer and stderr say how to continue',
+    async (how, end) => {
+      const own = await sandbox();
+      const proxy = await holdingProxy(own.url, '/initiate');
+      try {
+        const env = cliEnv(own, tempDir(), { MPAY_BASE_URL: proxy.url });
+        const c = rawClient(env);
+        await initialize(c, {});
+        const reference = `mcp-end-${how.replace(/\W/g, '')}`;
+        const n = c.request('tools/call', { name: 'deposit', arguments: customer({ reference }) });
+        await waitUntil('the initiate request held', () => proxy.held() === 1);
+        end(c);
+        // stderr names the transaction and the continuation while the request is still in flight
+        await c.said(new RegExp(`the initiate request of ${reference} is in flight`));
+        if (how === 'SIGTERM after the end of input')
+          await c.said(/SIGTERM after the end of input: the same ending; 1 call in flight/);
+        expect(c.stderr()).toMatch(/`mpay deposit --resume [^`]+`/);
+        proxy.release();
+        const answer = await c.answerOf(n);
+        expect(answer.result.isError).toBe(true);
+        const error = answer.result.structuredContent.error;
+        expect(error.kind).toBe('cancelled');
+        expect(error.message).toMatch(
+          new RegExp(
+            `${reference} was stopped after what was sent: initiate \\(ok\\); nothing more was sent`,
+          ),
+        );
+        expect(error.hint).toMatch(new RegExp(`status_update tool with key ${reference}`));
+        expect(await c.done).toBe(0);
+        // the journal has the answered step, and nothing after it was sent
+        const r = (await history(env)).find((x) => x.reference === reference);
+        expect(r.steps.map((s: { step: string }) => s.step)).not.toContain('status');
+        expect(r.steps.at(-1).outcome).not.toBe('sent');
+        const counts = await requestCounts(own);
+        expect(counts['POST /payments/initiate']).toBe(1);
+        expect(Object.keys(counts).filter((k) => /status|process|wallet/.test(k))).toEqual([]);
+        // the command the answer names runs as printed, and finishes the deposit
+        const cli = /from a shell: `([^`]+)`/.exec(error.hint)![1]!;
+        const resumed = await runPrinted(cli, env, 'bash');
+        expect(resumed.code, resumed.stderr).toBe(0);
+        const after = (await history(env)).find((x) => x.reference === reference);
+        expect(after.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
+      } finally {
+        proxy.release();
+        await proxy.close();
+        await own.close();
+      }
+    },
+  );
+
+  it("the SDK client's close() on a slow server: the step in flight is journaled with its answer, none after it is sent, stderr names the transaction", async () => {
+    const slow = await sandbox({ latencyMs: 400 });
     try {
       const env = cliEnv(slow, tempDir());
-      const c = rawClient(env);
-      await initialize(c, {});
-      const reference = `mcp-end-${how.replace(/\W/g, '')}`;
-      const n = c.request('tools/call', { name: 'deposit', arguments: customer({ reference }) });
-      await end(c);
-      const answer = await c.answerOf(n);
-      expect(answer.result.isError).toBeFalsy();
-      expect(answer.result.structuredContent.data.processed.transaction_id).toBeTruthy();
-      expect(await c.done).toBe(0);
+      const { client, stderr } = await sdkClient(env);
+      const reference = 'mcp-sdk-close';
+      const call = client
+        .callTool({ name: 'deposit', arguments: customer({ reference }) })
+        .catch((e: unknown) => e);
+      await waitUntil(
+        'the initiate sent',
+        async () => ((await requestCounts(slow))['POST /payments/initiate'] ?? 0) === 1,
+      );
+      await client.close();
+      await call;
       const r = (await history(env)).find((x) => x.reference === reference);
-      expect(r.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
+      expect(r.steps.at(-1).outcome).not.toBe('sent');
+      const counts = await requestCounts(slow);
+      expect(Object.keys(counts).filter((k) => /status|process/.test(k))).toEqual([]);
+      expect(stderr()).toMatch(new RegExp(`end of input: finishing the 1 call`));
+      expect(stderr()).toMatch(new RegExp(`${reference}[^\n]*\`mpay deposit --resume ${reference}[^\`]*\``));
+      expect(stderr()).toMatch(new RegExp(`tool error: cancelled: [^\n]*${reference} was stopped`));
     } finally {
       await slow.close();
     }
   });
+
+  it.each([
+    ['the end of input', (c: ReturnType<typeof rawClient>) => void c.child.stdin.end()],
+    ['SIGINT', (c: ReturnType<typeof rawClient>) => void c.child.kill('SIGINT')],
+  ])(
+    "%s at a withdrawal's code question: the answer says what was sent and how to continue, with the code",
+    async (how, end) => {
+      const env = cliEnv(sb, tempDir());
+      const c = rawClient(env);
+      await initialize(c, { elicitation: {} });
+      const reference = `mcp-otp-end-${how.replace(/\W/g, '')}`;
+      const n = c.request('tools/call', {
+        name: 'withdraw',
+        arguments: customer({ reference, amount: '10' }),
+      });
+      await c.next((m) => m.method === 'elicitation/create');
+      end(c);
+      const answer = await c.answerOf(n);
+      const error = answer.result.structuredContent.error;
+      expect(error.kind).toBe('cancelled');
+      expect(error.message).not.toMatch(/nothing was sent/);
+      expect(error.message).toMatch(
+        new RegExp(
+          `${reference} was stopped after what was sent: initiate \\(ok\\), status \\(ok\\), otp \\(ok\\)`,
+        ),
+      );
+      expect(error.hint).toMatch(new RegExp(`withdraw_process tool with key ${reference} and the code`));
+      expect(await c.done).toBe(0);
+      expect(c.stderr()).toMatch(new RegExp(`withdraw: ${reference} stands after its otp \\(ok\\)`));
+      expect(c.stderr()).toMatch(
+        /tool error: cancelled: [^\n]*otp \(ok\)[^\n]*from a shell: `mpay withdraw --resume/,
+      );
+      // the command line, with the code on stdin, finishes the withdrawal
+      const cli = /from a shell: `([^`]+)`/.exec(error.hint)![1]!;
+      expect(cli).toMatch(/--otp-stdin/);
+      const done = await runPrinted(`printf %s 123456 | ${cli}`, env, 'bash');
+      expect(done.code, done.stderr).toBe(0);
+      const r = (await history(env)).find((x) => x.reference === reference);
+      expect(r.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
+    },
+  );
 });
 
 describe('bad input', () => {

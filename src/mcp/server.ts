@@ -21,6 +21,7 @@ import { importLazily } from '../lazy-import.js';
 import { ConfirmationRequired, badArguments, forTools, toolError } from './errors.js';
 import { argumentOf } from './arguments.js';
 import { askerOf, moveLine } from './ask.js';
+import { endedError, inFlightLine } from './ending.js';
 import { connectStdio } from './stdio.js';
 import { offered, type Tool, type ToolCall } from './tools.js';
 
@@ -74,6 +75,9 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
 
   // End of input: no answer can come to an elicitation any more.
   const inputEnded = new AbortController();
+  // The ending (end of input or a signal), as the CLI's first Ctrl-C: the request in flight finishes and is
+  // journaled, and no step starts after it (the flows' deps.stop).
+  const stopping = new AbortController();
   const asker = askerOf(server, ElicitResultSchema, inputEnded.signal, secrets, log);
 
   // The flow's dependencies: made once, at the first call that needs them (a missing profile is then that
@@ -128,7 +132,8 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
         reporter: silentReporter,
         // one question a call: this call's own gate, --yes not read
         gate: await f.gateFor(ctx.baseUrl, ctx.env, ask(moveLine(tool, args, record)), false),
-        // no `stop`: a call in flight at a signal finishes whole and is journaled; a second signal ends it
+        // at the ending, the request in flight finishes and is journaled; no step starts after it
+        stop: stopping.signal,
       };
     };
     return {
@@ -188,7 +193,9 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
 
   const fail = (err: unknown) => {
     const doc = toolError(err, secrets, names);
-    log(`tool error: ${doc.error.kind}: ${doc.error.message}`);
+    log(
+      `tool error: ${doc.error.kind}: ${doc.error.message}${doc.error.hint ? `; hint: ${doc.error.hint}` : ''}`,
+    );
     return {
       isError: true,
       content: [{ type: 'text' as const, text: JSON.stringify(doc, null, 2) }],
@@ -249,6 +256,17 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
         structuredContent: structured,
       };
     } catch (err) {
+      // cut off by the ending: said from the journal (what was sent, how to continue), not as nothing sent
+      if (stopping.signal.aborted && err instanceof CancelledError) {
+        const last = entry.last;
+        let record;
+        try {
+          record = last ? (await baseDeps()).journal.find(last.reference) : undefined;
+        } catch {
+          record = undefined;
+        }
+        return fail(endedError(String(stopping.signal.reason), name, last, record));
+      }
       return fail(err);
     } finally {
       inFlight.delete(entry);
@@ -304,9 +322,24 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
       else signal.addEventListener('abort', () => resolve(String(signal.reason)), { once: true });
     });
     log(
-      `${ending}: finishing the ${inFlight.size} call${inFlight.size === 1 ? '' : 's'} in flight; a new call is refused`,
+      `${ending}: finishing the ${inFlight.size} call${inFlight.size === 1 ? '' : 's'} in flight (no step starts after the request in flight); a new call is refused`,
     );
+    // at once, so that even a process killed later leaves the person a line naming each transaction
+    for (const c of inFlight) log(inFlightLine(c.tool, c.last));
+    stopping.abort(ending);
     inputEnded.abort();
+    // a signal after the end of input (a client's close(): end of input, then SIGTERM) is the same ending
+    if (!io.interrupts.signal.aborted)
+      io.interrupts.signal.addEventListener(
+        'abort',
+        () => {
+          log(
+            `${String(io.interrupts.signal.reason)} after the ${ending}: the same ending; ${inFlight.size} call${inFlight.size === 1 ? '' : 's'} in flight`,
+          );
+          for (const c of inFlight) log(inFlightLine(c.tool, c.last));
+        },
+        { once: true },
+      );
     await wire.answered();
     await server.close();
     // stdin, open still after a signal, no longer read: nothing keeps the process
