@@ -820,22 +820,56 @@ describe('once the server is ending', () => {
 });
 
 describe('the start-up line', () => {
-  it('names the profile, the environment and the server, and says LIVE when it is', async () => {
-    const c = rawClient(cliEnv(sb, tempDir()));
+  it('names the config folder, the profile as stored (or not), the environment and the server, and says LIVE when it is', async () => {
+    const dir = tempDir();
+    const c = rawClient(cliEnv(sb, dir));
     await c.said(
-      new RegExp(`serving 14 tools on stdio: profile default, environment sandbox, server ${sb.url};`),
+      new RegExp(
+        `serving 14 tools on stdio: config folder ${dir}, profile default not stored \\(credentials from the environment\\), environment sandbox, server ${sb.url};`,
+      ),
     );
     expect(c.stderr()).not.toMatch(/LIVE/);
     c.child.stdin.end();
     expect(await c.done).toBe(0);
     const l = rawClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }), ['--read-only']);
-    await l.said(
-      new RegExp(
-        `serving 6 tools on stdio \\(read-only\\): profile default, environment live, server ${live.url} \\(LIVE: `,
-      ),
-    );
+    await l.said(/serving 6 tools on stdio \(read-only\): config folder [^,]+, profile default not stored/);
+    await l.said(new RegExp(`environment live, server ${live.url} \\(LIVE: [^)]*\\); stdout`));
+    // read-only: no money call, so none asks the person
+    expect(l.stderr()).not.toMatch(/each money call asks/);
     l.child.stdin.end();
     expect(await l.done).toBe(0);
+    const w = rawClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }));
+    await w.said(/\(LIVE: [^)]*; each money call asks the person first\)/);
+    w.child.stdin.end();
+    expect(await w.done).toBe(0);
+  });
+
+  it('with no profile stored and no credentials in the environment, says so and what to run, not "profile default"', async () => {
+    const dir = tempDir();
+    const c = rawClient({ MPAY_CONFIG_DIR: dir, MPAY_BASE_URL: sb.url });
+    await c.said(/serving 14 tools/);
+    const said =
+      /config folder ([^,]+), no profile is stored there \(`(mpay login --profile default)` stores one/.exec(
+        c.stderr(),
+      );
+    expect(said, c.stderr()).not.toBeNull();
+    expect(said![1]).toBe(dir);
+    expect(c.stderr()).not.toMatch(/profile default,/);
+    c.child.stdin.end();
+    expect(await c.done).toBe(0);
+    // the command it names, run as printed (with the same folder), stores the profile a next start names
+    const login = await runPrinted(
+      `printf %s '${demoMerchant.merchantKey}' | ${said![2]} --env sandbox --base-url ${sb.url} --site-id 1 --no-verify --merchant-key-stdin`,
+      { MPAY_CONFIG_DIR: dir, MPAY_API_KEY: demoMerchant.apiKey },
+      'bash',
+    );
+    expect(login.code, login.stderr).toBe(0);
+    const again = rawClient({ MPAY_CONFIG_DIR: dir });
+    await again.said(
+      new RegExp(`config folder ${dir}, profile default, environment sandbox, server ${sb.url}`),
+    );
+    again.child.stdin.end();
+    expect(await again.done).toBe(0);
   });
 
   it('a profile in MPAY_PROFILE that does not exist fails at start, as any command does', async () => {

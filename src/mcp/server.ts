@@ -294,8 +294,16 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     // a request that comes after a signal is answered, but not run
     received: (id) => void (io.interrupts.signal.aborted && late.add(id)),
   });
+  // The first line: the config folder, and the profile as it is (a name that no stored profile has is not
+  // said as if it were one: a client starts mpay with few variables, and may not be where the person thinks).
+  const stored = ctx.store.profile(ctx.profileName) !== undefined;
+  const profile = stored
+    ? `profile ${ctx.profileName}`
+    : f.environ.MPAY_MERCHANT_KEY
+      ? `profile ${ctx.profileName} not stored (credentials from the environment)`
+      : `no profile is stored there (\`mpay login --profile ${ctx.profileName}\` stores one; MPAY_CONFIG_DIR chooses the folder)`;
   log(
-    `serving ${list.length} tools on stdio${readOnly ? ' (read-only)' : ''}: profile ${ctx.profileName}, environment ${ctx.env}, server ${ctx.baseUrl}${verdict.live ? ` (LIVE: ${verdict.why}; each money call asks the person first)` : ''}; stdout is JSON-RPC only`,
+    `serving ${list.length} tools on stdio${readOnly ? ' (read-only)' : ''}: config folder ${ctx.store.dir}, ${profile}, environment ${ctx.env}, server ${ctx.baseUrl}${verdict.live ? ` (LIVE: ${verdict.why}${readOnly ? '' : '; each money call asks the person first'})` : ''}; stdout is JSON-RPC only`,
   );
 
   // A second signal ends the run at once: what each call in flight had sent is said, and where to look.
