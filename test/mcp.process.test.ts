@@ -716,6 +716,49 @@ describe('docs/mcp.md', () => {
     for (const t of tools) expect(doc).toContain(`| \`${t.name}\``);
     expect(snippets[1].mcpServers['mpay-readonly'].args).toEqual(['mcp', '--read-only']);
   });
+
+  it("the sandbox snippet names its profile: after a live login made another profile current, the sandbox's own credentials go to the sandbox", async () => {
+    const doc = readFileSync(join(root, 'docs', 'mcp.md'), 'utf8');
+    const snippets = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!));
+    const { mpay } = snippets[0].mcpServers;
+    expect(mpay.args).toContain('--profile');
+    const name = mpay.args[mpay.args.indexOf('--profile') + 1];
+    // the login the doc gives for the sandbox, then a login that makes another profile (another server) current
+    const dir = tempDir();
+    const login =
+      /\(`(printf %s mk_sandbox_demo \| MPAY_API_KEY=ak_sandbox_demo mpay login --profile [^`]+)`\)/.exec(
+        doc.replace(/\n/g, ' '),
+      );
+    expect(login, 'the doc gives the sandbox login').not.toBeNull();
+    const env = { MPAY_CONFIG_DIR: dir, MPAY_KEYRING: 'off' };
+    const stored = await runPrinted(login![1]!.replace('http://127.0.0.1:4010', sb.url), env, 'bash');
+    expect(stored.code, stored.stderr).toBe(0);
+    const prod = await run(loginArgs('prod', live.url), {
+      env: cliEnv(undefined, dir, { MPAY_KEYRING: 'off' }),
+    });
+    expect(prod.code, prod.stderr).toBe(0);
+    // every request the live server has had so far: none more may come from the sandbox's snippet
+    const total = async () => Object.values(await requestCounts(live)).reduce((x, y) => x + y, 0);
+    const before = await total();
+    // the client passes only the snippet's env: the config folder and the keyring go there, as the doc says
+    expect(doc).toMatch(/"env": \{ "MPAY_CONFIG_DIR": [^}]*"MPAY_KEYRING": "off" \}/);
+    const { client, stderr } = await sdkClient(env, {
+      command: { command: mpay.command, args: mpay.args, path: mpayOnPath() },
+    });
+    const balances = await client.callTool({ name: 'balances', arguments: {} });
+    expect(structured(balances).balances.length).toBeGreaterThan(0);
+    await client.close();
+    expect(stderr()).toMatch(
+      new RegExp(`config folder ${dir}, profile ${name}, environment sandbox, server ${sb.url}`),
+    );
+    expect(await total()).toBe(before);
+    // without --profile, the current profile (prod) is the one used: what the doc warns of
+    const { client: bare, stderr: bareErr } = await sdkClient(env, {
+      command: { command: mpay.command, args: ['mcp', '--env', 'sandbox'], path: mpayOnPath() },
+    });
+    await bare.close();
+    expect(bareErr()).toMatch(/profile prod,/);
+  });
 });
 
 describe('mpay mcp --help', () => {
