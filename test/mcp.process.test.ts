@@ -992,6 +992,8 @@ describe('hints that name a command', () => {
     expect(r.isError, JSON.stringify(r)).toBe(true);
     const { fields, hint } = structured(r).error;
     expect(fields).toHaveProperty('gateway');
+    // the ids to choose from, as an unknown currency names the merchant's currencies
+    expect(fields.gateway).toEqual([expect.stringMatching(/^required: one of 1 [^,]+(, \d+ [^,]+)+$/)]);
     expect(hint).not.toMatch(/flags|--no-input|terminal/);
     expect(hint).toMatch(/the tool's arguments/);
     await client.close();

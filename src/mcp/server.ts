@@ -23,7 +23,7 @@ import { argumentOf } from './arguments.js';
 import { askerOf, moveLine } from './ask.js';
 import { endedError, inFlightLine } from './ending.js';
 import { connectStdio } from './stdio.js';
-import { offered, type Tool, type ToolCall } from './tools.js';
+import { annotationsOf, offered, type Tool, type ToolCall } from './tools.js';
 
 type Sdk = typeof import('@modelcontextprotocol/sdk/server/index.js');
 type Stdio = typeof import('@modelcontextprotocol/sdk/server/stdio.js');
@@ -180,13 +180,7 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
         title: t.title,
         description: t.description,
         inputSchema: inputSchema as { type: 'object' },
-        annotations: {
-          title: t.title,
-          readOnlyHint: !t.money,
-          destructiveHint: t.money,
-          idempotentHint: !t.money,
-          openWorldHint: true,
-        },
+        annotations: annotationsOf(t, readOnly),
       };
     }),
   }));
