@@ -5,8 +5,10 @@
 // the gate's question goes to the person through MCP elicitation (mcp/ask.ts), and only an accept sends; a client that
 // cannot elicit gets `confirmation_required`; --yes is not read here. stdout carries JSON-RPC alone, every
 // message scrubbed of the run's secrets on its way out; logs go to stderr. End of input or a first signal
-// ends the server once the calls in flight have their answers (a money step in flight finishes and is
-// journaled); a call that comes after a signal is refused; a second signal names what was left in flight.
+// ends the server as the CLI's first Ctrl-C does: the request in flight finishes and is journaled, no step
+// starts after it, stderr names each transaction in flight and how to continue it at once, and each call is
+// answered (a call cut off with what was sent: mcp/ending.ts); a call that comes after a signal is refused;
+// a signal after the end of input is the same ending; a second signal names what was left in flight.
 // The wire (mcp/stdio.ts) answers a line that is not JSON-RPC with the protocol's error, and scrubs.
 import * as z from 'zod/mini';
 import { CancelledError, UsageError } from '../api/errors.js';
