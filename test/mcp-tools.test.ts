@@ -7,7 +7,19 @@ import { describe, expect, it } from 'vitest';
 import { endpointList, requestFields, type Endpoint, type EndpointId } from '../src/api/endpoints.js';
 import * as s from '../src/api/schemas.js';
 import { argumentOf } from '../src/mcp/arguments.js';
-import { offered, tools, toolsFrom, whyNotATool, type Listed, type Tool } from '../src/mcp/tools.js';
+import {
+  annotationsOf,
+  offered,
+  tools,
+  toolsFrom,
+  whyNotATool,
+  type Listed,
+  type Tool,
+} from '../src/mcp/tools.js';
+import { Secrets } from '../src/api/redact.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root } from './helpers.js';
 
 const schemaOf = (t: Tool) =>
   z.toJSONSchema(t.input, { io: 'input' }) as { properties: object; required?: string[] };
@@ -158,5 +170,47 @@ describe('the tools, from the endpoint table', () => {
     expect(more.filter((t) => !t.money).map((t) => t.name)).toContain('merchant_settlements');
     expect(whyNotATool(token)).toMatch(/bearer token/);
     expect(whyNotATool(alias)).toMatch(/another path/);
+  });
+});
+
+describe('what tools/list says of a tool', () => {
+  it('says doctor is read-only only where its API-key check cannot run (--read-only); it is a journaled withdraw initiate', () => {
+    const doctor = tools.find((t) => t.name === 'doctor')!;
+    expect(annotationsOf(doctor, false).readOnlyHint).toBe(false);
+    expect(annotationsOf(doctor, true).readOnlyHint).toBe(true);
+    expect(annotationsOf(doctor, false).destructiveHint).toBe(false);
+    // a plain read is read-only either way, a money tool never
+    const balances = tools.find((t) => t.name === 'balances')!;
+    expect(annotationsOf(balances, false).readOnlyHint).toBe(true);
+    const deposit = tools.find((t) => t.name === 'deposit')!;
+    expect(annotationsOf(deposit, false)).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it("says the withdrawal's one-time code once", () => {
+    const withdraw = tools.find((t) => t.name === 'withdraw')!;
+    expect(withdraw.description.match(/one-time code/g)).toHaveLength(1);
+    expect(withdraw.description).toMatch(
+      /the code, e-mailed to the customer, is asked of the person or given as otp/,
+    );
+  });
+});
+
+describe("docs/mcp.md on the one-time code's masking", () => {
+  it('says what the scrubber does: the code masked as a word of its own, kept inside a longer number', () => {
+    const doc = readFileSync(join(root, 'docs', 'mcp.md'), 'utf8').replace(/\s+/g, ' ');
+    const said =
+      /word of their own \(`(\d+)`, `([^`]+)`, `([^`]+)`\), they are shown as `([^`]+)`.*a phone number `([^`]+)` holding them is shown whole/.exec(
+        doc,
+      );
+    expect(said, 'the doc names its examples').not.toBeNull();
+    const [, code, ...rest] = said!;
+    const [ref, field, mask, phone] = rest as [string, string, string, string];
+    const secrets = new Secrets();
+    secrets.register(code);
+    expect(secrets.scrub(code!)).toBe(mask);
+    expect(secrets.scrub(ref)).toBe(ref.replace(code!, mask));
+    expect(secrets.scrub(field)).toBe(field.replace(code!, mask));
+    expect(phone).toContain(code);
+    expect(secrets.scrub(phone)).toBe(phone);
   });
 });

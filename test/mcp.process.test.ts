@@ -518,35 +518,138 @@ describe('--read-only', () => {
 });
 
 describe('the end of input, or a signal, during a money call', () => {
-  const ends: [string, (c: ReturnType<typeof rawClient>) => Promise<void>][] = [
-    ['the end of input', async (c) => void c.child.stdin.end()],
+  // As the CLI's first Ctrl-C: the request in flight finishes and is journaled, no step starts after it,
+  // the call is answered with where the transaction stands, and stderr names it at once.
+  const ends: [string, (c: ReturnType<typeof rawClient>) => void][] = [
+    ['the end of input', (c) => void c.child.stdin.end()],
+    ['SIGTERM', (c) => void c.child.kill('SIGTERM')],
+    // a client's close(): end of input, then SIGTERM; the signal is that same ending, and says so
     [
-      'SIGTERM',
-      async (c) => {
-        await c.said(/call deposit/);
-        c.child.kill('SIGTERM');
+      'SIGTERM after the end of input',
+      (c) => {
+        c.child.stdin.end();
+        void c.said(/end of input: finishing/).then(() => c.child.kill('SIGTERM'));
       },
     ],
   ];
-  it.each(ends)('%s: the call finishes, is journaled and answered, then exit 0', async (how, end) => {
-    const slow = await sandbox({ latencyMs: 150 });
+  it.each(ends)(
+    '%s: the initiate in flight finishes and is journaled, nothing after it is sent, the answer and stderr say how to continue',
+    async (how, end) => {
+      const own = await sandbox();
+      const proxy = await holdingProxy(own.url, '/initiate');
+      try {
+        const env = cliEnv(own, tempDir(), { MPAY_BASE_URL: proxy.url });
+        const c = rawClient(env);
+        await initialize(c, {});
+        const reference = `mcp-end-${how.replace(/\W/g, '')}`;
+        const n = c.request('tools/call', { name: 'deposit', arguments: customer({ reference }) });
+        await waitUntil('the initiate request held', () => proxy.held() === 1);
+        end(c);
+        // stderr names the transaction and the continuation while the request is still in flight
+        await c.said(new RegExp(`the initiate request of ${reference} is in flight`));
+        if (how === 'SIGTERM after the end of input')
+          await c.said(/SIGTERM after the end of input: the same ending; 1 call in flight/);
+        expect(c.stderr()).toMatch(/`mpay deposit --resume [^`]+`/);
+        proxy.release();
+        const answer = await c.answerOf(n);
+        expect(answer.result.isError).toBe(true);
+        const error = answer.result.structuredContent.error;
+        expect(error.kind).toBe('cancelled');
+        expect(error.message).toMatch(
+          new RegExp(
+            `${reference} was stopped after what was sent: initiate \\(ok\\); nothing more was sent`,
+          ),
+        );
+        expect(error.hint).toMatch(new RegExp(`status_update tool with key ${reference}`));
+        expect(await c.done).toBe(0);
+        // the journal has the answered step, and nothing after it was sent
+        const r = (await history(env)).find((x) => x.reference === reference);
+        expect(r.steps.map((s: { step: string }) => s.step)).not.toContain('status');
+        expect(r.steps.at(-1).outcome).not.toBe('sent');
+        const counts = await requestCounts(own);
+        expect(counts['POST /payments/initiate']).toBe(1);
+        expect(Object.keys(counts).filter((k) => /status|process|wallet/.test(k))).toEqual([]);
+        // the command the answer names runs as printed, and finishes the deposit
+        const cli = /from a shell: `([^`]+)`/.exec(error.hint)![1]!;
+        const resumed = await runPrinted(cli, env, 'bash');
+        expect(resumed.code, resumed.stderr).toBe(0);
+        const after = (await history(env)).find((x) => x.reference === reference);
+        expect(after.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
+      } finally {
+        proxy.release();
+        await proxy.close();
+        await own.close();
+      }
+    },
+  );
+
+  it("the SDK client's close() on a slow server: the step in flight is journaled with its answer, none after it is sent, stderr names the transaction", async () => {
+    const slow = await sandbox({ latencyMs: 400 });
     try {
       const env = cliEnv(slow, tempDir());
-      const c = rawClient(env);
-      await initialize(c, {});
-      const reference = `mcp-end-${how.replace(/\W/g, '')}`;
-      const n = c.request('tools/call', { name: 'deposit', arguments: customer({ reference }) });
-      await end(c);
-      const answer = await c.answerOf(n);
-      expect(answer.result.isError).toBeFalsy();
-      expect(answer.result.structuredContent.data.processed.transaction_id).toBeTruthy();
-      expect(await c.done).toBe(0);
+      const { client, stderr } = await sdkClient(env);
+      const reference = 'mcp-sdk-close';
+      const call = client
+        .callTool({ name: 'deposit', arguments: customer({ reference }) })
+        .catch((e: unknown) => e);
+      await waitUntil(
+        'the initiate sent',
+        async () => ((await requestCounts(slow))['POST /payments/initiate'] ?? 0) === 1,
+      );
+      await client.close();
+      await call;
       const r = (await history(env)).find((x) => x.reference === reference);
-      expect(r.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
+      expect(r.steps.at(-1).outcome).not.toBe('sent');
+      const counts = await requestCounts(slow);
+      expect(Object.keys(counts).filter((k) => /status|process/.test(k))).toEqual([]);
+      expect(stderr()).toMatch(new RegExp(`end of input: finishing the 1 call`));
+      expect(stderr()).toMatch(new RegExp(`${reference}[^\n]*\`mpay deposit --resume ${reference}[^\`]*\``));
+      expect(stderr()).toMatch(new RegExp(`tool error: cancelled: [^\n]*${reference} was stopped`));
     } finally {
       await slow.close();
     }
   });
+
+  it.each([
+    ['the end of input', (c: ReturnType<typeof rawClient>) => void c.child.stdin.end()],
+    ['SIGINT', (c: ReturnType<typeof rawClient>) => void c.child.kill('SIGINT')],
+  ])(
+    "%s at a withdrawal's code question: the answer says what was sent and how to continue, with the code",
+    async (how, end) => {
+      const env = cliEnv(sb, tempDir());
+      const c = rawClient(env);
+      await initialize(c, { elicitation: {} });
+      const reference = `mcp-otp-end-${how.replace(/\W/g, '')}`;
+      const n = c.request('tools/call', {
+        name: 'withdraw',
+        arguments: customer({ reference, amount: '10' }),
+      });
+      await c.next((m) => m.method === 'elicitation/create');
+      end(c);
+      const answer = await c.answerOf(n);
+      const error = answer.result.structuredContent.error;
+      expect(error.kind).toBe('cancelled');
+      expect(error.message).not.toMatch(/nothing was sent/);
+      expect(error.message).toMatch(
+        new RegExp(
+          `${reference} was stopped after what was sent: initiate \\(ok\\), status \\(ok\\), otp \\(ok\\)`,
+        ),
+      );
+      expect(error.hint).toMatch(new RegExp(`withdraw_process tool with key ${reference} and the code`));
+      expect(await c.done).toBe(0);
+      expect(c.stderr()).toMatch(new RegExp(`withdraw: ${reference} stands after its otp \\(ok\\)`));
+      expect(c.stderr()).toMatch(
+        /tool error: cancelled: [^\n]*otp \(ok\)[^\n]*from a shell: `mpay withdraw --resume/,
+      );
+      // the command line, with the code on stdin, finishes the withdrawal
+      const cli = /from a shell: `([^`]+)`/.exec(error.hint)![1]!;
+      expect(cli).toMatch(/--otp-stdin/);
+      const done = await runPrinted(`printf %s 123456 | ${cli}`, env, 'bash');
+      expect(done.code, done.stderr).toBe(0);
+      const r = (await history(env)).find((x) => x.reference === reference);
+      expect(r.steps.at(-1)).toMatchObject({ step: 'processed', outcome: 'ok' });
+    },
+  );
 });
 
 describe('bad input', () => {
@@ -612,6 +715,49 @@ describe('docs/mcp.md', () => {
     await viaNode.close();
     for (const t of tools) expect(doc).toContain(`| \`${t.name}\``);
     expect(snippets[1].mcpServers['mpay-readonly'].args).toEqual(['mcp', '--read-only']);
+  });
+
+  it("the sandbox snippet names its profile: after a live login made another profile current, the sandbox's own credentials go to the sandbox", async () => {
+    const doc = readFileSync(join(root, 'docs', 'mcp.md'), 'utf8');
+    const snippets = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!));
+    const { mpay } = snippets[0].mcpServers;
+    expect(mpay.args).toContain('--profile');
+    const name = mpay.args[mpay.args.indexOf('--profile') + 1];
+    // the login the doc gives for the sandbox, then a login that makes another profile (another server) current
+    const dir = tempDir();
+    const login =
+      /\(`(printf %s mk_sandbox_demo \| MPAY_API_KEY=ak_sandbox_demo mpay login --profile [^`]+)`\)/.exec(
+        doc.replace(/\n/g, ' '),
+      );
+    expect(login, 'the doc gives the sandbox login').not.toBeNull();
+    const env = { MPAY_CONFIG_DIR: dir, MPAY_KEYRING: 'off' };
+    const stored = await runPrinted(login![1]!.replace('http://127.0.0.1:4010', sb.url), env, 'bash');
+    expect(stored.code, stored.stderr).toBe(0);
+    const prod = await run(loginArgs('prod', live.url), {
+      env: cliEnv(undefined, dir, { MPAY_KEYRING: 'off' }),
+    });
+    expect(prod.code, prod.stderr).toBe(0);
+    // every request the live server has had so far: none more may come from the sandbox's snippet
+    const total = async () => Object.values(await requestCounts(live)).reduce((x, y) => x + y, 0);
+    const before = await total();
+    // the client passes only the snippet's env: the config folder and the keyring go there, as the doc says
+    expect(doc).toMatch(/"env": \{ "MPAY_CONFIG_DIR": [^}]*"MPAY_KEYRING": "off" \}/);
+    const { client, stderr } = await sdkClient(env, {
+      command: { command: mpay.command, args: mpay.args, path: mpayOnPath() },
+    });
+    const balances = await client.callTool({ name: 'balances', arguments: {} });
+    expect(structured(balances).balances.length).toBeGreaterThan(0);
+    await client.close();
+    expect(stderr()).toMatch(
+      new RegExp(`config folder ${dir}, profile ${name}, environment sandbox, server ${sb.url}`),
+    );
+    expect(await total()).toBe(before);
+    // without --profile, the current profile (prod) is the one used: what the doc warns of
+    const { client: bare, stderr: bareErr } = await sdkClient(env, {
+      command: { command: mpay.command, args: ['mcp', '--env', 'sandbox'], path: mpayOnPath() },
+    });
+    await bare.close();
+    expect(bareErr()).toMatch(/profile prod,/);
   });
 });
 
@@ -717,22 +863,56 @@ describe('once the server is ending', () => {
 });
 
 describe('the start-up line', () => {
-  it('names the profile, the environment and the server, and says LIVE when it is', async () => {
-    const c = rawClient(cliEnv(sb, tempDir()));
+  it('names the config folder, the profile as stored (or not), the environment and the server, and says LIVE when it is', async () => {
+    const dir = tempDir();
+    const c = rawClient(cliEnv(sb, dir));
     await c.said(
-      new RegExp(`serving 14 tools on stdio: profile default, environment sandbox, server ${sb.url};`),
+      new RegExp(
+        `serving 14 tools on stdio: config folder ${dir}, profile default not stored \\(credentials from the environment\\), environment sandbox, server ${sb.url};`,
+      ),
     );
     expect(c.stderr()).not.toMatch(/LIVE/);
     c.child.stdin.end();
     expect(await c.done).toBe(0);
     const l = rawClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }), ['--read-only']);
-    await l.said(
-      new RegExp(
-        `serving 6 tools on stdio \\(read-only\\): profile default, environment live, server ${live.url} \\(LIVE: `,
-      ),
-    );
+    await l.said(/serving 6 tools on stdio \(read-only\): config folder [^,]+, profile default not stored/);
+    await l.said(new RegExp(`environment live, server ${live.url} \\(LIVE: [^)]*\\); stdout`));
+    // read-only: no money call, so none asks the person
+    expect(l.stderr()).not.toMatch(/each money call asks/);
     l.child.stdin.end();
     expect(await l.done).toBe(0);
+    const w = rawClient(cliEnv(live, tempDir(), { MPAY_ENV: 'live' }));
+    await w.said(/\(LIVE: [^)]*; each money call asks the person first\)/);
+    w.child.stdin.end();
+    expect(await w.done).toBe(0);
+  });
+
+  it('with no profile stored and no credentials in the environment, says so and what to run, not "profile default"', async () => {
+    const dir = tempDir();
+    const c = rawClient({ MPAY_CONFIG_DIR: dir, MPAY_BASE_URL: sb.url });
+    await c.said(/serving 14 tools/);
+    const said =
+      /config folder ([^,]+), no profile is stored there \(`(mpay login --profile default)` stores one/.exec(
+        c.stderr(),
+      );
+    expect(said, c.stderr()).not.toBeNull();
+    expect(said![1]).toBe(dir);
+    expect(c.stderr()).not.toMatch(/profile default,/);
+    c.child.stdin.end();
+    expect(await c.done).toBe(0);
+    // the command it names, run as printed (with the same folder), stores the profile a next start names
+    const login = await runPrinted(
+      `printf %s '${demoMerchant.merchantKey}' | ${said![2]} --env sandbox --base-url ${sb.url} --site-id 1 --no-verify --merchant-key-stdin`,
+      { MPAY_CONFIG_DIR: dir, MPAY_API_KEY: demoMerchant.apiKey },
+      'bash',
+    );
+    expect(login.code, login.stderr).toBe(0);
+    const again = rawClient({ MPAY_CONFIG_DIR: dir });
+    await again.said(
+      new RegExp(`config folder ${dir}, profile default, environment sandbox, server ${sb.url}`),
+    );
+    again.child.stdin.end();
+    expect(await again.done).toBe(0);
   });
 
   it('a profile in MPAY_PROFILE that does not exist fails at start, as any command does', async () => {
@@ -812,6 +992,8 @@ describe('hints that name a command', () => {
     expect(r.isError, JSON.stringify(r)).toBe(true);
     const { fields, hint } = structured(r).error;
     expect(fields).toHaveProperty('gateway');
+    // the ids to choose from, as an unknown currency names the merchant's currencies
+    expect(fields.gateway).toEqual([expect.stringMatching(/^required: one of 1 [^,]+(, \d+ [^,]+)+$/)]);
     expect(hint).not.toMatch(/flags|--no-input|terminal/);
     expect(hint).toMatch(/the tool's arguments/);
     await client.close();

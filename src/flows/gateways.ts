@@ -9,7 +9,8 @@ import { walletReason, type WalletContext } from './wallet-rule.js';
 import { title, type FlowDeps, type FlowInputs } from './types.js';
 
 /** "1 MTN Mobile Money, 2 MPay Wallet": the gateways a hint offers. */
-function gatewayList(configs: GatewayConfiguration[]): string {
+/** The gateways of a currency, by id and name: `1 MTN Mobile Money, 3 Vodafone Cash`. */
+export function gatewayList(configs: GatewayConfiguration[]): string {
   return configs.map((c) => `${c.gateway.id} ${c.gateway.name}`).join(', ');
 }
 

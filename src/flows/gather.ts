@@ -7,6 +7,7 @@ import { UsageError } from '../api/errors.js';
 import { nearest } from '../api/nearest.js';
 import type { MerchantCurrency } from '../api/schemas.js';
 import { type Kind } from '../journal/records.js';
+import { gatewayList } from './gateways.js';
 import { checked, fields, newReference, problem, type Field } from './inputs.js';
 import { internationalPhone, loadPhoneRules, phonePrompt } from './phones.js';
 
@@ -205,6 +206,7 @@ function reportMissing(kind: Kind, inputs: FlowInputs, list: MerchantCurrency[],
     ['email', '--email', 'customer_email'],
   ];
   const missing = required.filter(([k]) => inputs[k] === undefined || inputs[k] === '');
+  let gateways: string | undefined;
   // A currency given that is not the merchant's is a problem of its own, named in the same error.
   const unknown =
     inputs.currency && !list.some((c) => c.code === inputs.currency!.trim().toUpperCase())
@@ -222,11 +224,14 @@ function reportMissing(kind: Kind, inputs: FlowInputs, list: MerchantCurrency[],
     // A currency that is not the merchant's opens no gateway to choose from: --gateway is named too,
     // so that the one run that fixes the currency does not meet a second error for the gateway.
     if (open.length > 1 || unknown) missing.push(['gateway', '--gateway', 'gateway_id']);
+    // the ids to choose from, as an unknown currency names the merchant's currencies
+    if (open.length > 1) gateways = gatewayList(open);
   }
   if (missing.length === 0) return;
   const fields: Record<string, string[]> = Object.fromEntries(
     missing.map(([, , field]) => [field, ['required']]),
   );
+  if (gateways) fields.gateway_id = [`required: one of ${gateways}`];
   if (unknown)
     fields.currency_code = [
       `${unknown} is not one of the merchant's currencies (${[...new Set(list.map((c) => c.code))].join(', ') || 'none'})`,

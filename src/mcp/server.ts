@@ -5,8 +5,10 @@
 // the gate's question goes to the person through MCP elicitation (mcp/ask.ts), and only an accept sends; a client that
 // cannot elicit gets `confirmation_required`; --yes is not read here. stdout carries JSON-RPC alone, every
 // message scrubbed of the run's secrets on its way out; logs go to stderr. End of input or a first signal
-// ends the server once the calls in flight have their answers (a money step in flight finishes and is
-// journaled); a call that comes after a signal is refused; a second signal names what was left in flight.
+// ends the server as the CLI's first Ctrl-C does: the request in flight finishes and is journaled, no step
+// starts after it, stderr names each transaction in flight and how to continue it at once, and each call is
+// answered (a call cut off with what was sent: mcp/ending.ts); a call that comes after a signal is refused;
+// a signal after the end of input is the same ending; a second signal names what was left in flight.
 // The wire (mcp/stdio.ts) answers a line that is not JSON-RPC with the protocol's error, and scrubs.
 import * as z from 'zod/mini';
 import { CancelledError, UsageError } from '../api/errors.js';
@@ -21,8 +23,9 @@ import { importLazily } from '../lazy-import.js';
 import { ConfirmationRequired, badArguments, forTools, toolError } from './errors.js';
 import { argumentOf } from './arguments.js';
 import { askerOf, moveLine } from './ask.js';
+import { endedError, inFlightLine } from './ending.js';
 import { connectStdio } from './stdio.js';
-import { offered, type Tool, type ToolCall } from './tools.js';
+import { annotationsOf, offered, type Tool, type ToolCall } from './tools.js';
 
 type Sdk = typeof import('@modelcontextprotocol/sdk/server/index.js');
 type Stdio = typeof import('@modelcontextprotocol/sdk/server/stdio.js');
@@ -74,6 +77,9 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
 
   // End of input: no answer can come to an elicitation any more.
   const inputEnded = new AbortController();
+  // The ending (end of input or a signal), as the CLI's first Ctrl-C: the request in flight finishes and is
+  // journaled, and no step starts after it (the flows' deps.stop).
+  const stopping = new AbortController();
   const asker = askerOf(server, ElicitResultSchema, inputEnded.signal, secrets, log);
 
   // The flow's dependencies: made once, at the first call that needs them (a missing profile is then that
@@ -128,7 +134,8 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
         reporter: silentReporter,
         // one question a call: this call's own gate, --yes not read
         gate: await f.gateFor(ctx.baseUrl, ctx.env, ask(moveLine(tool, args, record)), false),
-        // no `stop`: a call in flight at a signal finishes whole and is journaled; a second signal ends it
+        // at the ending, the request in flight finishes and is journaled; no step starts after it
+        stop: stopping.signal,
       };
     };
     return {
@@ -175,20 +182,16 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
         title: t.title,
         description: t.description,
         inputSchema: inputSchema as { type: 'object' },
-        annotations: {
-          title: t.title,
-          readOnlyHint: !t.money,
-          destructiveHint: t.money,
-          idempotentHint: !t.money,
-          openWorldHint: true,
-        },
+        annotations: annotationsOf(t, readOnly),
       };
     }),
   }));
 
   const fail = (err: unknown) => {
     const doc = toolError(err, secrets, names);
-    log(`tool error: ${doc.error.kind}: ${doc.error.message}`);
+    log(
+      `tool error: ${doc.error.kind}: ${doc.error.message}${doc.error.hint ? `; hint: ${doc.error.hint}` : ''}`,
+    );
     return {
       isError: true,
       content: [{ type: 'text' as const, text: JSON.stringify(doc, null, 2) }],
@@ -249,6 +252,17 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
         structuredContent: structured,
       };
     } catch (err) {
+      // cut off by the ending: said from the journal (what was sent, how to continue), not as nothing sent
+      if (stopping.signal.aborted && err instanceof CancelledError) {
+        const last = entry.last;
+        let record;
+        try {
+          record = last ? (await baseDeps()).journal.find(last.reference) : undefined;
+        } catch {
+          record = undefined;
+        }
+        return fail(endedError(String(stopping.signal.reason), name, last, record));
+      }
       return fail(err);
     } finally {
       inFlight.delete(entry);
@@ -276,8 +290,16 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
     // a request that comes after a signal is answered, but not run
     received: (id) => void (io.interrupts.signal.aborted && late.add(id)),
   });
+  // The first line: the config folder, and the profile as it is (a name that no stored profile has is not
+  // said as if it were one: a client starts mpay with few variables, and may not be where the person thinks).
+  const stored = ctx.store.profile(ctx.profileName) !== undefined;
+  const profile = stored
+    ? `profile ${ctx.profileName}`
+    : f.environ.MPAY_MERCHANT_KEY
+      ? `profile ${ctx.profileName} not stored (credentials from the environment)`
+      : `no profile is stored there (\`mpay login --profile ${ctx.profileName}\` stores one; MPAY_CONFIG_DIR chooses the folder)`;
   log(
-    `serving ${list.length} tools on stdio${readOnly ? ' (read-only)' : ''}: profile ${ctx.profileName}, environment ${ctx.env}, server ${ctx.baseUrl}${verdict.live ? ` (LIVE: ${verdict.why}; each money call asks the person first)` : ''}; stdout is JSON-RPC only`,
+    `serving ${list.length} tools on stdio${readOnly ? ' (read-only)' : ''}: config folder ${ctx.store.dir}, ${profile}, environment ${ctx.env}, server ${ctx.baseUrl}${verdict.live ? ` (LIVE: ${verdict.why}${readOnly ? '' : '; each money call asks the person first'})` : ''}; stdout is JSON-RPC only`,
   );
 
   // A second signal ends the run at once: what each call in flight had sent is said, and where to look.
@@ -304,9 +326,24 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
       else signal.addEventListener('abort', () => resolve(String(signal.reason)), { once: true });
     });
     log(
-      `${ending}: finishing the ${inFlight.size} call${inFlight.size === 1 ? '' : 's'} in flight; a new call is refused`,
+      `${ending}: finishing the ${inFlight.size} call${inFlight.size === 1 ? '' : 's'} in flight (no step starts after the request in flight); a new call is refused`,
     );
+    // at once, so that even a process killed later leaves the person a line naming each transaction
+    for (const c of inFlight) log(inFlightLine(c.tool, c.last));
+    stopping.abort(ending);
     inputEnded.abort();
+    // a signal after the end of input (a client's close(): end of input, then SIGTERM) is the same ending
+    if (!io.interrupts.signal.aborted)
+      io.interrupts.signal.addEventListener(
+        'abort',
+        () => {
+          log(
+            `${String(io.interrupts.signal.reason)} after the ${ending}: the same ending; ${inFlight.size} call${inFlight.size === 1 ? '' : 's'} in flight`,
+          );
+          for (const c of inFlight) log(inFlightLine(c.tool, c.last));
+        },
+        { once: true },
+      );
     await wire.answered();
     await server.close();
     // stdin, open still after a signal, no longer read: nothing keeps the process

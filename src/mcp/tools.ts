@@ -25,6 +25,8 @@ export interface Tool {
   description: string;
   /** sends a request that moves money (through the gate): left out with --read-only */
   money: boolean;
+  /** sends a journaled money request as a check (doctor's API-key check), unless the server is --read-only */
+  probes?: boolean;
   input: z.ZodMiniObject;
   run: Run;
   /** the endpoint it sends, or the endpoints of the flow it runs (none: the journal's reads, doctor) */
@@ -125,7 +127,7 @@ function flowTool(kind: PaymentKind, list: readonly Listed[]): Tool {
   return {
     name: kind,
     title: kind === 'deposit' ? 'Deposit' : 'Withdraw',
-    description: `${steps.some((e) => e.money) ? 'MOVES MONEY. ' : ''}Runs a whole ${kind === 'deposit' ? 'deposit' : 'withdrawal'}: ${said.join(', ')}${code ? ' (with the one-time code sent to the customer e-mail, asked of the person or given as otp)' : ''}. ${live}`,
+    description: `${steps.some((e) => e.money) ? 'MOVES MONEY. ' : ''}Runs a whole ${kind === 'deposit' ? 'deposit' : 'withdrawal'}: ${said.join(', ')}${code ? '; the code, e-mailed to the customer, is asked of the person or given as otp' : ''}. ${live}`,
     money: steps.some((e) => e.money),
     input: z.strictObject({
       ...args,
@@ -202,6 +204,7 @@ const journalTools: Tool[] = [
     description:
       "Checks the server, the credentials, the token and the merchant's currencies. Its API-key check is a withdraw initiate of the credentials alone (which the API refuses, creating nothing): it is journaled, passes the money gate, is skipped on a live server unless check_api_key, and is left out with mpay mcp --read-only.",
     money: false,
+    probes: true,
     endpoints: [],
     input: z.strictObject({
       check_api_key: z.optional(
@@ -229,6 +232,20 @@ export function toolsFrom(list: readonly Listed[]): Tool[] {
 }
 
 export const tools: Tool[] = toolsFrom(endpointList);
+
+/**
+ * What tools/list says of a tool's effects: read-only only when it sends nothing journaled (doctor's
+ * API-key check is a withdraw initiate, so doctor is read-only only with --read-only, which skips it).
+ */
+export function annotationsOf(t: Tool, readOnly: boolean) {
+  return {
+    title: t.title,
+    readOnlyHint: !t.money && !(t.probes && !readOnly),
+    destructiveHint: t.money,
+    idempotentHint: !t.money,
+    openWorldHint: true,
+  };
+}
 
 /** The tools a server offers: the read tools alone with --read-only. */
 export const offered = (readOnly: boolean): Tool[] => tools.filter((t) => !readOnly || !t.money);

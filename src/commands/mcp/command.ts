@@ -21,16 +21,18 @@ export default class Mcp extends BaseCommand<typeof Mcp> {
 
 Every money tool is journaled before it is sent (\`mpay history\` marks them "via mpay mcp") and holds its transaction's lock. On a live server (decided by the server, as for every command) the person is asked through the client (MCP elicitation), and only an accept sends; a client that cannot ask gets the error confirmation_required, and --yes changes nothing. A withdrawal's one-time code is asked the same way, or given as the otp argument; it is never logged or returned.
 
-stderr's first line names the profile, environment and server (LIVE when it is). End of input, Ctrl-C or SIGTERM ends the server once the calls in flight have their answers; a call that comes after is refused (cancelled, nothing sent). See docs/mcp.md for the settings an assistant needs (the command the client starts must be on its PATH: npm link, or node and the absolute path of bin/run.js).`;
+Name the profile (--profile): without it the current profile, the one the last \`mpay login\` stored, is used, wherever it points. A client passes mpay few environment variables (HOME, PATH…): MPAY_CONFIG_DIR or MPAY_KEYRING go in its settings' "env". stderr's first line names the config folder, profile, environment and server (LIVE when it is).
+
+End of input, Ctrl-C or SIGTERM ends the server as a payment command's first Ctrl-C does: the request in flight finishes and is journaled, no step starts after it, and stderr names each transaction in flight and how to continue it; a call cut off is answered with what was sent and the tool that continues it, and a call that comes after is refused (cancelled, nothing sent). See docs/mcp.md for the settings an assistant needs (the command the client starts must be on its PATH: npm link, or node and the absolute path of bin/run.js).`;
   static override flags = {
     'read-only': Flags.boolean({
       description: 'offer the read tools alone (doctor without its API-key check): nothing can move money',
     }),
   };
   static override examples = [
-    '<%= config.bin %> mcp',
+    '<%= config.bin %> mcp --profile sandbox --env sandbox',
     '<%= config.bin %> mcp --read-only --profile acme --env live',
-    '<%= config.bin %> mcp --env sandbox --base-url http://127.0.0.1:4010',
+    '<%= config.bin %> mcp --profile sandbox --env sandbox --base-url http://127.0.0.1:4010',
   ];
 
   async run(): Promise<void> {
