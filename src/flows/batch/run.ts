@@ -8,7 +8,6 @@
 // progress, problems and results are drawn and written (ui/), none of which flows/ imports.
 import { closeSync, openSync, statSync } from 'node:fs';
 import { UsageError, exitCodes } from '../../api/errors.js';
-import type { Pacer, Throttle } from '../../api/rate-limit.js';
 import { commandLine } from '../../api/shell-words.js';
 import type { Held } from '../../journal/locks.js';
 import { placeArgs, type Place } from '../../journal/records.js';
@@ -18,7 +17,7 @@ import { heapBound } from '../heap-bound.js';
 import { runAgain } from '../next-command.js';
 import type { BatchInput, BatchView } from '../payment-batch.js';
 import { RowOrder } from '../row-order.js';
-import type { FlowDeps } from '../types.js';
+import type { FlowDeps, FlowSettings } from '../types.js';
 import { defaultConcurrency, maxConcurrency } from './concurrency.js';
 import { BatchPace, type PaceProgress } from './pace.js';
 
@@ -48,14 +47,7 @@ export interface BatchSide {
       graceful<T>(work: () => Promise<T>, again?: () => void): Promise<T>;
     };
   };
-  flowDeps(opts: {
-    dryRun?: boolean;
-    force?: boolean;
-    command: string;
-    newHere?: boolean;
-    pacer?: Pacer;
-    onThrottle?: (t: Throttle) => void;
-  }): Promise<FlowDeps>;
+  flowDeps(opts: FlowSettings): Promise<FlowDeps>;
   /** the journal's folder (the spool sits in it) */
   journal(): Promise<{ dir: string }>;
   place(): Promise<Place>;

@@ -8,7 +8,7 @@ import { CancelledError, exitCodes } from '../../api/errors.js';
 import type { JournalLike } from '../../journal/journal.js';
 import type { JournalRecord } from '../../journal/records.js';
 import { interruption, interruptionReport } from '../interrupted.js';
-import type { FlowDeps, FlowInputs, FlowResult } from '../types.js';
+import type { FlowDeps, FlowInputs, FlowResult, FlowSettings } from '../types.js';
 
 /** The Options every payment command has. */
 export interface FlowRunOptions {
@@ -33,7 +33,7 @@ export interface FlowSide {
   io: InterruptIO & { exitCode: number };
   /** a step of `mpay run`: the run, not the step, ends as interrupted */
   isStep: boolean;
-  flowDeps(opts: { dryRun?: boolean; force?: boolean; command: string }): Promise<FlowDeps>;
+  flowDeps(opts: FlowSettings): Promise<FlowDeps>;
   /** the flow's result: a summary, or JSON */
   printRan(ran: Ran, json?: boolean): Promise<void>;
 }
