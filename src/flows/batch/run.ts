@@ -14,7 +14,7 @@ import { placeArgs, type Place } from '../../journal/records.js';
 import { repeatAdvice, type BatchRow, type RowProblem } from '../batch-check.js';
 import { runRows, type RowResult } from '../batch-row.js';
 import { heapBound } from '../heap-bound.js';
-import { runAgain } from '../next-command.js';
+import { runAgain } from '../standing.js';
 import type { BatchInput, BatchView } from '../payment-batch.js';
 import { RowOrder } from '../row-order.js';
 import type { FlowDeps, FlowSettings } from '../types.js';
