@@ -6,7 +6,7 @@ import type { Client } from './api/client.js';
 import type { Credentials, TokenStore } from './api/credentials.js';
 import type { Context } from './config/context.js';
 import type { ConfigStore } from './config/store.js';
-import type { FlowDeps, Reporter } from './flows/types.js';
+import type { FlowDeps, FlowSettings, Reporter } from './flows/types.js';
 import type { MoneyGate } from './flows/money-gate.js';
 import type { Pacer, Throttle } from './api/rate-limit.js';
 import { runTickets } from './api/ticket.js';
@@ -349,18 +349,7 @@ export class Factory {
   }
 
   /** What a flow needs: client, journal, prompter (on a terminal only), reporter, the gate. */
-  async flowDeps(opts: {
-    dryRun?: boolean;
-    force?: boolean;
-    command: string;
-    /** batch --new-batch: rows whose records live at another place are new here */
-    newHere?: boolean;
-    /** a batch's pace and its report of waits, handed to the client it is made with */
-    pacer?: Pacer;
-    onThrottle?: (t: Throttle) => void;
-    /** where the client keeps its token, when not the context's cache (replay's fresh one) */
-    tokens?: TokenStore;
-  }): Promise<FlowDeps> {
+  async flowDeps(opts: FlowSettings): Promise<FlowDeps> {
     const ctx = await this.context();
     const place = await this.place();
     return {

@@ -2,7 +2,7 @@
 // pace the batch reports at its end is the one it kept (measured: rows over the time since the first 429),
 // in a unit that reads. A real terminal (tmux), the real bin/run.js, a sandbox with a small rate limit.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { paceInWords } from '../src/commands/shared/batch-io.js';
+import { paceInWords } from '../src/flows/batch/pace.js';
 import { sandbox } from './helpers.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;

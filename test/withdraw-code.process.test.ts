@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { interruptionReport } from '../src/flows/interrupted.js';
+import { interruptionReport } from '../src/flows/standing.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { cliEnv, customerArgs, journalEvents, runPrinted, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';

@@ -7,7 +7,7 @@ import { ScriptedPrompter } from '../src/flows/prompter.js';
 import { runPaymentFlow } from '../src/flows/payment.js';
 import { resumeFlow } from '../src/flows/resume.js';
 import { otpOf, parseInputs } from '../src/flows/inputs.js';
-import { interruptionReport } from '../src/flows/interrupted.js';
+import { interruptionReport } from '../src/flows/standing.js';
 import { demoClient, testGate } from './helpers.js';
 
 let a: Awaited<ReturnType<typeof sandbox>>;

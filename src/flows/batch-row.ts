@@ -17,12 +17,7 @@ import { inputsOf, type BatchRow } from './batch-check.js';
 import { runPaymentFlow } from './payment.js';
 import { resumeFlow } from './resume.js';
 import { holdTransaction } from './money-gate.js';
-import {
-  historyCheckCommand,
-  historyResolveCommand,
-  historyShowCommand,
-  placeholder,
-} from './next-command.js';
+import { historyCheckCommand, historyResolveCommand, historyShowCommand, placeholder } from './standing.js';
 import type { FlowDeps, FlowResult } from './types.js';
 
 export type RowOutcome = 'done' | 'failed' | 'unknown' | 'skipped';

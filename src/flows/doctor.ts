@@ -11,7 +11,7 @@ import { toMpayError, type ErrorKind } from '../api/errors.js';
 import type { Gateway, InitiatedPayment, MerchantCurrency } from '../api/schemas.js';
 import type { JournalLike } from '../journal/journal.js';
 import type { MoneyGate, ProbeTicket } from './money-gate.js';
-import { historyShowCommand, runAgain } from './next-command.js';
+import { historyShowCommand, runAgain } from './standing.js';
 import type { Context } from '../config/context.js';
 import { commandLine, shownValue } from '../api/shell-words.js';
 

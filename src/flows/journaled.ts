@@ -16,8 +16,8 @@ import { LockLostError } from '../journal/locks.js';
 import { anotherTransaction, differences } from './answer-check.js';
 import { nothingSent, type OpenTicket } from './money-gate.js';
 import { type JournalRecord, type Kind, type Step } from '../journal/records.js';
-import { historyShowCommand, resumeCommand } from './next-command.js';
-import { silentReporter, title, type FlowDeps } from './types.js';
+import { ambiguityHint, historyShowCommand } from './standing.js';
+import { silentReporter, type FlowDeps } from './types.js';
 
 /**
  * After a Ctrl-C no step starts: nothing is sent, and no step's header is shown (a flow calls this before
@@ -54,7 +54,7 @@ export async function journaled<T>(
   // nothing, and every later command would find them unreadable.
   if (!at.reference?.trim())
     throw new UnexpectedError(`Not sent: ${label} names no transaction (no reference, no hash token)`);
-  // Ctrl-C: the step in flight finished; no step starts after it (commands/shared/interrupt.ts says what
+  // Ctrl-C: the step in flight finished; no step starts after it (flows/payment/run.ts says what
   // the journal holds).
   stopIfAsked(deps, at.step, at.reference);
   // The gate (money-gate.ts): the live question, the transaction's lock, the synced 'sent' line, the ticket.
@@ -255,16 +255,6 @@ function describe(err: unknown): string {
   const fields =
     err instanceof MpayError ? Object.entries(err.fields).map(([f, m]) => `${f}: ${m.join(' ')}`) : [];
   return [err.message, ...fields].join(' ');
-}
-
-function ambiguityHint(deps: FlowDeps, kind: Kind, step: Step, reference: string, hash?: string): string {
-  const r = { kind, reference, place: deps.place };
-  const ids = `reference ${shownValue(reference)}${hash ? `, hash token ${shownValue(hash)}` : ''}`;
-  const show = historyShowCommand(r);
-  if (step === 'initiate') {
-    return `The connection failed after the request was sent, so the ${title(kind)} may exist (${ids}). Nothing was re-sent. \`${show}\` shows what is known; \`${resumeCommand(r)}\` sends initiate again with the same reference, which the API refuses as a duplicate if the first one arrived.`;
-  }
-  return `The connection failed after the ${step} request was sent, so it may have been applied (${ids}). Nothing was re-sent. Check with \`${show}\` before \`${resumeCommand(r)}\`; a step already applied answers "not initiated" (exit 5).`;
 }
 
 /** Whether an earlier attempt at this step was sent and its outcome never came back (killed, dropped). */

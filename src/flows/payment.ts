@@ -23,7 +23,7 @@ import { ask, flagsComplete, gather } from './gather.js';
 import { repeatOfUnknown, stopIfAsked } from './journaled.js';
 import { depositProcessStep, initiateStep, statusStep, walletStep, withdrawProcessStep } from './steps.js';
 import { chooseGateway, givenGateway, precheckGateway } from './gateways.js';
-import { historyShowCommand, resumeCommand, withdrawProcessCommand } from './next-command.js';
+import { historyShowCommand, resumeCommand, withdrawProcessCommand } from './standing.js';
 import { holdTransaction } from './money-gate.js';
 
 // The flow ------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import {
   type Resolution,
 } from '../journal/records.js';
 import { holdTransaction } from './money-gate.js';
-import { historyResolveCommand, historyShowCommand, resumeCommand } from './next-command.js';
+import { historyResolveCommand, historyShowCommand, resumeCommand } from './standing.js';
 import { initiateStep } from './steps.js';
 import { title, type FlowDeps } from './types.js';
 

@@ -21,7 +21,7 @@ import {
 import { repeatOfUnknown } from './journaled.js';
 import { initiateStep } from './steps.js';
 import { continueFlow } from './payment.js';
-import { historyShowCommand, resumeCommand } from './next-command.js';
+import { historyShowCommand, resumeCommand } from './standing.js';
 import { holdTransaction } from './money-gate.js';
 
 // Resume ---------------------------------------------------------------------------------------------

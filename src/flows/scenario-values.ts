@@ -1,8 +1,11 @@
 // The values of a scenario's run: its variables (--var, a variables file, MPAY_VAR_* and the file's own
-// defaults), its fresh reference, and the captures of its steps; and the one substitution of `${…}` in a
-// step's values. A value is substituted once and never read again as a reference: a captured or given
+// defaults; the variables file is read here, and only here), its fresh reference, and the captures of its
+// steps; and the one substitution of `${…}` in a step's values. A value is substituted once and never read again as a reference: a captured or given
 // value that holds `${…}` stays as it is.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
+import { checkFileSize, inputBounds } from '../api/input-bounds.js';
 import { UsageError } from '../api/errors.js';
 import { runReference } from './scenario-check.js';
 import { referencePattern, type Scenario } from './scenario-file.js';
@@ -98,3 +101,43 @@ export function withNames(s: Scenario, scope: ReadonlyMap<string, unknown>): Sce
 }
 
 const textOfValue = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+
+/** --vars FILE: a mapping of names to values, YAML or JSON; a null is no value, and is refused at its place. */
+export function varsFile(file: string | undefined): Record<string, unknown> | undefined {
+  if (!file) return undefined;
+  const lines = new LineCounter();
+  const doc = parseDocument(readText(file, 'the variables file'), {
+    lineCounter: lines,
+    prettyErrors: false,
+  });
+  if (doc.errors.length)
+    throw new UsageError(
+      `The variables file ${file} is not YAML or JSON: ${doc.errors[0]!.message.split('\n')[0]}`,
+    );
+  const data: unknown = doc.toJS();
+  if (!data || typeof data !== 'object' || Array.isArray(data) || !isMap(doc.contents))
+    throw new UsageError(`The variables file ${file} must hold a mapping of names to values`);
+  const nulls = doc.contents.items
+    .filter((p) => p.value === null || (isScalar(p.value) && p.value.value === null))
+    .map((p) => {
+      const at = lines.linePos((p.key as { range?: number[] } | null)?.range?.[0] ?? 0);
+      return `${file}:${at.line}:${at.col}: ${String((p.key as { value?: unknown })?.value ?? p.key)} has no value (null)`;
+    });
+  if (nulls.length)
+    throw new UsageError(`Nothing was sent: a variable without a value:\n${nulls.join('\n')}`, {
+      hint: 'Give each variable of the file a value, or leave it out',
+    });
+  return data as Record<string, unknown>;
+}
+
+/** A file of a run (a scenario, the variables file) read whole, within its size bound; unreadable is exit 2. */
+export function readText(file: string, what: string): string {
+  checkFileSize(file, inputBounds.scenarioBytes, what);
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `Cannot read ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+}

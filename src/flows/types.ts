@@ -1,6 +1,8 @@
 // What the flows share: their inputs, dependencies and result, and how they report progress. The terminal
 // implementations (inquirer prompter, reporter) live in ui/; flows see only these interfaces.
 import type { Client } from '../api/client.js';
+import type { TokenStore } from '../api/credentials.js';
+import type { Pacer, Throttle } from '../api/rate-limit.js';
 import type {
   InitiatedPayment,
   MerchantCurrency,
@@ -95,3 +97,17 @@ export interface FlowResult {
 }
 
 export const title = (k: Kind) => (k === 'deposit' ? 'deposit' : 'withdrawal');
+
+/** What a run asks of its flow's dependencies (Factory.flowDeps). */
+export interface FlowSettings {
+  dryRun?: boolean;
+  force?: boolean;
+  command: string;
+  /** batch --new-batch: rows whose records live at another place are new here */
+  newHere?: boolean;
+  /** a batch's pace and its report of waits, handed to the client it is made with */
+  pacer?: Pacer;
+  onThrottle?: (t: Throttle) => void;
+  /** where the client keeps its token, when not the context's cache (replay's fresh one) */
+  tokens?: TokenStore;
+}

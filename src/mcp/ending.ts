@@ -4,7 +4,7 @@
 // continue it, as the tool to call and as the command line for a shell.
 import { CancelledError } from '../api/errors.js';
 import type { JournalEvent, JournalRecord } from '../journal/records.js';
-import { historyShowCommand, resumeCommand } from '../flows/next-command.js';
+import { historyShowCommand, resumeCommand } from '../flows/standing.js';
 
 /** The tools that continue a transaction whose last journal line is `last`, and the command line. */
 export function continuation(last: JournalEvent): { tools: string; cli: string } {

@@ -18,7 +18,7 @@ import type { Prompter } from '../flows/prompter.js';
 import { silentReporter, type FlowDeps } from '../flows/types.js';
 import type { JournalLike } from '../journal/journal.js';
 import type { JournalEvent } from '../journal/records.js';
-import { historyShowCommand } from '../flows/next-command.js';
+import { historyShowCommand } from '../flows/standing.js';
 import { importLazily } from '../lazy-import.js';
 import { ConfirmationRequired, badArguments, forTools, toolError } from './errors.js';
 import { argumentOf } from './arguments.js';

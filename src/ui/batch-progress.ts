@@ -7,13 +7,6 @@ import type { IO } from '../io/io.js';
 import { importLazily } from '../lazy-import.js';
 import { waitInWords } from '../api/rate-limit.js';
 
-/**
- * Rows in flight (--concurrency), which the progress shows: 4 by default; at most enough to fill a rate
- * limit of a few hundred calls a second at a tenth of a second each. Fewer while the server rate-limits.
- */
-export const defaultConcurrency = 4;
-export const maxConcurrency = 64;
-
 export interface BatchProgress {
   row(r: RowResult): void;
   /** a line for the person (or a command line to paste), above the bar when there is one */

@@ -3,9 +3,10 @@
 // reports CI reads: JUnit XML (a file a test suite, a step a test case) and TAP 14 (a file a subtest, a
 // step a test point).
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { OutputFile, type Outputs } from '../api/out-file.js';
+import { UsageError } from '../api/errors.js';
+import { OutputFile, clearForOutput, type Outputs } from '../api/out-file.js';
 import type { Failure } from '../flows/scenario-expect.js';
 import type { StepRecord } from '../flows/scenario-run.js';
 import { clean } from './output.js';
@@ -342,4 +343,32 @@ function tapWriter(
     },
     close() {},
   });
+}
+
+/**
+ * A step's lines as shown: one naming its file before the file's first step (`file`: the step before's),
+ * then its own.
+ */
+export function stepLines(r: StepRecord, file: string | undefined): string[] {
+  return r.file === file ? [stepLine(r)] : [`# ${r.scenario} (${r.file})`, stepLine(r)];
+}
+
+/** --report junit=FILE or tap=FILE, each checked as the flags are read. */
+export function reportTargets(given: string[] | undefined): ReportTarget[] {
+  const targets = (given ?? []).map((g) => {
+    const m = /^(junit|tap)=(.+)$/.exec(g);
+    if (!m) throw new UsageError(`Invalid --report "${g}": expected junit=FILE or tap=FILE`);
+    return { format: m[1] as ReportTarget['format'], file: m[2]! };
+  });
+  const files = targets.map((t) => resolve(t.file));
+  const twice = files.find((f, i) => files.indexOf(f) !== i);
+  if (twice)
+    throw new UsageError(`Two --report flags write ${twice}: the second would overwrite the first`, {
+      hint: 'Give each report a file of its own',
+    });
+  // Checked as the flags are read (a link there, a folder it cannot write: exit 2), and a run that ends
+  // before its reports are opened (a problem in a file, a refusal) leaves no report of an earlier run
+  // behind for CI to publish as this one's. They are opened, anew, just before the first step.
+  for (const t of targets) clearForOutput(t.file, `the ${t.format} report`);
+  return targets;
 }

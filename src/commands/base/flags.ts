@@ -4,8 +4,8 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import type { FlowInputs } from '../../flows/types.js';
 import type { ListOptions } from '../../ui/list-output.js';
-import type { BatchOptions } from '../shared/batch-io.js';
-import { defaultConcurrency, maxConcurrency } from '../../ui/batch-progress.js';
+import type { BatchOptions } from '../../flows/batch/run.js';
+import { defaultConcurrency, maxConcurrency } from '../../flows/batch/concurrency.js';
 import { parseInputs } from '../../flows/inputs.js';
 import { checkOutputFolder } from '../../api/out-file.js';
 

@@ -39,7 +39,7 @@ export async function runLogin(opts: LoginOptions, f: Factory): Promise<void> {
         const { checkApiKey } = await import('../../flows/doctor.js');
         const { memoryTokens } = await import('../../api/credentials.js');
         const { fingerprint } = await import('../../api/redact.js');
-        const { runAgain } = await import('../../flows/next-command.js');
+        const { runAgain } = await import('../../flows/standing.js');
         const store = await f.store();
         const place = {
           server: req.baseUrl,

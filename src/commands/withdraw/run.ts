@@ -1,7 +1,8 @@
 // `mpay withdraw`: the whole flow (flows/payment.ts), or --resume (flows/resume.ts), its one-time code
 // by --otp, asked on a terminal, or read from stdin (--otp-stdin).
 import type { Factory } from '../../factory.js';
-import { otpFrom, runFlow, type FlowRunOptions } from '../shared/flow-run.js';
+import { runFlow, type FlowRunOptions } from '../../flows/payment/run.js';
+import { otpFrom, flowSide } from '../shared/flow-run.js';
 
 export interface WithdrawOptions extends FlowRunOptions {
   /** pick up a stopped flow (hash token or reference) */
@@ -15,7 +16,7 @@ export async function runWithdraw(opts: WithdrawOptions, f: Factory): Promise<vo
   const { resumeFlow } = await import('../../flows/resume.js');
   const { resume } = opts;
   const inputs = { ...opts.inputs, otp: await otpFrom(opts, f) };
-  await runFlow('withdraw', opts, f, async (deps) => ({
+  await runFlow('withdraw', opts, flowSide(f), async (deps) => ({
     result: await (resume
       ? resumeFlow('withdraw', resume, inputs, deps)
       : runPaymentFlow('withdraw', inputs, deps)),

@@ -9,7 +9,7 @@ import {
   stepDone,
   type JournalRecord,
 } from '../../journal/records.js';
-import { resumeCommand, runAgain } from '../next-command.js';
+import { resumeCommand, runAgain } from '../standing.js';
 
 /**
  * A record by its reference or hash token, or by the start of its hash token as `history` shows it (an

@@ -1,7 +1,7 @@
 // `mpay history show KEY`: one transaction's record, its steps, and its requests again as curl. The record
 // and what comes next: flows/history/show.ts; the script's requests: ui/history-script.ts.
 import type { Factory } from '../../../factory.js';
-import { runAgain } from '../../../flows/next-command.js';
+import { runAgain } from '../../../flows/standing.js';
 import { nextOf, recordToShow } from '../../../flows/history/show.js';
 import { renderTable } from '../../../ui/output.js';
 import { fromRecord } from '../../../ui/envelope.js';
