@@ -19,24 +19,24 @@ export default {
     // the gate and its classifier
     'src/api/money.ts',
     'src/api/ticket.ts',
-    'src/flows/money-gate.ts',
+    'src/flows/gate/money-gate.ts',
     // the journal (the SQLite store's writes: synced before a request leaves, 0600, a foreign file
     // refused; journal.ts: secret-named keys never stored) and the locks of a transaction
     'src/journal/store.ts',
     'src/journal/journal.ts',
     'src/journal/locks.ts',
     // batch identity, and an answer naming the transaction asked about
-    'src/flows/batch-check.ts',
-    'src/flows/answer-check.ts',
+    'src/flows/batch/batch-check.ts',
+    'src/flows/gate/answer-check.ts',
     // the scrubber (the secret names it masks by) and shell quoting
     'src/api/secret-names.ts',
     'src/api/redact.ts',
-    'src/api/shell-words.ts',
+    'src/common/shell-words.ts',
     // scenario and replay safety
-    'src/flows/scenario-check.ts',
-    'src/flows/replay.ts',
-    'src/flows/replay-plan.ts',
-    'src/flows/replay-compare.ts',
+    'src/flows/scenario/scenario-check.ts',
+    'src/flows/replay/replay.ts',
+    'src/flows/replay/replay-plan.ts',
+    'src/flows/replay/replay-compare.ts',
   ],
   ignorePatterns: ['dist', '.cache', 'reports', 'coverage', 'bench/results.json'],
   reporters: ['clear-text', 'progress', 'html', 'json'],

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTickets } from '../src/api/ticket.js';
-import { MoneyGate } from '../src/flows/money-gate.js';
+import { MoneyGate } from '../src/flows/gate/money-gate.js';
 import { Journal } from '../src/journal/journal.js';
 
 const ms = (t: bigint) => Number(t) / 1e6;

@@ -27,7 +27,7 @@ export const lazyPackages = [
   'cli-progress',
   // `mpay proxy`: the JSON Schema validator of the API's document
   'ajv',
-  // phone numbers by each country's plan (flows/phones.ts): the metadata, and an example number a country
+  // phone numbers by each country's plan (flows/payment/phones.ts): the metadata, and an example number a country
   'libphonenumber-js/min',
   'libphonenumber-js/mobile/examples',
   // `mpay mcp`: the Model Context Protocol SDK's server, its stdio transport and its message schemas

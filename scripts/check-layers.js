@@ -72,29 +72,29 @@ export function layerOf(rel) {
 const ui = ['@inquirer/prompts', 'inquirer', 'cli-table3', 'qrcode-terminal'];
 const oclif = /^@oclif\//;
 export const rules = {
-  api: { may: ['api', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify', 'conf'] },
-  config: { may: ['api', 'config', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify'] },
+  api: { may: ['common', 'api', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify', 'conf'] },
+  config: { may: ['common', 'api', 'config', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify'] },
   // journal/store.ts loads SQLite (libsql) when a command first opens a journal, never as a module loads:
   // the layers that reach it (factory, cli, exe) ban it `atLoad`, so that `countries` or `--help` load none
   // of it, and the executable's snapshot holds the journal's modules without it
   journal: {
-    may: ['api', 'journal', 'lazy-import'],
+    may: ['common', 'api', 'journal', 'lazy-import'],
     types: [],
     packages: [oclif, ...ui, 'got', 'fastify', 'conf'],
   },
   flows: {
-    may: ['api', 'config', 'journal', 'flows', 'lazy-import'],
+    may: ['common', 'api', 'config', 'journal', 'flows', 'lazy-import'],
     types: [],
     packages: [oclif, ...ui, 'got', 'fastify'],
   },
   ui: {
-    may: ['ui', 'api-no-client', 'lazy-import', 'io'],
+    may: ['common', 'ui', 'api-no-client', 'lazy-import', 'io'],
     types: ['api', 'flows', 'journal', 'io'],
     packages: ['got', 'fastify'],
   },
   io: { may: [], types: [], packages: [oclif, 'got'] },
   factory: {
-    may: ['api', 'config', 'journal', 'ui', 'io', 'flows'],
+    may: ['common', 'api', 'config', 'journal', 'ui', 'io', 'flows'],
     types: [],
     packages: [oclif],
     atLoad: ['libsql'],
@@ -102,6 +102,7 @@ export const rules = {
   // the run functions, and what they share (commands/shared/)
   commands: {
     may: [
+      'common',
       'api',
       'config',
       'journal',
@@ -121,30 +122,41 @@ export const rules = {
   // `mpay mcp`: the MCP server beside the commands; it reads the flows and the Factory (whose prompter it never
   // asks: the person is asked through MCP elicitation), and loads no oclif, no table and no sandbox
   mcp: {
-    may: ['mcp', 'factory', 'flows', 'api', 'config', 'journal', 'ui', 'io', 'lazy-import'],
+    may: ['common', 'mcp', 'factory', 'flows', 'api', 'config', 'journal', 'ui', 'io', 'lazy-import'],
     types: [],
     packages: [oclif, 'cli-table3', 'fastify'],
   },
   // the oclif classes (commands/**/command.ts) and commands/base/: oclif loads every class at start (help,
   // the manifest), and each class's run() imports the rest, so their ban holds as they load
   cli: {
-    may: ['cli', 'commands', 'factory', 'io', 'ui', 'flows', 'api', 'config', 'sandbox'],
+    may: ['common', 'cli', 'commands', 'factory', 'io', 'ui', 'flows', 'api', 'config', 'sandbox'],
     types: ['commands', 'flows', 'ui'],
     packages: [],
     atLoad: [...ui, 'got', 'fastify', 'libsql', '@peculiar/x509'],
   },
   // `mpay proxy`: a forwarder (got, through api/proxy.ts) and the check of answers against the document
-  proxy: { may: ['proxy', 'api', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify', 'conf'] },
-  sandbox: { may: ['sandbox', 'api-no-client'], types: ['api'], packages: [oclif, ...ui, 'got', 'conf'] },
+  proxy: {
+    may: ['common', 'proxy', 'api', 'lazy-import'],
+    types: [],
+    packages: [oclif, ...ui, 'fastify', 'conf'],
+  },
+  sandbox: {
+    may: ['common', 'sandbox', 'api-no-client'],
+    types: ['api'],
+    packages: [oclif, ...ui, 'got', 'conf'],
+  },
   execute: { may: ['cli'], types: [], packages: [] },
   // the single executable's entry: the bundle (and through it the keyring child's entry, a cli module), and the
   // modules its snapshot holds evaluated
   exe: {
-    may: ['execute', 'cli', 'api', 'config', 'flows', 'journal', 'ui'],
+    may: ['common', 'execute', 'cli', 'api', 'config', 'flows', 'journal', 'ui'],
     types: [],
     packages: [],
     atLoad: ['libsql'],
   },
+  // Plain values and helpers every layer uses (errors, decimal amounts, shell words, suggestions, private
+  // paths, output files, times, process liveness): below api/, importing no layer of mpay's
+  common: { may: ['common'], types: [], packages: [oclif, ...ui, 'got', 'fastify', 'conf', 'libsql'] },
   'lazy-import': { may: [], types: [], packages: [] },
 };
 

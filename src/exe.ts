@@ -24,7 +24,7 @@ import './api/client.js';
 import './api/schemas.js';
 import './config/context.js';
 import './config/store.js';
-import './flows/payment.js';
+import './flows/payment/payment.js';
 import './journal/journal.js';
 import './ui/reporter.js';
 

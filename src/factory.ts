@@ -7,7 +7,7 @@ import type { Credentials, TokenStore } from './api/credentials.js';
 import type { Context } from './config/context.js';
 import type { ConfigStore } from './config/store.js';
 import type { FlowDeps, FlowSettings, Reporter } from './flows/types.js';
-import type { MoneyGate } from './flows/money-gate.js';
+import type { MoneyGate } from './flows/gate/money-gate.js';
 import type { Pacer, Throttle } from './api/rate-limit.js';
 import { runTickets } from './api/ticket.js';
 import type { Prompter } from './flows/prompter.js';
@@ -16,7 +16,7 @@ import type { Journal } from './journal/journal.js';
 import type { Place } from './journal/records.js';
 import { clean } from './ui/output.js';
 import { Secrets } from './api/redact.js';
-import { Outputs } from './api/out-file.js';
+import { Outputs } from './common/out-file.js';
 
 /** The global flags that shape dependencies. */
 export interface GlobalOptions {
@@ -309,7 +309,7 @@ export class Factory {
     prompter: Prompter | undefined,
     yes = this.globals.yes,
   ): Promise<MoneyGate> {
-    const { MoneyGate } = await import('./flows/money-gate.js');
+    const { MoneyGate } = await import('./flows/gate/money-gate.js');
     const { judgeServer } = await import('./config/live.js');
     const store = await this.store();
     return new MoneyGate(judgeServer(server, env, store.profiles()), {

@@ -3,8 +3,8 @@
 // mixed two transactions up would send it. The flow stops before the next money step, exit 7 (server),
 // the journal says what differed; a batch's row and a scenario's step fail as server (exit 10, 14).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { exitCodes, scenarioFailedExitCode, ServerError } from '../src/api/errors.js';
-import { anotherTransaction, differences } from '../src/flows/answer-check.js';
+import { exitCodes, scenarioFailedExitCode, ServerError } from '../src/common/errors.js';
+import { anotherTransaction, differences } from '../src/flows/gate/answer-check.js';
 import {
   cliEnv,
   customerArgs,
@@ -168,7 +168,7 @@ it('mpay api: a status update of a transaction made elsewhere is no false alarm;
   expect(bad.stderr).toMatch(/about another transaction/);
 });
 
-// What differs, answer by answer (flows/answer-check.ts differences()): the words the journal and the
+// What differs, answer by answer (flows/gate/answer-check.ts differences()): the words the journal and the
 // error say, for the answers' two shapes (a client's parsed call; `mpay api`'s and replay's raw text).
 it('names each field an answer gives otherwise: the reference, the type of its kind, the amount and currency of its step', () => {
   const record = { amount: '25.00', currency: 'GHS' };

@@ -1,10 +1,10 @@
-// A batch row's identity (flows/batch-check.ts), in this process: the journal's record of a row's
+// A batch row's identity (flows/batch/batch-check.ts), in this process: the journal's record of a row's
 // reference is the same payment only when kind, amount, currency and every contact it holds agree; a
 // phone is compared by its digits, whatever its spelling. The batch runs end to end are in batch.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MerchantCurrency } from '../src/api/schemas.js';
-import { BatchChecker, otherPayment, rowReference, type BatchRow } from '../src/flows/batch-check.js';
-import { loadPhoneRules } from '../src/flows/phones.js';
+import { BatchChecker, otherPayment, rowReference, type BatchRow } from '../src/flows/batch/batch-check.js';
+import { loadPhoneRules } from '../src/flows/payment/phones.js';
 import { Journal } from '../src/journal/journal.js';
 import type { JournalRecord, Place } from '../src/journal/records.js';
 import { tempDir } from './helpers.js';
@@ -87,7 +87,7 @@ describe('otherPayment', () => {
   });
 });
 
-// The checker itself (flows/batch-check.ts BatchChecker), row by row as a batch runs it: the problems it
+// The checker itself (flows/batch/batch-check.ts BatchChecker), row by row as a batch runs it: the problems it
 // reports are the batch's table (exit 2, nothing sent), and its digest names the batch's lock.
 const cedi = (over: Partial<MerchantCurrency> = {}): MerchantCurrency =>
   ({

@@ -5,15 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal } from '../src/journal/journal.js';
 import { ScriptedPrompter } from '../src/flows/prompter.js';
-import { runPaymentFlow } from '../src/flows/payment.js';
+import { runPaymentFlow } from '../src/flows/payment/payment.js';
 import type { FlowDeps } from '../src/flows/types.js';
-import { walletReason } from '../src/flows/wallet-rule.js';
+import { walletReason } from '../src/flows/payment/wallet-rule.js';
 import { Gateway } from '../src/api/schemas.js';
 import { demoMerchant, gateways } from '../src/sandbox/seed.js';
 import { cliEnv, customerArgs, noStack, sandbox, setFaults, tempDir, demoClient } from './helpers.js';
 import { testGate } from './helpers.js';
 import { mpay as run } from './in-process.js';
-import { otpOf, parseInputs } from '../src/flows/inputs.js';
+import { otpOf, parseInputs } from '../src/flows/payment/inputs.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 

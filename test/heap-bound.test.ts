@@ -1,8 +1,8 @@
-// The batch's bound on garbage (src/flows/heap-bound.ts): past the bound, a call collects; under it, it
+// The batch's bound on garbage (src/flows/batch/heap-bound.ts): past the bound, a call collects; under it, it
 // does not. The peak RSS it buys is measured by npm run bench, not here.
 import { getHeapStatistics } from 'node:v8';
 import { expect, it } from 'vitest';
-import { heapBound } from '../src/flows/heap-bound.js';
+import { heapBound } from '../src/flows/batch/heap-bound.js';
 
 const used = () => getHeapStatistics().used_heap_size / 2 ** 20;
 

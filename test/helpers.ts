@@ -16,7 +16,7 @@ import { demoMerchant } from '../src/sandbox/seed.js';
 import { Client } from '../src/api/client.js';
 import type { ClientOptions } from '../src/api/sender.js';
 import { runTickets } from '../src/api/ticket.js';
-import { MoneyGate, type GateRun } from '../src/flows/money-gate.js';
+import { MoneyGate, type GateRun } from '../src/flows/gate/money-gate.js';
 import { memoryTokens } from '../src/api/credentials.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));

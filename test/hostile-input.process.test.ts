@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { singleQuoted } from '../src/api/shell-words.js';
+import { singleQuoted } from '../src/common/shell-words.js';
 import { without } from './tools.js';
 
 describe('a shell word on a terminal', () => {

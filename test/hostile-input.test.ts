@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as z from 'zod/mini';
-import { MpayError, UsageError } from '../src/api/errors.js';
+import { MpayError, UsageError } from '../src/common/errors.js';
 import { failureError, successData } from '../src/api/response.js';
 import * as s from '../src/api/schemas.js';
-import { checked, fields, phoneNumber, problem, type Field } from '../src/flows/inputs.js';
+import { checked, fields, phoneNumber, problem, type Field } from '../src/flows/payment/inputs.js';
 import { clean } from '../src/ui/output.js';
-import { singleQuoted } from '../src/api/shell-words.js';
+import { singleQuoted } from '../src/common/shell-words.js';
 import { cliEnv, noStack, sandbox, tempDir } from './helpers.js';
 import { mpay as run } from './in-process.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as tar from 'tar';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inputBounds, type InputBounds } from '../src/api/input-bounds.js';
-import { readRows } from '../src/flows/batch-file.js';
+import { readRows } from '../src/flows/batch/batch-file.js';
 import { readTraceFile } from '../src/commands/shared/trace-file.js';
 import { cliEnv, file, requestCounts, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';

@@ -6,7 +6,7 @@ import fs, { readFileSync, statSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LocalFileError } from '../src/api/errors.js';
+import { LocalFileError } from '../src/common/errors.js';
 import { Journal } from '../src/journal/journal.js';
 import { tempDir } from './helpers.js';
 

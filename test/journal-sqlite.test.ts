@@ -17,7 +17,7 @@ import { isMainThread } from 'node:worker_threads';
 import { parse } from 'csv-parse/sync';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalFileError } from '../src/api/errors.js';
+import { LocalFileError } from '../src/common/errors.js';
 import { Journal } from '../src/journal/journal.js';
 import { appender, immediate, openDatabase, storageError } from '../src/journal/store.js';
 import { outputs } from '../src/ui/json-schemas.js';
@@ -154,7 +154,7 @@ describe("the database's promises", () => {
         env: cliEnv(sb, cfg),
       });
       expect(r.code, r.stderr).toBe(0);
-      // made so, not mended afterwards (api/private-path.ts warns when it sets a mode back)
+      // made so, not mended afterwards (common/private-path.ts warns when it sets a mode back)
       expect(r.stderr).not.toMatch(/was mode/);
     } finally {
       if (umask !== undefined) process.umask(umask);

@@ -15,7 +15,7 @@ import {
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BusyError, LocalFileError } from '../src/api/errors.js';
+import { BusyError, LocalFileError } from '../src/common/errors.js';
 import { holdLock, lockName, LockLostError } from '../src/journal/locks.js';
 import { tempDir } from './helpers.js';
 

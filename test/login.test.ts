@@ -2,8 +2,8 @@
 // profile and says so first; a new default environment, or another base URL for an environment, is asked
 // on a terminal and needs --force without one; --json says which profile changed and what it held before.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CancelledError, UsageError } from '../src/api/errors.js';
-import { keepOrChange } from '../src/flows/login.js';
+import { CancelledError, UsageError } from '../src/common/errors.js';
+import { keepOrChange } from '../src/flows/login/login.js';
 import { ScriptedPrompter } from '../src/flows/prompter.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { sandbox, tempDir } from './helpers.js';

@@ -2,7 +2,7 @@
 // money, whatever spelling reaches the wire, and what a ticket lets through. The end-to-end refusals (a client
 // without a ticket sends nothing; mpay api, doctor, replay) are in money-gate.test.ts.
 import { describe, expect, it } from 'vitest';
-import { UnexpectedError } from '../src/api/errors.js';
+import { UnexpectedError } from '../src/common/errors.js';
 import { moneyEndpointOf, moneyEndpoints, routedPath } from '../src/api/money.js';
 import { runTickets, type TicketData } from '../src/api/ticket.js';
 

@@ -11,14 +11,14 @@ import {
   LocalFileError,
   UnexpectedError,
   UsageError,
-} from '../src/api/errors.js';
+} from '../src/common/errors.js';
 import { moneyEndpointOf } from '../src/api/money.js';
 import { Pacer } from '../src/api/rate-limit.js';
 import { runTickets } from '../src/api/ticket.js';
 import { judgeServer, type ServerVerdict } from '../src/config/live.js';
-import { compareDecimals, decimalKey, sumDecimals } from '../src/flows/decimal.js';
-import { runRow } from '../src/flows/batch-row.js';
-import { MoneyGate, nothingSent } from '../src/flows/money-gate.js';
+import { compareDecimals, decimalKey, sumDecimals } from '../src/common/decimal.js';
+import { runRow } from '../src/flows/batch/batch-row.js';
+import { MoneyGate, nothingSent } from '../src/flows/gate/money-gate.js';
 import type { Prompter } from '../src/flows/prompter.js';
 import { Journal } from '../src/journal/journal.js';
 import { holdLock, lockName, LockLostError } from '../src/journal/locks.js';
@@ -966,7 +966,7 @@ describe('every command that can reach a money endpoint passes the gate', () => 
   });
 });
 
-// The gate itself (flows/money-gate.ts), in this process: what it asks, when, and in what words; what it
+// The gate itself (flows/gate/money-gate.ts), in this process: what it asks, when, and in what words; what it
 // refuses and prints; what a opened leaves in the journal, the lock folder and the ticket it issues.
 describe('the money gate', () => {
   const live: ServerVerdict = { server: 'https://pay.example', live: true, why: 'its profile says live' };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { exitCodes } from '../src/api/errors.js';
+import { exitCodes } from '../src/common/errors.js';
 import { bin, cliEnv, file, harEntry, harOf, requestCounts, run, sandbox, tempDir } from './helpers.js';
 import { parse } from 'yaml';
 

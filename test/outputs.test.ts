@@ -5,7 +5,7 @@
 import { lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { exitCodes } from '../src/api/errors.js';
+import { exitCodes } from '../src/common/errors.js';
 import { cliEnv, file, harEntry, harOf, requestCounts, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 

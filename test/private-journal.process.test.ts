@@ -1,4 +1,4 @@
-// The journal is private like the config (api/private-path.ts): its folder, its file, its index and lock
+// The journal is private like the config (common/private-path.ts): its folder, its file, its index and lock
 // folders, the spool of a batch from stdin and the sandbox's --data file must be the user's own, not a
 // link, and writable by no one else; otherwise mpay exits 9 naming the path and how to mend it, with
 // nothing sent and nothing written there. Another user's files are made with chown (the tests run as root

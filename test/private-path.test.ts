@@ -1,11 +1,11 @@
-// The rule of every file and folder mpay keeps (api/private-path.ts), in this process, for every mode a
+// The rule of every file and folder mpay keeps (common/private-path.ts), in this process, for every mode a
 // group or other users could write through, not only 0777: refused (exit 9, nothing read or written),
 // naming who can write it and the chmod that mends it; one others can only read is set back, with a warning.
 import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LocalFileError } from '../src/api/errors.js';
-import { requirePrivate } from '../src/api/private-path.js';
+import { LocalFileError } from '../src/common/errors.js';
+import { requirePrivate } from '../src/common/private-path.js';
 import { tempDir } from './helpers.js';
 
 const refusal = (path: string, kind: 'folder' | 'file') => {

@@ -1,4 +1,4 @@
-// What `mpay replay` compares of a recorded answer and the new one (flows/replay-compare.ts): the status,
+// What `mpay replay` compares of a recorded answer and the new one (flows/replay/replay-compare.ts): the status,
 // the success flag (`success`, or a boolean `status`: the spec's shape B), the message with what always
 // differs between two runs stood in for, the transaction's status of a success, and the shape (each field
 // with its JSON type; an array's items under `[]`, the first item's type kept). A trace of the public
@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replayDiffersExitCode } from '../src/api/errors.js';
-import { normalizeMessage } from '../src/flows/replay-compare.js';
+import { replayDiffersExitCode } from '../src/common/errors.js';
+import { normalizeMessage } from '../src/flows/replay/replay-compare.js';
 import { cliEnv, file, harOf, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 

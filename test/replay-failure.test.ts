@@ -1,4 +1,4 @@
-// Replay stops before a money call once a call before it failed (flows/replay.ts), a call the network
+// Replay stops before a money call once a call before it failed (flows/replay/replay.ts), a call the network
 // failed (no answer at all: status 0) as much as one the server refused; --keep-going sends them. In this
 // process, against a sandbox behind a forwarder that drops the connection of one route.
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// What `mpay replay` journals of each money call it sends (flows/replay.ts), as the command's own flow
+// What `mpay replay` journals of each money call it sends (flows/replay/replay.ts), as the command's own flow
 // journals it: the initiate under its new reference with what it asks for and the reference it replays,
 // the status update with its gateway and requested status, the code sent and the withdrawal processed with
 // the phone number, each answer under the new hash token. And the credentials a trace needs, refused before

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cliEnv, file, harEntry, harOf, requestCounts, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 import { Factory } from '../src/factory.js';
-import { journaled } from '../src/flows/journaled.js';
+import { journaled } from '../src/flows/gate/journaled.js';
 import { memoryIO } from '../src/io/io.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;

@@ -1,4 +1,4 @@
-// What `mpay replay --dry-run` shows of each call before anything is sent (flows/replay-plan.ts), from a
+// What `mpay replay --dry-run` shows of each call before anything is sent (flows/replay/replay-plan.ts), from a
 // hand-written trace: the masked personal data of a support bundle stood in for with valid values, the
 // run's credentials (a site id as a number when it is one), a token asked for with the run's merchant key,
 // an initiate's fresh reference, a hash token named by the call whose answer supplies it, the one-time

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { replayDiffersExitCode } from '../src/api/errors.js';
+import { replayDiffersExitCode } from '../src/common/errors.js';
 import { cliEnv, customerArgs, requestCounts, sandbox, tempDir, journalText } from './helpers.js';
 import { readHar } from '../src/api/har-read.js';
 import { mpay } from './in-process.js';

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal } from '../src/journal/journal.js';
 import { ScriptedPrompter } from '../src/flows/prompter.js';
-import { runPaymentFlow } from '../src/flows/payment.js';
-import { statusStep } from '../src/flows/steps.js';
+import { runPaymentFlow } from '../src/flows/payment/payment.js';
+import { statusStep } from '../src/flows/payment/steps.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import {
   apiInitiate,

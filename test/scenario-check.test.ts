@@ -1,9 +1,9 @@
-// A scenario is checked whole before anything is sent (flows/scenario-check.ts): each mistake a step can
+// A scenario is checked whole before anything is sent (flows/scenario/scenario-check.ts): each mistake a step can
 // make is named, with the step and the rule, at its place; and a file at the edge of each rule (exit 255,
 // a --no- switch, a flag given twice where it may be, `${run.reference}` in a step's name, a capture used
 // by the step after the one that makes it) is no mistake. Against the strict sandbox: any request fails.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exitCodes } from '../src/api/errors.js';
+import { exitCodes } from '../src/common/errors.js';
 import { cliEnv, file, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 import { strictSandbox, type StrictSandbox } from './strict.js';

@@ -1,10 +1,10 @@
-// Which steps of a scenario move money (flows/scenario-check.ts isMoneyStep), in this process: a payment
+// Which steps of a scenario move money (flows/scenario/scenario-check.ts isMoneyStep), in this process: a payment
 // command, `mpay api` or a request to a money endpoint in any spelling, and, when in doubt (a path built
 // from a variable, or no path at all), money. End-to-end refusals on a live server are in
 // scenario-safety.test.ts.
 import { describe, expect, it } from 'vitest';
-import { isMoneyStep } from '../src/flows/scenario-check.js';
-import { readScenario } from '../src/flows/scenario-file.js';
+import { isMoneyStep } from '../src/flows/scenario/scenario-check.js';
+import { readScenario } from '../src/flows/scenario/scenario-file.js';
 
 /** The steps of a file, read as mpay run reads it, by name: whether each is money. */
 function moneyOf(steps: string): Record<string, boolean> {

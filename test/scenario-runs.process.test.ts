@@ -6,7 +6,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser, type FinalResults } from 'tap-parser';
 import { parse as parseJunit } from 'test-results-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scenarioFailedExitCode } from '../src/api/errors.js';
+import { scenarioFailedExitCode } from '../src/common/errors.js';
 import { cliEnv, file, holdingProxy, run, sandbox, tempDir, waitUntil } from './helpers.js';
 import { mpay } from './in-process.js';
 import { Tmux } from './tmux.js';

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Parser, type FinalResults } from 'tap-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scenarioFailedExitCode } from '../src/api/errors.js';
+import { scenarioFailedExitCode } from '../src/common/errors.js';
 import { cliEnv, file, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
 

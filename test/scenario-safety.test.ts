@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scenarioFailedExitCode } from '../src/api/errors.js';
+import { scenarioFailedExitCode } from '../src/common/errors.js';
 import { cliEnv, file, sandbox, tempDir, allJournalEvents } from './helpers.js';
 import { mpay } from './in-process.js';
 import { strictSandbox, type StrictSandbox } from './strict.js';

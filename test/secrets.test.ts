@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client } from '../src/api/client.js';
 import { memoryTokens } from '../src/api/credentials.js';
-import { UnexpectedError } from '../src/api/errors.js';
+import { UnexpectedError } from '../src/common/errors.js';
 import { codeIsSecret, redacted, Secrets } from '../src/api/redact.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');

@@ -1,9 +1,9 @@
-// Words for a POSIX shell (api/shell-words.ts), in this process, each printed word run literally by bash (the $'\xHH' of a control character is bash's, zsh's and ksh's): a
+// Words for a POSIX shell (common/shell-words.ts), in this process, each printed word run literally by bash (the $'\xHH' of a control character is bash's, zsh's and ksh's): a
 // word the shell would read as it is stays bare; any other (a $, a quote, a space, a glob, a tilde) is
 // quoted so that the shell gives back the very bytes.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { commandLine, shellQuote, shownValue, singleQuoted } from '../src/api/shell-words.js';
+import { commandLine, shellQuote, shownValue, singleQuoted } from '../src/common/shell-words.js';
 
 /** What bash passes to a command for the printed words: one NUL-ended argument each. */
 function shellReads(line: string): string[] {

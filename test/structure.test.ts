@@ -1,4 +1,4 @@
-import { MoneyGate } from '../src/flows/money-gate.js';
+import { MoneyGate } from '../src/flows/gate/money-gate.js';
 // The seams the structure promises (docs/architecture.md): flags become Options on their own (runF), each
 // run gets its own IO and variables, one live gate per run, interruptions through the IO, and the proxy
 // read from the run's variables.

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { cliEnv, customerArgs, root, run, runPrinted, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';
-import { nearest } from '../src/api/nearest.js';
+import { nearest } from '../src/common/nearest.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
 beforeAll(async () => {

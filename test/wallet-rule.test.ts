@@ -5,15 +5,15 @@
 // exactly the gateways that need it, from the records as the API sent them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gateway, MerchantService } from '../src/api/schemas.js';
-import { runPaymentFlow } from '../src/flows/payment.js';
-import { walletReason } from '../src/flows/wallet-rule.js';
+import { runPaymentFlow } from '../src/flows/payment/payment.js';
+import { walletReason } from '../src/flows/payment/wallet-rule.js';
 import { Journal } from '../src/journal/journal.js';
 import { altSeed } from '../src/sandbox/seed-alt.js';
 import { demoMerchant, demoSeed, type Seed } from '../src/sandbox/seed.js';
 import { cliEnv, customerArgs, sandbox, tempDir, demoClient } from './helpers.js';
 import { testGate } from './helpers.js';
 import { mpay as run } from './in-process.js';
-import { otpOf } from '../src/flows/inputs.js';
+import { otpOf } from '../src/flows/payment/inputs.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
 const seeds: Array<[string, Seed]> = [

@@ -4,9 +4,9 @@ import { demoMerchant } from '../src/sandbox/seed.js';
 import { sandbox, tempDir } from './helpers.js';
 import { Journal } from '../src/journal/journal.js';
 import { ScriptedPrompter } from '../src/flows/prompter.js';
-import { runPaymentFlow } from '../src/flows/payment.js';
-import { resumeFlow } from '../src/flows/resume.js';
-import { otpOf, parseInputs } from '../src/flows/inputs.js';
+import { runPaymentFlow } from '../src/flows/payment/payment.js';
+import { resumeFlow } from '../src/flows/payment/resume.js';
+import { otpOf, parseInputs } from '../src/flows/payment/inputs.js';
 import { interruptionReport } from '../src/flows/standing.js';
 import { demoClient, testGate } from './helpers.js';
 

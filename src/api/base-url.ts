@@ -1,6 +1,6 @@
 // What a base URL may be: the part before /restapi/v1, over https, or plain http only to a loopback host
 // (credentials must never cross a network unencrypted).
-import { UsageError } from './errors.js';
+import { UsageError } from '../common/errors.js';
 
 // `*.localhost` is not among them: it is resolved by DNS like any name, and may point anywhere.
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);

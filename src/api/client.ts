@@ -2,7 +2,7 @@
 // Every response is parsed with the wire schemas and every failure becomes one of the typed errors in
 // errors.ts; a cached token refused with a 401 is replaced once. Knows nothing of terminals.
 import * as z from 'zod/mini';
-import { AuthError, MpayError } from './errors.js';
+import { AuthError, MpayError } from '../common/errors.js';
 import * as s from './schemas.js';
 import { successData } from './response.js';
 import { probeCredentials, type ProbeVerdict } from './credentials-probe.js';

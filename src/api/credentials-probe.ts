@@ -1,6 +1,6 @@
 // The credentials check of `mpay doctor`: a withdraw initiate that carries only the merchant key, site id
 // and API key. Only an answer that proves nothing was made passes.
-import { AuthError, MpayError, ServerError } from './errors.js';
+import { AuthError, MpayError, ServerError } from '../common/errors.js';
 import type { InitiatedPayment } from './schemas.js';
 
 export type ProbeVerdict =

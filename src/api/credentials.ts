@@ -1,6 +1,6 @@
 // What the client authenticates with: the merchant's credentials, and where its bearer token is kept
 // between runs. The config store implements TokenStore on disk; memoryTokens() keeps it in the process.
-import { KeyringError, UsageError, type MpayError } from './errors.js';
+import { KeyringError, UsageError, type MpayError } from '../common/errors.js';
 
 export interface Credentials {
   merchantKey?: string;

@@ -2,7 +2,7 @@
 // saved with every other host's requests in it. Only the API's own calls are kept: a request whose path
 // is one of the spec's endpoints under /restapi/v1/. Lenient: a HAR is a file from anywhere, so every field
 // is checked before it is used, and an entry that is not an exchange of the API's is left out, never fatal.
-import { UsageError } from './errors.js';
+import { UsageError } from '../common/errors.js';
 import { apiBase, endpointAt, type EndpointId } from './endpoints.js';
 import type { Encoding } from './wire.js';
 

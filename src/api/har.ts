@@ -6,10 +6,10 @@
 // other file there (a browser's HAR, a document) is refused before anything is sent.
 import { randomBytes } from 'node:crypto';
 import { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { UsageError } from './errors.js';
+import { UsageError } from '../common/errors.js';
 import { HTTPError, type Options, type RequestError, type Response } from 'got';
 import type { Secrets } from './redact.js';
-import { checkOutputFolder, clearForOutput, whyFailed, type Outputs } from './out-file.js';
+import { checkOutputFolder, clearForOutput, whyFailed, type Outputs } from '../common/out-file.js';
 
 interface Pair {
   name: string;

@@ -4,7 +4,7 @@
 // The numbers are far above any real input (a support ticket's traces are kilobytes) and far below what
 // would take the machine's memory; the tests pass smaller ones.
 import { statSync } from 'node:fs';
-import { UsageError } from './errors.js';
+import { UsageError } from '../common/errors.js';
 
 export interface InputBounds {
   /** a support bundle's entries together, unpacked */

@@ -2,7 +2,7 @@
 // whether the request may have reached the server (ambiguous: a money-moving POST is then never re-sent),
 // a TLS failure with its hint, or a redirect mpay refused.
 import { RequestError, TimeoutError } from 'got';
-import { MpayError, NetworkError, ServerError } from './errors.js';
+import { MpayError, NetworkError, ServerError } from '../common/errors.js';
 
 const networkCodes = new Set([
   'ECONNREFUSED',

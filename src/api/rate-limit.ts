@@ -3,7 +3,7 @@
 // or as a date), or after a bounded back-off when it names none. A 503 with Retry-After is treated alike
 // for GETs (a 503 of a POST may have been processed: it is never re-sent). The tries are bounded; then
 // the call fails as `rate_limited` (exit 12).
-import { RateLimitedError } from './errors.js';
+import { RateLimitedError } from '../common/errors.js';
 
 /** What the client tells its listeners about one wait. */
 export interface Throttle {

@@ -2,7 +2,7 @@
 // that property tests can feed it any status and any bytes: it returns, or throws an MpayError, and
 // nothing else.
 import * as z from 'zod/mini';
-import { MpayError, ServerError, errorForStatus, type FieldErrors } from './errors.js';
+import { MpayError, ServerError, errorForStatus, type FieldErrors } from '../common/errors.js';
 import * as s from './schemas.js';
 
 /** `what` names the call in messages: "GET /" and the path below /restapi/v1. */

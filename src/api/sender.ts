@@ -6,7 +6,7 @@ import { HTTPError, type Got, type OptionsInit, type Response } from 'got';
 import type * as z from 'zod/mini';
 import { checkBaseUrl } from './base-url.js';
 import type { Credentials, TokenStore } from './credentials.js';
-import { ServerError } from './errors.js';
+import { ServerError } from '../common/errors.js';
 import type { Exchange } from './har.js';
 import { makeHttp } from './http.js';
 import { networkError } from './network-errors.js';
@@ -72,7 +72,7 @@ export interface Via {
   ticket?: Ticket;
 }
 
-/** What one call's caller hears of its own tries: the journal records each one (flows/journaled.ts). */
+/** What one call's caller hears of its own tries: the journal records each one (flows/gate/journaled.ts). */
 export interface SendHooks {
   /** a try was refused with a 429: the wait is about to start */
   throttled?: (t: Throttle) => void;

@@ -1,10 +1,10 @@
 // The money gate's tickets. A request that moves money (money.ts) leaves the sender only with a ticket, and
-// only the money gate (flows/money-gate.ts) can make one: the Factory makes the run's tickets once, hands
+// only the money gate (flows/gate/money-gate.ts) can make one: the Factory makes the run's tickets once, hands
 // their `issue` to the gate alone and their `verify` to the client. A ticket is the gate's word that the
 // journal record of the step was written and synced, that the transaction's lock is held, and, for a live
 // server, that the person confirmed. It lets through the one step it was made for (its endpoint and the
 // reference or hash token the body carries), until the gate revokes it when the step has its answer.
-import { UnexpectedError } from './errors.js';
+import { UnexpectedError } from '../common/errors.js';
 import type { PaymentKind } from './enums.js';
 import { moneyEndpointOf, type MoneyStep } from './money.js';
 

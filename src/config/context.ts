@@ -1,10 +1,10 @@
 // The effective settings of one run: flag, else environment variable, else profile, else default.
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../common/errors.js';
 import type { Credentials, TokenStore } from '../api/credentials.js';
 import { normalizeBaseUrl, refuseUserinfo } from '../api/base-url.js';
 import { fingerprint } from '../api/redact.js';
-import { nearest } from '../api/nearest.js';
-import { commandLine } from '../api/shell-words.js';
+import { nearest } from '../common/nearest.js';
+import { commandLine } from '../common/shell-words.js';
 import { ConfigStore } from './store.js';
 import type { TokenScope } from './token-cache.js';
 import {

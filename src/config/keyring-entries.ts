@@ -4,7 +4,7 @@
 // with a profile of the same name never share an entry. keyring.ts opens the OS keyring; this reads and
 // writes mpay's entries in it, each read once a process.
 import { realpathSync } from 'node:fs';
-import { KeyringError } from '../api/errors.js';
+import { KeyringError } from '../common/errors.js';
 import { openKeyring, type AtExit, type Keyring, type KeyringOpening } from './keyring.js';
 
 /** A profile's one entry in the keyring (JSON): its keys, and its tokens by "env|baseUrl|fingerprint". */

@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { KeyringError } from '../api/errors.js';
+import { KeyringError } from '../common/errors.js';
 import { importLazily } from '../lazy-import.js';
 
 export interface Keyring {

@@ -1,7 +1,7 @@
 // Where mpay keeps its files (README, "Configuration"): $MPAY_CONFIG_DIR, else $XDG_CONFIG_HOME/mpay, else the
 // platform's config folder. The folder is 0700 and every file in it 0600.
 import { mkdirSync } from 'node:fs';
-import { dirMode, requirePrivate } from '../api/private-path.js';
+import { dirMode, requirePrivate } from '../common/private-path.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -15,12 +15,12 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(homedir(), '.config', 'mpay');
 }
 
-export { dirMode, fileMode } from '../api/private-path.js';
+export { dirMode, fileMode } from '../common/private-path.js';
 
 /**
  * Creates the folder with mode 0700, and tightens a looser one it finds (returning a warning), since
  * it holds credentials and tokens; one of another user's, a link, or one others can write is refused
- * (api/private-path.ts, the rule of every folder mpay keeps).
+ * (common/private-path.ts, the rule of every folder mpay keeps).
  */
 export function ensurePrivateDir(dir: string): string | undefined {
   mkdirSync(dir, { recursive: true, mode: dirMode });

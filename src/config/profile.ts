@@ -1,6 +1,6 @@
 // A profile as mpay keeps it: its environments and their base URLs, the settings `mpay config set` takes,
 // where its secrets are, and the names it accepts. No file here: store.ts reads and writes them.
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../common/errors.js';
 
 export const environments = ['sandbox', 'stage', 'live'] as const;
 export type Environment = (typeof environments)[number];

@@ -6,7 +6,7 @@
 import type Conf from 'conf';
 import { importLazily } from '../lazy-import.js';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { LocalFileError } from '../api/errors.js';
+import { LocalFileError } from '../common/errors.js';
 import { keyringNotAvailable } from '../api/credentials.js';
 import { join } from 'node:path';
 import { configDir, ensurePrivateDir, ensurePrivateFile, fileMode } from './paths.js';

@@ -4,11 +4,11 @@
 // that it reaches the transaction's own server whatever MPAY_PROFILE, MPAY_ENV or MPAY_BASE_URL say where
 // it is pasted, and every word is quoted for the shell. And what is said with it: where a transaction
 // stands when a flow stops after initiate (keepingTrack), when a request's answer was lost
-// (ambiguityHint, for flows/journaled.ts), and when a money-moving command is interrupted
+// (ambiguityHint, for flows/gate/journaled.ts), and when a money-moving command is interrupted
 // (reportingInterrupt, interruption, interruptionReport), all from what the journal last wrote. The
 // signals themselves are the IO's (io/interrupts.ts).
-import { commandLine, shownValue } from '../api/shell-words.js';
-import { CancelledError, MpayError, NetworkError } from '../api/errors.js';
+import { commandLine, shownValue } from '../common/shell-words.js';
+import { CancelledError, MpayError, NetworkError } from '../common/errors.js';
 import type { JournalLike } from '../journal/journal.js';
 import {
   notResumable,
@@ -84,7 +84,7 @@ export function historyResolveCommand(
   return runAgain(['mpay', 'history', 'resolve', r.reference, '--as', how], r.place ?? fallback);
 }
 
-// ---- A request sent whose answer was lost (flows/journaled.ts): what may have happened, and what to run.
+// ---- A request sent whose answer was lost (flows/gate/journaled.ts): what may have happened, and what to run.
 
 /** The hint of an ambiguous failure: the request went, its answer did not come; what shows and continues it. */
 export function ambiguityHint(

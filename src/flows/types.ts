@@ -13,8 +13,8 @@ import type {
 import type { JournalLike } from '../journal/journal.js';
 import type { Kind, Place } from '../journal/records.js';
 import type { Prompter } from './prompter.js';
-import type { Otp } from './inputs.js';
-import type { MoneyGate } from './money-gate.js';
+import type { Otp } from './payment/inputs.js';
+import type { MoneyGate } from './gate/money-gate.js';
 
 export interface FlowInputs {
   currency?: string;
@@ -57,7 +57,7 @@ export interface FlowDeps {
   prompter?: Prompter;
   reporter?: Reporter;
   env: string;
-  /** the run's one money gate (flows/money-gate.ts): shared by every copy of these deps */
+  /** the run's one money gate (flows/gate/money-gate.ts): shared by every copy of these deps */
   gate: MoneyGate;
   /** send an amount outside the merchant currency's limits anyway */
   force?: boolean;

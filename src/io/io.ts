@@ -35,7 +35,7 @@ export interface IO {
    * A result on stdout, with a newline, as it is (JSON, CSV, a table already fitted, a script) in a pipe or
    * a file; on a terminal, with every escape, control and bidi character made visible (clean): the one
    * place what mpay prints to stdout passes, so nothing a customer, a file or a server wrote can drive the
-   * terminal. (A printed command holds none raw: api/shell-words.ts writes them as $'\\xHH'.)
+   * terminal. (A printed command holds none raw: common/shell-words.ts writes them as $'\\xHH'.)
    */
   out(text: string): void;
   /** stdout without a newline added (a stream of CSV or JSON in chunks): cleaned on a terminal as out() is */

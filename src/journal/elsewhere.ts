@@ -1,6 +1,6 @@
 // The refusal to continue, here, a transaction that lives at another place (journal/journal.ts find()).
-import { ElsewhereError } from '../api/errors.js';
-import { commandLine } from '../api/shell-words.js';
+import { ElsewhereError } from '../common/errors.js';
+import { commandLine } from '../common/shell-words.js';
 import { placeArgs, type JournalRecord, type Place } from './records.js';
 
 /** The refusal to continue, here, a transaction that lives elsewhere: it names where, and how to go there. */

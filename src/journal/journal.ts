@@ -6,8 +6,8 @@
 // mpay processes share the database. No secret is ever written here. Here are the journal's writes, its
 // queries, and the rules of its answers (a record's place, a hash token's start).
 import { join } from 'node:path';
-import { UsageError } from '../api/errors.js';
-import { requirePrivate } from '../api/private-path.js';
+import { UsageError } from '../common/errors.js';
+import { requirePrivate } from '../common/private-path.js';
 import { holdLock, lockName, type Held } from './locks.js';
 import { elsewhereError } from './elsewhere.js';
 import { journalName } from './file-name.js';
@@ -92,7 +92,7 @@ export class Journal implements JournalLike {
     // The folder and file are made at the first append, so that reading (history, a dry run) leaves no trace.
     this.file = join(this.dir, 'journal.db');
     this.name = journalName(profile, env);
-    // The rule of every folder mpay keeps (api/private-path.ts), before a record is read or written: a
+    // The rule of every folder mpay keeps (common/private-path.ts), before a record is read or written: a
     // journal another user could write could say a row was done, or take the customers' data.
     for (const [path, kind] of [
       [this.dir, 'folder'],

@@ -19,10 +19,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { requirePrivate } from '../api/private-path.js';
+import { requirePrivate } from '../common/private-path.js';
 import { join } from 'node:path';
-import { BusyError, LocalFileError } from '../api/errors.js';
-import { processGone, readText, startOf } from './liveness.js';
+import { BusyError, LocalFileError } from '../common/errors.js';
+import { processGone, readText, startOf } from '../common/liveness.js';
 
 /** A lock's name from what it guards: any text, as a short digest that is safe as a file name. */
 export function lockName(...parts: string[]): string {
@@ -112,7 +112,7 @@ export async function holdLock(dir: string, name: string, what: string): Promise
         { cause: err },
       );
     }
-    requirePrivate(locks, 'folder', 'journal lock'); // mpay's own, as the journal is (api/private-path.ts)
+    requirePrivate(locks, 'folder', 'journal lock'); // mpay's own, as the journal is (common/private-path.ts)
     entry = { count: 1, held: await take(path, what) };
     mine.set(path, entry);
   }

@@ -1,6 +1,6 @@
 // The journal's record model: the events a journal holds, a row each (store.ts), and the record of a
 // transaction folded from them. No storage here: journal.ts writes and reads the database.
-import { shownValue } from '../api/shell-words.js';
+import { shownValue } from '../common/shell-words.js';
 import type { PaymentKind, Resolution } from '../api/enums.js';
 export type { Resolution };
 
@@ -89,7 +89,7 @@ export interface JournalRecord {
   created_at: string;
   updated_at: string;
   steps: StepRecord[];
-  /** doctor's or login's credentials check (flows/money-gate.ts probe()), not a customer's payment */
+  /** doctor's or login's credentials check (flows/gate/money-gate.ts probe()), not a customer's payment */
   probe?: true;
   /** what started it when not a command of a person's: `mpay mcp` (an assistant), from its lines' data.via */
   via?: string;

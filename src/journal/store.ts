@@ -2,7 +2,7 @@
 // WAL mode with synchronous FULL, so that a record is on disk before the request it records leaves, and
 // several mpay processes (a batch, a loop of single commands, `mpay run`) write it at once: each write is
 // one BEGIN IMMEDIATE transaction, and a writer waits its turn (busy_timeout). The file, its -wal and -shm
-// are 0600 in a 0700 folder (api/private-path.ts); a file there that is not mpay's journal (damaged, or
+// are 0600 in a 0700 folder (common/private-path.ts); a file there that is not mpay's journal (damaged, or
 // another program's) is refused, exit 9, and never written. A journal of JSON lines that an older mpay
 // kept beside it is imported at first use, once, and kept, renamed.
 import {
@@ -17,9 +17,9 @@ import {
   renameSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { LocalFileError } from '../api/errors.js';
-import { requirePrivate } from '../api/private-path.js';
-import { singleQuoted } from '../api/shell-words.js';
+import { LocalFileError } from '../common/errors.js';
+import { requirePrivate } from '../common/private-path.js';
+import { singleQuoted } from '../common/shell-words.js';
 import { importLazily } from '../lazy-import.js';
 import { isEvent, type JournalEvent } from './records.js';
 

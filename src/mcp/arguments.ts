@@ -1,12 +1,12 @@
 // A tool's arguments, made from the endpoint table (api/endpoints.ts): each request field of an endpoint
 // but the credentials the run supplies becomes the argument its flag names (`customer_first_name` is
-// `--first-name`, so `first_name`), checked as the flag is (flows/inputs.ts `fields`), or else by the
+// `--first-name`, so `first_name`), checked as the flag is (flows/payment/inputs.ts `fields`), or else by the
 // request schema's own check of the field (the status update's statuses). What this file adds is what
 // the table cannot say: what an argument means to the person's assistant, and which fields the flows
 // fill in when a call leaves them out.
 import * as z from 'zod/mini';
 import { requestFields, type Endpoint } from '../api/endpoints.js';
-import { fields, otpOf, phoneNumber, problem, type Field } from '../flows/inputs.js';
+import { fields, otpOf, phoneNumber, problem, type Field } from '../flows/payment/inputs.js';
 import type { FlowInputs } from '../flows/types.js';
 
 /** Every checked field of the flows' inputs, by the API field it is sent as. */

@@ -3,7 +3,7 @@
 // `confirmation_required`), and a withdrawal's one-time code (a secret of the run from the moment it is
 // given). Nothing else is asked. The question names what moves: the kind, the amount and currency, the
 // customer.
-import { CancelledError, UsageError } from '../api/errors.js';
+import { CancelledError, UsageError } from '../common/errors.js';
 import type { Secrets } from '../api/redact.js';
 import type { Prompter } from '../flows/prompter.js';
 import type { JournalRecord } from '../journal/records.js';

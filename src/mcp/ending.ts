@@ -2,7 +2,7 @@
 // Ctrl-C does: the request in flight finished and was journaled, no step started after it. The words come
 // from the journal's last line of the call: what was sent, where the transaction stands, and how to
 // continue it, as the tool to call and as the command line for a shell.
-import { CancelledError } from '../api/errors.js';
+import { CancelledError } from '../common/errors.js';
 import type { JournalEvent, JournalRecord } from '../journal/records.js';
 import { historyShowCommand, resumeCommand } from '../flows/standing.js';
 

@@ -2,7 +2,7 @@
 // error document of the commands' --json ({error: {kind, status, message, fields, hint}}), with what the
 // kind means, the flags and API fields of a flow's message said as the tool's arguments, and every
 // secret of the run scrubbed.
-import { MpayError, UsageError, toMpayError, type FieldErrors } from '../api/errors.js';
+import { MpayError, UsageError, toMpayError, type FieldErrors } from '../common/errors.js';
 import type { Secrets } from '../api/redact.js';
 
 /**

@@ -3,7 +3,7 @@
 // code come from the call (mcp/server.ts, mcp/call.ts).
 import type { PaymentKind, TransactionStatus } from '../api/enums.js';
 import type { Endpoint, MoneyStep } from '../api/endpoints.js';
-import { otpOf } from '../flows/inputs.js';
+import { otpOf } from '../flows/payment/inputs.js';
 import type { FlowDeps, FlowResult } from '../flows/types.js';
 import type { JournalRecord } from '../journal/records.js';
 import { fromFlowResult, stepEnvelope } from '../ui/envelope.js';
@@ -45,7 +45,7 @@ async function withCode(
       },
     };
   }
-  const { processByKey } = await import('../flows/single-step.js');
+  const { processByKey } = await import('../flows/payment/single-step.js');
   const done = await processByKey(result.reference, 'withdraw', { otp: otpOf(code) }, deps, call.now());
   // what the flow learned before the code (its initiate, gateway, status update), and the end
   return {
@@ -71,7 +71,7 @@ async function paying(
 export const flowRun =
   (kind: PaymentKind): Run =>
   async (a, call) => {
-    const { runPaymentFlow } = await import('../flows/payment.js');
+    const { runPaymentFlow } = await import('../flows/payment/payment.js');
     return paying(kind, a, call, async (deps) => ({
       result: await runPaymentFlow(kind, flowInputs(a), deps),
     }));
@@ -79,7 +79,7 @@ export const flowRun =
 
 /** The gateway of a step on a journaled transaction: the argument, or the one the journal recorded. */
 async function onTransaction(a: Record<string, unknown>, call: ToolCall) {
-  const { stepTarget, stepGateway } = await import('../flows/single-step.js');
+  const { stepTarget, stepGateway } = await import('../flows/payment/single-step.js');
   const { record, deps } = stepTarget(a.key as string, undefined, await call.deps(), call.now());
   const gateway = stepGateway(record, a.gateway === undefined ? undefined : Number(a.gateway));
   return { record, deps, gateway };
@@ -91,26 +91,26 @@ async function onTransaction(a: Record<string, unknown>, call: ToolCall) {
  */
 export const stepRuns: Record<MoneyStep, (e: Endpoint) => Run> = {
   initiate: (e) => async (a, call) => {
-    const { initiateStage } = await import('../flows/payment.js');
+    const { initiateStage } = await import('../flows/payment/payment.js');
     const result = await initiateStage(e.money!.kind!, flowInputs(a), await call.deps());
     return fromFlowResult(result, undefined);
   },
   processed: (e) => async (a, call) => {
-    const { processByKey } = await import('../flows/single-step.js');
+    const { processByKey } = await import('../flows/payment/single-step.js');
     const kind = e.money!.kind!;
     return paying(kind, a, call, (deps) =>
       processByKey(a.key as string, kind, flowInputs(a), deps, call.now()),
     );
   },
   status: () => async (a, call) => {
-    const { statusStep } = await import('../flows/steps.js');
+    const { statusStep } = await import('../flows/payment/steps.js');
     const { record, deps, gateway } = await onTransaction(a, call);
     const status = a.status as TransactionStatus;
     const r = await statusStep(record, record.hash_token!, gateway, status, deps);
     return stepEnvelope(record, gateway, { status: r.status, status_update: r });
   },
   wallet: () => async (a, call) => {
-    const { walletStep } = await import('../flows/steps.js');
+    const { walletStep } = await import('../flows/payment/steps.js');
     const { record, deps, gateway } = await onTransaction(a, call);
     const w = await walletStep(record, record.hash_token!, gateway, deps);
     return stepEnvelope(record, gateway, { status: 'initiated', wallet: w });

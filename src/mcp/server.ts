@@ -1,7 +1,7 @@
 // `mpay mcp`: a Model Context Protocol server on stdio (the official SDK's Server and stdio transport), its
 // tools from mcp/tools.ts (made from the endpoint table and the flows). Every money tool passes the run's
 // tickets through a gate of its own call
-// (flows/money-gate.ts): journal first, the transaction's lock, live decided by the server. On a live server
+// (flows/gate/money-gate.ts): journal first, the transaction's lock, live decided by the server. On a live server
 // the gate's question goes to the person through MCP elicitation (mcp/ask.ts), and only an accept sends; a client that
 // cannot elicit gets `confirmation_required`; --yes is not read here. stdout carries JSON-RPC alone, every
 // message scrubbed of the run's secrets on its way out; logs go to stderr. End of input or a first signal
@@ -11,8 +11,8 @@
 // a signal after the end of input is the same ending; a second signal names what was left in flight.
 // The wire (mcp/stdio.ts) answers a line that is not JSON-RPC with the protocol's error, and scrubs.
 import * as z from 'zod/mini';
-import { CancelledError, UsageError } from '../api/errors.js';
-import { nearest } from '../api/nearest.js';
+import { CancelledError, UsageError } from '../common/errors.js';
+import { nearest } from '../common/nearest.js';
 import type { Factory } from '../factory.js';
 import type { Prompter } from '../flows/prompter.js';
 import { silentReporter, type FlowDeps } from '../flows/types.js';
@@ -143,7 +143,7 @@ export async function serveMcp(f: Factory, opts: McpOptions): Promise<void> {
       now: f.now,
       askCode: (email) => asker.askCode(email),
       async doctor(checkApiKey) {
-        const { runChecks } = await import('../flows/doctor.js');
+        const { runChecks } = await import('../flows/doctor/doctor.js');
         const d = await deps();
         const checks = await runChecks(ctx, d.client, () => {}, f.environ, d.journal, {
           gate: d.gate,

@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { historyStatuses, paymentKinds } from '../api/enums.js';
 import { endpointList, type Endpoint, type EndpointId, type MoneyStep } from '../api/endpoints.js';
 import type { PaymentKind } from '../api/enums.js';
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../common/errors.js';
 import type { JournalRecord } from '../journal/records.js';
 import { fromRecord } from '../ui/envelope.js';
 import { argumentsOf, transactionKey } from './arguments.js';

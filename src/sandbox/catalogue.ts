@@ -6,7 +6,7 @@
 // own, so that its demo credentials work). The sandbox's settlement rules need what a record does not say;
 // where it is silent: no coin price (a crypto gateway settles in the currency), and no gateway needs the
 // wallet address update first (every gateway takes one).
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../common/errors.js';
 import { Secrets } from '../api/redact.js';
 import * as s from '../api/schemas.js';
 import { demoMerchant, type CurrencySeed, type GatewaySeed, type Seed } from './seed.js';

@@ -6,7 +6,7 @@
 // is refused, naming the holder (FILE.lock).
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import { BusyError } from '../api/errors.js';
+import { BusyError } from '../common/errors.js';
 import { dirname } from 'node:path';
 import Database from 'libsql';
 import type { StoredTransaction } from './state.js';

@@ -1,7 +1,7 @@
 // How a batch shows its rows as they end: on a terminal, one progress bar (rows done, failed, rate, time
 // left; cli-progress) with the rows that failed printed above it; otherwise a plain line per row, which a
 // log or a pipe keeps whole.
-import type { RowResult } from '../flows/batch-row.js';
+import type { RowResult } from '../flows/batch/batch-row.js';
 import type { Text } from '../io/fold.js';
 import type { IO } from '../io/io.js';
 import { importLazily } from '../lazy-import.js';

@@ -10,7 +10,7 @@
 // which stand between the quoted pieces, never inside one: no text of a value can ever become one.
 
 import { isSecretHeader, isSecretName } from '../api/redact.js';
-import { singleQuoted } from '../api/shell-words.js';
+import { singleQuoted } from '../common/shell-words.js';
 
 /** One of mpay's own placeholders ($MPAY_TOKEN, $MPAY_REF, $HASH): the shell fills it in. */
 export class ShellVariable {

@@ -1,7 +1,7 @@
 // `mpay history show KEY --curl`: the requests of one transaction, from the journal's 'sent' lines, as the
 // lines of a bash script that sends them again (the endpoint table says each request's fields).
 import { curlCommand, ShellVariable } from './curl.js';
-import { singleQuoted } from '../api/shell-words.js';
+import { singleQuoted } from '../common/shell-words.js';
 import type { JournalEvent, JournalRecord } from '../journal/records.js';
 import { apiBase, journaledField, moneyEndpointFor, requestFields, type Endpoint } from '../api/endpoints.js';
 

@@ -3,7 +3,7 @@
 // docs/json/, and a test checks both that the files are current and that real output matches them.
 // Objects are loose: a consumer must accept keys it does not know.
 import * as z from 'zod/mini';
-import { exitCodes } from '../api/errors.js';
+import { exitCodes } from '../common/errors.js';
 import { paymentKinds } from '../api/enums.js';
 import * as api from '../api/schemas.js';
 

@@ -1,6 +1,6 @@
 // What the list commands share: --filter, --columns, then JSON, CSV or a table.
 import { once } from 'node:events';
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../common/errors.js';
 import type { IO } from '../io/io.js';
 import { fitWidth, printJson } from './print.js';
 import {

@@ -1,9 +1,9 @@
-// The one place a run's output failures (api/out-file.ts Outputs: --trace, --out, a report, --save-scenario)
+// The one place a run's output failures (common/out-file.ts Outputs: --trace, --out, a report, --save-scenario)
 // become what the person and the script see: a line each on stderr naming the file, why, and what had been
 // sent, and exit 15 (output_failed), never 2, which says nothing was sent. Called as a command ends
 // (BaseCommand.execute), and by `mpay run` before a second Ctrl-C ends it at once.
-import { exitCodes } from '../api/errors.js';
-import type { Outputs } from '../api/out-file.js';
+import { exitCodes } from '../common/errors.js';
+import type { Outputs } from '../common/out-file.js';
 import type { IO } from '../io/io.js';
 
 export function tellOutputFailures(io: IO, outputs: Outputs): void {

@@ -1,7 +1,7 @@
 // A batch's problems, every one at once with its row, before anything is sent: a table on stderr, or a
 // record a problem on stdout with --json (which a script reads as it reads the results). In the table,
 // one problem found on many rows (the same column, the same words) is one line with its rows' numbers.
-import type { RowProblem } from '../flows/batch-check.js';
+import type { RowProblem } from '../flows/batch/batch-check.js';
 import type { IO } from '../io/io.js';
 import { renderTable } from './output.js';
 import { printJson } from './print.js';

@@ -3,7 +3,7 @@
 // tools and a maintained TypeScript implementation (@jmespath-community/jmespath); jq syntax would need a
 // WebAssembly build or a partial port.
 import { compile, search, type JSONValue } from '@jmespath-community/jmespath';
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../common/errors.js';
 
 /** Checks an expression before anything is sent: a bad one is a usage error that points at the mistake. */
 export function checkQuery(expression: string): void {

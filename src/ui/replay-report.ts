@@ -1,8 +1,8 @@
 // `mpay replay`'s report for a person: each call with its recorded answer beside the new one, and what
 // differs. The values have been scrubbed of secrets by the caller; escapes a server sent are cleaned here.
-import type { PlannedCall } from '../flows/replay-plan.js';
-import type { ReplayedCall } from '../flows/replay.js';
-import type { AnswerSummary, Difference } from '../flows/replay-compare.js';
+import type { PlannedCall } from '../flows/replay/replay-plan.js';
+import type { ReplayedCall } from '../flows/replay/replay.js';
+import type { AnswerSummary, Difference } from '../flows/replay/replay-compare.js';
 import { clean } from './output.js';
 
 const short = (s: string | null, n = 48) => (s === null ? '-' : s.length > n ? `${s.slice(0, n - 1)}…` : s);

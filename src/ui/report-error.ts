@@ -1,9 +1,9 @@
 // The one place where anything a command throws becomes what the person and the script see: the JSON
 // error document on stdout (with --json), a one-line message with the API's per-field messages and a hint
-// on stderr, and the exit code of its kind (api/errors.ts). Never a stack, except for a bug under --debug.
+// on stderr, and the exit code of its kind (common/errors.ts). Never a stack, except for a bug under --debug.
 // The oclif shell and the in-process test harness both go through here.
 import type { PreparedRequest } from '../api/wire.js';
-import { CancelledError, MpayError, UsageError, toMpayError } from '../api/errors.js';
+import { CancelledError, MpayError, UsageError, toMpayError } from '../common/errors.js';
 import { Secrets } from '../api/redact.js';
 import type { IO } from '../io/io.js';
 import { jsonText } from './output.js';

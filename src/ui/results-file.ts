@@ -1,9 +1,9 @@
 // A batch's --out file: one record a row, CSV when its name ends in .csv (a header, then a line a row),
-// NDJSON otherwise. 0600, and never written through a link (api/out-file.ts). Opened before the first row
+// NDJSON otherwise. 0600, and never written through a link (common/out-file.ts). Opened before the first row
 // is sent; a write that fails after rows were sent (a full disk) is told to the run's Outputs (exit 15) and
 // each record from that row on goes to stdout instead, as NDJSON.
-import { OutputFile, type Outputs } from '../api/out-file.js';
-import type { RowResult } from '../flows/batch-row.js';
+import { OutputFile, type Outputs } from '../common/out-file.js';
+import type { RowResult } from '../flows/batch/batch-row.js';
 import { csvHeader, csvLine, type Column } from './output.js';
 
 export interface ResultsFile {

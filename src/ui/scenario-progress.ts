@@ -2,7 +2,7 @@
 // their steps, the server, what a failed step does), and on a terminal the step in flight on a line of its
 // own, cleared before each step's line is printed and ended before anything else (an interruption's
 // report) is said.
-import type { StepRecord } from '../flows/scenario-run.js';
+import type { StepRecord } from '../flows/scenario/scenario-run.js';
 import type { IO } from '../io/io.js';
 import { clean } from './output.js';
 

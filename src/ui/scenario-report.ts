@@ -5,10 +5,10 @@
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { UsageError } from '../api/errors.js';
-import { OutputFile, clearForOutput, type Outputs } from '../api/out-file.js';
-import type { Failure } from '../flows/scenario-expect.js';
-import type { StepRecord } from '../flows/scenario-run.js';
+import { UsageError } from '../common/errors.js';
+import { OutputFile, clearForOutput, type Outputs } from '../common/out-file.js';
+import type { Failure } from '../flows/scenario/scenario-expect.js';
+import type { StepRecord } from '../flows/scenario/scenario-run.js';
 import { clean } from './output.js';
 
 export interface ReportTarget {
@@ -135,7 +135,7 @@ export function openReports(targets: ReportTarget[], plan: ReportPlan, outputs: 
 }
 
 /**
- * A writer that stops writing at its first failure: its report file (api/out-file.ts) keeps why and tells
+ * A writer that stops writing at its first failure: its report file (common/out-file.ts) keeps why and tells
  * the run's Outputs. `steps` counts what ran, for that message.
  */
 function guarded(

@@ -9,7 +9,7 @@ import { Factory } from '../../factory.js';
 import { systemIO, type IO } from '../../io/io.js';
 import { reportError } from '../../ui/report-error.js';
 import { tellOutputFailures } from '../../ui/output-failures.js';
-import { nearest } from '../../api/nearest.js';
+import { nearest } from '../../common/nearest.js';
 
 // Typed from every global flag: a command that does not take one sees it as undefined.
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<typeof globalFlags & T['flags']>;
@@ -180,7 +180,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // A trace that could not be written is refused now, before the profile is read or anything sent.
     const trace = this.flags.trace; // or MPAY_TRACE, its variable
     if (trace) {
-      const { checkOutputFolder } = await import('../../api/out-file.js');
+      const { checkOutputFolder } = await import('../../common/out-file.js');
       checkOutputFolder(trace, 'the trace');
     }
     if (this.flags.query !== undefined) {

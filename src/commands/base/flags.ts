@@ -6,8 +6,8 @@ import type { FlowInputs } from '../../flows/types.js';
 import type { ListOptions } from '../../ui/list-output.js';
 import type { BatchOptions } from '../../flows/batch/run.js';
 import { defaultConcurrency, maxConcurrency } from '../../flows/batch/concurrency.js';
-import { parseInputs } from '../../flows/inputs.js';
-import { checkOutputFolder } from '../../api/out-file.js';
+import { parseInputs } from '../../flows/payment/inputs.js';
+import { checkOutputFolder } from '../../common/out-file.js';
 
 /** The transaction a single step acts on. */
 export const hashTokenArg = {

@@ -8,9 +8,9 @@ import type { Hook } from '@oclif/core/hooks';
 import { stripVTControlCharacters } from 'node:util';
 import { foldCommand } from '../../io/fold.js';
 import { systemIO } from '../../io/io.js';
-import { nearest } from '../../api/nearest.js';
-import { commandLine } from '../../api/shell-words.js';
-import { UsageError } from '../../api/errors.js';
+import { nearest } from '../../common/nearest.js';
+import { commandLine } from '../../common/shell-words.js';
+import { UsageError } from '../../common/errors.js';
 import { globalFlags, helpSections, type HelpGroup } from './base-command.js';
 
 /**

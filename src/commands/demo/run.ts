@@ -13,7 +13,7 @@ export async function runDemo(opts: { json?: boolean }, f: Factory): Promise<voi
   const { startSandbox } = await import('../../sandbox/server.js');
   const { demoMerchant } = await import('../../sandbox/seed.js');
   const { ScriptedPrompter } = await import('../../flows/prompter.js');
-  const { runPaymentFlow } = await import('../../flows/payment.js');
+  const { runPaymentFlow } = await import('../../flows/payment/payment.js');
   const dir = mkdtempSync(join(tmpdir(), 'mpay-demo-'));
   const sandboxLog: string[] = [];
   const sb = await startSandbox({ port: 0, host: '127.0.0.1', log: (l) => sandboxLog.push(l) });

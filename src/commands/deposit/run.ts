@@ -1,4 +1,4 @@
-// `mpay deposit`: the whole flow (flows/payment.ts), or --resume (flows/resume.ts).
+// `mpay deposit`: the whole flow (flows/payment/payment.ts), or --resume (flows/payment/resume.ts).
 import type { Factory } from '../../factory.js';
 import { runFlow, type FlowRunOptions } from '../../flows/payment/run.js';
 import { flowSide } from '../shared/flow-run.js';
@@ -9,8 +9,8 @@ export interface DepositOptions extends FlowRunOptions {
 }
 
 export async function runDeposit(opts: DepositOptions, f: Factory): Promise<void> {
-  const { runPaymentFlow } = await import('../../flows/payment.js');
-  const { resumeFlow } = await import('../../flows/resume.js');
+  const { runPaymentFlow } = await import('../../flows/payment/payment.js');
+  const { resumeFlow } = await import('../../flows/payment/resume.js');
   const { resume, inputs } = opts;
   await runFlow('deposit', opts, flowSide(f), async (deps) => ({
     result: await (resume

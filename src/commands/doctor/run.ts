@@ -1,13 +1,13 @@
 // `mpay doctor`: a line per check as it ends (a long one folded on a terminal), then the verdict; exit 0
 // only when every check passes, else the exit code of the first failure's kind.
-import { exitCodes } from '../../api/errors.js';
+import { exitCodes } from '../../common/errors.js';
 import type { Factory } from '../../factory.js';
-import type { Check } from '../../flows/doctor.js';
+import type { Check } from '../../flows/doctor/doctor.js';
 import { clean } from '../../ui/output.js';
 import { printJson } from '../../ui/print.js';
 
 export async function runDoctor(opts: { json?: boolean; checkApiKey?: boolean }, f: Factory): Promise<void> {
-  const { runChecks } = await import('../../flows/doctor.js');
+  const { runChecks } = await import('../../flows/doctor/doctor.js');
   const ctx = await f.context();
   // The report is the command's result: on stdout, line by line as each check ends, prose that the IO
   // folds to a terminal's width (a long check continues under its name, indented by two); a pipe gets

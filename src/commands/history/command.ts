@@ -2,7 +2,7 @@ import * as Flags from '@oclif/core/flags';
 import { BaseCommand, flagSets, type HelpGroup } from '../base/base-command.js';
 import { columnsHelp, historyColumns } from '../shared/columns.js';
 import { historyStatuses } from '../../api/enums.js';
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../common/errors.js';
 import { listOptionsFrom, outputFlags } from '../base/flags.js';
 
 /** as ./run.ts's defaultHistoryLimit (the command class loads no run module before it runs) */

@@ -1,11 +1,11 @@
 // `mpay history`: the transactions mpay started, newest first, as a table, CSV or JSON.
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../common/errors.js';
 import type { Factory } from '../../factory.js';
 import { statusShown, type JournalRecord } from '../../journal/records.js';
 import { streamList, type ListOptions } from '../../ui/list-output.js';
 import { historyColumns } from '../shared/columns.js';
-import { parseWhen } from '../shared/when.js';
-import { keepYoungGenerationSmall } from '../../flows/heap-bound.js';
+import { parseWhen } from '../../common/when.js';
+import { keepYoungGenerationSmall } from '../../flows/batch/heap-bound.js';
 
 export interface HistoryOptions extends ListOptions {
   kind?: string;

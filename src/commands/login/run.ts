@@ -1,8 +1,8 @@
-// `mpay login`: the inputs from flags, MPAY_* variables or stdin, then the flow (src/flows/login.ts).
-import { UsageError } from '../../api/errors.js';
+// `mpay login`: the inputs from flags, MPAY_* variables or stdin, then the flow (src/flows/login/login.ts).
+import { UsageError } from '../../common/errors.js';
 import type { Factory } from '../../factory.js';
-import type { LoginInputs } from '../../flows/login.js';
-import { commandLine } from '../../api/shell-words.js';
+import type { LoginInputs } from '../../flows/login/login.js';
+import { commandLine } from '../../common/shell-words.js';
 import { printResult } from '../../ui/print.js';
 
 export interface LoginOptions extends Omit<LoginInputs, 'profile' | 'env' | 'baseUrl'> {
@@ -12,7 +12,7 @@ export interface LoginOptions extends Omit<LoginInputs, 'profile' | 'env' | 'bas
 }
 
 export async function runLogin(opts: LoginOptions, f: Factory): Promise<void> {
-  const { login } = await import('../../flows/login.js');
+  const { login } = await import('../../flows/login/login.js');
   const env = f.environ;
   let merchantKey = opts.merchantKey ?? env.MPAY_MERCHANT_KEY;
   if (opts.merchantKeyStdin) {
@@ -36,7 +36,7 @@ export async function runLogin(opts: LoginOptions, f: Factory): Promise<void> {
       warn: (m) => f.io.warn(m),
       note: (m) => f.io.note(m),
       checkApiKey: async (req) => {
-        const { checkApiKey } = await import('../../flows/doctor.js');
+        const { checkApiKey } = await import('../../flows/doctor/doctor.js');
         const { memoryTokens } = await import('../../api/credentials.js');
         const { fingerprint } = await import('../../api/redact.js');
         const { runAgain } = await import('../../flows/standing.js');

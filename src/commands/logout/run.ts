@@ -1,5 +1,5 @@
 // `mpay logout`: a profile's credentials and tokens (or every profile's with --all).
-import { exitCodes, UsageError } from '../../api/errors.js';
+import { exitCodes, UsageError } from '../../common/errors.js';
 import type { Factory } from '../../factory.js';
 import { printResult } from '../../ui/print.js';
 

@@ -3,8 +3,8 @@
 // one scrubber (api/redact.ts) before it is written anywhere.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { checkBaseUrl } from '../../api/base-url.js';
-import { UsageError } from '../../api/errors.js';
-import { clearForOutput } from '../../api/out-file.js';
+import { UsageError } from '../../common/errors.js';
+import { clearForOutput } from '../../common/out-file.js';
 import type { Factory } from '../../factory.js';
 import type { DepartureRecord, RunningProxy } from '../../proxy/forwarder.js';
 import { clean } from '../../ui/output.js';

@@ -1,12 +1,12 @@
 // `mpay replay FILE`: the API's calls of a trace (or of a support bundle's traces) sent again to the server
-// of this run (flows/replay.ts), each answer beside the recorded one; exit 13 when some differ.
+// of this run (flows/replay/replay.ts), each answer beside the recorded one; exit 13 when some differ.
 import { memoryTokens } from '../../api/credentials.js';
-import { UsageError, replayDiffersExitCode } from '../../api/errors.js';
+import { UsageError, replayDiffersExitCode } from '../../common/errors.js';
 import { isSandboxServer } from '../../config/live.js';
 import type { RecordedCall } from '../../api/har-read.js';
 import type { Factory } from '../../factory.js';
-import { refuseMissingCredentials, replay } from '../../flows/replay.js';
-import { planReplay } from '../../flows/replay-plan.js';
+import { refuseMissingCredentials, replay } from '../../flows/replay/replay.js';
+import { planReplay } from '../../flows/replay/replay-plan.js';
 import { confirmKeepCustomer, personalOf, registerRecordedSecrets } from '../../flows/replay/recorded.js';
 import { saveScenario } from '../../flows/replay/save-scenario.js';
 import { printResult } from '../../ui/print.js';

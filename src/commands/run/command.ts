@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { BaseCommand, type Host, type HelpGroup } from '../base/base-command.js';
-import type { CommandInfo } from '../../flows/scenario-check.js';
+import type { CommandInfo } from '../../flows/scenario/scenario-check.js';
 
 export default class Run extends BaseCommand<typeof Run> {
   static helpGroup: HelpGroup = { section: 'SUPPORT', order: 3 };

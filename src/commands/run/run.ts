@@ -1,13 +1,13 @@
 // `mpay run FILE…`: scenario files (docs/scenarios.md) read and checked whole before anything is sent,
 // the live rules applied once for the run, then each step run in this process (step-exec.ts) through the
 // run's one Factory and money gate; a line a step, --json, --ndjson, and JUnit or TAP reports.
-import { exitCodes, scenarioFailedExitCode } from '../../api/errors.js';
+import { exitCodes, scenarioFailedExitCode } from '../../common/errors.js';
 import type { Factory } from '../../factory.js';
-import type { CommandTable } from '../../flows/scenario-check.js';
-import { heapBound } from '../../flows/heap-bound.js';
+import type { CommandTable } from '../../flows/scenario/scenario-check.js';
+import { heapBound } from '../../flows/batch/heap-bound.js';
 import { prepareRun, startLine } from '../../flows/scenario/prepare.js';
 import { document, scrubbed } from '../../flows/scenario/records.js';
-import { recordsWhenStopped, runScenarios, type StepRecord } from '../../flows/scenario-run.js';
+import { recordsWhenStopped, runScenarios, type StepRecord } from '../../flows/scenario/scenario-run.js';
 import { jsonText } from '../../ui/output.js';
 import { tellOutputFailures } from '../../ui/output-failures.js';
 import { scenarioProgress } from '../../ui/scenario-progress.js';
@@ -124,7 +124,7 @@ export async function runRun(opts: RunOptions, f: Factory): Promise<void> {
           emit: (r) => {
             inFlight = undefined;
             if (!stoppedNow) show(scrubbed(r, f));
-            // the steps' garbage collected before the heap grows past a bound (flows/heap-bound.ts): looked
+            // the steps' garbage collected before the heap grows past a bound (flows/batch/heap-bound.ts): looked
             // at every 50 steps, since a scenario's own heap sits near the bound and a full collection after
             // every step cost more than the steps themselves (10,000 steps: 53 of their 63 minutes)
             if (++stepsEnded % 50 === 0) collect();

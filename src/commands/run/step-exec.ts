@@ -3,13 +3,13 @@
 // context, its one money gate, journal and locks); a raw request through `mpay api`'s own callApi, so a
 // money endpoint passes the same gate and journal as `mpay api` does. Nothing here reaches the wire
 // another way.
-import { MpayError } from '../../api/errors.js';
+import { MpayError } from '../../common/errors.js';
 import { failureError } from '../../api/response.js';
-import { commandLine } from '../../api/shell-words.js';
+import { commandLine } from '../../common/shell-words.js';
 import type { RawAnswer } from '../../api/wire.js';
 import type { Factory } from '../../factory.js';
-import type { StepOutcome } from '../../flows/scenario-expect.js';
-import type { ResolvedStep, StepExecutor } from '../../flows/scenario-run.js';
+import type { StepOutcome } from '../../flows/scenario/scenario-expect.js';
+import type { ResolvedStep, StepExecutor } from '../../flows/scenario/scenario-run.js';
 import { memoryIO } from '../../io/io.js';
 import { callApi } from '../api/run.js';
 import type { Host } from '../base/base-command.js';

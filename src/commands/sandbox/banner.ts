@@ -1,6 +1,6 @@
 // What `mpay sandbox` prints once it listens: who can reach it, and its banner (where it listens, the demo
 // merchant's credentials, every setting, the command that logs in to it), or the same as JSON.
-import { commandLine } from '../../api/shell-words.js';
+import { commandLine } from '../../common/shell-words.js';
 import type { Factory } from '../../factory.js';
 import { printJson } from '../../ui/print.js';
 import type { Reach } from '../../sandbox/reach.js';

@@ -1,7 +1,7 @@
 // `mpay sandbox`: serves the whole API locally until Ctrl-C or SIGTERM.
 // Its flags read (settings.ts), the certificate (sandbox/tls.ts), then the banner (banner.ts).
 import { rmSync } from 'node:fs';
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../common/errors.js';
 import type { Factory } from '../../factory.js';
 import type { Fault } from '../../sandbox/faults.js';
 import { reachOf } from '../../sandbox/reach.js';

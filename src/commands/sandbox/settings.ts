@@ -1,8 +1,8 @@
 // What `mpay sandbox` reads from its flags before it starts: the data file's privacy, --rate-limit,
 // --catalogue; and why it could not start, told in the flags' words.
-import { LocalFileError, UsageError } from '../../api/errors.js';
-import { commandLine } from '../../api/shell-words.js';
-import { requirePrivate, requireSafeFolderOf } from '../../api/private-path.js';
+import { LocalFileError, UsageError } from '../../common/errors.js';
+import { commandLine } from '../../common/shell-words.js';
+import { requirePrivate, requireSafeFolderOf } from '../../common/private-path.js';
 import type { Factory } from '../../factory.js';
 import type { Seed } from '../../sandbox/seed.js';
 import { portInUseHint } from '../shared/free-port.js';
@@ -12,7 +12,7 @@ import type { SandboxOptions } from './run.js';
  * The data file (with its write-ahead log beside it; an old format's snapshot, renamed at its import) is
  * read and written: a link planted there (in /tmp, by another user),
  * or a file another user owns or can write, would be read as the sandbox's state. Refused, exit 9, by the
- * rule of every file mpay keeps (api/private-path.ts); so is one in a folder every user can write that
+ * rule of every file mpay keeps (common/private-path.ts); so is one in a folder every user can write that
  * has no sticky bit, where another user could replace it.
  */
 export function requirePrivateData(data: string, f: Factory): void {

@@ -1,9 +1,9 @@
 // What the runs of the payment commands share (`mpay deposit` and `mpay withdraw`, their initiate and
 // process steps): the one-time code read from stdin, and the side of a flow's run (flows/payment/run.ts,
 // runFlow) that the Factory, the IO and ui/ give: its dependencies and its result printed.
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../common/errors.js';
 import type { Factory } from '../../factory.js';
-import { otpOf, type Otp } from '../../flows/inputs.js';
+import { otpOf, type Otp } from '../../flows/payment/inputs.js';
 import type { FlowSide } from '../../flows/payment/run.js';
 import type { FlowInputs } from '../../flows/types.js';
 import { fromFlowResult } from '../../ui/envelope.js';

@@ -8,8 +8,8 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { IO } from '../../io/io.js';
-import { requirePrivate } from '../../api/private-path.js';
-import { processGone } from '../../journal/liveness.js';
+import { requirePrivate } from '../../common/private-path.js';
+import { processGone } from '../../common/liveness.js';
 
 export interface Spooled {
   path: string;

@@ -3,7 +3,7 @@
 // entry, within bounds (api/input-bounds.ts); nothing of it is written to disk, and only its traces are
 // parsed.
 import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../common/errors.js';
 import { checkFileSize, inputBounds, overBound, type InputBounds } from '../../api/input-bounds.js';
 import { readHar, type ReadHar } from '../../api/har-read.js';
 import { importLazily } from '../../lazy-import.js';

@@ -2,7 +2,7 @@ import * as Flags from '@oclif/core/flags';
 import { BaseCommand, type HelpGroup } from '../base/base-command.js';
 import { isTransactionStatus, transactionStatuses } from '../../api/enums.js';
 import { dryRunFlag, hashTokenArg } from '../base/flags.js';
-import { gatewayOf } from '../../flows/inputs.js';
+import { gatewayOf } from '../../flows/payment/inputs.js';
 
 export default class Status extends BaseCommand<typeof Status> {
   static helpGroup: HelpGroup = { section: 'PAYMENTS', order: 3 };

@@ -17,8 +17,8 @@ export interface StatusOptions {
 }
 
 export async function runStatus(opts: StatusOptions, f: Factory): Promise<void> {
-  const { statusStep } = await import('../../flows/steps.js');
-  const { stepTarget, stepGateway } = await import('../../flows/single-step.js');
+  const { statusStep } = await import('../../flows/payment/steps.js');
+  const { stepTarget, stepGateway } = await import('../../flows/payment/single-step.js');
   const flowDeps = await f.flowDeps({ dryRun: opts.dryRun, command: 'mpay' });
   const { record, deps } = stepTarget(opts.key, undefined, flowDeps, f.now());
   const gateway = stepGateway(record, opts.gateway);

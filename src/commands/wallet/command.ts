@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { BaseCommand, type HelpGroup } from '../base/base-command.js';
 import { dryRunFlag, hashTokenArg } from '../base/flags.js';
-import { gatewayOf } from '../../flows/inputs.js';
+import { gatewayOf } from '../../flows/payment/inputs.js';
 
 export default class Wallet extends BaseCommand<typeof Wallet> {
   static helpGroup: HelpGroup = { section: 'PAYMENTS', order: 4 };

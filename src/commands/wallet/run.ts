@@ -15,8 +15,9 @@ export interface WalletOptions {
 }
 
 export async function runWallet(opts: WalletOptions, f: Factory): Promise<void> {
-  const { walletStep } = await import('../../flows/steps.js');
-  const { stepTarget, stepGateway, walletGatewayIsCrypto } = await import('../../flows/single-step.js');
+  const { walletStep } = await import('../../flows/payment/steps.js');
+  const { stepTarget, stepGateway, walletGatewayIsCrypto } =
+    await import('../../flows/payment/single-step.js');
   const flowDeps = await f.flowDeps({ dryRun: opts.dryRun, command: 'mpay' });
   const { record, deps } = stepTarget(opts.key, undefined, flowDeps, f.now());
   const gatewayId = stepGateway(record, opts.gateway);

@@ -1,7 +1,7 @@
 // `mpay whoami`: the profile in effect, where its key comes from, and its cached tokens.
 import { fingerprint } from '../../api/redact.js';
 import { keyringHint } from '../../api/credentials.js';
-import { exitCodes } from '../../api/errors.js';
+import { exitCodes } from '../../common/errors.js';
 import type { Factory } from '../../factory.js';
 import { renderRecord } from '../../ui/output.js';
 import { fitWidth, printResult } from '../../ui/print.js';

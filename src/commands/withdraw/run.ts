@@ -1,4 +1,4 @@
-// `mpay withdraw`: the whole flow (flows/payment.ts), or --resume (flows/resume.ts), its one-time code
+// `mpay withdraw`: the whole flow (flows/payment/payment.ts), or --resume (flows/payment/resume.ts), its one-time code
 // by --otp, asked on a terminal, or read from stdin (--otp-stdin).
 import type { Factory } from '../../factory.js';
 import { runFlow, type FlowRunOptions } from '../../flows/payment/run.js';
@@ -12,8 +12,8 @@ export interface WithdrawOptions extends FlowRunOptions {
 }
 
 export async function runWithdraw(opts: WithdrawOptions, f: Factory): Promise<void> {
-  const { runPaymentFlow } = await import('../../flows/payment.js');
-  const { resumeFlow } = await import('../../flows/resume.js');
+  const { runPaymentFlow } = await import('../../flows/payment/payment.js');
+  const { resumeFlow } = await import('../../flows/payment/resume.js');
   const { resume } = opts;
   const inputs = { ...opts.inputs, otp: await otpFrom(opts, f) };
   await runFlow('withdraw', opts, flowSide(f), async (deps) => ({

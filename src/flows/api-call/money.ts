@@ -8,7 +8,7 @@ import { isSecretName } from '../../api/redact.js';
 import type { DryRun, RawAnswer } from '../../api/wire.js';
 import type { Kind, Place, Step } from '../../journal/records.js';
 import type { JournalLike } from '../../journal/journal.js';
-import type { MoneyGate } from '../money-gate.js';
+import type { MoneyGate } from '../gate/money-gate.js';
 import type { FlowDeps } from '../types.js';
 import type { ApiRequest } from './request.js';
 
@@ -40,16 +40,16 @@ export async function sendMoney(
   bearer: boolean,
   at: { client: Client; journal: JournalLike; place: Place; gate: () => Promise<MoneyGate> },
 ): Promise<RawAnswer> {
-  const { journaledAnswer } = await import('../journaled.js');
+  const { journaledAnswer } = await import('../gate/journaled.js');
   const { client, journal, place } = at;
   const body = req.body ?? {};
   const text = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : String(v));
   const hash = endpoint.step === 'initiate' ? undefined : text(body.hash_token);
   const known = hash ? journal.find(hash) : undefined;
-  // An initiate under a reference the journal holds is refused, as a flow refuses it (flows/payment.ts).
+  // An initiate under a reference the journal holds is refused, as a flow refuses it (flows/payment/payment.ts).
   const taken = endpoint.step === 'initiate' ? text(body.customer_transaction_id) : undefined;
   if (taken) {
-    const { refuseKnownReference } = await import('../payment.js');
+    const { refuseKnownReference } = await import('../payment/payment.js');
     refuseKnownReference(
       taken,
       { journal, place },

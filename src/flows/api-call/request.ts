@@ -1,7 +1,7 @@
 // The request `mpay api` (and a request step of `mpay run`) describes: method, path, body (from --input,
 // -F, -f, --credentials, or a scenario's object), encoding and headers, checked before anything is sent.
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../common/errors.js';
 import { endpointAt } from '../../api/endpoints.js';
 import type { Encoding } from '../../api/wire.js';
 import type { Context } from '../../config/context.js';

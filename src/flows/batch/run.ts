@@ -1,4 +1,4 @@
-// What a batch command runs, for its flow (flows/payment-batch.ts): the file, or stdin spooled to a
+// What a batch command runs, for its flow (flows/batch/payment-batch.ts): the file, or stdin spooled to a
 // private file; the problems of its rows (a table, or NDJSON with --json); the rows a few at a time with
 // the progress, one result a row (NDJSON on stdout with --json, and --out), the pace after a 429
 // (flows/batch/pace.ts) and Ctrl-C; its last lines and exit code: 0 when every row is done (a withdrawal
@@ -7,16 +7,16 @@
 // runBatchCommand with a BatchSide (commands/shared/batch-io.ts): the IO, the Factory's part, and how the
 // progress, problems and results are drawn and written (ui/), none of which flows/ imports.
 import { closeSync, openSync, statSync } from 'node:fs';
-import { UsageError, exitCodes } from '../../api/errors.js';
-import { commandLine } from '../../api/shell-words.js';
+import { UsageError, exitCodes } from '../../common/errors.js';
+import { commandLine } from '../../common/shell-words.js';
 import type { Held } from '../../journal/locks.js';
 import { placeArgs, type Place } from '../../journal/records.js';
-import { repeatAdvice, type BatchRow, type RowProblem } from '../batch-check.js';
-import { runRows, type RowResult } from '../batch-row.js';
-import { heapBound } from '../heap-bound.js';
+import { repeatAdvice, type BatchRow, type RowProblem } from './batch-check.js';
+import { runRows, type RowResult } from './batch-row.js';
+import { heapBound } from './heap-bound.js';
 import { runAgain } from '../standing.js';
-import type { BatchInput, BatchView } from '../payment-batch.js';
-import { RowOrder } from '../row-order.js';
+import type { BatchInput, BatchView } from './payment-batch.js';
+import { RowOrder } from './row-order.js';
 import type { FlowDeps, FlowSettings } from '../types.js';
 import { defaultConcurrency, maxConcurrency } from './concurrency.js';
 import { BatchPace, type PaceProgress } from './pace.js';
@@ -100,7 +100,7 @@ export interface BatchCommand {
 }
 
 /**
- * A batch command's run of its flow (flows/payment-batch.ts): its input, its pace made before its client,
+ * A batch command's run of its flow (flows/batch/payment-batch.ts): its input, its pace made before its client,
  * and the BatchView through which the flow shows the problems, notes and rows.
  */
 export async function runBatchCommand(

@@ -1,6 +1,6 @@
 // `mpay history show KEY`: the record a key names in the journal (or where else it lives), and what a person
 // does next with it.
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../common/errors.js';
 import type { Journal } from '../../journal/journal.js';
 import {
   notResumable,

@@ -4,10 +4,10 @@
 // checked by the token it earns.
 import { memoryTokens } from '../../api/credentials.js';
 import { checkBaseUrl, normalizeBaseUrl } from '../../api/base-url.js';
-import { AuthError, MpayError, NetworkError, UsageError } from '../../api/errors.js';
+import { AuthError, MpayError, NetworkError, UsageError } from '../../common/errors.js';
 import { defaultBaseUrls, isEnvironment, type Environment, type Profile } from '../../config/profile.js';
 import type { Prompter } from '../prompter.js';
-import type { LoginDeps, LoginInputs } from '../login.js';
+import type { LoginDeps, LoginInputs } from './login.js';
 
 /** A value given, else asked for (when there is a terminal), else the default, else a usage error. */
 export type Need = (

@@ -1,10 +1,10 @@
 // A payment command's run (`mpay deposit` and `mpay withdraw`, their initiate and process steps): its flow
 // run with its dependencies, what Ctrl-C says of the journal (reportingInterrupt, flows/standing.ts),
-// and its result printed. Each command's run.ts names its Options and its flow (flows/payment.ts,
-// flows/resume.ts, flows/single-step.ts) and hands them to runFlow with a FlowSide
+// and its result printed. Each command's run.ts names its Options and its flow (flows/payment/payment.ts,
+// flows/payment/resume.ts, flows/payment/single-step.ts) and hands them to runFlow with a FlowSide
 // (commands/shared/flow-run.ts): the IO, the Factory's part, and the printing of ui/.
 import type { PaymentKind } from '../../api/enums.js';
-import { exitCodes } from '../../api/errors.js';
+import { exitCodes } from '../../common/errors.js';
 import type { JournalRecord } from '../../journal/records.js';
 import { reportingInterrupt, type InterruptIO } from '../standing.js';
 import type { FlowDeps, FlowInputs, FlowResult, FlowSettings } from '../types.js';

@@ -1,7 +1,7 @@
 // What a recorded trace brings into a replay besides its calls: the secrets it holds in the clear (a
 // browser's trace), and a customer's personal data, which goes to a server that is not a sandbox only
 // when a person says so.
-import { CancelledError, UsageError } from '../../api/errors.js';
+import { CancelledError, UsageError } from '../../common/errors.js';
 import { endpoint } from '../../api/endpoints.js';
 import type { RecordedCall } from '../../api/har-read.js';
 import type { Secrets } from '../../api/redact.js';

@@ -1,8 +1,8 @@
 // `mpay replay FILE --save-scenario`: a trace's calls written as a scenario of `mpay run`, nothing sent.
 import { lstatSync } from 'node:fs';
 import { basename } from 'node:path';
-import { UsageError } from '../../api/errors.js';
-import { OutputFile, type Outputs } from '../../api/out-file.js';
+import { UsageError } from '../../common/errors.js';
+import { OutputFile, type Outputs } from '../../common/out-file.js';
 import type { RecordedCall } from '../../api/har-read.js';
 import type { Secrets } from '../../api/redact.js';
 
@@ -19,7 +19,7 @@ export async function saveScenario(
   secrets: Secrets,
   outputs: Outputs,
 ): Promise<{ steps: number; text?: string }> {
-  const { scenarioFromTrace } = await import('../scenario-from-trace.js');
+  const { scenarioFromTrace } = await import('./scenario-from-trace.js');
   const { file } = to;
   const toStdout = file === '-';
   if (toStdout && to.json)

@@ -1,13 +1,13 @@
 // A call of `mpay replay` as it goes out: its request sent again through the client, and a money call
 // between its journal lines (journaled.ts) as every flow's step writes them.
-import { MpayError } from '../../api/errors.js';
+import { MpayError } from '../../common/errors.js';
 import { endpoint, type Endpoint } from '../../api/endpoints.js';
 import type { RecordedCall } from '../../api/har-read.js';
 import type { Via } from '../../api/sender.js';
 import type { RawAnswer } from '../../api/wire.js';
 import type { JournalRecord, Kind, Step } from '../../journal/records.js';
-import { journaledAnswer } from '../journaled.js';
-import { dataOf, textOf } from '../replay-plan.js';
+import { journaledAnswer } from '../gate/journaled.js';
+import { dataOf, textOf } from './replay-plan.js';
 import type { FlowDeps } from '../types.js';
 
 /**

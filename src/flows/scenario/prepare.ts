@@ -1,15 +1,15 @@
 // What `mpay run` reads and checks before anything is sent (commands/run/run.ts): every scenario file
 // read and checked, problems all at once; the one-time code (--otp-stdin, or asked when its step needs
 // it); the live rules, applied once for the run; and the line said before the first step.
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../common/errors.js';
 import { judgeServer } from '../../config/live.js';
 import type { Secrets } from '../../api/redact.js';
 import type { Context } from '../../config/context.js';
-import type { MoneyGate } from '../money-gate.js';
+import type { MoneyGate } from '../gate/money-gate.js';
 import type { Prompter } from '../prompter.js';
-import { checkScenario, isMoneyStep, type CommandTable } from '../scenario-check.js';
-import { posText, readScenario, type Problem, type Scenario } from '../scenario-file.js';
-import { freshReference, givenVars, readText, startScope, varsFile, withNames } from '../scenario-values.js';
+import { checkScenario, isMoneyStep, type CommandTable } from './scenario-check.js';
+import { posText, readScenario, type Problem, type Scenario } from './scenario-file.js';
+import { freshReference, givenVars, readText, startScope, varsFile, withNames } from './scenario-values.js';
 
 /**
  * The run's scenarios, each with the scope its steps start with; the variables asked late (the one-time

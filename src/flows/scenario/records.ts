@@ -1,9 +1,9 @@
 // What `mpay run` shows of its steps' records (commands/run/run.ts): each record scrubbed of the run's
 // secrets, and the --json document of the whole run.
 import type { Secrets } from '../../api/redact.js';
-import { runReference } from '../scenario-check.js';
-import type { Scenario } from '../scenario-file.js';
-import type { StepRecord } from '../scenario-run.js';
+import { runReference } from './scenario-check.js';
+import type { Scenario } from './scenario-file.js';
+import type { StepRecord } from './scenario-run.js';
 
 /** The run's counts (ui/scenario-report.ts keeps them). */
 type Tally = Record<StepRecord['outcome'], number> & { steps: number };

@@ -7,13 +7,13 @@ import { pipeline } from 'node:stream/promises';
 import { isSea } from 'node:sea';
 import { release, tmpdir, type as osType } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { UsageError } from '../../api/errors.js';
-import { clearForOutput } from '../../api/out-file.js';
+import { UsageError } from '../../common/errors.js';
+import { clearForOutput } from '../../common/out-file.js';
 import { fingerprint, type Secrets } from '../../api/redact.js';
 import type { Context } from '../../config/context.js';
 import type { Journal } from '../../journal/journal.js';
 import { importLazily } from '../../lazy-import.js';
-import type { Check } from '../doctor.js';
+import type { Check } from '../doctor/doctor.js';
 
 /** What goes into the bundle, of `mpay support bundle`'s options (commands/support/bundle/run.ts). */
 export interface BundleChoices {

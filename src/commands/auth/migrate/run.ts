@@ -3,7 +3,7 @@ import type { Factory } from '../../../factory.js';
 import { printResult } from '../../../ui/print.js';
 
 export async function runAuthMigrate(opts: { json?: boolean; profile?: string }, f: Factory): Promise<void> {
-  const { moveIntoKeyring } = await import('../../../flows/secret-storage.js');
+  const { moveIntoKeyring } = await import('../../../flows/login/secret-storage.js');
   const store = await f.store();
   const name = opts.profile ?? f.environ.MPAY_PROFILE ?? store.currentProfile();
   const r = await moveIntoKeyring(store, name);

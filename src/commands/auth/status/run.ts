@@ -1,14 +1,14 @@
 // `mpay auth status`: where each profile keeps its secrets, and its cached tokens.
-import { exitCodes, UsageError } from '../../../api/errors.js';
-import { commandLine } from '../../../api/shell-words.js';
+import { exitCodes, UsageError } from '../../../common/errors.js';
+import { commandLine } from '../../../common/shell-words.js';
 import { keyringHint, keyringNotAvailable } from '../../../api/credentials.js';
 import type { Factory } from '../../../factory.js';
-import type { ProfileSecrets, SecretsReport } from '../../../flows/secret-storage.js';
+import type { ProfileSecrets, SecretsReport } from '../../../flows/login/secret-storage.js';
 import { clean } from '../../../ui/output.js';
 import { printResult } from '../../../ui/print.js';
 
 export async function runAuthStatus(opts: { json?: boolean; profile?: string }, f: Factory): Promise<void> {
-  const { secretsReport } = await import('../../../flows/secret-storage.js');
+  const { secretsReport } = await import('../../../flows/login/secret-storage.js');
   const store = await f.store();
   const report = await secretsReport(store, f.environ, f.now());
   if (opts.profile) {

@@ -1,5 +1,5 @@
 // `mpay config set KEY VALUE`: one setting of a profile, checked before it is saved.
-import { UsageError } from '../../../api/errors.js';
+import { UsageError } from '../../../common/errors.js';
 import { checkBaseUrl, normalizeBaseUrl } from '../../../api/base-url.js';
 import { defaultBaseUrls, isEnvironment, parseGatewayList } from '../../../config/profile.js';
 import type { Factory } from '../../../factory.js';

@@ -1,5 +1,5 @@
 // `mpay deposit process KEY`: the processed step of a deposit, by its hash token or the reference of one
-// mpay started (flows/single-step.ts processByKey).
+// mpay started (flows/payment/single-step.ts processByKey).
 import type { Factory } from '../../../factory.js';
 import { runFlow, type FlowRunOptions } from '../../../flows/payment/run.js';
 import { flowSide } from '../../shared/flow-run.js';
@@ -10,7 +10,7 @@ export interface DepositProcessOptions extends Omit<FlowRunOptions, 'force'> {
 }
 
 export async function runDepositProcess(opts: DepositProcessOptions, f: Factory): Promise<void> {
-  const { processByKey } = await import('../../../flows/single-step.js');
+  const { processByKey } = await import('../../../flows/payment/single-step.js');
   await runFlow('deposit', opts, flowSide(f), (deps) =>
     processByKey(opts.key, 'deposit', opts.inputs, deps, f.now()),
   );

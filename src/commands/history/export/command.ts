@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { BaseCommand, flagSets } from '../../base/base-command.js';
 import { historyStatuses } from '../../../api/enums.js';
-import { UsageError } from '../../../api/errors.js';
+import { UsageError } from '../../../common/errors.js';
 
 export default class HistoryExport extends BaseCommand<typeof HistoryExport> {
   static override baseFlags = flagSets.local;

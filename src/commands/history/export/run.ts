@@ -1,11 +1,11 @@
 // `mpay history export`: every record of the journal, oldest first, as JSON lines or CSV, written as it
 // is read from the database (no array of the whole journal in memory).
 import type { Factory } from '../../../factory.js';
-import { keepYoungGenerationSmall } from '../../../flows/heap-bound.js';
+import { keepYoungGenerationSmall } from '../../../flows/batch/heap-bound.js';
 import { statusShown, type JournalRecord } from '../../../journal/records.js';
 import { chunkedWriter } from '../../../ui/list-output.js';
 import { csvHeader, csvLine, type Column } from '../../../ui/output.js';
-import { parseWhen } from '../../shared/when.js';
+import { parseWhen } from '../../../common/when.js';
 
 export interface ExportOptions {
   format: 'jsonl' | 'csv';

@@ -1,7 +1,7 @@
-// `mpay history move`: records to another base URL of the same merchant (flows/move.ts).
-import { UsageError } from '../../../api/errors.js';
+// `mpay history move`: records to another base URL of the same merchant (flows/history/move.ts).
+import { UsageError } from '../../../common/errors.js';
 import type { Factory } from '../../../factory.js';
-import { livesAt, moveRecord, targetUrl, type Moved } from '../../../flows/move.js';
+import { livesAt, moveRecord, targetUrl, type Moved } from '../../../flows/history/move.js';
 import { printResult } from '../../../ui/print.js';
 
 export interface MoveOptions {

@@ -1,10 +1,10 @@
 // `mpay history prune`: removes old records from the journal.
-import { UsageError } from '../../../api/errors.js';
+import { UsageError } from '../../../common/errors.js';
 import type { Factory } from '../../../factory.js';
 import { settled, type JournalRecord } from '../../../journal/records.js';
 import { printResult } from '../../../ui/print.js';
-import { parseWhen } from '../../shared/when.js';
-import { keepYoungGenerationSmall } from '../../../flows/heap-bound.js';
+import { parseWhen } from '../../../common/when.js';
+import { keepYoungGenerationSmall } from '../../../flows/batch/heap-bound.js';
 
 export interface PruneOptions {
   json?: boolean;

@@ -1,9 +1,9 @@
-// `mpay history resolve KEY`: a person settles a request that had no answer (flows/resolve.ts).
-import { shownValue } from '../../../api/shell-words.js';
-import { UsageError } from '../../../api/errors.js';
+// `mpay history resolve KEY`: a person settles a request that had no answer (flows/history/resolve.ts).
+import { shownValue } from '../../../common/shell-words.js';
+import { UsageError } from '../../../common/errors.js';
 import type { Factory } from '../../../factory.js';
 import { settled, type Resolution } from '../../../journal/records.js';
-import { checkInitiate, settleByHand, unanswered } from '../../../flows/resolve.js';
+import { checkInitiate, settleByHand, unanswered } from '../../../flows/history/resolve.js';
 import { printResult } from '../../../ui/print.js';
 
 export interface ResolveOptions {

@@ -1,5 +1,5 @@
 // `mpay profiles remove NAME`: a profile, its secrets and its tokens.
-import { exitCodes, UsageError } from '../../../api/errors.js';
+import { exitCodes, UsageError } from '../../../common/errors.js';
 import type { Factory } from '../../../factory.js';
 import { printResult } from '../../../ui/print.js';
 

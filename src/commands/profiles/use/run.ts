@@ -1,5 +1,5 @@
 // `mpay profiles use NAME`: the profile used when none is named.
-import { UsageError } from '../../../api/errors.js';
+import { UsageError } from '../../../common/errors.js';
 import type { Factory } from '../../../factory.js';
 import { printResult } from '../../../ui/print.js';
 

@@ -6,7 +6,7 @@ import type { Factory } from '../../../factory.js';
 import { writeBundle, type BundleChoices, type Mask } from '../../../flows/support/bundle.js';
 import { maskPersonal } from '../../../ui/personal-data.js';
 import { printResult } from '../../../ui/print.js';
-import { parseWhen } from '../../shared/when.js';
+import { parseWhen } from '../../../common/when.js';
 import { settings } from '../../shared/settings.js';
 
 export interface BundleOptions extends BundleChoices {
@@ -30,7 +30,7 @@ export async function runSupportBundle(opts: BundleOptions, f: Factory): Promise
     mask,
     settings: settings(ctx.store, ctx.profileName),
     doctor: async () => {
-      const { runChecks } = await import('../../../flows/doctor.js');
+      const { runChecks } = await import('../../../flows/doctor/doctor.js');
       return runChecks(
         ctx,
         await f.client(),

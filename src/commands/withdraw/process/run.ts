@@ -1,5 +1,5 @@
 // `mpay withdraw process KEY`: the processed step of a withdrawal (the one-time code sent, then confirmed
-// with it), by its hash token or the reference of one mpay started (flows/single-step.ts processByKey).
+// with it), by its hash token or the reference of one mpay started (flows/payment/single-step.ts processByKey).
 import type { Factory } from '../../../factory.js';
 import { runFlow, type FlowRunOptions } from '../../../flows/payment/run.js';
 import { otpFrom, flowSide } from '../../shared/flow-run.js';
@@ -12,7 +12,7 @@ export interface WithdrawProcessOptions extends Omit<FlowRunOptions, 'force'> {
 }
 
 export async function runWithdrawProcess(opts: WithdrawProcessOptions, f: Factory): Promise<void> {
-  const { processByKey } = await import('../../../flows/single-step.js');
+  const { processByKey } = await import('../../../flows/payment/single-step.js');
   const inputs = { ...opts.inputs, otp: await otpFrom(opts, f) };
   await runFlow('withdraw', opts, flowSide(f), (deps) =>
     processByKey(opts.key, 'withdraw', inputs, deps, f.now()),

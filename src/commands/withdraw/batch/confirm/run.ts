@@ -1,5 +1,5 @@
 // `mpay withdraw batch confirm FILE`: withdrawals of a batch finished with their one-time codes
-// (flows/payment-batch.ts runConfirmBatch), run by flows/batch/run.ts and
+// (flows/batch/payment-batch.ts runConfirmBatch), run by flows/batch/run.ts and
 // shown through commands/shared/batch-io.ts.
 import type { Factory } from '../../../../factory.js';
 import { runBatchCommand, type BatchOptions } from '../../../../flows/batch/run.js';
@@ -8,7 +8,7 @@ import { batchSide } from '../../../shared/batch-io.js';
 export type ConfirmOptions = BatchOptions;
 
 export async function runConfirm(opts: ConfirmOptions, f: Factory): Promise<void> {
-  const { runConfirmBatch } = await import('../../../../flows/payment-batch.js');
+  const { runConfirmBatch } = await import('../../../../flows/batch/payment-batch.js');
   const how = { words: ['mpay', 'withdraw', 'batch', 'confirm'], command: 'mpay withdraw' };
   await runBatchCommand(opts, batchSide(f), how, (input, deps, view) =>
     runConfirmBatch(input, opts, deps, view),

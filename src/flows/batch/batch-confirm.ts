@@ -1,13 +1,13 @@
 // `mpay withdraw batch confirm FILE`: withdrawals of a batch finished with their one-time codes. Each row
 // (reference, otp) is checked against the journal before anything is sent, then run as a resumed
 // withdrawal: skipped when processed, never re-sent after a lost answer.
-import { ElsewhereError, ValidationError, toMpayError } from '../api/errors.js';
-import { stepDone, type JournalRecord } from '../journal/records.js';
+import { ElsewhereError, ValidationError, toMpayError } from '../../common/errors.js';
+import { stepDone, type JournalRecord } from '../../journal/records.js';
 import { whereName, type BatchRow, type RowProblem } from './batch-check.js';
 import { emptyResult, journalVerdict, settle, type RowResult } from './batch-row.js';
-import { fields, otpOf, problem } from './inputs.js';
-import { resumeFlow } from './resume.js';
-import type { FlowDeps } from './types.js';
+import { fields, otpOf, problem } from '../payment/inputs.js';
+import { resumeFlow } from '../payment/resume.js';
+import type { FlowDeps } from '../types.js';
 
 /** The columns of `mpay withdraw batch confirm`. */
 export const confirmColumns = ['reference', 'otp'] as const;

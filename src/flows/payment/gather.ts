@@ -1,17 +1,17 @@
 // Asking and parsing a flow's inputs, once: a flag's value, else a prompt's answer, else a usage error
 // naming the flag. The currency is chosen from the merchant's own list and the amount checked against
 // its limits before anything is sent.
-import { gatewayTypeOf } from '../api/enums.js';
+import { gatewayTypeOf } from '../../api/enums.js';
 import { randomBytes } from 'node:crypto';
-import { UsageError } from '../api/errors.js';
-import { nearest } from '../api/nearest.js';
-import type { MerchantCurrency } from '../api/schemas.js';
-import { type Kind } from '../journal/records.js';
+import { UsageError } from '../../common/errors.js';
+import { nearest } from '../../common/nearest.js';
+import type { MerchantCurrency } from '../../api/schemas.js';
+import { type Kind } from '../../journal/records.js';
 import { gatewayList } from './gateways.js';
 import { checked, fields, newReference, problem, type Field } from './inputs.js';
 import { internationalPhone, loadPhoneRules, phonePrompt } from './phones.js';
 
-import { merchantCurrencies, silentReporter, title, type FlowDeps, type FlowInputs } from './types.js';
+import { merchantCurrencies, silentReporter, title, type FlowDeps, type FlowInputs } from '../types.js';
 
 // Inputs ---------------------------------------------------------------------------------------------
 

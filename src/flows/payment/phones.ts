@@ -3,7 +3,7 @@
 // trunk 0 of Ghana, none in the North American plan), and a number the plan makes impossible is refused
 // with an example of the country's own. A number given in international form (+ or 00) is checked for a
 // possible length only: a plan newer than the library's must not refuse a real number.
-import { importLazily } from '../lazy-import.js';
+import { importLazily } from '../../lazy-import.js';
 import { fields, type Field } from './inputs.js';
 
 type Lib = typeof import('libphonenumber-js/min');

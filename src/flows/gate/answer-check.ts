@@ -4,9 +4,9 @@
 // reference (`customer_transaction_id`), and the kind, amount and currency where the answer carries them.
 // A difference is the server's fault (exit 7, kind server): the step is journaled failed, saying what
 // differed, and nothing after it is sent.
-import { ServerError } from '../api/errors.js';
-import { shownValue } from '../api/shell-words.js';
-import type { JournalRecord, Kind, Step } from '../journal/records.js';
+import { ServerError } from '../../common/errors.js';
+import { shownValue } from '../../common/shell-words.js';
+import type { JournalRecord, Kind, Step } from '../../journal/records.js';
 
 /** What an answer says about the transaction it is about, where it says it. */
 interface Named {

@@ -1,11 +1,11 @@
 // The deposit and withdraw flows of the spec, step by step: initiate, (wallet address update), status
 // update, processed (with the one-time code on withdraw). Questions go through a Prompter; without one,
 // nothing is asked and a missing value is a usage error naming its flag.
-import { shownValue } from '../api/shell-words.js';
-import { keepingTrack } from './standing.js';
-import { UsageError, ValidationError } from '../api/errors.js';
-import type { GatewayConfiguration, InitiatedPayment, MerchantService } from '../api/schemas.js';
-import { stepDone, type JournalRecord, type Kind } from '../journal/records.js';
+import { shownValue } from '../../common/shell-words.js';
+import { keepingTrack } from '../standing.js';
+import { UsageError, ValidationError } from '../../common/errors.js';
+import type { GatewayConfiguration, InitiatedPayment, MerchantService } from '../../api/schemas.js';
+import { stepDone, type JournalRecord, type Kind } from '../../journal/records.js';
 import { fields, otpOf, phoneNumber, problem } from './inputs.js';
 import { internationalPhone, loadPhoneRules } from './phones.js';
 import { isCrypto, needsWalletUpdate, walletReason, type WalletContext } from './wallet-rule.js';
@@ -18,13 +18,13 @@ import {
   type FlowInputs,
   type FlowResult,
   type Reporter,
-} from './types.js';
+} from '../types.js';
 import { ask, flagsComplete, gather } from './gather.js';
-import { repeatOfUnknown, stopIfAsked } from './journaled.js';
+import { repeatOfUnknown, stopIfAsked } from '../gate/journaled.js';
 import { depositProcessStep, initiateStep, statusStep, walletStep, withdrawProcessStep } from './steps.js';
 import { chooseGateway, givenGateway, precheckGateway } from './gateways.js';
-import { historyShowCommand, resumeCommand, withdrawProcessCommand } from './standing.js';
-import { holdTransaction } from './money-gate.js';
+import { historyShowCommand, resumeCommand, withdrawProcessCommand } from '../standing.js';
+import { holdTransaction } from '../gate/money-gate.js';
 
 // The flow ------------------------------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 // `mpay login`: gathers the merchant key, site id, API key, environment and base URL (from the inputs,
 // else through the Prompter), checks the key by generating a token before anything is saved, then saves
 // the profile, makes it the current one and caches the token.
-import type { Client } from '../api/client.js';
-import type { memoryTokens, Credentials } from '../api/credentials.js';
+import type { Client } from '../../api/client.js';
+import type { memoryTokens, Credentials } from '../../api/credentials.js';
 import {
   AuthError,
   CancelledError,
@@ -11,15 +11,15 @@ import {
   NetworkError,
   ServerError,
   UsageError,
-} from '../api/errors.js';
-import type { Check } from './doctor.js';
-import { mask } from '../api/redact.js';
-import { resolveContext } from '../config/context.js';
-import { judgeServer, serverKey } from '../config/live.js';
-import { type ConfigStore } from '../config/store.js';
-import { checkProfileName, defaultBaseUrls, type Environment, type Profile } from '../config/profile.js';
-import type { Prompter } from './prompter.js';
-import { asker, checkedMerchantKey, chooseEnvironment, gatherBaseUrl } from './login/gather.js';
+} from '../../common/errors.js';
+import type { Check } from '../doctor/doctor.js';
+import { mask } from '../../api/redact.js';
+import { resolveContext } from '../../config/context.js';
+import { judgeServer, serverKey } from '../../config/live.js';
+import { type ConfigStore } from '../../config/store.js';
+import { checkProfileName, defaultBaseUrls, type Environment, type Profile } from '../../config/profile.js';
+import type { Prompter } from '../prompter.js';
+import { asker, checkedMerchantKey, chooseEnvironment, gatherBaseUrl } from './gather.js';
 
 export interface LoginInputs {
   profile?: string;
@@ -53,7 +53,7 @@ export interface LoginDeps {
   /** a line for the person on stderr (which profile this login writes) */
   note?(message: string): void;
   /**
-   * doctor's API-key check (flows/doctor.ts checkApiKey) of the credentials being logged in, through the
+   * doctor's API-key check (flows/doctor/doctor.ts checkApiKey) of the credentials being logged in, through the
    * money gate's probe: skipped on a live server, with how to run it.
    */
   checkApiKey?(req: {

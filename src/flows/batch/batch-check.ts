@@ -4,17 +4,17 @@
 // references, and each currency's weekly limit over the file and the journal's last seven days.
 // batch-row.ts runs the rows; `withdraw batch confirm`'s rows are checked and run in batch-confirm.ts.
 import { createHash } from 'node:crypto';
-import { gatewayTypeOf, type PaymentKind } from '../api/enums.js';
-import { ElsewhereError } from '../api/errors.js';
-import type { GatewayConfiguration, MerchantCurrency } from '../api/schemas.js';
-import type { JournalRecord, Place } from '../journal/records.js';
-import type { JournalLike } from '../journal/journal.js';
-import { checkAmount, currencyMismatch, enabled } from './gather.js';
-import { fields, problem } from './inputs.js';
-import { internationalPhone } from './phones.js';
-import { title, type FlowInputs } from './types.js';
-import { parseInputs } from './inputs.js';
-import { compareDecimals, decimalKey, sumDecimals } from './decimal.js';
+import { gatewayTypeOf, type PaymentKind } from '../../api/enums.js';
+import { ElsewhereError } from '../../common/errors.js';
+import type { GatewayConfiguration, MerchantCurrency } from '../../api/schemas.js';
+import type { JournalRecord, Place } from '../../journal/records.js';
+import type { JournalLike } from '../../journal/journal.js';
+import { checkAmount, currencyMismatch, enabled } from '../payment/gather.js';
+import { fields, problem } from '../payment/inputs.js';
+import { internationalPhone } from '../payment/phones.js';
+import { title, type FlowInputs } from '../types.js';
+import { parseInputs } from '../payment/inputs.js';
+import { compareDecimals, decimalKey, sumDecimals } from '../../common/decimal.js';
 
 /** The columns of a batch file: the flow's flag names with underscores. */
 export const batchColumns = [

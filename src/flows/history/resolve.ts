@@ -4,8 +4,8 @@
 // counted, never continued). Or asks the API, opt-in, for an initiate: the spec makes a reference unique
 // (docs/spec-readings.md), so the same initiate sent again is refused on `customer_transaction_id` if the
 // first one landed.
-import { MpayError, UsageError } from '../api/errors.js';
-import type { JournalLike } from '../journal/journal.js';
+import { MpayError, UsageError } from '../../common/errors.js';
+import type { JournalLike } from '../../journal/journal.js';
 import {
   landedUnfinished,
   resolvedAsEnded,
@@ -13,11 +13,11 @@ import {
   type JournalRecord,
   type Place,
   type Resolution,
-} from '../journal/records.js';
-import { holdTransaction } from './money-gate.js';
-import { historyResolveCommand, historyShowCommand, resumeCommand } from './standing.js';
-import { initiateStep } from './steps.js';
-import { title, type FlowDeps } from './types.js';
+} from '../../journal/records.js';
+import { holdTransaction } from '../gate/money-gate.js';
+import { historyResolveCommand, historyShowCommand, resumeCommand } from '../standing.js';
+import { initiateStep } from '../payment/steps.js';
+import { title, type FlowDeps } from '../types.js';
 
 /** The request of a record that had no answer, if its last one had none: the step's name. */
 export function unanswered(r: JournalRecord): string | undefined {

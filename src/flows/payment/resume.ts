@@ -1,14 +1,14 @@
 // Picking a stopped flow up at its next step, from what the journal knows.
-import { shownValue } from '../api/shell-words.js';
-import { gatewayTypeOf as gatewayType } from '../api/enums.js';
-import { UsageError } from '../api/errors.js';
+import { shownValue } from '../../common/shell-words.js';
+import { gatewayTypeOf as gatewayType } from '../../api/enums.js';
+import { UsageError } from '../../common/errors.js';
 import {
   notResumable,
   resolvedAsEnded,
   stepDone,
   type JournalRecord,
   type Kind,
-} from '../journal/records.js';
+} from '../../journal/records.js';
 
 import {
   merchantCurrencies,
@@ -17,12 +17,12 @@ import {
   type FlowDeps,
   type FlowInputs,
   type FlowResult,
-} from './types.js';
-import { repeatOfUnknown } from './journaled.js';
+} from '../types.js';
+import { repeatOfUnknown } from '../gate/journaled.js';
 import { initiateStep } from './steps.js';
 import { continueFlow } from './payment.js';
-import { historyShowCommand, resumeCommand } from './standing.js';
-import { holdTransaction } from './money-gate.js';
+import { historyShowCommand, resumeCommand } from '../standing.js';
+import { holdTransaction } from '../gate/money-gate.js';
 
 // Resume ---------------------------------------------------------------------------------------------
 

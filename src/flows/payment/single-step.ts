@@ -1,10 +1,10 @@
 // One step on a transaction that already exists (`mpay deposit/withdraw process`, `mpay status`,
 // `mpay wallet`): which record it continues, and which gateway the step names.
-import type { PaymentKind } from '../api/enums.js';
-import { UsageError } from '../api/errors.js';
-import type { JournalRecord } from '../journal/records.js';
+import type { PaymentKind } from '../../api/enums.js';
+import { UsageError } from '../../common/errors.js';
+import type { JournalRecord } from '../../journal/records.js';
 import { checked, fields } from './inputs.js';
-import type { FlowDeps, FlowInputs, FlowResult } from './types.js';
+import type { FlowDeps, FlowInputs, FlowResult } from '../types.js';
 
 /**
  * The journal's record of a hash token or reference, with the dependencies to run its steps. A transaction

@@ -9,14 +9,19 @@
 // The gate is the run's (the Factory makes one), so a confirmation given anywhere in the run holds for
 // every copy of a flow's dependencies.
 import { randomBytes } from 'node:crypto';
-import { CancelledError, ConfirmationRequiredError, LocalFileError, UsageError } from '../api/errors.js';
-import type { PaymentKind } from '../api/enums.js';
-import type { MoneyStep } from '../api/money.js';
-import { runTickets, type Issue, type Ticket } from '../api/ticket.js';
-import type { ServerVerdict } from '../config/live.js';
-import type { JournalLike } from '../journal/journal.js';
-import type { JournalEvent, Kind, Place, Step } from '../journal/records.js';
-import type { Prompter } from './prompter.js';
+import {
+  CancelledError,
+  ConfirmationRequiredError,
+  LocalFileError,
+  UsageError,
+} from '../../common/errors.js';
+import type { PaymentKind } from '../../api/enums.js';
+import type { MoneyStep } from '../../api/money.js';
+import { runTickets, type Issue, type Ticket } from '../../api/ticket.js';
+import type { ServerVerdict } from '../../config/live.js';
+import type { JournalLike } from '../../journal/journal.js';
+import type { JournalEvent, Kind, Place, Step } from '../../journal/records.js';
+import type { Prompter } from '../prompter.js';
 
 /** What is about to be sent, as the question and the refusal name it. */
 export interface MoneyMove {

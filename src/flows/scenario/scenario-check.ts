@@ -2,8 +2,8 @@
 // as a step, with flags it has; every expectation and capture well formed; every `${…}` defined before the
 // step that uses it (a capture of the step itself or of a later one is a cycle); every variable given.
 import { compile } from '@jmespath-community/jmespath';
-import { exitCodes } from '../api/errors.js';
-import { moneyEndpointOf } from '../api/money.js';
+import { exitCodes } from '../../common/errors.js';
+import { moneyEndpointOf } from '../../api/money.js';
 import {
   posText,
   type Pos,

@@ -6,16 +6,16 @@
 // batch-check.ts, batch-row.ts and batch-confirm.ts; what the person sees (the problems, the progress, the
 // results, the exit code) is the command's, through a BatchView (flows/batch/run.ts).
 import { createHash } from 'node:crypto';
-import type { PaymentKind } from '../api/enums.js';
-import { UsageError } from '../api/errors.js';
-import type { Held } from '../journal/locks.js';
-import type { JournalRecord, Place } from '../journal/records.js';
+import type { PaymentKind } from '../../api/enums.js';
+import { UsageError } from '../../common/errors.js';
+import type { Held } from '../../journal/locks.js';
+import type { JournalRecord, Place } from '../../journal/records.js';
 import { BatchChecker, type BatchRow, type RowProblem } from './batch-check.js';
 import { checkConfirmRow, confirmColumns, confirmRow } from './batch-confirm.js';
 import { readRows } from './batch-file.js';
-import { loadPhoneRules } from './phones.js';
+import { loadPhoneRules } from '../payment/phones.js';
 import { runRow, type RowResult } from './batch-row.js';
-import { title, type FlowDeps } from './types.js';
+import { title, type FlowDeps } from '../types.js';
 
 /** The file a batch reads (stdin is spooled to one first), and how its rows are written. */
 export interface BatchInput {

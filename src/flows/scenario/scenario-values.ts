@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
-import { checkFileSize, inputBounds } from '../api/input-bounds.js';
-import { UsageError } from '../api/errors.js';
+import { checkFileSize, inputBounds } from '../../api/input-bounds.js';
+import { UsageError } from '../../common/errors.js';
 import { runReference } from './scenario-check.js';
 import { referencePattern, type Scenario } from './scenario-file.js';
 

@@ -3,10 +3,10 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { Transform } from 'node:stream';
 import { createInterface } from 'node:readline';
-import { UsageError } from '../api/errors.js';
-import { inputBounds, overBound } from '../api/input-bounds.js';
+import { UsageError } from '../../common/errors.js';
+import { inputBounds, overBound } from '../../api/input-bounds.js';
 import { batchColumns, type BatchRow } from './batch-check.js';
-import { importLazily } from '../lazy-import.js';
+import { importLazily } from '../../lazy-import.js';
 
 function checkColumns(keys: string[], known: readonly string[]): void {
   const unknown = keys.filter((k) => !known.includes(k));

@@ -1,10 +1,10 @@
 // Where each profile's secrets are kept (`mpay auth status`, doctor) and the move of a profile's secrets
 // from config.json into the keyring (`mpay auth migrate`). SECURITY.md says what is stored where.
-import { KeyringError, UsageError } from '../api/errors.js';
-import { fingerprint } from '../api/redact.js';
-import { commandLine } from '../api/shell-words.js';
-import type { ConfigStore } from '../config/store.js';
-import type { SecretStore } from '../config/profile.js';
+import { KeyringError, UsageError } from '../../common/errors.js';
+import { fingerprint } from '../../api/redact.js';
+import { commandLine } from '../../common/shell-words.js';
+import type { ConfigStore } from '../../config/store.js';
+import type { SecretStore } from '../../config/profile.js';
 
 export interface TokenStatus {
   env: string;
@@ -46,7 +46,7 @@ export async function secretsReport(
   environ: NodeJS.ProcessEnv,
   now: Date,
 ): Promise<SecretsReport> {
-  const { keyringName } = await import('../config/keyring.js');
+  const { keyringName } = await import('../../config/keyring.js');
   const opening = await store.keyring({ probe: true });
   const usable = 'keyring' in opening;
   const current = store.currentProfile();

@@ -2,7 +2,7 @@
 // at JMESPath paths of its result (equal, matching a regex, existing, a number in a range); and what it
 // captures for the steps after it.
 import { search, type JSONValue } from '@jmespath-community/jmespath';
-import { exitCodes } from '../api/errors.js';
+import { exitCodes } from '../../common/errors.js';
 import type { Expectation, ScenarioStep, ValueCheck } from './scenario-file.js';
 
 /** What a step came to: its exit code and error kind (as the command's), the HTTP status, its result. */

@@ -2,9 +2,9 @@
 // whose hash tokens the later calls carry, the calls that cannot be replayed (their transaction was
 // started elsewhere), stand-ins for the personal data a support bundle masked, and the plan: each call as
 // it goes out, which the replay sends and a dry run shows.
-import type { RecordedCall } from '../api/har-read.js';
-import type { Credentials } from '../api/credentials.js';
-import { apiBase, endpoint, neutralCustomer } from '../api/endpoints.js';
+import type { RecordedCall } from '../../api/har-read.js';
+import type { Credentials } from '../../api/credentials.js';
+import { apiBase, endpoint, neutralCustomer } from '../../api/endpoints.js';
 
 /** A call as a dry run shows it: what would go out, with the values only the run itself can know named. */
 export interface PlannedCall {

@@ -5,7 +5,7 @@
 // payment method, comments, lookup currencies), normalised, with several signals for each kind. A
 // profile's list of gateway ids for the environment (`mpay config set wallet_gateways 2,5,12`) settles
 // the question when set; --wallet / --no-wallet overrides both for one run.
-import type { Gateway, MerchantService } from '../api/schemas.js';
+import type { Gateway, MerchantService } from '../../api/schemas.js';
 
 export type WalletReason =
   'listed' | 'service' | 'usdt-trc20' | 'usdc-erc20' | 'card-onramp' | 'interbank-etransfer';

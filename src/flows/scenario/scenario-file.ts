@@ -12,8 +12,8 @@ import {
   type Pair,
   type YAMLMap,
 } from 'yaml';
-import { nearest } from '../api/nearest.js';
-import { endpoints } from '../api/endpoints.js';
+import { nearest } from '../../common/nearest.js';
+import { endpoints } from '../../api/endpoints.js';
 
 /** Where a value is: the file, its line and column (both from 1). */
 export interface Pos {

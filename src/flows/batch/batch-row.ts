@@ -3,22 +3,22 @@
 // derived from the row's content and position, so running the same file again finds each row in the
 // journal: done rows are skipped, stopped ones continued, and a row whose last request had no answer is
 // reported, never sent again. Finishing withdrawals with their codes is batch-confirm.ts.
-import type { PaymentKind } from '../api/enums.js';
-import { BusyError, JournalAfterSendError, MpayError, toMpayError } from '../api/errors.js';
-import { LockLostError } from '../journal/locks.js';
+import type { PaymentKind } from '../../api/enums.js';
+import { BusyError, JournalAfterSendError, MpayError, toMpayError } from '../../common/errors.js';
+import { LockLostError } from '../../journal/locks.js';
 import {
   landedUnfinished,
   resolvedAsEnded,
   stepDone,
   type JournalRecord,
   type Place,
-} from '../journal/records.js';
+} from '../../journal/records.js';
 import { inputsOf, type BatchRow } from './batch-check.js';
-import { runPaymentFlow } from './payment.js';
-import { resumeFlow } from './resume.js';
-import { holdTransaction } from './money-gate.js';
-import { historyCheckCommand, historyResolveCommand, historyShowCommand, placeholder } from './standing.js';
-import type { FlowDeps, FlowResult } from './types.js';
+import { runPaymentFlow } from '../payment/payment.js';
+import { resumeFlow } from '../payment/resume.js';
+import { holdTransaction } from '../gate/money-gate.js';
+import { historyCheckCommand, historyResolveCommand, historyShowCommand, placeholder } from '../standing.js';
+import type { FlowDeps, FlowResult } from '../types.js';
 
 export type RowOutcome = 'done' | 'failed' | 'unknown' | 'skipped';
 

@@ -2,12 +2,12 @@
 // through `mpay proxy` belongs to the proxy's URL, and a provider may move its API. The record's server
 // changes by a journal line of its own ('moved'), written under the transaction's lock; its merchant (the
 // key's fingerprint) never changes, so it is continued only with the same key, as before.
-import { UsageError } from '../api/errors.js';
-import { checkBaseUrl, normalizeBaseUrl } from '../api/base-url.js';
-import { serverKey } from '../config/live.js';
-import type { JournalLike } from '../journal/journal.js';
-import { samePlace, type JournalRecord } from '../journal/records.js';
-import { holdTransaction } from './money-gate.js';
+import { UsageError } from '../../common/errors.js';
+import { checkBaseUrl, normalizeBaseUrl } from '../../api/base-url.js';
+import { serverKey } from '../../config/live.js';
+import type { JournalLike } from '../../journal/journal.js';
+import { samePlace, type JournalRecord } from '../../journal/records.js';
+import { holdTransaction } from '../gate/money-gate.js';
 
 export interface Moved {
   reference: string;

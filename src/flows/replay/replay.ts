@@ -6,13 +6,13 @@
 // whose transaction was not initiated in the trace is never sent (its recorded hash token belongs to
 // another run, and on the recording server to a real transaction); the recorded reference is never sent.
 import { randomBytes } from 'node:crypto';
-import type { Credentials, TokenStore } from '../api/credentials.js';
-import { missingCredentials } from '../api/credentials.js';
-import { UsageError } from '../api/errors.js';
-import { endpoint } from '../api/endpoints.js';
-import type { RecordedCall } from '../api/har-read.js';
-import type { RawAnswer } from '../api/wire.js';
-import { newReference } from './inputs.js';
+import type { Credentials, TokenStore } from '../../api/credentials.js';
+import { missingCredentials } from '../../api/credentials.js';
+import { UsageError } from '../../common/errors.js';
+import { endpoint } from '../../api/endpoints.js';
+import type { RecordedCall } from '../../api/har-read.js';
+import type { RawAnswer } from '../../api/wire.js';
+import { newReference } from '../payment/inputs.js';
 import { differences, summarize, type AnswerSummary, type Difference } from './replay-compare.js';
 import {
   dataOf,
@@ -24,8 +24,8 @@ import {
   unreplayable,
   type PlannedCall,
 } from './replay-plan.js';
-import { sendAgain, type Made, type ReplayRequest } from './replay/send.js';
-import type { FlowDeps } from './types.js';
+import { sendAgain, type Made, type ReplayRequest } from './send.js';
+import type { FlowDeps } from '../types.js';
 
 export interface ReplayInputs {
   calls: RecordedCall[];

@@ -1,12 +1,12 @@
 // Choosing a gateway among those initiate returns: by --gateway, by a prompt, or fail early (before
 // initiate) when there is no terminal to ask on and more than one is open.
-import { gatewayTypeOf as gatewayType } from '../api/enums.js';
-import { UsageError } from '../api/errors.js';
-import type { GatewayConfiguration, MerchantCurrency } from '../api/schemas.js';
-import { type Kind } from '../journal/records.js';
+import { gatewayTypeOf as gatewayType } from '../../api/enums.js';
+import { UsageError } from '../../common/errors.js';
+import type { GatewayConfiguration, MerchantCurrency } from '../../api/schemas.js';
+import { type Kind } from '../../journal/records.js';
 import { walletReason, type WalletContext } from './wallet-rule.js';
 
-import { title, type FlowDeps, type FlowInputs } from './types.js';
+import { title, type FlowDeps, type FlowInputs } from '../types.js';
 
 /** "1 MTN Mobile Money, 2 MPay Wallet": the gateways a hint offers. */
 /** The gateways of a currency, by id and name: `1 MTN Mobile Money, 3 Vodafone Cash`. */

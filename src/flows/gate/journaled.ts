@@ -1,23 +1,23 @@
 // The journaled send: one API call between a 'sent' line in the journal and its outcome line, through the
 // run's money gate (money-gate.ts), whose ticket the sender asks for; what an answer that was lost means
 // for the next try. The steps of a flow (steps.ts) and replay's calls send through it.
-import { shownValue } from '../api/shell-words.js';
-import type { SendHooks, Via } from '../api/sender.js';
-import type { DryRun, RawAnswer } from '../api/wire.js';
-import { failureError } from '../api/response.js';
+import { shownValue } from '../../common/shell-words.js';
+import type { SendHooks, Via } from '../../api/sender.js';
+import type { DryRun, RawAnswer } from '../../api/wire.js';
+import { failureError } from '../../api/response.js';
 import {
   CancelledError,
   JournalAfterSendError,
   MpayError,
   NetworkError,
   UnexpectedError,
-} from '../api/errors.js';
-import { LockLostError } from '../journal/locks.js';
+} from '../../common/errors.js';
+import { LockLostError } from '../../journal/locks.js';
 import { anotherTransaction, differences } from './answer-check.js';
 import { nothingSent, type OpenTicket } from './money-gate.js';
-import { type JournalRecord, type Kind, type Step } from '../journal/records.js';
-import { ambiguityHint, historyShowCommand } from './standing.js';
-import { silentReporter, type FlowDeps } from './types.js';
+import { type JournalRecord, type Kind, type Step } from '../../journal/records.js';
+import { ambiguityHint, historyShowCommand } from '../standing.js';
+import { silentReporter, type FlowDeps } from '../types.js';
 
 /**
  * After a Ctrl-C no step starts: nothing is sent, and no step's header is shown (a flow calls this before

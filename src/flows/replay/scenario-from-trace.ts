@@ -5,10 +5,10 @@
 // out: the run's own credentials supply them (`credentials: true`), customer data becomes variables with
 // neutral defaults, a one-time code a variable the run must give.
 import { stringify } from 'yaml';
-import { endpoint, neutralCustomer } from '../api/endpoints.js';
-import type { RecordedCall } from '../api/har-read.js';
-import { redacted } from '../api/redact.js';
-import { isSecretName, secretValuePattern } from '../api/secret-names.js';
+import { endpoint, neutralCustomer } from '../../api/endpoints.js';
+import type { RecordedCall } from '../../api/har-read.js';
+import { redacted } from '../../api/redact.js';
+import { isSecretName, secretValuePattern } from '../../api/secret-names.js';
 import { recordedInitiates, textOf, unreplayable } from './replay-plan.js';
 
 const isInitiate = (c: RecordedCall) => endpoint(c.endpoint).money?.step === 'initiate';

@@ -1,17 +1,17 @@
 // The API calls of a flow, each journaled (journaled.ts). A dry run neither confirms nor journals. Exported
 // one by one for the single-step commands.
-import type { WithdrawProcessedResult } from '../api/client.js';
+import type { WithdrawProcessedResult } from '../../api/client.js';
 import type {
   InitiatedPayment,
   StatusUpdateResult,
   Transaction,
   TransactionStatus,
   WalletAddressUpdateResult,
-} from '../api/schemas.js';
-import { type JournalRecord, type Kind } from '../journal/records.js';
+} from '../../api/schemas.js';
+import { type JournalRecord, type Kind } from '../../journal/records.js';
 import type { Gathered } from './gather.js';
-import { journaled } from './journaled.js';
-import { title, type FlowDeps } from './types.js';
+import { journaled } from '../gate/journaled.js';
+import { title, type FlowDeps } from '../types.js';
 
 /** `gateway` is the one asked for by flag, if any: recorded so that a resumed flow keeps it. */
 export async function initiateStep(

@@ -2,18 +2,18 @@
 // bearer token honoured, the site id and API key right, and what is open to this merchant (currencies,
 // gateways, which gateways get the wallet address update). Each check is handed to onCheck as it ends,
 // so a person sees progress; the list is returned for --json and the exit code.
-import { keyringHint } from '../api/credentials.js';
-import type { Client } from '../api/client.js';
-import { isLoopback } from '../api/base-url.js';
-import { proxyFor } from '../api/proxy.js';
-import { walletReason } from './wallet-rule.js';
-import { toMpayError, type ErrorKind } from '../api/errors.js';
-import type { Gateway, InitiatedPayment, MerchantCurrency } from '../api/schemas.js';
-import type { JournalLike } from '../journal/journal.js';
-import type { MoneyGate, ProbeTicket } from './money-gate.js';
-import { historyShowCommand, runAgain } from './standing.js';
-import type { Context } from '../config/context.js';
-import { commandLine, shownValue } from '../api/shell-words.js';
+import { keyringHint } from '../../api/credentials.js';
+import type { Client } from '../../api/client.js';
+import { isLoopback } from '../../api/base-url.js';
+import { proxyFor } from '../../api/proxy.js';
+import { walletReason } from '../payment/wallet-rule.js';
+import { toMpayError, type ErrorKind } from '../../common/errors.js';
+import type { Gateway, InitiatedPayment, MerchantCurrency } from '../../api/schemas.js';
+import type { JournalLike } from '../../journal/journal.js';
+import type { MoneyGate, ProbeTicket } from '../gate/money-gate.js';
+import { historyShowCommand, runAgain } from '../standing.js';
+import type { Context } from '../../config/context.js';
+import { commandLine, shownValue } from '../../common/shell-words.js';
 
 /** Where the profile's secrets are kept: the keyring, or config.json and whether a keyring works here. */
 async function secretsCheck(ctx: Context): Promise<Check | undefined> {

@@ -1,5 +1,5 @@
 // The times --since, --until, --before and --older-than take: an ISO date or an age (30m, 2d…).
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from './errors.js';
 
 const units: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 

@@ -1,9 +1,9 @@
 // Checks of every value a person or a script gives, before any request: a bad value is a usage error
 // that names its flag. The spec gives no formats for phones, emails or references, so these are the
 // forms a payment API can be expected to take, and no wider.
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../../common/errors.js';
 import { domainToASCII } from 'node:url';
-import type { FlowInputs } from './types.js';
+import type { FlowInputs } from '../types.js';
 
 export interface Field {
   /** the flag that carries it, for the error message */
