@@ -15,6 +15,7 @@ import * as cliTable3 from 'cli-table3';
 import createDebug from 'debug';
 import v8 from 'node:v8';
 import * as bundle from './execute.js';
+import { writeFileAtomic } from './common/atomic-write.js';
 // Modules the commands load on first use (src/factory.ts), run here so that the snapshot holds them
 // evaluated: the client with got, the API's schemas, the config store, the journal, the reporter and the
 // flows. The build's audit (checkBuildTimeReads) shows none of them reads the environment as it loads.
@@ -74,7 +75,7 @@ function loadAddon(id: string, name: string, sha256: string): unknown {
   if (extras.has(id)) return extras.get(id);
   const { getAsset, isSea } = __builtinRequire('node:sea') as typeof import('node:sea');
   if (!isSea()) return __builtinRequire(id);
-  const { createHash, randomBytes } = __builtinRequire('node:crypto') as typeof import('node:crypto');
+  const { createHash } = __builtinRequire('node:crypto') as typeof import('node:crypto');
   const fs = __builtinRequire('node:fs') as typeof import('node:fs');
   const { join } = __builtinRequire('node:path') as typeof import('node:path');
   const { homedir } = __builtinRequire('node:os') as typeof import('node:os');
@@ -111,9 +112,7 @@ function loadAddon(id: string, name: string, sha256: string): unknown {
     const bytes = new Uint8Array(getAsset(`${name}.node`));
     if (sha(bytes) !== sha256)
       throw new Error(`the ${name} addon inside this executable does not match its sha256`);
-    const tmp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
-    fs.writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' });
-    fs.renameSync(tmp, file);
+    writeFileAtomic(file, bytes);
   }
   const mod = { exports: {} as unknown };
   process.dlopen(mod as { exports: object }, file);

@@ -4,8 +4,8 @@
 // (atomically, 0600) after each exchange, so a crash leaves a valid trace of what came before. A FILE that
 // holds a trace mpay wrote is added to (three commands with one --trace leave all their calls in it); any
 // other file there (a browser's HAR, a document) is refused before anything is sent.
-import { randomBytes } from 'node:crypto';
-import { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../common/atomic-write.js';
 import { UsageError } from '../common/errors.js';
 import { HTTPError, type Options, type RequestError, type Response } from 'got';
 import type { Secrets } from './redact.js';
@@ -189,14 +189,10 @@ export class HarRecorder {
     if (this.failed) return;
     this.entries.push(harEntry(x, this.secrets));
     const har = { log: { version: '1.2', creator: this.creator, pages: [], entries: this.entries } };
-    // A temporary file of a random name, created exclusively (never through a link another user planted,
-    // in /tmp say) and 0600 whatever the umask; the rename then replaces FILE, a link there included.
-    const tmp = `${this.file}.${randomBytes(8).toString('hex')}.tmp`;
+    // whole or not at all (common/atomic-write.ts): a reader never sees half a trace
     try {
-      writeFileSync(tmp, `${JSON.stringify(har, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-      renameSync(tmp, this.file);
+      writeFileAtomic(this.file, `${JSON.stringify(har, null, 2)}\n`);
     } catch (err) {
-      rmSync(tmp, { force: true });
       this.failed = whyFailed(err);
       this.entries.length = 0;
       const at = this.recorded;
