@@ -1,5 +1,5 @@
-// npm run bench: what mpay's bounded reading of its inputs costs in memory (issue 46). Two figures, each
-// the peak RSS of one `mpay` process:
+// npm run bench (or alone: node scripts/bench-inputs.js [--quick]): what mpay's bounded reading of its
+// inputs costs in memory (issue 46). Two figures, each the peak RSS of one `mpay` process:
 // - a support bundle that unpacks to a gigabyte (64 traces of 16 MB of spaces, a few MB packed) given to
 //   `mpay replay --dry-run`: refused (exit 2) at the bundle's bound, the target under 400 MB;
 // - a scenario of many GET steps (100,000; --quick 5,000) run with --ndjson and a JUnit report: the
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
+import { helpOnAsk } from './script-help.js';
 
 export const inputTargets = { bundleRssMb: 400, scenarioRssMb: 250 };
 
@@ -108,6 +109,7 @@ export async function benchInputs({ bin, env, quick }) {
  * `npm run bench` measures them too, among its targets), against a sandbox of its own.
  */
 async function main() {
+  helpOnAsk(import.meta.url);
   const { spawn } = await import('node:child_process');
   const { fileURLToPath } = await import('node:url');
   const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url));
