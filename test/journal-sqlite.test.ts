@@ -293,6 +293,57 @@ describe("the database's writes", () => {
     expect(k.events().map((e) => e.reference)).toEqual(['e-1']);
   });
 
+  it('a SQLite file marked by another program, with no table yet, is refused and left as it was', () => {
+    const cfg = tempDir();
+    mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+    const file = join(cfg, 'journal', 'journal.db');
+    const other = new Database(file);
+    other.exec('PRAGMA application_id = 42');
+    other.close();
+    chmodSync(file, 0o600);
+    const bytes = readFileSync(file);
+    const j = new Journal(cfg, 'default', 'sandbox');
+    expect(() => j.append({ reference: 'id-1', kind: 'deposit', step: 'initiate', outcome: 'sent' })).toThrow(
+      `${file} is not an mpay journal`,
+    );
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it('a journal moved aside between two writes: the next write starts a new journal in its place, the moved one is not written', () => {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox');
+    j.append({ reference: 'aside-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    for (const suffix of ['', '-wal', '-shm']) renameSync(j.file + suffix, `${j.file}.aside${suffix}`);
+    j.append({ reference: 'aside-2', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    expect(existsSync(j.file)).toBe(true);
+    expect(j.events().map((e) => e.reference)).toEqual(['aside-2']);
+    const moved = new Database(`${j.file}.aside`, { readonly: true });
+    try {
+      const refs = moved.prepare('SELECT reference FROM events ORDER BY id').all() as { reference: string }[];
+      expect(refs.map((r) => r.reference)).toEqual(['aside-1']);
+    } finally {
+      moved.close();
+    }
+  });
+
+  it('a -wal or -shm others can read, left from before, is set back to 0600 before it is opened, and said', () => {
+    for (const suffix of ['-wal', '-shm']) {
+      const cfg = tempDir();
+      const warned: string[] = [];
+      const j = new Journal(cfg, 'default', 'sandbox', { warn: (m) => warned.push(m) });
+      mkdirSync(j.dir, { mode: 0o700 });
+      writeFileSync(j.file + suffix, '', { mode: 0o644 });
+      chmodSync(j.file + suffix, 0o644);
+      j.append({ reference: `side${suffix}`, kind: 'deposit', step: 'initiate', outcome: 'sent' });
+      expect((statSync(j.file + suffix).mode & 0o777).toString(8), suffix).toBe('600');
+      expect(warned, suffix).toEqual([
+        `${j.file}${suffix} was mode 644; set it to 600 since it holds mpay's records`,
+      ]);
+      expect(j.events().map((e) => e.reference)).toEqual([`side${suffix}`]);
+    }
+  });
+
   it('a write that fails inside its transaction leaves no part of it, and the next write goes', () => {
     const cfg = tempDir();
     const j = new Journal(cfg, 'default', 'sandbox');
