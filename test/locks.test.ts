@@ -176,11 +176,24 @@ describe.skipIf(process.platform !== 'linux')('a lock taken and released', () =>
     const dir = tempDir();
     const name = lockName('transaction', 'counted');
     const locks = join(dir, 'locks');
+    const before = new Date().toISOString();
     const one = await holdLock(dir, name, 'the deposit counted');
     const two = await holdLock(dir, name, 'the deposit counted');
     expect(readdirSync(locks).sort()).toEqual([`${name}.lock`, `${name}.owner`]);
     expect(statSync(join(locks, `${name}.owner`)).mode & 0o777).toBe(0o600);
-    expect(ownerIn(join(locks, `${name}.owner`))).toMatchObject({ pid: process.pid, host: hostname() });
+    // everything another mpay needs to tell whether this holder is gone: its process (id and start time,
+    // against a reused id), host, boot and process namespace; since when; and a token of its own
+    const owner = ownerIn(join(locks, `${name}.owner`));
+    expect(owner).toEqual({
+      pid: process.pid,
+      start: startOf(process.pid),
+      host: hostname(),
+      boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+      pidns: readlinkSync('/proc/self/ns/pid'),
+      since: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      token: expect.stringMatching(/^[0-9a-f]{24}$/),
+    });
+    expect(owner.since >= before && owner.since <= new Date().toISOString()).toBe(true);
     // a release called twice counts once: the other holder still holds it
     await one();
     await one();
@@ -190,6 +203,7 @@ describe.skipIf(process.platform !== 'linux')('a lock taken and released', () =>
     expect(readdirSync(locks)).toEqual([]);
     // taken again afresh, with a token of its own
     const three = await holdLock(dir, name, 'the deposit counted');
+    expect(ownerIn(join(locks, `${name}.owner`)).token).not.toBe(owner.token);
     three.check();
     await three();
     expect(existsSync(join(locks, `${name}.lock`))).toBe(false);
