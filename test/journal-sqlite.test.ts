@@ -344,6 +344,84 @@ describe("the database's writes", () => {
     }
   });
 
+  it('each row holds its journal, record, reference, hash token, server, merchant and time in columns of their own, as sqlite3 reads them', () => {
+    const cfg = tempDir();
+    const place = {
+      server: 'http://127.0.0.1:9',
+      merchant: 'sha256:feedc0ffee12',
+      profile: 'default',
+      env: 'sandbox',
+    };
+    const j = new Journal(cfg, 'default', 'sandbox', { place });
+    j.append({ reference: 'col-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    j.append({ reference: 'col-2', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    j.append({
+      reference: 'col-1',
+      kind: 'deposit',
+      step: 'initiate',
+      outcome: 'ok',
+      hash_token: 'c0ffee01',
+    });
+    new Journal(cfg, 'default', 'sandbox').append({
+      reference: 'col-3',
+      kind: 'deposit',
+      step: 'initiate',
+      outcome: 'sent',
+    });
+    const raw = new Database(j.file, { readonly: true });
+    try {
+      const rows = raw
+        .prepare(
+          'SELECT id, journal, rec, reference, hash_token, server, merchant, at, event FROM events ORDER BY id',
+        )
+        .all() as Record<string, unknown>[];
+      expect(rows.map(({ at: _at, event: _event, ...cols }) => cols)).toEqual([
+        {
+          id: 1,
+          journal: j.name,
+          rec: 1,
+          reference: 'col-1',
+          hash_token: null,
+          server: place.server,
+          merchant: place.merchant,
+        },
+        {
+          id: 2,
+          journal: j.name,
+          rec: 2,
+          reference: 'col-2',
+          hash_token: null,
+          server: place.server,
+          merchant: place.merchant,
+        },
+        {
+          id: 3,
+          journal: j.name,
+          rec: 1,
+          reference: 'col-1',
+          hash_token: 'c0ffee01',
+          server: place.server,
+          merchant: place.merchant,
+        },
+        {
+          id: 4,
+          journal: j.name,
+          rec: 4,
+          reference: 'col-3',
+          hash_token: null,
+          server: null,
+          merchant: null,
+        },
+      ]);
+      for (const row of rows) {
+        const e = JSON.parse(String(row.event)) as { at: string; reference: string };
+        expect([row.at, row.reference]).toEqual([e.at, e.reference]);
+      }
+    } finally {
+      raw.close();
+    }
+  });
+
   it('a write that fails inside its transaction leaves no part of it, and the next write goes', () => {
     const cfg = tempDir();
     const j = new Journal(cfg, 'default', 'sandbox');
