@@ -325,10 +325,17 @@ describe("the database's writes", () => {
     } finally {
       moved.close();
     }
+    // moved back with its -wal and -shm (the new one aside in its turn), the next write continues it
+    for (const suffix of ['', '-wal', '-shm']) {
+      renameSync(j.file + suffix, `${j.file}.second${suffix}`);
+      renameSync(`${j.file}.aside${suffix}`, j.file + suffix);
+    }
+    j.append({ reference: 'aside-3', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    expect(j.events().map((e) => e.reference)).toEqual(['aside-1', 'aside-3']);
   });
 
-  it('a -wal or -shm others can read, left from before, is set back to 0600 before it is opened, and said', () => {
-    for (const suffix of ['-wal', '-shm']) {
+  it('the file, a -wal or a -shm others can read, left from before, is set back to 0600 before it is opened, and said', () => {
+    for (const suffix of ['', '-wal', '-shm']) {
       const cfg = tempDir();
       const warned: string[] = [];
       const j = new Journal(cfg, 'default', 'sandbox', { warn: (m) => warned.push(m) });
