@@ -8,6 +8,7 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -102,6 +103,35 @@ describe.skipIf(process.platform !== 'linux')('a lock left behind', () => {
     // the other's claim stands: its owner file is back in place, whole
     expect(ownerIn(ownerFile)).toEqual(theirs);
     expect(readdirSync(join(dir, 'locks')).sort()).toEqual([`${name}.lock`, `${name}.owner`]);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a lock left behind, claimed by two at once', () => {
+  it('is not taken when another mpay renamed the dead holder’s owner file away first: that one’s claim stands', async () => {
+    // Two mpay processes find the same dead holder; the other one's claim (its rename of the owner file)
+    // lands between our look at the owner and our own rename, which then finds no file to move.
+    const { dir, name, ownerFile, owner } = leftBehind();
+    const theirs = `${ownerFile}.their-claim`;
+    const kill = process.kill;
+    let raced = 0;
+    process.kill = ((pid: number, signal?: string | number) => {
+      if (pid === owner.pid && signal === 0 && !raced++) renameSync(ownerFile, theirs);
+      return kill.call(process, pid, signal);
+    }) as typeof process.kill;
+    let err: unknown;
+    try {
+      err = await holdLock(dir, name, 'the deposit left').catch((e: unknown) => e);
+    } finally {
+      process.kill = kill;
+    }
+    expect(raced).toBe(1);
+    expect(err).toBeInstanceOf(BusyError);
+    expect((err as BusyError).message).toMatch(
+      new RegExp(`^Another mpay process \\(pid ${owner.pid} on .*\\) is running the deposit left`),
+    );
+    // the lock's folder and the other's claim are left as they were; nothing of ours beside them
+    expect(readdirSync(join(dir, 'locks')).sort()).toEqual([`${name}.lock`, `${name}.owner.their-claim`]);
+    expect(ownerIn(theirs)).toEqual(owner);
   });
 });
 
