@@ -214,6 +214,18 @@ describe("the database's promises", () => {
   });
 });
 
+/** A config folder whose journal.db is a SQLite file (0600) made by `sql`; its bytes as made. */
+function sqliteJournalFile(sql: string): { cfg: string; file: string; bytes: Buffer } {
+  const cfg = tempDir();
+  mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+  const file = join(cfg, 'journal', 'journal.db');
+  const db = new Database(file);
+  db.exec(sql);
+  db.close();
+  chmodSync(file, 0o600);
+  return { cfg, file, bytes: readFileSync(file) };
+}
+
 describe("the database's writes", () => {
   it("a new journal is marked mpay's (its application id and schema version), with its connection's settings", () => {
     const cfg = tempDir();
@@ -263,14 +275,9 @@ describe("the database's writes", () => {
   });
 
   it("a journal of mpay's of another schema version is refused, exit 9, and left as it was", () => {
-    const cfg = tempDir();
-    mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
-    const file = join(cfg, 'journal', 'journal.db');
-    const db = new Database(file);
-    db.exec('PRAGMA application_id = 1836081529; PRAGMA user_version = 2; CREATE TABLE events (x)');
-    db.close();
-    chmodSync(file, 0o600);
-    const bytes = readFileSync(file);
+    const { cfg, file, bytes } = sqliteJournalFile(
+      'PRAGMA application_id = 1836081529; PRAGMA user_version = 2; CREATE TABLE events (x)',
+    );
     const j = new Journal(cfg, 'default', 'sandbox');
     let err: unknown;
     try {
@@ -294,14 +301,7 @@ describe("the database's writes", () => {
   });
 
   it('a SQLite file marked by another program, with no table yet, is refused and left as it was', () => {
-    const cfg = tempDir();
-    mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
-    const file = join(cfg, 'journal', 'journal.db');
-    const other = new Database(file);
-    other.exec('PRAGMA application_id = 42');
-    other.close();
-    chmodSync(file, 0o600);
-    const bytes = readFileSync(file);
+    const { cfg, file, bytes } = sqliteJournalFile('PRAGMA application_id = 42');
     const j = new Journal(cfg, 'default', 'sandbox');
     expect(() => j.append({ reference: 'id-1', kind: 'deposit', step: 'initiate', outcome: 'sent' })).toThrow(
       `${file} is not an mpay journal`,
