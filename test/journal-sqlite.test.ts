@@ -464,6 +464,50 @@ describe("the database's writes", () => {
     expect([...j.newest()].map((r) => r.reference)).toEqual(['tx-3', 'tx-1']);
   });
 
+  it('a BEGIN that SQLite answers SQLITE_BUSY at once (WAL recovery: busy_timeout does not wait for it) is tried again and writes once; another error is not tried again', () => {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox');
+    j.append({ reference: 'busy-0', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    const db = openDatabase(j.dir, j.file, { create: true })!;
+    const write = appender(db);
+    /** The journal's connection, whose next BEGINs SQLite answers with `codes`, one each. */
+    const answering = (codes: (string | undefined)[]) => {
+      const begins: string[] = [];
+      const conn: typeof db = {
+        prepare: (sql) => db.prepare(sql),
+        close: () => db.close(),
+        exec: (sql) => {
+          if (sql === 'BEGIN IMMEDIATE') {
+            begins.push(sql);
+            if (codes.length > 0)
+              throw Object.assign(new Error('database is locked'), { code: codes.shift() });
+          }
+          db.exec(sql);
+        },
+      };
+      return { conn, begins };
+    };
+    const event = (reference: string) => ({
+      reference,
+      kind: 'deposit' as const,
+      step: 'initiate' as const,
+      outcome: 'sent' as const,
+      at: new Date().toISOString(),
+    });
+    const busy = answering(['SQLITE_BUSY', 'SQLITE_BUSY_RECOVERY']);
+    immediate(busy.conn, () => write(j.name, event('busy-1')));
+    expect(busy.begins).toHaveLength(3);
+    expect(j.events().map((e) => e.reference)).toEqual(['busy-0', 'busy-1']);
+    for (const code of ['SQLITE_IOERR', undefined]) {
+      const failing = answering([code]);
+      expect(() => immediate(failing.conn, () => write(j.name, event('busy-2'))), String(code)).toThrow(
+        'database is locked',
+      );
+      expect(failing.begins, String(code)).toHaveLength(1);
+    }
+    expect(j.events().map((e) => e.reference)).toEqual(['busy-0', 'busy-1']);
+  });
+
   it('a database error is told as mpay tells it: a damaged file is no journal; any other, a journal that cannot be written', () => {
     const file = '/x/journal.db';
     for (const code of ['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_INDEX'])
