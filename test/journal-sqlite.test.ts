@@ -226,6 +226,15 @@ function sqliteJournalFile(sql: string): { cfg: string; file: string; bytes: Buf
   return { cfg, file, bytes: readFileSync(file) };
 }
 
+/** A journal holding one event of `reference`; its database's connection and row writer, as mpay's. */
+function journalWithOne(reference: string) {
+  const cfg = tempDir();
+  const j = new Journal(cfg, 'default', 'sandbox');
+  j.append({ reference, kind: 'deposit', step: 'initiate', outcome: 'sent' });
+  const db = openDatabase(j.dir, j.file, { create: true })!;
+  return { cfg, j, db, write: appender(db) };
+}
+
 describe("the database's writes", () => {
   it("a new journal is marked mpay's (its application id and schema version), with its connection's settings", () => {
     const cfg = tempDir();
@@ -430,11 +439,7 @@ describe("the database's writes", () => {
   });
 
   it('a write that fails inside its transaction leaves no part of it, and the next write goes', () => {
-    const cfg = tempDir();
-    const j = new Journal(cfg, 'default', 'sandbox');
-    j.append({ reference: 'tx-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
-    const db = openDatabase(j.dir, j.file, { create: true })!;
-    const write = appender(db);
+    const { cfg, j, db, write } = journalWithOne('tx-1');
     expect(() =>
       immediate(db, () => {
         write(j.name, {
@@ -465,11 +470,7 @@ describe("the database's writes", () => {
   });
 
   it('a BEGIN that SQLite answers SQLITE_BUSY at once (WAL recovery: busy_timeout does not wait for it) is tried again and writes once; another error is not tried again', () => {
-    const cfg = tempDir();
-    const j = new Journal(cfg, 'default', 'sandbox');
-    j.append({ reference: 'busy-0', kind: 'deposit', step: 'initiate', outcome: 'sent' });
-    const db = openDatabase(j.dir, j.file, { create: true })!;
-    const write = appender(db);
+    const { j, db, write } = journalWithOne('busy-0');
     /** The journal's connection, whose next BEGINs SQLite answers with `codes`, one each. */
     const answering = (codes: (string | undefined)[]) => {
       const begins: string[] = [];
