@@ -214,6 +214,27 @@ describe("the database's promises", () => {
   });
 });
 
+/** A config folder whose journal.db is a SQLite file (0600) made by `sql`; its bytes as made. */
+function sqliteJournalFile(sql: string): { cfg: string; file: string; bytes: Buffer } {
+  const cfg = tempDir();
+  mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+  const file = join(cfg, 'journal', 'journal.db');
+  const db = new Database(file);
+  db.exec(sql);
+  db.close();
+  chmodSync(file, 0o600);
+  return { cfg, file, bytes: readFileSync(file) };
+}
+
+/** A journal holding one event of `reference`; its database's connection and row writer, as mpay's. */
+function journalWithOne(reference: string) {
+  const cfg = tempDir();
+  const j = new Journal(cfg, 'default', 'sandbox');
+  j.append({ reference, kind: 'deposit', step: 'initiate', outcome: 'sent' });
+  const db = openDatabase(j.dir, j.file, { create: true })!;
+  return { cfg, j, db, write: appender(db) };
+}
+
 describe("the database's writes", () => {
   it("a new journal is marked mpay's (its application id and schema version), with its connection's settings", () => {
     const cfg = tempDir();
@@ -263,14 +284,9 @@ describe("the database's writes", () => {
   });
 
   it("a journal of mpay's of another schema version is refused, exit 9, and left as it was", () => {
-    const cfg = tempDir();
-    mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
-    const file = join(cfg, 'journal', 'journal.db');
-    const db = new Database(file);
-    db.exec('PRAGMA application_id = 1836081529; PRAGMA user_version = 2; CREATE TABLE events (x)');
-    db.close();
-    chmodSync(file, 0o600);
-    const bytes = readFileSync(file);
+    const { cfg, file, bytes } = sqliteJournalFile(
+      'PRAGMA application_id = 1836081529; PRAGMA user_version = 2; CREATE TABLE events (x)',
+    );
     const j = new Journal(cfg, 'default', 'sandbox');
     let err: unknown;
     try {
@@ -293,12 +309,137 @@ describe("the database's writes", () => {
     expect(k.events().map((e) => e.reference)).toEqual(['e-1']);
   });
 
-  it('a write that fails inside its transaction leaves no part of it, and the next write goes', () => {
+  it('a SQLite file marked by another program, with no table yet, is refused and left as it was', () => {
+    const { cfg, file, bytes } = sqliteJournalFile('PRAGMA application_id = 42');
+    const j = new Journal(cfg, 'default', 'sandbox');
+    expect(() => j.append({ reference: 'id-1', kind: 'deposit', step: 'initiate', outcome: 'sent' })).toThrow(
+      `${file} is not an mpay journal`,
+    );
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it('a journal moved aside between two writes: the next write starts a new journal in its place, the moved one is not written', () => {
     const cfg = tempDir();
     const j = new Journal(cfg, 'default', 'sandbox');
-    j.append({ reference: 'tx-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
-    const db = openDatabase(j.dir, j.file, { create: true })!;
-    const write = appender(db);
+    j.append({ reference: 'aside-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    for (const suffix of ['', '-wal', '-shm']) renameSync(j.file + suffix, `${j.file}.aside${suffix}`);
+    j.append({ reference: 'aside-2', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    expect(existsSync(j.file)).toBe(true);
+    expect(j.events().map((e) => e.reference)).toEqual(['aside-2']);
+    const moved = new Database(`${j.file}.aside`, { readonly: true });
+    try {
+      const refs = moved.prepare('SELECT reference FROM events ORDER BY id').all() as { reference: string }[];
+      expect(refs.map((r) => r.reference)).toEqual(['aside-1']);
+    } finally {
+      moved.close();
+    }
+    // moved back with its -wal and -shm (the new one aside in its turn), the next write continues it
+    for (const suffix of ['', '-wal', '-shm']) {
+      renameSync(j.file + suffix, `${j.file}.second${suffix}`);
+      renameSync(`${j.file}.aside${suffix}`, j.file + suffix);
+    }
+    j.append({ reference: 'aside-3', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    expect(j.events().map((e) => e.reference)).toEqual(['aside-1', 'aside-3']);
+  });
+
+  it('the file, a -wal or a -shm others can read, left from before, is set back to 0600 before it is opened, and said', () => {
+    for (const suffix of ['', '-wal', '-shm']) {
+      const cfg = tempDir();
+      const warned: string[] = [];
+      const j = new Journal(cfg, 'default', 'sandbox', { warn: (m) => warned.push(m) });
+      mkdirSync(j.dir, { mode: 0o700 });
+      writeFileSync(j.file + suffix, '', { mode: 0o644 });
+      chmodSync(j.file + suffix, 0o644);
+      j.append({ reference: `side${suffix}`, kind: 'deposit', step: 'initiate', outcome: 'sent' });
+      expect((statSync(j.file + suffix).mode & 0o777).toString(8), suffix).toBe('600');
+      expect(warned, suffix).toEqual([
+        `${j.file}${suffix} was mode 644; set it to 600 since it holds mpay's records`,
+      ]);
+      expect(j.events().map((e) => e.reference)).toEqual([`side${suffix}`]);
+    }
+  });
+
+  it('each row holds its journal, record, reference, hash token, server, merchant and time in columns of their own, as sqlite3 reads them', () => {
+    const cfg = tempDir();
+    const place = {
+      server: 'http://127.0.0.1:9',
+      merchant: 'sha256:feedc0ffee12',
+      profile: 'default',
+      env: 'sandbox',
+    };
+    const j = new Journal(cfg, 'default', 'sandbox', { place });
+    j.append({ reference: 'col-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    j.append({ reference: 'col-2', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    j.append({
+      reference: 'col-1',
+      kind: 'deposit',
+      step: 'initiate',
+      outcome: 'ok',
+      hash_token: 'c0ffee01',
+    });
+    new Journal(cfg, 'default', 'sandbox').append({
+      reference: 'col-3',
+      kind: 'deposit',
+      step: 'initiate',
+      outcome: 'sent',
+    });
+    const raw = new Database(j.file, { readonly: true });
+    try {
+      const rows = raw
+        .prepare(
+          'SELECT id, journal, rec, reference, hash_token, server, merchant, at, event FROM events ORDER BY id',
+        )
+        .all() as Record<string, unknown>[];
+      expect(rows.map(({ at: _at, event: _event, ...cols }) => cols)).toEqual([
+        {
+          id: 1,
+          journal: j.name,
+          rec: 1,
+          reference: 'col-1',
+          hash_token: null,
+          server: place.server,
+          merchant: place.merchant,
+        },
+        {
+          id: 2,
+          journal: j.name,
+          rec: 2,
+          reference: 'col-2',
+          hash_token: null,
+          server: place.server,
+          merchant: place.merchant,
+        },
+        {
+          id: 3,
+          journal: j.name,
+          rec: 1,
+          reference: 'col-1',
+          hash_token: 'c0ffee01',
+          server: place.server,
+          merchant: place.merchant,
+        },
+        {
+          id: 4,
+          journal: j.name,
+          rec: 4,
+          reference: 'col-3',
+          hash_token: null,
+          server: null,
+          merchant: null,
+        },
+      ]);
+      for (const row of rows) {
+        const e = JSON.parse(String(row.event)) as { at: string; reference: string };
+        expect([row.at, row.reference]).toEqual([e.at, e.reference]);
+      }
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('a write that fails inside its transaction leaves no part of it, and the next write goes', () => {
+    const { cfg, j, db, write } = journalWithOne('tx-1');
     expect(() =>
       immediate(db, () => {
         write(j.name, {
@@ -326,6 +467,46 @@ describe("the database's writes", () => {
       ['tx-3', 'deposit', 1],
     ]);
     expect([...j.newest()].map((r) => r.reference)).toEqual(['tx-3', 'tx-1']);
+  });
+
+  it('a BEGIN that SQLite answers SQLITE_BUSY at once (WAL recovery: busy_timeout does not wait for it) is tried again and writes once; another error is not tried again', () => {
+    const { j, db, write } = journalWithOne('busy-0');
+    /** The journal's connection, whose next BEGINs SQLite answers with `codes`, one each. */
+    const answering = (codes: (string | undefined)[]) => {
+      const begins: string[] = [];
+      const conn: typeof db = {
+        prepare: (sql) => db.prepare(sql),
+        close: () => db.close(),
+        exec: (sql) => {
+          if (sql === 'BEGIN IMMEDIATE') {
+            begins.push(sql);
+            if (codes.length > 0)
+              throw Object.assign(new Error('database is locked'), { code: codes.shift() });
+          }
+          db.exec(sql);
+        },
+      };
+      return { conn, begins };
+    };
+    const event = (reference: string) => ({
+      reference,
+      kind: 'deposit' as const,
+      step: 'initiate' as const,
+      outcome: 'sent' as const,
+      at: new Date().toISOString(),
+    });
+    const busy = answering(['SQLITE_BUSY', 'SQLITE_BUSY_RECOVERY']);
+    immediate(busy.conn, () => write(j.name, event('busy-1')));
+    expect(busy.begins).toHaveLength(3);
+    expect(j.events().map((e) => e.reference)).toEqual(['busy-0', 'busy-1']);
+    for (const code of ['SQLITE_IOERR', undefined]) {
+      const failing = answering([code]);
+      expect(() => immediate(failing.conn, () => write(j.name, event('busy-2'))), String(code)).toThrow(
+        'database is locked',
+      );
+      expect(failing.begins, String(code)).toHaveLength(1);
+    }
+    expect(j.events().map((e) => e.reference)).toEqual(['busy-0', 'busy-1']);
   });
 
   it('a database error is told as mpay tells it: a damaged file is no journal; any other, a journal that cannot be written', () => {

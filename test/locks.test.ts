@@ -8,6 +8,7 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -105,6 +106,35 @@ describe.skipIf(process.platform !== 'linux')('a lock left behind', () => {
   });
 });
 
+describe.skipIf(process.platform !== 'linux')('a lock left behind, claimed by two at once', () => {
+  it('is not taken when another mpay renamed the dead holder’s owner file away first: that one’s claim stands', async () => {
+    // Two mpay processes find the same dead holder; the other one's claim (its rename of the owner file)
+    // lands between our look at the owner and our own rename, which then finds no file to move.
+    const { dir, name, ownerFile, owner } = leftBehind();
+    const theirs = `${ownerFile}.their-claim`;
+    const kill = process.kill;
+    let raced = 0;
+    process.kill = ((pid: number, signal?: string | number) => {
+      if (pid === owner.pid && signal === 0 && !raced++) renameSync(ownerFile, theirs);
+      return kill.call(process, pid, signal);
+    }) as typeof process.kill;
+    let err: unknown;
+    try {
+      err = await holdLock(dir, name, 'the deposit left').catch((e: unknown) => e);
+    } finally {
+      process.kill = kill;
+    }
+    expect(raced).toBe(1);
+    expect(err).toBeInstanceOf(BusyError);
+    expect((err as BusyError).message).toMatch(
+      new RegExp(`^Another mpay process \\(pid ${owner.pid} on .*\\) is running the deposit left`),
+    );
+    // the lock's folder and the other's claim are left as they were; nothing of ours beside them
+    expect(readdirSync(join(dir, 'locks')).sort()).toEqual([`${name}.lock`, `${name}.owner.their-claim`]);
+    expect(ownerIn(theirs)).toEqual(owner);
+  });
+});
+
 describe.skipIf(process.platform !== 'linux')('a lock held by this process', () => {
   it('fails its check once another holder’s token is in its owner file, and is shared when taken again', async () => {
     const dir = tempDir();
@@ -176,11 +206,24 @@ describe.skipIf(process.platform !== 'linux')('a lock taken and released', () =>
     const dir = tempDir();
     const name = lockName('transaction', 'counted');
     const locks = join(dir, 'locks');
+    const before = new Date().toISOString();
     const one = await holdLock(dir, name, 'the deposit counted');
     const two = await holdLock(dir, name, 'the deposit counted');
     expect(readdirSync(locks).sort()).toEqual([`${name}.lock`, `${name}.owner`]);
     expect(statSync(join(locks, `${name}.owner`)).mode & 0o777).toBe(0o600);
-    expect(ownerIn(join(locks, `${name}.owner`))).toMatchObject({ pid: process.pid, host: hostname() });
+    // everything another mpay needs to tell whether this holder is gone: its process (id and start time,
+    // against a reused id), host, boot and process namespace; since when; and a token of its own
+    const owner = ownerIn(join(locks, `${name}.owner`));
+    expect(owner).toEqual({
+      pid: process.pid,
+      start: startOf(process.pid),
+      host: hostname(),
+      boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+      pidns: readlinkSync('/proc/self/ns/pid'),
+      since: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      token: expect.stringMatching(/^[0-9a-f]{24}$/),
+    });
+    expect(owner.since >= before && owner.since <= new Date().toISOString()).toBe(true);
     // a release called twice counts once: the other holder still holds it
     await one();
     await one();
@@ -190,6 +233,7 @@ describe.skipIf(process.platform !== 'linux')('a lock taken and released', () =>
     expect(readdirSync(locks)).toEqual([]);
     // taken again afresh, with a token of its own
     const three = await holdLock(dir, name, 'the deposit counted');
+    expect(ownerIn(join(locks, `${name}.owner`)).token).not.toBe(owner.token);
     three.check();
     await three();
     expect(existsSync(join(locks, `${name}.lock`))).toBe(false);

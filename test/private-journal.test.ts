@@ -90,6 +90,21 @@ it('a journal file that is a link into another file is refused, and the file it 
   expect(readFileSync(victim, 'utf8')).toBe('keep me');
 });
 
+it('a -wal or -shm beside the journal that is a link into another file is refused, and the file it points to is left as it was', async () => {
+  for (const suffix of ['-wal', '-shm']) {
+    const cfg = tempDir();
+    mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+    const victim = join(tempDir(), 'victim.txt');
+    writeFileSync(victim, 'keep me');
+    symlinkSync(victim, journalOf(cfg) + suffix);
+    const e = await refusedDeposit(cfg, `private-link${suffix}`);
+    expect(e.message, suffix).toBe(
+      `The journal file ${journalOf(cfg)}${suffix} is a link; mpay will not read or write through it`,
+    );
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+  }
+});
+
 it.skipIf(!isRoot)("a journal file of another user's, writable by all, is not read", async () => {
   const cfg = tempDir();
   mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
