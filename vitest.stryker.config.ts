@@ -25,6 +25,7 @@ export default defineConfig({
       // the scrubber and shell quoting
       'test/secrets.test.ts',
       'test/secret-names.test.ts',
+      'test/scrub-rules.test.ts',
       'test/shell-words.test.ts',
       'test/trace.test.ts',
       'test/debug-errors.test.ts',
