@@ -26,6 +26,7 @@ export default defineConfig({
       'test/secrets.test.ts',
       'test/secret-names.test.ts',
       'test/scrub-rules.test.ts',
+      'test/scrub-document.test.ts',
       'test/shell-words.test.ts',
       'test/trace.test.ts',
       'test/debug-errors.test.ts',
