@@ -64,6 +64,7 @@ describe('the server’s words about a secret field', () => {
           api_key: 'abc-123-xyz',
           password: ['is invalid', 'hunter22'],
           secret: '  sp ',
+          otp: [],
         },
       }),
     ).toEqual({
@@ -73,6 +74,8 @@ describe('the server’s words about a secret field', () => {
         api_key: redacted,
         password: redacted,
         secret: redacted,
+        // no message in it: replaced as a value
+        otp: redacted,
       },
     });
     // outside errors, words under a secret's name are its value all the same
@@ -122,6 +125,10 @@ describe('a registered secret’s spellings', () => {
       const safe = enc.replace(/\+/g, '-').replace(/\//g, '_');
       expect(s.text(`data ${safe} end`), pad).toContain(redacted);
     }
+    // a secret of 6 bytes makes one piece of 8 characters, at the offset where its bytes are aligned
+    const six = new Secrets();
+    six.register('abcdef');
+    expect(six.text(b64('abcdefzzz'))).toBe(`${redacted}${b64('abcdefzzz').slice(8)}`);
     // a secret too short for a piece of 8 characters is not matched inside base64
     const short = new Secrets();
     short.register('abcde');
