@@ -55,6 +55,12 @@ steps:
   - name: late
     run: currencies
     capture: { late: "[0].code" }
+  - name: two words
+    run: withdraw process
+    args: [a, b]
+  - name: no- of nothing
+    run: deposit
+    flags: { abcwallet: true }
 `);
     expect(found).toEqual([
       // the cycle as it is, not the variable it was reached from
@@ -69,6 +75,9 @@ steps:
       expect.stringMatching(
         /^a cycle: step "too early" uses \$\{late\}, captured only by the later step "late" \(.*s\.yaml:\d+:\d+\)$/,
       ),
+      'step "two words": `mpay withdraw process` takes 1 argument, not 2',
+      // a flag's name cut after three characters is no --no- of another
+      'step "no- of nothing": unknown flag --abcwallet of `mpay deposit`',
     ]);
   });
 
@@ -261,6 +270,9 @@ steps:
     run: api
     args: [GET, /public/currencies]
     flags: { input: body.json }
+  - name: a dash as a value is no stdin but for --input
+    run: deposit
+    flags: { dry-run: true, reference: "-" }
   - name: the mistake
     run: frobnicate
 `,
