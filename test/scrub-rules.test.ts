@@ -183,3 +183,29 @@ describe('the word after an Authorization scheme', () => {
     expect(s.text('authorization: Bearer abc.def')).toBe(`authorization: Bearer ${redacted}`);
   });
 });
+
+describe('names read whole, not in part', () => {
+  it('a query key, a code, errors, an X- header line and prose spaced oddly', () => {
+    const s = new Secrets();
+    expect(s.text('?upstate=a&statement=b&hasig=c&signal=d&turkey=e&keynote=f')).toBe(
+      '?upstate=a&statement=b&hasig=c&signal=d&turkey=e&keynote=f',
+    );
+    expect(s.text('?zipcode=123456&codes=123456')).toBe('?zipcode=123456&codes=123456');
+    expect(s.value({ myerrors: { token: 'is invalid' }, errorsx: { token: 'is invalid' } })).toEqual({
+      myerrors: { token: redacted },
+      errorsx: { token: redacted },
+    });
+    expect(s.value({ errors: { token: 'is  invalid' } })).toEqual({ errors: { token: 'is  invalid' } });
+    expect(s.text('Fox-Auth: abc1')).toBe('Fox-Auth: abc1');
+    expect(s.text('log token: re-issued today')).toBe('log token: re-issued today');
+    expect(s.text('log token: expired  now')).toBe('log token: expired  now');
+    expect(s.text('log token: expired "now"')).toBe('log token: expired "now"');
+    expect(s.text('log token : abc1 x')).toBe(`log token : ${redacted} x`);
+    expect(s.text('log token:  abc1 x')).toBe(`log token:  ${redacted} x`);
+    // a name inside the value just replaced is not read again
+    expect(s.text('log token: otp:1 x')).toBe(`log token: ${redacted} x`);
+    const f = new Secrets();
+    f.learn('merchant_key=a+b+c-123');
+    expect(f.text('[a b c-123]')).toBe(`[${redacted}]`);
+  });
+});
