@@ -31,6 +31,7 @@ export default {
     // the scrubber (the secret names it masks by) and shell quoting
     'src/api/secret-names.ts',
     'src/api/redact.ts',
+    'src/api/redact-rules.ts',
     'src/common/shell-words.ts',
     // scenario and replay safety
     'src/flows/scenario/scenario-check.ts',

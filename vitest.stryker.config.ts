@@ -25,6 +25,8 @@ export default defineConfig({
       // the scrubber and shell quoting
       'test/secrets.test.ts',
       'test/secret-names.test.ts',
+      'test/scrub-rules.test.ts',
+      'test/scrub-document.test.ts',
       'test/shell-words.test.ts',
       'test/trace.test.ts',
       'test/debug-errors.test.ts',

@@ -17,8 +17,8 @@ afterEach(async () => {
 });
 
 /** The problems `mpay run` finds in a file: each line of its stderr, exit 2, nothing sent. */
-async function problems(yaml: string): Promise<string[]> {
-  const r = await mpay(['run', file('s.yaml', yaml), '--json'], { env: cliEnv(sb, tempDir()) });
+async function problems(yaml: string, ...more: string[]): Promise<string[]> {
+  const r = await mpay(['run', file('s.yaml', yaml), '--json', ...more], { env: cliEnv(sb, tempDir()) });
   expect(r.code, r.stderr).toBe(2);
   sb.verify();
   expect(sb.forwarded).toEqual([]);
@@ -29,6 +29,58 @@ async function problems(yaml: string): Promise<string[]> {
 }
 
 describe('each mistake, named', () => {
+  it('each run-only flag, one spelled with dashes, an argument to a command of none, a reference to nothing or to a later capture, a cycle reached from another variable, a required variable', async () => {
+    const found = await problems(`name: more
+vars:
+  x: "\${a}"
+  a: "\${b}"
+  b: "\${a}"
+  who: ~
+steps:
+  - name: run only, each
+    run: currencies
+    flags: { profile: p, env: sandbox, base-url: "http://127.0.0.1:9", query: "[0]", debug: true, yes: true, no-input: true, trace: t.har }
+  - name: dashes
+    run: currencies
+    flags: { "--json": true }
+  - name: no arguments
+    run: currencies
+    args: [x]
+  - name: undefined
+    run: status
+    args: ["\${nowhere}"]
+  - name: too early
+    run: status
+    args: ["\${late}"]
+  - name: late
+    run: currencies
+    capture: { late: "[0].code" }
+  - name: two words
+    run: withdraw process
+    args: [a, b]
+  - name: no- of nothing
+    run: deposit
+    flags: { abcwallet: true }
+`);
+    expect(found).toEqual([
+      // the cycle as it is, not the variable it was reached from
+      'a cycle among the variables: ${a} → ${b} → ${a}',
+      'variable who is required and not given: --var who=…, --vars FILE or MPAY_VAR_who',
+      ...['profile', 'env', 'base-url', 'query', 'debug', 'yes', 'no-input', 'trace'].map(
+        (f) => `step "run only, each": --${f} is set on \`mpay run\` for the whole run, not in a step`,
+      ),
+      'step "dashes": --json is set on `mpay run` for the whole run, not in a step',
+      'step "no arguments": `mpay currencies` takes 0 arguments, not 1',
+      '${nowhere} is undefined: neither a variable (--var nowhere=…) nor a capture of an earlier step',
+      expect.stringMatching(
+        /^a cycle: step "too early" uses \$\{late\}, captured only by the later step "late" \(.*s\.yaml:\d+:\d+\)$/,
+      ),
+      'step "two words": `mpay withdraw process` takes 1 argument, not 2',
+      // a flag's name cut after three characters is no --no- of another
+      'step "no- of nothing": unknown flag --abcwallet of `mpay deposit`',
+    ]);
+  });
+
   it('commands: unknown, not a step, too many arguments, a run-only flag, unknown flags, stdin, switches, one value', async () => {
     const found = await problems(`name: commands
 steps:
@@ -193,4 +245,41 @@ steps:
   // it ran: the steps' own outcomes, not a refusal of the file (exit 2 with its problems)
   expect(r.stderr).not.toMatch(/fine\.yaml:\d+:\d+:/);
   expect(r.json().scenarios[0].steps.map((s: { name: string }) => s.name)).toHaveLength(5);
+});
+
+it('given variables, a capture made again later, a reference in a path, stdin not read: no mistake beside the one made on purpose', async () => {
+  const found = await problems(
+    `name: edge
+vars:
+  p: "\${q}"
+  q: "\${p}"
+  d: "\${extra}"
+  field: code
+steps:
+  - name: "first, for \${extra}"
+    run: currencies
+    capture: { c: "[0].code" }
+  - name: uses it
+    run: currencies
+    capture: { "n": "[0].\${field}" }
+    expect: { values: { "[?code=='\${c}'] | [0].\${field}": "\${c}" } }
+  - name: captures it again
+    run: currencies
+    capture: { c: "[1].code" }
+  - name: a body from a file
+    run: api
+    args: [GET, /public/currencies]
+    flags: { input: body.json }
+  - name: a dash as a value is no stdin but for --input
+    run: deposit
+    flags: { dry-run: true, reference: "-" }
+  - name: the mistake
+    run: frobnicate
+`,
+    '--var',
+    'p=1',
+    '--var',
+    'extra=2',
+  );
+  expect(found).toEqual(['step "the mistake": unknown command `mpay frobnicate`']);
 });

@@ -57,6 +57,24 @@ describe('isMoneyStep', () => {
     });
   });
 
+  it('takes each payment command as money, and each other command a step may run as none', () => {
+    const money = [
+      'deposit',
+      'deposit initiate',
+      'deposit process',
+      'status',
+      'wallet',
+      'withdraw',
+      'withdraw initiate',
+      'withdraw process',
+    ];
+    const reads = ['balances', 'countries', 'currencies', 'doctor', 'history show', 'whoami'];
+    const steps = [...money, ...reads].map((c) => `  - name: ${c}\n    run: ${c}\n`).join('');
+    expect(moneyOf(steps)).toEqual(
+      Object.fromEntries([...money.map((c) => [c, true]), ...reads.map((c) => [c, false])]),
+    );
+  });
+
   it('takes a request whose path is not text (a number, a list, null in the file) as money; a step with neither is not', () => {
     const { scenario } = readScenario(
       's.yaml',

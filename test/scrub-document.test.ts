@@ -1,0 +1,280 @@
+// What a run's Secrets (api/redact.ts) learns from a document it is shown (a HAR, an answer, a form, a
+// page) and how it prints one: every value found under a secret's name, a cookie, an Authorization's
+// credential, a Basic password, a multipart part, an HTML input, a script's key, then replaced wherever it
+// appears; a HAR's cookies and headers pair by pair; the scheme of an Authorization kept; a server's
+// message kept. In-process, no server: Stryker runs it (docs/development.md, "Mutation testing").
+import { describe, expect, it } from 'vitest';
+import { fingerprint, mask, redacted, Secrets } from '../src/api/redact.js';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+/** The values of `found` that `s` replaces in a sentence, and those it leaves. */
+function scrubbed(s: Secrets, found: string[]): Record<string, boolean> {
+  return Object.fromEntries(found.map((v) => [v, s.text(`a ${v} b`) === `a ${redacted} b`]));
+}
+
+describe('learn: what a document shows to be secret', () => {
+  it('a HAR: its cookies whatever their name, headers by the header rule, query pairs by secret names', () => {
+    const s = new Secrets();
+    s.learn({
+      request: {
+        cookies: [{ name: 'theme', value: 'ck-theme-0001' }],
+        headers: [
+          { name: 'X-Auth-Thing', value: 'hd-auth-0002' },
+          { name: 'X-Request-Id', value: 'hd-plain-0003' },
+          { name: 'Authorization', value: 'Bearer hd-bearer-0004' },
+          { name: 'Cookie', value: '=ck-none-0007; sid=ck-sid-0005; pref=ck%2Fpref-0006; bare' },
+          { name: 'Set-Cookie', value: 'sess=ck-set-0008; Path=/path-0009; Expires=never-0010' },
+          null,
+          { name: 'X-Token', value: 7 },
+        ],
+        queryString: [
+          { name: 'merchant_key', value: 'qs-mk-0011' },
+          { name: 'X-Auth-Thing', value: 'qs-auth-0012' },
+        ],
+      },
+      errors: { merchant_key: 'er-mk-0013' },
+      data: { token: '  tk-trim-0014  ', otp: redacted, secret: '   ', password: 'is not valid' },
+    });
+    expect(
+      scrubbed(s, [
+        'ck-theme-0001',
+        'hd-auth-0002',
+        'hd-plain-0003',
+        'hd-bearer-0004',
+        'ck-sid-0005',
+        'ck%2Fpref-0006',
+        'ck/pref-0006',
+        'ck-none-0007',
+        'ck-set-0008',
+        'path-0009',
+        'never-0010',
+        'qs-mk-0011',
+        'qs-auth-0012',
+        'er-mk-0013',
+        'tk-trim-0014',
+        'is not valid',
+      ]),
+    ).toEqual({
+      'ck-theme-0001': true,
+      'hd-auth-0002': true,
+      'hd-plain-0003': false,
+      'hd-bearer-0004': true,
+      'ck-sid-0005': true,
+      'ck%2Fpref-0006': true,
+      'ck/pref-0006': true,
+      'ck-none-0007': false,
+      'ck-set-0008': true,
+      'path-0009': false,
+      'never-0010': false,
+      'qs-mk-0011': true,
+      // a query's pair is read by the secret names, not the header rule
+      'qs-auth-0012': false,
+      // under errors a value is the server's, about the field
+      'er-mk-0013': false,
+      'tk-trim-0014': true,
+      'is not valid': false,
+    });
+    // the redaction mark itself is never learned
+    expect(s.text('a *** b')).toBe('a *** b');
+  });
+
+  it('a text: JSON in it, credentials, a Basic password, pairs, multipart parts, HTML and a script', () => {
+    const s = new Secrets();
+    s.learn(' {"data": {"merchant_key": "js-hash-0001"}} ');
+    s.learn('[{"token": "js-arr-0002"}]');
+    s.learn('{not json, token=tx-pair-0003');
+    s.learn('Authorization: Bearer cr-bearer-0004 and Token cr-token-0005 and Bearer expired');
+    s.learn(`Basic ${b64('user-0006:pa:ss-0007')}`);
+    s.learn('https://x/cb?state=st-q-0008&code=123456&code=GHS&merchant_key=mk%2Bq-0009&page=pg-0010');
+    s.learn(
+      '--b\r\nContent-Disposition: form-data; name="merchant_key"\r\nContent-Type: text/plain\r\n\r\nmp-mk-0011\r\n' +
+        '--b\r\nContent-Disposition: form-data; name="note"\r\n\r\nmp-note-0012\r\n--b--',
+    );
+    s.learn(`<input type="hidden" name='merchant_key' value="ht-mk-0013"><input name="q" value="ht-q-0014">`);
+    s.learn(`const c = { apiKey: "sc-key-0015", label: "sc-label-0016" }`);
+    s.learn('sid=ck-text-0017; a=ck-text-0018', 'Cookie');
+    expect(
+      scrubbed(s, [
+        'js-hash-0001',
+        'js-arr-0002',
+        'tx-pair-0003',
+        'cr-bearer-0004',
+        'cr-token-0005',
+        'expired',
+        'pa:ss-0007',
+        'user-0006',
+        'st-q-0008',
+        '123456',
+        'mk%2Bq-0009',
+        'mk+q-0009',
+        'pg-0010',
+        'mp-mk-0011',
+        'mp-note-0012',
+        'ht-mk-0013',
+        'ht-q-0014',
+        'sc-key-0015',
+        'sc-label-0016',
+        'ck-text-0017',
+        'ck-text-0018',
+      ]),
+    ).toEqual({
+      'js-hash-0001': true,
+      'js-arr-0002': true,
+      'tx-pair-0003': true,
+      'cr-bearer-0004': true,
+      'cr-token-0005': true,
+      expired: false,
+      'pa:ss-0007': true,
+      'user-0006': false,
+      'st-q-0008': true,
+      '123456': true,
+      'mk%2Bq-0009': true,
+      'mk+q-0009': true,
+      'pg-0010': false,
+      'mp-mk-0011': true,
+      'mp-note-0012': false,
+      'ht-mk-0013': true,
+      'ht-q-0014': false,
+      'sc-key-0015': true,
+      'sc-label-0016': false,
+      'ck-text-0017': true,
+      'ck-text-0018': true,
+    });
+  });
+
+  it('a HAR body kept as base64 is read decoded', () => {
+    const s = new Secrets();
+    s.learn({ content: { encoding: 'base64', text: b64('{"token":"b64-tok-0001"}') } });
+    s.learn({ content: { encoding: 'gzip', text: b64('{"token":"b64-tok-0002"}') } });
+    expect(scrubbed(s, ['b64-tok-0001', 'b64-tok-0002'])).toEqual({
+      'b64-tok-0001': true,
+      'b64-tok-0002': false,
+    });
+  });
+});
+
+describe('value: a document as it is printed', () => {
+  it('a HAR’s cookies all replaced, its headers by the header rule, a {name, value} pair by its name', () => {
+    const s = new Secrets();
+    const out = s.value({
+      cookies: [{ name: 'theme', value: 'dark', path: '/' }, 'odd', null],
+      headers: [
+        { name: 'X-Auth-Thing', value: 'v1' },
+        { name: 'Authorization', value: 'Bearer abc.def' },
+        { name: 'X-Request-Id', value: 'r-1' },
+        { name: 'Accept' },
+        'odd',
+      ],
+      queryString: [
+        { name: 'merchant_key', value: 'mk-1' },
+        { name: 'page', value: '2' },
+        { name: 'token', value: '' },
+      ],
+      Cookies: [{ name: 'x', value: 'y' }],
+    });
+    expect(out).toEqual({
+      cookies: [{ name: 'theme', value: redacted, path: '/' }, 'odd', null],
+      headers: [
+        { name: 'X-Auth-Thing', value: redacted },
+        { name: 'Authorization', value: `Bearer ${redacted}` },
+        { name: 'X-Request-Id', value: 'r-1' },
+        { name: 'Accept', value: undefined },
+        'odd',
+      ],
+      queryString: [
+        { name: 'merchant_key', value: redacted },
+        { name: 'page', value: '2' },
+        { name: 'token', value: '' },
+      ],
+      Cookies: [{ name: 'x', value: redacted }],
+    });
+  });
+
+  it('keeps a secret field that is empty or null, and the server’s messages under errors only', () => {
+    const s = new Secrets();
+    expect(
+      s.value({
+        token: null,
+        otp: '',
+        errors: { token: ['is invalid'] },
+        error: { password: 'is too short' },
+        data: { password: ['is too short'] },
+      }),
+    ).toEqual({
+      token: null,
+      otp: '',
+      errors: { token: ['is invalid'] },
+      error: { password: 'is too short' },
+      data: { password: redacted },
+    });
+  });
+
+  it('a registered secret in a key is replaced too', () => {
+    const s = new Secrets();
+    s.register('key-in-name-0001');
+    expect(s.value({ 'key-in-name-0001': 1 })).toEqual({ [redacted]: 1 });
+  });
+});
+
+describe('headers and text', () => {
+  it('an Authorization keeps its scheme, a Proxy-Authorization too; a header rule name is replaced', () => {
+    const s = new Secrets();
+    s.register('reg-secret-0001');
+    expect(
+      s.headers({
+        Authorization: 'Basic dXNlcjpwYXNz',
+        'proxy-authorization': 'Digest abc',
+        'X-Auth-Thing': 5,
+        Location: 'https://x/cb?code=123456&state=st&page=2',
+        'X-Echo': 'has reg-secret-0001',
+        'X-Count': 3,
+      }),
+    ).toEqual({
+      Authorization: `Basic ${redacted}`,
+      'proxy-authorization': `Digest ${redacted}`,
+      'X-Auth-Thing': redacted,
+      Location: `https://x/cb?code=${redacted}&state=${redacted}&page=2`,
+      'X-Echo': `has ${redacted}`,
+      'X-Count': 3,
+    });
+  });
+
+  it('a multipart body’s secret parts; JSON text kept as text; JSON inside other text; header lines', () => {
+    const s = new Secrets();
+    const multipart =
+      '--b\r\ncontent-disposition: form-data; name="otp"\r\n\r\n918273\r\n--b\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n--b--';
+    expect(s.text(multipart)).toBe(
+      `--b\r\ncontent-disposition: form-data; name="otp"\r\n\r\n${redacted}\r\n--b\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n--b--`,
+    );
+    expect(s.text(' {"token": "t-1", "a": 1} ')).toBe(`{"token":"${redacted}","a":1}`);
+    expect(s.text('[{"otp":"123"}]')).toBe(`[{"otp":"${redacted}"}]`);
+    expect(s.text('{')).toBe('{');
+    expect(s.text('{"token": "t-1", broken')).toBe(`{"token": "${redacted}", broken`);
+    expect(s.text('got {"token" : "t\\"1", "a": "b"} back')).toBe(
+      `got {"token" : "${redacted}", "a": "b"} back`,
+    );
+    expect(s.text("sent 'Authorization' : 'Token abc-def.ghi', then")).toBe(
+      `sent 'Authorization' : 'Token ${redacted}', then`,
+    );
+    expect(s.text('Proxy-Authorization: Basic abc def')).toBe(`Proxy-Authorization: Basic ${redacted}`);
+    expect(s.text('Authorization: abc1 def')).toBe(`Authorization: ${redacted}`);
+    expect(s.text('  X-Merchant-Key:\tmk 1\nnext: line')).toBe(`  X-Merchant-Key:\t${redacted}\nnext: line`);
+    expect(s.text('a=1;token=t1 b,otp=2&x=3 ?state=s1&code=GHS')).toBe(
+      `a=1;token=${redacted} b,otp=${redacted}&x=3 ?state=${redacted}&code=GHS`,
+    );
+    // state=, key= are secrets after ? or & only
+    expect(s.text('state=s1 ;key=k1')).toBe('state=s1 ;key=k1');
+  });
+});
+
+describe('mask and fingerprint', () => {
+  it('shows the ends of a long secret, stars for a short one, a stable digest', () => {
+    expect(mask('mk_live_0123456789')).toBe('mk_…789');
+    expect(mask('12345678')).toBe('********');
+    expect(mask('123456789')).toBe('123…789');
+    expect(mask('')).toBe('');
+    expect(mask(undefined)).toBe('');
+    expect(fingerprint('abc')).toBe('sha256:ba7816bf8f01');
+  });
+});
