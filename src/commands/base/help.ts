@@ -144,20 +144,27 @@ export class MpayHelp extends Help {
   }
 }
 
-/** oclif's command_not_found hook: `mpay: unknown command "depost"` with the nearest ones, exit 2. */
+/**
+ * oclif's command_not_found hook: `mpay: unknown command "depost"` with the nearest ones, exit 2; with
+ * --json (`mpay histroy --json`), the error document on stdout as well, as for every failure.
+ */
 export const commandNotFound: Hook.CommandNotFound = async function (opts) {
   const io = systemIO();
-  if (opts.id.startsWith('-')) return unknownLeadingFlag(opts.id, opts.argv ?? [], io);
+  const rest = opts.argv ?? [];
+  if (opts.id.startsWith('-')) return unknownLeadingFlag(opts.id, rest, io);
   const typed = opts.id.replace(/:/g, ' ');
   const names = [...new Set(opts.config.commands.map((c: Command.Loadable) => c.id.replace(/:/g, ' ')))];
   const near = nearest(typed, names);
-  io.note(`mpay: unknown command "${typed}"`);
-  io.note(
-    near.length
-      ? `hint: did you mean ${near.map((n) => `\`mpay ${n}\``).join(' or ')}?`
-      : 'hint: `mpay --help` lists the commands',
+  const { reportError } = await import('../../ui/report-error.js');
+  io.exitCode = await reportError(
+    io,
+    new UsageError(`unknown command "${typed}"`, {
+      hint: near.length
+        ? `did you mean ${near.map((n) => `\`mpay ${n}\``).join(' or ')}?`
+        : '`mpay --help` lists the commands',
+    }),
+    { json: rest.includes('--json') },
   );
-  io.exitCode = 2;
 };
 
 /**
