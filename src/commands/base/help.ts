@@ -100,10 +100,26 @@ export class MpayHelp extends Help {
     this.CommandHelpClass = MpayCommandHelp;
   }
 
-  /** A command's summary at the top of its help, folded to the terminal's width (oclif leaves it whole). */
+  /**
+   * A command's summary at the top of its help, folded to the terminal's width (oclif leaves it whole).
+   * In a list of commands (a topic's COMMANDS) it stays whole: the list folds it in its own column, and
+   * a summary folded here first came out broken mid-line there ("(a proxy's, a" / "moved API)").
+   */
   protected override summary(c: Command.Loadable): string | undefined {
     const text = super.summary(c);
-    return text === undefined ? undefined : this.wrap(text);
+    return text === undefined || this.listing ? text : this.wrap(text);
+  }
+
+  /** whether formatCommands is asking for the summaries */
+  private listing = false;
+
+  protected override formatCommands(commands: Command.Loadable[]): string {
+    this.listing = true;
+    try {
+      return super.formatCommands(commands);
+    } finally {
+      this.listing = false;
+    }
   }
 
   protected override async showRootHelp(): Promise<void> {
