@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Secrets } from '../src/api/redact.js';
+import { Journal } from '../src/journal/journal.js';
 import { isSecretName, isSecretValue } from '../src/api/secret-names.js';
 import {
   allJournalEvents,
@@ -212,4 +213,35 @@ steps:
   for (const t of tokens)
     for (const o of [r.stdout, r.stderr, har, history.stdout, exported.stdout, journal])
       expect(o).not.toContain(t);
+});
+
+it("the journal scrubs the run's secrets by value from what a line records, and keeps what names the transaction", () => {
+  const cfg = tempDir();
+  const secrets = new Secrets();
+  const token = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';
+  secrets.register(token);
+  // the sandbox's one-time code, registered when a withdrawal is processed
+  secrets.register('123456');
+  const j = new Journal(cfg, 'default', 'sandbox', { scrub: (t) => secrets.scrub(t) });
+  j.append({
+    reference: 'ref-kept-1',
+    kind: 'withdraw',
+    step: 'processed',
+    outcome: 'sent',
+    hash_token: 'hash-kept-1',
+    data: {
+      amount: '123456',
+      note: `sent ${token}`,
+      customer_transaction_id: 'ref-kept-1',
+      nested: { [`k-${token}`]: [token], hash_token: 'hash-kept-1' },
+    },
+  });
+  const [e] = allJournalEvents(cfg);
+  expect(e).toMatchObject({ reference: 'ref-kept-1', hash_token: 'hash-kept-1' });
+  expect(e!.data).toEqual({
+    amount: '123456',
+    note: 'sent ***',
+    customer_transaction_id: 'ref-kept-1',
+    nested: { 'k-***': ['***'], hash_token: 'hash-kept-1' },
+  });
 });

@@ -73,8 +73,10 @@ export interface JournalOptions {
 /**
  * The fields that name the transaction: kept as they are, since resume and history find the record by
  * them, and a hash token or a reference is no secret of the run (api/secret-names.ts excepts them too).
+ * The amount too: an answer is checked against it, and a run's one-time code (123456 on the sandbox) would
+ * turn a withdrawal of 123456 into *** on the record.
  */
-const namesTheTransaction = new Set(['hash_token', 'customer_transaction_id']);
+const namesTheTransaction = new Set(['hash_token', 'customer_transaction_id', 'amount']);
 
 /** A line's data with every text (keys too) passed through `scrub`, the fields naming the transaction kept. */
 function scrubbed(value: unknown, scrub: (text: string) => string, key = ''): unknown {
