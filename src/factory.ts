@@ -272,6 +272,7 @@ export class Factory {
       now: this.now,
       place: scope.at,
       newHere: scope.newHere,
+      scrub: (text) => this.secrets.scrub(text),
     });
   }
 

@@ -641,12 +641,20 @@ export function sandboxProcess(
 export async function rewritingProxy(
   target: string,
   rewrite: (route: string, body: string) => string = (_r, b) => b,
-): Promise<{ url: string; answers: { route: string; body: string }[]; close: () => Promise<void> }> {
+): Promise<{
+  url: string;
+  answers: { route: string; body: string }[];
+  /** what reached it: each request's path with its query, and its body */
+  requests: { url: string; body: string }[];
+  close: () => Promise<void>;
+}> {
   const answers: { route: string; body: string }[] = [];
+  const requests: { url: string; body: string }[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
+      requests.push({ url: req.url ?? '', body: Buffer.concat(chunks).toString('utf8') });
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers))
         if (typeof v === 'string' && !['host', 'content-length', 'connection'].includes(k)) headers[k] = v;
@@ -672,6 +680,7 @@ export async function rewritingProxy(
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     answers,
+    requests,
     close: () => {
       server.closeAllConnections();
       return new Promise((r) => server.close(() => r()));

@@ -5,7 +5,9 @@ import { expect, it } from 'vitest';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliEnv, customerArgs, sandbox, tempDir, journalText } from './helpers.js';
-import { mpay } from './in-process.js';
+import { mpay, optionsOf } from './in-process.js';
+import { settingLines } from '../src/commands/sandbox/banner.js';
+import type { SandboxOptions } from '../src/commands/sandbox/run.js';
 
 /** Several sandboxes start at once, each a Node start or two, on a machine that may be loaded. */
 const slow = { timeout: 90_000 };
@@ -68,4 +70,17 @@ it.concurrent('history filters by kind, status, reference and date', slow, async
   } finally {
     await s.close();
   }
+});
+
+it('the banner says how long a slow answer waits only when slow is one of the faults', async () => {
+  const faultsLine = async (argv: string[]) => {
+    const { options, result } = await optionsOf(['sandbox', ...argv]);
+    expect(result.code, result.stderr).toBe(0);
+    return settingLines(options as SandboxOptions, undefined, undefined).find((l) => /faults:/.test(l));
+  };
+  expect(await faultsLine(['--fault', '500'])).toBe('  faults:       500 on 10% of requests');
+  expect(await faultsLine(['--fault', '500', '--fault', 'slow', '--slow-ms', '1200'])).toBe(
+    '  faults:       500, slow on 10% of requests (a slow answer waits 1200 ms)',
+  );
+  expect(await faultsLine([])).toBe('  faults:       none');
 });

@@ -6,8 +6,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Secrets } from '../src/api/redact.js';
+import { Journal } from '../src/journal/journal.js';
 import { isSecretName, isSecretValue } from '../src/api/secret-names.js';
-import { cliEnv, file, harEntry, harOf, rewritingProxy, sandbox, tempDir } from './helpers.js';
+import {
+  allJournalEvents,
+  cliEnv,
+  file,
+  harEntry,
+  harOf,
+  rewritingProxy,
+  sandbox,
+  tempDir,
+} from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -155,4 +165,83 @@ it('--save-scenario copies no value of a secret-shaped name or of a secret shape
   // masked (the run's secrets, learnt from the trace, would mask that much on their own)
   for (const k of [...Object.keys(planted), 'card_pin']) expect(text, k).not.toContain(k);
   expect(text).toMatch(/nested:/);
+});
+
+it('a captured token a later step sends is scrubbed by value from --debug, the HAR and the journal', async () => {
+  const dir = tempDir();
+  const env = cliEnv({ url: fw.url }, dir);
+  const f = file(
+    'token-used.yaml',
+    `name: a token minted, then sent
+steps:
+  - name: mint
+    request: { method: POST, path: /auth/merchant/token/generate, credentials: true }
+    capture: { x: data.token }
+  - name: use
+    request: { method: GET, path: '/public/countries?x=\${x}' }
+  - name: pay
+    request:
+      method: POST
+      path: /payments/processed
+      json: { note: '\${x}', hash_token: hash-of-nothing-1, }
+`,
+  );
+  const trace = join(dir, 't.har');
+  const before = minted().length;
+  const r = await mpay(['run', f, '--debug', '--trace', trace], { env });
+  const tokens = minted().slice(before);
+  // the step's own, and any the client mints for the money step's credentials
+  expect(tokens.length).toBeGreaterThanOrEqual(1);
+  const token = tokens[0]!;
+  // the later steps did send it: the server saw it in the query and in the body
+  expect(fw.requests.some((q) => q.url.includes(token))).toBe(true);
+  expect(fw.requests.some((q) => q.body.includes(token))).toBe(true);
+  expect(r.stderr).toMatch(/> GET \S*countries\?x=\*\*\*/);
+  const har = readFileSync(trace, 'utf8');
+  expect(har).toContain('countries?x=***');
+  const history = await mpay(['history', '--json', '--wide'], { env });
+  expect(history.code, history.stderr).toBe(0);
+  // the money step was journaled: under its reference, its body's token scrubbed
+  expect(history.stdout).toContain('hash-of-nothing-1');
+  const exported = await mpay(['history', 'export'], { env });
+  expect(exported.code, exported.stderr).toBe(0);
+  expect(exported.stdout).toContain('hash-of-nothing-1');
+  // the journal's rows as they are on disk (what the support bundle's journal.ndjson copies, read by a
+  // later process that never held the token): the money step's 'sent' line kept its body, scrubbed
+  const journal = JSON.stringify(allJournalEvents(dir));
+  expect(journal).toContain('"note":"***"');
+  for (const t of tokens)
+    for (const o of [r.stdout, r.stderr, har, history.stdout, exported.stdout, journal])
+      expect(o).not.toContain(t);
+});
+
+it("the journal scrubs the run's secrets by value from what a line records, and keeps what names the transaction", () => {
+  const cfg = tempDir();
+  const secrets = new Secrets();
+  const token = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';
+  secrets.register(token);
+  // the sandbox's one-time code, registered when a withdrawal is processed
+  secrets.register('123456');
+  const j = new Journal(cfg, 'default', 'sandbox', { scrub: (t) => secrets.scrub(t) });
+  j.append({
+    reference: 'ref-kept-1',
+    kind: 'withdraw',
+    step: 'processed',
+    outcome: 'sent',
+    hash_token: 'hash-kept-1',
+    data: {
+      amount: '123456',
+      note: `sent ${token}`,
+      customer_transaction_id: 'ref-kept-1',
+      nested: { [`k-${token}`]: [token], hash_token: 'hash-kept-1' },
+    },
+  });
+  const [e] = allJournalEvents(cfg);
+  expect(e).toMatchObject({ reference: 'ref-kept-1', hash_token: 'hash-kept-1' });
+  expect(e!.data).toEqual({
+    amount: '123456',
+    note: 'sent ***',
+    customer_transaction_id: 'ref-kept-1',
+    nested: { 'k-***': ['***'], hash_token: 'hash-kept-1' },
+  });
 });

@@ -42,6 +42,27 @@ describe.concurrent('help', () => {
     expect(nearest('zzzzzz', ['history', 'whoami'])).toEqual([]);
   });
 
+  it('a mistyped command with --json, before or after it, prints the error document on stdout, exit 2', async () => {
+    const cases: [string[], string, string][] = [
+      [['histroy', '--json'], 'histroy', 'history'],
+      [['--json', 'deposti'], 'deposti', 'deposit'],
+      [['history', 'shw', '--json'], 'history shw', 'history show'],
+    ];
+    const results = await Promise.all(cases.map(([argv]) => run(argv)));
+    for (const [i, [argv, typed, near]] of cases.entries()) {
+      const r = results[i]!;
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.json().error).toEqual({
+        kind: 'usage',
+        status: null,
+        message: `unknown command "${typed}"`,
+        fields: {},
+        hint: `did you mean \`mpay ${near}\`?`,
+      });
+      expect(r.stderr).toBe(`mpay: unknown command "${typed}"\n`);
+    }
+  });
+
   it('USAGE names the arguments and required flags; a command lists only the global flags it takes', async () => {
     const [status, sandboxRun, depositRun, historyRun] = await Promise.all(
       ['status', 'sandbox', 'deposit', 'history'].map((c) => run([c, '--help'])),

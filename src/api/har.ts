@@ -95,12 +95,17 @@ export function harEntry(x: Exchange, secrets: Secrets): HarEntry {
     time: Math.max(0, ms(p.total)),
     request: {
       method: x.method,
-      url: x.url,
+      // the URL, its query and the body scrubbed by value as well as by name: a captured token a later
+      // step sends (`?x=${x}`, `note: ${x}`) is the run's secret under any name (issue 46)
+      url: secrets.text(x.url),
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: pairs(x.requestHeaders, secrets),
-      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-      ...(x.requestBody ? { postData: x.requestBody } : {}),
+      queryString: secrets.value(
+        [...url.searchParams].map(([name, value]) => ({ name, value })),
+        'queryString',
+      ) as Pair[],
+      ...(x.requestBody ? { postData: { ...x.requestBody, text: secrets.text(x.requestBody.text) } } : {}),
       headersSize: -1,
       bodySize: x.requestBody ? Buffer.byteLength(x.requestBody.text) : 0,
     },

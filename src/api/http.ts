@@ -36,10 +36,12 @@ export function makeHttp(baseUrl: URL, opts: ClientOptions): Got {
         ? [
             (o) => {
               const headers = secrets.headers(o.headers as Record<string, unknown>);
-              debug(`> ${o.method} ${String(o.url)}`);
+              // The URL and the body by value too: a token a scenario captured and a later step sends in
+              // its query or body is the run's secret, whatever the field is called (issue 46).
+              debug(`> ${o.method} ${secrets.text(String(o.url))}`);
               for (const [k, v] of Object.entries(headers)) debug(`> ${k}: ${String(v)}`);
               const shown = (o.context as { shownBody?: string }).shownBody;
-              if (shown) debug(`> ${shown}`);
+              if (shown) debug(`> ${secrets.text(shown)}`);
             },
           ]
         : [],

@@ -62,6 +62,35 @@ export interface JournalOptions {
    * refused. Records here are still found.
    */
   newHere?: boolean;
+  /**
+   * Replaces the run's secrets by value in a text (the Factory's `secrets.scrub`): what a line records is
+   * passed through it, so that a token a scenario captured and a later money step sends in its body never
+   * lands on disk, and so never reaches history, its export or a support bundle (issue 46).
+   */
+  scrub?: (text: string) => string;
+}
+
+/**
+ * The fields that name the transaction: kept as they are, since resume and history find the record by
+ * them, and a hash token or a reference is no secret of the run (api/secret-names.ts excepts them too).
+ * The amount too: an answer is checked against it, and a run's one-time code (123456 on the sandbox) would
+ * turn a withdrawal of 123456 into *** on the record.
+ */
+const namesTheTransaction = new Set(['hash_token', 'customer_transaction_id', 'amount']);
+
+/** A line's data with every text (keys too) passed through `scrub`, the fields naming the transaction kept. */
+function scrubbed(value: unknown, scrub: (text: string) => string, key = ''): unknown {
+  if (namesTheTransaction.has(key)) return value;
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map((v) => scrubbed(v, scrub));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        namesTheTransaction.has(k) ? k : scrub(k),
+        scrubbed(v, scrub, k),
+      ]),
+    );
+  return value;
 }
 
 /**
@@ -133,6 +162,10 @@ export class Journal implements JournalLike {
       full.data = Object.fromEntries(
         Object.entries(full.data).filter(([k, v]) => !forbidden.test(k) && v !== undefined),
       );
+      // and a value the run holds as a secret, under whatever name it came (the reference and the hash
+      // token stand outside data, untouched: they key the record)
+      const scrub = this.opts.scrub;
+      if (scrub) full.data = scrubbed(full.data, scrub) as Record<string, unknown>;
     }
     try {
       const db = this.db(true)!;

@@ -100,10 +100,26 @@ export class MpayHelp extends Help {
     this.CommandHelpClass = MpayCommandHelp;
   }
 
-  /** A command's summary at the top of its help, folded to the terminal's width (oclif leaves it whole). */
+  /**
+   * A command's summary at the top of its help, folded to the terminal's width (oclif leaves it whole).
+   * In a list of commands (a topic's COMMANDS) it stays whole: the list folds it in its own column, and
+   * a summary folded here first came out broken mid-line there ("(a proxy's, a" / "moved API)").
+   */
   protected override summary(c: Command.Loadable): string | undefined {
     const text = super.summary(c);
-    return text === undefined ? undefined : this.wrap(text);
+    return text === undefined || this.listing ? text : this.wrap(text);
+  }
+
+  /** whether formatCommands is asking for the summaries */
+  private listing = false;
+
+  protected override formatCommands(commands: Command.Loadable[]): string {
+    this.listing = true;
+    try {
+      return super.formatCommands(commands);
+    } finally {
+      this.listing = false;
+    }
   }
 
   protected override async showRootHelp(): Promise<void> {
@@ -144,20 +160,27 @@ export class MpayHelp extends Help {
   }
 }
 
-/** oclif's command_not_found hook: `mpay: unknown command "depost"` with the nearest ones, exit 2. */
+/**
+ * oclif's command_not_found hook: `mpay: unknown command "depost"` with the nearest ones, exit 2; with
+ * --json (`mpay histroy --json`), the error document on stdout as well, as for every failure.
+ */
 export const commandNotFound: Hook.CommandNotFound = async function (opts) {
   const io = systemIO();
-  if (opts.id.startsWith('-')) return unknownLeadingFlag(opts.id, opts.argv ?? [], io);
+  const rest = opts.argv ?? [];
+  if (opts.id.startsWith('-')) return unknownLeadingFlag(opts.id, rest, io);
   const typed = opts.id.replace(/:/g, ' ');
   const names = [...new Set(opts.config.commands.map((c: Command.Loadable) => c.id.replace(/:/g, ' ')))];
   const near = nearest(typed, names);
-  io.note(`mpay: unknown command "${typed}"`);
-  io.note(
-    near.length
-      ? `hint: did you mean ${near.map((n) => `\`mpay ${n}\``).join(' or ')}?`
-      : 'hint: `mpay --help` lists the commands',
+  const { reportError } = await import('../../ui/report-error.js');
+  io.exitCode = await reportError(
+    io,
+    new UsageError(`unknown command "${typed}"`, {
+      hint: near.length
+        ? `did you mean ${near.map((n) => `\`mpay ${n}\``).join(' or ')}?`
+        : '`mpay --help` lists the commands',
+    }),
+    { json: rest.includes('--json') },
   );
-  io.exitCode = 2;
 };
 
 /**

@@ -21,9 +21,14 @@ export function warnOfReach(reach: Reach, host: string, https: boolean, f: Facto
 }
 
 /** Every setting the sandbox runs with, as its banner lists them. */
-function settingLines(opts: SandboxOptions, started: DataStart | undefined, tls: Tls | undefined): string[] {
+export function settingLines(
+  opts: SandboxOptions,
+  started: DataStart | undefined,
+  tls: Tls | undefined,
+): string[] {
+  // how long a slow answer waits: said only when `slow` is one of the faults (no other fault waits)
   const faults = opts.faults?.length
-    ? `${opts.faults.join(', ')} on ${Math.round(Number(opts.faultRate) * 100)}% of requests${opts.faultPaths?.length ? ` to paths containing ${opts.faultPaths.join(' or ')}` : ''} (a slow answer waits ${opts.slowMs} ms)`
+    ? `${opts.faults.join(', ')} on ${Math.round(Number(opts.faultRate) * 100)}% of requests${opts.faultPaths?.length ? ` to paths containing ${opts.faultPaths.join(' or ')}` : ''}${opts.faults.includes('slow') ? ` (a slow answer waits ${opts.slowMs} ms)` : ''}`
     : 'none';
   return [
     'Settings:',
