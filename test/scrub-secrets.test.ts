@@ -220,28 +220,29 @@ it("the journal scrubs the run's secrets by value from what a line records, and 
   const secrets = new Secrets();
   const token = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';
   secrets.register(token);
-  // the sandbox's one-time code, registered when a withdrawal is processed
+  // the sandbox's one-time code, registered when a withdrawal is processed: a reference or a hash token
+  // holding it as a word of its own stays whole (resume finds the record by them)
   secrets.register('123456');
   const j = new Journal(cfg, 'default', 'sandbox', { scrub: (t) => secrets.scrub(t) });
   j.append({
-    reference: 'ref-kept-1',
+    reference: 'ref-123456',
     kind: 'withdraw',
     step: 'processed',
     outcome: 'sent',
-    hash_token: 'hash-kept-1',
+    hash_token: 'hash-123456',
     data: {
       amount: '123456',
       note: `sent ${token}`,
-      customer_transaction_id: 'ref-kept-1',
-      nested: { [`k-${token}`]: [token], hash_token: 'hash-kept-1' },
+      customer_transaction_id: 'ref-123456',
+      nested: { [`k-${token}`]: [token], hash_token: 'hash-123456' },
     },
   });
   const [e] = allJournalEvents(cfg);
-  expect(e).toMatchObject({ reference: 'ref-kept-1', hash_token: 'hash-kept-1' });
+  expect(e).toMatchObject({ reference: 'ref-123456', hash_token: 'hash-123456' });
   expect(e!.data).toEqual({
     amount: '123456',
     note: 'sent ***',
-    customer_transaction_id: 'ref-kept-1',
-    nested: { 'k-***': ['***'], hash_token: 'hash-kept-1' },
+    customer_transaction_id: 'ref-123456',
+    nested: { 'k-***': ['***'], hash_token: 'hash-123456' },
   });
 });
