@@ -100,17 +100,19 @@ export interface Scenario {
 export const referencePattern = /\$\$\{|\$\{([^}]*)\}/g;
 
 class Reader {
-  readonly problems: Problem[] = [];
   constructor(
     readonly file: string,
     private readonly lines: LineCounter,
+    /** the lines of the file before the text read (a part of a large file, readInParts) */
+    private readonly lineBase = 0,
+    readonly problems: Problem[] = [],
   ) {}
 
   pos(node: Node | Pair | null | undefined, offset = 0): Pos {
     const n = node && 'range' in node ? node : node && 'key' in node ? (node.key as Node) : undefined;
     const at = n?.range ? n.range[0] + offset : 0;
     const lp = this.lines.linePos(at);
-    return { file: this.file, line: lp.line, col: lp.col };
+    return { file: this.file, line: lp.line + this.lineBase, col: lp.col };
   }
 
   fail(node: Node | Pair | null | undefined, message: string): void {
@@ -153,36 +155,140 @@ class Reader {
 
 const topKeys = ['name', 'environment', 'vars', 'after_money_failure', 'steps'] as const;
 
+/**
+ * A file this large is read a part at a time (readInParts): the `yaml` package's document of a file
+ * keeps about 9 KB a step, and a whole file of 100,000 steps took 1.5 GB before its first step ran.
+ */
+export const partedFromBytes = 2 ** 20;
+
 /** Reads a scenario file's text; the problems found are returned with it, none of them thrown. */
-export function readScenario(file: string, text: string): { scenario: Scenario; problems: Problem[] } {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const r = new Reader(file, lines);
-  const scenario: Scenario = { file, name: file, vars: [], afterMoneyFailure: 'stop', steps: [] };
-  for (const e of doc.errors) {
-    // without prettyErrors the error has only its offset: its line and column come from the counter
-    const lp = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
-    r.problems.push({ at: { file, line: lp.line, col: lp.col }, message: e.message.split('\n')[0]! });
+export function readScenario(
+  file: string,
+  text: string,
+  opts: { partedFromBytes?: number } = {},
+): { scenario: Scenario; problems: Problem[] } {
+  if (text.length >= (opts.partedFromBytes ?? partedFromBytes)) {
+    const parts = stepParts(text);
+    const read = parts && readInParts(file, parts);
+    if (read) return read;
   }
-  // An alias (*name) is refused where it stands: what mpay reads of a node is its own value, and an alias
-  // read so would be sent as the parser's node ({"source": "name"}), never the anchored value.
-  visit(doc, {
-    Alias(_key, node) {
-      r.fail(node, `an alias (*${node.source}) is not read: write the value itself where it is used`);
-    },
-  });
-  if (r.problems.length) return { scenario, problems: r.problems };
+  const scenario: Scenario = { file, name: file, vars: [], afterMoneyFailure: 'stop', steps: [] };
+  const problems: Problem[] = [];
+  const { doc, r } = parsed(file, text, 0, problems, problems);
+  if (problems.length) return { scenario, problems };
   const root = doc.contents;
   const stepsNode = isSeq(root) ? root : undefined;
   if (!stepsNode) {
-    const top = r.pairs(root, 'a scenario (name, environment, vars, steps)');
-    r.unknownKeys(top, topKeys, 'the scenario (name, environment, vars, after_money_failure, steps)');
-    readTop(r, top, scenario);
+    const top = readHead(r, root, scenario);
     const steps = top.get('steps')?.value;
     if (!isSeq(steps)) r.fail(top.get('steps') ?? (root as Node), 'a scenario needs `steps:`, a list');
     else readSteps(r, steps.items, scenario);
   } else readSteps(r, stepsNode.items, scenario);
   return { scenario, problems: r.problems };
+}
+
+/**
+ * A text parsed: its YAML errors and aliases go to `syntax`, and what its Reader finds later to
+ * `problems`, each at its place in the file (`lineBase` lines come before the text).
+ */
+function parsed(file: string, text: string, lineBase: number, syntax: Problem[], problems: Problem[]) {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const r = new Reader(file, lines, lineBase, problems);
+  for (const e of doc.errors) {
+    // without prettyErrors the error has only its offset: its line and column come from the counter
+    const lp = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
+    syntax.push({
+      at: { file, line: lp.line + lineBase, col: lp.col },
+      message: e.message.split('\n')[0]!,
+    });
+  }
+  // An alias (*name) is refused where it stands: what mpay reads of a node is its own value, and an alias
+  // read so would be sent as the parser's node ({"source": "name"}), never the anchored value.
+  visit(doc, {
+    Alias(_key, node) {
+      syntax.push({
+        at: r.pos(node),
+        message: `an alias (*${node.source}) is not read: write the value itself where it is used`,
+      });
+    },
+  });
+  return { doc, r };
+}
+
+/** The scenario's own keys (name, environment, vars, steps), read into `scenario`. */
+function readHead(r: Reader, root: unknown, scenario: Scenario): Map<string, Pair> {
+  const top = r.pairs(root, 'a scenario (name, environment, vars, steps)');
+  r.unknownKeys(top, topKeys, 'the scenario (name, environment, vars, after_money_failure, steps)');
+  readTop(r, top, scenario);
+  return top;
+}
+
+/** A large file cut where its steps start: its head (up to `steps:`), and its steps, some at a time. */
+interface StepParts {
+  head: string;
+  /** each part's text and the lines of the file before it */
+  parts: { text: string; lineBase: number }[];
+}
+
+/** how many steps a part holds: its document a few megabytes at most */
+const stepsAPart = 200;
+
+/**
+ * The places a large file can be cut without changing what it says: a top-level `steps:` that is the
+ * file's last key, each of its items starting a line at the list's indentation with `- `. Anything else
+ * (a key after the steps, a flow list, a directive, document markers) leaves the file read whole.
+ */
+function stepParts(text: string): StepParts | undefined {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => /^steps:[ \t]*(#.*)?\r?$/.test(l));
+  if (at < 0 || lines.slice(0, at).some((l) => l.startsWith('%'))) return undefined;
+  const parts: StepParts['parts'] = [];
+  let indent: number | undefined;
+  let from = at + 1;
+  let items = 0;
+  for (let i = at + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^[ \t]*(#.*)?\r?$/.test(line)) continue;
+    const lead = /^ */.exec(line)![0].length;
+    const item = /^-( |\r?$)/.test(line.slice(lead));
+    indent ??= item ? lead : -1;
+    if (lead < indent || (lead === indent && !item) || indent < 0) return undefined;
+    if (lead !== indent) continue;
+    if (items > 0 && items % stepsAPart === 0) {
+      parts.push({ text: `${lines.slice(from, i).join('\n')}\n`, lineBase: from });
+      from = i;
+    }
+    items++;
+  }
+  if (indent === undefined) return undefined;
+  parts.push({ text: lines.slice(from).join('\n'), lineBase: from });
+  return { head: `${lines.slice(0, at + 1).join('\n')}\n`, parts };
+}
+
+/**
+ * A large file read a part at a time, each part's document let go before the next is made: the same
+ * scenario and the same problems, at the same places, as the whole file read at once. Undefined when a
+ * part is not a list of steps after all: then the file is read whole.
+ */
+function readInParts(
+  file: string,
+  { head, parts }: StepParts,
+): { scenario: Scenario; problems: Problem[] } | undefined {
+  const scenario: Scenario = { file, name: file, vars: [], afterMoneyFailure: 'stop', steps: [] };
+  const syntax: Problem[] = [];
+  const problems: Problem[] = [];
+  const top = parsed(file, head, 0, syntax, problems);
+  readHead(top.r, top.doc.contents, scenario);
+  let steps = 0;
+  for (const part of parts) {
+    const { doc, r } = parsed(file, part.text, part.lineBase, syntax, problems);
+    if (!isSeq(doc.contents)) return undefined;
+    // after a YAML error only the others are looked for: a file that does not parse is not read further
+    if (!syntax.length) readSteps(r, doc.contents.items, scenario, steps);
+    steps += doc.contents.items.length;
+  }
+  return { scenario, problems: syntax.length ? syntax : problems };
 }
 
 function readTop(r: Reader, top: Map<string, Pair>, s: Scenario): void {
@@ -216,8 +322,9 @@ function readTop(r: Reader, top: Map<string, Pair>, s: Scenario): void {
 const stepKeys = ['name', 'run', 'args', 'flags', 'request', 'capture', 'expect'] as const;
 const requestKeys = ['method', 'path', 'credentials', 'json', 'form'] as const;
 
-function readSteps(r: Reader, items: unknown[], s: Scenario): void {
-  items.forEach((item, i) => {
+function readSteps(r: Reader, items: unknown[], s: Scenario, before = 0): void {
+  items.forEach((item, n) => {
+    const i = before + n;
     const keys = r.pairs(item, `step ${i + 1}`);
     if (!isMap(item)) return;
     const at = r.pos(item as Node);
