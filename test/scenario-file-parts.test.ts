@@ -3,7 +3,7 @@
 // item 7). Read in parts, a file gives the same steps and the same problems, at the same lines and columns,
 // as read whole; a file that cannot be cut safely is read whole.
 import { describe, expect, it } from 'vitest';
-import { readScenario } from '../src/flows/scenario-file.js';
+import { readScenario, stepParts } from '../src/flows/scenario-file.js';
 
 const whole = (text: string) => readScenario('s.yaml', text, { partedFromBytes: Infinity });
 const inParts = (text: string) => readScenario('s.yaml', text, { partedFromBytes: 0 });
@@ -110,5 +110,14 @@ describe('a large scenario file read in parts', () => {
       expect(b).toEqual(whole(text));
       expect(b.scenario.steps.length).toBeGreaterThan(0);
     }
+  });
+
+  it('cuts a file into parts of at most 200 steps each, which together are the file', () => {
+    const text = `name: many\nsteps:\n${steps(450)}\n`;
+    const cut = stepParts(text)!;
+    const items = (t: string) => t.split('\n').filter((l) => l.startsWith('  - ')).length;
+    expect(cut.parts.map((p) => items(p.text))).toEqual([200, 200, 50]);
+    expect(cut.head + cut.parts.map((p) => p.text).join('')).toBe(`${text}`);
+    expect(cut.parts[1]!.lineBase).toBe(text.split('\n').indexOf('  - name: read 201'));
   });
 });

@@ -240,7 +240,7 @@ const stepsAPart = 200;
  * file's last key, each of its items starting a line at the list's indentation with `- `. Anything else
  * (a key after the steps, a flow list, a directive, document markers) leaves the file read whole.
  */
-function stepParts(text: string): StepParts | undefined {
+export function stepParts(text: string): StepParts | undefined {
   const lines = text.split('\n');
   const at = lines.findIndex((l) => /^steps:[ \t]*(#.*)?\r?$/.test(l));
   if (at < 0 || lines.slice(0, at).some((l) => l.startsWith('%'))) return undefined;
