@@ -50,8 +50,9 @@ export interface ClientRequest {
 
 /**
  * What every Factory of one run shares, a step's of `mpay run` (forIO) included: the secrets, the
- * tickets, the clients, and what is made once a run (`made`), always by the run's own Factory (`owner`:
- * its IO warns, its prompter asks).
+ * tickets, the servers a proxy said are live, and what is made once a run (`made`), always by the run's
+ * own Factory (`owner`: its IO warns, its prompter asks). Nothing here grows with the clients or steps
+ * of a run: a scenario of 100,000 steps makes a client a step (docs/performance.md).
  */
 interface RunShared {
   readonly owner: Factory;
@@ -61,8 +62,12 @@ interface RunShared {
    * and only there; their `verify` to every client.
    */
   readonly tickets: ReturnType<typeof runTickets>;
-  /** the clients of the run: a gate asks them whether an mpay proxy said its server is live */
-  readonly clients: Client[];
+  /**
+   * the base URLs of the run's clients whose answers said they are an mpay proxy in front of a live
+   * server: a gate asks whether its server is among them. A set of URLs, not the clients: a run that
+   * kept every client it made grew by a client (its got instance, its agents' options) a step.
+   */
+  readonly liveUpstreams: Set<string>;
   /** the run's outputs that failed after its first request, told once as the run ends */
   readonly outputs: Outputs;
   readonly made: Map<keyof OnceARun, Promise<unknown>>;
@@ -110,7 +115,7 @@ export class Factory {
       owner: this,
       secrets: new Secrets(),
       tickets: runTickets(),
-      clients: [],
+      liveUpstreams: new Set(),
       outputs: new Outputs(),
       made: new Map(),
     };
@@ -215,8 +220,8 @@ export class Factory {
       verifyTicket: this.run.tickets.verify,
       pacer: req.pacer,
       secrets: this.secrets,
+      onUpstreamLive: (url) => this.run.liveUpstreams.add(url.href),
     });
-    this.run.clients.push(client);
     return client;
   }
 
@@ -317,8 +322,7 @@ export class Factory {
       yes,
       prompter,
       issue: this.run.tickets.issue,
-      upstreamLive: () =>
-        this.run.clients.some((c) => c.upstreamLive && c.baseUrl.href.startsWith(new URL(server).origin)),
+      upstreamLive: () => [...this.run.liveUpstreams].some((href) => href.startsWith(new URL(server).origin)),
     });
   }
 

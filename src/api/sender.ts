@@ -64,6 +64,8 @@ export interface ClientOptions {
   pacer?: Pacer;
   /** the run's secrets, scrubbed by value from all it shows (the Factory's; a client of its own else) */
   secrets?: Secrets;
+  /** told when an answer of this server says it is an mpay proxy in front of a live server (the run's gate) */
+  onUpstreamLive?: (baseUrl: URL) => void;
 }
 
 /** What a call carries besides its request: its hooks, and the gate's ticket when it moves money. */
@@ -206,7 +208,9 @@ export class Sender {
   }
 
   private noteUpstream(res: Response<string>): void {
-    if (String(res.headers[upstreamHeader] ?? '').toLowerCase() === 'live') this.upstreamLive = true;
+    if (String(res.headers[upstreamHeader] ?? '').toLowerCase() !== 'live') return;
+    this.upstreamLive = true;
+    this.opts.onUpstreamLive?.(this.baseUrl);
   }
 
   /** got's options for a call: its headers, its body as JSON or multipart, and its retries. */

@@ -36,12 +36,14 @@ export async function prepareRun(
   ctx: { env: string; baseUrl: string; live: boolean };
 }> {
   const given = givenVars({ file: varsFile(opts.varsFile), environ: f.environ, flags: opts.vars });
-  const late = await oneTimeCode(opts, given, f);
+  // each file read once (a large one is read a part at a time: scenario-file.ts), checked below
+  const read = opts.files.map((file) => readScenario(file, readText(file, 'the scenario')));
+  const late = await oneTimeCode(opts, given, f, read);
   // Each file's run has a fresh reference of its own (two files, or one file twice, never share one), and
   // its steps' names substituted once, from its variables: the names the live question, the lines, the
   // records and the reports all show. A variable asked late is given, and left out of the scope until
   // the step that needs it.
-  const runs = readAll(opts.files, opts.commands.info, new Set([...given.keys(), ...late.keys()])).map(
+  const runs = checkAll(opts.files, read, opts.commands.info, new Set([...given.keys(), ...late.keys()])).map(
     (s) => {
       const scope = startScope(s, given, freshReference(f.now()));
       for (const name of late.keys()) if (scope.get(name) === null) scope.delete(name);
@@ -87,6 +89,7 @@ export async function oneTimeCode(
   opts: { otpStdin?: boolean; files: string[] },
   given: Map<string, unknown>,
   f: { io: { readStdin(): Promise<string> }; prompter(): Promise<Prompter | undefined>; secrets: Secrets },
+  read: { scenario: Scenario }[],
 ): Promise<Map<string, () => Promise<unknown>>> {
   const late = new Map<string, () => Promise<unknown>>();
   if (opts.otpStdin) {
@@ -97,10 +100,9 @@ export async function oneTimeCode(
       });
     given.set(otpVariable, code);
   } else if (!given.has(otpVariable)) {
-    const requires = opts.files.some((file) => {
-      const { scenario } = readScenario(file, readText(file, 'the scenario'));
-      return scenario.vars.some((v) => v.name === otpVariable && v.value === null);
-    });
+    const requires = read.some(({ scenario }) =>
+      scenario.vars.some((v) => v.name === otpVariable && v.value === null),
+    );
     const prompter = requires ? await f.prompter() : undefined;
     if (prompter) {
       let asked: Promise<string> | undefined;
@@ -123,14 +125,18 @@ export async function oneTimeCode(
   return late;
 }
 
-/** Every file read and checked; all their problems at once, each at file:line:column, before anything is sent. */
-export function readAll(files: string[], table: CommandTable, given: ReadonlySet<string>): Scenario[] {
+/** Every file checked; all their problems at once, each at file:line:column, before anything is sent. */
+export function checkAll(
+  files: string[],
+  read: { scenario: Scenario; problems: Problem[] }[],
+  table: CommandTable,
+  given: ReadonlySet<string>,
+): Scenario[] {
   const problems: Problem[] = [];
-  const scenarios = files.map((file) => {
-    const read = readScenario(file, readText(file, 'the scenario'));
-    problems.push(...read.problems);
-    problems.push(...checkScenario(read.scenario, table, given));
-    return read.scenario;
+  const scenarios = read.map((r) => {
+    problems.push(...r.problems);
+    problems.push(...checkScenario(r.scenario, table, given));
+    return r.scenario;
   });
   if (problems.length) {
     const order = (p: Problem) => [files.indexOf(p.at.file), p.at.line, p.at.col];

@@ -14,103 +14,35 @@ import {
 } from 'yaml';
 import { nearest } from '../../common/nearest.js';
 import { endpoints } from '../../api/endpoints.js';
+import { heapBound } from '../batch/heap-bound.js';
+import { stepParts, type StepParts } from './scenario-parts.js';
 
-/** Where a value is: the file, its line and column (both from 1). */
-export interface Pos {
-  file: string;
-  line: number;
-  col: number;
-}
-
-export const posText = (p: Pos) => `${p.file}:${p.line}:${p.col}`;
-
-/** A mistake in a scenario, at its place. */
-export interface Problem {
-  at: Pos;
-  message: string;
-}
-
-/** A `${name}` in a value of the file, at its place. */
-export interface Reference {
-  name: string;
-  at: Pos;
-}
-
-/** One check of a value at a JMESPath path. */
-export interface ValueCheck {
-  path: string;
-  at: Pos;
-  equals?: unknown;
-  matches?: string;
-  exists?: boolean;
-  min?: number;
-  max?: number;
-}
-
-export interface Expectation {
-  /** an exit code, or an error kind (`state`) */
-  exit?: number | string;
-  status?: number;
-  values: ValueCheck[];
-}
-
-export interface CommandStep {
-  /** the command's words, as typed: `deposit initiate` */
-  words: string[];
-  args: unknown[];
-  flags: { name: string; value: unknown; at: Pos }[];
-}
-
-export interface RequestStep {
-  method: string;
-  path: unknown;
-  /** add merchant_key, site_id and api_key from the run's profile */
-  credentials: boolean;
-  body?: Record<string, unknown>;
-  encoding?: 'json' | 'form';
-}
-
-export interface ScenarioStep {
-  index: number;
-  name: string;
-  at: Pos;
-  run?: CommandStep & { at: Pos };
-  request?: RequestStep & { at: Pos };
-  capture: { name: string; path: string; at: Pos }[];
-  expect: Expectation;
-  /** every `${…}` in the values this step sends or expects */
-  refs: Reference[];
-  /** the `${…}` in its name: variables only, substituted once before the run (the name is shown before) */
-  nameRefs: Reference[];
-}
-
-export interface Scenario {
-  file: string;
-  name: string;
-  /** the environment the file is meant for: a check against the run's */
-  environment?: { value: string; at: Pos };
-  /** variables the file declares: a default (a template over other variables), or null when required */
-  vars: { name: string; value: unknown; at: Pos; refs: Reference[] }[];
-  /** what a failed money step does to the money steps after it */
-  afterMoneyFailure: 'stop' | 'continue';
-  steps: ScenarioStep[];
-}
-
-/** `${name}`, and `$${` for a literal `${` */
-export const referencePattern = /\$\$\{|\$\{([^}]*)\}/g;
+export * from './scenario-types.js';
+import type {
+  CommandStep,
+  Pos,
+  Problem,
+  Reference,
+  Scenario,
+  ScenarioStep,
+  ValueCheck,
+} from './scenario-types.js';
+import { referencePattern } from './scenario-types.js';
 
 class Reader {
-  readonly problems: Problem[] = [];
   constructor(
     readonly file: string,
     private readonly lines: LineCounter,
+    /** the lines of the file before the text read (a part of a large file, readInParts) */
+    private readonly lineBase = 0,
+    readonly problems: Problem[] = [],
   ) {}
 
   pos(node: Node | Pair | null | undefined, offset = 0): Pos {
     const n = node && 'range' in node ? node : node && 'key' in node ? (node.key as Node) : undefined;
     const at = n?.range ? n.range[0] + offset : 0;
     const lp = this.lines.linePos(at);
-    return { file: this.file, line: lp.line, col: lp.col };
+    return { file: this.file, line: lp.line + this.lineBase, col: lp.col };
   }
 
   fail(node: Node | Pair | null | undefined, message: string): void {
@@ -153,36 +85,105 @@ class Reader {
 
 const topKeys = ['name', 'environment', 'vars', 'after_money_failure', 'steps'] as const;
 
+/**
+ * A file this large is read a part at a time (readInParts): the `yaml` package's document of a file
+ * keeps about 9 KB a step, and a whole file of 100,000 steps took 1.5 GB before its first step ran.
+ */
+export const partedFromBytes = 2 ** 20;
+
 /** Reads a scenario file's text; the problems found are returned with it, none of them thrown. */
-export function readScenario(file: string, text: string): { scenario: Scenario; problems: Problem[] } {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const r = new Reader(file, lines);
-  const scenario: Scenario = { file, name: file, vars: [], afterMoneyFailure: 'stop', steps: [] };
-  for (const e of doc.errors) {
-    // without prettyErrors the error has only its offset: its line and column come from the counter
-    const lp = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
-    r.problems.push({ at: { file, line: lp.line, col: lp.col }, message: e.message.split('\n')[0]! });
+export function readScenario(
+  file: string,
+  text: string,
+  opts: { partedFromBytes?: number } = {},
+): { scenario: Scenario; problems: Problem[] } {
+  if (text.length >= (opts.partedFromBytes ?? partedFromBytes)) {
+    const parts = stepParts(text);
+    const read = parts && readInParts(file, parts);
+    if (read) return read;
   }
-  // An alias (*name) is refused where it stands: what mpay reads of a node is its own value, and an alias
-  // read so would be sent as the parser's node ({"source": "name"}), never the anchored value.
-  visit(doc, {
-    Alias(_key, node) {
-      r.fail(node, `an alias (*${node.source}) is not read: write the value itself where it is used`);
-    },
-  });
-  if (r.problems.length) return { scenario, problems: r.problems };
+  const scenario: Scenario = { file, name: file, vars: [], afterMoneyFailure: 'stop', steps: [] };
+  const problems: Problem[] = [];
+  const { doc, r } = parsed(file, text, 0, problems, problems);
+  if (problems.length) return { scenario, problems };
   const root = doc.contents;
   const stepsNode = isSeq(root) ? root : undefined;
   if (!stepsNode) {
-    const top = r.pairs(root, 'a scenario (name, environment, vars, steps)');
-    r.unknownKeys(top, topKeys, 'the scenario (name, environment, vars, after_money_failure, steps)');
-    readTop(r, top, scenario);
+    const top = readHead(r, root, scenario);
     const steps = top.get('steps')?.value;
     if (!isSeq(steps)) r.fail(top.get('steps') ?? (root as Node), 'a scenario needs `steps:`, a list');
     else readSteps(r, steps.items, scenario);
   } else readSteps(r, stepsNode.items, scenario);
   return { scenario, problems: r.problems };
+}
+
+/**
+ * A text parsed: its YAML errors and aliases go to `syntax`, and what its Reader finds later to
+ * `problems`, each at its place in the file (`lineBase` lines come before the text).
+ */
+function parsed(file: string, text: string, lineBase: number, syntax: Problem[], problems: Problem[]) {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const r = new Reader(file, lines, lineBase, problems);
+  for (const e of doc.errors) {
+    // without prettyErrors the error has only its offset: its line and column come from the counter
+    const lp = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
+    syntax.push({
+      at: { file, line: lp.line + lineBase, col: lp.col },
+      message: e.message.split('\n')[0]!,
+    });
+  }
+  // An alias (*name) is refused where it stands: what mpay reads of a node is its own value, and an alias
+  // read so would be sent as the parser's node ({"source": "name"}), never the anchored value.
+  visit(doc, {
+    Alias(_key, node) {
+      syntax.push({
+        at: r.pos(node),
+        message: `an alias (*${node.source}) is not read: write the value itself where it is used`,
+      });
+    },
+  });
+  return { doc, r };
+}
+
+/** The scenario's own keys (name, environment, vars, steps), read into `scenario`. */
+function readHead(r: Reader, root: unknown, scenario: Scenario): Map<string, Pair> {
+  const top = r.pairs(root, 'a scenario (name, environment, vars, steps)');
+  r.unknownKeys(top, topKeys, 'the scenario (name, environment, vars, after_money_failure, steps)');
+  readTop(r, top, scenario);
+  return top;
+}
+
+/**
+ * A large file read a part at a time, each part's document let go before the next is made: the same
+ * scenario and the same problems, at the same places, as the whole file read at once. Undefined when a
+ * part is not a list of steps after all: then the file is read whole.
+ */
+function readInParts(
+  file: string,
+  { head, parts }: StepParts,
+): { scenario: Scenario; problems: Problem[] } | undefined {
+  const scenario: Scenario = { file, name: file, vars: [], afterMoneyFailure: 'stop', steps: [] };
+  const syntax: Problem[] = [];
+  const problems: Problem[] = [];
+  const top = parsed(file, head, 0, syntax, problems);
+  readHead(top.r, top.doc.contents, scenario);
+  let steps = 0;
+  // the parts' documents are garbage once read, but V8 grows its heap before it collects them: a full
+  // collection every 25 parts (5,000 steps) when the heap holds more than 64 MB keeps the read's peak
+  // near what it keeps (flows/batch/heap-bound.ts)
+  const collect = heapBound(64);
+  for (const [n, part] of parts.entries()) {
+    if (n % 25 === 24) collect();
+    const { doc, r } = parsed(file, part.text, part.lineBase, syntax, problems);
+    if (!isSeq(doc.contents)) return undefined;
+    // after a YAML error only the others are looked for: a file that does not parse is not read further
+    if (!syntax.length) readSteps(r, doc.contents.items, scenario, steps);
+    steps += doc.contents.items.length;
+  }
+  // a YAML error in a part may be the cut's (a quoted text over several lines): the whole file is read
+  // then, and its own errors, if any, are the ones told
+  return syntax.length ? undefined : { scenario, problems };
 }
 
 function readTop(r: Reader, top: Map<string, Pair>, s: Scenario): void {
@@ -216,8 +217,9 @@ function readTop(r: Reader, top: Map<string, Pair>, s: Scenario): void {
 const stepKeys = ['name', 'run', 'args', 'flags', 'request', 'capture', 'expect'] as const;
 const requestKeys = ['method', 'path', 'credentials', 'json', 'form'] as const;
 
-function readSteps(r: Reader, items: unknown[], s: Scenario): void {
-  items.forEach((item, i) => {
+function readSteps(r: Reader, items: unknown[], s: Scenario, before = 0): void {
+  items.forEach((item, n) => {
+    const i = before + n;
     const keys = r.pairs(item, `step ${i + 1}`);
     if (!isMap(item)) return;
     const at = r.pos(item as Node);
