@@ -277,7 +277,7 @@ export class Factory {
       now: this.now,
       place: scope.at,
       newHere: scope.newHere,
-      scrub: (text) => this.secrets.scrub(text),
+      scrub: (data, keep) => this.secrets.byValue(data, keep),
     });
   }
 

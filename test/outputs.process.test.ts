@@ -30,18 +30,25 @@ ${Array.from(
 `,
 ).join('')}`;
 
+/** mpay under a file size limit of 256 KB (ulimit -f): an output's writes fail with EFBIG mid-run. */
+function runUnderFileLimit(args: string[], dir: string) {
+  return run(args, {
+    env: cliEnv(sb, dir),
+    command: ['sh', '-c', 'ulimit -f 256; exec "$0" "$@"', process.execPath, bin],
+    // a bound on a hung run, not a speed target: a thousand steps on a busy machine take a while
+    timeoutMs: 180_000,
+  });
+}
+
 it('a report that cannot be written after steps ran is exit 15, the results on stdout, what was sent said', async () => {
   const dir = tempDir();
   const before = (await requestCounts(sb))['POST /payments/initiate'] ?? 0;
   // a file size limit for the process (ulimit -f, in KB): the report's writes fail with EFBIG mid-run;
   // the journal (SQLite, its WAL) needs far less than the limit for its one transaction, the report more
-  const limited = ['sh', '-c', 'ulimit -f 256; exec "$0" "$@"', process.execPath, bin];
-  const r = await run(['run', file('s.yaml', initiate(1000)), '--report', `junit=${join(dir, 'r.xml')}`], {
-    env: cliEnv(sb, dir),
-    command: limited,
-    // a bound on a hung run, not a speed target: a thousand steps on a busy machine take a while
-    timeoutMs: 180_000,
-  });
+  const r = await runUnderFileLimit(
+    ['run', file('s.yaml', initiate(1000)), '--report', `junit=${join(dir, 'r.xml')}`],
+    dir,
+  );
   expect(r.code, r.stderr).toBe(exitCodes.output_failed);
   expect((await requestCounts(sb))['POST /payments/initiate']).toBe(before + 1);
   // the results: every step's line, and the count
@@ -56,14 +63,8 @@ it('a --trace that cannot be written after requests left is exit 15: the run goe
   const before = (await requestCounts(sb))['POST /payments/initiate'] ?? 0;
   // The trace is written whole after each exchange (each answer's body in it): past 256 KB its write fails
   // with EFBIG, a few dozen reads after the deposit, while the journal's one transaction fits.
-  const limited = ['sh', '-c', 'ulimit -f 256; exec "$0" "$@"', process.execPath, bin];
   const trace = join(dir, 't.har');
-  const r = await run(['run', file('s.yaml', initiate(300)), '--trace', trace], {
-    env: cliEnv(sb, dir),
-    command: limited,
-    // a bound on a hung run, not a speed target: a thousand steps on a busy machine take a while
-    timeoutMs: 180_000,
-  });
+  const r = await runUnderFileLimit(['run', file('s.yaml', initiate(300)), '--trace', trace], dir);
   expect(r.code, r.stderr).toBe(exitCodes.output_failed);
   expect((await requestCounts(sb))['POST /payments/initiate']).toBe(before + 1);
   // every step ran and is on stdout, though the trace stopped

@@ -223,7 +223,7 @@ it("the journal scrubs the run's secrets by value from what a line records, and 
   // the sandbox's one-time code, registered when a withdrawal is processed: a reference or a hash token
   // holding it as a word of its own stays whole (resume finds the record by them)
   secrets.register('123456');
-  const j = new Journal(cfg, 'default', 'sandbox', { scrub: (t) => secrets.scrub(t) });
+  const j = new Journal(cfg, 'default', 'sandbox', { scrub: (data, keep) => secrets.byValue(data, keep) });
   j.append({
     reference: 'ref-123456',
     kind: 'withdraw',

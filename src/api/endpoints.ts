@@ -257,6 +257,9 @@ export const secretFields: readonly string[] = [
   ...new Set(endpointList.flatMap((e) => [...e.secret, ...e.secretAnswer])),
 ];
 
+/** Every request field name that names the transaction somewhere (its reference, its hash token). */
+export const transactionFields: readonly string[] = [...new Set(endpointList.flatMap((e) => e.names))];
+
 /** Every request field name that is a customer's personal data somewhere. */
 export const personalFields: readonly string[] = [...new Set(endpointList.flatMap((e) => e.personal))];
 

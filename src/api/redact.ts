@@ -228,6 +228,22 @@ export class Secrets {
     return typeof value === 'string' ? this.text(value) : value;
   }
 
+  /**
+   * A deep copy of a record with every registered secret replaced in its strings, keys included, but under
+   * the names in `keep` (what names the transaction, which must stay findable): by value only, the names
+   * being the record's owner's to leave out.
+   */
+  byValue<T>(value: T, keep: ReadonlySet<string>, key = ''): T {
+    if (keep.has(key)) return value;
+    if (typeof value === 'string') return this.scrub(value) as T;
+    if (Array.isArray(value)) return value.map((v) => this.byValue(v, keep)) as T;
+    if (value && typeof value === 'object')
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [keep.has(k) ? k : this.scrub(k), this.byValue(v, keep, k)]),
+      ) as T;
+    return value;
+  }
+
   /** Headers: Authorization keeps its scheme, a secret's header (the header rule) is replaced. */
   headers(headers: Record<string, unknown>): Record<string, unknown> {
     return Object.fromEntries(

@@ -6,6 +6,7 @@
 // mpay processes share the database. No secret is ever written here. Here are the journal's writes, its
 // queries, and the rules of its answers (a record's place, a hash token's start).
 import { join } from 'node:path';
+import { transactionFields } from '../api/endpoints.js';
 import { UsageError } from '../common/errors.js';
 import { requirePrivate } from '../common/private-path.js';
 import { holdLock, lockName, type Held } from './locks.js';
@@ -63,35 +64,19 @@ export interface JournalOptions {
    */
   newHere?: boolean;
   /**
-   * Replaces the run's secrets by value in a text (the Factory's `secrets.scrub`): what a line records is
-   * passed through it, so that a token a scenario captured and a later money step sends in its body never
-   * lands on disk, and so never reaches history, its export or a support bundle (issue 46).
+   * The run's secrets replaced by value in what a line records (the Factory's `secrets.byValue`), but under
+   * the names in `keep`: a token a scenario captured and a later money step sends in its body never lands on
+   * disk, and so never reaches history, its export or a support bundle (issue 46).
    */
-  scrub?: (text: string) => string;
+  scrub?: (data: Record<string, unknown>, keep: ReadonlySet<string>) => Record<string, unknown>;
 }
 
 /**
- * The fields that name the transaction: kept as they are, since resume and history find the record by
- * them, and a hash token or a reference is no secret of the run (api/secret-names.ts excepts them too).
- * The amount too: an answer is checked against it, and a run's one-time code (123456 on the sandbox) would
- * turn a withdrawal of 123456 into *** on the record.
+ * What a line's scrub keeps: the fields that name the transaction (the endpoint table's), which resume and
+ * history find the record by and are no secret of the run; and the amount, which answers are checked
+ * against and a run's one-time code (123456 on the sandbox) would turn into *** on a withdrawal of 123456.
  */
-const namesTheTransaction = new Set(['hash_token', 'customer_transaction_id', 'amount']);
-
-/** A line's data with every text (keys too) passed through `scrub`, the fields naming the transaction kept. */
-function scrubbed(value: unknown, scrub: (text: string) => string, key = ''): unknown {
-  if (namesTheTransaction.has(key)) return value;
-  if (typeof value === 'string') return scrub(value);
-  if (Array.isArray(value)) return value.map((v) => scrubbed(v, scrub));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [
-        namesTheTransaction.has(k) ? k : scrub(k),
-        scrubbed(v, scrub, k),
-      ]),
-    );
-  return value;
-}
+const kept: ReadonlySet<string> = new Set([...transactionFields, 'amount']);
 
 /**
  * The events of a key (a reference, or a hash token: its references) in the journals `where` picks. Its
@@ -164,8 +149,7 @@ export class Journal implements JournalLike {
       );
       // and a value the run holds as a secret, under whatever name it came (the reference and the hash
       // token stand outside data, untouched: they key the record)
-      const scrub = this.opts.scrub;
-      if (scrub) full.data = scrubbed(full.data, scrub) as Record<string, unknown>;
+      if (this.opts.scrub) full.data = this.opts.scrub(full.data, kept);
     }
     try {
       const db = this.db(true)!;
