@@ -31,6 +31,21 @@ const stepOf = (doc: { scenarios: { steps: { step: string }[] }[] }, name: strin
   doc.scenarios.flatMap((s) => s.steps).find((s) => s.step === name) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('the examples', () => {
+  it('the wallet-step reproduction leaves the journal saying what the server holds: success, nothing to resume', async () => {
+    const env = cliEnv(demo, tempDir());
+    const r = await mpay(['run', wallet, '--json'], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const reference = `${r.json().scenarios[0].reference}-usd`;
+    // the last step's expected 404 ("not initiated") says the status moved on, not where to: the status the
+    // update's answer gave stays (the server's own), and a settled record offers no --resume
+    const held = demo.state.list().find((t) => t.reference === reference);
+    expect(held?.status).toBe('success');
+    const shown = await mpay(['history', 'show', reference, '--json'], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.json()).toMatchObject({ status: 'success' });
+    expect(JSON.stringify(shown.json())).not.toContain('--resume');
+  });
+
   it('pass against the sandbox: the smoke test and the wallet-step reproduction, one document', async () => {
     const env = cliEnv(demo, tempDir());
     const r = await mpay(['run', smoke, wallet, '--json'], { env });

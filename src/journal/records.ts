@@ -155,10 +155,12 @@ export function fold(r: JournalRecord, e: JournalEvent): void {
       customer_email: String(d.customer_email),
       ...(typeof d.receiver_email === 'string' ? { receiver_email: d.receiver_email } : {}),
     };
-  // A step refused later as "not initiated" says nothing new of a transaction already processed: it keeps
-  // the status processed gave it.
-  if (typeof d.status === 'string' && !(e.outcome === 'failed' && stepDone(r, 'processed')))
-    r.status = d.status;
+  // A step refused later as "not initiated" says the status moved on, not where to: a transaction already
+  // processed, or whose status an answer gave since its initiate, keeps that status (the server's own).
+  const movedOn =
+    stepDone(r, 'processed') ||
+    (d.status === 'not initiated' && !['initiated', undefined].includes(r.status));
+  if (typeof d.status === 'string' && !(e.outcome === 'failed' && movedOn)) r.status = d.status;
   const detail =
     typeof d.error === 'string' ? d.error : typeof d.message === 'string' ? d.message : undefined;
   // A step's 'sent' line and its outcome line make one step record: its last 'sent' one, wherever another

@@ -6,6 +6,7 @@ import {
   notResumable,
   landedUnfinished,
   resolvedAsEnded,
+  settled,
   stepDone,
   type JournalRecord,
 } from '../../journal/records.js';
@@ -49,6 +50,10 @@ export function nextOf(r: JournalRecord): { message: string | null; resume: stri
   if (resolvedAsEnded(r))
     return { message: `mpay continues it no further: settled by hand as ${r.resolved!.as}`, resume: null };
   if (stepDone(r, 'processed')) return { message: null, resume: null };
+  // a final status the API gave (a status update's success, failed, cancelled): the server takes no further
+  // step on it (processed answers "not initiated"), so there is nothing to resume
+  if (settled(r))
+    return { message: `its status is ${r.status ?? 'final'}: mpay has no step left to send`, resume: null };
   if (!r.hash_token)
     // what --resume does with it: the initiate again, with the same reference
     return {
