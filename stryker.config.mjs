@@ -22,7 +22,7 @@ export default {
     'src/flows/gate/money-gate.ts',
     // the journal (the SQLite store's writes: synced before a request leaves, 0600, a foreign file
     // refused; journal.ts: secret-named keys never stored) and the locks of a transaction
-    'src/journal/store.ts',
+    'src/journal/database.ts',
     'src/journal/journal.ts',
     'src/journal/locks.ts',
     // batch identity, and an answer naming the transaction asked about

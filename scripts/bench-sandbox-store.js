@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The sandbox with --data (its state in SQLite, src/sandbox/store.ts) at 1,000,000 held transactions
+// The sandbox with --data (its state in SQLite, src/sandbox/tx-store.ts) at 1,000,000 held transactions
 // against an empty one (docs/performance.md, "The sandbox as a long-running server"): deposit initiates
 // (p99 and throughput, autocannon, 10 connections), resident memory after a full collection, and the time a
 // restart takes to answer an initiate. The ratios and the restart are judged on rounds in turn: the empty

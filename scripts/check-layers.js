@@ -74,7 +74,7 @@ const oclif = /^@oclif\//;
 export const rules = {
   api: { may: ['common', 'api', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify', 'conf'] },
   config: { may: ['common', 'api', 'config', 'lazy-import'], types: [], packages: [oclif, ...ui, 'fastify'] },
-  // journal/store.ts loads SQLite (libsql) when a command first opens a journal, never as a module loads:
+  // journal/database.ts loads SQLite (libsql) when a command first opens a journal, never as a module loads:
   // the layers that reach it (factory, cli, exe) ban it `atLoad`, so that `countries` or `--help` load none
   // of it, and the executable's snapshot holds the journal's modules without it
   journal: {

@@ -264,7 +264,7 @@ export class Factory {
   ): Promise<Journal> {
     const { Journal } = await import('./journal/journal.js');
     // SQLite is loaded here, by the commands that use a journal only (docs/performance.md).
-    await (await import('./journal/store.js')).loadSqlite();
+    await (await import('./journal/database.js')).loadSqlite();
     let w = where;
     if (!w) {
       const ctx = await this.context();

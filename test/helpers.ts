@@ -1,7 +1,7 @@
 // Test helpers: a real sandbox on an ephemeral loopback port, and the real bin/run.js in a child process
 // with a temporary config folder. Nothing here mocks the network.
 import { Journal } from '../src/journal/journal.js';
-import { loadSqlite, openDatabase } from '../src/journal/store.js';
+import { loadSqlite, openDatabase } from '../src/journal/database.js';
 import type { JournalEvent } from '../src/journal/records.js';
 import { execFileSync, spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

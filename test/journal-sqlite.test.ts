@@ -1,4 +1,4 @@
-// The journal in SQLite (journal/store.ts, journal/journal.ts): an old journal of JSON lines imported at
+// The journal in SQLite (journal/database.ts, journal/journal.ts): an old journal of JSON lines imported at
 // first use, once, and kept; a damaged or foreign file where the database should be refused with exit 9
 // and left as it was; the file and its -wal and -shm private; synchronous FULL in WAL mode; no secret kept;
 // rows never rewritten; and `mpay history export` of it, with cells no spreadsheet reads as a formula.
@@ -19,7 +19,7 @@ import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFileError } from '../src/common/errors.js';
 import { Journal } from '../src/journal/journal.js';
-import { appender, immediate, openDatabase, storageError } from '../src/journal/store.js';
+import { appender, immediate, openDatabase, storageError } from '../src/journal/database.js';
 import { outputs } from '../src/ui/json-schemas.js';
 import { cliEnv, customerArgs, journalEvents, requestCount, root, sandbox, tempDir } from './helpers.js';
 import { mpay } from './in-process.js';

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { resumeCommand } from '../src/flows/standing.js';
-import { forTools } from '../src/mcp/errors.js';
+import { forTools } from '../src/mcp/tool-errors.js';
 import { argumentOf } from '../src/mcp/arguments.js';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import {

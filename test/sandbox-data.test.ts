@@ -1,4 +1,4 @@
-// The sandbox's data file (--data, src/sandbox/store.ts: an SQLite database): a restart keeps every
+// The sandbox's data file (--data, src/sandbox/tx-store.ts: an SQLite database): a restart keeps every
 // transaction in its state, tokens and balances; a damaged or foreign file where the database should be is
 // refused (exit 9, the file named, left as it was); a data file of the formats before SQLite (format 2, a
 // log; version 1, one JSON object) is imported at its first start, the old file kept beside it. Real HTTP

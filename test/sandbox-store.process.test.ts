@@ -1,4 +1,4 @@
-// The sandbox's state in SQLite (src/sandbox/store.ts), where the process is the subject: `mpay sandbox
+// The sandbox's state in SQLite (src/sandbox/tx-store.ts), where the process is the subject: `mpay sandbox
 // --data` killed with -9 in a burst of initiates from four clients, three times, and a disk that fills up
 // under it (a 3 MB tmpfs in a mount namespace of its own, as root): every initiate answered 200 is there
 // after the restart, the ones the disk refused were answered 500 in the API's shape A, and no hash token was

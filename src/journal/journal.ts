@@ -1,5 +1,5 @@
 // The durable local record of every transaction mpay starts: the events of each profile's and
-// environment's journal, rows of the config folder's database (store.ts). Each step is written before it
+// environment's journal, rows of the config folder's database (database.ts). Each step is written before it
 // is sent and again when its outcome is known, each a new row committed with synchronous FULL, so a crash,
 // a dropped connection or Ctrl-C never loses a hash token or a reference that reached the server, and a
 // row once written is never rewritten (only `mpay history prune` removes a settled record whole). Several
@@ -20,7 +20,7 @@ import {
   type JournalRecord,
   type Place,
 } from './records.js';
-import { appender, immediate, openDatabase, storageError, type Database } from './store.js';
+import { appender, immediate, openDatabase, storageError, type Database } from './database.js';
 
 const forbidden = /^(merchant_key|api_key|otp|token|authorization)$/i;
 

@@ -7,7 +7,7 @@ import { CancelledError, UsageError } from '../common/errors.js';
 import type { Secrets } from '../api/redact.js';
 import type { Prompter } from '../flows/prompter.js';
 import type { JournalRecord } from '../journal/records.js';
-import { ConfirmationRequired } from './errors.js';
+import { ConfirmationRequired } from './tool-errors.js';
 import type { Tool } from './tools.js';
 
 type Server = import('@modelcontextprotocol/sdk/server/index.js').Server;

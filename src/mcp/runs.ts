@@ -1,6 +1,6 @@
 // What a tool runs: the flows the commands run, by the money step of an endpoint (api/endpoints.ts), the
 // whole flows of a kind, and a read of any endpoint that moves no money. A money tool's gate and one-time
-// code come from the call (mcp/server.ts, mcp/call.ts).
+// code come from the call (mcp/mcp-server.ts, mcp/call.ts).
 import type { PaymentKind, TransactionStatus } from '../api/enums.js';
 import type { Endpoint, MoneyStep } from '../api/endpoints.js';
 import { otpOf } from '../flows/payment/inputs.js';

@@ -1,11 +1,11 @@
-// A read-only importer of the sandbox's data files from before SQLite (store.ts writes what it reads into a
+// A read-only importer of the sandbox's data files from before SQLite (tx-store.ts writes what it reads into a
 // new database and keeps the old file beside it): format 2, a header line and a log of JSON lines (one
 // per change; its FILE.snapshot only repeated the log's state, so the log alone is read), and version 1,
 // the whole state as one JSON object. The values format 2 derived from a transaction's index (uuid,
 // transaction_id, hash_token) are derived again from the file's secret, so what was handed out still holds.
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { DataFileError, type Imported } from './store.js';
+import { DataFileError, type Imported } from './tx-store.js';
 import type { StoredTransaction } from './state.js';
 
 type Line = unknown[];

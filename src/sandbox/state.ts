@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { SeedView } from './seed-view.js';
 import { checkInitiate } from './initiate-checks.js';
-import { SandboxStore } from './store.js';
+import { SandboxStore } from './tx-store.js';
 import { readOldFormat } from './old-format.js';
 import {
   emailPattern,
@@ -50,7 +50,7 @@ export interface StoredTransaction {
 type Body = Record<string, unknown>;
 const isReply = (x: StoredTransaction | Reply): x is Reply => !('hash_token' in x);
 export interface StateOptions {
-  /** the SQLite database to keep the state in across restarts (store.ts); in memory without */
+  /** the SQLite database to keep the state in across restarts (tx-store.ts); in memory without */
   dataFile?: string;
   /** the data set served (default: demo) */
   seed?: Seed;

@@ -1,12 +1,12 @@
 // `mpay api METHOD PATH`: any endpoint of the API, authenticated as every other command is, the answer
 // printed as the server sent it (pretty on a terminal, byte for byte in a pipe) and the exit code that of
 // its status (README table). As `gh api` and `stripe get/post` do. The request is read and checked in
-// flows/api-call/request.ts; a money endpoint goes through the gate and the journal (flows/api-call/money.ts).
+// flows/api-call/request.ts; a money endpoint goes through the gate and the journal (flows/api-call/money-call.ts).
 import { moneyEndpointOf } from '../../api/money.js';
 import type { RawAnswer } from '../../api/wire.js';
 import { failureError, parseJsonBody } from '../../api/response.js';
 import type { Factory } from '../../factory.js';
-import { printMoney, sendMoney } from '../../flows/api-call/money.js';
+import { printMoney, sendMoney } from '../../flows/api-call/money-call.js';
 import { requestOf, type ApiRequestOptions } from '../../flows/api-call/request.js';
 import { printJson } from '../../ui/print.js';
 

@@ -4,7 +4,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import type { FlowInputs } from '../../flows/types.js';
 import type { ListOptions } from '../../ui/list-output.js';
-import type { BatchOptions } from '../../flows/batch/run.js';
+import type { BatchOptions } from '../../flows/batch/batch-run.js';
 import { defaultConcurrency, maxConcurrency } from '../../flows/batch/concurrency.js';
 import { parseInputs } from '../../flows/payment/inputs.js';
 import { checkOutputFolder } from '../../common/out-file.js';

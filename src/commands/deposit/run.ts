@@ -1,6 +1,6 @@
 // `mpay deposit`: the whole flow (flows/payment/payment.ts), or --resume (flows/payment/resume.ts).
 import type { Factory } from '../../factory.js';
-import { runFlow, type FlowRunOptions } from '../../flows/payment/run.js';
+import { runFlow, type FlowRunOptions } from '../../flows/payment/payment-run.js';
 import { flowSide } from '../shared/flow-run.js';
 
 export interface DepositOptions extends FlowRunOptions {

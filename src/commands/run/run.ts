@@ -6,7 +6,7 @@ import type { Factory } from '../../factory.js';
 import type { CommandTable } from '../../flows/scenario/scenario-check.js';
 import { heapBound } from '../../flows/batch/heap-bound.js';
 import { prepareRun, startLine } from '../../flows/scenario/prepare.js';
-import { document, scrubbed } from '../../flows/scenario/records.js';
+import { document, scrubbed } from '../../flows/scenario/run-document.js';
 import { recordsWhenStopped, runScenarios, type StepRecord } from '../../flows/scenario/scenario-run.js';
 import { jsonText } from '../../ui/output.js';
 import { tellOutputFailures } from '../../ui/output-failures.js';

@@ -61,7 +61,7 @@ export async function catalogueOf(file: string): Promise<Seed> {
 
 /** Why the sandbox could not start (its data file unread, or it could not listen), as a person can act on it. */
 export async function startError(err: unknown, opts: SandboxOptions): Promise<unknown> {
-  const { DataFileError } = await import('../../sandbox/store.js');
+  const { DataFileError } = await import('../../sandbox/tx-store.js');
   if (err instanceof DataFileError)
     return new LocalFileError(`The sandbox's data file cannot be read: ${err.message}. Nothing was written`, {
       hint: `Move it aside (mv ${commandLine([err.file])} ${commandLine([`${err.file}.aside`])}: the sandbox then starts empty), or give another --data file`,

@@ -1,7 +1,7 @@
 // `mpay withdraw`: the whole flow (flows/payment/payment.ts), or --resume (flows/payment/resume.ts), its one-time code
 // by --otp, asked on a terminal, or read from stdin (--otp-stdin).
 import type { Factory } from '../../factory.js';
-import { runFlow, type FlowRunOptions } from '../../flows/payment/run.js';
+import { runFlow, type FlowRunOptions } from '../../flows/payment/payment-run.js';
 import { otpFrom, flowSide } from '../shared/flow-run.js';
 
 export interface WithdrawOptions extends FlowRunOptions {

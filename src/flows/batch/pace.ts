@@ -1,6 +1,6 @@
 // A batch's pace once the server rate-limits it (HTTP 429): the pacer its client is made with, the one
 // line that says so, the wait counted down on the bar, and the pace kept, said at the end
-// (flows/batch/run.ts).
+// (flows/batch/batch-run.ts).
 import { Pacer, rateInWords, waitInWords, type Throttle } from '../../api/rate-limit.js';
 
 /** Where the pace is said: the batch's progress (ui/batch-progress.ts), once it is drawn. */

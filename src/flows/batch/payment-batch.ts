@@ -4,7 +4,7 @@
 // then the rows run under the batch's lock. A row sent before with another server, merchant or profile is
 // refused unless --new-batch says that this file is a new batch here. The rows' checks and runs are
 // batch-check.ts, batch-row.ts and batch-confirm.ts; what the person sees (the problems, the progress, the
-// results, the exit code) is the command's, through a BatchView (flows/batch/run.ts).
+// results, the exit code) is the command's, through a BatchView (flows/batch/batch-run.ts).
 import { createHash } from 'node:crypto';
 import type { PaymentKind } from '../../api/enums.js';
 import { UsageError } from '../../common/errors.js';

@@ -54,7 +54,7 @@ export async function journaled<T>(
   // nothing, and every later command would find them unreadable.
   if (!at.reference?.trim())
     throw new UnexpectedError(`Not sent: ${label} names no transaction (no reference, no hash token)`);
-  // Ctrl-C: the step in flight finished; no step starts after it (flows/payment/run.ts says what
+  // Ctrl-C: the step in flight finished; no step starts after it (flows/payment/payment-run.ts says what
   // the journal holds).
   stopIfAsked(deps, at.step, at.reference);
   // The gate (money-gate.ts): the live question, the transaction's lock, the synced 'sent' line, the ticket.

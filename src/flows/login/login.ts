@@ -19,7 +19,7 @@ import { judgeServer, serverKey } from '../../config/live.js';
 import { type ConfigStore } from '../../config/store.js';
 import { checkProfileName, defaultBaseUrls, type Environment, type Profile } from '../../config/profile.js';
 import type { Prompter } from '../prompter.js';
-import { asker, checkedMerchantKey, chooseEnvironment, gatherBaseUrl } from './gather.js';
+import { asker, checkedMerchantKey, chooseEnvironment, gatherBaseUrl } from './login-inputs.js';
 
 export interface LoginInputs {
   profile?: string;

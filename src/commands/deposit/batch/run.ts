@@ -1,7 +1,7 @@
 // `mpay deposit batch FILE`: the batch flow of deposits (flows/batch/payment-batch.ts), run by
-// flows/batch/run.ts and shown through commands/shared/batch-io.ts.
+// flows/batch/batch-run.ts and shown through commands/shared/batch-io.ts.
 import type { Factory } from '../../../factory.js';
-import { runBatchCommand, type BatchOptions } from '../../../flows/batch/run.js';
+import { runBatchCommand, type BatchOptions } from '../../../flows/batch/batch-run.js';
 import { batchSide } from '../../shared/batch-io.js';
 
 export type DepositBatchOptions = BatchOptions;

@@ -1,7 +1,7 @@
 // `mpay deposit initiate`: the initiate step alone (flows/payment/payment.ts initiateStage), and the command that
 // picks the flow up from there.
 import type { Factory } from '../../../factory.js';
-import { runFlow, type FlowRunOptions } from '../../../flows/payment/run.js';
+import { runFlow, type FlowRunOptions } from '../../../flows/payment/payment-run.js';
 import { flowSide } from '../../shared/flow-run.js';
 
 export type DepositInitiateOptions = FlowRunOptions;

@@ -1,7 +1,7 @@
 // `mpay deposit process KEY`: the processed step of a deposit, by its hash token or the reference of one
 // mpay started (flows/payment/single-step.ts processByKey).
 import type { Factory } from '../../../factory.js';
-import { runFlow, type FlowRunOptions } from '../../../flows/payment/run.js';
+import { runFlow, type FlowRunOptions } from '../../../flows/payment/payment-run.js';
 import { flowSide } from '../../shared/flow-run.js';
 
 export interface DepositProcessOptions extends Omit<FlowRunOptions, 'force'> {

@@ -1,8 +1,8 @@
 // `mpay withdraw batch FILE`: the batch flow of withdrawals (flows/batch/payment-batch.ts), run by
-// flows/batch/run.ts and shown through commands/shared/batch-io.ts. Their codes come later:
+// flows/batch/batch-run.ts and shown through commands/shared/batch-io.ts. Their codes come later:
 // `mpay withdraw batch confirm` (confirm/run.ts).
 import type { Factory } from '../../../factory.js';
-import { runBatchCommand, type BatchOptions } from '../../../flows/batch/run.js';
+import { runBatchCommand, type BatchOptions } from '../../../flows/batch/batch-run.js';
 import { batchSide } from '../../shared/batch-io.js';
 
 export type WithdrawBatchOptions = BatchOptions;

@@ -1,7 +1,7 @@
 // `mpay withdraw process KEY`: the processed step of a withdrawal (the one-time code sent, then confirmed
 // with it), by its hash token or the reference of one mpay started (flows/payment/single-step.ts processByKey).
 import type { Factory } from '../../../factory.js';
-import { runFlow, type FlowRunOptions } from '../../../flows/payment/run.js';
+import { runFlow, type FlowRunOptions } from '../../../flows/payment/payment-run.js';
 import { otpFrom, flowSide } from '../../shared/flow-run.js';
 
 export interface WithdrawProcessOptions extends Omit<FlowRunOptions, 'force'> {

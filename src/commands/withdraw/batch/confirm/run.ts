@@ -1,8 +1,8 @@
 // `mpay withdraw batch confirm FILE`: withdrawals of a batch finished with their one-time codes
-// (flows/batch/payment-batch.ts runConfirmBatch), run by flows/batch/run.ts and
+// (flows/batch/payment-batch.ts runConfirmBatch), run by flows/batch/batch-run.ts and
 // shown through commands/shared/batch-io.ts.
 import type { Factory } from '../../../../factory.js';
-import { runBatchCommand, type BatchOptions } from '../../../../flows/batch/run.js';
+import { runBatchCommand, type BatchOptions } from '../../../../flows/batch/batch-run.js';
 import { batchSide } from '../../../shared/batch-io.js';
 
 export type ConfirmOptions = BatchOptions;

@@ -20,7 +20,7 @@ import type { JournalLike } from '../journal/journal.js';
 import type { JournalEvent } from '../journal/records.js';
 import { historyShowCommand } from '../flows/standing.js';
 import { importLazily } from '../lazy-import.js';
-import { ConfirmationRequired, badArguments, forTools, toolError } from './errors.js';
+import { ConfirmationRequired, badArguments, forTools, toolError } from './tool-errors.js';
 import { argumentOf } from './arguments.js';
 import { askerOf, moveLine } from './ask.js';
 import { endedError, inFlightLine } from './ending.js';
