@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiBase, endpointList, endpoints } from '../src/api/endpoints.js';
 import { moneyEndpointOf } from '../src/api/money.js';
+import { transactionFields } from '../src/api/transaction-fields.js';
 import { readHar } from '../src/api/har-read.js';
 import * as z from 'zod/mini';
 import { openApiDocument } from '../src/sandbox/openapi.js';
@@ -24,6 +25,11 @@ afterAll(async () => {
 });
 
 describe('the endpoint table', () => {
+  it('names a transaction only by a field of api/transaction-fields.ts, the list the journal keeps whole', () => {
+    const named = new Set(endpointList.flatMap((e) => e.names));
+    expect([...named].sort()).toEqual([...transactionFields].sort());
+  });
+
   it("is the only file of src/ that writes the endpoints' paths (the issue's count: at most 12 pairs)", () => {
     // the issue's measure (grep -rlF of each path over src/**/*.ts, command.ts files aside), read here with
     // fs, since the quick tier starts no shell: one pair for each path and file that writes it

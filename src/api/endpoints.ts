@@ -47,7 +47,10 @@ export interface Endpoint {
   credentials: readonly string[];
   /** request fields that are a customer's personal data */
   personal: readonly string[];
-  /** request fields that name the transaction, and the answer's field that names a new one */
+  /**
+   * request fields that name the transaction (each one of api/transaction-fields.ts, which the journal
+   * keeps whole: test/endpoints.test.ts), and the answer's field that names a new one
+   */
   names: readonly string[];
   namesAnswer?: string;
   /** the answers it gives on success, told apart by their data (withdraw processed: code sent or processed) */
@@ -256,9 +259,6 @@ export function journaledField(e: Endpoint, data: Record<string, unknown>, field
 export const secretFields: readonly string[] = [
   ...new Set(endpointList.flatMap((e) => [...e.secret, ...e.secretAnswer])),
 ];
-
-/** Every request field name that names the transaction somewhere (its reference, its hash token). */
-export const transactionFields: readonly string[] = [...new Set(endpointList.flatMap((e) => e.names))];
 
 /** Every request field name that is a customer's personal data somewhere. */
 export const personalFields: readonly string[] = [...new Set(endpointList.flatMap((e) => e.personal))];

@@ -6,7 +6,7 @@
 // mpay processes share the database. No secret is ever written here. Here are the journal's writes, its
 // queries, and the rules of its answers (a record's place, a hash token's start).
 import { join } from 'node:path';
-import { transactionFields } from '../api/endpoints.js';
+import { transactionFields } from '../api/transaction-fields.js';
 import { UsageError } from '../common/errors.js';
 import { requirePrivate } from '../common/private-path.js';
 import { holdLock, lockName, type Held } from './locks.js';
@@ -72,7 +72,7 @@ export interface JournalOptions {
 }
 
 /**
- * What a line's scrub keeps: the fields that name the transaction (the endpoint table's), which resume and
+ * What a line's scrub keeps: the fields that name the transaction (the endpoint table's `names`), which resume and
  * history find the record by and are no secret of the run; and the amount, which answers are checked
  * against and a run's one-time code (123456 on the sandbox) would turn into *** on a withdrawal of 123456.
  */
