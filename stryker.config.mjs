@@ -2,6 +2,13 @@
 // in-process tests of vitest.stryker.config.ts. A whole run is long on two cores (docs/development.md,
 // "Mutation testing"); one module at a time keeps it short:
 //   npm run mutate -- --mutate src/api/money.ts
+import { safetyModules } from './scripts/mutation-modules.mjs';
+
+// One module (scripts/mutate.mjs sets it): its own report and incremental file, so that runs of
+// several modules keep each other's results.
+const one = process.env.MPAY_MUTATE_MODULE;
+const slug = one ? one.replace(/^src\//, '').replace(/[^\w.-]+/g, '_') : 'all'; // as scripts/mutate.mjs names it
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   packageManager: 'npm',
@@ -15,34 +22,15 @@ export default {
   // The machine is shared (two cores): one test process at a time.
   concurrency: 1,
   timeoutMS: 30_000,
-  mutate: [
-    // the gate and its classifier
-    'src/api/money.ts',
-    'src/api/ticket.ts',
-    'src/flows/gate/money-gate.ts',
-    // the journal (the SQLite store's writes: synced before a request leaves, 0600, a foreign file
-    // refused; journal.ts: secret-named keys never stored) and the locks of a transaction
-    'src/journal/database.ts',
-    'src/journal/journal.ts',
-    'src/journal/locks.ts',
-    // batch identity, and an answer naming the transaction asked about
-    'src/flows/batch/batch-check.ts',
-    'src/flows/gate/answer-check.ts',
-    // the scrubber (the secret names it masks by) and shell quoting
-    'src/api/secret-names.ts',
-    'src/api/redact.ts',
-    'src/api/redact-rules.ts',
-    'src/common/shell-words.ts',
-    // scenario and replay safety
-    'src/flows/scenario/scenario-check.ts',
-    'src/flows/replay/replay.ts',
-    'src/flows/replay/replay-plan.ts',
-    'src/flows/replay/replay-compare.ts',
-  ],
+  // The modules and the tests that guard each: scripts/mutation-modules.mjs.
+  mutate: one ? [one] : safetyModules.map((m) => m.module),
   ignorePatterns: ['dist', '.cache', 'reports', 'coverage', 'bench/results.json'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  htmlReporter: { fileName: `reports/mutation/${slug}.html` },
+  jsonReporter: { fileName: `reports/mutation/${slug}.json` },
+  // A run again tests only the mutants whose code, or whose covering tests, changed.
+  incremental: true,
+  incrementalFile: `reports/mutation/${slug}.incremental.json`,
   thresholds: { high: 95, low: 90, break: null },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
