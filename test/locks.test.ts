@@ -11,14 +11,15 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BusyError, LocalFileError } from '../src/common/errors.js';
 import { holdLock, lockName, LockLostError } from '../src/journal/locks.js';
-import { tempDir } from './helpers.js';
+import { tempDir, waitUntil } from './helpers.js';
 
 /** A process id that no process has now (ESRCH): what a holder killed with -9 leaves in its owner file. */
 function deadPid(): number {
@@ -302,6 +303,8 @@ describe('a lock that cannot be taken', () => {
       `Cannot make the lock folder ${join(dir, 'locks')} (ENOTDIR)`,
     );
     expect((err as LocalFileError).exitCode).toBe(9);
+    // what --debug and a script's catch can read: the system's own error
+    expect(((err as LocalFileError).cause as NodeJS.ErrnoException).code).toBe('ENOTDIR');
   });
 
   it('where its folder is open to others: refused as a journal lock folder', async () => {
@@ -320,6 +323,84 @@ describe('a lock that cannot be taken', () => {
     expect((err as LocalFileError).message).toMatch(
       new RegExp(`^Cannot write the lock's owner file ${join(dir, 'locks', `${name}.owner`)} \\(EISDIR`),
     );
+    expect((err as LocalFileError).exitCode).toBe(9);
+    expect(((err as LocalFileError).cause as NodeJS.ErrnoException).code).toBe('EISDIR');
     expect(existsSync(join(dir, 'locks', `${name}.lock`))).toBe(false);
+  });
+
+  it('where a stale file (not a folder) is in its place: a local error (exit 9), not a busy one', async () => {
+    // Something left a regular file where the lock's folder goes, untouched for a minute: proper-lockfile
+    // takes it for a stale lock, and removing it as a folder fails (ENOTDIR) for root too.
+    const dir = tempDir();
+    const name = lockName('transaction', 'file');
+    const locks = join(dir, 'locks');
+    mkdirSync(locks, { mode: 0o700 });
+    const lockPath = join(locks, `${name}.lock`);
+    writeFileSync(lockPath, 'not a lock');
+    const minuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(lockPath, minuteAgo, minuteAgo);
+    const err = await holdLock(dir, name, 'the deposit file').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LocalFileError);
+    expect(err).not.toBeInstanceOf(BusyError);
+    expect((err as LocalFileError).exitCode).toBe(9);
+    expect((err as LocalFileError).message).toBe(
+      `Cannot take the lock for the deposit file in ${join(locks, name)} (ENOTDIR: not a directory, rmdir '${lockPath}')`,
+    );
+    expect(((err as LocalFileError).cause as NodeJS.ErrnoException).code).toBe('ENOTDIR');
+    // nothing taken: the file is left as it was, no owner file beside it
+    expect(readdirSync(locks)).toEqual([`${name}.lock`]);
+    expect(readFileSync(lockPath, 'utf8')).toBe('not a lock');
+  });
+
+  it('where its journal folder is so deep that the lock’s path is too long: a local error (exit 9)', async () => {
+    // The lock folder's own path fits (just), the lock's inside it does not: ENAMETOOLONG, for root too.
+    let dir = tempDir();
+    while (join(dir, 'locks').length < 4_060) dir = join(dir, 'd'.repeat(Math.min(200, 4_060 - dir.length)));
+    const name = lockName('transaction', 'deep');
+    const err = await holdLock(dir, name, 'the deposit deep').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LocalFileError);
+    expect((err as LocalFileError).exitCode).toBe(9);
+    expect((err as LocalFileError).message).toMatch(
+      /^Cannot take the lock for the deposit deep in \/.+ \(ENAMETOOLONG: name too long, mkdir '.+\.lock'\)$/,
+    );
+    expect(((err as LocalFileError).cause as NodeJS.ErrnoException).code).toBe('ENAMETOOLONG');
+    expect(readdirSync(join(dir, 'locks'))).toEqual([]);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a lock found changed at its refresh', () => {
+  it('(its folder removed under its holder) fails the holder’s next check, naming no other holder', async () => {
+    const dir = tempDir();
+    const name = lockName('transaction', 'refreshed');
+    const locks = join(dir, 'locks');
+    // proper-lockfile refreshes a held lock on a timer (every 2 s): a fake one fires it when the test says,
+    // and the refresh itself (a stat of the folder) is real
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let held: Awaited<ReturnType<typeof holdLock>>;
+    try {
+      held = await holdLock(dir, name, 'the deposit refreshed');
+      rmSync(join(locks, `${name}.lock`), { recursive: true });
+      // no refresh yet: nothing has looked at the folder, the owner file is still this holder's
+      held.check();
+      await vi.advanceTimersByTimeAsync(2_000);
+    } finally {
+      vi.useRealTimers();
+    }
+    const lostError = () => {
+      try {
+        held.check();
+      } catch (e) {
+        return e;
+      }
+    };
+    await waitUntil('the refresh to find the lock folder gone', () => lostError() !== undefined);
+    const err = lostError();
+    expect(err).toBeInstanceOf(LockLostError);
+    expect((err as LockLostError).message).toBe(
+      'Another mpay process took over the lock on the deposit refreshed while this one held it (it was stopped or paused past 10 s); this one sends nothing more for it',
+    );
+    // released, it removes its own owner file, and nothing else is left
+    await held();
+    expect(readdirSync(locks)).toEqual([]);
   });
 });

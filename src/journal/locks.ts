@@ -171,7 +171,10 @@ async function take(path: string, what: string, again = true): Promise<Held> {
   const check = () => {
     if (!lost && readOwner(ownerFile)?.token === token) return;
     lost = true;
-    const other = readOwner(ownerFile);
+    // Lost at a refresh, the owner file may still be this holder's (the folder removed, or taken by one
+    // that has not written its own yet): it names no other then.
+    const owner = readOwner(ownerFile);
+    const other = owner?.token === token ? undefined : owner;
     throw new LockLostError(
       `Another mpay process${other ? ` (${holder(other)})` : ''} took over the lock on ${what} while this one held it (it was stopped or paused past ${STALE_MS / 1000} s); this one sends nothing more for it`,
       { hint: 'See `mpay history` for what each process sent; run the command again once the other is done' },
