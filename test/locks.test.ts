@@ -136,6 +136,24 @@ describe.skipIf(process.platform !== 'linux')('a lock left behind, claimed by tw
   });
 });
 
+describe.skipIf(process.platform !== 'linux')('a lock’s name', () => {
+  it('is the one every mpay gives it, so that a lock another version of mpay holds excludes this one', async () => {
+    // The folder's name on disk is shared by every version of mpay that may run at once on one journal:
+    // 32 hex digits of the SHA-256 of what it guards (a transaction: its server, merchant and reference).
+    const parts = ['transaction', 'https://api.example.test', 'M-1', 'dep-1'];
+    expect(lockName(...parts)).toBe('2af248a56aee0c109e4c59d7d56224f6');
+    expect(lockName('batch', 'abc')).toBe('1b2d6f78acc08b8fc732e2e268fdaccf');
+    // another mpay (its pid: this test's parent, alive) holds the deposit's lock under that name
+    const { dir, name } = leftBehind({ pid: process.ppid, start: startOf(process.ppid) });
+    const locks = join(dir, 'locks');
+    renameSync(join(locks, `${name}.lock`), join(locks, '2af248a56aee0c109e4c59d7d56224f6.lock'));
+    renameSync(join(locks, `${name}.owner`), join(locks, '2af248a56aee0c109e4c59d7d56224f6.owner'));
+    await expect(holdLock(dir, lockName(...parts), 'the deposit dep-1')).rejects.toThrow(
+      new RegExp(`^Another mpay process \\(pid ${process.ppid} on .*\\) is running the deposit dep-1`),
+    );
+  });
+});
+
 describe.skipIf(process.platform !== 'linux')('a lock held by this process', () => {
   it('fails its check once another holder’s token is in its owner file, and is shared when taken again', async () => {
     const dir = tempDir();

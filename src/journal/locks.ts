@@ -49,12 +49,15 @@ export class LockLostError extends BusyError {}
 
 const STALE_MS = 10_000;
 
+/** This machine's boot, as Linux names it (a holder of another boot is gone, or elsewhere). */
+const bootId = () => readText('/proc/sys/kernel/random/boot_id');
+
 function me(token: string): Owner {
   return {
     pid: process.pid,
     start: startOf('self'),
     host: hostname(),
-    boot: readText('/proc/sys/kernel/random/boot_id'),
+    boot: bootId(),
     pidns: namespaceOf(),
     since: new Date().toISOString(),
     token,
@@ -83,9 +86,10 @@ function readOwner(path: string): Owner | undefined {
 
 /** Whether the owner is known for sure to be gone: on this host, boot and namespace, its process not there. */
 function gone(o: Owner): boolean {
-  const here = me('');
-  if (!o.boot || !here.boot || o.boot !== here.boot || o.host !== here.host) return false;
-  if (!o.pidns || o.pidns !== here.pidns) return false;
+  // Where no boot id is read (not Linux), no holder is known to be gone; one without a boot id differs.
+  const boot = bootId();
+  if (!boot || o.boot !== boot || o.host !== hostname()) return false;
+  if (!o.pidns || o.pidns !== namespaceOf()) return false;
   return processGone(o.pid, o.start);
 }
 
@@ -136,9 +140,9 @@ async function take(path: string, what: string, again = true): Promise<Held> {
   let lost = false;
   let release: () => Promise<void>;
   try {
-    // proper-lockfile keeps its locks by the path given (which need not exist): one path a lock.
+    // proper-lockfile keeps its locks by the path given (which need not exist): one path a lock, its folder
+    // `${path}.lock` (its default, which a takeover below removes).
     release = await lock(path, {
-      lockfilePath: `${path}.lock`,
       realpath: false,
       retries: 0,
       stale: STALE_MS,
@@ -204,7 +208,7 @@ function claim(ownerFile: string, token: string): boolean {
   }
   const o = readOwner(aside);
   if (o?.token === token) {
-    rmSync(aside, { force: true });
+    rmSync(aside); // just renamed there by this process, under a name of its own
     return true;
   }
   try {
