@@ -2,7 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', '.cache/'] },
+  // .stryker-tmp/: the instrumented copy a stopped `npm run mutate` leaves behind
+  { ignores: ['dist/', 'node_modules/', 'coverage/', '.cache/', '.stryker-tmp/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

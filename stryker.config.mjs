@@ -1,7 +1,8 @@
-// npm run mutate: mutation testing (Stryker) of the modules that keep mpay's promises, against the
-// in-process tests of vitest.stryker.config.ts. A whole run is long on two cores (docs/development.md,
-// "Mutation testing"); one module at a time keeps it short:
-//   npm run mutate -- --mutate src/api/money.ts
+// Stryker's settings for `npm run mutate` (scripts/mutate.mjs), which runs it one safety module at a time
+// against that module's own test files (scripts/mutation-modules.mjs):
+//   npm run mutate -- src/api/money.ts
+// `npx stryker run` alone mutates every module against the union of their test files: longer, and a mutant
+// may then be killed by a test of another module.
 import { safetyModules } from './scripts/mutation-modules.mjs';
 
 // One module (scripts/mutate.mjs sets it): its own report and incremental file, so that runs of

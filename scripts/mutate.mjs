@@ -1,31 +1,50 @@
 #!/usr/bin/env node
 // npm run mutate [-- MODULE[:FROM-TO] ...] [-- stryker options]: Stryker over each safety module in turn,
-// each against its own test files (scripts/mutation-modules.mjs), then one table of the scores, written to
-// reports/mutation/summary.md as well. With no module named, every safety module. Exits 1 when a module
-// scores under 90%, 2 when a run could not be made.
+// each against its own test files (scripts/mutation-modules.mjs), then one table of the scores of every
+// module with a report here (run now or before), written to reports/mutation/summary.md as well. With no
+// module named, every safety module. Exits 1 when a module run now scores under 90%, 2 when a run could
+// not be made, 130 when stopped.
 //
 // Each module keeps an incremental file (reports/mutation/<module>.incremental.json): a run again tests only
-// the mutants whose line or covering tests changed since, so a whole run after a small change is short.
+// the mutants whose line or covering tests changed since. Each run still pays Stryker's set-up and its
+// first test run with coverage (a minute or two a module, idle).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { safetyModules, testsOf } from './mutation-modules.mjs';
 
 const THRESHOLD = 90;
+// A word that is no option (no leading '-') and no option's value names a module, in any spelling of its
+// path (./src/x.ts, an absolute path); the rest goes to Stryker as it is.
+const valued = new Set(['--concurrency', '-c', '--logLevel', '--timeoutMS', '--reporters']);
+const specs = [];
+const passThrough = [];
 const args = process.argv.slice(2);
-const specs = args.filter((a) => /^src\/.+\.ts(:\d+-\d+)?$/.test(a));
-const passThrough = args.filter((a) => !specs.includes(a));
+for (let i = 0; i < args.length; i++) {
+  const a = args[i];
+  if (a.startsWith('-')) {
+    passThrough.push(a);
+    if (valued.has(a) && i + 1 < args.length) passThrough.push(args[++i]);
+    continue;
+  }
+  const [, file, range = ''] = /^(.*?)(:\d+-\d+)?$/.exec(a);
+  specs.push(relative(process.cwd(), resolve(file)).split('\\').join('/') + range);
+}
 const todo = specs.length ? specs : safetyModules.map((m) => m.module);
 
 for (const spec of todo) {
-  if (!testsOf(spec)) {
-    console.error(`mutate: ${spec} is not a safety module (scripts/mutation-modules.mjs lists them)`);
-    process.exit(2);
-  }
+  if (testsOf(spec)) continue;
+  const file = spec.replace(/:\d+-\d+$/, '');
+  console.error(
+    `mutate: ${existsSync(file) ? `${file} is not a safety module` : `no such file: ${file}`}; the safety modules (scripts/mutation-modules.mjs):\n${safetyModules.map((m) => `  ${m.module}`).join('\n')}`,
+  );
+  process.exit(2);
 }
 
 const slugOf = (spec) => spec.replace(/^src\//, '').replace(/[^\w.-]+/g, '_');
+const reportOf = (spec) => `reports/mutation/${slugOf(spec)}.json`;
 mkdirSync('reports/mutation', { recursive: true });
-const rows = [];
+const minutes = new Map();
 for (const spec of todo) {
   const started = Date.now();
   console.error(`\nmutate: ${spec} against ${testsOf(spec).join(', ')}`);
@@ -33,16 +52,18 @@ for (const spec of todo) {
     stdio: 'inherit',
     env: { ...process.env, MPAY_MUTATE_MODULE: spec },
   });
-  const report = `reports/mutation/${slugOf(spec)}.json`;
+  const report = reportOf(spec);
+  if (run.signal) {
+    console.error(
+      `mutate: stopped (${run.signal}) during ${spec}; a stopped run may leave .stryker-tmp/ behind (safe to delete)`,
+    );
+    process.exit(130);
+  }
   if (run.status !== 0 || !existsSync(report)) {
     console.error(`mutate: Stryker failed on ${spec} (exit ${run.status})`);
     process.exit(2);
   }
-  rows.push({
-    spec,
-    minutes: (Date.now() - started) / 60_000,
-    ...count(JSON.parse(readFileSync(report, 'utf8'))),
-  });
+  minutes.set(spec, (Date.now() - started) / 60_000);
 }
 
 /** Stryker's statuses of one report (mutation-testing-report-schema), and its score as Stryker computes it. */
@@ -70,16 +91,27 @@ function count(report) {
   return { ...n, valid, score: valid ? (100 * detected) / valid : 100, survivors };
 }
 
+// The table holds every module whose whole report is here, run now or before (its code may have changed
+// since: marked so), then the line ranges run now: one place to read where every module stands.
+const rows = [
+  ...safetyModules.map((m) => m.module).filter((m) => minutes.has(m) || existsSync(reportOf(m))),
+  ...todo.filter((spec) => spec.includes(':')),
+].map((spec) => {
+  const report = JSON.parse(readFileSync(reportOf(spec), 'utf8'));
+  const file = spec.replace(/:\d+-\d+$/, '');
+  const changed = Object.values(report.files)[0]?.source !== readFileSync(file, 'utf8');
+  return { spec, changed, minutes: minutes.get(spec), ...count(report) };
+});
 const lines = [
   '| module | mutants | killed | survived | no test | did not compile | score | minutes |',
   '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ...rows.map(
     (r) =>
-      `| \`${r.spec}\` | ${r.valid + r.CompileError + r.RuntimeError} | ${r.Killed + r.Timeout} | ${r.Survived} | ${r.NoCoverage} | ${r.CompileError} | ${r.score.toFixed(1)}%${r.score < THRESHOLD ? ' (under 90%)' : ''} | ${r.minutes.toFixed(1)} |`,
+      `| \`${r.spec}\`${r.changed ? ' (changed since)' : ''} | ${r.valid + r.CompileError + r.RuntimeError} | ${r.Killed + r.Timeout} | ${r.Survived} | ${r.NoCoverage} | ${r.CompileError} | ${r.score.toFixed(1)}%${r.score < THRESHOLD ? ' (under 90%)' : ''} | ${r.minutes === undefined ? 'earlier' : r.minutes.toFixed(1)} |`,
   ),
 ];
 const survivors = rows.flatMap((r) => r.survivors);
 const summary = `${lines.join('\n')}\n${survivors.length ? `\nSurvivors:\n${survivors.map((s) => `- ${s}`).join('\n')}\n` : ''}`;
 writeFileSync('reports/mutation/summary.md', summary);
 console.log(`\n${summary}`);
-process.exit(rows.some((r) => r.score < THRESHOLD) ? 1 : 0);
+process.exit(rows.some((r) => minutes.has(r.spec) && r.score < THRESHOLD) ? 1 : 0);
