@@ -168,6 +168,38 @@ it('mpay api: a status update of a transaction made elsewhere is no false alarm;
   expect(bad.stderr).toMatch(/about another transaction/);
 });
 
+it('mpay api: a status update whose answer holds null where an object may be names no transaction: journaled ok, exit 0', async () => {
+  const env = cliEnv({ url: fw.url }, tempDir());
+  change = undefined;
+  const mine = await mpay(
+    ['deposit', 'initiate', ...customerArgs({ gateway: '' }), '--reference', 'api-null', '--json'],
+    { env },
+  );
+  expect(mine.code, mine.stderr).toBe(0);
+  change = { currency: null };
+  const r = await mpay(
+    [
+      'api',
+      'POST',
+      '/payments/status/update',
+      '-F',
+      `hash_token=${mine.json().hash_token}`,
+      '-F',
+      'status=pending',
+      '-F',
+      'gateway_id=1',
+    ],
+    { env },
+  );
+  change = undefined;
+  expect(r.code, r.stderr).toBe(0);
+  expect(JSON.parse(r.stdout)).toMatchObject({
+    data: { customer_transaction_id: 'api-null', currency: null },
+  });
+  const status = (await stepsOf(env, 'api-null')).filter((s) => s.step === 'status');
+  expect(status).toMatchObject([{ outcome: 'ok' }]);
+});
+
 // What differs, answer by answer (flows/gate/answer-check.ts differences()): the words the journal and the
 // error say, for the answers' two shapes (a client's parsed call; `mpay api`'s and replay's raw text).
 it('names each field an answer gives otherwise: the reference, the type of its kind, the amount and currency of its step', () => {
@@ -238,6 +270,9 @@ it('names each field an answer gives otherwise: the reference, the type of its k
     differences({ customer_transaction_id: 'ref-2' }, { kind: 'deposit', step: 'initiate' }, record),
   ).toEqual([]);
   expect(differences(undefined, init, record)).toEqual([]);
+  expect(differences(null, init, record)).toEqual([]);
+  expect(differences({ data: null }, init, record)).toEqual([]);
+  expect(differences({ ...initiated, currency: null }, init, record)).toEqual([]);
   expect(differences(['ref-2'], init, record)).toEqual([]);
   // a value the terminal would run is shown quoted
   expect(differences({ customer_transaction_id: "x'; rm -rf ~" }, init, record)[0]).toMatch(

@@ -61,10 +61,11 @@ function namedIn(result: unknown, step: Step): Named {
 /** The gateway type each kind goes through (the API's word for it in a status update's answer). */
 const typeOfKind: Record<Kind, string> = { deposit: 'collection', withdraw: 'disbursement' };
 
+// As numbers where the answer's is one (25 is 25.00), else as text, blanks aside. Two texts equal but for
+// blanks are the same number, so a number never equals a text that is not one, whichever way it is read.
 const sameAmount = (a: string, b: string) => {
   const x = Number(a);
-  const y = Number(b);
-  return Number.isFinite(x) && Number.isFinite(y) ? x === y : a.trim() === b.trim();
+  return Number.isFinite(x) ? x === Number(b) : a.trim() === b.trim();
 };
 
 /** Each way the answer differs from the record, as `field: the answer's (this transaction's)`. */

@@ -124,10 +124,8 @@ export class MoneyGate {
     if (dryRun || this.passed) return;
     const live = this.live;
     const { yes, prompter } = this.run;
-    if (yes) {
-      this.passed = true;
-      return;
-    }
+    // --yes holds for the whole run: nothing to remember
+    if (yes) return;
     if (move.batch && prompter) {
       const ok = await prompter.confirm({
         message: `${move.batch.question}${live ? ` on ${this.where} (LIVE, real money)` : ''}?`,
@@ -224,8 +222,8 @@ export class MoneyGate {
    */
   async probe(explicit: boolean, journal: JournalLike): Promise<ProbeTicket | undefined> {
     if (this.live && !explicit) return undefined;
-    if (this.live)
-      await this.pass({ what: 'the API-key check (a withdraw initiate of the credentials alone)' });
+    // on a server that is not live, a move that is no batch passes without a question
+    await this.pass({ what: 'the API-key check (a withdraw initiate of the credentials alone)' });
     const at = {
       reference: `probe-${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`,
       kind: 'withdraw' satisfies PaymentKind,
