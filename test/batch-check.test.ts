@@ -184,6 +184,10 @@ describe('rowReference', () => {
       'country',
     ])
       expect(rowReference('withdraw', line(1, { reference: '', [col]: 'x' }))).not.toBe(a);
+    // a column left out (a row of NDJSON) and one left empty (the same row as CSV) are the same row
+    expect(rowReference('withdraw', line(1, { reference: '', country: '', gateway: '', wallet: '' }))).toBe(
+      a,
+    );
   });
 });
 
@@ -528,6 +532,27 @@ describe('BatchChecker', () => {
     expect(problemsOf([line(1, { gateway: '1' })], { currencies: [collectionOnly] })).toEqual([
       '1 gateway: not open to withdrawals in GHS: none',
     ]);
+    const twoOpen = cedi({
+      getway_configuration: [
+        {
+          id: 12,
+          type: 'disbursement',
+          minimum_fees: 1,
+          fee_in_percentage: 2,
+          gateway: { id: 1, name: 'MTN' },
+        },
+        {
+          id: 22,
+          type: 'disbursement',
+          minimum_fees: 1,
+          fee_in_percentage: 2,
+          gateway: { id: 2, name: 'Vodafone' },
+        },
+      ] as MerchantCurrency['getway_configuration'],
+    });
+    expect(problemsOf([line(1, { gateway: '3' })], { currencies: [twoOpen] })).toEqual([
+      '1 gateway: not open to withdrawals in GHS: 1, 2',
+    ]);
     const none = new BatchChecker('withdraw', [collectionOnly], []);
     none.check(line(1, { amount: '100' }));
     expect(none.problems).toEqual([]);
@@ -552,7 +577,7 @@ describe('BatchChecker', () => {
       ] as MerchantCurrency['getway_configuration'],
     });
     const deposit = new BatchChecker('deposit', [two], []);
-    deposit.check(line(1, { amount: '100', gateway: '2' }));
+    deposit.check(line(1, { amount: '100', gateway: ' 2 ' }));
     deposit.check(line(2, { amount: '200', gateway: '1', phone: '0201234568' }));
     expect(deposit.problems).toEqual([]);
     expect(deposit.totals.get('GHS')).toEqual({ amount: '300', rows: 2, fees: 5 });
@@ -643,5 +668,7 @@ describe('inputsOf', () => {
       wallet: true,
     });
     expect(inputsOf('deposit', line(4, { wallet: 'false' })).wallet).toBe(false);
+    // the gateway as the check compared it: a row of NDJSON keeps the blanks around it
+    expect(inputsOf('deposit', line(4, { gateway: ' 2 ' })).gateway).toBe(2);
   });
 });
