@@ -518,38 +518,22 @@ describe('BatchChecker', () => {
   });
 
   it('a gateway named where none is open says none; fees are those of the gateway the row names, none where none is open', () => {
-    const collectionOnly = cedi({
-      getway_configuration: [
-        {
-          id: 11,
-          type: 'collection',
-          minimum_fees: 0,
-          fee_in_percentage: 1,
-          gateway: { id: 1, name: 'MTN' },
-        },
-      ] as MerchantCurrency['getway_configuration'],
-    });
+    /** A currency whose open gateways of one type are these: [gateway id, fee in percent, minimum fee]. */
+    const openTo = (type: 'collection' | 'disbursement', ...gateways: [number, number, number][]) =>
+      cedi({
+        getway_configuration: gateways.map(([id, percent, minimum], i) => ({
+          id: 100 + i,
+          type,
+          minimum_fees: minimum,
+          fee_in_percentage: percent,
+          gateway: { id, name: `gateway ${id}` },
+        })) as MerchantCurrency['getway_configuration'],
+      });
+    const collectionOnly = openTo('collection', [1, 1, 0]);
     expect(problemsOf([line(1, { gateway: '1' })], { currencies: [collectionOnly] })).toEqual([
       '1 gateway: not open to withdrawals in GHS: none',
     ]);
-    const twoOpen = cedi({
-      getway_configuration: [
-        {
-          id: 12,
-          type: 'disbursement',
-          minimum_fees: 1,
-          fee_in_percentage: 2,
-          gateway: { id: 1, name: 'MTN' },
-        },
-        {
-          id: 22,
-          type: 'disbursement',
-          minimum_fees: 1,
-          fee_in_percentage: 2,
-          gateway: { id: 2, name: 'Vodafone' },
-        },
-      ] as MerchantCurrency['getway_configuration'],
-    });
+    const twoOpen = openTo('disbursement', [1, 2, 1], [2, 2, 1]);
     expect(problemsOf([line(1, { gateway: '3' })], { currencies: [twoOpen] })).toEqual([
       '1 gateway: not open to withdrawals in GHS: 1, 2',
     ]);
@@ -558,24 +542,7 @@ describe('BatchChecker', () => {
     expect(none.problems).toEqual([]);
     expect(none.totals.get('GHS')).toEqual({ amount: '100', rows: 1, fees: 0 });
     // a deposit by gateway 2 (3%), not by the first open one (1%)
-    const two = cedi({
-      getway_configuration: [
-        {
-          id: 11,
-          type: 'collection',
-          minimum_fees: 0,
-          fee_in_percentage: 1,
-          gateway: { id: 1, name: 'MTN' },
-        },
-        {
-          id: 21,
-          type: 'collection',
-          minimum_fees: 0,
-          fee_in_percentage: 3,
-          gateway: { id: 2, name: 'Vodafone' },
-        },
-      ] as MerchantCurrency['getway_configuration'],
-    });
+    const two = openTo('collection', [1, 1, 0], [2, 3, 0]);
     const deposit = new BatchChecker('deposit', [two], []);
     deposit.check(line(1, { amount: '100', gateway: ' 2 ' }));
     deposit.check(line(2, { amount: '200', gateway: '1', phone: '0201234568' }));
@@ -585,29 +552,19 @@ describe('BatchChecker', () => {
 
   it('a reference sent before from a journal that kept no place is refused all the same; the batch keeps the first place it learns', () => {
     const cfg = tempDir();
-    new Journal(cfg, 'other', 'sandbox').append({
-      reference: 'row-1',
-      kind: 'withdraw',
-      step: 'initiate',
-      outcome: 'ok',
-      hash_token: 'abcdef0123',
-    });
+    const sent = (profile: string, place: Place | undefined, reference: string) =>
+      new Journal(cfg, profile, 'sandbox', { place }).append({
+        reference,
+        kind: 'withdraw',
+        step: 'initiate',
+        outcome: 'ok',
+        hash_token: 'abcdef0123',
+      });
     const first: Place = { ...here, server: 'http://127.0.0.1:2', profile: 'second' };
     const second: Place = { ...here, server: 'http://127.0.0.1:3', profile: 'third' };
-    new Journal(cfg, 'second', 'sandbox', { place: first }).append({
-      reference: 'row-2',
-      kind: 'withdraw',
-      step: 'initiate',
-      outcome: 'ok',
-      hash_token: 'abcdef0124',
-    });
-    new Journal(cfg, 'third', 'sandbox', { place: second }).append({
-      reference: 'row-3',
-      kind: 'withdraw',
-      step: 'initiate',
-      outcome: 'ok',
-      hash_token: 'abcdef0125',
-    });
+    sent('other', undefined, 'row-1');
+    sent('second', first, 'row-2');
+    sent('third', second, 'row-3');
     const c = new BatchChecker('withdraw', [cedi()], [], {
       journal: new Journal(cfg, 'default', 'sandbox', { place: here }),
     });
