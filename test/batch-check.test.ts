@@ -3,10 +3,18 @@
 // phone is compared by its digits, whatever its spelling. The batch runs end to end are in batch.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MerchantCurrency } from '../src/api/schemas.js';
-import { BatchChecker, otherPayment, rowReference, type BatchRow } from '../src/flows/batch/batch-check.js';
+import {
+  BatchChecker,
+  inputsOf,
+  otherPayment,
+  rowReference,
+  type BatchRow,
+} from '../src/flows/batch/batch-check.js';
 import { loadPhoneRules } from '../src/flows/payment/phones.js';
 import { Journal } from '../src/journal/journal.js';
 import type { JournalRecord, Place } from '../src/journal/records.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { tempDir } from './helpers.js';
 
 const record = (over: Partial<JournalRecord> = {}): JournalRecord => ({
@@ -176,6 +184,10 @@ describe('rowReference', () => {
       'country',
     ])
       expect(rowReference('withdraw', line(1, { reference: '', [col]: 'x' }))).not.toBe(a);
+    // a column left out (a row of NDJSON) and one left empty (the same row as CSV) are the same row
+    expect(rowReference('withdraw', line(1, { reference: '', country: '', gateway: '', wallet: '' }))).toBe(
+      a,
+    );
   });
 });
 
@@ -446,5 +458,174 @@ describe('BatchChecker', () => {
     expect(c.count).toBe(3);
     // 2% of 100, and the minimum fee of 1 for 10 (2% is 0.2)
     expect(c.totals.get('GHS')).toEqual({ amount: '110', rows: 2, fees: 3 });
+  });
+
+  it("each row's own values as their flags are checked: required ones, bad ones, an optional one only when given, the wallet a switch", () => {
+    expect(problemsOf([line(1, { first_name: '', email: '' })])).toEqual([
+      '1 first_name: required',
+      '1 email: required',
+    ]);
+    expect(problemsOf([line(1, { first_name: 'Ama1', last_name: 'M3nsah', email: 'ama@' })])).toEqual([
+      '1 first_name: letters, spaces, apostrophes, dots and hyphens only',
+      '1 email: an e-mail address such as ama@example.com',
+      '1 last_name: letters, spaces, apostrophes, dots and hyphens only',
+    ]);
+    expect(problemsOf([line(1, { last_name: '' })])).toEqual([]);
+    expect(problemsOf([line(1, { wallet: 'yes' })])).toEqual(['1 wallet: true or false']);
+    expect(problemsOf([line(1, { wallet: 'TRUE' })])).toEqual(['1 wallet: true or false']);
+    expect(
+      problemsOf([line(1, { wallet: 'true' }), line(2, { wallet: 'false', phone: '0201234568' })]),
+    ).toEqual([]);
+  });
+
+  it("a currency and a country in any case and with blanks around them are the merchant's; a country it is not offered in is named", () => {
+    expect(problemsOf([line(1, { currency: ' ghs ', country: ' gh ' })])).toEqual([]);
+    expect(problemsOf([line(1, { country: 'NG' })])).toEqual([
+      "1 country: unknown country NG: none of the merchant's currencies is in it; GHS is offered in GH",
+    ]);
+    // a repeat is known whatever the spelling of the currency, on either side
+    const sent = record({ reference: 'old-1', hash_token: 'abcdef0123' });
+    const repeat = [
+      '1 reference: the same withdraw (customer, amount, currency) as old-1, sent 2026-11-27; --allow-repeats sends it again',
+    ];
+    expect(problemsOf([line(1, { currency: 'Ghs' })], { recent: [{ ...sent, currency: ' ghs ' }] })).toEqual(
+      repeat,
+    );
+    expect(problemsOf([line(1, { currency: ' Ghs ' })], { recent: [sent] })).toEqual(repeat);
+  });
+
+  it('a row and a payment sent without a phone, or without an e-mail, are not the same customer by that missing value', () => {
+    const sent = (customer: JournalRecord['customer']) =>
+      record({ reference: 'old-1', hash_token: 'abcdef0123', customer });
+    // no phone on either side, other e-mails: not alike
+    expect(
+      problemsOf([line(1, { phone: '', email: 'b@x.org' })], {
+        recent: [sent({ email: 'ama@example.com' })],
+      }),
+    ).toEqual(['1 phone: required']);
+    expect(
+      problemsOf([line(1, { phone: '+()', email: 'b@x.org' })], {
+        recent: [sent({ phone: '--', email: 'ama@example.com' })],
+      }),
+    ).toEqual([expect.stringMatching(/^1 phone: a phone number/)]);
+    // no e-mail on either side, other phones: not alike
+    expect(
+      problemsOf([line(1, { email: '' })], { recent: [sent({ phone: '+233209999999', email: '' })] }),
+    ).toEqual(['1 email: required']);
+    expect(problemsOf([line(1, { email: '' })], { recent: [sent({ phone: '+233209999999' })] })).toEqual([
+      '1 email: required',
+    ]);
+  });
+
+  it('a gateway named where none is open says none; fees are those of the gateway the row names, none where none is open', () => {
+    /** A currency whose open gateways of one type are these: [gateway id, fee in percent, minimum fee]. */
+    const openTo = (type: 'collection' | 'disbursement', ...gateways: [number, number, number][]) =>
+      cedi({
+        getway_configuration: gateways.map(([id, percent, minimum], i) => ({
+          id: 100 + i,
+          type,
+          minimum_fees: minimum,
+          fee_in_percentage: percent,
+          gateway: { id, name: `gateway ${id}` },
+        })) as MerchantCurrency['getway_configuration'],
+      });
+    const collectionOnly = openTo('collection', [1, 1, 0]);
+    expect(problemsOf([line(1, { gateway: '1' })], { currencies: [collectionOnly] })).toEqual([
+      '1 gateway: not open to withdrawals in GHS: none',
+    ]);
+    const twoOpen = openTo('disbursement', [1, 2, 1], [2, 2, 1]);
+    expect(problemsOf([line(1, { gateway: '3' })], { currencies: [twoOpen] })).toEqual([
+      '1 gateway: not open to withdrawals in GHS: 1, 2',
+    ]);
+    const none = new BatchChecker('withdraw', [collectionOnly], []);
+    none.check(line(1, { amount: '100' }));
+    expect(none.problems).toEqual([]);
+    expect(none.totals.get('GHS')).toEqual({ amount: '100', rows: 1, fees: 0 });
+    // a deposit by gateway 2 (3%), not by the first open one (1%)
+    const two = openTo('collection', [1, 1, 0], [2, 3, 0]);
+    const deposit = new BatchChecker('deposit', [two], []);
+    deposit.check(line(1, { amount: '100', gateway: ' 2 ' }));
+    deposit.check(line(2, { amount: '200', gateway: '1', phone: '0201234568' }));
+    expect(deposit.problems).toEqual([]);
+    expect(deposit.totals.get('GHS')).toEqual({ amount: '300', rows: 2, fees: 5 });
+  });
+
+  it('a reference sent before from a journal that kept no place is refused all the same; the batch keeps the first place it learns', () => {
+    const cfg = tempDir();
+    const sent = (profile: string, place: Place | undefined, reference: string) =>
+      new Journal(cfg, profile, 'sandbox', { place }).append({
+        reference,
+        kind: 'withdraw',
+        step: 'initiate',
+        outcome: 'ok',
+        hash_token: 'abcdef0123',
+      });
+    const first: Place = { ...here, server: 'http://127.0.0.1:2', profile: 'second' };
+    const second: Place = { ...here, server: 'http://127.0.0.1:3', profile: 'third' };
+    sent('other', undefined, 'row-1');
+    sent('second', first, 'row-2');
+    sent('third', second, 'row-3');
+    const c = new BatchChecker('withdraw', [cedi()], [], {
+      journal: new Journal(cfg, 'default', 'sandbox', { place: here }),
+    });
+    c.check(line(2, { phone: '0201234568' }));
+    c.check(line(3, { phone: '0201234569' }));
+    c.check(line(1));
+    expect(c.problems.map((p) => `${p.row} ${p.field}: ${p.message}`)).toEqual([
+      '2 reference: sent before to http://127.0.0.1:2 (profile second, env sandbox); --new-batch runs it here as new',
+      '3 reference: sent before to http://127.0.0.1:3 (profile third, env sandbox); --new-batch runs it here as new',
+      '1 reference: sent before to ? (profile ?, env ?); --new-batch runs it here as new',
+    ]);
+    expect(c.elsewhere).toEqual(first);
+    const unknown = new BatchChecker('withdraw', [cedi()], [], {
+      journal: new Journal(cfg, 'default', 'sandbox', { place: here }),
+    });
+    unknown.check(line(1));
+    expect(unknown.elsewhere).toEqual({ server: '?', merchant: '?', profile: '?', env: '?' });
+  });
+
+  it('a journal that cannot be read stops the check with its error: its rows are not taken as new, nor as sent elsewhere', () => {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox', { place: here });
+    // a file put where the journal's folder goes, after the journal was opened
+    writeFileSync(join(cfg, 'journal'), 'not a folder');
+    const c = new BatchChecker('withdraw', [cedi()], [], { journal: j });
+    expect(() => c.check(line(1))).toThrow(/ENOTDIR/);
+    expect(c.elsewhere).toBeUndefined();
+  });
+});
+
+describe('inputsOf', () => {
+  it("a checked row as the flow's inputs: an empty optional column left out, the wallet a switch, the gateway a number", () => {
+    const bare = line(3, { country: '', last_name: '', gateway: '', reference: '', wallet: '' });
+    expect(inputsOf('withdraw', bare)).toEqual({
+      currency: 'GHS',
+      country: undefined,
+      amount: '25',
+      firstName: 'Ama',
+      lastName: undefined,
+      phone: '0201234567',
+      email: 'ama@example.com',
+      reference: rowReference('withdraw', bare),
+      wallet: undefined,
+    });
+    expect(inputsOf('withdraw', bare).reference).toMatch(/^mpay-wb-[0-9a-f]{12}-3$/);
+    expect(inputsOf('deposit', bare).reference).toMatch(/^mpay-db-[0-9a-f]{12}-3$/);
+    const full = line(4, { country: 'gh', gateway: '2', wallet: 'true' });
+    expect(inputsOf('deposit', full)).toEqual({
+      currency: 'GHS',
+      country: 'gh',
+      amount: '25',
+      firstName: 'Ama',
+      lastName: 'Mensah',
+      phone: '0201234567',
+      email: 'ama@example.com',
+      gateway: 2,
+      reference: 'row-4',
+      wallet: true,
+    });
+    expect(inputsOf('deposit', line(4, { wallet: 'false' })).wallet).toBe(false);
+    // the gateway as the check compared it: a row of NDJSON keeps the blanks around it
+    expect(inputsOf('deposit', line(4, { gateway: ' 2 ' })).gateway).toBe(2);
   });
 });

@@ -66,7 +66,8 @@ export function inputsOf(kind: PaymentKind, r: BatchRow): FlowInputs {
     lastName: v.last_name || undefined,
     phone: v.phone,
     email: v.email,
-    gateway: v.gateway || undefined,
+    // trimmed as the check compared it (a row of NDJSON keeps its blanks): ' 2 ' is gateway 2
+    gateway: v.gateway?.trim() || undefined,
     reference: rowReference(kind, r),
     wallet: v.wallet === 'true' ? true : v.wallet === 'false' ? false : undefined,
   });
@@ -119,10 +120,9 @@ export class BatchChecker {
     if (!this.sentLike) {
       this.sentLike = new Map();
       for (const rec of this.recent) {
-        const failed = ['failed', 'cancelled'].includes(rec.status ?? '');
         const refused =
           !rec.hash_token && rec.steps.every((s) => s.step !== 'initiate' || s.outcome === 'failed');
-        if (rec.kind !== this.kind || failed || refused) continue;
+        if (rec.kind !== this.kind || failedOrCancelled(rec) || refused) continue;
         const c = rec.customer ?? {};
         for (const key of this.likeKeys(
           rec.kind,
@@ -223,7 +223,8 @@ export class BatchChecker {
       if (phoneWhy) add('phone', phoneWhy);
     } else add('phone', 'required');
     const configs = (currency.getway_configuration ?? []).filter((g) => g.type === gatewayTypeOf(this.kind));
-    if (v.gateway && !configs.some((g) => String(g.gateway.id) === (v.gateway ?? '').trim()))
+    const gateway = v.gateway?.trim();
+    if (v.gateway && !configs.some((g) => String(g.gateway.id) === gateway))
       add(
         'gateway',
         `not open to ${title(this.kind)}s in ${code}: ${configs.map((g) => g.gateway.id).join(', ') || 'none'}`,
@@ -236,20 +237,23 @@ export class BatchChecker {
     if (v.amount && !problem(fields.amount, v.amount)) {
       const amountWhy = checkAmount(this.kind, v.amount, currency, { force: this.opts.force });
       if (amountWhy) add('amount', amountWhy);
-      this.addToTotals(currency.code, v, configs);
+      this.addToTotals(
+        currency.code,
+        v.amount,
+        configs.find((g) => String(g.gateway.id) === gateway) ?? configs[0],
+      );
     }
   }
 
-  /** The row's amount and its fees (its gateway's, else the first open one's) added to its currency's. */
-  private addToTotals(code: string, v: BatchRow['values'], configs: GatewayConfiguration[]): void {
+  /** The row's amount and its fees (by `gw`: its gateway's, else the first open one's) added to its currency's. */
+  private addToTotals(code: string, amount: string, gw: GatewayConfiguration | undefined): void {
     const t = this.totals.get(code) ?? { amount: '0', rows: 0, fees: 0 };
-    t.amount = sumDecimals([t.amount, v.amount]);
+    t.amount = sumDecimals([t.amount, amount]);
     t.rows += 1;
-    const gw = configs.find((g) => String(g.gateway.id) === v.gateway?.trim()) ?? configs[0];
     if (gw)
       t.fees += Math.max(
         Number(gw.minimum_fees ?? 0),
-        (Number(v.amount) * Number(gw.fee_in_percentage ?? 0)) / 100,
+        (Number(amount) * Number(gw.fee_in_percentage ?? 0)) / 100,
       );
     this.totals.set(code, t);
   }
@@ -272,7 +276,7 @@ export class BatchChecker {
           (r) =>
             r.kind === this.kind &&
             r.currency === code &&
-            !['failed', 'cancelled'].includes(r.status ?? '') &&
+            !failedOrCancelled(r) &&
             !this.references.has(r.reference) &&
             (r.hash_token !== undefined ||
               r.steps.some((s) => s.step === 'initiate' && s.outcome !== 'failed')),
@@ -290,6 +294,9 @@ export class BatchChecker {
 }
 
 type AddProblem = (field: string, message: string) => void;
+
+/** A payment the API ended without money moving: it counts neither as a repeat nor towards a limit. */
+const failedOrCancelled = (r: JournalRecord) => r.status === 'failed' || r.status === 'cancelled';
 
 /** The row's own values, each as its flag would be checked: those required, and those given. */
 function checkValues(v: BatchRow['values'], add: AddProblem): void {
