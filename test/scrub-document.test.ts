@@ -268,6 +268,84 @@ describe('headers and text', () => {
   });
 });
 
+describe('hostile values', () => {
+  it('an Authorization of one word has no scheme to keep: all of it is replaced, and learned whole', () => {
+    const s = new Secrets();
+    expect(
+      s.headers({ Authorization: 'rawkey-0001', 'Proxy-Authorization': 'Bearer  two-0002\nthree-0003' }),
+    ).toEqual({ Authorization: redacted, 'Proxy-Authorization': `Bearer  ${redacted}` });
+    const har = { headers: [{ name: 'authorization', value: 'rawkey-0004' }] };
+    s.learn(har);
+    expect(s.value(har)).toEqual({ headers: [{ name: 'authorization', value: redacted }] });
+    expect(s.text('echoed rawkey-0004 back')).toBe(`echoed ${redacted} back`);
+  });
+
+  it('two secrets, one the start of the other, registered shortest first: the longer one’s base64 goes whole', () => {
+    const s = new Secrets();
+    s.register('abcdef');
+    s.register('abcdefghijkl');
+    expect(s.text(`data ${b64('abcdefghijkl')} end`)).toBe(`data ${redacted} end`);
+    expect(s.text(`data ${b64('abcdefzzz')} end`)).toBe(`data ${redacted}${b64('abcdefzzz').slice(8)} end`);
+  });
+
+  it('a short secret (no base64 piece) leaves every other word as it was, the word undefined too', () => {
+    const s = new Secrets();
+    s.register('4821');
+    expect(s.text('the field is undefined, pin 4821: {null} [] ?&')).toBe(
+      `the field is undefined, pin ${redacted}: {null} [] ?&`,
+    );
+  });
+
+  it('a body that only reads as base64 is left as it was; a binary base64 body without a secret byte for byte', () => {
+    const s = new Secrets();
+    // no encoding said: the text is the body itself, a word that happens to be the base64 of a secret's pair
+    const plain = { mimeType: 'text/plain', text: b64('token=abc12345') };
+    expect(s.value(plain)).toEqual(plain);
+    // bytes that are not UTF-8 (an image): decoding and encoding them again would change them
+    const binary = {
+      encoding: 'base64',
+      text: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x80, 0x00, 0xfe]).toString('base64'),
+    };
+    expect(s.value(binary)).toEqual(binary);
+    // base64 said but no text: nothing to decode, and nothing thrown
+    expect(s.value({ encoding: 'base64', size: 0 })).toEqual({ encoding: 'base64', size: 0 });
+    s.learn({ content: { encoding: 'base64', size: 0 } });
+  });
+
+  it('a body that is JSON but no object or array is left byte for byte', () => {
+    const s = new Secrets();
+    for (const t of ['1.50', ' 42\n', 'true ', '"a b"', '{', '['] as const) expect(s.text(t), t).toBe(t);
+  });
+
+  it('cookies and headers are read as such under those very keys, not under a key that holds the word', () => {
+    const s = new Secrets();
+    const doc = {
+      mycookies: [{ name: 'theme', value: 'ck-not-0001' }],
+      cookiesx: [{ name: 'theme', value: 'ck-not-0002' }],
+      myheaders: [{ name: 'X-Auth-Thing', value: 'hd-not-0003' }],
+      headersx: [{ name: 'X-Auth-Thing', value: 'hd-not-0004' }],
+    };
+    s.learn(doc);
+    expect(s.value(doc)).toEqual(doc);
+    for (const v of ['ck-not-0001', 'ck-not-0002', 'hd-not-0003', 'hd-not-0004'])
+      expect(s.text(`a ${v} b`), v).toBe(`a ${v} b`);
+    // a cookie without a value gets none
+    expect(s.value({ cookies: [{ name: 'empty' }] })).toEqual({ cookies: [{ name: 'empty' }] });
+  });
+
+  it('a secret that spells a field the journal keeps: the field keeps its name and value, a copy elsewhere goes', () => {
+    const s = new Secrets();
+    s.register('hash_token');
+    s.register('h-0123456789');
+    expect(
+      s.byValue(
+        { hash_token: 'h-0123456789', note: 'hash_token h-0123456789', list: ['h-0123456789', 7, null] },
+        new Set(['hash_token']),
+      ),
+    ).toEqual({ hash_token: 'h-0123456789', note: `${redacted} ${redacted}`, list: [redacted, 7, null] });
+  });
+});
+
 describe('mask and fingerprint', () => {
   it('shows the ends of a long secret, stars for a short one, a stable digest', () => {
     expect(mask('mk_live_0123456789')).toBe('mk_…789');

@@ -93,7 +93,8 @@ export class Secrets {
   private registerFound(value: string, name: string): void {
     const v = value.trim();
     if (!v || v === redacted) return;
-    if (/^(proxy-)?authorization$/i.test(name)) return this.learnText(v);
+    // a credential without a scheme (one word) is registered whole
+    if (/^(proxy-)?authorization$/i.test(name)) return /\s/.test(v) ? this.learnText(v) : this.register(v);
     if (/^cookie$/i.test(name)) return this.learnCookies(v);
     // a Set-Cookie's first pair is the cookie; its attributes (path, expires) are not secrets
     if (/^set-cookie$/i.test(name)) return this.learnCookies(v.split(';')[0]!);
@@ -248,8 +249,9 @@ export class Secrets {
   headers(headers: Record<string, unknown>): Record<string, unknown> {
     return Object.fromEntries(
       Object.entries(headers).map(([k, v]) => {
+        // a value of one word has no scheme to keep: all of it is the credential
         if (/^(proxy-)?authorization$/i.test(k) && typeof v === 'string')
-          return [k, v.replace(/^(\w+\s+).*/i, `$1${redacted}`)];
+          return [k, v.replace(/^(\w+\s+)?.*/s, (_m, scheme?: string) => `${scheme ?? ''}${redacted}`)];
         if (isSecretHeader(k)) return [k, redacted];
         // any other: its URL's or text's pairs of secret names (a Location's ?code=), and the run's secrets
         return [k, typeof v === 'string' ? this.text(v) : v];
