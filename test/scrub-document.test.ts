@@ -288,6 +288,14 @@ describe('hostile values', () => {
     expect(s.text(`data ${b64('abcdefzzz')} end`)).toBe(`data ${redacted}${b64('abcdefzzz').slice(8)} end`);
   });
 
+  it('a secret registered after another whose URL spelling it is: its own spellings and base64 go too', () => {
+    const s = new Secrets();
+    s.register('sec ret/0001');
+    s.register('sec%20ret%2F0001');
+    expect(s.text(`a ${b64('xx sec%20ret%2F0001 yy')} b`)).not.toMatch(b64('sec%20ret%2F0001').slice(0, 8));
+    expect(s.text('a sec%2520ret%252F0001 b')).toBe(`a ${redacted} b`);
+  });
+
   it('a short secret (no base64 piece) leaves every other word as it was, the word undefined too', () => {
     const s = new Secrets();
     s.register('4821');
