@@ -34,6 +34,9 @@ import {
 export { codeIsSecret, isCredential, isSecretHeader, redacted } from './redact-rules.js';
 
 export class Secrets {
+  /** the values registered, each as it was given */
+  private readonly values = new Set<string>();
+  /** their spellings (as they are, URL-, form-, JSON-, HTML-escaped): matched as whole words */
   private readonly known = new Set<string>();
   /** pieces of the base64 of a secret: matched inside longer base64 text, where no word boundary is */
   private readonly pieces = new Set<string>();
@@ -45,7 +48,9 @@ export class Secrets {
    * as it is and URL-, form-, JSON- or HTML-escaped, and inside base64 text.
    */
   register(value: string | undefined | null): void {
-    if (!value || value.length < 4 || this.known.has(value) || value === redacted) return;
+    // a value that is another's spelling (its URL encoding, registered too) has spellings of its own
+    if (!value || value.length < 4 || this.values.has(value) || value === redacted) return;
+    this.values.add(value);
     for (const s of spellings(value)) this.known.add(s);
     for (const piece of base64Pieces(value)) this.pieces.add(piece);
     this.pattern = undefined;
