@@ -143,6 +143,21 @@ describe('learn: what a document shows to be secret', () => {
     });
   });
 
+  it('nulls, numbers and names that are no strings: a number under a secret’s name is learned, nothing throws', () => {
+    const s = new Secrets();
+    s.learn({
+      data: { otp: 918273, token: null, pin: undefined, amount: 5 },
+      headers: [{ name: 5, value: 'hd-num-0001' }, 'odd', 3, null, undefined],
+      list: [null, undefined, 7, true],
+    });
+    expect(scrubbed(s, ['918273', 'null', 'undefined', 'hd-num-0001'])).toEqual({
+      '918273': true,
+      null: false,
+      undefined: false,
+      'hd-num-0001': false,
+    });
+  });
+
   it('a HAR body kept as base64 is read decoded', () => {
     const s = new Secrets();
     s.learn({ content: { encoding: 'base64', text: b64('{"token":"b64-tok-0001"}') } });

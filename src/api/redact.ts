@@ -72,32 +72,30 @@ export class Secrets {
       const headers = /^headers$/i.test(key);
       for (const item of doc) {
         const pair = item as { name?: unknown; value?: unknown } | null;
-        if (
-          pair &&
-          typeof pair === 'object' &&
-          typeof pair.name === 'string' &&
-          typeof pair.value === 'string'
-        )
+        // (a string or a number in the array has no name)
+        if (pair && typeof pair.name === 'string' && typeof pair.value === 'string')
           if (cookies || (headers ? isSecretHeader(pair.name) : isSecretName(pair.name)))
             this.registerFound(pair.value, pair.name);
         this.learn(item, key);
       }
       return;
     }
-    if (!doc || typeof doc !== 'object') return;
+    if (doc === null || typeof doc !== 'object') return;
     const o = doc as Record<string, unknown>;
     if (o.encoding === 'base64' && typeof o.text === 'string')
-      this.learnText(Buffer.from(o.text, 'base64').toString('utf8'));
+      this.learnText(Buffer.from(o.text, 'base64').toString());
     for (const [k, v] of Object.entries(o)) {
-      if (isSecretName(k) && !errorsKey.test(key) && typeof v === 'string') this.registerFound(v, k);
+      // a number too: a PIN, a one-time code sent as one
+      if (isSecretName(k) && !errorsKey.test(key) && (typeof v === 'string' || typeof v === 'number'))
+        this.registerFound(String(v), k);
       this.learn(v, k);
     }
   }
 
   /** A value found under a secret's name: the credential of an Authorization, the value of a cookie line. */
   private registerFound(value: string, name: string): void {
+    // (an empty value, or one already redacted, registers nothing: register's own check)
     const v = value.trim();
-    if (!v || v === redacted) return;
     // a credential without a scheme (one word) is registered whole
     if (/^(proxy-)?authorization$/i.test(name)) return /\s/.test(v) ? this.learnText(v) : this.register(v);
     if (/^cookie$/i.test(name)) return this.learnCookies(v);
@@ -137,7 +135,7 @@ export class Secrets {
       this.register(m[2]);
       // Basic: user:password, base64
       if (m[1] === 'Basic')
-        this.register(Buffer.from(m[2]!, 'base64').toString('utf8').split(':').slice(1).join(':'));
+        this.register(Buffer.from(m[2]!, 'base64').toString().split(':').slice(1).join(':'));
     }
     for (const m of text.matchAll(/(?:^|[?&;\s])([\w.[\]-]+)=([^&\s;#"'<>]*)/g))
       if (queryPairIsSecret(lastSegment(m[1]!), m[2]!)) {
@@ -189,7 +187,7 @@ export class Secrets {
     if (value && typeof value === 'object' && !Array.isArray(value)) {
       const o = value as Record<string, unknown>;
       if (o.encoding === 'base64' && typeof o.text === 'string') {
-        const text = Buffer.from(o.text, 'base64').toString('utf8');
+        const text = Buffer.from(o.text, 'base64').toString();
         const scrubbed = this.text(text);
         if (scrubbed !== text)
           return {
