@@ -206,6 +206,39 @@ describe('value: a document as it is printed', () => {
     });
   });
 
+  it('a HAR’s headers and cookies, hostile: null, a string, a name that is no string, a pair without a value', () => {
+    const s = new Secrets();
+    expect(
+      s.value({
+        headers: [
+          null,
+          'odd',
+          { name: 'X-Token' },
+          { name: ['X-Token'], value: 'v-0001' },
+          { value: 'v-0002' },
+          { name: 'Authorization', value: ['Bearer a-0003', 'Bearer b-0004'] },
+          { name: 'X-Upstream-Authorization', value: 'Bearer up-0005' },
+          { name: 'Authorization-Hint', value: 'Bearer hint-0006' },
+        ],
+        cookies: 'theme=dark',
+        pairs: [{ value: 'v-0007' }, { name: 'otp', value: 'v-0008' }, { name: 'otp' }],
+      }),
+    ).toEqual({
+      headers: [
+        null,
+        'odd',
+        { name: 'X-Token' },
+        { name: ['X-Token'], value: redacted },
+        { value: 'v-0002' },
+        { name: 'Authorization', value: redacted },
+        { name: 'X-Upstream-Authorization', value: redacted },
+        { name: 'Authorization-Hint', value: redacted },
+      ],
+      cookies: 'theme=dark',
+      pairs: [{ value: 'v-0007' }, { name: 'otp', value: redacted }, { name: 'otp' }],
+    });
+  });
+
   it('keeps a secret field that is empty or null, and the server’s messages under errors only', () => {
     const s = new Secrets();
     expect(

@@ -184,16 +184,14 @@ export class Secrets {
    */
   value(value: unknown, key = ''): unknown {
     // A HAR body kept as base64 (a browser's choice for some answers): decoded, scrubbed, encoded again.
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      const o = value as Record<string, unknown>;
-      if (o.encoding === 'base64' && typeof o.text === 'string') {
-        const text = Buffer.from(o.text, 'base64').toString();
-        const scrubbed = this.text(text);
-        if (scrubbed !== text)
-          return {
-            ...(this.value({ ...o, text: '' }) as object),
-            text: Buffer.from(scrubbed).toString('base64'),
-          };
+    // (a string, a number or an array has no encoding)
+    const body = value as { encoding?: unknown; text?: unknown } | null | undefined;
+    if (body?.encoding === 'base64' && typeof body.text === 'string') {
+      const text = Buffer.from(body.text, 'base64').toString();
+      const scrubbed = this.text(text);
+      if (scrubbed !== text) {
+        const { text: _encoded, ...rest } = body;
+        return { ...(this.value(rest) as object), text: Buffer.from(scrubbed).toString('base64') };
       }
     }
     // A HAR's cookies: every value is a credential, whatever the cookie is called.
@@ -207,19 +205,17 @@ export class Secrets {
     if (Array.isArray(value) && /^headers$/i.test(key))
       return value.map((h) => {
         const pair = h as { name?: unknown; value?: unknown } | null;
-        if (!pair || typeof pair !== 'object' || typeof pair.name !== 'string' || !('value' in pair))
-          return this.value(h);
-        const [, v] = Object.entries(this.headers({ [pair.name]: pair.value }))[0]!;
+        if (pair === null || typeof pair !== 'object' || !('value' in pair)) return this.value(h);
+        const [, v] = Object.entries(this.headers({ [String(pair.name)]: pair.value }))[0]!;
         return { ...(this.value(pair) as object), value: v };
       });
     if (Array.isArray(value)) return value.map((v) => this.value(v));
     if (value && typeof value === 'object') {
       const o = value as Record<string, unknown>;
-      const pairName = typeof o.name === 'string' && 'value' in o ? o.name : undefined;
       return Object.fromEntries(
         Object.entries(o).map(([k, v]) => [
           this.scrub(k),
-          (isSecretName(k) || (k === 'value' && pairName !== undefined && isSecretName(pairName))) &&
+          (isSecretName(k) || (k === 'value' && typeof o.name === 'string' && isSecretName(o.name))) &&
           v != null &&
           v !== '' &&
           // the server's messages about a secret's field (errors.merchant_key: ["is invalid"]) are kept
@@ -254,7 +250,7 @@ export class Secrets {
       Object.entries(headers).map(([k, v]) => {
         // a value of one word has no scheme to keep: all of it is the credential
         if (/^(proxy-)?authorization$/i.test(k) && typeof v === 'string')
-          return [k, v.replace(/^(\w+\s+)?.*/s, (_m, scheme?: string) => `${scheme ?? ''}${redacted}`)];
+          return [k, v.replace(/(\w+\s+)?.*/s, (_m, scheme?: string) => `${scheme ?? ''}${redacted}`)];
         if (isSecretHeader(k)) return [k, redacted];
         // any other: its URL's or text's pairs of secret names (a Location's ?code=), and the run's secrets
         return [k, typeof v === 'string' ? this.text(v) : v];
