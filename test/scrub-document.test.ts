@@ -158,6 +158,46 @@ describe('learn: what a document shows to be secret', () => {
     });
   });
 
+  it('spaced, quoted and line-ended oddly: credentials after a scheme, cookies, parts, inputs and scripts', () => {
+    const s = new Secrets();
+    s.learn({
+      headers: [{ name: 'X-Upstream-Authorization', value: 'Bearer up-tok-0001' }],
+      'Set-Cookie': 'sess=ck-set-0002; Path=/path-0003',
+    });
+    // a bearer token that is base64 of a pair is not a Basic credential's
+    s.learn(`Bearer ${b64('user:not-secret-0004')}`);
+    s.learn('Bearer  two-space-0005');
+    s.learn('--b\nContent-Disposition: form-data; name="otp"\n\nmp-lf-0006\n--b--');
+    s.learn('<input name="merchant_key" type="hidden" value="ht-attr-0007">');
+    s.learn(`merchant_key='sc-bare-0008' ; api_key = "sc-spaced-0009"`);
+    s.learn('sid=ck-spaced-0010 ; x=1', 'Cookie');
+    expect(
+      scrubbed(s, [
+        'up-tok-0001',
+        'ck-set-0002',
+        '/path-0003',
+        'not-secret-0004',
+        'two-space-0005',
+        'mp-lf-0006',
+        'ht-attr-0007',
+        'sc-bare-0008',
+        'sc-spaced-0009',
+        'ck-spaced-0010',
+      ]),
+    ).toEqual({
+      'up-tok-0001': true,
+      'ck-set-0002': true,
+      '/path-0003': false,
+      'not-secret-0004': false,
+      'two-space-0005': true,
+      'mp-lf-0006': true,
+      'ht-attr-0007': true,
+      'sc-bare-0008': true,
+      'sc-spaced-0009': true,
+      'ck-spaced-0010': true,
+    });
+  });
+
   it('a HAR body kept as base64 is read decoded', () => {
     const s = new Secrets();
     s.learn({ content: { encoding: 'base64', text: b64('{"token":"b64-tok-0001"}') } });
@@ -399,6 +439,33 @@ describe('hostile values', () => {
         new Set(['hash_token']),
       ),
     ).toEqual({ hash_token: 'h-0123456789', note: `${redacted} ${redacted}`, list: [redacted, 7, null] });
+  });
+});
+
+describe('text spaced, quoted and line-ended oddly', () => {
+  it('an Authorization anywhere, a scheme, a header line, JSON in text and a multipart body', () => {
+    const s = new Secrets();
+    const cases: [string, string][] = [
+      // in the middle of a line, after the header's name, even a word of prose is the credential
+      ['sent authorization: Bearer generated, then', `sent authorization: Bearer ${redacted}, then`],
+      ['sent Authorization:Bearer  generated x', `sent Authorization:Bearer  ${redacted} x`],
+      ["sent 'authorization' = 'Token generated' x", `sent 'authorization' = 'Token ${redacted}' x`],
+      ['Authorization: Bearer  abc def', `Authorization: Bearer  ${redacted}`],
+      // a header line of another name that holds the word: its whole value, no scheme kept
+      ['X-Upstream-Authorization: Bearer 1abc def', `X-Upstream-Authorization: ${redacted}`],
+      ['Authorization-Key: Bearer 1abc def', `Authorization-Key: ${redacted}`],
+      // a scheme's name only as a word of its own, then any blanks
+      ['myToken abc123def', 'myToken abc123def'],
+      ['Bearer  abc123def', `Bearer  ${redacted}`],
+      ['X-Merchant-Key:mk 1', `X-Merchant-Key:${redacted}`],
+      ['got {"token":"t-1", broken', `got {"token":"${redacted}", broken`],
+      ['[ {"otp": "123"} ]', `[{"otp":"${redacted}"}]`],
+      [
+        '--b\nContent-Disposition:form-data;name="otp"\nContent-Type: text/plain\n\n918273\n--b--',
+        `--b\nContent-Disposition:form-data;name="otp"\nContent-Type: text/plain\n\n${redacted}\n--b--`,
+      ],
+    ];
+    for (const [text, want] of cases) expect(s.text(text), text).toBe(want);
   });
 });
 

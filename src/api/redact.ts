@@ -96,13 +96,14 @@ export class Secrets {
   private registerFound(value: string, name: string): void {
     // (an empty value, or one already redacted, registers nothing: register's own check)
     const v = value.trim();
-    // a credential without a scheme (one word) is registered whole
-    if (/^(proxy-)?authorization$/i.test(name)) return /\s/.test(v) ? this.learnText(v) : this.register(v);
     if (/^cookie$/i.test(name)) return this.learnCookies(v);
     // a Set-Cookie's first pair is the cookie; its attributes (path, expires) are not secrets
     if (/^set-cookie$/i.test(name)) return this.learnCookies(v.split(';')[0]!);
-    // words (a server's message about the field) are not its value; a header's value is one whole
-    if (!isMessage(v)) this.register(v);
+    // One word is the value whole (a key, a token, an Authorization without a scheme). Words are read for
+    // the credentials in them (an Authorization's `Bearer …`, any header's under the header rule), not
+    // kept whole: a server's message about the field is not its value.
+    if (isMessage(v)) this.learnText(v);
+    else this.register(v);
   }
 
   private learnCookies(text: string): void {
@@ -265,12 +266,12 @@ export class Secrets {
   text(text: string): string {
     const t = text.trim();
     // multipart/form-data: each part's value under a secret name.
-    if (/Content-Disposition:\s*form-data/i.test(text))
-      text = text.replace(
-        /(Content-Disposition:\s*form-data;\s*name="([^"]*)"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([^\r\n]*)/gi,
-        (all, head: string, name: string) => (isSecretName(name) ? `${head}${redacted}` : all),
-      );
-    if ((t.startsWith('{') || t.startsWith('[')) && t.length > 1) {
+    text = text.replace(
+      /(Content-Disposition:\s*form-data;\s*name="([^"]*)"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([^\r\n]*)/gi,
+      (all, head: string, name: string) => (isSecretName(name) ? `${head}${redacted}` : all),
+    );
+    // (`{` or `[` alone is no JSON: the parse fails)
+    if (t.startsWith('{') || t.startsWith('[')) {
       try {
         return JSON.stringify(this.value(JSON.parse(text)));
       } catch {
@@ -303,7 +304,7 @@ export class Secrets {
             : `${indent}${name}${sep}${
                 /^(proxy-)?authorization$/i.test(name)
                   ? v.replace(
-                      /^((?:Bearer|Basic|Digest|Token)\s+)?.*/i,
+                      /((?:Bearer|Basic|Digest|Token)\s+)?.*/i,
                       (_m, scheme?: string) => `${scheme ?? ''}${redacted}`,
                     )
                   : redacted
