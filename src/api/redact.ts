@@ -99,11 +99,10 @@ export class Secrets {
     if (/^cookie$/i.test(name)) return this.learnCookies(v);
     // a Set-Cookie's first pair is the cookie; its attributes (path, expires) are not secrets
     if (/^set-cookie$/i.test(name)) return this.learnCookies(v.split(';')[0]!);
-    // One word is the value whole (a key, a token, an Authorization without a scheme). Words are read for
-    // the credentials in them (an Authorization's `Bearer …`, any header's under the header rule), not
-    // kept whole: a server's message about the field is not its value.
-    if (isMessage(v)) this.learnText(v);
-    else this.register(v);
+    // One word is the value whole (a key, a token, an Authorization without a scheme); words (a server's
+    // message about the field) are not its value. The credential after a scheme (`Bearer …`) is learned
+    // where every string of the document is read (learnText).
+    if (!isMessage(v)) this.register(v);
   }
 
   private learnCookies(text: string): void {
