@@ -171,6 +171,9 @@ describe('learn: what a document shows to be secret', () => {
     s.learn('<input name="merchant_key" type="hidden" value="ht-attr-0007">');
     s.learn(`merchant_key='sc-bare-0008' ; api_key = "sc-spaced-0009"`);
     s.learn('sid=ck-spaced-0010 ; x=1', 'Cookie');
+    // JSON with blanks around it, whose secret only its parse finds (a number); a scheme's name inside a word
+    s.learn(' {"otp": 9182730011} ');
+    s.learn('myToken not-learned-0012');
     expect(
       scrubbed(s, [
         'up-tok-0001',
@@ -183,6 +186,8 @@ describe('learn: what a document shows to be secret', () => {
         'sc-bare-0008',
         'sc-spaced-0009',
         'ck-spaced-0010',
+        '9182730011',
+        'not-learned-0012',
       ]),
     ).toEqual({
       'up-tok-0001': true,
@@ -195,6 +200,8 @@ describe('learn: what a document shows to be secret', () => {
       'sc-bare-0008': true,
       'sc-spaced-0009': true,
       'ck-spaced-0010': true,
+      '9182730011': true,
+      'not-learned-0012': false,
     });
   });
 
