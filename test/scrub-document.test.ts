@@ -380,6 +380,8 @@ describe('hostile values', () => {
     s.register('abcdef');
     s.register('abcdefghijkl');
     expect(s.text(`data ${b64('abcdefghijkl')} end`)).toBe(`data ${redacted} end`);
+    // every time it appears, not the first only
+    expect(s.text(`${b64('abcdefghijkl')},${b64('abcdefghijkl')}`)).toBe(`${redacted},${redacted}`);
     expect(s.text(`data ${b64('abcdefzzz')} end`)).toBe(`data ${redacted}${b64('abcdefzzz').slice(8)} end`);
   });
 
