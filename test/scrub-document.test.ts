@@ -168,6 +168,10 @@ describe('learn: what a document shows to be secret', () => {
     s.learn(`Bearer ${b64('user:not-secret-0004')}`);
     s.learn('Bearer  two-space-0005');
     s.learn('--b\nContent-Disposition: form-data; name="otp"\n\nmp-lf-0006\n--b--');
+    s.learn(
+      '--b\r\nContent-Disposition: form-data; name="merchant_key"; filename="k.txt"\r\n\r\nmp-file-0013\r\n' +
+        '--b\nContent-Disposition: form-data; name="pin"\nContent-Type: text/plain\n\nmp-lf-type-0014\n--b--',
+    );
     s.learn('<input name="merchant_key" type="hidden" value="ht-attr-0007">');
     s.learn(`merchant_key='sc-bare-0008' ; api_key = "sc-spaced-0009"`);
     s.learn('sid=ck-spaced-0010 ; x=1', 'Cookie');
@@ -188,6 +192,8 @@ describe('learn: what a document shows to be secret', () => {
         'ck-spaced-0010',
         '9182730011',
         'not-learned-0012',
+        'mp-file-0013',
+        'mp-lf-type-0014',
       ]),
     ).toEqual({
       'up-tok-0001': true,
@@ -202,6 +208,8 @@ describe('learn: what a document shows to be secret', () => {
       'ck-spaced-0010': true,
       '9182730011': true,
       'not-learned-0012': false,
+      'mp-file-0013': true,
+      'mp-lf-type-0014': true,
     });
   });
 

@@ -147,7 +147,7 @@ export class Secrets {
     // HTML: <input name="merchant_key" value="…">, and a script's merchantKey: "…" or merchant_key = '…'
     for (const m of text.matchAll(/name=["']([^"']+)["'][^>]*?\svalue=["']([^"']*)["']/gi))
       if (isSecretName(lastSegment(m[1]!))) this.register(htmlDecoded(m[2]!));
-    for (const m of text.matchAll(/["']?([\w.-]+)["']?\s*[:=]\s*["']([^"'<>\s]{4,})["']/g))
+    for (const m of text.matchAll(/([\w.-]+)["']?\s*[:=]\s*["']([^"'<>\s]{4,})["']/g))
       if (isSecretName(lastSegment(m[1]!))) this.register(htmlDecoded(m[2]!));
     if (/^cookie$/i.test(key)) this.learnCookies(text);
   }
