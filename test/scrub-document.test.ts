@@ -475,6 +475,7 @@ describe('text spaced, quoted and line-ended oddly', () => {
       ['myToken abc123def', 'myToken abc123def'],
       ['Bearer  abc123def', `Bearer  ${redacted}`],
       ['X-Merchant-Key:mk 1', `X-Merchant-Key:${redacted}`],
+      ['X-Merchant-Key\t: mk 1', `X-Merchant-Key\t: ${redacted}`],
       ['got {"token":"t-1", broken', `got {"token":"${redacted}", broken`],
       ['[ {"otp": "123"} ]', `[{"otp":"${redacted}"}]`],
       [
