@@ -143,6 +143,76 @@ describe('learn: what a document shows to be secret', () => {
     });
   });
 
+  it('nulls, numbers and names that are no strings: a number under a secret’s name is learned, nothing throws', () => {
+    const s = new Secrets();
+    s.learn({
+      data: { otp: 918273, token: null, pin: undefined, amount: 5 },
+      headers: [{ name: 5, value: 'hd-num-0001' }, 'odd', 3, null, undefined],
+      list: [null, undefined, 7, true],
+    });
+    expect(scrubbed(s, ['918273', 'null', 'undefined', 'hd-num-0001'])).toEqual({
+      '918273': true,
+      null: false,
+      undefined: false,
+      'hd-num-0001': false,
+    });
+  });
+
+  it('spaced, quoted and line-ended oddly: credentials after a scheme, cookies, parts, inputs and scripts', () => {
+    const s = new Secrets();
+    s.learn({
+      headers: [{ name: 'X-Upstream-Authorization', value: 'Bearer up-tok-0001' }],
+      'Set-Cookie': 'sess=ck-set-0002; Path=/path-0003',
+    });
+    // a bearer token that is base64 of a pair is not a Basic credential's
+    s.learn(`Bearer ${b64('user:not-secret-0004')}`);
+    s.learn('Bearer  two-space-0005');
+    s.learn('--b\nContent-Disposition: form-data; name="otp"\n\nmp-lf-0006\n--b--');
+    s.learn(
+      '--b\r\nContent-Disposition: form-data; name="merchant_key"; filename="k.txt"\r\n\r\nmp-file-0013\r\n' +
+        '--b\nContent-Disposition: form-data; name="pin"\nContent-Type: text/plain\n\nmp-lf-type-0014\n--b--',
+    );
+    s.learn('<input name="merchant_key" type="hidden" value="ht-attr-0007">');
+    s.learn(`merchant_key='sc-bare-0008' ; api_key = "sc-spaced-0009"`);
+    s.learn('sid=ck-spaced-0010 ; x=1', 'Cookie');
+    // JSON with blanks around it, whose secret only its parse finds (a number); a scheme's name inside a word
+    s.learn(' {"otp": 9182730011} ');
+    s.learn('myToken not-learned-0012');
+    expect(
+      scrubbed(s, [
+        'up-tok-0001',
+        'ck-set-0002',
+        '/path-0003',
+        'not-secret-0004',
+        'two-space-0005',
+        'mp-lf-0006',
+        'ht-attr-0007',
+        'sc-bare-0008',
+        'sc-spaced-0009',
+        'ck-spaced-0010',
+        '9182730011',
+        'not-learned-0012',
+        'mp-file-0013',
+        'mp-lf-type-0014',
+      ]),
+    ).toEqual({
+      'up-tok-0001': true,
+      'ck-set-0002': true,
+      '/path-0003': false,
+      'not-secret-0004': false,
+      'two-space-0005': true,
+      'mp-lf-0006': true,
+      'ht-attr-0007': true,
+      'sc-bare-0008': true,
+      'sc-spaced-0009': true,
+      'ck-spaced-0010': true,
+      '9182730011': true,
+      'not-learned-0012': false,
+      'mp-file-0013': true,
+      'mp-lf-type-0014': true,
+    });
+  });
+
   it('a HAR body kept as base64 is read decoded', () => {
     const s = new Secrets();
     s.learn({ content: { encoding: 'base64', text: b64('{"token":"b64-tok-0001"}') } });
@@ -188,6 +258,39 @@ describe('value: a document as it is printed', () => {
         { name: 'token', value: '' },
       ],
       Cookies: [{ name: 'x', value: redacted }],
+    });
+  });
+
+  it('a HAR’s headers and cookies, hostile: null, a string, a name that is no string, a pair without a value', () => {
+    const s = new Secrets();
+    expect(
+      s.value({
+        headers: [
+          null,
+          'odd',
+          { name: 'X-Token' },
+          { name: ['X-Token'], value: 'v-0001' },
+          { value: 'v-0002' },
+          { name: 'Authorization', value: ['Bearer a-0003', 'Bearer b-0004'] },
+          { name: 'X-Upstream-Authorization', value: 'Bearer up-0005' },
+          { name: 'Authorization-Hint', value: 'Bearer hint-0006' },
+        ],
+        cookies: 'theme=dark',
+        pairs: [{ value: 'v-0007' }, { name: 'otp', value: 'v-0008' }, { name: 'otp' }],
+      }),
+    ).toEqual({
+      headers: [
+        null,
+        'odd',
+        { name: 'X-Token' },
+        { name: ['X-Token'], value: redacted },
+        { value: 'v-0002' },
+        { name: 'Authorization', value: redacted },
+        { name: 'X-Upstream-Authorization', value: redacted },
+        { name: 'Authorization-Hint', value: redacted },
+      ],
+      cookies: 'theme=dark',
+      pairs: [{ value: 'v-0007' }, { name: 'otp', value: redacted }, { name: 'otp' }],
     });
   });
 
@@ -265,6 +368,122 @@ describe('headers and text', () => {
     );
     // state=, key= are secrets after ? or & only
     expect(s.text('state=s1 ;key=k1')).toBe('state=s1 ;key=k1');
+  });
+});
+
+describe('hostile values', () => {
+  it('an Authorization of one word has no scheme to keep: all of it is replaced, and learned whole', () => {
+    const s = new Secrets();
+    expect(
+      s.headers({ Authorization: 'rawkey-0001', 'Proxy-Authorization': 'Bearer  two-0002\nthree-0003' }),
+    ).toEqual({ Authorization: redacted, 'Proxy-Authorization': `Bearer  ${redacted}` });
+    const har = { headers: [{ name: 'authorization', value: 'rawkey-0004' }] };
+    s.learn(har);
+    expect(s.value(har)).toEqual({ headers: [{ name: 'authorization', value: redacted }] });
+    expect(s.text('echoed rawkey-0004 back')).toBe(`echoed ${redacted} back`);
+  });
+
+  it('two secrets, one the start of the other, registered shortest first: the longer one’s base64 goes whole', () => {
+    const s = new Secrets();
+    s.register('abcdef');
+    s.register('abcdefghijkl');
+    expect(s.text(`data ${b64('abcdefghijkl')} end`)).toBe(`data ${redacted} end`);
+    // every time it appears, not the first only
+    expect(s.text(`${b64('abcdefghijkl')},${b64('abcdefghijkl')}`)).toBe(`${redacted},${redacted}`);
+    expect(s.text(`data ${b64('abcdefzzz')} end`)).toBe(`data ${redacted}${b64('abcdefzzz').slice(8)} end`);
+  });
+
+  it('a secret registered after another whose URL spelling it is: its own spellings and base64 go too', () => {
+    const s = new Secrets();
+    s.register('sec ret/0001');
+    s.register('sec%20ret%2F0001');
+    expect(s.text(`a ${b64('xx sec%20ret%2F0001 yy')} b`)).not.toMatch(b64('sec%20ret%2F0001').slice(0, 8));
+    expect(s.text('a sec%2520ret%252F0001 b')).toBe(`a ${redacted} b`);
+  });
+
+  it('a short secret (no base64 piece) leaves every other word as it was, the word undefined too', () => {
+    const s = new Secrets();
+    s.register('4821');
+    expect(s.text('the field is undefined, pin 4821: {null} [] ?&')).toBe(
+      `the field is undefined, pin ${redacted}: {null} [] ?&`,
+    );
+  });
+
+  it('a body that only reads as base64 is left as it was; a binary base64 body without a secret byte for byte', () => {
+    const s = new Secrets();
+    // no encoding said: the text is the body itself, a word that happens to be the base64 of a secret's pair
+    const plain = { mimeType: 'text/plain', text: b64('token=abc12345') };
+    expect(s.value(plain)).toEqual(plain);
+    // bytes that are not UTF-8 (an image): decoding and encoding them again would change them
+    const binary = {
+      encoding: 'base64',
+      text: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x80, 0x00, 0xfe]).toString('base64'),
+    };
+    expect(s.value(binary)).toEqual(binary);
+    // base64 said but no text: nothing to decode, and nothing thrown
+    expect(s.value({ encoding: 'base64', size: 0 })).toEqual({ encoding: 'base64', size: 0 });
+    s.learn({ content: { encoding: 'base64', size: 0 } });
+  });
+
+  it('a body that is JSON but no object or array is left byte for byte', () => {
+    const s = new Secrets();
+    for (const t of ['1.50', ' 42\n', 'true ', '"a b"', '{', '['] as const) expect(s.text(t), t).toBe(t);
+  });
+
+  it('cookies and headers are read as such under those very keys, not under a key that holds the word', () => {
+    const s = new Secrets();
+    const doc = {
+      mycookies: [{ name: 'theme', value: 'ck-not-0001' }],
+      cookiesx: [{ name: 'theme', value: 'ck-not-0002' }],
+      myheaders: [{ name: 'X-Auth-Thing', value: 'hd-not-0003' }],
+      headersx: [{ name: 'X-Auth-Thing', value: 'hd-not-0004' }],
+    };
+    s.learn(doc);
+    expect(s.value(doc)).toEqual(doc);
+    for (const v of ['ck-not-0001', 'ck-not-0002', 'hd-not-0003', 'hd-not-0004'])
+      expect(s.text(`a ${v} b`), v).toBe(`a ${v} b`);
+    // a cookie without a value gets none
+    expect(s.value({ cookies: [{ name: 'empty' }] })).toEqual({ cookies: [{ name: 'empty' }] });
+  });
+
+  it('a secret that spells a field the journal keeps: the field keeps its name and value, a copy elsewhere goes', () => {
+    const s = new Secrets();
+    s.register('hash_token');
+    s.register('h-0123456789');
+    expect(
+      s.byValue(
+        { hash_token: 'h-0123456789', note: 'hash_token h-0123456789', list: ['h-0123456789', 7, null] },
+        new Set(['hash_token']),
+      ),
+    ).toEqual({ hash_token: 'h-0123456789', note: `${redacted} ${redacted}`, list: [redacted, 7, null] });
+  });
+});
+
+describe('text spaced, quoted and line-ended oddly', () => {
+  it('an Authorization anywhere, a scheme, a header line, JSON in text and a multipart body', () => {
+    const s = new Secrets();
+    const cases: [string, string][] = [
+      // in the middle of a line, after the header's name, even a word of prose is the credential
+      ['sent authorization: Bearer generated, then', `sent authorization: Bearer ${redacted}, then`],
+      ['sent Authorization:Bearer  generated x', `sent Authorization:Bearer  ${redacted} x`],
+      ["sent 'authorization' = 'Token generated' x", `sent 'authorization' = 'Token ${redacted}' x`],
+      ['Authorization: Bearer  abc def', `Authorization: Bearer  ${redacted}`],
+      // a header line of another name that holds the word: its whole value, no scheme kept
+      ['X-Upstream-Authorization: Bearer 1abc def', `X-Upstream-Authorization: ${redacted}`],
+      ['Authorization-Key: Bearer 1abc def', `Authorization-Key: ${redacted}`],
+      // a scheme's name only as a word of its own, then any blanks
+      ['myToken abc123def', 'myToken abc123def'],
+      ['Bearer  abc123def', `Bearer  ${redacted}`],
+      ['X-Merchant-Key:mk 1', `X-Merchant-Key:${redacted}`],
+      ['X-Merchant-Key\t: mk 1', `X-Merchant-Key\t: ${redacted}`],
+      ['got {"token":"t-1", broken', `got {"token":"${redacted}", broken`],
+      ['[ {"otp": "123"} ]', `[{"otp":"${redacted}"}]`],
+      [
+        '--b\nContent-Disposition:form-data;name="otp"\nContent-Type: text/plain\n\n918273\n--b--',
+        `--b\nContent-Disposition:form-data;name="otp"\nContent-Type: text/plain\n\n${redacted}\n--b--`,
+      ],
+    ];
+    for (const [text, want] of cases) expect(s.text(text), text).toBe(want);
   });
 });
 

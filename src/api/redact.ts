@@ -34,6 +34,9 @@ import {
 export { codeIsSecret, isCredential, isSecretHeader, redacted } from './redact-rules.js';
 
 export class Secrets {
+  /** the values registered, each as it was given */
+  private readonly values = new Set<string>();
+  /** their spellings (as they are, URL-, form-, JSON-, HTML-escaped): matched as whole words */
   private readonly known = new Set<string>();
   /** pieces of the base64 of a secret: matched inside longer base64 text, where no word boundary is */
   private readonly pieces = new Set<string>();
@@ -45,7 +48,9 @@ export class Secrets {
    * as it is and URL-, form-, JSON- or HTML-escaped, and inside base64 text.
    */
   register(value: string | undefined | null): void {
-    if (!value || value.length < 4 || this.known.has(value) || value === redacted) return;
+    // a value that is another's spelling (its URL encoding, registered too) has spellings of its own
+    if (!value || value.length < 4 || this.values.has(value) || value === redacted) return;
+    this.values.add(value);
     for (const s of spellings(value)) this.known.add(s);
     for (const piece of base64Pieces(value)) this.pieces.add(piece);
     this.pattern = undefined;
@@ -67,37 +72,36 @@ export class Secrets {
       const headers = /^headers$/i.test(key);
       for (const item of doc) {
         const pair = item as { name?: unknown; value?: unknown } | null;
-        if (
-          pair &&
-          typeof pair === 'object' &&
-          typeof pair.name === 'string' &&
-          typeof pair.value === 'string'
-        )
+        // (a string or a number in the array has no name)
+        if (pair && typeof pair.name === 'string' && typeof pair.value === 'string')
           if (cookies || (headers ? isSecretHeader(pair.name) : isSecretName(pair.name)))
             this.registerFound(pair.value, pair.name);
         this.learn(item, key);
       }
       return;
     }
-    if (!doc || typeof doc !== 'object') return;
+    if (doc === null || typeof doc !== 'object') return;
     const o = doc as Record<string, unknown>;
     if (o.encoding === 'base64' && typeof o.text === 'string')
-      this.learnText(Buffer.from(o.text, 'base64').toString('utf8'));
+      this.learnText(Buffer.from(o.text, 'base64').toString());
     for (const [k, v] of Object.entries(o)) {
-      if (isSecretName(k) && !errorsKey.test(key) && typeof v === 'string') this.registerFound(v, k);
+      // a number too: a PIN, a one-time code sent as one
+      if (isSecretName(k) && !errorsKey.test(key) && (typeof v === 'string' || typeof v === 'number'))
+        this.registerFound(String(v), k);
       this.learn(v, k);
     }
   }
 
   /** A value found under a secret's name: the credential of an Authorization, the value of a cookie line. */
   private registerFound(value: string, name: string): void {
+    // (an empty value, or one already redacted, registers nothing: register's own check)
     const v = value.trim();
-    if (!v || v === redacted) return;
-    if (/^(proxy-)?authorization$/i.test(name)) return this.learnText(v);
     if (/^cookie$/i.test(name)) return this.learnCookies(v);
     // a Set-Cookie's first pair is the cookie; its attributes (path, expires) are not secrets
     if (/^set-cookie$/i.test(name)) return this.learnCookies(v.split(';')[0]!);
-    // words (a server's message about the field) are not its value; a header's value is one whole
+    // One word is the value whole (a key, a token, an Authorization without a scheme); words (a server's
+    // message about the field) are not its value. The credential after a scheme (`Bearer …`) is learned
+    // where every string of the document is read (learnText).
     if (!isMessage(v)) this.register(v);
   }
 
@@ -131,7 +135,7 @@ export class Secrets {
       this.register(m[2]);
       // Basic: user:password, base64
       if (m[1] === 'Basic')
-        this.register(Buffer.from(m[2]!, 'base64').toString('utf8').split(':').slice(1).join(':'));
+        this.register(Buffer.from(m[2]!, 'base64').toString().split(':').slice(1).join(':'));
     }
     for (const m of text.matchAll(/(?:^|[?&;\s])([\w.[\]-]+)=([^&\s;#"'<>]*)/g))
       if (queryPairIsSecret(lastSegment(m[1]!), m[2]!)) {
@@ -143,7 +147,7 @@ export class Secrets {
     // HTML: <input name="merchant_key" value="…">, and a script's merchantKey: "…" or merchant_key = '…'
     for (const m of text.matchAll(/name=["']([^"']+)["'][^>]*?\svalue=["']([^"']*)["']/gi))
       if (isSecretName(lastSegment(m[1]!))) this.register(htmlDecoded(m[2]!));
-    for (const m of text.matchAll(/["']?([\w.-]+)["']?\s*[:=]\s*["']([^"'<>\s]{4,})["']/g))
+    for (const m of text.matchAll(/([\w.-]+)["']?\s*[:=]\s*["']([^"'<>\s]{4,})["']/g))
       if (isSecretName(lastSegment(m[1]!))) this.register(htmlDecoded(m[2]!));
     if (/^cookie$/i.test(key)) this.learnCookies(text);
   }
@@ -180,16 +184,14 @@ export class Secrets {
    */
   value(value: unknown, key = ''): unknown {
     // A HAR body kept as base64 (a browser's choice for some answers): decoded, scrubbed, encoded again.
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      const o = value as Record<string, unknown>;
-      if (o.encoding === 'base64' && typeof o.text === 'string') {
-        const text = Buffer.from(o.text, 'base64').toString('utf8');
-        const scrubbed = this.text(text);
-        if (scrubbed !== text)
-          return {
-            ...(this.value({ ...o, text: '' }) as object),
-            text: Buffer.from(scrubbed).toString('base64'),
-          };
+    // (a string, a number or an array has no encoding)
+    const body = value as { encoding?: unknown; text?: unknown } | null | undefined;
+    if (body?.encoding === 'base64' && typeof body.text === 'string') {
+      const text = Buffer.from(body.text, 'base64').toString();
+      const scrubbed = this.text(text);
+      if (scrubbed !== text) {
+        const { text: _encoded, ...rest } = body;
+        return { ...(this.value(rest) as object), text: Buffer.from(scrubbed).toString('base64') };
       }
     }
     // A HAR's cookies: every value is a credential, whatever the cookie is called.
@@ -203,19 +205,17 @@ export class Secrets {
     if (Array.isArray(value) && /^headers$/i.test(key))
       return value.map((h) => {
         const pair = h as { name?: unknown; value?: unknown } | null;
-        if (!pair || typeof pair !== 'object' || typeof pair.name !== 'string' || !('value' in pair))
-          return this.value(h);
-        const [, v] = Object.entries(this.headers({ [pair.name]: pair.value }))[0]!;
+        if (pair === null || typeof pair !== 'object' || !('value' in pair)) return this.value(h);
+        const [, v] = Object.entries(this.headers({ [String(pair.name)]: pair.value }))[0]!;
         return { ...(this.value(pair) as object), value: v };
       });
     if (Array.isArray(value)) return value.map((v) => this.value(v));
     if (value && typeof value === 'object') {
       const o = value as Record<string, unknown>;
-      const pairName = typeof o.name === 'string' && 'value' in o ? o.name : undefined;
       return Object.fromEntries(
         Object.entries(o).map(([k, v]) => [
           this.scrub(k),
-          (isSecretName(k) || (k === 'value' && pairName !== undefined && isSecretName(pairName))) &&
+          (isSecretName(k) || (k === 'value' && typeof o.name === 'string' && isSecretName(o.name))) &&
           v != null &&
           v !== '' &&
           // the server's messages about a secret's field (errors.merchant_key: ["is invalid"]) are kept
@@ -248,8 +248,9 @@ export class Secrets {
   headers(headers: Record<string, unknown>): Record<string, unknown> {
     return Object.fromEntries(
       Object.entries(headers).map(([k, v]) => {
+        // a value of one word has no scheme to keep: all of it is the credential
         if (/^(proxy-)?authorization$/i.test(k) && typeof v === 'string')
-          return [k, v.replace(/^(\w+\s+).*/i, `$1${redacted}`)];
+          return [k, v.replace(/(\w+\s+)?.*/s, (_m, scheme?: string) => `${scheme ?? ''}${redacted}`)];
         if (isSecretHeader(k)) return [k, redacted];
         // any other: its URL's or text's pairs of secret names (a Location's ?code=), and the run's secrets
         return [k, typeof v === 'string' ? this.text(v) : v];
@@ -264,12 +265,12 @@ export class Secrets {
   text(text: string): string {
     const t = text.trim();
     // multipart/form-data: each part's value under a secret name.
-    if (/Content-Disposition:\s*form-data/i.test(text))
-      text = text.replace(
-        /(Content-Disposition:\s*form-data;\s*name="([^"]*)"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([^\r\n]*)/gi,
-        (all, head: string, name: string) => (isSecretName(name) ? `${head}${redacted}` : all),
-      );
-    if ((t.startsWith('{') || t.startsWith('[')) && t.length > 1) {
+    text = text.replace(
+      /(Content-Disposition:\s*form-data;\s*name="([^"]*)"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([^\r\n]*)/gi,
+      (all, head: string, name: string) => (isSecretName(name) ? `${head}${redacted}` : all),
+    );
+    // (`{` or `[` alone is no JSON: the parse fails)
+    if (t.startsWith('{') || t.startsWith('[')) {
       try {
         return JSON.stringify(this.value(JSON.parse(text)));
       } catch {
@@ -302,7 +303,7 @@ export class Secrets {
             : `${indent}${name}${sep}${
                 /^(proxy-)?authorization$/i.test(name)
                   ? v.replace(
-                      /^((?:Bearer|Basic|Digest|Token)\s+)?.*/i,
+                      /((?:Bearer|Basic|Digest|Token)\s+)?.*/i,
                       (_m, scheme?: string) => `${scheme ?? ''}${redacted}`,
                     )
                   : redacted
