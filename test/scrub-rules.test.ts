@@ -182,6 +182,31 @@ describe('the word after an Authorization scheme', () => {
     );
     expect(s.text('authorization: Bearer abc.def')).toBe(`authorization: Bearer ${redacted}`);
   });
+
+  it('in prose, only an Authorization itself is left to the rules that keep a scheme', () => {
+    // a name that ends in authorization (an X- one) or starts with it (authorization_token) is any
+    // secret's: its value replaced, even with no scheme before it; hostile values (quotes, a dollar, a
+    // path) leave nothing of themselves behind
+    const s = new Secrets();
+    for (const [text, want] of [
+      ['sent X-Authorization: abc123$x then', `sent X-Authorization: ${redacted} then`],
+      ['sent X_Proxy_Authorization: "s3cr3t two" then', `sent X_Proxy_Authorization: "${redacted}" then`],
+      ['sent authorization_token: /etc/tok9 then', `sent authorization_token: ${redacted} then`],
+      ["sent AuthorizationKey: 'k-9 $(id)' then", `sent AuthorizationKey: '${redacted}' then`],
+      ['sent proxy-authorization-pin: 4711 then', `sent proxy-authorization-pin: ${redacted} then`],
+    ]) {
+      const out = s.text(text!);
+      expect(out, text).toBe(want);
+      for (const v of ['abc123', 's3cr3t', 'tok9', 'k-9', '4711']) expect(out, text).not.toContain(v);
+    }
+    // Authorization itself, and a Proxy-Authorization: the scheme kept, the credential replaced
+    expect(s.text('sent Authorization: Basic dXNlcjpw then')).toBe(
+      `sent Authorization: Basic ${redacted} then`,
+    );
+    expect(s.text('sent Proxy-Authorization: Digest u1-x9 then')).toBe(
+      `sent Proxy-Authorization: Digest ${redacted} then`,
+    );
+  });
 });
 
 describe('names read whole, not in part', () => {
