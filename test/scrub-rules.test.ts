@@ -39,6 +39,11 @@ describe('the header rule', () => {
       'X-Cookie-Jar',
       'X-Sessions',
       'X-Authz',
+      // names the secret names miss (keys, not key): the header rule's own api-key word, with or
+      // without a separator
+      'X-Apikeys',
+      'X-Api-Keys',
+      'X-Api_Keys',
     ];
     for (const n of names) {
       expect(isSecretHeader(n), n).toBe(true);
