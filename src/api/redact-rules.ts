@@ -39,7 +39,7 @@ export const errorsKey = /^errors?$/i;
  * replaced like any secret's value.
  */
 export function isMessage(v: unknown): boolean {
-  if (typeof v === 'string') return /\S\s+\S/.test(v.trim());
+  if (typeof v === 'string') return /\S\s+\S/.test(v);
   return Array.isArray(v) && v.length > 0 && v.every(isMessage);
 }
 
@@ -144,8 +144,8 @@ export function proseSecrets(text: string): string {
     if (m.index < last || !isProseSecret(name, false) || /^(proxy-)?authorization$/i.test(name)) continue;
     proseValue.lastIndex = m.index + m[0].length;
     const v = proseValue.exec(text)?.[0];
-    if (!v || v === redacted || readsAsSentence(text.slice(m.index + m[0].length))) continue;
-    const q = /^["']/.test(v) ? v[0]! : '';
+    if (!v || readsAsSentence(text.slice(m.index + m[0].length))) continue;
+    const q = v[0] === '"' || v[0] === "'" ? v[0] : '';
     out += `${text.slice(last, m.index)}${name}${sep}${q}${redacted}${q}`;
     last = proseValue.lastIndex;
   }
