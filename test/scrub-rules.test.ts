@@ -188,6 +188,17 @@ describe('the word after an Authorization scheme', () => {
     expect(s.text('authorization: Bearer abc.def')).toBe(`authorization: Bearer ${redacted}`);
   });
 
+  it('in prose, a secret’s name and value inside quotes: the value replaced, words about it kept', () => {
+    const s = new Secrets();
+    expect(s.text('error "token: abc123$(id)" was sent')).toBe(`error "token: ${redacted}" was sent`);
+    expect(s.text('say \'otp: 918273\' and "pin:4711" now')).toBe(
+      `say 'otp: ${redacted}' and "pin:${redacted}" now`,
+    );
+    expect(s.text('error "token: expired, ask again" was')).toBe('error "token: expired, ask again" was');
+    // the end of a word is no name of its own
+    expect(s.text('log xtoken: abc123 next')).toBe('log xtoken: abc123 next');
+  });
+
   it('in prose, only an Authorization itself is left to the rules that keep a scheme', () => {
     // a name that ends in authorization (an X- one) or starts with it (authorization_token) is any
     // secret's: its value replaced, even with no scheme before it; hostile values (quotes, a dollar, a
