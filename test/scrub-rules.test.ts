@@ -188,13 +188,17 @@ describe('the word after an Authorization scheme', () => {
     expect(s.text('authorization: Bearer abc.def')).toBe(`authorization: Bearer ${redacted}`);
   });
 
-  it('in prose, a secret’s name and value inside quotes: the value replaced, words about it kept', () => {
+  it('in prose, a secret’s name inside quotes or starting with _ or -: its value replaced, words kept', () => {
     const s = new Secrets();
     expect(s.text('error "token: abc123$(id)" was sent')).toBe(`error "token: ${redacted}" was sent`);
     expect(s.text('say \'otp: 918273\' and "pin:4711" now')).toBe(
       `say 'otp: ${redacted}' and "pin:${redacted}" now`,
     );
     expect(s.text('error "token: expired, ask again" was')).toBe('error "token: expired, ask again" was');
+    // a name starting with _ or -: a form's _token, a flag
+    expect(s.text('log _token: abc123 __pin: 4711 --password: hunter2 x')).toBe(
+      `log _token: ${redacted} __pin: ${redacted} --password: ${redacted} x`,
+    );
     // the end of a word is no name of its own
     expect(s.text('log xtoken: abc123 next')).toBe('log xtoken: abc123 next');
   });

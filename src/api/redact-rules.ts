@@ -128,13 +128,14 @@ export function readsAsSentence(rest: string): boolean {
   return !!m && !isCredential(m[1]!);
 }
 
-export const proseName = /(?<![\w-])([A-Za-z][\w-]*)([ \t]*:[ \t]*)/g;
+export const proseName = /(?<![\w-])([A-Za-z_-][\w-]*)([ \t]*:[ \t]*)/g;
 export const proseValue = /"(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"',;&]+/y;
 
 /**
  * `name: value` pairs in prose whose name is a secret's (`token: X`, `otp: 123456`), the value one word or
- * a quoted string: replaced, inside quotes too (`error "token: X"`); a name is whole, not the end of a
- * word or of a hyphenated name. Names are found without taking the value, so `log: token: X` finds `token`.
+ * a quoted string: replaced, inside quotes too (`error "token: X"`), a name starting with `_` or `-` too
+ * (a form's `_token: X`, `--pin: X`); a name is whole, not the end of a word. Names are found without taking
+ * the value, so `log: token: X` finds `token`.
  * An Authorization is left to the rules that keep its scheme.
  */
 export function proseSecrets(text: string): string {
