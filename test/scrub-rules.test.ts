@@ -199,6 +199,9 @@ describe('the word after an Authorization scheme', () => {
     expect(s.text('log _token: abc123 __pin: 4711 --password: hunter2 x')).toBe(
       `log _token: ${redacted} __pin: ${redacted} --password: ${redacted} x`,
     );
+    // at the text's start, and right after a quoted value just replaced
+    expect(s.text('_token: abc123')).toBe(`_token: ${redacted}`);
+    expect(s.text('log token: "x 1"pin: 4711 x')).toBe(`log token: "${redacted}"pin: ${redacted} x`);
     // the end of a word is no name of its own
     expect(s.text('log xtoken: abc123 next')).toBe('log xtoken: abc123 next');
   });
