@@ -106,7 +106,7 @@ export function spellings(v: string): string[] {
 export function base64Pieces(v: string): string[] {
   const bytes = Buffer.from(v);
   const out = new Set<string>();
-  for (let pad = 0; pad < 3; pad++) {
+  for (const pad of [0, 1, 2]) {
     const enc = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
     const start = pad ? 4 : 0;
     const end = Math.floor((pad + bytes.length) / 3) * 4;
