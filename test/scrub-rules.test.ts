@@ -39,6 +39,11 @@ describe('the header rule', () => {
       'X-Cookie-Jar',
       'X-Sessions',
       'X-Authz',
+      // names the secret names miss (keys, not key): the header rule's own api-key word, with or
+      // without a separator
+      'X-Apikeys',
+      'X-Api-Keys',
+      'X-Api_Keys',
     ];
     for (const n of names) {
       expect(isSecretHeader(n), n).toBe(true);
@@ -181,6 +186,49 @@ describe('the word after an Authorization scheme', () => {
       `log token: '${redacted}' and otp: "${redacted}" then pin: ${redacted}`,
     );
     expect(s.text('authorization: Bearer abc.def')).toBe(`authorization: Bearer ${redacted}`);
+  });
+
+  it('in prose, a secret’s name inside quotes or starting with _ or -: its value replaced, words kept', () => {
+    const s = new Secrets();
+    expect(s.text('error "token: abc123$(id)" was sent')).toBe(`error "token: ${redacted}" was sent`);
+    expect(s.text('say \'otp: 918273\' and "pin:4711" now')).toBe(
+      `say 'otp: ${redacted}' and "pin:${redacted}" now`,
+    );
+    expect(s.text('error "token: expired, ask again" was')).toBe('error "token: expired, ask again" was');
+    // a name starting with _ or -: a form's _token, a flag
+    expect(s.text('log _token: abc123 __pin: 4711 --password: hunter2 x')).toBe(
+      `log _token: ${redacted} __pin: ${redacted} --password: ${redacted} x`,
+    );
+    // at the text's start, and right after a quoted value just replaced
+    expect(s.text('_token: abc123')).toBe(`_token: ${redacted}`);
+    expect(s.text('log token: "x 1"pin: 4711 x')).toBe(`log token: "${redacted}"pin: ${redacted} x`);
+    // the end of a word is no name of its own
+    expect(s.text('log xtoken: abc123 next')).toBe('log xtoken: abc123 next');
+  });
+
+  it('in prose, only an Authorization itself is left to the rules that keep a scheme', () => {
+    // a name that ends in authorization (an X- one) or starts with it (authorization_token) is any
+    // secret's: its value replaced, even with no scheme before it; hostile values (quotes, a dollar, a
+    // path) leave nothing of themselves behind
+    const s = new Secrets();
+    for (const [text, want] of [
+      ['sent X-Authorization: abc123$x then', `sent X-Authorization: ${redacted} then`],
+      ['sent X_Proxy_Authorization: "s3cr3t two" then', `sent X_Proxy_Authorization: "${redacted}" then`],
+      ['sent authorization_token: /etc/tok9 then', `sent authorization_token: ${redacted} then`],
+      ["sent AuthorizationKey: 'k-9 $(id)' then", `sent AuthorizationKey: '${redacted}' then`],
+      ['sent proxy-authorization-pin: 4711 then', `sent proxy-authorization-pin: ${redacted} then`],
+    ]) {
+      const out = s.text(text!);
+      expect(out, text).toBe(want);
+      for (const v of ['abc123', 's3cr3t', 'tok9', 'k-9', '4711']) expect(out, text).not.toContain(v);
+    }
+    // Authorization itself, and a Proxy-Authorization: the scheme kept, the credential replaced
+    expect(s.text('sent Authorization: Basic dXNlcjpw then')).toBe(
+      `sent Authorization: Basic ${redacted} then`,
+    );
+    expect(s.text('sent Proxy-Authorization: Digest u1-x9 then')).toBe(
+      `sent Proxy-Authorization: Digest ${redacted} then`,
+    );
   });
 });
 

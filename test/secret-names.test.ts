@@ -3,7 +3,7 @@
 // spellings a header, a query parameter or a field gives it, the word rule (`*_key`, a secret word among
 // others), the names of a transaction that only look like a token, and the values an answer hands out.
 import { describe, expect, it } from 'vitest';
-import { Secrets } from '../src/api/redact.js';
+import { redacted, Secrets } from '../src/api/redact.js';
 import {
   isSecretName,
   isSecretValue,
@@ -79,8 +79,15 @@ describe('a secret by its name', () => {
       'X-Session-Id',
     ])
       expect(isSecretName(n), n).toBe(true);
-    // the prefix is an X and a separator at the start only
-    for (const n of ['xjwtx', 'Xcookie', 'ax-jwt', 'X--pwdx']) expect(isSecretName(n), n).toBe(false);
+    // the prefix is an X and a separator at the start only: an x- or x_ inside a name stays in it
+    for (const n of ['xjwtx', 'Xcookie', 'ax-jwt', 'X--pwdx', 'jx-wt', 'Otx_P', 'coox-kie'])
+      expect(isSecretName(n), n).toBe(false);
+    // what is printed: such a field's value left readable, an X- secret's replaced
+    expect(new Secrets().value({ 'jx-wt': 'kept-jx-1', Otx_P: 'kept-otx-2', 'X-Jwt': 'ey.J0.x' })).toEqual({
+      'jx-wt': 'kept-jx-1',
+      Otx_P: 'kept-otx-2',
+      'X-Jwt': redacted,
+    });
   });
 
   it('the word rule: a secret word among others, any *_key, camel case and capitals split into words', () => {
@@ -176,6 +183,12 @@ describe('the secrets an answer or a recorded request holds', () => {
     expect(found((r) => registerAnswerSecrets('{"token": "cut', r))).toEqual([]);
     expect(found((r) => registerAnswerSecrets('token=abc sk_live_plain', r))).toEqual([]);
     expect(found((r) => registerAnswerSecrets('"sk_live_string"', r))).toEqual([]);
+    // an answer of JSON that is no object nor array (null, a number, a boolean): nothing, and no failure
+    for (const t of ['null', ' 42', 'true', 'nul'])
+      expect(
+        found((r) => registerAnswerSecrets(t, r)),
+        t,
+      ).toEqual([]);
   });
 
   it('what is registered is scrubbed from what mpay writes', () => {

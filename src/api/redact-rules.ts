@@ -39,7 +39,7 @@ export const errorsKey = /^errors?$/i;
  * replaced like any secret's value.
  */
 export function isMessage(v: unknown): boolean {
-  if (typeof v === 'string') return /\S\s+\S/.test(v.trim());
+  if (typeof v === 'string') return /\S\s+\S/.test(v);
   return Array.isArray(v) && v.length > 0 && v.every(isMessage);
 }
 
@@ -106,7 +106,7 @@ export function spellings(v: string): string[] {
 export function base64Pieces(v: string): string[] {
   const bytes = Buffer.from(v);
   const out = new Set<string>();
-  for (let pad = 0; pad < 3; pad++) {
+  for (const pad of [0, 1, 2]) {
     const enc = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
     const start = pad ? 4 : 0;
     const end = Math.floor((pad + bytes.length) / 3) * 4;
@@ -128,12 +128,14 @@ export function readsAsSentence(rest: string): boolean {
   return !!m && !isCredential(m[1]!);
 }
 
-export const proseName = /(?<![\w"'-])([A-Za-z][\w-]*)([ \t]*:[ \t]*)/g;
+export const proseName = /(?<![\w-])([A-Za-z_-][\w-]*)([ \t]*:[ \t]*)/g;
 export const proseValue = /"(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"',;&]+/y;
 
 /**
  * `name: value` pairs in prose whose name is a secret's (`token: X`, `otp: 123456`), the value one word or
- * a quoted string: replaced. Names are found without taking the value, so `log: token: X` finds `token`.
+ * a quoted string: replaced, inside quotes too (`error "token: X"`), a name starting with `_` or `-` too
+ * (a form's `_token: X`, `--pin: X`); a name is whole, not the end of a word. Names are found without taking
+ * the value, so `log: token: X` finds `token`.
  * An Authorization is left to the rules that keep its scheme.
  */
 export function proseSecrets(text: string): string {
@@ -144,8 +146,8 @@ export function proseSecrets(text: string): string {
     if (m.index < last || !isProseSecret(name, false) || /^(proxy-)?authorization$/i.test(name)) continue;
     proseValue.lastIndex = m.index + m[0].length;
     const v = proseValue.exec(text)?.[0];
-    if (!v || v === redacted || readsAsSentence(text.slice(m.index + m[0].length))) continue;
-    const q = /^["']/.test(v) ? v[0]! : '';
+    if (!v || readsAsSentence(text.slice(m.index + m[0].length))) continue;
+    const q = v[0] === '"' || v[0] === "'" ? v[0] : '';
     out += `${text.slice(last, m.index)}${name}${sep}${q}${redacted}${q}`;
     last = proseValue.lastIndex;
   }

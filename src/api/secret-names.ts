@@ -102,10 +102,9 @@ export function foldName(name: string): string {
 /** A name's words: split at separators and where a lower case letter or digit meets a capital. */
 export function wordsOf(name: string): string[] {
   return name
-    .trim()
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[-_.\s]+/)
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+    .split(/[-_.\s]/)
     .filter(Boolean)
     .map((w) => w.toLowerCase());
 }
@@ -134,32 +133,32 @@ export function isSecretValue(value: string): boolean {
  * at any depth, and every secret-shaped value, with `register` (the run's Secrets). Numbers too: a PIN
  * may be one.
  */
-export function registerSecretsIn(value: unknown, register: (secret: string) => void, key = ''): void {
+export function registerSecretsIn(value: unknown, register: (secret: string) => void, key?: string): void {
   if (typeof value === 'string' || typeof value === 'number') {
     const text = String(value);
     if (key && isSecretName(key) && text !== '***') register(text);
-    if (typeof value === 'string') for (const m of text.matchAll(secretValuePattern)) register(m[0]);
+    // a secret-shaped value in it (a number's text never holds one)
+    for (const m of text.matchAll(secretValuePattern)) register(m[0]);
     return;
   }
   if (Array.isArray(value)) for (const v of value) registerSecretsIn(v, register, key);
-  else if (value && typeof value === 'object')
-    for (const [k, v] of Object.entries(value)) registerSecretsIn(v, register, k);
+  // any other value that is not null (an object; a boolean has no entries)
+  else if (value) for (const [k, v] of Object.entries(value)) registerSecretsIn(v, register, k);
 }
 
 /** The secrets of an answer's text, when it is JSON: registered (registerSecretsIn). */
 export function registerAnswerSecrets(text: string, register: (secret: string) => void): void {
   const t = text.trimStart();
   if (!t.startsWith('{') && !t.startsWith('[')) return;
-  let doc: unknown;
+  let doc: object; // an object or an array: JSON text that starts with `{` or `[`
   try {
-    doc = JSON.parse(text);
+    doc = JSON.parse(text) as object;
   } catch {
     return; // not JSON: nothing named in it
   }
   // An answer's `errors` holds the API's messages about each field ("The selected merchant key is
   // invalid."), not the field's value: a message is no secret, and registering it would mask it
-  // everywhere. A value the server echoes there is still scrubbed by name where it is printed.
-  if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
-    for (const [k, v] of Object.entries(doc)) if (k !== 'errors') registerSecretsIn(v, register, k);
-  } else registerSecretsIn(doc, register);
+  // everywhere. A value the server echoes there is still scrubbed by name where it is printed. An
+  // array's entries are read under their indexes, no secret's names.
+  for (const [k, v] of Object.entries(doc)) if (k !== 'errors') registerSecretsIn(v, register, k);
 }
