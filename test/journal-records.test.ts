@@ -6,6 +6,7 @@ import {
   foldRecords,
   isEvent,
   notResumable,
+  placeArgs,
   settled,
   statusShown,
   stepDone,
@@ -42,6 +43,7 @@ describe('a journal line', () => {
     const good = line('initiate', 'sent');
     expect(isEvent(good)).toBe(true);
     expect(isEvent({ ...good, place: undefined })).toBe(true);
+    expect(isEvent({ ...good, kind: 'deposit' })).toBe(true);
     for (const bad of [
       null,
       'initiate',
@@ -85,13 +87,14 @@ describe('a record', () => {
       }),
       line('wallet', 'ok', {
         hash_token: 'h1',
+        place: { ...here, env: 'stage' },
         data: { wallet_address: 'bc1q', transaction_id: 'T9', fee: 1.5 },
       }),
     ]);
+    expect(r.place).toEqual(here);
     expect(r).toMatchObject({
       reference: 'REF-1',
       kind: 'withdraw',
-      place: here,
       hash_token: 'h1',
       amount: '10.50',
       currency: 'GHS',
@@ -378,5 +381,69 @@ describe('a reference at two places', () => {
     expect(unplaced.steps.at(-1)).toMatchObject({ step: 'moved', outcome: 'ok', detail: undefined });
     const noTarget = one([line('initiate', 'ok'), line('moved', 'ok', { data: { from: 'a', to: 5 } })]);
     expect(noTarget.place).toEqual(here);
+  });
+});
+
+describe('a record, step by step', () => {
+  it('keeps a try sent again as a step of its own, unanswered, beside the one answered', () => {
+    const r = one([
+      line('status', 'sent'),
+      line('status', 'sent'),
+      line('status', 'ok', { data: { status: 'pending' } }),
+    ]);
+    expect(r.steps.map((s) => [s.step, s.outcome])).toEqual([
+      ['status', 'sent'],
+      ['status', 'ok'],
+    ]);
+  });
+
+  it('ends, when its lock is taken over, only a try that is still open', () => {
+    const r = one([line('processed', 'failed'), line('processed', 'taken_over')]);
+    expect(r.steps.map((s) => [s.step, s.outcome])).toEqual([
+      ['processed', 'failed'],
+      ['processed', 'taken_over'],
+    ]);
+    const answered = one([line('status', 'ok'), line('status', 'failed')]);
+    expect(answered.steps.map((s) => s.outcome)).toEqual(['ok', 'failed']);
+  });
+
+  it('takes the code request from the withdrawal code step as sent, and from no other line', () => {
+    const contact = { phone_number: '+2331', customer_email: 'a@x.org' };
+    expect(one([line('status', 'sent', { data: contact })]).code_request).toBeUndefined();
+    expect(one([line('otp', 'failed', { data: contact })]).code_request).toBeUndefined();
+    const sentThenAnswered = one([
+      line('otp', 'sent', { data: contact }),
+      line('otp', 'ok', { data: { phone_number: '+9999', customer_email: 'other@x.org' } }),
+    ]);
+    expect(sentThenAnswered.code_request).toEqual(contact);
+  });
+
+  it('moves only on a move line: another line naming a server in its data is no move', () => {
+    const r = one([
+      line('initiate', 'ok'),
+      line('status', 'ok', { data: { to: 'http://evil:1', from: here.server } }),
+    ]);
+    expect(r.place).toEqual(here);
+    expect(r.steps.map((s) => s.step)).toEqual(['initiate', 'status']);
+  });
+
+  it('joins a line of no place to the one placed record of its reference', () => {
+    const r = one([
+      line('initiate', 'ok', { hash_token: 'h' }),
+      line('status', 'ok', { place: undefined, data: { status: 'pending' } }),
+    ]);
+    expect(r.place).toEqual(here);
+    expect(r.status).toBe('pending');
+  });
+
+  it('repeats the place in the words of a command printed to continue it', () => {
+    expect(placeArgs(here)).toEqual([
+      '--profile',
+      'default',
+      '--env',
+      'sandbox',
+      '--base-url',
+      'http://127.0.0.1:1',
+    ]);
   });
 });
