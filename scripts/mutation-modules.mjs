@@ -47,6 +47,17 @@ export const safetyModules = [
     ],
   },
   {
+    module: 'src/journal/records.ts',
+    promise:
+      'where a transaction stands: a step done is not sent again, one in progress never pruned, a record continued only at its own place',
+    tests: [
+      'test/journal-records.test.ts',
+      'test/journal-places.test.ts',
+      'test/history-prune.test.ts',
+      'test/resolve.test.ts',
+    ],
+  },
+  {
     module: 'src/journal/locks.ts',
     promise: 'one process a transaction: its lock, taken over only from a holder that is gone',
     tests: ['test/locks.test.ts', 'test/private-path.test.ts', 'test/money-gate.test.ts'],
