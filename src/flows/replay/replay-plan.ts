@@ -75,10 +75,13 @@ export function standIn(field: string, v: unknown): unknown {
   return v.replace(/•/g, 'x');
 }
 
-/** The run's own values a plan names, not shows: only the run, or an answer of it, supplies them. */
+/**
+ * The run's own values a plan names, not shows: only the run, or an answer of it, supplies them. Each made
+ * where it is used, not once when the module loads (so a mutation test can change what it is).
+ */
 export const placeholders = {
-  reference: '<a new reference>',
-  otp: '<the one-time code: --otp>',
+  reference: () => '<a new reference>',
+  otp: () => '<the one-time code: --otp>',
   hash: (call: number) => `<the hash token of call ${call}>`,
 };
 
@@ -123,18 +126,18 @@ export function planReplay(calls: RecordedCall[], run: PlanRun): PlannedCall[] {
       const initiate = ep.money?.step === 'initiate';
       for (const [k, v] of Object.entries(c.body)) {
         if (ep.credentials.includes(k)) body[k] = fromRun[k];
-        else if (ep.names.includes(k) && initiate) body[k] = placeholders.reference;
+        else if (ep.names.includes(k) && initiate) body[k] = placeholders.reference();
         else if (ep.names.includes(k)) {
           const from = made.get(textOf(v) ?? '');
           body[k] = from === undefined ? v : placeholders.hash(from + 1);
-        } else if (ep.secret.includes(k)) body[k] = placeholders.otp;
+        } else if (ep.secret.includes(k)) body[k] = placeholders.otp();
         else if (ep.personal.includes(k) && run.neutral && neutralCustomer[k])
           body[k] = neutralCustomer[k](v);
         else body[k] = standIn(k, v);
       }
       // a token is asked for with the run's merchant key, an initiate made under a fresh reference
       if (ep.token) body.merchant_key = fromRun.merchant_key;
-      if (initiate) for (const k of ep.names) body[k] = placeholders.reference;
+      if (initiate) for (const k of ep.names) body[k] = placeholders.reference();
     }
     return {
       index: i + 1,

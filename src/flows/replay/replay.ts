@@ -259,12 +259,12 @@ function replayBody(run: ReplayRun, c: RecordedCall, i: number, tx: Made | undef
   let reference: string | undefined;
   let recordedReference: string | undefined;
   for (const [k, v] of Object.entries(planned)) {
-    if (v === placeholders.reference) {
+    if (v === placeholders.reference()) {
       recordedReference = textOf(c.body[k]);
       reference ??= newReference(ep.money?.kind ?? 'deposit', run.random);
       body[k] = reference;
     } else if (isHashPlaceholder(v)) body[k] = tx?.hash_token;
-    else if (v === placeholders.otp) body[k] = run.otp;
+    else if (v === placeholders.otp()) body[k] = run.otp;
     else body[k] = v;
   }
   return { body, reference, recordedReference };
