@@ -480,6 +480,82 @@ describe('a withdrawal with its one-time code', () => {
     }
   });
 
+  // Each way a success can answer otherwise than recorded, alone (the HTTP status, the flag, which of its
+  // endpoint's answers, the transaction's status): the withdrawal's confirmations after it are not sent.
+  type Entry = {
+    request: { url: string; postData?: { text?: string } };
+    response: { status: number; content: { text?: string } };
+  };
+  const editedAnswer = (name: string, path: string, edit: (e: Entry) => void) => {
+    const har = JSON.parse(readFileSync(withdrawTrace, 'utf8'));
+    edit((har.log.entries as Entry[]).find((e) => e.request.url.endsWith(path))!);
+    const file = join(tempDir(), name);
+    writeFileSync(file, JSON.stringify(har));
+    return file;
+  };
+  const answerOf = (e: Entry, f: (body: Record<string, unknown>) => void) => {
+    const body = json(e.response.content.text);
+    f(body);
+    e.response.content.text = JSON.stringify(body);
+  };
+  const outcomes: [string, string, (e: Entry) => void, Record<string, unknown>][] = [
+    [
+      'another HTTP status',
+      '/payments/status/update',
+      (e) => void (e.response.status = 201),
+      { what: 'status', recorded: 201, replayed: 200 },
+    ],
+    [
+      'another flag',
+      '/payments/status/update',
+      (e) => answerOf(e, (b) => void (b.success = false)),
+      { what: 'flag', recorded: false, replayed: true },
+    ],
+    [
+      "another transaction's status",
+      '/payments/status/update',
+      (e) => answerOf(e, (b) => void ((b.data as Record<string, unknown>).status = 'pending')),
+      { what: 'transaction status', recorded: 'pending', replayed: 'initiated' },
+    ],
+    [
+      "another of the endpoint's answers",
+      '/payments/withdraw/processed',
+      // the code sent (data: []) recorded as the withdrawal processed, with no status of its own
+      (e) => answerOf(e, (b) => void (b.data = {})),
+      { what: 'answer', recorded: 'processed', replayed: 'code sent' },
+    ],
+  ];
+  it.each(outcomes)(
+    'a success with %s than recorded stops the money calls after it',
+    async (_, path, edit, difference) => {
+      const file = editedAnswer('outcome.har', path, edit);
+      const sb = await strictSandbox();
+      sb.allowReads();
+      sb.expect('POST /payments/withdraw/initiate');
+      sb.expect('POST /payments/status/update');
+      if (path === '/payments/withdraw/processed') sb.expect('POST /payments/withdraw/processed');
+      try {
+        const r = await mpay(['replay', file, '--otp', demoMerchant.otp, '--json'], {
+          env: cliEnv(sb, tempDir()),
+        });
+        expect(r.code, r.stderr).toBe(replayDiffersExitCode);
+        const calls = r.json() as (Replayed & { index: number; skipped?: string })[];
+        const at = calls.find((c) => c.path === path)!;
+        expect(at.differences.filter((d) => d.what !== 'field')).toEqual([difference]);
+        const last = lastConfirmation(calls) as Replayed & { skipped?: string };
+        expect(last.skipped).toMatch(
+          new RegExp(`^not sent: call ${at.index} \\(POST ${path}\\) answered otherwise than recorded: `),
+        );
+        expect(r.stderr).toContain(`mpay: stopped: call ${at.index} (POST ${path})`);
+        // no confirmation after it reached the server: the withdrawal was not processed there
+        sb.verify();
+        expect((await transactions(sb.inner))[0]!.status).toBe('initiated');
+      } finally {
+        await sb.close();
+      }
+    },
+  );
+
   it('the same trace with a wrong --otp: refused by the server, answered otherwise (exit 13)', async () => {
     const sb = await sandbox();
     try {
