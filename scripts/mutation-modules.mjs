@@ -110,6 +110,7 @@ export const safetyModules = [
       'test/replay-plan.test.ts',
       'test/replay-compare.test.ts',
       'test/replay-report.test.ts',
+      'test/replay-messages.test.ts',
     ],
   },
   {
@@ -123,6 +124,7 @@ export const safetyModules = [
       'test/replay-failure.test.ts',
       'test/replay-compare.test.ts',
       'test/replay-report.test.ts',
+      'test/replay-messages.test.ts',
       // --save-scenario leaves out the calls the plan cannot replay (scenario-from-trace.ts)
       'test/scenario-save.test.ts',
     ],
@@ -138,6 +140,7 @@ export const safetyModules = [
       'test/replay-keys.test.ts',
       'test/replay-plan.test.ts',
       'test/replay-report.test.ts',
+      'test/replay-messages.test.ts',
     ],
   },
 ];
