@@ -155,6 +155,33 @@ describe('replay after a call the server refused', () => {
       await fwd.close();
     }
   });
+
+  it('on a live server a trace that moves no money, or none that can be sent, is replayed without asking', async () => {
+    const dir = tempDir();
+    const reads = join(dir, 'reads.har');
+    expect((await mpay(['currencies', '--trace', reads], { env: cliEnv(sb, dir) })).code).toBe(0);
+    // the trace without its initiate: its status update and processed are never sent
+    const whole = JSON.parse(readFileSync(await trace('rp-live-2'), 'utf8'));
+    const entries = (whole.log.entries as { request: { url: string } }[]).filter(
+      (e) => !e.request.url.endsWith('/payments/initiate'),
+    );
+    const cut = file('rp-live-cut.har', JSON.stringify({ log: { ...whole.log, entries } }));
+    const fwd = await forwarder(sb.url);
+    try {
+      const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url, MPAY_ENV: 'live' });
+      const r = await mpay(['replay', reads, '--json'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json()).toMatchObject([{ path: '/public/currencies', same: true }]);
+      const c = await mpay(['replay', cut, '--json'], { env });
+      expect(c.code, c.stderr).toBe(13);
+      // its reads went out, unasked; no money call did
+      const routes = fwd.seen.map((s) => s.route);
+      expect(routes.filter((x) => x.includes('/payments/'))).toEqual([]);
+      expect(routes).toContain('POST /restapi/v1/auth/merchant/token/generate');
+    } finally {
+      await fwd.close();
+    }
+  });
 });
 
 describe('replay of a call whose transaction the trace did not start', () => {

@@ -134,7 +134,7 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
     }),
   };
   const out: ReplayedCall[] = [];
-  let failed: ReplayedCall | undefined;
+  let failed: Answered | undefined;
   for (const [i, c] of calls.entries()) {
     // A call that answered otherwise than recorded stops the replay before any money call after it: a
     // processed after a status update refused here (and accepted in the recording) would move money the
@@ -148,7 +148,7 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
         replayed: null,
         same: false,
         differences: [],
-        skipped: `not sent: call ${failed.index} (${failed.method} ${failed.path}) answered otherwise than recorded: ${failure(failed)}; --keep-going sends the money calls after it`,
+        skipped: `not sent: call ${failed.index} (${failed.method} ${failed.path}) answered otherwise than recorded: ${failure(failed.replayed)}; --keep-going sends the money calls after it`,
       });
       continue;
     }
@@ -169,15 +169,14 @@ const failing = (a: AnswerSummary) => a.status === 0 || a.status >= 300;
  * replay goes on.
  */
 const outcomeDiffers = new Set<Difference['what']>(['status', 'flag', 'answer', 'transaction status']);
-function answeredOtherwise(r: ReplayedCall): boolean {
+type Answered = ReplayedCall & { replayed: AnswerSummary };
+function answeredOtherwise(r: ReplayedCall): r is Answered {
   if (!r.replayed) return false;
   return r.differences.some((d) => outcomeDiffers.has(d.what)) || (failing(r.replayed) && !r.same);
 }
 
 /** What the API said of a failed call, in a few words: its status and message, or the connection's error. */
-export function failure(r: ReplayedCall): string {
-  const a = r.replayed;
-  if (!a) return 'not sent';
+function failure(a: AnswerSummary): string {
   if (a.status === 0) return a.error ?? 'no answer';
   return `HTTP ${a.status}${a.message ? ` "${a.message}"` : ''}`;
 }
