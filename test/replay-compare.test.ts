@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayDiffersExitCode } from '../src/common/errors.js';
 import { normalizeMessage } from '../src/flows/replay/replay-compare.js';
 import { cliEnv, file, harOf, sandbox, tempDir } from './helpers.js';
+import { forwarder } from './forwarder.js';
 import { mpay } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -102,6 +103,9 @@ describe('each edit of the recorded answer is the difference it makes', () => {
         answered(() => ({ success: true, message: ok, data: { status: 'pending' } })),
         // 9. a JSON array
         answered(() => []),
+        // 10, 11. refused with `errors` that is no object: no words on any field
+        answered(() => ({ status: false, message: 'Validation failed.', errors: 'Invalid request.' }), 422),
+        answered(() => ({ status: false, message: 'Validation failed.', errors: null }), 422),
       ]),
     );
     const env = cliEnv(b, tempDir());
@@ -113,7 +117,9 @@ describe('each edit of the recorded answer is the difference it makes', () => {
 
   it('an answer as recorded: the same', () => {
     expect(calls[0]).toMatchObject({ same: true, differences: [] });
-    expect(calls).toHaveLength(9);
+    // what is compared of it, and nothing else: no words of a refusal, no answer, no transaction status
+    expect(calls[0]!.recorded).toEqual({ status: 200, flag: true, message: ok, shape: expect.any(Object) });
+    expect(calls).toHaveLength(11);
   });
 
   it("shape B's boolean `status` is its flag: only the two fields differ", () => {
@@ -169,6 +175,14 @@ describe('each edit of the recorded answer is the difference it makes', () => {
     ]);
   });
 
+  it('a refusal whose `errors` is a string or null: no words on any field', () => {
+    for (const c of calls.slice(9, 11)) {
+      expect(c.recorded).toMatchObject({ status: 422, flag: false, message: 'Validation failed.' });
+      expect(c.recorded).not.toHaveProperty('says');
+    }
+    expect(text).not.toContain('0: I');
+  });
+
   it("a transaction's status is compared in a success only", () => {
     const objectData = [
       field('data', 'object', 'array'),
@@ -196,6 +210,25 @@ describe('each edit of the recorded answer is the difference it makes', () => {
       ),
     ]);
   });
+});
+
+it('a replayed answer that is not JSON: its body differs, no field is listed', async () => {
+  // the server behind a forwarder that answers its gateway's page
+  const page = await forwarder(b.url, { answer: () => '<html>Bad gateway</html>' });
+  try {
+    const r = await mpay(['replay', file('as-recorded.har', harOf([recorded])), '--json'], {
+      env: cliEnv(undefined, tempDir(), { MPAY_BASE_URL: page.url }),
+    });
+    expect(r.code, r.stderr).toBe(replayDiffersExitCode);
+    const [call] = r.json() as Call[];
+    expect(call!.differences).toEqual([
+      { what: 'flag', recorded: true, replayed: null },
+      { what: 'message', recorded: ok, replayed: null },
+      { what: 'body', recorded: 'JSON', replayed: 'not JSON' },
+    ]);
+  } finally {
+    await page.close();
+  }
 });
 
 // The sandbox's messages hold no value of a run, so these are the messages of another API's answers: each
