@@ -524,9 +524,22 @@ describe('a withdrawal with its one-time code', () => {
       (e) => answerOf(e, (b) => void (b.data = {})),
       { what: 'answer', recorded: 'processed', replayed: 'code sent' },
     ],
+    [
+      'a transaction status where none was recorded',
+      '/payments/status/update',
+      (e) => answerOf(e, (b) => void delete (b.data as Record<string, unknown>).status),
+      { what: 'transaction status', recorded: null, replayed: 'initiated' },
+    ],
+    [
+      "one of the endpoint's answers where none was recorded",
+      '/payments/withdraw/processed',
+      // an answer without data is no success: none of the endpoint's answers
+      (e) => answerOf(e, (b) => void delete b.data),
+      { what: 'answer', recorded: null, replayed: 'code sent' },
+    ],
   ];
   it.each(outcomes)(
-    'a success with %s than recorded stops the money calls after it',
+    'a success answered otherwise than recorded (%s) stops the money calls after it',
     async (_, path, edit, difference) => {
       const file = editedAnswer('outcome.har', path, edit);
       const sb = await strictSandbox();
