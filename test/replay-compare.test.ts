@@ -106,6 +106,8 @@ describe('each edit of the recorded answer is the difference it makes', () => {
         // 10, 11. refused with `errors` that is no object: no words on any field
         answered(() => ({ status: false, message: 'Validation failed.', errors: 'Invalid request.' }), 422),
         answered(() => ({ status: false, message: 'Validation failed.', errors: null }), 422),
+        // 12. a success whose data's status is no text: no transaction status
+        answered(() => ({ success: true, message: ok, data: { status: 7 } })),
       ]),
     );
     const env = cliEnv(b, tempDir());
@@ -119,7 +121,7 @@ describe('each edit of the recorded answer is the difference it makes', () => {
     expect(calls[0]).toMatchObject({ same: true, differences: [] });
     // what is compared of it, and nothing else: no words of a refusal, no answer, no transaction status
     expect(calls[0]!.recorded).toEqual({ status: 200, flag: true, message: ok, shape: expect.any(Object) });
-    expect(calls).toHaveLength(11);
+    expect(calls).toHaveLength(12);
   });
 
   it("shape B's boolean `status` is its flag: only the two fields differ", () => {
@@ -198,6 +200,10 @@ describe('each edit of the recorded answer is the difference it makes', () => {
       { what: 'transaction status', recorded: 'pending', replayed: null },
       ...objectData,
     ]);
+    // a status that is no text is no transaction's status
+    expect(calls[11]!.differences).toEqual(
+      objectData.map((d) => (d.path === 'data.status' ? { ...d, recorded: 'number' } : d)),
+    );
   });
 
   it('a JSON array: no flag, no message, none of the fields', () => {
