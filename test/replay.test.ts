@@ -120,7 +120,8 @@ describe('a deposit with its wallet step, replayed on a second sandbox', () => {
     }
     const initiate = calls[2];
     expect(initiate.recorded_reference).toBe(recordedReference);
-    expect(initiate.reference).toMatch(/^mpay-d-/);
+    // a new reference as every flow makes one: its kind, a time, six random hex digits
+    expect(initiate.reference).toMatch(/^mpay-d-[0-9a-z]+-[0-9a-f]{6}$/);
     expect(initiate.reference).not.toBe(recordedReference);
     // The second sandbox has one transaction, the replayed one, processed, its wallet address set; the
     // recorded reference never reached it.
@@ -593,7 +594,25 @@ describe('a withdrawal with its one-time code', () => {
     try {
       const r = await mpay(['replay', withdrawTrace, '--json'], { env: cliEnv(sb, tempDir()) });
       expect(r.code).toBe(2);
-      expect(r.json().error.message).toMatch(/one-time code/);
+      expect(r.json().error).toMatchObject({
+        message:
+          'Nothing was sent: the trace confirms a withdrawal with a one-time code, which traces never keep',
+        hint: 'Pass --otp CODE (the code sent to the customer e-mail; the sandbox: 123456), or run it on a terminal to be asked',
+      });
+      sb.verify();
+      // a trace whose withdrawal only had the code sent (no confirmation with it) needs none
+      const har = JSON.parse(readFileSync(withdrawTrace, 'utf8'));
+      const withCode = (e: { request: { postData?: { text?: string } } }) =>
+        Boolean(e.request.postData?.text?.includes('"otp"'));
+      har.log.entries = har.log.entries.filter((e: Entry) => !withCode(e));
+      const noCode = join(tempDir(), 'code-sent.har');
+      writeFileSync(noCode, JSON.stringify(har));
+      sb.allowReads();
+      sb.expect('POST /payments/withdraw/initiate');
+      sb.expect('POST /payments/status/update');
+      sb.expect('POST /payments/withdraw/processed');
+      const sent = await mpay(['replay', noCode, '--json'], { env: cliEnv(sb, tempDir()) });
+      expect(sent.code, sent.stderr).toBe(0);
       sb.verify();
     } finally {
       await sb.close();

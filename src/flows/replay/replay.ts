@@ -36,8 +36,6 @@ export interface ReplayInputs {
   otp?: string;
   /** what the live confirmation names */
   source: string;
-  /** the randomness of new references (tests may fix it) */
-  random?: () => string;
   /** --keep-going: after a call that failed, send the money calls after it anyway */
   keepGoing?: boolean;
   /** the server the calls go to, as the plan names it */
@@ -122,7 +120,7 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
     inputs,
     deps,
     otp: await otpFor(inputs, deps),
-    random: inputs.random ?? (() => randomBytes(3).toString('hex')),
+    random: () => randomBytes(3).toString('hex'),
     skipped,
     made: recordedInitiates(calls),
     txs: new Map(),
