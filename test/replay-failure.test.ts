@@ -152,6 +152,32 @@ describe('replay after a call that failed as recorded, but otherwise', () => {
   });
 });
 
+describe('replay of a transaction whose initiate answered no hash token here', () => {
+  it('sends none of its calls, even with --keep-going, and says why', async () => {
+    const har = await trace('rp-nohash-1');
+    // this server's initiate answers without a hash token
+    const fwd = await forwarder(sb.url, {
+      answer: (route, _sent, text) =>
+        route.endsWith('/payments/initiate') ? JSON.stringify({ success: true, message: 'ok' }) : text,
+    });
+    try {
+      const r = await mpay(['replay', har, '--keep-going', '--json'], {
+        env: cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url }),
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(13);
+      const calls = r.json() as { path: string; replayed: unknown; skipped?: string }[];
+      for (const path of ['/payments/status/update', '/payments/processed'])
+        expect(calls.find((c) => c.path === path)).toMatchObject({
+          replayed: null,
+          skipped: 'not sent: the initiate of its transaction did not answer with a hash token here',
+        });
+      expect(fwd.seen.filter((x) => /status\/update|processed/.test(x.route))).toEqual([]);
+    } finally {
+      await fwd.close();
+    }
+  });
+});
+
 describe('replay after a call the server refused', () => {
   it('sends the reads after it but no money call; the skipped call keeps its place and is not the same', async () => {
     // gateway 999: the status update is refused (HTTP 422)
