@@ -267,7 +267,7 @@ describe('what always differs between two runs is no difference of messages', ()
     ],
   ];
   it.each(alike)('%j and %j compare alike', (x, y, volatile) => {
-    expect(normalizeMessage(x, volatile)).toBe(normalizeMessage(y, volatile));
+    expect(normalizeMessage(x, volatile ?? [])).toBe(normalizeMessage(y, volatile ?? []));
   });
 
   const differ: [string, string, string[]?][] = [
@@ -286,7 +286,7 @@ describe('what always differs between two runs is no difference of messages', ()
     ['Known as tok-new', 'Known as ', ['tok-new']],
   ];
   it.each(differ)('%j and %j differ', (x, y, volatile) => {
-    expect(normalizeMessage(x, volatile)).not.toBe(normalizeMessage(y, volatile));
+    expect(normalizeMessage(x, volatile ?? [])).not.toBe(normalizeMessage(y, volatile ?? []));
   });
 
   it('no message is none', () => {

@@ -103,7 +103,7 @@ export function summarize(
 }
 
 /** A message with what always differs between two runs stood in for: the given values, then patterns. */
-export function normalizeMessage(message: string | null, volatile: string[] = []): string | null {
+export function normalizeMessage(message: string | null, volatile: string[]): string | null {
   if (message === null) return null;
   let m = message;
   for (const v of [...volatile].filter((x) => x.length >= 4).sort((a, b) => b.length - a.length))
@@ -120,7 +120,7 @@ export function normalizeMessage(message: string | null, volatile: string[] = []
 export function differences(
   recorded: AnswerSummary,
   replayed: AnswerSummary,
-  volatile: string[] = [],
+  volatile: string[],
 ): Difference[] {
   const out: Difference[] = [];
   if (recorded.status !== replayed.status)
