@@ -113,7 +113,16 @@ export const safetyModules = [
   {
     module: 'src/flows/replay/replay.ts',
     promise: 'replay safety: stops at the first failure, sandbox only',
-    tests: ['test/replay.test.ts', 'test/replay-failure.test.ts', 'test/replay-journal.test.ts'],
+    tests: [
+      'test/replay.test.ts',
+      'test/replay-failure.test.ts',
+      'test/replay-journal.test.ts',
+      'test/replay-keys.test.ts',
+      'test/replay-plan.test.ts',
+      'test/replay-compare.test.ts',
+      'test/replay-report.test.ts',
+      'test/replay-messages.test.ts',
+    ],
   },
   {
     module: 'src/flows/replay/replay-plan.ts',
@@ -123,12 +132,27 @@ export const safetyModules = [
       'test/replay.test.ts',
       'test/replay-journal.test.ts',
       'test/replay-keys.test.ts',
+      'test/replay-failure.test.ts',
+      'test/replay-compare.test.ts',
+      'test/replay-report.test.ts',
+      'test/replay-messages.test.ts',
+      // --save-scenario leaves out the calls the plan cannot replay (scenario-from-trace.ts)
+      'test/scenario-save.test.ts',
     ],
   },
   {
     module: 'src/flows/replay/replay-compare.ts',
     promise: 'replay: the differences told',
-    tests: ['test/replay-compare.test.ts', 'test/replay.test.ts'],
+    tests: [
+      'test/replay-compare.test.ts',
+      'test/replay.test.ts',
+      'test/replay-failure.test.ts',
+      'test/replay-journal.test.ts',
+      'test/replay-keys.test.ts',
+      'test/replay-plan.test.ts',
+      'test/replay-report.test.ts',
+      'test/replay-messages.test.ts',
+    ],
   },
 ];
 

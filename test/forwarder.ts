@@ -1,7 +1,8 @@
 // A forwarder on loopback in front of a server (a sandbox): every request goes through as it came and its
 // answer comes back as it was, and the forwarder keeps what it saw (method, path, body), so that a test
 // counts what reached the server by its body (a row's reference), not only by its route. `drop` names
-// the requests whose connection it closes without an answer (a network failure at that call).
+// the requests whose connection it closes without an answer (a network failure at that call); `answer`
+// rewrites an answer's text (another server's words: a message naming what the request sent).
 import { createServer } from 'node:http';
 
 export interface Seen {
@@ -11,7 +12,11 @@ export interface Seen {
 
 export async function forwarder(
   target: string,
-  opts: { drop?: (route: string) => boolean } = {},
+  opts: {
+    drop?: (route: string) => boolean;
+    /** the text of the answer to a request, made from the server's */
+    answer?: (route: string, request: string, text: string) => string;
+  } = {},
 ): Promise<{ url: string; seen: Seen[]; close: () => Promise<void> }> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
@@ -27,7 +32,10 @@ export async function forwarder(
       ) as Record<string, string>;
       fetch(target + req.url, { method: req.method, headers, body: body.length ? body : undefined }).then(
         async (a) => {
-          const out = Buffer.from(await a.arrayBuffer());
+          const got = Buffer.from(await a.arrayBuffer());
+          const out = opts.answer
+            ? Buffer.from(opts.answer(route, body.toString('utf8'), got.toString('utf8')))
+            : got;
           const hop = ['connection', 'keep-alive', 'transfer-encoding', 'content-encoding', 'content-length'];
           res.writeHead(a.status, Object.fromEntries([...a.headers].filter(([k]) => !hop.includes(k))));
           res.end(out);

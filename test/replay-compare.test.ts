@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayDiffersExitCode } from '../src/common/errors.js';
 import { normalizeMessage } from '../src/flows/replay/replay-compare.js';
 import { cliEnv, file, harOf, sandbox, tempDir } from './helpers.js';
+import { forwarder } from './forwarder.js';
 import { mpay } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -102,6 +103,13 @@ describe('each edit of the recorded answer is the difference it makes', () => {
         answered(() => ({ success: true, message: ok, data: { status: 'pending' } })),
         // 9. a JSON array
         answered(() => []),
+        // 10, 11. refused with `errors` that is no object: no words on any field
+        answered(() => ({ status: false, message: 'Validation failed.', errors: 'Invalid request.' }), 422),
+        answered(() => ({ status: false, message: 'Validation failed.', errors: null }), 422),
+        // 12. a success whose data's status is no text: no transaction status
+        answered(() => ({ success: true, message: ok, data: { status: 7 } })),
+        // 13. an answer recorded without its text
+        { ...recorded, response: { ...recorded.response, content: {} } },
       ]),
     );
     const env = cliEnv(b, tempDir());
@@ -113,7 +121,9 @@ describe('each edit of the recorded answer is the difference it makes', () => {
 
   it('an answer as recorded: the same', () => {
     expect(calls[0]).toMatchObject({ same: true, differences: [] });
-    expect(calls).toHaveLength(9);
+    // what is compared of it, and nothing else: no words of a refusal, no answer, no transaction status
+    expect(calls[0]!.recorded).toEqual({ status: 200, flag: true, message: ok, shape: expect.any(Object) });
+    expect(calls).toHaveLength(13);
   });
 
   it("shape B's boolean `status` is its flag: only the two fields differ", () => {
@@ -132,11 +142,12 @@ describe('each edit of the recorded answer is the difference it makes', () => {
       { what: 'message', recorded: null, replayed: ok },
       notJson,
     ]);
-    expect(calls[3]!.differences).toEqual([
-      { what: 'flag', recorded: null, replayed: true },
-      { what: 'message', recorded: null, replayed: ok },
-      notJson,
-    ]);
+    for (const none of [calls[3]!, calls[12]!])
+      expect(none.differences).toEqual([
+        { what: 'flag', recorded: null, replayed: true },
+        { what: 'message', recorded: null, replayed: ok },
+        notJson,
+      ]);
     expect(text).toMatch(/3\. GET \/public\/currencies {2}DIFFERS\n {3}recorded: 502 "-" not JSON\n/);
     expect(text).toContain('body: not JSON → JSON');
   });
@@ -169,6 +180,14 @@ describe('each edit of the recorded answer is the difference it makes', () => {
     ]);
   });
 
+  it('a refusal whose `errors` is a string or null: no words on any field', () => {
+    for (const c of calls.slice(9, 11)) {
+      expect(c.recorded).toMatchObject({ status: 422, flag: false, message: 'Validation failed.' });
+      expect(c.recorded).not.toHaveProperty('says');
+    }
+    expect(text).not.toContain('0: I');
+  });
+
   it("a transaction's status is compared in a success only", () => {
     const objectData = [
       field('data', 'object', 'array'),
@@ -184,6 +203,10 @@ describe('each edit of the recorded answer is the difference it makes', () => {
       { what: 'transaction status', recorded: 'pending', replayed: null },
       ...objectData,
     ]);
+    // a status that is no text is no transaction's status
+    expect(calls[11]!.differences).toEqual(
+      objectData.map((d) => (d.path === 'data.status' ? { ...d, recorded: 'number' } : d)),
+    );
   });
 
   it('a JSON array: no flag, no message, none of the fields', () => {
@@ -196,6 +219,25 @@ describe('each edit of the recorded answer is the difference it makes', () => {
       ),
     ]);
   });
+});
+
+it('a replayed answer that is not JSON: its body differs, no field is listed', async () => {
+  // the server behind a forwarder that answers its gateway's page
+  const page = await forwarder(b.url, { answer: () => '<html>Bad gateway</html>' });
+  try {
+    const r = await mpay(['replay', file('as-recorded.har', harOf([recorded])), '--json'], {
+      env: cliEnv(undefined, tempDir(), { MPAY_BASE_URL: page.url }),
+    });
+    expect(r.code, r.stderr).toBe(replayDiffersExitCode);
+    const [call] = r.json() as Call[];
+    expect(call!.differences).toEqual([
+      { what: 'flag', recorded: true, replayed: null },
+      { what: 'message', recorded: ok, replayed: null },
+      { what: 'body', recorded: 'JSON', replayed: 'not JSON' },
+    ]);
+  } finally {
+    await page.close();
+  }
 });
 
 // The sandbox's messages hold no value of a run, so these are the messages of another API's answers: each
@@ -225,7 +267,7 @@ describe('what always differs between two runs is no difference of messages', ()
     ],
   ];
   it.each(alike)('%j and %j compare alike', (x, y, volatile) => {
-    expect(normalizeMessage(x, volatile)).toBe(normalizeMessage(y, volatile));
+    expect(normalizeMessage(x, volatile ?? [])).toBe(normalizeMessage(y, volatile ?? []));
   });
 
   const differ: [string, string, string[]?][] = [
@@ -244,7 +286,7 @@ describe('what always differs between two runs is no difference of messages', ()
     ['Known as tok-new', 'Known as ', ['tok-new']],
   ];
   it.each(differ)('%j and %j differ', (x, y, volatile) => {
-    expect(normalizeMessage(x, volatile)).not.toBe(normalizeMessage(y, volatile));
+    expect(normalizeMessage(x, volatile ?? [])).not.toBe(normalizeMessage(y, volatile ?? []));
   });
 
   it('no message is none', () => {

@@ -85,6 +85,99 @@ describe('replay after a call the network failed', () => {
   });
 });
 
+describe('replay after a call that failed as recorded, but otherwise', () => {
+  /** The trace of `reference` with its status update's recorded answer made by `edit`. */
+  async function edited(
+    reference: string,
+    gateway: string,
+    edit: (r: { status: number; content: { text?: string } }) => void,
+  ) {
+    const har = await trace(reference, gateway);
+    const doc = JSON.parse(readFileSync(har, 'utf8'));
+    for (const e of doc.log.entries)
+      if (String(e.request.url).endsWith('/payments/status/update')) edit(e.response);
+    writeFileSync(har, JSON.stringify(doc));
+    return har;
+  }
+  const processedOf = (r: { json: () => unknown }) =>
+    (r.json() as { path: string; skipped?: string }[]).find((c) => c.path === '/payments/processed')!;
+
+  it('no answer recorded (status 0, as a proxy writes it, with a body) and none again: no money call after it', async () => {
+    // the recorded body tells it from the new failure, and by none of the outcomes: a failure answered otherwise
+    const har = await edited('rp-net-2', '1', (res) => {
+      res.status = 0;
+      res.content.text = '{}';
+    });
+    const fwd = await forwarder(sb.url, { drop: (route) => route.endsWith('/payments/status/update') });
+    try {
+      const r = await mpay(['replay', har, '--json'], {
+        env: cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url }),
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(13);
+      const status = (r.json() as { path: string; differences: unknown[] }[]).find(
+        (c) => c.path === '/payments/status/update',
+      )!;
+      expect(status.differences).toEqual([{ what: 'body', recorded: 'JSON', replayed: 'not JSON' }]);
+      expect(processedOf(r).skipped).toMatch(/^not sent: call \d \(POST \/payments\/status\/update\)/);
+      expect(fwd.seen.filter((x) => x.route.endsWith('/payments/processed'))).toEqual([]);
+    } finally {
+      await fwd.close();
+    }
+  });
+
+  it('refused without a message: the skipped call names the status alone', async () => {
+    // gateway 999: recorded accepted; this server refuses it (422), and its answer says no message
+    const har = await edited('rp-422-2', '999', (res) => {
+      res.status = 200;
+      res.content.text = JSON.stringify({ success: true, message: 'ok', data: { status: 'initiated' } });
+    });
+    const fwd = await forwarder(sb.url, {
+      answer: (route, _sent, text) => {
+        if (!route.endsWith('/payments/status/update')) return text;
+        const { message: _message, ...rest } = JSON.parse(text) as Record<string, unknown>;
+        return JSON.stringify(rest);
+      },
+    });
+    try {
+      const r = await mpay(['replay', har, '--json'], {
+        env: cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url }),
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(13);
+      expect(processedOf(r).skipped).toMatch(
+        /answered otherwise than recorded: HTTP 422; --keep-going sends the money calls after it$/,
+      );
+    } finally {
+      await fwd.close();
+    }
+  });
+});
+
+describe('replay of a transaction whose initiate answered no hash token here', () => {
+  it('sends none of its calls, even with --keep-going, and says why', async () => {
+    const har = await trace('rp-nohash-1');
+    // this server's initiate answers without a hash token
+    const fwd = await forwarder(sb.url, {
+      answer: (route, _sent, text) =>
+        route.endsWith('/payments/initiate') ? JSON.stringify({ success: true, message: 'ok' }) : text,
+    });
+    try {
+      const r = await mpay(['replay', har, '--keep-going', '--json'], {
+        env: cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url }),
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(13);
+      const calls = r.json() as { path: string; replayed: unknown; skipped?: string }[];
+      for (const path of ['/payments/status/update', '/payments/processed'])
+        expect(calls.find((c) => c.path === path)).toMatchObject({
+          replayed: null,
+          skipped: 'not sent: the initiate of its transaction did not answer with a hash token here',
+        });
+      expect(fwd.seen.filter((x) => /status\/update|processed/.test(x.route))).toEqual([]);
+    } finally {
+      await fwd.close();
+    }
+  });
+});
+
 describe('replay after a call the server refused', () => {
   it('sends the reads after it but no money call; the skipped call keeps its place and is not the same', async () => {
     // gateway 999: the status update is refused (HTTP 422)
@@ -151,6 +244,33 @@ describe('replay after a call the server refused', () => {
         `replay of ${calls} calls from ${har}, 3 of them moving money`,
       );
       expect(fwd.seen).toEqual([]);
+    } finally {
+      await fwd.close();
+    }
+  });
+
+  it('on a live server a trace that moves no money, or none that can be sent, is replayed without asking', async () => {
+    const dir = tempDir();
+    const reads = join(dir, 'reads.har');
+    expect((await mpay(['currencies', '--trace', reads], { env: cliEnv(sb, dir) })).code).toBe(0);
+    // the trace without its initiate: its status update and processed are never sent
+    const whole = JSON.parse(readFileSync(await trace('rp-live-2'), 'utf8'));
+    const entries = (whole.log.entries as { request: { url: string } }[]).filter(
+      (e) => !e.request.url.endsWith('/payments/initiate'),
+    );
+    const cut = file('rp-live-cut.har', JSON.stringify({ log: { ...whole.log, entries } }));
+    const fwd = await forwarder(sb.url);
+    try {
+      const env = cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url, MPAY_ENV: 'live' });
+      const r = await mpay(['replay', reads, '--json'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json()).toMatchObject([{ path: '/public/currencies', same: true }]);
+      const c = await mpay(['replay', cut, '--json'], { env });
+      expect(c.code, c.stderr).toBe(13);
+      // its reads went out, unasked; no money call did
+      const routes = fwd.seen.map((s) => s.route);
+      expect(routes.filter((x) => x.includes('/payments/'))).toEqual([]);
+      expect(routes).toContain('POST /restapi/v1/auth/merchant/token/generate');
     } finally {
       await fwd.close();
     }

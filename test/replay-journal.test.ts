@@ -7,7 +7,17 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, journalEvents, requestCounts, sandbox, tempDir } from './helpers.js';
+import {
+  cliEnv,
+  customerArgs,
+  file,
+  harEntry,
+  harOf,
+  journalEvents,
+  requestCounts,
+  sandbox,
+  tempDir,
+} from './helpers.js';
 import { mpay } from './in-process.js';
 
 type Sb = Awaited<ReturnType<typeof sandbox>>;
@@ -162,6 +172,19 @@ describe('the credentials a trace needs, refused before anything is sent', () =>
     for (const missing of [{ MPAY_SITE_ID: undefined }, { MPAY_API_KEY: undefined }])
       await refused(
         withdrawTrace,
+        missing,
+        'Missing credentials to replay the initiates: site id and API key',
+        'Run `mpay login`, or set MPAY_SITE_ID and MPAY_API_KEY',
+      );
+  });
+
+  it('an initiate that carries only one of them needs both', async () => {
+    for (const [field, missing] of [
+      ['site_id', { MPAY_API_KEY: undefined }],
+      ['api_key', { MPAY_SITE_ID: undefined }],
+    ] as const)
+      await refused(
+        file(`only-${field}.har`, harOf([harEntry('payments/initiate', { [field]: '1', amount: '10' })])),
         missing,
         'Missing credentials to replay the initiates: site id and API key',
         'Run `mpay login`, or set MPAY_SITE_ID and MPAY_API_KEY',

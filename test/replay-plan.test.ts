@@ -222,3 +222,30 @@ it("the replay fills a hash token's placeholder from call 10 on, and sends a val
   expect(update.body).toMatchObject({ hash_token: hash, note: `see ${marked}`, memo: `${marked} ok` });
   expect(calls[10]!.replayed!.status).toBe(200);
 });
+
+it('an initiate whose recorded answer is not JSON, or whose data is no object, made no transaction: its calls are not sent', async () => {
+  const made = (text: string, hash: string) => [
+    harEntry('payments/initiate', { site_id: '42', api_key: 'k', customer_transaction_id: 'r' }, { text }),
+    status(hash),
+  ];
+  const har = file(
+    'no-data.har',
+    harOf([
+      ...made('<html>502 Bad Gateway</html>', 'H-html'),
+      ...made('', 'H-empty'),
+      ...made('null', 'H-null'),
+      ...made(JSON.stringify({ success: true, data: ['H-array'] }), 'H-array'),
+      ...made(JSON.stringify({ success: true, data: 'H-string' }), 'H-string'),
+      ...made(JSON.stringify({ success: true, has_token: 'H-top' }), 'H-top'),
+      ...made(JSON.stringify({ success: false, data: null }), 'H-data-null'),
+      // the one that made a transaction
+      ...made(JSON.stringify({ success: true, data: { has_token: 'H-made' } }), 'H-made'),
+    ]),
+  );
+  const plan = await dryRun(har);
+  expect(plan.map((p) => p.skipped ?? p.body?.hash_token ?? p.path)).toEqual([
+    ...Array.from({ length: 7 }, () => ['/payments/initiate', skippedElsewhere]).flat(),
+    '/payments/initiate',
+    '<the hash token of call 15>',
+  ]);
+});

@@ -120,7 +120,8 @@ describe('a deposit with its wallet step, replayed on a second sandbox', () => {
     }
     const initiate = calls[2];
     expect(initiate.recorded_reference).toBe(recordedReference);
-    expect(initiate.reference).toMatch(/^mpay-d-/);
+    // a new reference as every flow makes one: its kind, a time, six random hex digits
+    expect(initiate.reference).toMatch(/^mpay-d-[0-9a-z]+-[0-9a-f]{6}$/);
     expect(initiate.reference).not.toBe(recordedReference);
     // The second sandbox has one transaction, the replayed one, processed, its wallet address set; the
     // recorded reference never reached it.
@@ -480,6 +481,95 @@ describe('a withdrawal with its one-time code', () => {
     }
   });
 
+  // Each way a success can answer otherwise than recorded, alone (the HTTP status, the flag, which of its
+  // endpoint's answers, the transaction's status): the withdrawal's confirmations after it are not sent.
+  type Entry = {
+    request: { url: string; postData?: { text?: string } };
+    response: { status: number; content: { text?: string } };
+  };
+  const editedAnswer = (name: string, path: string, edit: (e: Entry) => void) => {
+    const har = JSON.parse(readFileSync(withdrawTrace, 'utf8'));
+    edit((har.log.entries as Entry[]).find((e) => e.request.url.endsWith(path))!);
+    const file = join(tempDir(), name);
+    writeFileSync(file, JSON.stringify(har));
+    return file;
+  };
+  const answerOf = (e: Entry, f: (body: Record<string, unknown>) => void) => {
+    const body = json(e.response.content.text);
+    f(body);
+    e.response.content.text = JSON.stringify(body);
+  };
+  const outcomes: [string, string, (e: Entry) => void, Record<string, unknown>][] = [
+    [
+      'another HTTP status',
+      '/payments/status/update',
+      (e) => void (e.response.status = 201),
+      { what: 'status', recorded: 201, replayed: 200 },
+    ],
+    [
+      'another flag',
+      '/payments/status/update',
+      (e) => answerOf(e, (b) => void (b.success = false)),
+      { what: 'flag', recorded: false, replayed: true },
+    ],
+    [
+      "another transaction's status",
+      '/payments/status/update',
+      (e) => answerOf(e, (b) => void ((b.data as Record<string, unknown>).status = 'pending')),
+      { what: 'transaction status', recorded: 'pending', replayed: 'initiated' },
+    ],
+    [
+      "another of the endpoint's answers",
+      '/payments/withdraw/processed',
+      // the code sent (data: []) recorded as the withdrawal processed, with no status of its own
+      (e) => answerOf(e, (b) => void (b.data = {})),
+      { what: 'answer', recorded: 'processed', replayed: 'code sent' },
+    ],
+    [
+      'a transaction status where none was recorded',
+      '/payments/status/update',
+      (e) => answerOf(e, (b) => void delete (b.data as Record<string, unknown>).status),
+      { what: 'transaction status', recorded: null, replayed: 'initiated' },
+    ],
+    [
+      "one of the endpoint's answers where none was recorded",
+      '/payments/withdraw/processed',
+      // an answer without data is no success: none of the endpoint's answers
+      (e) => answerOf(e, (b) => void delete b.data),
+      { what: 'answer', recorded: null, replayed: 'code sent' },
+    ],
+  ];
+  it.each(outcomes)(
+    'a success answered otherwise than recorded (%s) stops the money calls after it',
+    async (_, path, edit, difference) => {
+      const file = editedAnswer('outcome.har', path, edit);
+      const sb = await strictSandbox();
+      sb.allowReads();
+      sb.expect('POST /payments/withdraw/initiate');
+      sb.expect('POST /payments/status/update');
+      if (path === '/payments/withdraw/processed') sb.expect('POST /payments/withdraw/processed');
+      try {
+        const r = await mpay(['replay', file, '--otp', demoMerchant.otp, '--json'], {
+          env: cliEnv(sb, tempDir()),
+        });
+        expect(r.code, r.stderr).toBe(replayDiffersExitCode);
+        const calls = r.json() as (Replayed & { index: number; skipped?: string })[];
+        const at = calls.find((c) => c.path === path)!;
+        expect(at.differences.filter((d) => d.what !== 'field')).toEqual([difference]);
+        const last = lastConfirmation(calls) as Replayed & { skipped?: string };
+        expect(last.skipped).toMatch(
+          new RegExp(`^not sent: call ${at.index} \\(POST ${path}\\) answered otherwise than recorded: `),
+        );
+        expect(r.stderr).toContain(`mpay: stopped: call ${at.index} (POST ${path})`);
+        // no confirmation after it reached the server: the withdrawal was not processed there
+        sb.verify();
+        expect((await transactions(sb.inner))[0]!.status).toBe('initiated');
+      } finally {
+        await sb.close();
+      }
+    },
+  );
+
   it('the same trace with a wrong --otp: refused by the server, answered otherwise (exit 13)', async () => {
     const sb = await sandbox();
     try {
@@ -487,7 +577,12 @@ describe('a withdrawal with its one-time code', () => {
         env: cliEnv(sb, tempDir()),
       });
       expect(r.code, r.stderr).toBe(replayDiffersExitCode);
-      expect(lastConfirmation(r.json()).same).toBe(false);
+      // refused: none of the endpoint's answers, where the recording had the withdrawal processed
+      expect(lastConfirmation(r.json()).differences).toContainEqual({
+        what: 'answer',
+        recorded: 'processed',
+        replayed: null,
+      });
       expect((await transactions(sb))[0]!.status).toBe('initiated');
     } finally {
       await sb.close();
@@ -499,7 +594,25 @@ describe('a withdrawal with its one-time code', () => {
     try {
       const r = await mpay(['replay', withdrawTrace, '--json'], { env: cliEnv(sb, tempDir()) });
       expect(r.code).toBe(2);
-      expect(r.json().error.message).toMatch(/one-time code/);
+      expect(r.json().error).toMatchObject({
+        message:
+          'Nothing was sent: the trace confirms a withdrawal with a one-time code, which traces never keep',
+        hint: 'Pass --otp CODE (the code sent to the customer e-mail; the sandbox: 123456), or run it on a terminal to be asked',
+      });
+      sb.verify();
+      // a trace whose withdrawal only had the code sent (no confirmation with it) needs none
+      const har = JSON.parse(readFileSync(withdrawTrace, 'utf8'));
+      const withCode = (e: { request: { postData?: { text?: string } } }) =>
+        Boolean(e.request.postData?.text?.includes('"otp"'));
+      har.log.entries = har.log.entries.filter((e: Entry) => !withCode(e));
+      const noCode = join(tempDir(), 'code-sent.har');
+      writeFileSync(noCode, JSON.stringify(har));
+      sb.allowReads();
+      sb.expect('POST /payments/withdraw/initiate');
+      sb.expect('POST /payments/status/update');
+      sb.expect('POST /payments/withdraw/processed');
+      const sent = await mpay(['replay', noCode, '--json'], { env: cliEnv(sb, tempDir()) });
+      expect(sent.code, sent.stderr).toBe(0);
       sb.verify();
     } finally {
       await sb.close();

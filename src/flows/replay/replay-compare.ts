@@ -68,16 +68,16 @@ export function summarize(
 ): AnswerSummary {
   let body: unknown;
   let json = false;
-  if (text !== undefined && text.trim() !== '') {
-    try {
-      body = JSON.parse(text);
-      json = true;
-    } catch {
-      // not JSON: its shape is null
-    }
+  try {
+    // no text is not JSON either: String(undefined) is 'undefined'
+    body = JSON.parse(String(text));
+    json = true;
+  } catch {
+    // not JSON: its shape is null
   }
-  const o =
-    json && body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  // the fields read of the body (success, status, errors, data, message): none on an array, a string, a
+  // number, null, or a body that is not JSON
+  const o = Object(body) as Record<string, unknown>;
   const flag = typeof o.success === 'boolean' ? o.success : typeof o.status === 'boolean' ? o.status : null;
   const errors = o.errors && typeof o.errors === 'object' ? (o.errors as Record<string, unknown>) : {};
   const says = Object.entries(errors).map(
@@ -88,8 +88,8 @@ export function summarize(
         .join(' ')}`,
   );
   const success = status >= 200 && status < 300 && 'data' in o;
-  const data =
-    o.data && typeof o.data === 'object' && !Array.isArray(o.data) ? (o.data as Record<string, unknown>) : {};
+  // its `status` is read: none on an array, a string or a number either
+  const data = Object(o.data) as Record<string, unknown>;
   return {
     status,
     flag,
@@ -103,7 +103,7 @@ export function summarize(
 }
 
 /** A message with what always differs between two runs stood in for: the given values, then patterns. */
-export function normalizeMessage(message: string | null, volatile: string[] = []): string | null {
+export function normalizeMessage(message: string | null, volatile: string[]): string | null {
   if (message === null) return null;
   let m = message;
   for (const v of [...volatile].filter((x) => x.length >= 4).sort((a, b) => b.length - a.length))
@@ -120,7 +120,7 @@ export function normalizeMessage(message: string | null, volatile: string[] = []
 export function differences(
   recorded: AnswerSummary,
   replayed: AnswerSummary,
-  volatile: string[] = [],
+  volatile: string[],
 ): Difference[] {
   const out: Difference[] = [];
   if (recorded.status !== replayed.status)

@@ -23,13 +23,16 @@ export interface PlannedCall {
 export const textOf = (v: unknown) =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 
-/** The `data` of an answer's JSON, when it is an object. */
-export function dataOf(text: string | undefined): Record<string, unknown> | undefined {
+/**
+ * The `data` of an answer's JSON, whose fields (has_token, status, token) are read: an object without them
+ * when the text is not JSON (or none: String(undefined) is not JSON either) or its `data` is missing, and
+ * a `data` that is a string, a number or an array has none of them either.
+ */
+export function dataOf(text: string | undefined): Record<string, unknown> {
   try {
-    const d = (JSON.parse(text ?? '') as { data?: unknown }).data;
-    return d && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : undefined;
+    return Object((JSON.parse(String(text)) as { data?: unknown }).data) as Record<string, unknown>;
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -38,7 +41,7 @@ export function recordedInitiates(calls: RecordedCall[]): Map<string, number> {
   const out = new Map<string, number>();
   calls.forEach((c, i) => {
     if (endpoint(c.endpoint).money?.step !== 'initiate') return;
-    const hash = textOf(dataOf(c.response.text)?.has_token);
+    const hash = textOf(dataOf(c.response.text).has_token);
     if (hash) out.set(hash, i);
   });
   return out;
@@ -46,7 +49,8 @@ export function recordedInitiates(calls: RecordedCall[]): Map<string, number> {
 
 /** Why a call cannot be replayed, before anything is sent: a hash token that no initiate of the trace made. */
 export function unreplayable(calls: RecordedCall[]): Map<number, string> {
-  const made = recordedInitiates(calls);
+  // a value that is no hash token (no text) is found under no initiate
+  const made: ReadonlyMap<unknown, number> = recordedInitiates(calls);
   const out = new Map<number, string>();
   calls.forEach((c, i) => {
     const hash = textOf(c.body?.hash_token);
@@ -56,7 +60,7 @@ export function unreplayable(calls: RecordedCall[]): Map<number, string> {
     if (ep.money && ep.money.step !== 'initiate' && !hash)
       return void out.set(i, 'not sent: a money call that names no transaction (no hash token)');
     if (c.body && 'hash_token' in c.body) {
-      const from = hash === undefined ? undefined : made.get(hash);
+      const from = made.get(hash);
       if (from === undefined || from > i)
         out.set(
           i,
@@ -75,10 +79,13 @@ export function standIn(field: string, v: unknown): unknown {
   return v.replace(/•/g, 'x');
 }
 
-/** The run's own values a plan names, not shows: only the run, or an answer of it, supplies them. */
+/**
+ * The run's own values a plan names, not shows: only the run, or an answer of it, supplies them. Each made
+ * where it is used, not once when the module loads (so a mutation test can change what it is).
+ */
 export const placeholders = {
-  reference: '<a new reference>',
-  otp: '<the one-time code: --otp>',
+  reference: () => '<a new reference>',
+  otp: () => '<the one-time code: --otp>',
   hash: (call: number) => `<the hash token of call ${call}>`,
 };
 
@@ -106,13 +113,14 @@ export interface PlanRun {
  */
 export function planReplay(calls: RecordedCall[], run: PlanRun): PlannedCall[] {
   const skipped = unreplayable(calls);
-  const made = recordedInitiates(calls);
+  // a value that is no hash token (no text) is found under no initiate
+  const made: ReadonlyMap<unknown, number> = recordedInitiates(calls);
   const cred = run.credentials;
   const fromRun: Record<string, unknown> = {
     merchant_key: cred.merchantKey,
     api_key: cred.apiKey,
     // site_id is an integer in the spec; a numeric one goes out as a JSON number, as the client sends it
-    site_id: /^\d+$/.test(cred.siteId ?? '') ? Number(cred.siteId) : cred.siteId,
+    site_id: /^\d+$/.test(String(cred.siteId)) ? Number(cred.siteId) : cred.siteId,
   };
   return calls.map((c, i) => {
     const ep = endpoint(c.endpoint);
@@ -123,24 +131,25 @@ export function planReplay(calls: RecordedCall[], run: PlanRun): PlannedCall[] {
       const initiate = ep.money?.step === 'initiate';
       for (const [k, v] of Object.entries(c.body)) {
         if (ep.credentials.includes(k)) body[k] = fromRun[k];
-        else if (ep.names.includes(k) && initiate) body[k] = placeholders.reference;
+        else if (ep.names.includes(k) && initiate) body[k] = placeholders.reference();
         else if (ep.names.includes(k)) {
-          const from = made.get(textOf(v) ?? '');
+          const from = made.get(textOf(v));
           body[k] = from === undefined ? v : placeholders.hash(from + 1);
-        } else if (ep.secret.includes(k)) body[k] = placeholders.otp;
+        } else if (ep.secret.includes(k)) body[k] = placeholders.otp();
         else if (ep.personal.includes(k) && run.neutral && neutralCustomer[k])
           body[k] = neutralCustomer[k](v);
         else body[k] = standIn(k, v);
       }
       // a token is asked for with the run's merchant key, an initiate made under a fresh reference
       if (ep.token) body.merchant_key = fromRun.merchant_key;
-      if (initiate) for (const k of ep.names) body[k] = placeholders.reference;
+      if (initiate) for (const k of ep.names) body[k] = placeholders.reference();
     }
     return {
       index: i + 1,
       method: c.method,
       path: `/${c.path}`,
-      url: `${run.server.replace(/\/+$/, '')}${apiBase}${c.path}`,
+      // the run's base URL as mpay keeps it: no trailing slash (api/base-url.ts)
+      url: `${run.server}${apiBase}${c.path}`,
       ...(body ? { body } : {}),
       ...(skipped.has(i) ? { skipped: skipped.get(i) } : {}),
     };

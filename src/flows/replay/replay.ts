@@ -36,8 +36,6 @@ export interface ReplayInputs {
   otp?: string;
   /** what the live confirmation names */
   source: string;
-  /** the randomness of new references (tests may fix it) */
-  random?: () => string;
   /** --keep-going: after a call that failed, send the money calls after it anyway */
   keepGoing?: boolean;
   /** the server the calls go to, as the plan names it */
@@ -122,7 +120,7 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
     inputs,
     deps,
     otp: await otpFor(inputs, deps),
-    random: inputs.random ?? (() => randomBytes(3).toString('hex')),
+    random: () => randomBytes(3).toString('hex'),
     skipped,
     made: recordedInitiates(calls),
     txs: new Map(),
@@ -134,7 +132,7 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
     }),
   };
   const out: ReplayedCall[] = [];
-  let failed: ReplayedCall | undefined;
+  let failed: Answered | undefined;
   for (const [i, c] of calls.entries()) {
     // A call that answered otherwise than recorded stops the replay before any money call after it: a
     // processed after a status update refused here (and accepted in the recording) would move money the
@@ -148,7 +146,7 @@ export async function replay(inputs: ReplayInputs, deps: FlowDeps): Promise<Repl
         replayed: null,
         same: false,
         differences: [],
-        skipped: `not sent: call ${failed.index} (${failed.method} ${failed.path}) answered otherwise than recorded: ${failure(failed)}; --keep-going sends the money calls after it`,
+        skipped: `not sent: call ${failed.index} (${failed.method} ${failed.path}) answered otherwise than recorded: ${failure(failed.replayed)}; --keep-going sends the money calls after it`,
       });
       continue;
     }
@@ -169,15 +167,14 @@ const failing = (a: AnswerSummary) => a.status === 0 || a.status >= 300;
  * replay goes on.
  */
 const outcomeDiffers = new Set<Difference['what']>(['status', 'flag', 'answer', 'transaction status']);
-function answeredOtherwise(r: ReplayedCall): boolean {
+type Answered = ReplayedCall & { replayed: AnswerSummary };
+function answeredOtherwise(r: ReplayedCall): r is Answered {
   if (!r.replayed) return false;
   return r.differences.some((d) => outcomeDiffers.has(d.what)) || (failing(r.replayed) && !r.same);
 }
 
 /** What the API said of a failed call, in a few words: its status and message, or the connection's error. */
-export function failure(r: ReplayedCall): string {
-  const a = r.replayed;
-  if (!a) return 'not sent';
+function failure(a: AnswerSummary): string {
   if (a.status === 0) return a.error ?? 'no answer';
   return `HTTP ${a.status}${a.message ? ` "${a.message}"` : ''}`;
 }
@@ -259,12 +256,12 @@ function replayBody(run: ReplayRun, c: RecordedCall, i: number, tx: Made | undef
   let reference: string | undefined;
   let recordedReference: string | undefined;
   for (const [k, v] of Object.entries(planned)) {
-    if (v === placeholders.reference) {
+    if (v === placeholders.reference()) {
       recordedReference = textOf(c.body[k]);
       reference ??= newReference(ep.money?.kind ?? 'deposit', run.random);
       body[k] = reference;
     } else if (isHashPlaceholder(v)) body[k] = tx?.hash_token;
-    else if (v === placeholders.otp) body[k] = run.otp;
+    else if (v === placeholders.otp()) body[k] = run.otp;
     else body[k] = v;
   }
   return { body, reference, recordedReference };

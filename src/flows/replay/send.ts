@@ -79,8 +79,8 @@ function sendJournaled(
     `Replaying ${c.method} /${c.path}`,
     send,
     (a) => {
-      const hash = textOf(dataOf(a.text)?.has_token);
-      const status = textOf(dataOf(a.text)?.status);
+      const hash = textOf(dataOf(a.text).has_token);
+      const status = textOf(dataOf(a.text).status);
       return step === 'initiate'
         ? { hash_token: hash, data: { status: hash ? 'initiated' : undefined } }
         : { data: { status } };
