@@ -7,9 +7,11 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -259,6 +261,54 @@ describe("the database's writes", () => {
     expect(j.events()).toEqual([]);
     expect(j.find('none-1')).toBeUndefined();
     expect(existsSync(join(cfg, 'journal'))).toBe(false);
+    // nor a file in a folder that is there already (a lock's or a spool's made it)
+    mkdirSync(j.dir, { mode: 0o700 });
+    expect([...j.newest()]).toEqual([]);
+    expect(j.expand('none-2')).toBe('none-2');
+    expect(readdirSync(j.dir)).toEqual([]);
+  });
+
+  it('a link, a folder put where the file should be after the start: refused for a read and a write, exit 9, nothing written through it', () => {
+    const victim = join(tempDir(), 'victim.db');
+    writeFileSync(victim, 'keep me', { mode: 0o600 });
+    const plants: [string, (file: string) => void, string][] = [
+      ['a link', (f) => symlinkSync(victim, f), 'is a link; mpay will not read or write through it'],
+      ['a folder', (f) => mkdirSync(f, { mode: 0o700 }), 'is not a file; mpay will not read or write it'],
+    ];
+    for (const [what, plant, says] of plants) {
+      const cfg = tempDir();
+      const j = new Journal(cfg, 'default', 'sandbox');
+      mkdirSync(j.dir, { mode: 0o700 });
+      plant(j.file);
+      for (const use of [
+        () => j.append({ reference: 'plant-1', kind: 'deposit', step: 'initiate', outcome: 'sent' }),
+        () => j.events(),
+      ]) {
+        let err: unknown;
+        try {
+          use();
+        } catch (e) {
+          err = e;
+        }
+        expect(err, what).toBeInstanceOf(LocalFileError);
+        expect(err, what).toMatchObject({ exitCode: 9, message: `The journal file ${j.file} ${says}` });
+      }
+      expect(readFileSync(victim, 'utf8')).toBe('keep me');
+      expect(readdirSync(j.dir).sort(), what).toEqual(['journal.db']);
+    }
+  });
+
+  it('a folder opened to readers after the start, in a journal told no warning, is set back to 0700 and written', () => {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox');
+    mkdirSync(j.dir, { mode: 0o700 });
+    chmodSync(j.dir, 0o755);
+    writeFileSync(`${j.file}-wal`, '', { mode: 0o600 });
+    chmodSync(`${j.file}-wal`, 0o644);
+    j.append({ reference: 'quiet-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    expect(statSync(j.dir).mode & 0o777).toBe(0o700);
+    expect(statSync(`${j.file}-wal`).mode & 0o777).toBe(0o600);
+    expect(j.events().map((e) => e.reference)).toEqual(['quiet-1']);
   });
 
   it('a folder opened to readers between the start and the first write is set back to 0700, and said', () => {
@@ -507,6 +557,49 @@ describe("the database's writes", () => {
       expect(failing.begins, String(code)).toHaveLength(1);
     }
     expect(j.events().map((e) => e.reference)).toEqual(['busy-0', 'busy-1']);
+  });
+
+  it('a journal busy at every BEGIN is tried after 5, 10, 20, 40, 80 ms, then every 100 ms, until the first BUSY past 30 s; then exit 9, saying why', () => {
+    const { j, db, write } = journalWithOne('patience-0');
+    // A clock of the test's own: the waits move it, no time passes.
+    const start = 1_000_000;
+    let now = start;
+    const waits: number[] = [];
+    const time = { now: () => now, sleep: (ms: number) => void (waits.push(ms), (now += ms)) };
+    let begins = 0;
+    const conn: typeof db = {
+      prepare: (sql) => db.prepare(sql),
+      close: () => db.close(),
+      exec: (sql) => {
+        if (sql !== 'BEGIN IMMEDIATE') return db.exec(sql);
+        begins++;
+        // the first BEGIN answers after 45 ms: the tries then meet the 30 s mark exactly
+        if (begins === 1) now += 45;
+        if (begins > 1000) throw Object.assign(new Error('tried for ever'), { code: 'SQLITE_MISUSE' });
+        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      },
+    };
+    let err: unknown;
+    try {
+      immediate(conn, () => write(j.name, { ...j.lastAppended!, reference: 'patience-1' }), time);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 'SQLITE_BUSY' });
+    expect(waits.slice(0, 7)).toEqual([5, 10, 20, 40, 80, 100, 100]);
+    expect(new Set(waits.slice(5))).toEqual(new Set([100]));
+    // a BUSY at 30 s exactly is tried again; the first one after, not
+    expect(now - start).toBe(30_100);
+    expect(begins).toBe(waits.length + 1);
+    // as a person reads it (Journal.append tells its errors so)
+    const told = storageError(j.file, err);
+    expect(told).toBeInstanceOf(LocalFileError);
+    expect(told).toMatchObject({
+      exitCode: 9,
+      message: `Cannot write the journal ${j.file} (SQLITE_BUSY): other mpay processes kept it busy for 30 s`,
+      hint: 'Try again once they are done: a batch, a loop of commands or `mpay run` writing the same journal',
+    });
+    expect(j.events().map((e) => e.reference)).toEqual(['patience-0']);
   });
 
   it('a database error is told as mpay tells it: a damaged file is no journal; any other, a journal that cannot be written', () => {
