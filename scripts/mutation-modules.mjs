@@ -49,6 +49,8 @@ export const safetyModules = [
       'test/journal-sqlite.test.ts',
       'test/private-journal.test.ts',
       'test/scrub-secrets.test.ts',
+      'test/journal-queries.test.ts',
+      'test/journal-disk.process.test.ts',
     ],
   },
   {

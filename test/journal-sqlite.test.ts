@@ -188,10 +188,22 @@ describe("the database's promises", () => {
       kind: 'withdraw',
       step: 'otp',
       outcome: 'sent',
-      data: { ...secrets, phone_number: '+233201234567' },
+      data: {
+        ...secrets,
+        phone_number: '+233201234567',
+        hash_token: 'c0de',
+        tokenized: true,
+        otp_channel: 'sms',
+      },
     });
     const [e] = journalEvents(cfg);
-    expect(e!.data).toEqual({ phone_number: '+233201234567' });
+    // the names themselves, any case: not a name that only holds one
+    expect(e!.data).toEqual({
+      phone_number: '+233201234567',
+      hash_token: 'c0de',
+      tokenized: true,
+      otp_channel: 'sms',
+    });
     const dir = join(cfg, 'journal');
     const bytes = ['journal.db', 'journal.db-wal']
       .map((n) => readFileSync(join(dir, n)).toString('latin1'))
