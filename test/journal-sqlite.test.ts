@@ -10,11 +10,12 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { parse } from 'csv-parse/sync';
 import Database from 'libsql';
@@ -100,6 +101,84 @@ describe('an old journal of JSON lines', () => {
     });
     expect(r.code).toBe(2);
     expect(r.json().error.message).toMatch(new RegExp(`^old-dep-1 belongs to ${first!.place.server} `));
+  });
+});
+
+describe('an old journal of JSON lines, as it may be found', () => {
+  /** A config folder whose journal folder holds `text` as the old journal; the Journal reading it. */
+  function oldText(text: string | Buffer, warn?: (m: string) => void) {
+    const cfg = tempDir();
+    mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+    const old = join(cfg, 'journal', 'default.sandbox.jsonl');
+    writeFileSync(old, text, { mode: 0o600 });
+    return { cfg, old, j: new Journal(cfg, 'default', 'sandbox', warn ? { warn } : {}) };
+  }
+  const line = (reference: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      at: '2026-01-10T10:00:00.000Z',
+      reference,
+      kind: 'deposit',
+      step: 'initiate',
+      outcome: 'sent',
+      ...extra,
+    });
+
+  it('blank lines skipped, damaged ones counted in one warning and left out, a last line without its newline kept', () => {
+    const text = [line('l-1'), '', '   ', '{not json', '{"x":1}', line('l-2'), line('l-3')].join('\n');
+    const warned: string[] = [];
+    const { old, j } = oldText(text, (m) => warned.push(m));
+    expect(j.events().map((e) => e.reference)).toEqual(['l-1', 'l-2', 'l-3']);
+    expect(warned).toEqual([`2 damaged line(s) of ${old} were not imported (the file is kept)`]);
+    expect(readFileSync(`${old}.imported`, 'utf8')).toBe(text);
+    // a journal told no warning imports it all the same
+    expect(
+      oldText(text)
+        .j.events()
+        .map((e) => e.reference),
+    ).toEqual(['l-1', 'l-2', 'l-3']);
+  });
+
+  it('larger than one read (1 MB): every line whole across the reads, the WAL emptied after, the page cache put back', () => {
+    const pad = 'x'.repeat(500);
+    const refs = Array.from({ length: 3000 }, (_, i) => `big-${i}`);
+    const warned: string[] = [];
+    const { j } = oldText(`${refs.map((r) => line(r, { data: { pad } })).join('\n')}\n`, (m) =>
+      warned.push(m),
+    );
+    expect(j.events().map((e) => e.reference)).toEqual(refs);
+    expect(warned).toEqual([]);
+    expect(statSync(`${j.file}-wal`).size).toBe(0);
+    const db = openDatabase(j.dir, j.file, { create: false })!;
+    expect(db.prepare('PRAGMA cache_size').get()).toMatchObject({ cache_size: -2000 });
+  });
+
+  it('a link is refused, exit 9, and what it points to left as it was', () => {
+    const cfg = tempDir();
+    mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+    const target = join(tempDir(), 'elsewhere.jsonl');
+    writeFileSync(target, `${line('link-1')}\n`, { mode: 0o600 });
+    const old = join(cfg, 'journal', 'default.sandbox.jsonl');
+    symlinkSync(target, old);
+    const j = new Journal(cfg, 'default', 'sandbox');
+    expect(() => j.events()).toThrow(
+      `The journal file ${old} is a link; mpay will not read or write through it`,
+    );
+    expect(readFileSync(target, 'utf8')).toBe(`${line('link-1')}\n`);
+  });
+
+  it('that cannot be renamed once imported: exit 9 naming it; its records are in the journal once', () => {
+    const { old, j } = oldText(`${line('keep-1')}\n`);
+    mkdirSync(`${old}.imported`);
+    expect(() => j.events()).toThrow(
+      expect.objectContaining({ exitCode: 9, message: `Cannot write the journal ${old} (EISDIR)` }),
+    );
+    expect(existsSync(old)).toBe(true);
+    // the way cleared, the next use renames it, and does not import it again
+    rmdirSync(`${old}.imported`);
+    const next = new Journal(dirname(dirname(old)), 'default', 'sandbox');
+    expect(next.events().map((e) => e.reference)).toEqual(['keep-1']);
+    expect(existsSync(`${old}.imported`)).toBe(true);
+    expect(existsSync(old)).toBe(false);
   });
 });
 

@@ -303,7 +303,7 @@ function importOld(db: Database, dir: string, file: string, opts: OpenOptions): 
         try {
           e = JSON.parse(line);
         } catch {
-          e = undefined;
+          // not JSON: a damaged line, as one that is no event
         }
         if (!isEvent(e)) {
           damaged++;
