@@ -9,6 +9,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   renameSync,
   rmdirSync,
   statSync,
@@ -88,6 +89,7 @@ describe('an old journal of JSON lines', () => {
     renameSync(`${old}.imported`, old);
     const r = await mpay(['history', '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('imported');
     expect(r.json()).toHaveLength(4);
     expect(journalEvents(cfg)).toEqual(fixtureEvents());
     expect(existsSync(old)).toBe(false);
@@ -130,6 +132,15 @@ describe('an old journal of JSON lines, as it may be found', () => {
     expect(j.events().map((e) => e.reference)).toEqual(['l-1', 'l-2', 'l-3']);
     expect(warned).toEqual([`2 damaged line(s) of ${old} were not imported (the file is kept)`]);
     expect(readFileSync(`${old}.imported`, 'utf8')).toBe(text);
+    // read and closed: no descriptor of this process is left on it
+    const fds = readdirSync('/proc/self/fd').map((fd) => {
+      try {
+        return readlinkSync(join('/proc/self/fd', fd));
+      } catch {
+        return '';
+      }
+    });
+    expect(fds.filter((f) => f.startsWith(old))).toEqual([]);
     // a journal told no warning imports it all the same
     expect(
       oldText(text)
