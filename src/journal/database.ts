@@ -321,7 +321,8 @@ function importOld(db: Database, dir: string, file: string, opts: OpenOptions): 
       return n;
     });
     db.exec('PRAGMA cache_size = -2000');
-    if (count) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    // the WAL the import wrote through, emptied into the file (a file looked at again: a WAL emptied sooner)
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     const kept = `${path}.imported`;
     try {
       renameSync(path, kept);
@@ -366,19 +367,23 @@ export function appender(db: Database): (journal: string, e: JournalEvent) => vo
   return write;
 }
 
-/** A file's lines, a megabyte at a time (an old journal may be larger than mpay should hold). */
+/**
+ * A file's lines, a megabyte at a time (an old journal may be larger than mpay should hold), with an empty
+ * one where a read holds no newline or ends at one: the caller skips blank lines.
+ */
 function* lines(path: string): Generator<string> {
   const fd = openSync(path, 'r');
   try {
-    const buf = Buffer.alloc(1024 * 1024);
+    const buf = Buffer.alloc(1_048_576);
     let carry = Buffer.alloc(0);
     for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0;) {
       const chunk = Buffer.concat([carry, buf.subarray(0, n)]);
-      const end = chunk.lastIndexOf(0x0a);
-      carry = Buffer.from(end < 0 ? chunk : chunk.subarray(end + 1));
-      if (end >= 0) yield* chunk.toString('utf8', 0, end).split('\n');
+      // after the last newline: a line cut by the end of the read waits for the next
+      const end = chunk.lastIndexOf(0x0a) + 1;
+      yield* chunk.toString('utf8', 0, end).split('\n');
+      carry = Buffer.from(chunk.subarray(end));
     }
-    if (carry.length) yield carry.toString('utf8');
+    yield carry.toString('utf8');
   } finally {
     closeSync(fd);
   }
