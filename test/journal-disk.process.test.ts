@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalFileError } from '../src/common/errors.js';
 import { Journal } from '../src/journal/journal.js';
-import { isRoot, tempDir } from './helpers.js';
+import { isRoot, tempDir, thrown } from './helpers.js';
 
 const mounts: string[] = [];
 // Lazily: the journal's connection stays open in this process until it ends.
@@ -43,16 +43,6 @@ const event = (reference: string) => ({
   outcome: 'sent' as const,
 });
 
-/** What append() threw (undefined: it wrote). */
-function appendError(j: Journal, reference: string): unknown {
-  try {
-    j.append(event(reference));
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-}
-
 describe('a journal folder on a disk that refuses writes', () => {
   it.skipIf(!canMount)(
     'read-only: the first write is refused, exit 9, naming the journal and the error; a read finds no journal',
@@ -61,7 +51,7 @@ describe('a journal folder on a disk that refuses writes', () => {
       const j = new Journal(cfg, 'default', 'sandbox');
       expect(tmpfs(j.dir, 'size=64k')).toBe(true);
       execFileSync('mount', ['-o', 'remount,ro', j.dir]);
-      const err = appendError(j, 'ro-1');
+      const err = thrown(() => j.append(event('ro-1')));
       expect(err).toBeInstanceOf(LocalFileError);
       expect(err).toMatchObject({
         exitCode: 9,
@@ -86,7 +76,7 @@ describe('a journal folder on a disk that refuses writes', () => {
       } catch (e) {
         expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC');
       }
-      const err = appendError(j, 'full-2');
+      const err = thrown(() => j.append(event('full-2')));
       expect(err).toBeInstanceOf(LocalFileError);
       expect(err).toMatchObject({
         exitCode: 9,
@@ -107,12 +97,7 @@ it('a FIFO where the journal file should be is refused for a read and a write, w
   mkdirSync(j.dir, { mode: 0o700 });
   execFileSync('mkfifo', ['-m', '600', j.file]);
   for (const use of [() => j.events(), () => j.append(event('fifo-1'))]) {
-    let err: unknown;
-    try {
-      use();
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(use);
     expect(err).toBeInstanceOf(LocalFileError);
     expect(err).toMatchObject({
       exitCode: 9,

@@ -10,7 +10,7 @@ import { ElsewhereError, UsageError } from '../src/common/errors.js';
 import { Journal } from '../src/journal/journal.js';
 import { lockName } from '../src/journal/locks.js';
 import type { JournalEvent, Place } from '../src/journal/records.js';
-import { root, tempDir } from './helpers.js';
+import { root, tempDir, thrown } from './helpers.js';
 
 const here: Place = {
   server: 'http://127.0.0.1:1',
@@ -29,6 +29,16 @@ const there: Place = {
 function minutes(): () => Date {
   let n = 0;
   return () => new Date(Date.UTC(2026, 0, 10, 10, n++));
+}
+
+/** The default journal of `cfg` seen from `here` and from `there`, on one clock of minutes. */
+function twoPlaces(cfg: string) {
+  const now = minutes();
+  return {
+    now,
+    atHere: new Journal(cfg, 'default', 'sandbox', { place: here, now }),
+    atThere: new Journal(cfg, 'default', 'sandbox', { place: there, now }),
+  };
 }
 
 type Line = Omit<JournalEvent, 'at' | 'place'>;
@@ -57,9 +67,7 @@ const processed = (reference: string): Line => ({
 describe('find: the record of a key', () => {
   it('at a place: the record made there, or one without a place; one that lives only elsewhere refused, naming where', () => {
     const cfg = tempDir();
-    const now = minutes();
-    const atHere = new Journal(cfg, 'default', 'sandbox', { place: here, now });
-    const atThere = new Journal(cfg, 'default', 'sandbox', { place: there, now });
+    const { now, atHere, atThere } = twoPlaces(cfg);
     const nowhere = new Journal(cfg, 'default', 'sandbox', { now });
     atHere.append(sent('both-1'));
     atThere.append(sent('both-1'));
@@ -70,12 +78,7 @@ describe('find: the record of a key', () => {
     // a record of before places were recorded is continued wherever it is asked
     expect(atHere.find('old-1')?.reference).toBe('old-1');
     expect(atHere.find('none-1')).toBeUndefined();
-    let err: unknown;
-    try {
-      atHere.find('there-1');
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(() => atHere.find('there-1'));
     expect(err).toBeInstanceOf(ElsewhereError);
     expect((err as ElsewhereError).message).toBe(
       `there-1 belongs to ${there.server} (profile default, environment sandbox, merchant key ${there.merchant}), not to ${here.server} (profile default, environment sandbox, merchant key ${here.merchant}); nothing was sent`,
@@ -89,9 +92,7 @@ describe('find: the record of a key', () => {
 
   it('without a place: the record of the key updated last, the first made when two were updated at once', () => {
     const cfg = tempDir();
-    const now = minutes();
-    const atHere = new Journal(cfg, 'default', 'sandbox', { place: here, now });
-    const atThere = new Journal(cfg, 'default', 'sandbox', { place: there, now });
+    const { atHere, atThere } = twoPlaces(cfg);
     atHere.append(sent('last-1'));
     atThere.append(sent('last-1'));
     atHere.append(answered('last-1', 'feed0001'));
@@ -111,9 +112,7 @@ describe('find: the record of a key', () => {
 describe('elsewhere: the records of a key not at this place', () => {
   it('at other places of this journal and in other profiles’ journals, the unfinished ones first', () => {
     const cfg = tempDir();
-    const now = minutes();
-    const atHere = new Journal(cfg, 'default', 'sandbox', { place: here, now });
-    const atThere = new Journal(cfg, 'default', 'sandbox', { place: there, now });
+    const { now, atHere, atThere } = twoPlaces(cfg);
     const other = new Journal(cfg, 'other', 'sandbox', { place: { ...there, profile: 'other' }, now });
     atThere.append(sent('k-1'));
     atThere.append(processed('k-1'));
@@ -157,12 +156,7 @@ describe('expand: a key as a person gives it', () => {
     j.append(answered('exp-4', 'abcd0000'));
     expect(j.expand('abcd')).toBe('exp-4');
     // the start of several: a usage error naming them
-    let err: unknown;
-    try {
-      j.expand('c0ff');
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(() => j.expand('c0ff'));
     expect(err).toBeInstanceOf(UsageError);
     expect(err).toMatchObject({
       message: '"c0ff" starts 2 hash tokens',
@@ -174,9 +168,7 @@ describe('expand: a key as a person gives it', () => {
 describe('the records in order', () => {
   it('newest first or oldest first (one reference at two places: two records), since a time', () => {
     const cfg = tempDir();
-    const now = minutes();
-    const atHere = new Journal(cfg, 'default', 'sandbox', { place: here, now });
-    const atThere = new Journal(cfg, 'default', 'sandbox', { place: there, now });
+    const { atHere, atThere } = twoPlaces(cfg);
     atHere.append(sent('o-1')); // 10:00
     atHere.append(sent('o-2')); // 10:01
     atThere.append(sent('o-2')); // 10:02

@@ -25,7 +25,16 @@ import { LocalFileError } from '../src/common/errors.js';
 import { Journal } from '../src/journal/journal.js';
 import { appender, immediate, openDatabase, storageError } from '../src/journal/database.js';
 import { outputs } from '../src/ui/json-schemas.js';
-import { cliEnv, customerArgs, journalEvents, requestCount, root, sandbox, tempDir } from './helpers.js';
+import {
+  cliEnv,
+  customerArgs,
+  journalEvents,
+  requestCount,
+  root,
+  sandbox,
+  tempDir,
+  thrown,
+} from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -386,12 +395,7 @@ describe("the database's writes", () => {
         () => j.append({ reference: 'plant-1', kind: 'deposit', step: 'initiate', outcome: 'sent' }),
         () => j.events(),
       ]) {
-        let err: unknown;
-        try {
-          use();
-        } catch (e) {
-          err = e;
-        }
+        const err = thrown(() => use());
         expect(err, what).toBeInstanceOf(LocalFileError);
         expect(err, what).toMatchObject({ exitCode: 9, message: `The journal file ${j.file} ${says}` });
       }
@@ -440,12 +444,9 @@ describe("the database's writes", () => {
       'PRAGMA application_id = 1836081529; PRAGMA user_version = 2; CREATE TABLE events (x)',
     );
     const j = new Journal(cfg, 'default', 'sandbox');
-    let err: unknown;
-    try {
-      j.append({ reference: 'v2-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(() =>
+      j.append({ reference: 'v2-1', kind: 'deposit', step: 'initiate', outcome: 'sent' }),
+    );
     expect(err).toMatchObject({
       exitCode: 9,
       message: expect.stringContaining(`${file} is not an mpay journal`),
@@ -681,12 +682,9 @@ describe("the database's writes", () => {
         throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
       },
     };
-    let err: unknown;
-    try {
-      immediate(conn, () => write(j.name, { ...j.lastAppended!, reference: 'patience-1' }), time);
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(() =>
+      immediate(conn, () => write(j.name, { ...j.lastAppended!, reference: 'patience-1' }), time),
+    );
     expect(err).toMatchObject({ code: 'SQLITE_BUSY' });
     expect(waits.slice(0, 7)).toEqual([5, 10, 20, 40, 80, 100, 100]);
     expect(new Set(waits.slice(5))).toEqual(new Set([100]));
