@@ -141,6 +141,8 @@ describe('expand: a key as a person gives it', () => {
     j.append(answered('exp-2', 'c0ffef9876543210'));
     j.append(sent('exp-3'));
     j.append(answered('exp-3', 'zz99ab12'));
+    j.append(sent('exp-5'));
+    j.append(answered('exp-5', 'ab12zz99'));
     for (const key of ['c0ffee', 'C0FFEE', 'c0ffee…', 'c0ffee...']) expect(j.expand(key), key).toBe('exp-1');
     // a reference, a whole hash token (the journal has each as it is given), one that starts no token
     expect(j.expand('exp-2')).toBe('exp-2');
@@ -150,6 +152,7 @@ describe('expand: a key as a person gives it', () => {
     expect(j.expand('c0f')).toBe('c0f');
     expect(j.expand('c0ff…ee')).toBe('c0ff…ee');
     expect(j.expand('zz99')).toBe('zz99');
+    expect(j.expand('ab12zz')).toBe('ab12zz');
     // four characters are enough when they start one token only
     expect(j.expand('c0fe')).toBe('c0fe');
     j.append(sent('exp-4'));
@@ -163,6 +166,12 @@ describe('expand: a key as a person gives it', () => {
       hint: 'Give more of it, or the reference: exp-1, exp-2',
     });
   });
+});
+
+it('a journal not made yet expands nothing: the key as given', () => {
+  const j = new Journal(tempDir(), 'default', 'sandbox');
+  expect(j.expand('dead')).toBe('dead');
+  expect(existsSync(j.dir)).toBe(false);
 });
 
 describe('the records in order', () => {
