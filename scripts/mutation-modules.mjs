@@ -34,7 +34,12 @@ export const safetyModules = [
   {
     module: 'src/journal/database.ts',
     promise: 'the journal file: synced before a request leaves, private, a foreign file refused',
-    tests: ['test/journal-sqlite.test.ts', 'test/journal-file.test.ts', 'test/private-journal.test.ts'],
+    tests: [
+      'test/journal-sqlite.test.ts',
+      'test/journal-file.test.ts',
+      'test/private-journal.test.ts',
+      'test/journal-disk.process.test.ts',
+    ],
   },
   {
     module: 'src/journal/journal.ts',
@@ -44,6 +49,8 @@ export const safetyModules = [
       'test/journal-sqlite.test.ts',
       'test/private-journal.test.ts',
       'test/scrub-secrets.test.ts',
+      'test/journal-queries.test.ts',
+      'test/journal-disk.process.test.ts',
     ],
   },
   {

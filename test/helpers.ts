@@ -105,6 +105,16 @@ export interface RunOptions {
   cwd?: string;
 }
 
+/** What `fn` threw (undefined: it returned), for a test that looks at the error itself. */
+export function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
+
 export const isRoot = process.getuid?.() === 0;
 export const nobody = 65534;
 

@@ -68,6 +68,16 @@ describe('the journal folder', () => {
     }
   });
 
+  it('a folder others can only read is set back to 0700 by a journal told no warning too', () => {
+    const cfg = tempDir();
+    new Journal(cfg, 'default', 'sandbox').append(event('quiet-0'));
+    fs.chmodSync(join(cfg, 'journal'), 0o755);
+    const j = new Journal(cfg, 'default', 'sandbox');
+    expect((statSync(j.dir).mode & 0o777).toString(8)).toBe('700');
+    j.append(event('quiet-1'));
+    expect(j.events().map((e) => e.reference)).toEqual(['quiet-0', 'quiet-1']);
+  });
+
   it('a folder others can only read (0750, 0755, 0711) is set back to 0700, with a warning', () => {
     for (const mode of [0o750, 0o755, 0o711]) {
       const cfg = tempDir();

@@ -7,12 +7,16 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
+  readlinkSync,
   renameSync,
+  rmdirSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { parse } from 'csv-parse/sync';
 import Database from 'libsql';
@@ -21,7 +25,16 @@ import { LocalFileError } from '../src/common/errors.js';
 import { Journal } from '../src/journal/journal.js';
 import { appender, immediate, openDatabase, storageError } from '../src/journal/database.js';
 import { outputs } from '../src/ui/json-schemas.js';
-import { cliEnv, customerArgs, journalEvents, requestCount, root, sandbox, tempDir } from './helpers.js';
+import {
+  cliEnv,
+  customerArgs,
+  journalEvents,
+  requestCount,
+  root,
+  sandbox,
+  tempDir,
+  thrown,
+} from './helpers.js';
 import { mpay } from './in-process.js';
 
 let sb: Awaited<ReturnType<typeof sandbox>>;
@@ -85,6 +98,7 @@ describe('an old journal of JSON lines', () => {
     renameSync(`${old}.imported`, old);
     const r = await mpay(['history', '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('imported');
     expect(r.json()).toHaveLength(4);
     expect(journalEvents(cfg)).toEqual(fixtureEvents());
     expect(existsSync(old)).toBe(false);
@@ -98,6 +112,93 @@ describe('an old journal of JSON lines', () => {
     });
     expect(r.code).toBe(2);
     expect(r.json().error.message).toMatch(new RegExp(`^old-dep-1 belongs to ${first!.place.server} `));
+  });
+});
+
+describe('an old journal of JSON lines, as it may be found', () => {
+  /** A config folder whose journal folder holds `text` as the old journal; the Journal reading it. */
+  function oldText(text: string | Buffer, warn?: (m: string) => void) {
+    const cfg = tempDir();
+    mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+    const old = join(cfg, 'journal', 'default.sandbox.jsonl');
+    writeFileSync(old, text, { mode: 0o600 });
+    return { cfg, old, j: new Journal(cfg, 'default', 'sandbox', warn ? { warn } : {}) };
+  }
+  const line = (reference: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      at: '2026-01-10T10:00:00.000Z',
+      reference,
+      kind: 'deposit',
+      step: 'initiate',
+      outcome: 'sent',
+      ...extra,
+    });
+
+  it('blank lines skipped, damaged ones counted in one warning and left out, a last line without its newline kept', () => {
+    const text = [line('l-1'), '', '   ', '{not json', '{"x":1}', line('l-2'), line('l-3')].join('\n');
+    const warned: string[] = [];
+    const { old, j } = oldText(text, (m) => warned.push(m));
+    expect(j.events().map((e) => e.reference)).toEqual(['l-1', 'l-2', 'l-3']);
+    expect(warned).toEqual([`2 damaged line(s) of ${old} were not imported (the file is kept)`]);
+    expect(readFileSync(`${old}.imported`, 'utf8')).toBe(text);
+    // read and closed: no descriptor of this process is left on it
+    const fds = readdirSync('/proc/self/fd').map((fd) => {
+      try {
+        return readlinkSync(join('/proc/self/fd', fd));
+      } catch {
+        return '';
+      }
+    });
+    expect(fds.filter((f) => f.startsWith(old))).toEqual([]);
+    // a journal told no warning imports it all the same
+    expect(
+      oldText(text)
+        .j.events()
+        .map((e) => e.reference),
+    ).toEqual(['l-1', 'l-2', 'l-3']);
+  });
+
+  it('larger than one read (1 MB): every line whole across the reads, the WAL emptied after, the page cache put back', () => {
+    const pad = 'x'.repeat(500);
+    const refs = Array.from({ length: 3000 }, (_, i) => `big-${i}`);
+    const warned: string[] = [];
+    const { j } = oldText(`${refs.map((r) => line(r, { data: { pad } })).join('\n')}\n`, (m) =>
+      warned.push(m),
+    );
+    expect(j.events().map((e) => e.reference)).toEqual(refs);
+    expect(warned).toEqual([]);
+    expect(statSync(`${j.file}-wal`).size).toBe(0);
+    const db = openDatabase(j.dir, j.file, { create: false })!;
+    expect(db.prepare('PRAGMA cache_size').get()).toMatchObject({ cache_size: -2000 });
+  });
+
+  it('a link is refused, exit 9, and what it points to left as it was', () => {
+    const cfg = tempDir();
+    mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+    const target = join(tempDir(), 'elsewhere.jsonl');
+    writeFileSync(target, `${line('link-1')}\n`, { mode: 0o600 });
+    const old = join(cfg, 'journal', 'default.sandbox.jsonl');
+    symlinkSync(target, old);
+    const j = new Journal(cfg, 'default', 'sandbox');
+    expect(() => j.events()).toThrow(
+      `The journal file ${old} is a link; mpay will not read or write through it`,
+    );
+    expect(readFileSync(target, 'utf8')).toBe(`${line('link-1')}\n`);
+  });
+
+  it('that cannot be renamed once imported: exit 9 naming it; its records are in the journal once', () => {
+    const { old, j } = oldText(`${line('keep-1')}\n`);
+    mkdirSync(`${old}.imported`);
+    expect(() => j.events()).toThrow(
+      expect.objectContaining({ exitCode: 9, message: `Cannot write the journal ${old} (EISDIR)` }),
+    );
+    expect(existsSync(old)).toBe(true);
+    // the way cleared, the next use renames it, and does not import it again
+    rmdirSync(`${old}.imported`);
+    const next = new Journal(dirname(dirname(old)), 'default', 'sandbox');
+    expect(next.events().map((e) => e.reference)).toEqual(['keep-1']);
+    expect(existsSync(`${old}.imported`)).toBe(true);
+    expect(existsSync(old)).toBe(false);
   });
 });
 
@@ -186,10 +287,22 @@ describe("the database's promises", () => {
       kind: 'withdraw',
       step: 'otp',
       outcome: 'sent',
-      data: { ...secrets, phone_number: '+233201234567' },
+      data: {
+        ...secrets,
+        phone_number: '+233201234567',
+        hash_token: 'c0de',
+        tokenized: true,
+        otp_channel: 'sms',
+      },
     });
     const [e] = journalEvents(cfg);
-    expect(e!.data).toEqual({ phone_number: '+233201234567' });
+    // the names themselves, any case: not a name that only holds one
+    expect(e!.data).toEqual({
+      phone_number: '+233201234567',
+      hash_token: 'c0de',
+      tokenized: true,
+      otp_channel: 'sms',
+    });
     const dir = join(cfg, 'journal');
     const bytes = ['journal.db', 'journal.db-wal']
       .map((n) => readFileSync(join(dir, n)).toString('latin1'))
@@ -259,6 +372,49 @@ describe("the database's writes", () => {
     expect(j.events()).toEqual([]);
     expect(j.find('none-1')).toBeUndefined();
     expect(existsSync(join(cfg, 'journal'))).toBe(false);
+    // nor a file in a folder that is there already (a lock's or a spool's made it)
+    mkdirSync(j.dir, { mode: 0o700 });
+    expect([...j.newest()]).toEqual([]);
+    expect(j.expand('none-2')).toBe('none-2');
+    expect(readdirSync(j.dir)).toEqual([]);
+  });
+
+  it('a link, a folder put where the file should be after the start: refused for a read and a write, exit 9, nothing written through it', () => {
+    const victim = join(tempDir(), 'victim.db');
+    writeFileSync(victim, 'keep me', { mode: 0o600 });
+    const plants: [string, (file: string) => void, string][] = [
+      ['a link', (f) => symlinkSync(victim, f), 'is a link; mpay will not read or write through it'],
+      ['a folder', (f) => mkdirSync(f, { mode: 0o700 }), 'is not a file; mpay will not read or write it'],
+    ];
+    for (const [what, plant, says] of plants) {
+      const cfg = tempDir();
+      const j = new Journal(cfg, 'default', 'sandbox');
+      mkdirSync(j.dir, { mode: 0o700 });
+      plant(j.file);
+      for (const use of [
+        () => j.append({ reference: 'plant-1', kind: 'deposit', step: 'initiate', outcome: 'sent' }),
+        () => j.events(),
+      ]) {
+        const err = thrown(() => use());
+        expect(err, what).toBeInstanceOf(LocalFileError);
+        expect(err, what).toMatchObject({ exitCode: 9, message: `The journal file ${j.file} ${says}` });
+      }
+      expect(readFileSync(victim, 'utf8')).toBe('keep me');
+      expect(readdirSync(j.dir).sort(), what).toEqual(['journal.db']);
+    }
+  });
+
+  it('a folder opened to readers after the start, in a journal told no warning, is set back to 0700 and written', () => {
+    const cfg = tempDir();
+    const j = new Journal(cfg, 'default', 'sandbox');
+    mkdirSync(j.dir, { mode: 0o700 });
+    chmodSync(j.dir, 0o755);
+    writeFileSync(`${j.file}-wal`, '', { mode: 0o600 });
+    chmodSync(`${j.file}-wal`, 0o644);
+    j.append({ reference: 'quiet-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    expect(statSync(j.dir).mode & 0o777).toBe(0o700);
+    expect(statSync(`${j.file}-wal`).mode & 0o777).toBe(0o600);
+    expect(j.events().map((e) => e.reference)).toEqual(['quiet-1']);
   });
 
   it('a folder opened to readers between the start and the first write is set back to 0700, and said', () => {
@@ -288,12 +444,9 @@ describe("the database's writes", () => {
       'PRAGMA application_id = 1836081529; PRAGMA user_version = 2; CREATE TABLE events (x)',
     );
     const j = new Journal(cfg, 'default', 'sandbox');
-    let err: unknown;
-    try {
-      j.append({ reference: 'v2-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(() =>
+      j.append({ reference: 'v2-1', kind: 'deposit', step: 'initiate', outcome: 'sent' }),
+    );
     expect(err).toMatchObject({
       exitCode: 9,
       message: expect.stringContaining(`${file} is not an mpay journal`),
@@ -507,6 +660,46 @@ describe("the database's writes", () => {
       expect(failing.begins, String(code)).toHaveLength(1);
     }
     expect(j.events().map((e) => e.reference)).toEqual(['busy-0', 'busy-1']);
+  });
+
+  it('a journal busy at every BEGIN is tried after 5, 10, 20, 40, 80 ms, then every 100 ms, until the first BUSY past 30 s; then exit 9, saying why', () => {
+    const { j, db, write } = journalWithOne('patience-0');
+    // A clock of the test's own: the waits move it, no time passes.
+    const start = 1_000_000;
+    let now = start;
+    const waits: number[] = [];
+    const time = { now: () => now, sleep: (ms: number) => void (waits.push(ms), (now += ms)) };
+    let begins = 0;
+    const conn: typeof db = {
+      prepare: (sql) => db.prepare(sql),
+      close: () => db.close(),
+      exec: (sql) => {
+        if (sql !== 'BEGIN IMMEDIATE') return db.exec(sql);
+        begins++;
+        // the first BEGIN answers after 45 ms: the tries then meet the 30 s mark exactly
+        if (begins === 1) now += 45;
+        if (begins > 1000) throw Object.assign(new Error('tried for ever'), { code: 'SQLITE_MISUSE' });
+        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      },
+    };
+    const err = thrown(() =>
+      immediate(conn, () => write(j.name, { ...j.lastAppended!, reference: 'patience-1' }), time),
+    );
+    expect(err).toMatchObject({ code: 'SQLITE_BUSY' });
+    expect(waits.slice(0, 7)).toEqual([5, 10, 20, 40, 80, 100, 100]);
+    expect(new Set(waits.slice(5))).toEqual(new Set([100]));
+    // a BUSY at 30 s exactly is tried again; the first one after, not
+    expect(now - start).toBe(30_100);
+    expect(begins).toBe(waits.length + 1);
+    // as a person reads it (Journal.append tells its errors so)
+    const told = storageError(j.file, err);
+    expect(told).toBeInstanceOf(LocalFileError);
+    expect(told).toMatchObject({
+      exitCode: 9,
+      message: `Cannot write the journal ${j.file} (SQLITE_BUSY): other mpay processes kept it busy for 30 s`,
+      hint: 'Try again once they are done: a batch, a loop of commands or `mpay run` writing the same journal',
+    });
+    expect(j.events().map((e) => e.reference)).toEqual(['patience-0']);
   });
 
   it('a database error is told as mpay tells it: a damaged file is no journal; any other, a journal that cannot be written', () => {

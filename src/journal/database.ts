@@ -113,19 +113,21 @@ export function openDatabase(dir: string, file: string, opts: OpenOptions): Data
     open.delete(file);
     known.db.close();
   }
-  for (const suffix of ['', '-wal', '-shm']) {
+  // The rule of private paths for the -wal and -shm that SQLite opens beside the file (the file itself: as
+  // it is opened, below).
+  for (const suffix of ['-wal', '-shm']) {
     const warning = requirePrivate(file + suffix, 'file', 'journal');
     if (warning) opts.warn?.(warning);
   }
   const old = oldJournals(dir);
-  let fresh: boolean | undefined;
+  let there: boolean;
   try {
-    fresh = createFile(dir, file, opts.create || old.length > 0, opts.warn);
+    there = journalFile(dir, file, opts.create || old.length > 0, opts.warn);
   } catch (err) {
     if (err instanceof LocalFileError) throw err;
     throw unwritable(file, err);
   }
-  if (fresh === undefined) return undefined;
+  if (!there) return undefined;
   let db: Database;
   try {
     db = new (sqlite())(file);
@@ -155,31 +157,25 @@ export function openDatabase(dir: string, file: string, opts: OpenOptions): Data
   return db;
 }
 
-/** Makes the file (0600, never through a link) when it does not exist; undefined: none, and none made. */
-function createFile(
-  dir: string,
-  file: string,
-  create: boolean,
-  warn?: (message: string) => void,
-): boolean | undefined {
-  try {
-    closeSync(openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW));
-    return false;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') requirePrivate(file, 'file', 'journal');
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  if (!create) return undefined;
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+/**
+ * The journal file, opened once (never through a link; without waiting on a FIFO) and then held to the rule
+ * of private paths; made (0600) when `create` and there is none, or opened as it is when another mpay made
+ * it first. false: there is none, and none was made.
+ */
+function journalFile(dir: string, file: string, create: boolean, warn?: (message: string) => void): boolean {
   const said = (warning: string | undefined) => warning && warn?.(warning);
-  said(requirePrivate(dir, 'folder', 'journal'));
+  if (create) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    said(requirePrivate(dir, 'folder', 'journal'));
+  }
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_CREAT } = constants;
   try {
-    closeSync(
-      openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600),
-    );
+    closeSync(openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | (create ? O_CREAT : 0), 0o600));
   } catch (err) {
-    // another mpay made it first
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // a link (ELOOP), a folder (EISDIR), another user's file (EACCES): refused as the rule says
+    requirePrivate(file, 'file', 'journal');
+    if (!create && (err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
   }
   said(requirePrivate(file, 'file', 'journal'));
   return true;
@@ -191,8 +187,8 @@ function one(db: Database, sql: string): unknown {
 }
 
 /** Runs `fn` in one BEGIN IMMEDIATE transaction: one writer at a time, the others wait their turn. */
-export function immediate<T>(db: Database, fn: () => T): T {
-  begin(db);
+export function immediate<T>(db: Database, fn: () => T, time: BusyClock = clock): T {
+  begin(db, time);
   try {
     const out = fn();
     db.exec('COMMIT');
@@ -207,21 +203,35 @@ export function immediate<T>(db: Database, fn: () => T): T {
   }
 }
 
+/** The clock BEGIN's tries go by while SQLite answers busy (a test gives its own, on which no time passes). */
+export interface BusyClock {
+  now(): number;
+  /** blocks the thread for `ms` ms: a write is synchronous */
+  sleep(ms: number): unknown;
+}
+/** Atomics.wait on a cell no one wakes: it returns after `ms`. */
+const waitOn = Atomics.wait as (cell: Int32Array, index: number, value: number, ms: number) => string;
+const clock: BusyClock = {
+  now: Date.now,
+  sleep: waitOn.bind(Atomics, new Int32Array(new SharedArrayBuffer(4)), 0, 0),
+};
+
 /**
  * BEGIN IMMEDIATE, tried again while SQLite answers SQLITE_BUSY: busy_timeout waits for a lock, but not
  * every BUSY goes through it (WAL's snapshot and recovery cases answer at once), and four mpay processes
- * writing one journal on a loaded machine met one. Waits grow to 100 ms; 30 s in all, as busy_timeout.
+ * writing one journal on a loaded machine met one. The waits between tries: 5 ms, doubled up to 100 ms;
+ * given up at the first BUSY after 30 s, as busy_timeout.
  */
-function begin(db: Database): void {
-  const until = Date.now() + 30_000;
+function begin(db: Database, time: BusyClock): void {
+  const until = time.now() + 30_000;
   for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
     try {
       db.exec('BEGIN IMMEDIATE');
       return;
     } catch (err) {
-      const code = String((err as { code?: unknown }).code ?? '');
-      if (!code.startsWith('SQLITE_BUSY') || Date.now() > until) throw err;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait);
+      if (!String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY') || time.now() > until)
+        throw err;
+      time.sleep(wait);
     }
   }
 }
@@ -246,8 +256,16 @@ export function unwritable(file: string, err: unknown): LocalFileError {
 /** A database error as mpay tells it: a file that is no journal, or one that cannot be written. */
 export function storageError(file: string, err: unknown): Error {
   if (err instanceof LocalFileError) return err;
-  const code = String((err as { code?: unknown }).code ?? '');
+  const code = String((err as { code?: unknown }).code);
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) return foreign(file);
+  if (code.startsWith('SQLITE_BUSY'))
+    return new LocalFileError(
+      `Cannot write the journal ${file} (${code}): other mpay processes kept it busy for 30 s`,
+      {
+        cause: err,
+        hint: 'Try again once they are done: a batch, a loop of commands or `mpay run` writing the same journal',
+      },
+    );
   if (code.startsWith('SQLITE_')) return unwritable(file, err);
   return err as Error;
 }
@@ -285,7 +303,7 @@ function importOld(db: Database, dir: string, file: string, opts: OpenOptions): 
         try {
           e = JSON.parse(line);
         } catch {
-          e = undefined;
+          // not JSON: a damaged line, as one that is no event
         }
         if (!isEvent(e)) {
           damaged++;
@@ -303,7 +321,8 @@ function importOld(db: Database, dir: string, file: string, opts: OpenOptions): 
       return n;
     });
     db.exec('PRAGMA cache_size = -2000');
-    if (count) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    // the WAL the import wrote through, emptied into the file (a file looked at again: a WAL emptied sooner)
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     const kept = `${path}.imported`;
     try {
       renameSync(path, kept);
@@ -348,19 +367,23 @@ export function appender(db: Database): (journal: string, e: JournalEvent) => vo
   return write;
 }
 
-/** A file's lines, a megabyte at a time (an old journal may be larger than mpay should hold). */
+/**
+ * A file's lines, a megabyte at a time (an old journal may be larger than mpay should hold), with an empty
+ * one where a read holds no newline or ends at one: the caller skips blank lines.
+ */
 function* lines(path: string): Generator<string> {
   const fd = openSync(path, 'r');
   try {
-    const buf = Buffer.alloc(1024 * 1024);
+    const buf = Buffer.alloc(1_048_576);
     let carry = Buffer.alloc(0);
     for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0;) {
       const chunk = Buffer.concat([carry, buf.subarray(0, n)]);
-      const end = chunk.lastIndexOf(0x0a);
-      carry = Buffer.from(end < 0 ? chunk : chunk.subarray(end + 1));
-      if (end >= 0) yield* chunk.toString('utf8', 0, end).split('\n');
+      // after the last newline: a line cut by the end of the read waits for the next
+      const end = chunk.lastIndexOf(0x0a) + 1;
+      yield* chunk.toString('utf8', 0, end).split('\n');
+      carry = Buffer.from(chunk.subarray(end));
     }
-    if (carry.length) yield carry.toString('utf8');
+    yield carry.toString('utf8');
   } finally {
     closeSync(fd);
   }
