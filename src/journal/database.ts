@@ -209,11 +209,12 @@ export interface BusyClock {
   /** blocks the thread for `ms` ms: a write is synchronous */
   sleep(ms: number): unknown;
 }
-/** Atomics.wait on a cell no one wakes: it returns after `ms`. */
-const waitOn = Atomics.wait as (cell: Int32Array, index: number, value: number, ms: number) => string;
+// The cell is made at each sleep, not when the module loads: the single executable's start-up snapshot
+// runs this module where SharedArrayBuffer is not defined.
 const clock: BusyClock = {
   now: Date.now,
-  sleep: waitOn.bind(Atomics, new Int32Array(new SharedArrayBuffer(4)), 0, 0),
+  /** Atomics.wait on a cell no one wakes: it returns after `ms`. */
+  sleep: (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms),
 };
 
 /**
