@@ -14,21 +14,15 @@ import { relative, resolve } from 'node:path';
 import { safetyModules, testsOf } from './mutation-modules.mjs';
 
 const THRESHOLD = 90;
-// A word that is no option (no leading '-') and no option's value names a module, in any spelling of its
-// path (./src/x.ts, an absolute path); the rest goes to Stryker as it is.
-const valued = new Set(['--concurrency', '-c', '--logLevel', '--timeoutMS', '--reporters']);
+// A TypeScript file (optionally `:FROM-TO`) names a module, in any spelling of its path (./src/x.ts, an
+// absolute path); every other word, an option or its value, goes to Stryker as it is (no list of which
+// options take a value to keep in step with Stryker's).
 const specs = [];
 const passThrough = [];
-const args = process.argv.slice(2);
-for (let i = 0; i < args.length; i++) {
-  const a = args[i];
-  if (a.startsWith('-')) {
-    passThrough.push(a);
-    if (valued.has(a) && i + 1 < args.length) passThrough.push(args[++i]);
-    continue;
-  }
-  const [, file, range = ''] = /^(.*?)(:\d+-\d+)?$/.exec(a);
-  specs.push(relative(process.cwd(), resolve(file)).split('\\').join('/') + range);
+for (const a of process.argv.slice(2)) {
+  const named = /^([^-].*\.ts)(:\d+-\d+)?$/.exec(a);
+  if (!named) passThrough.push(a);
+  else specs.push(relative(process.cwd(), resolve(named[1])).split('\\').join('/') + (named[2] ?? ''));
 }
 const todo = specs.length ? specs : safetyModules.map((m) => m.module);
 
