@@ -186,6 +186,24 @@ describe('an old journal of JSON lines, as it may be found', () => {
     expect(readFileSync(target, 'utf8')).toBe(`${line('link-1')}\n`);
   });
 
+  it('renamed by another mpay between its import and its rename: no error, imported once, said once', () => {
+    const cfg = tempDir();
+    mkdirSync(join(cfg, 'journal'), { mode: 0o700 });
+    const old = join(cfg, 'journal', 'default.sandbox.jsonl');
+    writeFileSync(old, `${line('race-1')}\n{damaged\n`, { mode: 0o600 });
+    const notes: string[] = [];
+    // The warning about the damaged line is said inside the import's transaction, after the file was read:
+    // the other mpay's rename is made there, the moment the race needs.
+    const warn = () => renameSync(old, `${old}.imported`);
+    const j = new Journal(cfg, 'default', 'sandbox', { warn, note: (m) => notes.push(m) });
+    expect(j.events().map((e) => e.reference)).toEqual(['race-1']);
+    expect(notes).toEqual([
+      `mpay: imported 1 journal lines of ${old} into ${j.file}; the old file is kept as ${old}.imported`,
+    ]);
+    expect(existsSync(old)).toBe(false);
+    expect(readFileSync(`${old}.imported`, 'utf8')).toBe(`${line('race-1')}\n{damaged\n`);
+  });
+
   it('that cannot be renamed once imported: exit 9 naming it; its records are in the journal once', () => {
     const { old, j } = oldText(`${line('keep-1')}\n`);
     mkdirSync(`${old}.imported`);
@@ -264,6 +282,21 @@ describe("the database's promises", () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const name of ['journal.db', 'journal.db-wal', 'journal.db-shm'])
       expect((statSync(join(dir, name)).mode & 0o777).toString(8), name).toBe('600');
+  });
+
+  it('keeps one connection a folder while its file is the same one: each write does not open it again', () => {
+    const j = new Journal(tempDir(), 'default', 'sandbox');
+    j.append({ reference: 'conn-1', kind: 'deposit', step: 'initiate', outcome: 'sent' });
+    const first = openDatabase(j.dir, j.file, { create: true });
+    expect(openDatabase(j.dir, j.file, { create: true })).toBe(first);
+    expect(openDatabase(j.dir, j.file, { create: false })).toBe(first);
+  });
+
+  it('names a busy journal as busy for every SQLITE_BUSY code, the extended ones too', () => {
+    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY'])
+      expect(storageError('/j/journal.db', Object.assign(new Error('busy'), { code })).message).toBe(
+        `Cannot write the journal /j/journal.db (${code}): other mpay processes kept it busy for 30 s`,
+      );
   });
 
   it('commits each event in WAL mode with synchronous FULL', () => {
