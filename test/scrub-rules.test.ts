@@ -206,6 +206,28 @@ describe('the word after an Authorization scheme', () => {
     expect(s.text('log xtoken: abc123 next')).toBe('log xtoken: abc123 next');
   });
 
+  it('in free text, a secret’s name in quotes of either kind or starting with a digit, its value a number too: replaced', () => {
+    const s = new Secrets();
+    for (const [text, want, secret] of [
+      ["log {'token': 'abc123'} end", `log {'token': '${redacted}'} end`, 'abc123'],
+      ["log {'otp': 918273, 'amount': 5}", `log {'otp': ${redacted}, 'amount': 5}`, '918273'],
+      ['got "pin": 4711 from it', `got "pin": ${redacted} from it`, '4711'],
+      ['got "otp" : 918273,', `got "otp" : ${redacted},`, '918273'],
+      ['got "token\': abc123 x', `got "token': ${redacted} x`, 'abc123'],
+      ['log 2fa_pin: 1234 x', `log 2fa_pin: ${redacted} x`, '1234'],
+      // a bare value ends at a closing brace, which is kept
+      ['{token: abc123}', `{token: ${redacted}}`, 'abc123'],
+    ]) {
+      const out = s.text(text!);
+      expect(out, text).toBe(want);
+      expect(out, text).not.toContain(secret);
+    }
+    // a quoted name that is no secret's, the end of a quoted word, and words after a secret's name: kept
+    expect(s.text(`"amount": 4711 and "xtoken": 4711 and 'token': expired again`)).toBe(
+      `"amount": 4711 and "xtoken": 4711 and 'token': expired again`,
+    );
+  });
+
   it('in prose, only an Authorization itself is left to the rules that keep a scheme', () => {
     // a name that ends in authorization (an X- one) or starts with it (authorization_token) is any
     // secret's: its value replaced, even with no scheme before it; hostile values (quotes, a dollar, a

@@ -128,27 +128,32 @@ export function readsAsSentence(rest: string): boolean {
   return !!m && !isCredential(m[1]!);
 }
 
-export const proseName = /(?<![\w-])([A-Za-z_-][\w-]*)([ \t]*:[ \t]*)/g;
-export const proseValue = /"(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"',;&]+/y;
+// A name is a whole word of word characters and `-` (`2fa_pin` too), bare or in quotes of either kind (a
+// JSON or Python key in a log: `"pin": 4711`, `{'token': 'X'}`).
+export const proseName = /(?<![\w-])["']?([\w-]+)["']?[ \t]*:[ \t]*/g;
+// A bare value ends at a `}` (`{token: X}`, an object printed by a log); a `)` or `]` may be the value's
+// own (`abc$(id)`), and is taken with it.
+export const proseValue = /"(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"',;&}]+/y;
 
 /**
  * `name: value` pairs in prose whose name is a secret's (`token: X`, `otp: 123456`), the value one word or
- * a quoted string: replaced, inside quotes too (`error "token: X"`), a name starting with `_` or `-` too
- * (a form's `_token: X`, `--pin: X`); a name is whole, not the end of a word. Names are found without taking
- * the value, so `log: token: X` finds `token`.
+ * a quoted string: replaced, inside quotes too (`error "token: X"`), a name starting with `_`, `-` or a
+ * digit too (a form's `_token: X`, `--pin: X`, `2fa_pin: X`), a name in quotes too (`'otp': 918273`); a
+ * name is whole, not the end of a word. Names are found without taking the value, so `log: token: X`
+ * finds `token`.
  * An Authorization is left to the rules that keep its scheme.
  */
 export function proseSecrets(text: string): string {
   let out = '';
   let last = 0;
   for (const m of text.matchAll(proseName)) {
-    const [, name, sep] = m as unknown as [string, string, string];
+    const name = m[1]!;
     if (m.index < last || !isProseSecret(name, false) || /^(proxy-)?authorization$/i.test(name)) continue;
     proseValue.lastIndex = m.index + m[0].length;
     const v = proseValue.exec(text)?.[0];
     if (!v || readsAsSentence(text.slice(m.index + m[0].length))) continue;
     const q = v[0] === '"' || v[0] === "'" ? v[0] : '';
-    out += `${text.slice(last, m.index)}${name}${sep}${q}${redacted}${q}`;
+    out += `${text.slice(last, m.index)}${m[0]}${q}${redacted}${q}`;
     last = proseValue.lastIndex;
   }
   return out + text.slice(last);
