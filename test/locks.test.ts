@@ -18,6 +18,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { BusyError, LocalFileError } from '../src/common/errors.js';
+import { Journal } from '../src/journal/journal.js';
 import { holdLock, lockName, LockLostError } from '../src/journal/locks.js';
 import { tempDir, waitUntil } from './helpers.js';
 
@@ -330,6 +331,29 @@ describe('a lock that cannot be taken', () => {
     mkdirSync(join(dir, 'locks'), { mode: 0o700 });
     chmodSync(join(dir, 'locks'), 0o777);
     await expect(holdLock(dir, lockName('x'), 'the deposit x')).rejects.toThrow(/journal lock folder/);
+  });
+
+  it('where its folder is readable by others: made private again, and the holder told', async () => {
+    const dir = tempDir();
+    const locks = join(dir, 'locks');
+    mkdirSync(locks, { mode: 0o700 });
+    chmodSync(locks, 0o755);
+    const warned: string[] = [];
+    const held = await holdLock(dir, lockName('x'), 'the deposit x', (m) => warned.push(m));
+    await held();
+    expect(warned).toEqual([`${locks} was mode 755; set it to 700 since it holds mpay's records`]);
+    expect(statSync(locks).mode & 0o777).toBe(0o700);
+    // a Journal's hold tells the Journal's warn
+    const told: string[] = [];
+    const j = new Journal(tempDir(), 'default', 'sandbox', { warn: (m) => told.push(m) });
+    mkdirSync(join(j.dir, 'locks'), { recursive: true, mode: 0o700 });
+    chmodSync(join(j.dir, 'locks'), 0o750);
+    await (
+      await j.hold(['deposit', 'x'], 'the deposit x')
+    )();
+    expect(told).toEqual([
+      `${join(j.dir, 'locks')} was mode 750; set it to 700 since it holds mpay's records`,
+    ]);
   });
 
   it('where its owner file cannot be written: a local error, and the lock is not kept', async () => {

@@ -328,6 +328,6 @@ export class Journal implements JournalLike {
   }
 
   hold(key: string[], what: string): Promise<Held> {
-    return holdLock(this.dir, lockName(...key), what);
+    return holdLock(this.dir, lockName(...key), what, this.opts.warn);
   }
 }

@@ -98,9 +98,15 @@ const mine = new Map<string, { count: number; held: Held }>();
 
 /**
  * Takes the lock `name` in the journal folder `dir`, or refuses at once with a BusyError (exit 11) that
- * names `what` and its holder. Taken again in the process that holds it, it is shared (counted).
+ * names `what` and its holder. Taken again in the process that holds it, it is shared (counted). `warn`
+ * is told when the lock folder was made private again.
  */
-export async function holdLock(dir: string, name: string, what: string): Promise<Held> {
+export async function holdLock(
+  dir: string,
+  name: string,
+  what: string,
+  warn?: (message: string) => void,
+): Promise<Held> {
   const locks = join(dir, 'locks');
   const path = join(locks, name);
   let entry = mine.get(path);
@@ -116,7 +122,9 @@ export async function holdLock(dir: string, name: string, what: string): Promise
         { cause: err },
       );
     }
-    requirePrivate(locks, 'folder', 'journal lock'); // mpay's own, as the journal is (common/private-path.ts)
+    // mpay's own, as the journal is (common/private-path.ts)
+    const warning = requirePrivate(locks, 'folder', 'journal lock');
+    if (warning) warn?.(warning);
     entry = { count: 1, held: await take(path, what) };
     mine.set(path, entry);
   }
