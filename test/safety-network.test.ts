@@ -56,11 +56,11 @@ describe('base URLs', () => {
   afterAll(() => sb.close());
 
   it('a base URL ending in /restapi/v1 is accepted with a note', async () => {
-    for (const given of [`${sb.url}/restapi/v1`, `${sb.url}/restapi/v1/`]) {
+    for (const given of [`${sb.url}/restapi/v1`, `${sb.url}/restapi/v1/`, `${sb.url}//restapi/v1`]) {
       const r = await mpay(['balances', '--json'], { env: cliEnv(sb, tempDir(), { MPAY_BASE_URL: given }) });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain(
-        `mpay: warning: the base URL ${given} ends in /restapi/v1, which mpay adds itself; using ${sb.url}`,
+        `mpay: warning: the base URL ${given} ends in /restapi/v1, which mpay adds itself; using ${sb.url}\n`,
       );
     }
     const cfg = tempDir();

@@ -31,7 +31,8 @@ export function refuseUserinfo(raw: string): void {
  */
 export function normalizeBaseUrl(raw: string): { url: string; stripped: boolean } {
   const trimmed = raw.trim().replace(/\/+$/, '');
-  const url = trimmed.replace(/\/restapi\/v1$/i, '');
+  // the slashes before the path too (`https://h//restapi/v1`): mpay puts its own one back
+  const url = trimmed.replace(/\/+restapi\/v1$/i, '');
   return { url, stripped: url !== trimmed };
 }
 
