@@ -152,6 +152,43 @@ describe('replay after a call that failed as recorded, but otherwise', () => {
   });
 });
 
+describe('replay after a call refused as recorded, with other words', () => {
+  it('no money call after it: a refusal is the trace reproduced only when it is the same', async () => {
+    // gateway 999: this sandbox refuses the status update (422) when recording and again when replaying;
+    // the forwarder changes only the refusal's message
+    const har = await trace('rp-422-3', '999');
+    const fwd = await forwarder(sb.url, {
+      answer: (route, _sent, text) =>
+        route.endsWith('/payments/status/update')
+          ? JSON.stringify({ ...(JSON.parse(text) as object), message: 'Another refusal' })
+          : text,
+    });
+    try {
+      const r = await mpay(['replay', har, '--json'], {
+        env: cliEnv(undefined, tempDir(), { MPAY_BASE_URL: fwd.url }),
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(13);
+      const calls = r.json() as {
+        path: string;
+        replayed: { status: number } | null;
+        differences: { what: string }[];
+        skipped?: string;
+      }[];
+      const status = calls.find((c) => c.path === '/payments/status/update')!;
+      expect(status.replayed?.status).toBe(422);
+      expect(status.differences.map((d) => d.what)).toEqual(['message']);
+      const processed = calls.find((c) => c.path === '/payments/processed')!;
+      expect(processed.replayed).toBeNull();
+      expect(processed.skipped).toMatch(
+        /answered otherwise than recorded: HTTP 422 "Another refusal"; --keep-going sends the money calls after it$/,
+      );
+      expect(fwd.seen.filter((x) => x.route.endsWith('/payments/processed'))).toEqual([]);
+    } finally {
+      await fwd.close();
+    }
+  });
+});
+
 describe('replay of a transaction whose initiate answered no hash token here', () => {
   it('sends none of its calls, even with --keep-going, and says why', async () => {
     const har = await trace('rp-nohash-1');

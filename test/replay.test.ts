@@ -620,6 +620,37 @@ describe('a withdrawal with its one-time code', () => {
   });
 });
 
+it('a trace of two transactions, a deposit then a withdrawal: each later call carries its own new hash token', async () => {
+  const hars = [depositTrace, withdrawTrace].map((f) => JSON.parse(readFileSync(f, 'utf8')));
+  const both = join(tempDir(), 'both.har');
+  writeFileSync(
+    both,
+    JSON.stringify({ log: { ...hars[0].log, entries: hars.flatMap((h) => h.log.entries) } }),
+  );
+  const sb = await strictSandbox();
+  sb.allowReads();
+  for (const route of depositMoney) sb.expect(route);
+  sb.expect('POST /payments/withdraw/initiate');
+  sb.expect('POST /payments/status/update');
+  sb.expect('POST /payments/withdraw/processed', 2);
+  try {
+    const r = await mpay(['replay', both, '--otp', demoMerchant.otp, '--json'], {
+      env: cliEnv(sb, tempDir()),
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const calls = r.json() as { path: string; same: boolean; skipped?: string }[];
+    expect(calls.filter((c) => !c.same || c.skipped)).toEqual([]);
+    sb.verify();
+    // both new transactions went the whole way: the deposit's wallet set, the withdrawal's code checked
+    const txs = await transactions(sb.inner);
+    expect(txs).toHaveLength(2);
+    expect(txs.map((t) => t.status)).toEqual(['pending', 'pending']);
+    expect(txs.filter((t) => t.wallet_address)).toHaveLength(1);
+  } finally {
+    await sb.close();
+  }
+});
+
 it('a support bundle holding the trace is replayed like the trace', async () => {
   const cfg = tempDir();
   const out = join(tempDir(), 'ticket.tar.gz');
