@@ -228,6 +228,16 @@ describe('the word after an Authorization scheme', () => {
     );
   });
 
+  it('JSON inside other text, spaced over lines: a secret-named string replaced whatever the spaces', () => {
+    // The pair spans lines (a pretty-printed object after a log's words), which the rule for prose, one
+    // line at a time, does not read: the rule for JSON in text does.
+    const s = new Secrets();
+    const text = 'log {\n  "data.token" :\n    "abc\\"123",\n  "otp":\n"918273",\n  "amount": "5"\n'; // cut
+    expect(s.text(text)).toBe(
+      `log {\n  "data.token" :\n    "${redacted}",\n  "otp":\n"${redacted}",\n  "amount": "5"\n`,
+    );
+  });
+
   it('in prose, only an Authorization itself is left to the rules that keep a scheme', () => {
     // a name that ends in authorization (an X- one) or starts with it (authorization_token) is any
     // secret's: its value replaced, even with no scheme before it; hostile values (quotes, a dollar, a

@@ -102,3 +102,17 @@ export function successData<T extends z.ZodMiniType>(
   }
   return parsed.data as { message?: string | null; data: z.infer<T> };
 }
+
+/**
+ * The `data` of an answer's JSON, whose fields (has_token, status, token, transaction_id) are read where no
+ * schema applies (a replay, `mpay api`): an object without them when the text is not JSON (or none:
+ * String(undefined) is not JSON either) or its `data` is missing, and a `data` that is a string, a number
+ * or an array has none of them either.
+ */
+export function dataOf(text: string | undefined): Record<string, unknown> {
+  try {
+    return Object((JSON.parse(String(text)) as { data?: unknown }).data) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}

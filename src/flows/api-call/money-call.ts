@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '../../api/client.js';
 import type { MoneyEndpoint } from '../../api/money.js';
 import { isSecretName } from '../../api/redact.js';
+import { dataOf } from '../../api/response.js';
 import type { DryRun, RawAnswer } from '../../api/wire.js';
 import type { Kind, Place, Step } from '../../journal/records.js';
 import type { JournalLike } from '../../journal/journal.js';
@@ -71,8 +72,8 @@ export async function sendMoney(
     (a) => {
       const data = dataOf(a.text);
       return step === 'initiate'
-        ? { hash_token: text(data?.has_token), data: { status: 'initiated' } }
-        : { data: { status: text(data?.status), transaction_id: text(data?.transaction_id) } };
+        ? { hash_token: text(data.has_token), data: { status: 'initiated' } }
+        : { data: { status: text(data.status), transaction_id: text(data.transaction_id) } };
     },
     // An initiate without a reference carries none: its ticket is for exactly that.
     { value: endpoint.step === 'initiate' ? text(body.customer_transaction_id) : hash },
@@ -108,13 +109,4 @@ function journalFields(body: Record<string, unknown>): Record<string, unknown> {
     ...(country === undefined ? {} : { country }),
     ...(Object.values(customer).some((v) => v !== undefined) ? { customer } : {}),
   };
-}
-
-function dataOf(text: string): Record<string, unknown> | undefined {
-  try {
-    const d = (JSON.parse(text) as { data?: unknown }).data;
-    return d && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }

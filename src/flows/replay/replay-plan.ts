@@ -5,6 +5,7 @@
 import type { RecordedCall } from '../../api/har-read.js';
 import type { Credentials } from '../../api/credentials.js';
 import { apiBase, endpoint, neutralCustomer } from '../../api/endpoints.js';
+import { dataOf } from '../../api/response.js';
 
 /** A call as a dry run shows it: what would go out, with the values only the run itself can know named. */
 export interface PlannedCall {
@@ -22,19 +23,6 @@ export interface PlannedCall {
 /** A field's value as text: a string, or a number written out. */
 export const textOf = (v: unknown) =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
-
-/**
- * The `data` of an answer's JSON, whose fields (has_token, status, token) are read: an object without them
- * when the text is not JSON (or none: String(undefined) is not JSON either) or its `data` is missing, and
- * a `data` that is a string, a number or an array has none of them either.
- */
-export function dataOf(text: string | undefined): Record<string, unknown> {
-  try {
-    return Object((JSON.parse(String(text)) as { data?: unknown }).data) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-}
 
 /** The hash token each recorded initiate answered with: what the later calls of its transaction carry. */
 export function recordedInitiates(calls: RecordedCall[]): Map<string, number> {

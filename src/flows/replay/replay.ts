@@ -14,8 +14,8 @@ import type { RecordedCall } from '../../api/har-read.js';
 import type { RawAnswer } from '../../api/wire.js';
 import { newReference } from '../payment/inputs.js';
 import { differences, summarize, type AnswerSummary, type Difference } from './replay-compare.js';
+import { dataOf } from '../../api/response.js';
 import {
-  dataOf,
   isHashPlaceholder,
   placeholders,
   planReplay,

@@ -7,7 +7,8 @@ import type { Via } from '../../api/sender.js';
 import type { RawAnswer } from '../../api/wire.js';
 import type { JournalRecord, Kind, Step } from '../../journal/records.js';
 import { journaledAnswer } from '../gate/journaled.js';
-import { dataOf, textOf } from './replay-plan.js';
+import { dataOf } from '../../api/response.js';
+import { textOf } from './replay-plan.js';
 import type { FlowDeps } from '../types.js';
 
 /**
