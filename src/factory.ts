@@ -323,6 +323,8 @@ export class Factory {
       prompter,
       issue: this.run.tickets.issue,
       upstreamLive: () => [...this.run.liveUpstreams].some((href) => href.startsWith(new URL(server).origin)),
+      // a reader of stdout gone waits for the step in flight to be journaled (io/io.ts)
+      hold: () => this.io.interrupts.hold(),
     });
   }
 

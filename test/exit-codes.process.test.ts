@@ -99,6 +99,56 @@ it.concurrent('a closed stdout ends the command quietly with 0', async () => {
 });
 
 it.concurrent(
+  'a reader gone mid-payment (stdout, or stderr alone): the payments go on to their end, each answer journaled',
+  async () => {
+    const sb = await sandbox();
+    const rows = [
+      'currency,country,amount,first_name,last_name,phone,email,gateway',
+      ...Array.from(
+        { length: 8 },
+        (_, i) => `GHS,GH,${10 + i},Pipe,,+2332012${String(i).padStart(5, '0')},p${i}@example.org,1`,
+      ),
+    ].join('\n');
+    const csv = join(tempDir(), 'rows.csv');
+    writeFileSync(csv, rows);
+    try {
+      // `mpay deposit batch … | head -1`: the first row's result line meets EPIPE while the others are in
+      // flight; `mpay deposit … --json 2>&1 >/dev/null | head -3`: a progress line on stderr meets it
+      // before the deposit's later steps. The reader goes before mpay writes anything.
+      for (const [closed, args] of [
+        ['stdout', ['deposit', 'batch', csv, '--concurrency', '4', '--json']],
+        ['stderr', ['deposit', ...customerArgs({ reference: 'pipe-stderr-1' }), '--json']],
+      ] as const) {
+        const cfg = tempDir();
+        const child = spawn(process.execPath, [join(root, 'bin', 'run.js'), ...args], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, ...cliEnv(sb, cfg), NO_COLOR: '1' },
+        });
+        child[closed].destroy();
+        let other = '';
+        child[closed === 'stdout' ? 'stderr' : 'stdout'].on('data', (d) => (other += d));
+        const code = await new Promise((resolve) => child.on('close', resolve));
+        expect(code, `${closed}: ${other}`).toBe(0);
+        // the journal holds every payment whole, as the server does
+        const listed = await mpay(['history', '--json'], { env: cliEnv(sb, cfg) });
+        const records = listed.json() as { reference: string; status: string }[];
+        expect(records, closed).toHaveLength(closed === 'stdout' ? 8 : 1);
+        const txs = (await (await fetch(`${sb.url}/_sandbox/transactions`)).json()) as {
+          reference: string;
+          status: string;
+        }[];
+        for (const r of records) {
+          expect(r.status, `${closed} ${r.reference}`).toBe('pending');
+          expect(txs.find((t) => t.reference === r.reference)?.status, r.reference).toBe('pending');
+        }
+      }
+    } finally {
+      await sb.close();
+    }
+  },
+);
+
+it.concurrent(
   'the bundle the process tests spawn was built from the sources as they are (vitest builds it first)',
   () => {
     const newest = (dir: string): number =>

@@ -596,6 +596,28 @@ describe('locks know their holder', () => {
     await held();
   });
 
+  it("holds the run from a step's 'sent' line until it is closed; a refused step holds nothing", async () => {
+    const held: string[] = [];
+    const gate = testGate('sandbox', {
+      hold: () => {
+        held.push('hold');
+        return () => held.push('let go');
+      },
+    });
+    const journal = new Journal(tempDir(), 'default', 'sandbox');
+    const at = { reference: 'held-1', kind: 'deposit', step: 'status', hash_token: 'h' } as const;
+    const opened = await gate.open(journal, undefined, at, 'x');
+    expect(held).toEqual(['hold']);
+    expect(journal.find('held-1')?.steps.map((e) => e.outcome)).toEqual(['sent']);
+    await opened.close();
+    expect(held).toEqual(['hold', 'let go']);
+    // a live server, no --yes and no terminal: refused before any 'sent' line, nothing held
+    const live = testGate('live', { hold: () => (held.push('hold'), () => held.push('let go')) });
+    await expect(live.open(journal, undefined, { ...at, reference: 'held-2' }, 'x')).rejects.toThrow();
+    expect(journal.find('held-2')).toBeUndefined();
+    expect(held).toEqual(['hold', 'let go']);
+  });
+
   /** A status step's open ticket from the gate, and the takeover of its lock by another mpay. */
   async function openTicketToTakeOver(reference: string, hash: string) {
     const dir = tempDir();

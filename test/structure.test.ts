@@ -141,6 +141,22 @@ describe('interruptions', () => {
   });
 });
 
+describe('what a reader gone must not cut', () => {
+  it('is busy inside graceful work and while a hold is kept; a hold lets go once', async () => {
+    const i = makeInterrupts(() => {});
+    expect(i.busy()).toBe(false);
+    await i.graceful(async () => expect(i.busy()).toBe(true));
+    expect(i.busy()).toBe(false);
+    const first = i.hold();
+    const second = i.hold();
+    first();
+    first(); // let go twice: counted once
+    expect(i.busy()).toBe(true);
+    second();
+    expect(i.busy()).toBe(false);
+  });
+});
+
 describe('a server run', () => {
   it('serves until the first interruption, then stops with its reason, and does not end the run', async () => {
     const exits: number[] = [];

@@ -14,6 +14,15 @@ export interface Interrupts {
    * just before the run ends.
    */
   graceful<T>(work: () => Promise<T>, again?: () => void): Promise<T>;
+  /**
+   * Holds the run while a money step is open (money-gate.ts); the function returned lets go, once.
+   */
+  hold(): () => void;
+  /**
+   * Whether graceful work runs (a payment's steps, a batch, a server) or a money step is held: what a
+   * reader gone must not cut.
+   */
+  busy(): boolean;
   /** A server's run: waits for the first interruption, then `stop` (graceful: a second ends the run). */
   untilInterrupted(stop: (reason: Interruption) => Promise<void>): Promise<void>;
   /** an interruption: the process's signal (systemIO), or a test's */
@@ -51,6 +60,7 @@ export function makeInterrupts(
   const exitHandlers = new Set<() => void>();
   const drawn = new Set<() => void>();
   let depth = 0;
+  let holds = 0;
   let count = 0;
   const cleanUp = () => {
     for (const h of [...exitHandlers]) {
@@ -81,6 +91,15 @@ export function makeInterrupts(
   return {
     signal: controller.signal,
     graceful,
+    hold() {
+      holds++;
+      let held = true;
+      return () => {
+        if (held) holds--;
+        held = false;
+      };
+    },
+    busy: () => depth > 0 || holds > 0,
     untilInterrupted(stop) {
       return graceful(async () => {
         if (!controller.signal.aborted)

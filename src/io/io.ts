@@ -188,10 +188,21 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
   );
   // A reader that went away (`mpay history --json | head -2`) ends the command quietly with 0: whatever
   // it had left to print has nobody to read it. What the run registered to undo at its end (a spooled
-  // stdin) is undone first.
+  // stdin) is undone first. Not while graceful work runs (a payment's steps, a batch, a server): ending
+  // there would cut a request in flight before its answer is journaled, so the work goes on to its end,
+  // its lines dropped, and the run ends with its own code. A reader of stderr gone (`2>&1 >/dev/null |
+  // head -3`) only drops stderr's lines.
+  const readerGone = (err: NodeJS.ErrnoException) =>
+    err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED';
+  let stdoutGone = false;
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') interrupts.end(0);
-    else throw err;
+    if (!readerGone(err)) throw err;
+    if (stdoutGone) return;
+    stdoutGone = true;
+    if (!interrupts.busy()) interrupts.end(0);
+  });
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (!readerGone(err)) throw err;
   });
   // Whatever ends the process (an error mpay did not expect too) undoes what the run registered.
   process.on('exit', () => interrupts.cleanUp());

@@ -63,6 +63,11 @@ export interface GateRun {
   issue?: Issue;
   /** an mpay proxy in front of a live server said so in an answer (the client heard it) */
   upstreamLive?: () => boolean;
+  /**
+   * Held from a step's 'sent' line until its answer is journaled (the function returned lets go): what
+   * would end the run meanwhile (a reader of stdout gone) lets the step finish. The Factory hands the IO's.
+   */
+  hold?: () => () => void;
 }
 
 /** The lock of one transaction (journal/locks.ts): held around each of its money steps. */
@@ -195,6 +200,7 @@ export class MoneyGate {
       await lock();
       throw err;
     }
+    const release = this.run.hold?.();
     const initiate = at.step === 'initiate';
     const { ticket, revoke } = this.issue({
       step: moneyStepOf(at.step),
@@ -208,6 +214,7 @@ export class MoneyGate {
       live: this.live,
       close: async () => {
         revoke();
+        release?.();
         await lock();
       },
     };
