@@ -45,6 +45,8 @@ describe('a step the server applied but whose answer was lost', { concurrent: tr
             `earlier ${hintStep} request for ${ref} was sent and its answer lost; the API's answer now says it was most likely applied`,
           ),
         );
+        // one full stop between its sentences, never two
+        expect(resumed.json().error.hint).not.toMatch(/\.\./);
         expect(sb.state.requestCounts()[`POST ${path}`]).toBe((before ?? 0) + 1);
         expect(sb.state.list().filter((t) => t.reference === ref)).toHaveLength(1);
       } finally {

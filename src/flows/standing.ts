@@ -154,7 +154,8 @@ function standing(err: unknown, record: JournalRecord, deps: FlowDeps): unknown 
       : err.fields.gateway_id
         ? resumeCommand(now, deps.place, ['--gateway', placeholder('ID')])
         : resume;
-    err.hint = `${err.hint ? `${err.hint}. ` : ''}${where}: continue with \`${cmd}\``;
+    // (a hint that ends its own sentence is not given a second full stop)
+    err.hint = `${err.hint ? `${err.hint.replace(/\.$/, '')}. ` : ''}${where}: continue with \`${cmd}\``;
   }
   annotated.add(out as object);
   return out;
