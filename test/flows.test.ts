@@ -10,7 +10,16 @@ import type { FlowDeps } from '../src/flows/types.js';
 import { walletReason } from '../src/flows/payment/wallet-rule.js';
 import { Gateway } from '../src/api/schemas.js';
 import { demoMerchant, gateways } from '../src/sandbox/seed.js';
-import { cliEnv, customerArgs, noStack, sandbox, setFaults, tempDir, demoClient } from './helpers.js';
+import {
+  cliEnv,
+  customerArgs,
+  noStack,
+  requestCounts,
+  sandbox,
+  setFaults,
+  tempDir,
+  demoClient,
+} from './helpers.js';
 import { testGate } from './helpers.js';
 import { mpay as run } from './in-process.js';
 import { otpOf, parseInputs } from '../src/flows/payment/inputs.js';
@@ -316,6 +325,26 @@ describe('flows as commands without a terminal', () => {
     expect(sent.json()).toMatchObject({ next: 'otp' });
     const confirmed = await run(['withdraw', 'process', wHash, '--otp', demoMerchant.otp, '--json'], { env });
     expect(confirmed.json()).toMatchObject({ status: 'pending' });
+  });
+
+  it('a step on a reference this journal does not hold: said so, with where references are listed; nothing sent', async () => {
+    const env = cliEnv(sb, tempDir());
+    const before = await requestCounts(sb);
+    for (const args of [
+      ['status', 'mpay-d-nothere-000', '--status', 'pending', '--gateway', '1'],
+      ['wallet', 'mpay-d-nothere-000', '--gateway', '5'],
+      ['deposit', 'process', 'mpay-d-nothere-000'],
+    ]) {
+      const r = await run([...args, '--json'], { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.json().error).toMatchObject({
+        kind: 'usage',
+        message:
+          'No transaction "mpay-d-nothere-000" in this journal, and it is no hash token (letters and digits only, 8 to 128)',
+        hint: '`mpay history` lists the references mpay started here (another profile keeps its own); a transaction started elsewhere is named by its hash token',
+      });
+    }
+    expect(await requestCounts(sb)).toEqual(before);
   });
 
   it('a status update to a final status, then the steps answer "not initiated" (exit 5)', async () => {

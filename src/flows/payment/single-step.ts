@@ -3,7 +3,7 @@
 import type { PaymentKind } from '../../api/enums.js';
 import { UsageError } from '../../common/errors.js';
 import type { JournalRecord } from '../../journal/records.js';
-import { checked, fields } from './inputs.js';
+import { fields } from './inputs.js';
 import type { FlowDeps, FlowInputs, FlowResult } from '../types.js';
 
 /**
@@ -22,7 +22,17 @@ export function stepTarget(
     if (kind && found.kind !== kind) throw new UsageError(`${key} is a ${found.kind}, not a ${kind}`);
     return { record: found, deps };
   }
-  const hash = checked(fields.hashToken, key);
+  // Not in the journal: a hash token of a transaction started elsewhere, or a reference mistyped (or kept by
+  // another profile's journal), which is what a person who gave a reference needs to hear.
+  if (fields.hashToken.check(key))
+    throw new UsageError(
+      `No transaction ${JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key)} in this journal, and it is no hash token (letters and digits only, 8 to 128)`,
+      {
+        fields: { hash_token: ['unknown'] },
+        hint: '`mpay history` lists the references mpay started here (another profile keeps its own); a transaction started elsewhere is named by its hash token',
+      },
+    );
+  const hash = key;
   const at = now.toISOString();
   return {
     record: {
