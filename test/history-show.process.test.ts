@@ -17,6 +17,26 @@ afterAll(async () => {
 });
 
 describe.concurrent('5. history show: the text and --json say the same next step', () => {
+  it('a withdrawal waiting for its code: next is otp in both, and the resume, pasted, finishes it with the code on stdin', async () => {
+    const env = cliEnv(a, tempDir());
+    const started = await mpay(['withdraw', ...customerArgs({ reference: 'show-otp-1' }), '--json'], { env });
+    expect(started.json().next, started.stderr).toBe('otp');
+    const json = (await mpay(['history', 'show', 'show-otp-1', '--json'], { env })).json();
+    const text = (await mpay(['history', 'show', 'show-otp-1'], { env, width: 400 })).stdout;
+    expect(json).toMatchObject({
+      next: 'otp',
+      resume: `mpay withdraw --resume show-otp-1 --otp-stdin --profile default --env sandbox --base-url ${a.url}`,
+      message: 'the one-time code was sent to the customer: the confirmation with it finishes the withdrawal',
+    });
+    expect(text).toContain(json.resume);
+    const done = await runPrinted(`echo 123456 | ${json.resume} --json`, {
+      ...env,
+      MPAY_BASE_URL: 'http://127.0.0.1:9',
+    });
+    expect(done.code, done.stderr).toBe(0);
+    const after = (await mpay(['history', 'show', 'show-otp-1', '--json'], { env })).json();
+    expect(after).toMatchObject({ status: 'pending', next: null, resume: null });
+  });
   it('after a lost initiate settled as not sent, both give the resume command and the same words', async () => {
     const s = await sandbox({ faults: ['drop-after'], rate: 1, faultPaths: ['/payments/initiate'] });
     try {

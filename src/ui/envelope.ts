@@ -84,7 +84,7 @@ export function fromFlowResult(
 /** A journal record as the envelope: what mpay knows of a transaction it started, with its steps. */
 export function fromRecord(
   r: JournalRecord,
-  next: { message: string | null; resume: string | null },
+  next: { message: string | null; resume: string | null; next?: 'otp' },
 ): TransactionJson {
   return {
     kind: r.kind,
@@ -99,7 +99,7 @@ export function fromRecord(
     requested: r.amount && r.currency ? { amount: r.amount, currency: r.currency } : null,
     settled: null,
     wallet_address: r.wallet_address ?? null,
-    next: null,
+    next: next.next ?? null,
     resume: next.resume,
     message: next.message,
     data: {},

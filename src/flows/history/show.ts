@@ -38,7 +38,12 @@ export function recordToShow(
 }
 
 /** What a person does next with a record: nothing, why not, or the command that continues it. */
-export function nextOf(r: JournalRecord): { message: string | null; resume: string | null } {
+export function nextOf(r: JournalRecord): {
+  message: string | null;
+  resume: string | null;
+  /** a withdrawal waiting for its one-time code, as the flow that stopped there said */
+  next?: 'otp';
+} {
   const stranger = notResumable(r);
   if (stranger) return { message: `mpay continues it no further: ${stranger}`, resume: null };
   if (landedUnfinished(r))
@@ -64,6 +69,13 @@ export function nextOf(r: JournalRecord): { message: string | null; resume: stri
             ? 'the initiate had no answer: resume sends it again with the same reference, which the API refuses if the first one landed'
             : 'mpay never got a hash token: the next step is the initiate again, with the same reference (resume)',
       resume: resumeCommand(r),
+    };
+  // the code was sent and the confirmation not made: what finishes it is the code, read from stdin
+  if (r.kind === 'withdraw' && stepDone(r, 'otp'))
+    return {
+      message: 'the one-time code was sent to the customer: the confirmation with it finishes the withdrawal',
+      resume: resumeCommand(r, undefined, ['--otp-stdin']),
+      next: 'otp',
     };
   return { message: null, resume: resumeCommand(r) };
 }
