@@ -48,12 +48,20 @@ export const merchantColumns: Column<MerchantCurrency>[] = [
   { key: 'deposite', header: 'Deposit', wide: true },
   { key: 'withdraw', header: 'Withdraw', wide: true },
   { key: 'service', header: 'Service', get: (c) => c.service?.service_name, wide: true },
-  { key: 'collection', header: 'Deposit gateways', get: (c) => gatewayNames(c, 'collection'), wide: true },
+  // a list of names with their ids, which a person copies: folded, never cut
+  {
+    key: 'collection',
+    header: 'Deposit gateways',
+    get: (c) => gatewayNames(c, 'collection'),
+    wide: true,
+    wrap: true,
+  },
   {
     key: 'disbursement',
     header: 'Withdraw gateways',
     get: (c) => gatewayNames(c, 'disbursement'),
     wide: true,
+    wrap: true,
   },
 ];
 
