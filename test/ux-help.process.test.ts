@@ -152,6 +152,32 @@ describe.concurrent('every help fits the terminal', () => {
       expect(wide).toEqual([]);
     });
 
+  it("an argument's choices are whole words at 60 and 80 columns, none cut inside a key", async () => {
+    const manifest = (
+      JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')) as {
+        commands: Record<string, { args?: Record<string, { options?: string[] }> }>;
+      }
+    ).commands;
+    let checked = 0;
+    for (const width of [60, 80]) {
+      const blocks = new Map(
+        (await allHelp(width))
+          .split('\u0000 ')
+          .slice(1)
+          .map((b) => [b.slice(0, b.indexOf('\n')), b] as const),
+      );
+      for (const [id, c] of Object.entries(manifest))
+        for (const a of Object.values(c.args ?? {}))
+          for (const o of a.options ?? []) {
+            const word = new RegExp(`(^|[\\s,:])${o.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(,|\\s|$)`, 'm');
+            expect(blocks.get(id), `${id} at ${width}: ${o}`).toMatch(word);
+            checked++;
+          }
+    }
+    // config get and config set name their keys so
+    expect(checked).toBeGreaterThanOrEqual(2 * 19);
+  });
+
   it('renders each help as the command itself does', async () => {
     const [all, r] = await Promise.all([
       allHelp(60),

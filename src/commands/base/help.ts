@@ -82,6 +82,24 @@ class MpayCommandHelp extends CommandHelp {
     return `${text}\n\n${this.indent(this.wrap(note, 2))}`;
   }
 
+  /**
+   * An argument's choices as words that fold at their spaces (`setting, one of: env, timeout, …`): oclif
+   * writes them `(env|timeout|…)`, one word that an 80-column terminal cuts inside a key.
+   */
+  protected override args(args: Parameters<CommandHelp['args']>[0]): ReturnType<CommandHelp['args']> {
+    return super.args(
+      args.map((a) =>
+        a.options
+          ? {
+              ...a,
+              options: undefined,
+              description: `${a.description ?? ''}, one of: ${a.options.join(', ')}`,
+            }
+          : a,
+      ),
+    );
+  }
+
   /** `mpay status HASH_TOKEN --status <value> [flags]`: the arguments and required flags only. */
   protected override defaultUsage(): string {
     const args = Object.values(this.command.args ?? {})
