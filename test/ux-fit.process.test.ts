@@ -84,12 +84,13 @@ describe.concurrent(
           expect(show.code, show.stderr).toBe(0);
           const wide = show.stdout.split('\n').filter((l) => stringWidth(l) > width && !hashOnly(l));
           expect(wide, show.stdout).toEqual([]);
-          // the steps, cut to fit; the resume command folded with ` \`, and pasteable
+          // the steps, cut to fit; the resume command (the code refused: another, read from stdin) folded
+          // with ` \`, and pasteable
           expect(show.stdout).toMatch(/│ processed │ failed {2}│ Valid[^│]*…/);
           const resume = /^resume {10}(mpay withdraw[^]*?)\n(?! {20})/m.exec(show.stdout)![1]!;
           expect(await pastedWords(resume)).toEqual(
             await pastedWords(
-              `mpay withdraw --resume fit-w1 --profile default --env sandbox --base-url ${sb.url}`,
+              `mpay withdraw --resume fit-w1 --otp-stdin --profile default --env sandbox --base-url ${sb.url}`,
             ),
           );
           const dep = await run(['deposit', ...customerArgs()], width);
