@@ -76,10 +76,28 @@ it.concurrent('each kind exits with its code, prints its JSON error, and never a
   expect(server.json().error.kind).toBe('server');
 });
 
-it.concurrent('a closed stdout ends the command quietly with 0', async () => {
+it.concurrent('a closed stdout ends the command quietly, with 0, or the code of its failure', async () => {
   // a sandbox of its own: the test beside it makes sb's countries answer HTML for a while
   const sb = await sandbox();
   try {
+    // `mpay … --json | true` under pipefail: the failure's JSON meets the closed pipe, its code stays
+    const failing = [
+      [2, ['deposit', ...customerArgs({ amount: '9999999' }), '--json']],
+      [2, ['countries', '--nope', '--json']],
+    ] as const;
+    const failed = failing.map(async ([want, args]) => {
+      const child = spawn(process.execPath, [join(root, 'bin', 'run.js'), ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...cliEnv(sb, tempDir()), NO_COLOR: '1' },
+      });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code, `${args.join(' ')}: ${stderr}`).toBe(want);
+      expect(stderr).not.toMatch(/EPIPE|Error:/);
+    });
+    await Promise.all(failed);
     const each = [['countries', '--json'], ['countries'], ['demo']].map(async (args) => {
       const child = spawn(process.execPath, [join(root, 'bin', 'run.js'), ...args], {
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -186,8 +186,8 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
       };
     },
   );
-  // A reader that went away (`mpay history --json | head -2`) ends the command quietly with 0: whatever
-  // it had left to print has nobody to read it. What the run registered to undo at its end (a spooled
+  // A reader that went away (`mpay history --json | head -2`) ends the command quietly, with its own exit
+  // code (0 unless it failed): whatever it had left to print has nobody to read it. What the run registered to undo at its end (a spooled
   // stdin) is undone first. Not while graceful work runs (a payment's steps, a batch, a server): ending
   // there would cut a request in flight before its answer is journaled, so the work goes on to its end,
   // its lines dropped, and the run ends with its own code. A reader of stderr gone (`2>&1 >/dev/null |
@@ -199,7 +199,9 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
     if (!readerGone(err)) throw err;
     if (stdoutGone) return;
     stdoutGone = true;
-    if (!interrupts.busy()) interrupts.end(0);
+    // after this turn, once the run has set its exit code: a failure whose error meets the closed pipe still
+    // ends with its own code (`mpay … --json | true` under pipefail)
+    if (!interrupts.busy()) setImmediate(() => interrupts.end(Number(process.exitCode ?? 0)));
   });
   process.stderr.on('error', (err: NodeJS.ErrnoException) => {
     if (!readerGone(err)) throw err;
