@@ -100,6 +100,19 @@ class MpayCommandHelp extends CommandHelp {
     );
   }
 
+  /** A flag's choices the same way: oclif's `<options: a|b|…>` spaced (`a | b | …`), so that it folds at 80. */
+  protected override flags(flags: Parameters<CommandHelp['flags']>[0]): ReturnType<CommandHelp['flags']> {
+    return super
+      .flags(flags)
+      ?.map(([left, right]) => [
+        left,
+        right?.replace(
+          /<options: ([^>]*)>/,
+          (_m, list: string) => `<options: ${list.split('|').join(' | ')}>`,
+        ),
+      ]);
+  }
+
   /** `mpay status HASH_TOKEN --status <value> [flags]`: the arguments and required flags only. */
   protected override defaultUsage(): string {
     const args = Object.values(this.command.args ?? {})
