@@ -33,6 +33,19 @@ export function file(name: string, text: string): string {
   return path;
 }
 
+/** One HAR file `name` of the calls of `traces` whose URL `keep` takes, in their order: one trace of them all. */
+export function mergedHar(
+  name: string,
+  traces: string[],
+  keep: (url: string) => boolean = () => true,
+): string {
+  const hars = traces.map(
+    (f) => JSON.parse(readFileSync(f, 'utf8')) as { log: { entries: { request: { url: string } }[] } },
+  );
+  const entries = hars.flatMap((h) => h.log.entries.filter((e) => keep(e.request.url)));
+  return file(name, JSON.stringify({ log: { ...hars[0]!.log, entries } }));
+}
+
 /**
  * The seed of every fault a test's sandbox draws at random: fixed, so that a failure draws the same faults
  * again; MPAY_TEST_SEED=N tries others.

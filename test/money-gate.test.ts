@@ -34,6 +34,7 @@ import {
   tempDir,
   testGate,
   allJournalEvents,
+  mergedHar,
 } from './helpers.js';
 import { mpay as run } from './in-process.js';
 import { strictSandbox, type StrictSandbox } from './strict.js';
@@ -437,9 +438,7 @@ describe('replay stops at the first failed call before a later money call', () =
       env,
     });
     expect([0, 5], p.stdout + p.stderr).toContain(p.code);
-    const hars = parts.map((f) => JSON.parse(readFileSync(f, 'utf8')));
-    const merged = { log: { ...hars[0].log, entries: hars.flatMap((h) => h.log.entries) } };
-    return file('replay-stop.har', JSON.stringify(merged));
+    return mergedHar('replay-stop.har', parts);
   }
 
   it('sends nothing after a status update refused here but accepted in the recording; --keep-going sends the processed', async () => {

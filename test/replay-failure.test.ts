@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, customerArgs, file, sandbox, tempDir } from './helpers.js';
+import { cliEnv, customerArgs, file, sandbox, tempDir, mergedHar } from './helpers.js';
 import { forwarder } from './forwarder.js';
 import { mpay } from './in-process.js';
 
@@ -38,11 +38,7 @@ async function trace(reference: string, gateway = '1'): Promise<string> {
   expect(read.code, read.stderr).toBe(0);
   const p = await mpay(['deposit', 'process', reference, '--trace', parts[3]!, '--json'], { env });
   expect([0, 5], p.stdout + p.stderr).toContain(p.code);
-  const hars = parts.map((f) => JSON.parse(readFileSync(f, 'utf8')));
-  return file(
-    `${reference}.har`,
-    JSON.stringify({ log: { ...hars[0].log, entries: hars.flatMap((h) => h.log.entries) } }),
-  );
+  return mergedHar(`${reference}.har`, parts);
 }
 
 describe('replay after a call the network failed', () => {

@@ -4,7 +4,6 @@
 // the phone number, each answer under the new hash token. And the credentials a trace needs, refused before
 // anything is sent when this run has none: a merchant key for a token, a site id and an API key for an
 // initiate; a trace that needs none runs without.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
@@ -18,6 +17,7 @@ import {
   requestCounts,
   sandbox,
   tempDir,
+  mergedHar,
 } from './helpers.js';
 import { mpay } from './in-process.js';
 
@@ -192,20 +192,11 @@ describe('the credentials a trace needs, refused before anything is sent', () =>
       );
   });
 
-  /** A trace of `from`'s calls whose path `keep` takes, in their order. */
-  const entriesOf = (from: string[], keep: (url: string) => boolean, name: string) => {
-    const hars = from.map((f) => JSON.parse(readFileSync(f, 'utf8')));
-    const entries = hars.flatMap((h) =>
-      h.log.entries.filter((e: { request: { url: string } }) => keep(e.request.url)),
-    );
-    return file(name, JSON.stringify({ log: { ...hars[0].log, entries } }));
-  };
-
   it('a public read beside a token call: a merchant key all the same', async () => {
-    const mixed = entriesOf(
+    const mixed = mergedHar(
+      'mixed.har',
       [currenciesTrace, withdrawTrace],
       (url) => url.endsWith('/public/currencies') || url.endsWith('/token/generate'),
-      'mixed.har',
     );
     await refused(
       mixed,
@@ -216,7 +207,7 @@ describe('the credentials a trace needs, refused before anything is sent', () =>
   });
 
   it("a trace of the merchant's reads, no initiate: no site id or API key needed", async () => {
-    const reads = entriesOf([withdrawTrace], (url) => !url.includes('/payments/'), 'reads.har');
+    const reads = mergedHar('reads.har', [withdrawTrace], (url) => !url.includes('/payments/'));
     const r = await mpay(['replay', reads, '--json'], {
       env: cliEnv(b, tempDir(), { MPAY_SITE_ID: undefined, MPAY_API_KEY: undefined }),
     });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMerchant } from '../src/sandbox/seed.js';
 import { replayDiffersExitCode } from '../src/common/errors.js';
-import { cliEnv, customerArgs, requestCounts, sandbox, tempDir, journalText } from './helpers.js';
+import { cliEnv, customerArgs, requestCounts, sandbox, tempDir, journalText, mergedHar } from './helpers.js';
 import { readHar } from '../src/api/har-read.js';
 import { mpay } from './in-process.js';
 import { strictSandbox } from './strict.js';
@@ -621,12 +621,7 @@ describe('a withdrawal with its one-time code', () => {
 });
 
 it('a trace of two transactions, a deposit then a withdrawal: each later call carries its own new hash token', async () => {
-  const hars = [depositTrace, withdrawTrace].map((f) => JSON.parse(readFileSync(f, 'utf8')));
-  const both = join(tempDir(), 'both.har');
-  writeFileSync(
-    both,
-    JSON.stringify({ log: { ...hars[0].log, entries: hars.flatMap((h) => h.log.entries) } }),
-  );
+  const both = mergedHar('both.har', [depositTrace, withdrawTrace]);
   const sb = await strictSandbox();
   sb.allowReads();
   for (const route of depositMoney) sb.expect(route);
