@@ -187,11 +187,13 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
     },
   );
   // A reader that went away (`mpay history --json | head -2`) ends the command quietly, with its own exit
-  // code (0 unless it failed): whatever it had left to print has nobody to read it. What the run registered to undo at its end (a spooled
-  // stdin) is undone first. Not while graceful work runs (a payment's steps, a batch, a server): ending
-  // there would cut a request in flight before its answer is journaled, so the work goes on to its end,
-  // its lines dropped, and the run ends with its own code. A reader of stderr gone (`2>&1 >/dev/null |
-  // head -3`) only drops stderr's lines.
+  // code (0 unless it failed): whatever it had left to print has nobody to read it. What the run
+  // registered to undo at its end (a spooled stdin) is undone first. Not while the run is busy (graceful
+  // work: a payment's steps, a batch, a server; or a money step the gate holds open): ending there would
+  // cut a request in flight before its answer is journaled, so the work goes on to its end, its lines
+  // dropped, and the run ends with its own code. A reader of stderr gone (`2>&1 >/dev/null | head -3`)
+  // only drops stderr's lines.
+  const exitCode = { get: () => Number(process.exitCode ?? 0), set: (n: number) => (process.exitCode = n) };
   const readerGone = (err: NodeJS.ErrnoException) =>
     err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED';
   let stdoutGone = false;
@@ -201,7 +203,7 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
     stdoutGone = true;
     // after this turn, once the run has set its exit code: a failure whose error meets the closed pipe still
     // ends with its own code (`mpay … --json | true` under pipefail)
-    if (!interrupts.busy()) setImmediate(() => interrupts.end(Number(process.exitCode ?? 0)));
+    if (!interrupts.busy()) setImmediate(() => interrupts.end(exitCode.get()));
   });
   process.stderr.on('error', (err: NodeJS.ErrnoException) => {
     if (!readerGone(err)) throw err;
@@ -228,7 +230,7 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
       errWidth: process.stderr.columns || process.stdout.columns || 80,
     },
     env,
-    { get: () => Number(process.exitCode ?? 0), set: (n) => (process.exitCode = n) },
+    exitCode,
     interrupts,
   );
   return system;
